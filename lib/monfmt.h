@@ -1,0 +1,98 @@
+/*
+ * monfmt.h -- the mon.out extension, shared by the writer in lib/ and the
+ * reader in prof/ so that both agree on one definition.
+ *
+ * A mon.out file is the classic layout of <mon.h>:
+ *
+ *	struct hdr			lpc, hpc, nfns
+ *	struct cnt[nfns]		call-count cells
+ *	WORD hist[]			the histogram, to the end of the file
+ *
+ * What the classic layout cannot say travels inside it, so that a classic
+ * reader still finds the right histogram length and the right call totals:
+ * the last cells of the array may be "extension cells" whose mcnt is 0 and
+ * whose fnpc carries MONX_TAG in its top 16 bits -- a non-canonical x86_64
+ * address that no function can have -- and six bytes of payload in its low
+ * 48 bits (byte i of the payload in bits 8*i..8*i+7).  Concatenated, the
+ * payloads of the extension cells form one little-endian byte stream:
+ *
+ *	struct monx_head		magic "MONX", version, length
+ *	records, each			struct monx_rec, then len bytes,
+ *					padded with zeros to 8 bytes
+ *
+ * A reader skips record types it does not know.  A file without extension
+ * cells is a classic one: 100 Hz, addresses as linked.
+ */
+#ifndef _MONFMT_H
+#define _MONFMT_H
+
+#include <stdint.h>
+
+#define MONX_TAG	0x4c4dULL		/* "LM" in fnpc bits 48..63 */
+#define MONX_TAGSHIFT	48
+#define MONX_PAYLOAD	6			/* payload bytes per cell */
+#define MONX_MAGIC	"MONX"
+#define MONX_VERSION	1
+#define MONX_MAXLEN	(64UL << 20)		/* sanity bound for readers */
+
+#define MONX_IS_CELL(fnpc, mcnt) \
+	(((uint64_t)(fnpc) >> MONX_TAGSHIFT) == MONX_TAG && (mcnt) == 0)
+
+struct monx_head {
+	char		magic[4];	/* MONX_MAGIC */
+	uint32_t	version;	/* MONX_VERSION */
+	uint64_t	length;		/* bytes of records after this head */
+};
+
+struct monx_rec {
+	uint32_t	type;		/* MONX_R_* */
+	uint32_t	len;		/* payload bytes, before padding */
+};
+
+/* Record types. */
+#define MONX_R_RUN	1		/* struct monx_run */
+#define MONX_R_EXEC	2		/* struct monx_obj + build-id + path */
+#define MONX_R_OBJ	3		/* a loaded object: same layout */
+#define MONX_R_PCS	4		/* struct monx_pc[]: samples outside */
+
+/* Clocks that drove the histogram (monx_run.clock). */
+#define MONX_CLK_ITIMER		0	/* setitimer(ITIMER_PROF), whole process */
+#define MONX_CLK_PERF		1	/* perf_event cpu-clock, per thread */
+#define MONX_CLK_TIMER		2	/* timer_create(CLOCK_THREAD_CPUTIME_ID) */
+#define MONX_CLK_USER		3	/* profil() armed by the program itself */
+
+struct monx_run {
+	uint32_t	clock;		/* MONX_CLK_* */
+	uint32_t	pid;		/* process that wrote the file */
+	uint64_t	period_ns;	/* sampling period asked for */
+	uint64_t	cpu_ns;		/* CPU time used while profiled */
+	uint64_t	samples_in;	/* counted in the histogram */
+	uint64_t	samples_out;	/* pc outside [lpc, hpc) */
+	uint64_t	samples_lost;	/* dropped: counter saturated */
+	uint64_t	saturated;	/* histogram counters at 0xffff */
+	uint64_t	overruns;	/* expirations the clock missed */
+	uint64_t	cells_lost;	/* calls not counted: no cell */
+	uint32_t	scale;		/* profil() scale of the histogram */
+	uint32_t	threads;	/* threads that ran instrumented code */
+};
+
+/*
+ * An object mapped into the profiled process.  bias is what was added to
+ * its link-time addresses (0 for a non-PIE executable); [lo, hi) its text
+ * at run time.  Followed by idlen bytes of ELF build-id, then pathlen
+ * bytes of path (no terminating NUL).
+ */
+struct monx_obj {
+	uint64_t	bias;
+	uint64_t	lo;
+	uint64_t	hi;
+	uint32_t	idlen;
+	uint32_t	pathlen;
+};
+
+struct monx_pc {
+	uint64_t	pc;		/* run-time address */
+	uint64_t	count;		/* samples there */
+};
+
+#endif /* !_MONFMT_H */
