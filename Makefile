@@ -1,0 +1,116 @@
+# libmon -- classic prof/monitor(3C) profiling for C on Linux x86_64.
+# One non-recursive Makefile; settings first.
+
+PREFIX	?= /usr/local
+BINDIR	 = $(PREFIX)/bin
+LIBDIR	 = $(PREFIX)/lib
+INCDIR	 = $(PREFIX)/include
+MANDIR	 = $(PREFIX)/share/man
+DATADIR	 = $(PREFIX)/lib/libmon
+
+CC	?= cc
+CLANG	?= clang
+AR	?= ar
+CFLAGS	?= -O2 -g
+LDFLAGS	?=
+WARN	 = -Wall -Wextra -Werror
+CPPFLAGS_ = -std=c11 -D_DEFAULT_SOURCE -Iinclude -Ilib
+# The runtime runs inside instrumented code and signal handlers: it must
+# never be instrumented itself nor touch vector registers in mcount's path.
+LIB_CFLAGS = $(CPPFLAGS_) $(WARN) $(CFLAGS) -fno-omit-frame-pointer \
+	-fno-stack-protector -fvisibility=hidden -fPIC
+ALL_CFLAGS = $(CPPFLAGS_) $(WARN) $(CFLAGS)
+
+ifeq ($(SANITIZE),1)
+SAN	 = -fsanitize=address,undefined -fno-sanitize-recover=all
+ALL_CFLAGS += $(SAN)
+LDFLAGS += $(SAN)
+endif
+
+LIB_C	 = $(wildcard lib/*.c)
+LIB_S	 = $(wildcard lib/x86_64/*.S)
+CRT_C	 = $(wildcard crt/*.c)
+LIB_O	 = $(LIB_C:.c=.o) $(LIB_S:.S=.o) $(CRT_C:.c=.o)
+PROF_C	 = $(wildcard prof/*.c)
+PROF_O	 = $(PROF_C:.c=.o)
+HDRS	 = include/mon.h $(wildcard lib/*.h) $(wildcard prof/*.h)
+
+MAN1	 = $(wildcard man1/*.1)
+MAN3	 = $(wildcard man3c/*.3c)
+
+.PHONY: all check lint demo bench fuzz install uninstall clean tests
+
+all: lib/libmon.a prof/prof lib/mon.specs
+
+lib/%.o: lib/%.c $(HDRS)
+	$(CC) $(LIB_CFLAGS) -c -o $@ $<
+lib/x86_64/%.o: lib/x86_64/%.S
+	$(CC) $(CPPFLAGS_) $(CFLAGS) -fPIC -c -o $@ $<
+crt/%.o: crt/%.c $(HDRS)
+	$(CC) $(LIB_CFLAGS) -c -o $@ $<
+
+# mcount's slow path runs with vector registers live in the caller.
+lib/mcount.o: LIB_CFLAGS += -mgeneral-regs-only
+
+lib/libmon.a: $(LIB_O)
+	rm -f $@
+	$(AR) rcs $@ $(LIB_O)
+
+# A gcc specs file so that "cc -specs=mon.specs -p prog.c" needs no -lmon.
+lib/mon.specs: lib/mon.specs.in Makefile
+	sed -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCDIR@|$(INCDIR)|g' \
+	    lib/mon.specs.in > $@
+
+prof/%.o: prof/%.c $(HDRS)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+prof/prof: $(PROF_O)
+	$(CC) $(LDFLAGS) -o $@ $(PROF_O)
+
+include tests/tests.mk
+
+check:
+	@sh tests/need-atf
+	@$(MAKE) --no-print-directory all tests
+	@sh tests/run-kyua
+
+lint:
+	@sh tests/run-lint $(MAN1) $(MAN3)
+
+# The demo: the example compiled the classic way, run, and reported.
+demo: all
+	$(CC) -p -O2 -Iinclude -o examples/demo examples/demo.c lib/libmon.a
+	cd examples && rm -f mon.out && ./demo
+	cd examples && ../prof/prof demo mon.out
+
+bench: all
+	@sh bench/run
+
+fuzz:
+	@sh tests/fuzz/run $(FUZZTIME)
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
+	    $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3c
+	install -m 755 prof/prof $(DESTDIR)$(BINDIR)/prof
+	install -m 644 lib/libmon.a $(DESTDIR)$(LIBDIR)/libmon.a
+	install -m 644 include/mon.h $(DESTDIR)$(INCDIR)/mon.h
+	install -m 644 lib/mon.specs $(CRT_C:.c=.o) $(DESTDIR)$(DATADIR)/
+	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(MAN3) $(DESTDIR)$(MANDIR)/man3c/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/prof $(DESTDIR)$(LIBDIR)/libmon.a \
+	    $(DESTDIR)$(INCDIR)/mon.h $(DESTDIR)$(DATADIR)/mon.specs
+	rm -f $(addprefix $(DESTDIR)$(DATADIR)/,$(notdir $(CRT_C:.c=.o)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man3c/,$(notdir $(MAN3)))
+	-rmdir --ignore-fail-on-non-empty $(DESTDIR)$(DATADIR) \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3c $(DESTDIR)$(MANDIR) \
+	    $(DESTDIR)$(PREFIX)/share $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
+	    $(DESTDIR)$(INCDIR)
+
+clean:
+	rm -f lib/*.o lib/x86_64/*.o crt/*.o prof/*.o lib/libmon.a \
+	    lib/mon.specs prof/prof examples/demo examples/mon.out
+	rm -f $(TEST_BINS)
+	rm -rf bench/out

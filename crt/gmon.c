@@ -1,0 +1,51 @@
+/*
+ * gmon.c -- start-up glue for programs built with cc -p or cc -pg.
+ *
+ * gcc and clang link gcrt1.o into such programs; its start-up code calls
+ * __monstartup(&__executable_start, &etext) before main and registers
+ * _mcleanup with atexit().  Defining both here, in libmon.a, takes the
+ * place of glibc's gmon: the program gets monitor()'s classic default
+ * profile -- the whole text, BARSIZE bytes of text per histogram
+ * counter, MPROGS0 call-count cells -- and mon.out is written when it
+ * exits through exit() or a return from main.  No gmon.out appears.
+ */
+#include <errno.h>
+#include <stdint.h>
+
+#include "mon_private.h"
+
+static WORD *buf;
+static size_t buflen;
+
+/*
+ * Called by gcrt1.o before main.  The buffer is sized by the monitor(3C)
+ * formula and comes from mmap, so a program's malloc is not disturbed.
+ */
+_mon_public void
+__monstartup(unsigned long lowpc, unsigned long highpc)
+{
+	size_t bytes;
+	int saved;
+
+	saved = errno;
+	if (highpc <= lowpc)
+		return;
+	bytes = sizeof(struct hdr) + MPROGS0 * sizeof(struct cnt) +
+	    (highpc - lowpc) / BARSIZE * sizeof(WORD) + sizeof(WORD) - 1;
+	if ((buf = _mon_map(bytes)) == NULL) {
+		_mon_warn("monstartup", "no memory for the profile", errno);
+		errno = saved;
+		return;
+	}
+	buflen = bytes;
+	monitor((int (*)(void))lowpc, (int (*)(void))highpc, buf,
+	    bytes / sizeof(WORD), MPROGS0);
+	errno = saved;
+}
+
+/* Registered with atexit() by gcrt1.o: stop and write the profile. */
+_mon_public void
+_mcleanup(void)
+{
+	monitor(NULL, NULL, NULL, 0, 0);
+}

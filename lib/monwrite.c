@@ -1,0 +1,312 @@
+/*
+ * monwrite.c -- the one writer of mon.out.
+ *
+ * The file is the classic layout (struct hdr, the cells, the histogram),
+ * with the extension of monfmt.h carried in marker cells after the
+ * counted ones.  It is written whole or not at all: the bytes go to a
+ * fresh file next to the target, created with O_EXCL so no planted link
+ * is followed, and only a complete, closed file is renamed into place.
+ * On any failure the temporary is removed and one line names the path
+ * and the reason.  SIGXFSZ is ignored while writing, so a file-size limit
+ * fails the write instead of killing the program at exit.
+ *
+ * Where it goes (_mon_outpath): PROFDIR unset, mon.out in the current
+ * directory; PROFDIR set, DIR/<pid>.<progname> with the pid of the
+ * writing process.  In a set-id program (AT_SECURE) PROFDIR is not
+ * trusted and the file is created with the real user's ids.
+ */
+#define _GNU_SOURCE	/* program_invocation_short_name */
+#include <sys/auxv.h>
+#include <sys/fsuid.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mon_private.h"
+
+#define OBJBUF	(1u << 16)
+
+struct out {
+	int		fd;
+	int		err;		/* first errno, 0 if all went well */
+	unsigned char	buf[1u << 15];
+	size_t		len;
+};
+
+static void
+flush(struct out *o)
+{
+	size_t off;
+	ssize_t n;
+
+	for (off = 0; off < o->len && o->err == 0; off += (size_t)n) {
+		n = write(o->fd, o->buf + off, o->len - off);
+		if (n < 0) {
+			if (errno == EINTR) {
+				n = 0;
+				continue;
+			}
+			o->err = errno;
+		} else if (n == 0)
+			o->err = EIO;
+	}
+	o->len = 0;
+}
+
+static void
+emit(struct out *o, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	size_t k;
+
+	while (n > 0 && o->err == 0) {
+		if (o->len == sizeof(o->buf))
+			flush(o);
+		k = sizeof(o->buf) - o->len;
+		if (k > n)
+			k = n;
+		memcpy(o->buf + o->len, s, k);
+		o->len += k;
+		s += k;
+		n -= k;
+	}
+}
+
+/* Emit the extension stream ext[0..n) as marker cells. */
+static void
+emit_ext(struct out *o, const unsigned char *ext, size_t n)
+{
+	struct cnt c;
+	uint64_t v;
+	size_t i, j;
+
+	for (i = 0; i < n; i += MONX_PAYLOAD) {
+		v = 0;
+		for (j = 0; j < MONX_PAYLOAD && i + j < n; j++)
+			v |= (uint64_t)ext[i + j] << (8 * j);
+		c.fnpc = (char *)(uintptr_t)(MONX_TAG << MONX_TAGSHIFT | v);
+		c.mcnt = 0;
+		emit(o, &c, sizeof(c));
+	}
+}
+
+static size_t
+rec(unsigned char *p, uint32_t type, const void *body, uint32_t len)
+{
+	struct monx_rec r;
+	size_t pad;
+
+	r.type = type;
+	r.len = len;
+	memcpy(p, &r, sizeof(r));
+	memcpy(p + sizeof(r), body, len);
+	pad = (8 - len % 8) % 8;
+	memset(p + sizeof(r) + len, 0, pad);
+	return sizeof(r) + len + pad;
+}
+
+/*
+ * Build the extension stream in fresh memory; *lenp gets its length and
+ * *maplenp what to unmap.  NULL when there is no memory: the file is
+ * then written classic-only.
+ */
+static unsigned char *
+build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
+{
+	struct monx_head head;
+	struct monx_run run;
+	struct monx_pc pc;
+	unsigned char *p;
+	size_t cap, len, nobj, npc, i;
+
+	npc = 0;
+	for (i = 0; _mon_outpcs != NULL && i < _MON_NOUTPC; i++)
+		if (atomic_load(&_mon_outpcs[i].count) != 0)
+			npc++;
+	nobj = _mon_objects(NULL, 0);
+	cap = sizeof(head) + 3 * sizeof(struct monx_rec) + sizeof(run) +
+	    nobj + OBJBUF + npc * sizeof(pc) + 64;
+	if ((p = _mon_map(cap)) == NULL)
+		return NULL;
+	len = sizeof(head);
+
+	memset(&run, 0, sizeof(run));
+	run.clock = _mon_stats.clock < 0 ? MONX_CLK_ITIMER : _mon_stats.clock;
+	run.pid = getpid();
+	run.period_ns = _mon_stats.period_ns;
+	run.cpu_ns = _mon_stats.cpu_ns;
+	run.samples_in = atomic_load(&_mon_stats.in);
+	run.samples_out = atomic_load(&_mon_stats.out);
+	run.samples_lost = atomic_load(&_mon_stats.lost);
+	run.saturated = atomic_load(&_mon_stats.saturated);
+	run.overruns = atomic_load(&_mon_stats.overruns);
+	run.cells_lost = _mon_cells_lost();
+	run.scale = d->scale;
+	run.threads = _mon_cells_threads();
+	len += rec(p + len, MONX_R_RUN, &run, sizeof(run));
+
+	/* Objects may have come with dlopen since we measured: bound it. */
+	nobj = _mon_objects(p + len, cap - len - npc * sizeof(pc) -
+	    sizeof(struct monx_rec) - 8);
+	if (len + nobj + npc * sizeof(pc) + sizeof(struct monx_rec) + 8 > cap)
+		nobj = 0;
+	len += nobj;
+
+	if (npc > 0) {
+		struct monx_rec r = { MONX_R_PCS, 0 };
+		size_t at = len, k = 0;
+
+		len += sizeof(r);
+		for (i = 0; i < _MON_NOUTPC && k < npc; i++) {
+			pc.count = atomic_load(&_mon_outpcs[i].count);
+			if (pc.count == 0)
+				continue;
+			pc.pc = atomic_load(&_mon_outpcs[i].pc);
+			memcpy(p + len, &pc, sizeof(pc));
+			len += sizeof(pc);
+			k++;
+		}
+		r.len = k * sizeof(pc);
+		memcpy(p + at, &r, sizeof(r));
+	}
+	memcpy(head.magic, MONX_MAGIC, sizeof(head.magic));
+	head.version = MONX_VERSION;
+	head.length = len - sizeof(head);
+	memcpy(p, &head, sizeof(head));
+	*lenp = len;
+	*maplenp = cap;
+	return p;
+}
+
+/*
+ * Where the profile goes.  0 with the path in buf; 1 when PROFDIR is set
+ * and empty (no profile wanted); -1 when the name does not fit.
+ */
+int
+_mon_outpath(char *buf, size_t size)
+{
+	const char *dir;
+	int n;
+
+	dir = getauxval(AT_SECURE) ? NULL : getenv("PROFDIR");
+	if (dir == NULL)
+		n = snprintf(buf, size, "%s", MON_OUT);
+	else if (*dir == '\0')
+		return 1;
+	else
+		n = snprintf(buf, size, "%s/%ld.%s", dir, (long)getpid(),
+		    program_invocation_short_name);
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+/* The temporary next to path: same directory, a name no one else uses. */
+static int
+opentemp(const char *path, char *tmp, size_t size)
+{
+	static unsigned int seq;
+	const char *slash;
+	int fd, n, tries;
+	int dirlen;
+
+	slash = strrchr(path, '/');
+	dirlen = slash == NULL ? 0 : (int)(slash - path + 1);
+	for (tries = 0; tries < 100; tries++) {
+		n = snprintf(tmp, size, "%.*s.mon.%ld.%u.tmp", dirlen, path,
+		    (long)getpid(), seq++);
+		if (n < 0 || (size_t)n >= size) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		    O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
+
+static int
+write_all(struct out *o, const struct _mon_out *d, const unsigned char *ext,
+    size_t extlen)
+{
+	struct hdr h;
+
+	h = *d->hdr;
+	h.nfns = d->ncells + (extlen + MONX_PAYLOAD - 1) / MONX_PAYLOAD;
+	emit(o, &h, sizeof(h));
+	emit(o, d->cells, d->ncells * sizeof(struct cnt));
+	emit_ext(o, ext, extlen);
+	emit(o, d->hist, d->nhist * sizeof(WORD));
+	flush(o);
+	return o->err;
+}
+
+/* Write the profile d to path, whole or not at all.  0 or -1. */
+int
+_mon_write(const char *path, const struct _mon_out *d)
+{
+	struct sigaction ign, oldxfsz;
+	struct stat st;
+	struct out *o;
+	unsigned char *ext;
+	size_t extlen, extmap;
+	char tmp[4096];
+	uid_t ofsuid = 0;
+	gid_t ofsgid = 0;
+	int secure, err, saved;
+
+	saved = errno;
+	err = 0;
+	extlen = extmap = 0;
+	secure = getauxval(AT_SECURE) != 0;
+	if (secure) {
+		/* Create only what the real user could create. */
+		ofsgid = setfsgid(getgid());
+		ofsuid = setfsuid(getuid());
+	}
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	(void)sigaction(SIGXFSZ, &ign, &oldxfsz);
+
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		_mon_warn(path, "not a regular file; left as it is", 0);
+		err = EEXIST;
+		goto out;
+	}
+	if ((o = _mon_map(sizeof(*o))) == NULL) {
+		err = ENOMEM;
+		_mon_warn(path, NULL, err);
+		goto out;
+	}
+	ext = build_ext(d, &extlen, &extmap);
+	if ((o->fd = opentemp(path, tmp, sizeof(tmp))) < 0) {
+		err = errno;
+		_mon_warn(path, NULL, err);
+	} else {
+		err = write_all(o, d, ext, ext == NULL ? 0 : extlen);
+		if (close(o->fd) != 0 && err == 0)
+			err = errno;
+		if (err == 0 && rename(tmp, path) != 0)
+			err = errno;
+		if (err != 0) {
+			(void)unlink(tmp);
+			_mon_warn(path, NULL, err);
+		}
+	}
+	_mon_unmap(ext, extmap);
+	_mon_unmap(o, sizeof(*o));
+out:
+	(void)sigaction(SIGXFSZ, &oldxfsz, NULL);
+	if (secure) {
+		(void)setfsuid(ofsuid);
+		(void)setfsgid(ofsgid);
+	}
+	errno = saved;
+	return err == 0 ? 0 : -1;
+}

@@ -1,0 +1,72 @@
+/*
+ * util.c -- the few services the rest of libmon leans on: anonymous
+ * memory that never comes from malloc, and one-line diagnostics that
+ * never go through stdio, so that both are safe in the exit-time writer.
+ */
+#include <sys/mman.h>
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mon_private.h"
+
+/*
+ * Zeroed, private memory of at least len bytes, or NULL.  Pages are not
+ * reserved until touched, so large sparse tables cost only what is used.
+ * Async-signal-safe.
+ */
+void *
+_mon_map(size_t len)
+{
+	void *p;
+
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void
+_mon_unmap(void *p, size_t len)
+{
+	if (p != NULL)
+		(void)munmap(p, len);
+}
+
+/*
+ * Write "libmon: what: reason" as one line on stderr with a single
+ * write(2), formatted by hand so that no stdio buffer or lock is
+ * involved at exit.  errno is left as it was.
+ */
+void
+_mon_warn(const char *what, const char *why, int err)
+{
+	char line[1024];
+	size_t n;
+	int saved;
+
+	saved = errno;
+	n = 0;
+#define PUT(s) do { \
+	const char *s_ = (s); \
+	size_t l_ = strlen(s_); \
+	if (l_ > sizeof(line) - 1 - n) \
+		l_ = sizeof(line) - 1 - n; \
+	memcpy(line + n, s_, l_); \
+	n += l_; \
+} while (0)
+	PUT("libmon: ");
+	PUT(what);
+	if (why != NULL) {
+		PUT(": ");
+		PUT(why);
+	}
+	if (err != 0) {
+		PUT(": ");
+		PUT(strerror(err));
+	}
+#undef PUT
+	line[n++] = '\n';
+	(void)write(STDERR_FILENO, line, n);
+	errno = saved;
+}

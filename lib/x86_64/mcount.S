@@ -1,0 +1,98 @@
+/*
+ * mcount, __fentry__ -- the fast path of call counting on x86_64.
+ *
+ * gcc/clang -pg call mcount after the prologue (or __fentry__ before it,
+ * with -mfentry); the return address on the stack is the function's
+ * selfpc.  Every argument register may be live, so anything touched is
+ * saved.  Fast path: the calling thread's table (a TLS pointer), then
+ * slot[(selfpc - lo) >> 3]; if that cell is selfpc's, one incq and done.
+ * Anything else -- no table yet, a pc outside the main text, a slot owned
+ * by another pc -- goes to _mon_count() in mcount.c, with every
+ * caller-saved general register preserved and the stack aligned.  The C
+ * side is built with -mgeneral-regs-only, so vector registers survive.
+ */
+	.text
+	.p2align 4
+	.globl	mcount
+	.type	mcount, @function
+	.globl	__fentry__
+	.type	__fentry__, @function
+	.globl	_mcount
+	.type	_mcount, @function
+mcount:
+_mcount:
+__fentry__:
+	.cfi_startproc
+	cmpl	$0, _mon_counting(%rip)
+	je	2f
+	pushq	%rax
+	.cfi_adjust_cfa_offset 8
+	pushq	%rcx
+	.cfi_adjust_cfa_offset 8
+	pushq	%rdx
+	.cfi_adjust_cfa_offset 8
+	movq	_mon_tls_tbl@gottpoff(%rip), %rax
+	movq	%fs:(%rax), %rax		/* struct tbl * */
+	testq	%rax, %rax
+	jz	3f
+	movq	24(%rsp), %rcx			/* selfpc */
+	movq	%rcx, %rdx
+	subq	(%rax), %rdx			/* - lo */
+	shrq	$3, %rdx
+	cmpq	8(%rax), %rdx			/* < nslot */
+	jae	3f
+	shlq	$4, %rdx
+	addq	16(%rax), %rdx			/* &slot[i] */
+	cmpq	(%rdx), %rcx			/* fnpc == selfpc */
+	jne	3f
+	incq	8(%rdx)				/* mcnt++ */
+1:	popq	%rdx
+	.cfi_adjust_cfa_offset -8
+	popq	%rcx
+	.cfi_adjust_cfa_offset -8
+	popq	%rax
+	.cfi_adjust_cfa_offset -8
+2:	ret
+3:	.cfi_adjust_cfa_offset 24
+	pushq	%rsi
+	.cfi_adjust_cfa_offset 8
+	pushq	%rdi
+	.cfi_adjust_cfa_offset 8
+	pushq	%r8
+	.cfi_adjust_cfa_offset 8
+	pushq	%r9
+	.cfi_adjust_cfa_offset 8
+	pushq	%r10
+	.cfi_adjust_cfa_offset 8
+	pushq	%r11
+	.cfi_adjust_cfa_offset 8
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	movq	80(%rsp), %rdi			/* selfpc */
+	movq	%rsp, %rbx			/* mcount or __fentry__: */
+	.cfi_def_cfa_register %rbx
+	andq	$-16, %rsp			/* alignment differs */
+	call	_mon_count
+	movq	%rbx, %rsp
+	.cfi_def_cfa_register %rsp
+	popq	%rbx
+	.cfi_adjust_cfa_offset -8
+	popq	%r11
+	.cfi_adjust_cfa_offset -8
+	popq	%r10
+	.cfi_adjust_cfa_offset -8
+	popq	%r9
+	.cfi_adjust_cfa_offset -8
+	popq	%r8
+	.cfi_adjust_cfa_offset -8
+	popq	%rdi
+	.cfi_adjust_cfa_offset -8
+	popq	%rsi
+	.cfi_adjust_cfa_offset -8
+	jmp	1b
+	.cfi_endproc
+	.size	mcount, .-mcount
+	.size	_mcount, .-_mcount
+	.size	__fentry__, .-__fentry__
+
+	.section .note.GNU-stack,"",@progbits
