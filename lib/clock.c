@@ -1,33 +1,73 @@
 /*
  * clock.c -- the sampling clock behind the histogram.
  *
- * setitimer(ITIMER_PROF) counts the CPU time of all threads and signals
- * whichever thread is running, so every thread is sampled.  The kernel
- * checks CPU-time timers at its tick, so the rate asked for (PROFHZ,
- * default 1000) is an upper bound; what matters is that the writer
- * records the CPU time covered, from which prof derives honest seconds.
+ * Three clocks, best first; PROFCLOCK=perf|timer|itimer forces one:
  *
- * Starting saves the SIGPROF action and the timer that were there;
- * stopping puts both back.  Interval timers are not inherited by fork()
- * (the child is re-armed) and survive execve() (exec.c switches the
- * clock off before a new image starts).
+ *  perf	a perf_event task-clock per thread (hrtimer based, user space
+ *		only, as perf_event_paranoid 2 allows a process on itself),
+ *		its overflow delivered as SIGPROF to that very thread.  It
+ *		really runs at the rate asked for (PROFHZ, default 1000).
+ *  timer	timer_create() on each thread's CPU-time clock, SIGPROF to
+ *		that thread; checked at the kernel tick, so missed
+ *		expirations come back as si_overrun and are counted.
+ *  itimer	setitimer(ITIMER_PROF): all threads' CPU time, the signal to
+ *		whichever thread runs; capped at the kernel tick (~250 Hz
+ *		here).  profil() called by the program itself always uses
+ *		this one, as the classic interface did.
+ *
+ * The per-thread clocks cover the threads there are when profiling
+ * starts (from /proc/self/task) and, through thread.c, those created
+ * later.  Whatever the clock delivers, the writer records the CPU time
+ * covered, so prof's seconds stay honest.
+ *
+ * Starting saves the SIGPROF action and ITIMER_PROF timer that were
+ * there; stopping puts both back.  fork(): the child's own thread is
+ * armed again (no timer is inherited; perf descriptors are, but they
+ * watch the parent's threads and are closed).  execve(): perf
+ * descriptors are close-on-exec and per-thread timers die with the
+ * image; only ITIMER_PROF survives, so exec.c pauses it around the call.
  */
+#define _GNU_SOURCE	/* F_SETSIG, F_SETOWN_EX, SIGEV_THREAD_ID */
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "mon_private.h"
 
 #define DEFAULT_HZ	1000
 #define MAX_HZ		100000
+#define MAXTHREADS	4096
+
+/* One armed thread: its clock is fd (perf) or timer (timer). */
+struct slot {
+	_Atomic pid_t	tid;
+	int		fd;
+	timer_t		timer;
+};
 
 static struct sigaction	oldact;
 static struct itimerval	oldtimer;
 static struct itimerval	ourtimer;
 static volatile sig_atomic_t running;
+static int		mode;		/* MONX_CLK_* */
+static uint64_t		period;		/* ns */
+static struct slot	slots[MAXTHREADS];
+
+static pid_t
+gettid_(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
 
 /* The period asked for, from PROFHZ when it is a sane number. */
 static uint64_t
@@ -50,6 +90,168 @@ period_ns(void)
 	return 1000000000u / (uint64_t)hz;
 }
 
+static int
+open_perf(pid_t tid)
+{
+	struct perf_event_attr a;
+	struct f_owner_ex own;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.sample_period = period;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.wakeup_events = 1;
+	a.disabled = 1;
+	fd = (int)syscall(SYS_perf_event_open, &a, tid, -1, -1,
+	    PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	own.type = F_OWNER_TID;
+	own.pid = tid;
+	if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 ||
+	    fcntl(fd, F_SETSIG, SIGPROF) != 0 ||
+	    fcntl(fd, F_SETOWN_EX, &own) != 0 ||
+	    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int
+open_timer(pid_t tid, timer_t *tp)
+{
+	struct itimerspec its;
+	struct sigevent ev;
+	clockid_t clk;
+
+	/* The CPU-time clock of thread tid (the kernel's encoding). */
+	clk = (clockid_t)((~(unsigned int)tid << 3) | 4 | 2);
+	memset(&ev, 0, sizeof(ev));
+	ev.sigev_notify = SIGEV_THREAD_ID;
+	ev.sigev_signo = SIGPROF;
+	ev._sigev_un._tid = tid;
+	if (timer_create(clk, &ev, tp) != 0)
+		return -1;
+	its.it_interval.tv_sec = period / 1000000000u;
+	its.it_interval.tv_nsec = period % 1000000000u;
+	its.it_value = its.it_interval;
+	if (timer_settime(*tp, 0, &its, NULL) != 0) {
+		timer_delete(*tp);
+		return -1;
+	}
+	return 0;
+}
+
+/* Give thread tid a clock of the current mode; 0 or -1. */
+static int
+arm(pid_t tid)
+{
+	struct slot *s;
+	pid_t none;
+	size_t i;
+
+	for (i = 0; i < MAXTHREADS; i++) {
+		s = &slots[i];
+		none = 0;
+		if (atomic_load(&s->tid) != 0 ||
+		    !atomic_compare_exchange_strong(&s->tid, &none, -1))
+			continue;
+		if (mode == MONX_CLK_PERF)
+			s->fd = open_perf(tid);
+		else
+			s->fd = open_timer(tid, &s->timer);
+		atomic_store(&s->tid, s->fd < 0 ? 0 : tid);
+		return s->fd < 0 ? -1 : 0;
+	}
+	return -1;
+}
+
+static void
+disarm_slot(struct slot *s, pid_t tid)
+{
+	if (tid <= 0 || !atomic_compare_exchange_strong(&s->tid, &tid, -1))
+		return;
+	if (mode == MONX_CLK_PERF)
+		close(s->fd);
+	else
+		timer_delete(s->timer);
+	atomic_store(&s->tid, 0);
+}
+
+static void
+disarm_all(void)
+{
+	size_t i;
+
+	for (i = 0; i < MAXTHREADS; i++)
+		disarm_slot(&slots[i], atomic_load(&slots[i].tid));
+}
+
+/* Arm every other thread of the process that exists now. */
+static void
+arm_others(void)
+{
+	struct dirent *e;
+	pid_t me, t;
+	DIR *d;
+
+	if ((d = opendir("/proc/self/task")) == NULL)
+		return;
+	me = gettid_();
+	while ((e = readdir(d)) != NULL) {
+		t = (pid_t)atoi(e->d_name);
+		if (t > 0 && t != me)
+			(void)arm(t);
+	}
+	closedir(d);
+}
+
+static int
+start_itimer(void)
+{
+	ourtimer.it_interval.tv_sec = period / 1000000000u;
+	ourtimer.it_interval.tv_usec = (period % 1000000000u) / 1000u;
+	if (ourtimer.it_interval.tv_sec == 0 &&
+	    ourtimer.it_interval.tv_usec == 0)
+		ourtimer.it_interval.tv_usec = 1;
+	ourtimer.it_value = ourtimer.it_interval;
+	return setitimer(ITIMER_PROF, &ourtimer, &oldtimer);
+}
+
+/* The clocks to try, best first, as PROFCLOCK allows. */
+static int
+choose(int classic, int *list)
+{
+	const char *s;
+
+	if (classic) {
+		list[0] = MONX_CLK_ITIMER;
+		return 1;
+	}
+	s = getenv("PROFCLOCK");
+	if (s != NULL && strcmp(s, "itimer") == 0) {
+		list[0] = MONX_CLK_ITIMER;
+		return 1;
+	}
+	if (s != NULL && strcmp(s, "timer") == 0) {
+		list[0] = MONX_CLK_TIMER;
+		list[1] = MONX_CLK_ITIMER;
+		return 2;
+	}
+	if (s != NULL && *s != '\0' && strcmp(s, "perf") != 0)
+		_mon_warn("PROFCLOCK", "not perf, timer or itimer; using the"
+		    " best available", 0);
+	list[0] = MONX_CLK_PERF;
+	list[1] = MONX_CLK_TIMER;
+	list[2] = MONX_CLK_ITIMER;
+	return 3;
+}
+
 int
 _mon_clock_running(void)
 {
@@ -57,14 +259,14 @@ _mon_clock_running(void)
 }
 
 /*
- * Install handler on SIGPROF and arm the clock.  On failure nothing is
- * left changed.
+ * Install handler on SIGPROF and start the best clock that works
+ * (classic: ITIMER_PROF only).  On failure nothing is left changed.
  */
 int
-_mon_clock_start(void (*handler)(int, siginfo_t *, void *))
+_mon_clock_start(void (*handler)(int, siginfo_t *, void *), int classic)
 {
 	struct sigaction sa;
-	uint64_t ns;
+	int list[3], n, i;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = handler;
@@ -72,25 +274,27 @@ _mon_clock_start(void (*handler)(int, siginfo_t *, void *))
 	sigfillset(&sa.sa_mask);
 	if (sigaction(SIGPROF, &sa, &oldact) != 0)
 		return -1;
-	ns = period_ns();
-	ourtimer.it_interval.tv_sec = ns / 1000000000u;
-	ourtimer.it_interval.tv_usec = (ns % 1000000000u) / 1000u;
-	if (ourtimer.it_interval.tv_sec == 0 &&
-	    ourtimer.it_interval.tv_usec == 0)
-		ourtimer.it_interval.tv_usec = 1;
-	ourtimer.it_value = ourtimer.it_interval;
-	if (setitimer(ITIMER_PROF, &ourtimer, &oldtimer) != 0) {
+	period = period_ns();
+	n = choose(classic, list);
+	for (i = 0; i < n; i++) {
+		mode = list[i];
+		if (mode == MONX_CLK_ITIMER ? start_itimer() == 0 :
+		    arm(gettid_()) == 0)
+			break;
+	}
+	if (i == n) {
 		(void)sigaction(SIGPROF, &oldact, NULL);
 		return -1;
 	}
-	_mon_stats.period_ns = ns;
-	if (_mon_stats.clock < 0)
-		_mon_stats.clock = MONX_CLK_ITIMER;
+	_mon_stats.period_ns = period;
+	_mon_stats.clock = mode;
 	running = 1;
+	if (mode != MONX_CLK_ITIMER)
+		arm_others();
 	return 0;
 }
 
-/* Disarm and put back what was there before _mon_clock_start(). */
+/* Stop every clock and put back what was there before. */
 void
 _mon_clock_stop(void)
 {
@@ -100,35 +304,77 @@ _mon_clock_stop(void)
 		return;
 	saved = errno;
 	running = 0;
-	(void)setitimer(ITIMER_PROF, &oldtimer, NULL);
+	if (mode == MONX_CLK_ITIMER)
+		(void)setitimer(ITIMER_PROF, &oldtimer, NULL);
+	else
+		disarm_all();
 	(void)sigaction(SIGPROF, &oldact, NULL);
 	errno = saved;
 }
 
-/* In a fork child: the timer was not inherited; arm it again. */
+/*
+ * In a fork child only the calling thread exists, and no clock of the
+ * parent's serves it: drop them all and arm this thread.
+ */
 void
 _mon_clock_fork(void)
 {
-	if (running)
+	size_t i;
+
+	if (!running)
+		return;
+	if (mode == MONX_CLK_ITIMER) {
 		(void)setitimer(ITIMER_PROF, &ourtimer, NULL);
+		return;
+	}
+	for (i = 0; i < MAXTHREADS; i++) {
+		if (atomic_load(&slots[i].tid) > 0 && mode == MONX_CLK_PERF)
+			close(slots[i].fd);
+		atomic_store(&slots[i].tid, 0);
+	}
+	(void)arm(gettid_());
+}
+
+/* A new thread starts (thread.c): give it its clock. */
+void
+_mon_clock_thread_start(void)
+{
+	if (running && mode != MONX_CLK_ITIMER)
+		(void)arm(gettid_());
+}
+
+/* A thread ends (thread.c): its clock goes with it. */
+void
+_mon_clock_thread_end(void)
+{
+	pid_t me;
+	size_t i;
+
+	if (!running || mode == MONX_CLK_ITIMER)
+		return;
+	me = gettid_();
+	for (i = 0; i < MAXTHREADS; i++)
+		if (atomic_load(&slots[i].tid) == me)
+			disarm_slot(&slots[i], me);
 }
 
 /*
- * Around an exec: the interval timer would outlive the image and kill
- * the new program with SIGPROF.  Pause before, resume if exec failed.
+ * Around an exec: ITIMER_PROF would outlive the image and kill the new
+ * program with SIGPROF.  Pause before, resume if the exec failed.  The
+ * per-thread clocks need nothing: exec closes or deletes them.
  */
 void
 _mon_clock_pause(void)
 {
 	static const struct itimerval zero;
 
-	if (running)
+	if (running && mode == MONX_CLK_ITIMER)
 		(void)setitimer(ITIMER_PROF, &zero, NULL);
 }
 
 void
 _mon_clock_resume(void)
 {
-	if (running)
+	if (running && mode == MONX_CLK_ITIMER)
 		(void)setitimer(ITIMER_PROF, &ourtimer, NULL);
 }

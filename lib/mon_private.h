@@ -15,6 +15,7 @@
  *	monwrite.c	the mon.out writer
  *	objects.c	the loaded objects: load bias, build-id, text range
  *	exec.c		the exec family: the clock off before a new image
+ *	thread.c	pthread_create: a clock for every new thread
  */
 #ifndef _MON_PRIVATE_H
 #define _MON_PRIVATE_H
@@ -73,11 +74,13 @@ void	_mon_stats_stop(void) _mon_hidden;
 uint64_t _mon_cputime(void) _mon_hidden;
 
 /* clock.c */
-int	_mon_clock_start(void (*)(int, siginfo_t *, void *)) _mon_hidden;
+int	_mon_clock_start(void (*)(int, siginfo_t *, void *), int) _mon_hidden;
 void	_mon_clock_stop(void) _mon_hidden;
 void	_mon_clock_fork(void) _mon_hidden;
 void	_mon_clock_pause(void) _mon_hidden;
 void	_mon_clock_resume(void) _mon_hidden;
+void	_mon_clock_thread_start(void) _mon_hidden;
+void	_mon_clock_thread_end(void) _mon_hidden;
 int	_mon_clock_running(void) _mon_hidden;
 
 /* mcount.c */

@@ -186,8 +186,7 @@ _mon_profil(WORD *buf, size_t bufsiz, uintptr_t off, unsigned int scale,
 	atomic_store_explicit(&_mon_hist, h, memory_order_release);
 	if (_mon_clock_running())
 		return 0;
-	_mon_stats.clock = classic ? MONX_CLK_USER : -1;
-	if (_mon_clock_start(handler) != 0) {
+	if (_mon_clock_start(handler, classic) != 0) {
 		atomic_store(&_mon_hist, NULL);
 		return -1;
 	}
