@@ -134,6 +134,7 @@ open_timer(pid_t tid, timer_t *tp)
 	memset(&ev, 0, sizeof(ev));
 	ev.sigev_notify = SIGEV_THREAD_ID;
 	ev.sigev_signo = SIGPROF;
+	ev.sigev_value.sival_ptr = slots;	/* marks the signal as ours */
 	ev._sigev_un._tid = tid;
 	if (timer_create(clk, &ev, tp) != 0)
 		return -1;
@@ -252,6 +253,54 @@ choose(int classic, int *list)
 	return 3;
 }
 
+/*
+ * Did si come from our clock?  With a per-thread clock, a SIGPROF from
+ * anything else -- the program's own ITIMER_PROF or timer -- is not a
+ * sample of ours and goes to the handler the program had.  Signal
+ * context.
+ */
+int
+_mon_clock_ours(const siginfo_t *si)
+{
+	switch (mode) {
+	case MONX_CLK_PERF:
+		return si->si_code == POLL_IN || si->si_code == POLL_HUP;
+	case MONX_CLK_TIMER:
+		return si->si_code == SI_TIMER && si->si_value.sival_ptr == slots;
+	default:
+		return 1;
+	}
+}
+
+/* Pass a signal that is not ours to the action the program had. */
+void
+_mon_clock_chain(int sig, siginfo_t *si, void *uc)
+{
+	if (oldact.sa_flags & SA_SIGINFO) {
+		if (oldact.sa_sigaction != NULL)
+			oldact.sa_sigaction(sig, si, uc);
+	} else if (oldact.sa_handler != SIG_DFL &&
+	    oldact.sa_handler != SIG_IGN)
+		oldact.sa_handler(sig);
+}
+
+/*
+ * The program sets or reads its SIGPROF action (sigaction.c).  While a
+ * per-thread clock samples, the action is kept aside for chaining and
+ * put in place at stop; 1 if so handled.
+ */
+int
+_mon_clock_adopt(const struct sigaction *act, struct sigaction *oact)
+{
+	if (!running || mode == MONX_CLK_ITIMER)
+		return 0;
+	if (oact != NULL)
+		*oact = oldact;
+	if (act != NULL)
+		oldact = *act;
+	return 1;
+}
+
 int
 _mon_clock_running(void)
 {
@@ -272,7 +321,7 @@ _mon_clock_start(void (*handler)(int, siginfo_t *, void *), int classic)
 	sa.sa_sigaction = handler;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigfillset(&sa.sa_mask);
-	if (sigaction(SIGPROF, &sa, &oldact) != 0)
+	if (__sigaction(SIGPROF, &sa, &oldact) != 0)
 		return -1;
 	period = period_ns();
 	n = choose(classic, list);
@@ -283,7 +332,7 @@ _mon_clock_start(void (*handler)(int, siginfo_t *, void *), int classic)
 			break;
 	}
 	if (i == n) {
-		(void)sigaction(SIGPROF, &oldact, NULL);
+		(void)__sigaction(SIGPROF, &oldact, NULL);
 		return -1;
 	}
 	_mon_stats.period_ns = period;
@@ -308,7 +357,7 @@ _mon_clock_stop(void)
 		(void)setitimer(ITIMER_PROF, &oldtimer, NULL);
 	else
 		disarm_all();
-	(void)sigaction(SIGPROF, &oldact, NULL);
+	(void)__sigaction(SIGPROF, &oldact, NULL);
 	errno = saved;
 }
 

@@ -16,6 +16,7 @@
  *	objects.c	the loaded objects: load bias, build-id, text range
  *	exec.c		the exec family: the clock off before a new image
  *	thread.c	pthread_create: a clock for every new thread
+ *	sigaction.c	sigaction, signal: the program's SIGPROF action kept
  */
 #ifndef _MON_PRIVATE_H
 #define _MON_PRIVATE_H
@@ -82,6 +83,14 @@ void	_mon_clock_resume(void) _mon_hidden;
 void	_mon_clock_thread_start(void) _mon_hidden;
 void	_mon_clock_thread_end(void) _mon_hidden;
 int	_mon_clock_running(void) _mon_hidden;
+int	_mon_clock_ours(const siginfo_t *) _mon_hidden;
+void	_mon_clock_chain(int, siginfo_t *, void *) _mon_hidden;
+int	_mon_clock_adopt(const struct sigaction *, struct sigaction *)
+	    _mon_hidden;
+
+/* libc's own entry points, used where libmon takes the public name. */
+int	__sigaction(int, const struct sigaction *, struct sigaction *);
+void	(*bsd_signal(int, void (*)(int)))(int);
 
 /* mcount.c */
 extern volatile int _mon_counting _mon_hidden;

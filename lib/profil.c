@@ -150,8 +150,12 @@ handler(int sig, siginfo_t *si, void *uc)
 {
 	int saved;
 
-	(void)sig;
 	saved = errno;
+	if (si != NULL && !_mon_clock_ours(si)) {
+		_mon_clock_chain(sig, si, uc);
+		errno = saved;
+		return;
+	}
 	if (si != NULL && si->si_code == SI_TIMER && si->si_overrun > 0)
 		atomic_fetch_add_explicit(&_mon_stats.overruns,
 		    (uint64_t)si->si_overrun, memory_order_relaxed);
