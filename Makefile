@@ -40,7 +40,7 @@ MAN3	 = $(wildcard man3c/*.3c)
 
 .PHONY: all check lint demo bench fuzz install uninstall clean tests
 
-all: lib/libmon.a prof/prof lib/mon.specs
+all: lib/libmon.a prof/prof lib/mon.specs lib/mon-build.specs
 
 lib/%.o: lib/%.c $(HDRS)
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
@@ -59,6 +59,10 @@ lib/libmon.a: $(LIB_O)
 # A gcc specs file so that "cc -specs=mon.specs -p prog.c" needs no -lmon.
 lib/mon.specs: lib/mon.specs.in Makefile
 	sed -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCDIR@|$(INCDIR)|g' \
+	    lib/mon.specs.in > $@
+# The same, pointing at this build tree, for the tests and the bench.
+lib/mon-build.specs: lib/mon.specs.in Makefile
+	sed -e 's|@LIBDIR@|$(CURDIR)/lib|g' -e 's|@INCDIR@|$(CURDIR)/include|g' \
 	    lib/mon.specs.in > $@
 
 prof/%.o: prof/%.c $(HDRS)
@@ -111,6 +115,7 @@ uninstall:
 
 clean:
 	rm -f lib/*.o lib/x86_64/*.o crt/*.o prof/*.o lib/libmon.a \
-	    lib/mon.specs prof/prof examples/demo examples/mon.out
+	    lib/mon.specs lib/mon-build.specs prof/prof examples/demo \
+	    examples/mon.out
 	rm -f $(TEST_BINS)
 	rm -rf bench/out
