@@ -1,0 +1,574 @@
+/*
+ * attrib.c -- from a merged profile to the rows of the report.
+ *
+ * Each symbol table is cut into entries, one per address that carries a
+ * reported name (synonyms share one).  Without -g a local function has
+ * no entry of its own: it counts for the global its name extends
+ * (foo.cold, foo.part.0 count for foo) or else, as classic prof did, for
+ * the global just before it.
+ *
+ * Time: a histogram bin covers a range of link-time addresses; its
+ * samples go to the functions overlapping that range, in proportion of
+ * the bytes each covers, and to nobody when none does.  Samples outside
+ * the histogram come with their own address.  Calls: a cell counts for
+ * the function holding fnpc - 1, the last byte of the call to mcount,
+ * which is inside its caller even when the call ends the function.
+ * Addresses in other objects are looked up in their own symbol tables,
+ * read on first use; where no symbol covers one it becomes a row of its
+ * own named object+0xoffset.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prof.h"
+
+#define HISTUNIT	131072.0	/* profil(): 2^17 / scale bytes a bin */
+
+struct entry {
+	size_t		 first;		/* its group in funcs */
+	size_t		 ngroup;
+	uint64_t	 addr;
+	double		 samples;
+	uint64_t	 calls;
+	int		 local;		/* a local with no global to join */
+};
+
+/* An object's symbols and entries, loaded when first needed. */
+struct otab {
+	struct symtab	 st;
+	int		 tried;
+	int		 ok;
+	const char	*why;
+	const char	*label;		/* basename of the path */
+	struct entry	*ents;
+	size_t		 nents;
+};
+
+/* Samples and calls at an address no symbol covers. */
+struct raw {
+	size_t		 obj;
+	uint64_t	 addr;
+	double		 samples;
+	uint64_t	 calls;
+};
+
+struct attr {
+	const struct profile	*p;
+	const struct opts	*o;
+	struct otab		*tabs;		/* one per p->objs */
+	struct raw		*raws;
+	size_t			 nraws;
+	size_t			 rawcap;
+	struct report		*r;
+};
+
+/* A new entry for the group funcs[first..first+n); room was made. */
+static size_t
+new_entry(struct otab *t, size_t first, size_t n)
+{
+	struct entry *e;
+
+	e = &t->ents[t->nents];
+	memset(e, 0, sizeof(*e));
+	e->first = first;
+	e->ngroup = n;
+	e->addr = t->st.funcs[first].addr;
+	return t->nents++;
+}
+
+static size_t
+group_end(const struct symtab *st, size_t i)
+{
+	size_t j;
+
+	for (j = i + 1; j < st->nfuncs && st->funcs[j].addr ==
+	    st->funcs[i].addr; j++)
+		;
+	return j;
+}
+
+static int
+group_global(const struct symtab *st, size_t i, size_t j)
+{
+	for (; i < j; i++)
+		if (!st->funcs[i].local)
+			return 1;
+	return 0;
+}
+
+/* qsort_r is glibc's; a static pointer keeps this to C11 qsort. */
+static const struct func *sortfuncs;
+
+static int
+cmp_index(const void *a, const void *b)
+{
+	return strcmp(sortfuncs[*(const size_t *)a].name,
+	    sortfuncs[*(const size_t *)b].name);
+}
+
+/* The global function whose name is the part of local name before '.'. */
+static size_t
+named_global(const struct symtab *st, const size_t *globs, size_t n,
+    const char *name)
+{
+	const char *dot;
+	size_t lo, hi, mid, len;
+	int c;
+
+	if ((dot = strchr(name, '.')) == NULL || dot == name)
+		return SIZE_MAX;
+	len = (size_t)(dot - name);
+	lo = 0;
+	hi = n;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = strncmp(st->funcs[globs[mid]].name, name, len);
+		if (c == 0 && st->funcs[globs[mid]].name[len] != '\0')
+			c = 1;
+		if (c == 0)
+			return st->funcs[globs[mid]].entry;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return SIZE_MAX;
+}
+
+/* Where a group of local functions counts without -g. */
+static void
+fold_locals(struct otab *t, size_t *globs, size_t nglobs)
+{
+	struct symtab *st = &t->st;
+	size_t i, j, k, to, last = SIZE_MAX;
+
+	for (i = 0; i < st->nfuncs; i = j) {
+		j = group_end(st, i);
+		if (group_global(st, i, j)) {
+			last = st->funcs[i].entry;
+			continue;
+		}
+		to = named_global(st, globs, nglobs, st->funcs[i].name);
+		if (to == SIZE_MAX)
+			to = last;
+		if (to == SIZE_MAX) {
+			to = new_entry(t, i, j - i);
+			t->ents[to].local = 1;
+		}
+		for (k = i; k < j; k++)
+			st->funcs[k].entry = to;
+	}
+}
+
+/* Cut a symbol table into entries. */
+static void
+make_entries(struct otab *t, int locals)
+{
+	struct symtab *st = &t->st;
+	size_t *globs, nglobs, i, j, k, e;
+
+	t->ents = xcalloc(st->nfuncs, sizeof(*t->ents));
+	globs = xcalloc(st->nfuncs, sizeof(*globs));
+	nglobs = 0;
+	for (i = 0; i < st->nfuncs; i = j) {
+		j = group_end(st, i);
+		if (!locals && !group_global(st, i, j))
+			continue;
+		e = new_entry(t, i, j - i);
+		for (k = i; k < j; k++) {
+			st->funcs[k].entry = e;
+			if (!st->funcs[k].local)
+				globs[nglobs++] = k;
+		}
+	}
+	if (!locals) {
+		sortfuncs = st->funcs;
+		qsort(globs, nglobs, sizeof(*globs), cmp_index);
+		fold_locals(t, globs, nglobs);
+	}
+	free(globs);
+}
+
+static const char *
+base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s != NULL && s[1] != '\0' ? s + 1 : path;
+}
+
+/* The table of object i, loading it on first use; NULL if unreadable. */
+static struct otab *
+otab(struct attr *a, size_t i)
+{
+	struct otab *t;
+
+	if (i == OBJ_NONE || (a->o->progonly && i != OBJ_MAIN))
+		return NULL;
+	t = &a->tabs[i];
+	if (!t->tried) {
+		t->tried = 1;
+		t->label = base(a->p->objs[i].path);
+		if (symtab_load(&t->st, a->p->objs[i].path, &t->why) == 0) {
+			t->ok = 1;
+			make_entries(t, a->o->locals);
+			a->r->objsused++;
+		}
+	}
+	return t->ok ? t : NULL;
+}
+
+static void
+add_raw(struct attr *a, size_t obj, uint64_t addr, double samples,
+    uint64_t calls)
+{
+	struct raw *w;
+
+	if (a->o->progonly)
+		return;
+	if (a->nraws == a->rawcap) {
+		a->rawcap = a->rawcap == 0 ? 16 : a->rawcap * 2;
+		a->raws = xreallocarray(a->raws, a->rawcap, sizeof(*a->raws));
+	}
+	w = &a->raws[a->nraws++];
+	w->obj = obj;
+	w->addr = addr;
+	w->samples = samples;
+	w->calls = calls;
+}
+
+/* First address of bin i, as an offset from lpc; ceil(i * num / den). */
+static uint64_t
+bin_start(uint64_t i, uint64_t num, uint64_t den)
+{
+	__extension__ typedef unsigned __int128 u128;
+	u128 v;
+
+	v = ((u128)i * num + den - 1) / den;
+	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+/* The link-time range [*lo, *hi) of histogram bin i. */
+static void
+bin_range(const struct profile *p, size_t i, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t a, b, num, den;
+
+	if (p->scale == 2) {		/* everything counts in bin 0 */
+		a = 0;
+		b = i == 0 ? p->hpc - p->lpc : 0;
+	} else {
+		if (p->scale > 2) {
+			num = (uint64_t)HISTUNIT;
+			den = p->scale;
+		} else {
+			num = p->hpc - p->lpc;
+			den = p->nhist;
+		}
+		a = bin_start(i, num, den);
+		b = bin_start((uint64_t)i + 1, num, den);
+	}
+	*lo = a > UINT64_MAX - p->lpc ? UINT64_MAX : p->lpc + a;
+	*hi = b > UINT64_MAX - p->lpc ? UINT64_MAX : p->lpc + b;
+	if (i > 0 && p->scale == 2)
+		*lo = *hi;
+}
+
+/* The first function that may overlap [lo, ...). */
+static size_t
+first_overlap(const struct symtab *st, uint64_t lo)
+{
+	size_t n;
+
+	n = symtab_upper(st, lo);
+	return n > 0 && st->funcs[n - 1].end > lo ? n - 1 : n;
+}
+
+static uint64_t
+overlap(const struct func *f, uint64_t lo, uint64_t hi)
+{
+	uint64_t a = f->addr > lo ? f->addr : lo;
+	uint64_t b = f->end < hi ? f->end : hi;
+
+	return b > a ? b - a : 0;
+}
+
+/* Share the samples of one bin [lo, hi) among the functions in it. */
+static double
+share_bin(struct otab *t, uint64_t lo, uint64_t hi, uint64_t count)
+{
+	const struct symtab *st = &t->st;
+	uint64_t covered = 0, ov;
+	size_t k, k0;
+
+	k0 = first_overlap(st, lo);
+	for (k = k0; k < st->nfuncs && st->funcs[k].addr < hi;
+	    k = group_end(st, k))
+		covered += overlap(&st->funcs[k], lo, hi);
+	if (covered == 0)
+		return 0;
+	for (k = k0; k < st->nfuncs && st->funcs[k].addr < hi;
+	    k = group_end(st, k)) {
+		if ((ov = overlap(&st->funcs[k], lo, hi)) > 0)
+			t->ents[st->funcs[k].entry].samples +=
+			    (double)count * (double)ov / (double)covered;
+	}
+	return (double)count;
+}
+
+static void
+attribute_hist(struct attr *a)
+{
+	const struct profile *p = a->p;
+	struct otab *t = otab(a, OBJ_MAIN);
+	uint64_t lo, hi;
+	size_t i;
+
+	for (i = 0; i < p->nhist; i++) {
+		a->r->histsum += p->hist[i];
+		if (p->hist[i] == 0)
+			continue;
+		bin_range(p, i, &lo, &hi);
+		if (lo < hi)
+			a->r->attributed += share_bin(t, lo, hi, p->hist[i]);
+	}
+}
+
+/* Calls of the cells, and samples outside the histogram. */
+static void
+attribute_places(struct attr *a)
+{
+	const struct profile *p = a->p;
+	const struct place *pl;
+	struct otab *t;
+	size_t i, k;
+
+	for (i = 0; i < p->ncells; i++) {
+		pl = &p->cells[i];
+		a->r->calltotal += pl->count;
+		t = otab(a, pl->obj);
+		k = t == NULL || pl->addr == 0 ? SIZE_MAX :
+		    symtab_lookup(&t->st, pl->addr - 1);
+		if (k != SIZE_MAX)
+			t->ents[t->st.funcs[k].entry].calls += pl->count;
+		else if (pl->obj == OBJ_MAIN)
+			a->r->callsunmatched += pl->count;
+		else
+			add_raw(a, pl->obj, pl->addr, 0, pl->count);
+	}
+	for (i = 0; i < p->npcs; i++) {
+		pl = &p->pcs[i];
+		a->r->outside += pl->count;
+		t = otab(a, pl->obj);
+		k = t == NULL ? SIZE_MAX : symtab_lookup(&t->st, pl->addr);
+		if (k != SIZE_MAX) {
+			t->ents[t->st.funcs[k].entry].samples +=
+			    (double)pl->count;
+			a->r->attributed += (double)pl->count;
+		} else if (pl->obj != OBJ_MAIN)
+			add_raw(a, pl->obj, pl->addr, (double)pl->count, 0);
+	}
+}
+
+static struct row *
+new_row(struct report *r, size_t *cap)
+{
+	struct row *w;
+
+	if (r->nrows == *cap) {
+		*cap = *cap == 0 ? 64 : *cap * 2;
+		r->rows = xreallocarray(r->rows, *cap, sizeof(*r->rows));
+	}
+	w = &r->rows[r->nrows++];
+	memset(w, 0, sizeof(*w));
+	return w;
+}
+
+static int
+is_mcount(const char *name)
+{
+	return strcmp(name, "mcount") == 0 || strcmp(name, "_mcount") == 0;
+}
+
+/* The row of entry e of object i: its visible names, its totals. */
+static void
+entry_row(struct attr *a, size_t i, const struct entry *e, struct row *w)
+{
+	const struct otab *t = &a->tabs[i];
+	const struct func *f;
+	size_t k;
+
+	w->names = xcalloc(e->ngroup, sizeof(*w->names));
+	for (k = 0; k < e->ngroup; k++) {
+		f = &t->st.funcs[e->first + k];
+		if (f->local && !a->o->locals && !e->local)
+			continue;
+		w->names[w->nnames++] = f->name;
+		if (i == OBJ_MAIN && is_mcount(f->name))
+			w->calls = a->r->calltotal;	/* as classic */
+	}
+	w->obj = i == OBJ_MAIN ? NULL : t->label;
+	w->objidx = i;
+	w->addr = e->addr;
+	w->samples = e->samples;
+	if (e->calls > w->calls)
+		w->calls = e->calls;
+}
+
+/* Main-program functions without time or calls, for -s and -z. */
+static int
+idle_entry(const struct attr *a, const struct entry *e, int *inrange)
+{
+	const struct profile *p = a->p;
+
+	*inrange = e->addr >= p->lpc && e->addr < p->hpc;
+	return e->samples == 0 && e->calls == 0;
+}
+
+static void
+count_qualified(struct attr *a, const struct entry *e, int idle)
+{
+	const struct symtab *st = &a->tabs[OBJ_MAIN].st;
+	size_t k;
+
+	for (k = 0; k < e->ngroup; k++) {
+		if (st->funcs[e->first + k].local && !a->o->locals &&
+		    !e->local)
+			continue;
+		a->r->qualified++;
+		if (idle)
+			a->r->idle++;
+	}
+}
+
+static void
+entry_rows(struct attr *a, size_t *cap)
+{
+	const struct entry *e;
+	struct otab *t;
+	size_t i, k;
+	int idle, inrange;
+
+	for (i = 0; i < a->p->nobjs; i++) {
+		t = &a->tabs[i];
+		if (!t->ok)
+			continue;
+		for (k = 0; k < t->nents; k++) {
+			e = &t->ents[k];
+			idle = idle_entry(a, e, &inrange);
+			if (i == OBJ_MAIN)
+				count_qualified(a, e, idle);
+			if (idle && !(a->o->zeros && i == OBJ_MAIN && inrange))
+				continue;
+			entry_row(a, i, e, new_row(a->r, cap));
+		}
+	}
+}
+
+static int
+cmp_raw(const void *x, const void *y)
+{
+	const struct raw *a = x, *b = y;
+
+	if (a->obj != b->obj)
+		return a->obj < b->obj ? -1 : 1;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return 0;
+}
+
+/* Addresses no symbol covers: one row each, object+0xoffset. */
+static void
+raw_rows(struct attr *a, size_t *cap)
+{
+	struct raw *w;
+	struct row *row;
+	const char *label;
+	char *name;
+	size_t i, j, len;
+
+	qsort(a->raws, a->nraws, sizeof(*a->raws), cmp_raw);
+	for (i = 0; i < a->nraws; i = j) {
+		w = &a->raws[i];
+		row = new_row(a->r, cap);
+		for (j = i; j < a->nraws && cmp_raw(w, &a->raws[j]) == 0; j++) {
+			row->samples += a->raws[j].samples;
+			row->calls += a->raws[j].calls;
+		}
+		if (w->obj == OBJ_NONE)
+			label = "[unknown]";
+		else if (a->tabs[w->obj].ok)
+			label = a->tabs[w->obj].label;
+		else
+			label = a->p->objs[w->obj].path;
+		len = strlen(label) + 20;
+		name = xmalloc(len);
+		(void)snprintf(name, len, "%s+%#llx", label,
+		    (unsigned long long)w->addr);
+		row->names = xcalloc(1, sizeof(*row->names));
+		row->names[0] = name;
+		row->nnames = 1;
+		row->objidx = w->obj;
+		row->addr = w->addr;
+	}
+}
+
+/* Objects that had data but could not be read, for -s. */
+static void
+note_unread(struct attr *a)
+{
+	size_t i, len = 0, n;
+	char *s = NULL;
+
+	for (i = 1; i < a->p->nobjs; i++) {
+		if (!a->tabs[i].tried || a->tabs[i].ok)
+			continue;
+		n = strlen(a->p->objs[i].path) + strlen(a->tabs[i].why) + 6;
+		s = xreallocarray(s, len + n + 1, 1);
+		len += (size_t)snprintf(s + len, n + 1, "%s%s (%s)",
+		    len > 0 ? ", " : "", a->p->objs[i].path, a->tabs[i].why);
+	}
+	a->r->unread = s;
+}
+
+/*
+ * Turn profile p into report r, with st the program's symbols.  st's
+ * functions get their entry numbers; the rows point into st and into
+ * the tables of other objects, which stay loaded.
+ */
+void
+attribute(struct report *r, const struct profile *p, struct symtab *st,
+    const struct opts *o)
+{
+	struct attr a;
+	const struct monx_run *run = &p->sum;
+	uint64_t out;
+	size_t cap = 0;
+
+	memset(r, 0, sizeof(*r));
+	memset(&a, 0, sizeof(a));
+	a.p = p;
+	a.o = o;
+	a.r = r;
+	a.tabs = xcalloc(p->nobjs, sizeof(*a.tabs));
+	a.tabs[OBJ_MAIN].st = *st;
+	a.tabs[OBJ_MAIN].tried = a.tabs[OBJ_MAIN].ok = 1;
+	make_entries(&a.tabs[OBJ_MAIN], o->locals);
+	r->nsyms = st->nsyms;
+
+	attribute_hist(&a);
+	attribute_places(&a);
+	entry_rows(&a, &cap);
+	raw_rows(&a, &cap);
+	note_unread(&a);
+
+	out = p->anyrun && run->samples_out > r->outside ?
+	    run->samples_out : r->outside;
+	r->outside = out;
+	r->total = (double)r->histsum + (double)out +
+	    (p->anyrun ? (double)run->samples_lost : 0);
+	r->period = profile_period(p);
+	*st = a.tabs[OBJ_MAIN].st;
+	free(a.raws);
+}

@@ -1,0 +1,420 @@
+/*
+ * elfsym.c -- the functions of an ELF64 x86_64 file, and its build-id,
+ * read with <elf.h> alone.
+ *
+ * Only the pieces needed are read (header, section headers, one symbol
+ * table and its strings, the notes), each with pread after its offset
+ * and size have been checked against the file's length, so a header
+ * that lies can neither size an allocation nor send a read astray.
+ *
+ * A function is an STT_FUNC (or STT_GNU_IFUNC) symbol, or an STT_NOTYPE
+ * one, defined in a section holding code.  .symtab is preferred; a
+ * stripped file falls back on .dynsym.  Symbols at one address are
+ * synonyms; an unsized one is dropped where a sized one sits at the same
+ * spot.  A function covers [value, value + size), or up to the next
+ * function (or the end of its section) when it has no size; extents are
+ * clipped at the next function so that no byte belongs to two of them.
+ */
+#include <sys/stat.h>
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "prof.h"
+
+#define NOTEMAX		(1u << 20)	/* notes bigger than this: no id */
+
+struct elf {
+	int		 fd;
+	uint64_t	 size;
+	Elf64_Ehdr	 eh;
+	Elf64_Shdr	*sh;
+	size_t		 shnum;
+	const char	*why;
+};
+
+/* A candidate function before synonyms and extents are settled. */
+struct cand {
+	uint64_t	 addr;
+	uint64_t	 size;
+	uint64_t	 secend;
+	const char	*name;
+	int		 local;
+};
+
+static const char corrupt[] = "truncated or corrupt ELF file";
+
+/* Read len bytes at off, after checking they lie inside the file. */
+static int
+readat(struct elf *e, void *buf, uint64_t off, uint64_t len)
+{
+	unsigned char *p = buf;
+	ssize_t n;
+
+	if (off > e->size || len > e->size - off) {
+		e->why = corrupt;
+		return -1;
+	}
+	while (len > 0) {
+		n = pread(e->fd, p, len, (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			e->why = n < 0 ? strerror(errno) : corrupt;
+			return -1;
+		}
+		p += n;
+		off += (uint64_t)n;
+		len -= (uint64_t)n;
+	}
+	return 0;
+}
+
+/* A fresh buffer holding a section's bytes, plus a NUL after them. */
+static unsigned char *
+readsec(struct elf *e, const Elf64_Shdr *s)
+{
+	unsigned char *p;
+
+	if (s->sh_type == SHT_NOBITS || s->sh_offset > e->size ||
+	    s->sh_size > e->size - s->sh_offset) {
+		e->why = corrupt;
+		return NULL;
+	}
+	p = xmalloc((size_t)s->sh_size + 1);
+	if (readat(e, p, s->sh_offset, s->sh_size) != 0) {
+		free(p);
+		return NULL;
+	}
+	p[s->sh_size] = '\0';
+	return p;
+}
+
+static int
+check_header(struct elf *e)
+{
+	Elf64_Ehdr *h = &e->eh;
+
+	if (e->size < SELFMAG)
+		return e->why = "not an ELF file", -1;
+	if (readat(e, h, 0, e->size < sizeof(*h) ? SELFMAG : sizeof(*h)))
+		return -1;
+	if (memcmp(h->e_ident, ELFMAG, SELFMAG) != 0)
+		return e->why = "not an ELF file", -1;
+	if (e->size < sizeof(*h))
+		return e->why = corrupt, -1;
+	if (h->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    h->e_ident[EI_DATA] != ELFDATA2LSB || h->e_machine != EM_X86_64)
+		return e->why = "not an ELF64 x86_64 file", -1;
+	if (h->e_type != ET_EXEC && h->e_type != ET_DYN)
+		return e->why = "not an executable or shared object", -1;
+	return 0;
+}
+
+/* The section headers, with extended numbering understood. */
+static int
+read_sections(struct elf *e)
+{
+	Elf64_Shdr first;
+	uint64_t n;
+
+	if (e->eh.e_shoff == 0)
+		return e->why = "no symbols", -1;
+	if (e->eh.e_shentsize != sizeof(Elf64_Shdr))
+		return e->why = corrupt, -1;
+	n = e->eh.e_shnum;
+	if (n == 0) {
+		if (readat(e, &first, e->eh.e_shoff, sizeof(first)) != 0)
+			return -1;
+		n = first.sh_size;
+	}
+	if (n == 0 || n > e->size / sizeof(Elf64_Shdr))
+		return e->why = corrupt, -1;
+	e->sh = xcalloc((size_t)n, sizeof(Elf64_Shdr));
+	e->shnum = (size_t)n;
+	return readat(e, e->sh, e->eh.e_shoff, n * sizeof(Elf64_Shdr));
+}
+
+/* Is this symbol a function we report? */
+static int
+qualifies(const struct elf *e, const Elf64_Sym *s, size_t strsize)
+{
+	int type = ELF64_ST_TYPE(s->st_info);
+	const Elf64_Shdr *sec;
+
+	if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
+		return 0;
+	if (s->st_shndx == SHN_UNDEF || s->st_shndx >= SHN_LORESERVE ||
+	    s->st_shndx >= e->shnum)
+		return 0;
+	sec = &e->sh[s->st_shndx];
+	if (!(sec->sh_flags & SHF_EXECINSTR))
+		return 0;
+	if (s->st_name == 0 || s->st_name >= strsize)
+		return 0;
+	if (s->st_size > UINT64_MAX - s->st_value)
+		return 0;
+	return 1;
+}
+
+static int
+cmp_cand(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->local != y->local)
+		return x->local - y->local;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * Candidates from the symbol table sec, linked to its string table.
+ * Returns how many; *cv gets them.
+ */
+static ssize_t
+collect(struct elf *e, struct symtab *st, const Elf64_Shdr *sec,
+    struct cand **cv)
+{
+	const Elf64_Shdr *strsec;
+	Elf64_Sym *syms;
+	struct cand *c;
+	size_t i, n, k;
+
+	if (sec->sh_entsize != sizeof(Elf64_Sym) ||
+	    sec->sh_size % sizeof(Elf64_Sym) != 0 ||
+	    sec->sh_link == 0 || sec->sh_link >= e->shnum)
+		return e->why = corrupt, -1;
+	strsec = &e->sh[sec->sh_link];
+	if (strsec->sh_type != SHT_STRTAB)
+		return e->why = corrupt, -1;
+	if ((syms = (Elf64_Sym *)readsec(e, sec)) == NULL)
+		return -1;
+	if ((st->strs = (char *)readsec(e, strsec)) == NULL) {
+		free(syms);
+		return -1;
+	}
+	n = (size_t)(sec->sh_size / sizeof(Elf64_Sym));
+	st->nsyms = n > 0 ? n - 1 : 0;
+	c = xcalloc(n, sizeof(*c));
+	for (i = 0, k = 0; i < n; i++) {
+		if (!qualifies(e, &syms[i], (size_t)strsec->sh_size))
+			continue;
+		c[k].addr = syms[i].st_value;
+		c[k].size = syms[i].st_size;
+		c[k].secend = e->sh[syms[i].st_shndx].sh_addr +
+		    e->sh[syms[i].st_shndx].sh_size;
+		c[k].name = st->strs + syms[i].st_name;
+		c[k].local = ELF64_ST_BIND(syms[i].st_info) == STB_LOCAL;
+		k++;
+	}
+	free(syms);
+	*cv = c;
+	return (ssize_t)k;
+}
+
+/*
+ * Settle synonyms and extents: c[0..n) sorted by address become
+ * st->funcs.  In each group of one address, unsized members give way to
+ * sized ones and exact duplicates are dropped.
+ */
+static void
+settle(struct symtab *st, struct cand *c, size_t n)
+{
+	struct func *f;
+	uint64_t end, next;
+	size_t i, j, k, m;
+	int sized;
+
+	f = st->funcs = xcalloc(n, sizeof(*f));
+	for (i = 0, m = 0; i < n; i = j) {
+		sized = 0;
+		end = c[i].addr;
+		for (j = i; j < n && c[j].addr == c[i].addr; j++) {
+			if (c[j].size > 0)
+				sized = 1;
+			if (c[j].addr + c[j].size > end)
+				end = c[j].addr + c[j].size;
+		}
+		next = j < n ? c[j].addr : UINT64_MAX;
+		if (!sized)
+			end = c[i].secend > c[i].addr ? c[i].secend :
+			    c[i].addr + 1;
+		if (end > next)
+			end = next;
+		for (k = i; k < j; k++) {
+			if (sized && c[k].size == 0)
+				continue;
+			if (m > 0 && f[m - 1].addr == c[k].addr &&
+			    strcmp(f[m - 1].name, c[k].name) == 0)
+				continue;
+			f[m].addr = c[k].addr;
+			f[m].end = end;
+			f[m].name = c[k].name;
+			f[m].local = c[k].local;
+			m++;
+		}
+	}
+	st->nfuncs = m;
+}
+
+/* The NT_GNU_BUILD_ID note among the bytes p[0..len), if any. */
+static void
+scan_notes(struct symtab *st, const unsigned char *p, uint64_t len)
+{
+	Elf64_Nhdr nh;
+	uint64_t off, name, desc;
+
+	for (off = 0; len - off >= sizeof(nh); ) {
+		memcpy(&nh, p + off, sizeof(nh));
+		name = ((uint64_t)nh.n_namesz + 3) & ~3ULL;
+		desc = ((uint64_t)nh.n_descsz + 3) & ~3ULL;
+		if (name + desc > len - off - sizeof(nh))
+			return;
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    memcmp(p + off + sizeof(nh), "GNU", 4) == 0 &&
+		    nh.n_descsz > 0) {
+			st->id = xmalloc(nh.n_descsz);
+			memcpy(st->id, p + off + sizeof(nh) + name,
+			    nh.n_descsz);
+			st->idlen = nh.n_descsz;
+			return;
+		}
+		off += sizeof(nh) + name + desc;
+	}
+}
+
+static void
+read_buildid(struct elf *e, struct symtab *st)
+{
+	unsigned char *p;
+	size_t i;
+
+	for (i = 0; i < e->shnum && st->id == NULL; i++) {
+		if (e->sh[i].sh_type != SHT_NOTE || e->sh[i].sh_size > NOTEMAX)
+			continue;
+		if ((p = readsec(e, &e->sh[i])) == NULL)
+			continue;	/* a bad note costs only the id */
+		scan_notes(st, p, e->sh[i].sh_size);
+		free(p);
+	}
+	e->why = NULL;
+}
+
+/* Pick .symtab, else .dynsym, and make st->funcs of it. */
+static int
+read_functions(struct elf *e, struct symtab *st)
+{
+	const Elf64_Shdr *sec = NULL;
+	struct cand *c;
+	ssize_t n;
+	size_t i;
+
+	for (i = 0; i < e->shnum && sec == NULL; i++)
+		if (e->sh[i].sh_type == SHT_SYMTAB)
+			sec = &e->sh[i];
+	st->table = ".symtab";
+	for (i = 0; i < e->shnum && sec == NULL; i++) {
+		if (e->sh[i].sh_type == SHT_DYNSYM) {
+			sec = &e->sh[i];
+			st->table = ".dynsym";
+		}
+	}
+	if (sec == NULL)
+		return e->why = "no symbols", -1;
+	if ((n = collect(e, st, sec, &c)) < 0)
+		return -1;
+	qsort(c, (size_t)n, sizeof(*c), cmp_cand);
+	settle(st, c, (size_t)n);
+	free(c);
+	if (st->nfuncs == 0)
+		return e->why = "no symbols", -1;
+	return 0;
+}
+
+/*
+ * Load the functions and build-id of the ELF file path into st.
+ * 0 on success; -1 with *why set to the reason, st left empty.
+ */
+int
+symtab_load(struct symtab *st, const char *path, const char **why)
+{
+	struct elf e;
+	struct stat sb;
+	int rc = -1;
+
+	memset(st, 0, sizeof(*st));
+	memset(&e, 0, sizeof(e));
+	st->path = xstrdup(path);
+	if ((e.fd = open(path, O_RDONLY)) < 0) {
+		*why = strerror(errno);
+		return -1;
+	}
+	if (fstat(e.fd, &sb) != 0)
+		e.why = strerror(errno);
+	else if (S_ISDIR(sb.st_mode))
+		e.why = strerror(EISDIR);
+	else if (!S_ISREG(sb.st_mode))
+		e.why = "not a regular file";
+	else {
+		e.size = (uint64_t)sb.st_size;
+		if (check_header(&e) == 0 && read_sections(&e) == 0 &&
+		    read_functions(&e, st) == 0) {
+			read_buildid(&e, st);
+			rc = 0;
+		}
+	}
+	(void)close(e.fd);
+	free(e.sh);
+	if (rc != 0) {
+		*why = e.why != NULL ? e.why : corrupt;
+		symtab_free(st);
+		st->path = NULL;
+	}
+	return rc;
+}
+
+void
+symtab_free(struct symtab *st)
+{
+	free(st->path);
+	free(st->funcs);
+	free(st->strs);
+	free(st->id);
+	memset(st, 0, sizeof(*st));
+}
+
+/* How many functions start at or below addr: a binary search. */
+size_t
+symtab_upper(const struct symtab *st, uint64_t addr)
+{
+	size_t lo, hi, mid;
+
+	lo = 0;
+	hi = st->nfuncs;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (st->funcs[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The function whose extent holds addr, or SIZE_MAX. */
+size_t
+symtab_lookup(const struct symtab *st, uint64_t addr)
+{
+	size_t n;
+
+	n = symtab_upper(st, addr);
+	if (n == 0 || addr >= st->funcs[n - 1].end)
+		return SIZE_MAX;
+	return n - 1;
+}

@@ -1,0 +1,145 @@
+/*
+ * main.c -- prof(1): options, then the steps in order.
+ *
+ *	read every mdata file and merge them	(monread.c)
+ *	read the program's functions		(elfsym.c)
+ *	attribute time and calls to them	(attrib.c)
+ *	print the report, then -s statistics	(report.c)
+ *
+ * Any error ends prof with one line on stderr naming the file at fault
+ * and exit status 1; warnings are one line each and prof goes on.
+ */
+#include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mon.h"
+#include "prof.h"
+
+static void __attribute__((noreturn))
+usage(void)
+{
+	fprintf(stderr, "usage: prof [-ChpsVz] [-a | -c | -n | -t] [-o | -x] "
+	    "[-g | -l] [-m mdata] [prog [mdata ...]]\n");
+	exit(1);
+}
+
+/* A sort option: the last one wins, and says whom it overrode. */
+static void
+set_sort(struct opts *o, int c)
+{
+	if (o->sort != 0 && o->sort != c)
+		warnx("-%c overrides -%c", c, o->sort);
+	o->sort = c;
+}
+
+/* Parse the options into o; the -m files are added to *files. */
+static int
+parse_options(int argc, char *argv[], struct opts *o, const char ***files,
+    size_t *nfiles)
+{
+	int c, version = 0;
+
+	memset(o, 0, sizeof(*o));
+	opterr = 0;
+	while ((c = getopt(argc, argv, "acntoxglzhsm:VCp")) != -1) {
+		switch (c) {
+		case 'a': case 'c': case 'n': case 't':
+			set_sort(o, c);
+			break;
+		case 'o': case 'x':
+			o->addr = c;
+			break;
+		case 'g':
+			o->locals = 1;
+			break;
+		case 'l':
+			o->locals = 0;
+			break;
+		case 'z':
+			o->zeros = 1;
+			break;
+		case 'h':
+			o->nohead = 1;
+			break;
+		case 's':
+			o->stats = 1;
+			break;
+		case 'm':
+			*files = xreallocarray(*files, *nfiles + 1,
+			    sizeof(**files));
+			(*files)[(*nfiles)++] = optarg;
+			break;
+		case 'V':
+			fprintf(stderr, "prof: %s\n", PROF_VERSION);
+			version = 1;
+			break;
+		case 'C':
+			o->demangle = 1;
+			break;
+		case 'p':
+			o->progonly = 1;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (o->sort == 0)
+		o->sort = 't';
+	return version;
+}
+
+/* stdout must have reached its file whole. */
+static void
+finish_output(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout))
+		err(1, "stdout");
+	if (fclose(stdout) != 0)
+		err(1, "stdout");
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct opts o;
+	struct profile p;
+	struct symtab st;
+	struct report r;
+	const char **files = NULL, *prog = "a.out", *why;
+	size_t nfiles = 0, i;
+
+	if (parse_options(argc, argv, &o, &files, &nfiles) && argc == 2)
+		return 0;	/* -V alone: the version was all */
+	if (optind < argc)
+		prog = argv[optind++];
+	for (; optind < argc; optind++) {
+		files = xreallocarray(files, nfiles + 1, sizeof(*files));
+		files[nfiles++] = argv[optind];
+	}
+	if (nfiles == 0) {
+		files = xreallocarray(files, 1, sizeof(*files));
+		files[nfiles++] = MON_OUT;
+	}
+
+	memset(&p, 0, sizeof(p));
+	for (i = 0; i < nfiles; i++)
+		profile_read(&p, files[i]);
+	profile_finish(&p);
+	if (symtab_load(&st, prog, &why) != 0)
+		errx(1, "%s: %s", prog, why);
+	profile_check_id(&p, prog, &st);
+	if (p.usedcells == 0)
+		warnx("no call counts captured");
+
+	attribute(&r, &p, &st, &o);
+	report_print(&r, &o);
+	if (o.stats) {
+		fflush(stdout);
+		report_stats(&r, &p, &st);
+	}
+	finish_output();
+	return 0;
+}

@@ -1,0 +1,173 @@
+/*
+ * prof.h -- the pieces of prof(1) and what passes between them.
+ *
+ * prof runs as a pipeline of steps, one file each:
+ *
+ *	main.c		options, usage, the order of the steps
+ *	monread.c	the one reader of mon.out: checks, extension records,
+ *			merging several files into one struct profile
+ *	elfsym.c	an ELF64 x86_64 file's functions and its build-id
+ *	attrib.c	histogram, call counts and outside samples -> rows
+ *	report.c	sorting and printing the rows, the -s statistics
+ *	demangle.c	-C: names through c++filt
+ *	xmalloc.c	allocation that cannot return NULL or overflow
+ *
+ * Addresses: mon.out holds run-time addresses.  The reader turns every
+ * one of them into a place: an object (the main program is object 0) and
+ * a link-time address inside it, so that nothing after the reader needs
+ * to know about load biases or about which file an address came from.
+ */
+#ifndef _PROF_H
+#define _PROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "monfmt.h"
+
+#define PROF_VERSION	"libmon prof 1.0"
+#define CLASSIC_NS	10000000ULL	/* a classic mon.out ticks at 100 Hz */
+
+#define OBJ_MAIN	((size_t)0)	/* the profiled program */
+#define OBJ_NONE	SIZE_MAX	/* an address no loaded object holds */
+
+/* Options the steps look at. */
+struct opts {
+	int		 sort;		/* 'a', 'c', 'n' or 't' */
+	int		 addr;		/* 0, 'o' or 'x' */
+	int		 locals;	/* -g: local functions are entries */
+	int		 zeros;		/* -z */
+	int		 nohead;	/* -h */
+	int		 stats;		/* -s */
+	int		 demangle;	/* -C */
+	int		 progonly;	/* -p: the main program only */
+};
+
+/* A loaded object named by the profile; objs[OBJ_MAIN] is the program. */
+struct object {
+	char		*path;
+	unsigned char	*id;		/* build-id from the run, or NULL */
+	size_t		 idlen;
+};
+
+/* A count at a place: calls for a cell, samples for an outside pc. */
+struct place {
+	size_t		 obj;		/* index in objs, or OBJ_NONE */
+	uint64_t	 addr;		/* link-time address in that object */
+	uint64_t	 count;
+};
+
+/* The build-id a file gives for the program it profiled. */
+struct runid {
+	const char	*file;
+	unsigned char	*id;
+	size_t		 idlen;
+};
+
+/* What one or more mon.out files say, merged. */
+struct profile {
+	uint64_t	 lpc, hpc;	/* histogram range, link-time */
+	uint64_t	*hist;		/* summed counters */
+	size_t		 nhist;
+	uint32_t	 scale;		/* profil() scale, 0 if unknown */
+	struct place	*cells;		/* summed by place, sorted */
+	size_t		 ncells;
+	struct place	*pcs;		/* samples outside the histogram */
+	size_t		 npcs;
+	struct object	*objs;
+	size_t		 nobjs;
+	size_t		 nfiles;
+	const char	*first;		/* the first file, for messages */
+	struct runid	*ids;
+	size_t		 nids;
+	int		 run;		/* every file had a RUN record */
+	int		 anyrun;	/* some file had one */
+	struct monx_run	 sum;		/* their counters summed */
+	uint64_t	 rawcells;	/* count cells in the files */
+	uint64_t	 usedcells;	/* of which with calls */
+};
+
+/* One function symbol, as elfsym.c keeps it. */
+struct func {
+	uint64_t	 addr;
+	uint64_t	 end;		/* one past its last byte */
+	const char	*name;
+	int		 local;
+	size_t		 entry;		/* the report entry it counts for */
+};
+
+/* The functions of one ELF file, sorted by address. */
+struct symtab {
+	char		*path;
+	struct func	*funcs;
+	size_t		 nfuncs;
+	char		*strs;		/* the string table names point into */
+	size_t		 nsyms;		/* symbols in the table read */
+	const char	*table;		/* ".symtab" or ".dynsym" */
+	unsigned char	*id;		/* NT_GNU_BUILD_ID, or NULL */
+	size_t		 idlen;
+};
+
+/* A line of the report. */
+struct row {
+	const char	**names;	/* synonyms, printed "a, b" */
+	size_t		 nnames;
+	const char	*obj;		/* object label, NULL for the program */
+	size_t		 objidx;
+	uint64_t	 addr;
+	double		 samples;
+	uint64_t	 calls;
+};
+
+/* The report: rows and the totals they are measured against. */
+struct report {
+	struct row	*rows;
+	size_t		 nrows;
+	double		 total;		/* every sample of the run */
+	double		 attributed;	/* samples given to a named function */
+	double		 period;	/* seconds per sample */
+	uint64_t	 histsum;
+	uint64_t	 outside;	/* samples outside the histogram */
+	uint64_t	 calltotal;
+	uint64_t	 callsunmatched;
+	size_t		 qualified;	/* main-program functions */
+	size_t		 nsyms;		/* symbols in its table */
+	size_t		 idle;		/* qualified, but no time or calls */
+	size_t		 objsused;	/* objects other than the program read */
+	char		*unread;	/* objects that could not be read */
+};
+
+/* monread.c */
+void	profile_read(struct profile *, const char *);
+void	profile_finish(struct profile *);
+void	profile_check_id(const struct profile *, const char *,
+	    const struct symtab *);
+double	profile_period(const struct profile *);
+const char *profile_clock(const struct profile *);
+
+/* elfsym.c */
+int	symtab_load(struct symtab *, const char *, const char **);
+void	symtab_free(struct symtab *);
+size_t	symtab_lookup(const struct symtab *, uint64_t);
+size_t	symtab_upper(const struct symtab *, uint64_t);
+
+/* attrib.c */
+void	attribute(struct report *, const struct profile *, struct symtab *,
+	    const struct opts *);
+
+/* report.c */
+void	report_print(struct report *, const struct opts *);
+void	report_stats(const struct report *, const struct profile *,
+	    const struct symtab *);
+
+/* demangle.c */
+void	demangle(const char **, size_t);
+
+/* xmalloc.c */
+void	*xmalloc(size_t);
+void	*xcalloc(size_t, size_t);
+void	*xreallocarray(void *, size_t, size_t);
+char	*xstrdup(const char *);
+char	*xstrndup(const char *, size_t);
+
+#endif /* !_PROF_H */

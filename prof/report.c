@@ -1,0 +1,292 @@
+/*
+ * report.c -- the report on stdout and the -s statistics on stderr.
+ *
+ * The columns are classic prof's, byte for byte:
+ *
+ *	[ Address ] %Time Seconds Cumsecs  #Calls   msec/call  Name
+ *
+ * %Time is a row's share of every sample the run took, inside the
+ * histogram or not, so time spent outside the program stays visible as
+ * the percentages left over.  Seconds are samples times the period the
+ * reader worked out.  The call count and msec/call appear only for a
+ * function that has counts; msec/call shows fewer decimals as the calls
+ * grow.  Rows of other objects carry the object's name after their own.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prof.h"
+
+static const char heading[] =
+    " %Time Seconds Cumsecs  #Calls   msec/call  Name";
+
+static const char *
+first_name(const struct row *w)
+{
+	return w->nnames > 0 ? w->names[0] : "";
+}
+
+/* The last resort of every order: name, object, address. */
+static int
+cmp_tail(const struct row *a, const struct row *b)
+{
+	int c;
+
+	if ((c = strcmp(first_name(a), first_name(b))) != 0)
+		return c;
+	if (a->objidx != b->objidx)
+		return a->objidx < b->objidx ? -1 : 1;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return 0;
+}
+
+static int
+cmp_time(const void *x, const void *y)
+{
+	const struct row *a = x, *b = y;
+
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	return cmp_tail(a, b);
+}
+
+static int
+cmp_calls(const void *x, const void *y)
+{
+	const struct row *a = x, *b = y;
+
+	if (a->calls != b->calls)
+		return a->calls > b->calls ? -1 : 1;
+	return cmp_tail(a, b);
+}
+
+static int
+cmp_name(const void *x, const void *y)
+{
+	return cmp_tail(x, y);
+}
+
+/* Increasing address, the program first, then each object in turn. */
+static int
+cmp_addr(const void *x, const void *y)
+{
+	const struct row *a = x, *b = y;
+
+	if (a->objidx != b->objidx)
+		return a->objidx < b->objidx ? -1 : 1;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return cmp_tail(a, b);
+}
+
+static void
+sort_rows(struct report *r, int how)
+{
+	int (*cmp)(const void *, const void *);
+
+	switch (how) {
+	case 'a':
+		cmp = cmp_addr;
+		break;
+	case 'c':
+		cmp = cmp_calls;
+		break;
+	case 'n':
+		cmp = cmp_name;
+		break;
+	default:
+		cmp = cmp_time;
+		break;
+	}
+	qsort(r->rows, r->nrows, sizeof(*r->rows), cmp);
+}
+
+/* -C: every name of every row through the demangler at once. */
+static void
+demangle_rows(struct report *r)
+{
+	const char **v;
+	size_t i, k, n;
+
+	for (i = 0, n = 0; i < r->nrows; i++)
+		n += r->rows[i].nnames;
+	v = xcalloc(n, sizeof(*v));
+	for (i = 0, n = 0; i < r->nrows; i++)
+		for (k = 0; k < r->rows[i].nnames; k++)
+			v[n++] = r->rows[i].names[k];
+	demangle(v, n);
+	for (i = 0, n = 0; i < r->nrows; i++)
+		for (k = 0; k < r->rows[i].nnames; k++)
+			r->rows[i].names[k] = v[n++];
+	free(v);
+}
+
+/* Width of the Address column: 8 as classic, more if an address needs it. */
+static int
+addr_width(const struct report *r, int base)
+{
+	char buf[32];
+	int n, w = 8;
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++) {
+		n = snprintf(buf, sizeof(buf), base == 'o' ? "%" PRIo64 :
+		    "%" PRIx64, r->rows[i].addr);
+		if (n > w)
+			w = n;
+	}
+	return w;
+}
+
+/* Classic's digits after the point of msec/call for a call count. */
+static int
+precision(uint64_t calls)
+{
+	return calls < 10 ? 0 : calls < 100 ? 1 : calls < 1000 ? 2 :
+	    calls < 10000 ? 3 : 4;
+}
+
+static void
+print_name(const struct row *w)
+{
+	size_t k;
+
+	for (k = 0; k < w->nnames; k++)
+		printf("%s%s", k > 0 ? ", " : "", w->names[k]);
+	if (w->obj != NULL)
+		printf(" (%s)", w->obj);
+	putchar('\n');
+}
+
+static void
+print_row(const struct row *w, double pct, double secs, double cum)
+{
+	int d;
+
+	printf("%6.1f%8.2f%8.2f", pct, secs, cum);
+	if (w->calls > 0) {
+		d = precision(w->calls);
+		printf("%8" PRIu64 "%#*.*f%*s", w->calls, d + 8, d,
+		    1000.0 * secs / (double)w->calls, 6 - d, " ");
+	} else
+		printf("%22s", " ");
+	print_name(w);
+}
+
+/* Sort and print the rows of r on stdout. */
+void
+report_print(struct report *r, const struct opts *o)
+{
+	const struct row *w;
+	double pct, secs, cum;
+	size_t i;
+	int aw = 0;
+
+	if (o->demangle)
+		demangle_rows(r);
+	sort_rows(r, o->sort);
+	if (o->addr)
+		aw = addr_width(r, o->addr);
+	if (!o->nohead) {
+		if (o->addr)
+			printf("%*s ", aw, "Address");
+		puts(heading);
+	}
+	pct = r->total > 0 ? 100.0 / r->total : 0;
+	cum = 0;
+	for (i = 0; i < r->nrows; i++) {
+		w = &r->rows[i];
+		secs = w->samples * r->period;
+		cum += secs;
+		if (o->addr)
+			printf(o->addr == 'o' ? "%*" PRIo64 " " :
+			    "%*" PRIx64 " ", aw, w->addr);
+		print_row(w, w->samples * pct, secs, cum);
+	}
+}
+
+/* The classic three lines of -s. */
+static void
+stats_classic(const struct report *r, const struct profile *p)
+{
+	uint64_t scale;
+
+	fprintf(stderr, "%5" PRIu64 "/%" PRIu64 " call counts used\n",
+	    p->usedcells, p->rawcells);
+	fprintf(stderr, "%5zu/%zu symbols qualified", r->qualified, r->nsyms);
+	if (r->idle > 0)
+		fprintf(stderr, ", %zu had zero time and zero call-counts\n",
+		    r->idle);
+	else
+		fputc('\n', stderr);
+	scale = p->scale;
+	if (scale == 0 && p->hpc > p->lpc)
+		scale = (uint64_t)(131072.0 * (double)p->nhist /
+		    (double)(p->hpc - p->lpc));
+	fprintf(stderr, "%#" PRIx64 " scale factor\n", scale);
+}
+
+/* The sampling clock: what was asked, what it delivered. */
+static void
+stats_clock(const struct report *r, const struct profile *p)
+{
+	const struct monx_run *run = &p->sum;
+	uint64_t n;
+
+	if (!p->anyrun) {
+		fprintf(stderr, "clock: %s, %.0f Hz assumed\n",
+		    profile_clock(p), 1e9 / (double)CLASSIC_NS);
+		return;
+	}
+	fprintf(stderr, "clock: %s", profile_clock(p));
+	if (run->period_ns > 0)
+		fprintf(stderr, ", %.0f Hz asked", 1e9 / (double)run->period_ns);
+	n = run->samples_in + run->samples_out + run->samples_lost;
+	if (p->run && run->cpu_ns > 0)
+		fprintf(stderr, ", %.1f Hz measured over %.2f s of CPU",
+		    (double)n * 1e9 / (double)run->cpu_ns,
+		    (double)run->cpu_ns / 1e9);
+	fputc('\n', stderr);
+	(void)r;
+}
+
+/* -s: the statistics on stderr, after the report. */
+void
+report_stats(const struct report *r, const struct profile *p,
+    const struct symtab *st)
+{
+	const struct monx_run *run = &p->sum;
+	double none;
+
+	stats_classic(r, p);
+	if (p->nfiles > 1)
+		fprintf(stderr, "files: %zu merged\n", p->nfiles);
+	fprintf(stderr, "samples: %.0f total, %" PRIu64 " in the histogram, "
+	    "%" PRIu64 " outside it, %" PRIu64 " lost\n", r->total,
+	    r->histsum, r->outside, p->anyrun ? run->samples_lost : 0);
+	stats_clock(r, p);
+	fprintf(stderr, "seconds: %.2f covered by samples, %.6f a sample\n",
+	    r->total * r->period, r->period);
+	none = r->total - r->attributed;
+	if (none < 0.5)
+		none = 0;
+	fprintf(stderr, "unattributed: %.0f samples (%.2f s) in no known "
+	    "function\n", none, none * r->period);
+	fprintf(stderr, "saturated: %" PRIu64 " counters, %" PRIu64
+	    " samples lost to them\n", run->saturated, run->samples_lost);
+	fprintf(stderr, "cells: %" PRIu64 " count cells, %" PRIu64
+	    " calls lost for want of a cell, %" PRIu64 " in no known "
+	    "function\n", p->rawcells, run->cells_lost, r->callsunmatched);
+	fprintf(stderr, "overruns: %" PRIu64 " clock expirations missed\n",
+	    run->overruns);
+	if (p->anyrun)
+		fprintf(stderr, "threads: %" PRIu32 "\n", run->threads);
+	fprintf(stderr, "symbols: %s of %s\n", st->table, st->path);
+	if (p->nobjs > 1)
+		fprintf(stderr, "objects: %zu loaded, %zu read for symbols%s%s\n",
+		    p->nobjs - 1, r->objsused, r->unread != NULL ?
+		    "; not read: " : "", r->unread != NULL ? r->unread : "");
+}
