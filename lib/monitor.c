@@ -157,7 +157,7 @@ stop(void)
 	}
 	cells = _mon_cells_merge(&ncells);
 	fill_blocks(cells, ncells);
-	curhdr->nfns = ncells;
+	/* Each buffer's header keeps its own nfunc: the image stays valid. */
 	d.hdr = curhdr;
 	d.cells = cells;
 	d.ncells = ncells;
