@@ -1,0 +1,110 @@
+/*
+ * t_mondump -- print a mon.out in a stable text form for the shell
+ * tests, one fact per line, so that awk can pick what a case judges:
+ *
+ *	lpc 0x...			hpc 0x...
+ *	cells N				then "cell 0xFNPC COUNT" for each
+ *	hist NWORDS SUM			then "bin INDEX COUNT", nonzero only
+ *	ext 0|1
+ *	run.FIELD VALUE			one line per field of the RUN record
+ *	exec.bias 0x... exec.lo 0x... exec.hi 0x... exec.id HEX exec.path P
+ *	obj 0xBIAS 0xLO 0xHI HEXID PATH	one per MONX_R_OBJ record
+ *	pc 0xPC COUNT			one per sample outside the histogram
+ *
+ * A file that is not exactly what the runtime writes (see h_monread.h)
+ * is an error: one line on stderr and exit status 1.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "h_monread.h"
+
+static void
+hex(const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	if (n == 0)
+		printf("-");
+	for (i = 0; i < n; i++)
+		printf("%02x", p[i]);
+}
+
+static void
+run(const struct monx_run *r)
+{
+	printf("run.clock %" PRIu32 "\n", r->clock);
+	printf("run.pid %" PRIu32 "\n", r->pid);
+	printf("run.period_ns %" PRIu64 "\n", r->period_ns);
+	printf("run.cpu_ns %" PRIu64 "\n", r->cpu_ns);
+	printf("run.samples_in %" PRIu64 "\n", r->samples_in);
+	printf("run.samples_out %" PRIu64 "\n", r->samples_out);
+	printf("run.samples_lost %" PRIu64 "\n", r->samples_lost);
+	printf("run.saturated %" PRIu64 "\n", r->saturated);
+	printf("run.overruns %" PRIu64 "\n", r->overruns);
+	printf("run.cells_lost %" PRIu64 "\n", r->cells_lost);
+	printf("run.scale %" PRIu32 "\n", r->scale);
+	printf("run.threads %" PRIu32 "\n", r->threads);
+}
+
+static void
+dump(const struct mon_file *m)
+{
+	uint64_t sum;
+	size_t i;
+
+	printf("lpc %p\nhpc %p\n", (void *)m->hdr.lpc, (void *)m->hdr.hpc);
+	printf("cells %zu\n", m->ncells);
+	for (i = 0; i < m->ncells; i++)
+		printf("cell %#" PRIxPTR " %ld\n",
+		    (uintptr_t)m->cells[i].fnpc, m->cells[i].mcnt);
+	sum = mon_samples(m, 0, m->nhist);
+	printf("hist %zu %" PRIu64 "\n", m->nhist, sum);
+	for (i = 0; i < m->nhist; i++)
+		if (m->hist[i] != 0)
+			printf("bin %zu %u\n", i, m->hist[i]);
+	printf("ext %d\n", m->has_ext);
+	if (m->has_run)
+		run(&m->run);
+	if (m->has_exec) {
+		printf("exec.bias %#" PRIx64 "\n", m->exec.o.bias);
+		printf("exec.lo %#" PRIx64 "\n", m->exec.o.lo);
+		printf("exec.hi %#" PRIx64 "\n", m->exec.o.hi);
+		printf("exec.id ");
+		hex(m->exec.id, m->exec.o.idlen);
+		printf("\nexec.path %s\n", m->exec.path);
+	}
+	for (i = 0; i < m->nobjs; i++) {
+		printf("obj %#" PRIx64 " %#" PRIx64 " %#" PRIx64 " ",
+		    m->objs[i].o.bias, m->objs[i].o.lo, m->objs[i].o.hi);
+		hex(m->objs[i].id, m->objs[i].o.idlen);
+		printf(" %s\n", m->objs[i].path);
+	}
+	for (i = 0; i < m->npcs; i++)
+		printf("pc %#" PRIx64 " %" PRIu64 "\n", m->pcs[i].pc,
+		    m->pcs[i].count);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct mon_file m;
+	char why[4200];
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: t_mondump file\n");
+		return 2;
+	}
+	if (mon_read(argv[1], &m, why, sizeof(why)) != 0) {
+		fprintf(stderr, "t_mondump: %s: %s\n", argv[1], why);
+		return 1;
+	}
+	dump(&m);
+	mon_free(&m);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		perror("t_mondump: stdout");
+		return 1;
+	}
+	return 0;
+}
