@@ -1,0 +1,42 @@
+# prof's own test variants (see tests/tests.mk): the burn helper built
+# without PIE, with clang and with -mfentry; a program whose shared
+# library is compiled with -p too; the symbol fixture t_syms without PIE
+# and with its functions exported; a generated 50,000-function program.
+
+PT	= tests/prof
+PT_LIBS	= lib/libmon.a -lpthread
+
+VARIANTS += $(PT)/h_burn_nopie $(PT)/h_burn_clang $(PT)/h_burn_fentry \
+	$(PT)/h_solib.so $(PT)/h_solib $(PT)/t_syms_nopie $(PT)/t_syms_dyn \
+	$(PT)/h_big
+
+$(PT)/h_burn_nopie: $(PT)/h_burn.c $(PT)/h_burn.h lib/libmon.a $(HDRS)
+	$(CC) -p $(TEST_CFLAGS) -fno-inline -no-pie -o $@ $< $(PT_LIBS)
+
+$(PT)/h_burn_clang: $(PT)/h_burn.c $(PT)/h_burn.h lib/libmon.a $(HDRS)
+	$(CLANG) -pg $(TEST_CFLAGS) -fno-inline -o $@ $< $(PT_LIBS)
+
+$(PT)/h_burn_fentry: $(PT)/h_burn.c $(PT)/h_burn.h lib/libmon.a $(HDRS)
+	$(CC) -pg -mfentry $(TEST_CFLAGS) -fno-inline -o $@ $< $(PT_LIBS)
+
+$(PT)/h_solib.so: $(PT)/solib.c $(PT)/h_burn.h
+	$(CC) -p $(TEST_CFLAGS) -fno-inline -fPIC -shared \
+	    -Wl,-soname,h_solib.so -o $@ $<
+
+# mcount is exported so that the library's calls reach libmon's.
+$(PT)/h_solib: $(PT)/solib_main.c $(PT)/h_solib.so lib/libmon.a $(HDRS)
+	$(CC) -p $(TEST_CFLAGS) -fno-inline -o $@ $< $(PT)/h_solib.so \
+	    $(PT_LIBS) -Wl,--export-dynamic-symbol=mcount -Wl,-rpath,'$$ORIGIN'
+
+$(PT)/t_syms_nopie: $(PT)/t_syms.c
+	$(CC) $(TEST_CFLAGS) -no-pie -o $@ $<
+
+$(PT)/t_syms_dyn: $(PT)/t_syms.c
+	$(CC) $(TEST_CFLAGS) -rdynamic -o $@ $<
+
+# 50,000 functions of 16 bytes, f00000 to f49999, and a main.
+$(PT)/h_big: $(PT)/local.mk
+	awk 'BEGIN { print "\t.section .note.GNU-stack,\"\",@progbits\n\t.text\n\t.globl main\nmain:\txor %eax, %eax\n\tret"; \
+	    for (i = 0; i < 50000; i++) \
+		printf "\t.p2align 4\n\t.globl f%05d\n\t.type f%05d, @function\nf%05d:\tret\n\t.size f%05d, 1\n", \
+		    i, i, i, i; }' | $(CC) -x assembler -o $@ -

@@ -1,0 +1,794 @@
+#! /usr/bin/env atf-sh
+#
+# prof_test.sh -- prof(1) driven the way a user drives it.
+#
+# Most cases read forged mon.out files (t_mkmon) against t_syms, a
+# program whose functions sit in known 64-byte slots, so that every
+# report can be checked to the byte.  The e2e_ cases profile real
+# programs built with -p and check the report within a tolerance, and
+# the call counts exactly.
+
+# --- helpers -----------------------------------------------------------
+
+# Paths to the tree, and a predictable environment.
+setup_prof()
+{
+	srcdir=$(atf_get_srcdir)
+	PROF=$srcdir/../../prof/prof
+	MKMON=$srcdir/t_mkmon
+	SYMS=$srcdir/t_syms
+	unset PROFDIR PROFHZ PROFCLOCK
+	LC_ALL=C
+	export LC_ALL
+	[ -x "$PROF" ] || atf_fail "prof is not built: $PROF"
+	[ -x "$MKMON" ] || atf_fail "t_mkmon is not built: $MKMON"
+	BASE=$(symaddr "$SYMS" alpha)
+	[ -n "$BASE" ] || atf_fail "no alpha in $SYMS"
+}
+
+# symaddr prog name: the address of name in prog, as 0x hex.
+symaddr()
+{
+	nm "$1" | awk -v n="$2" '$3 == n { print "0x" $1; exit }'
+}
+
+# slot n [off]: the address of t_syms slot n, plus off bytes, plus BIAS.
+slot()
+{
+	printf '0x%x' $(( ${BIAS:-0} + BASE + $1 * 64 + ${2:-0} ))
+}
+
+# The histogram of the standard profile: 100 samples over t_syms.
+fixture_hist()
+{
+	cat <<EOF
+lpc $(slot 0)
+hpc $(slot 14)
+hist 14
+bin 0 10
+bin 1 20
+bin 2 5
+bin 3 30
+bin 4 7
+bin 8 12
+bin 9 3
+bin 11 2
+bin 12 4
+bin 13 7
+EOF
+}
+
+# The call counts of the standard profile; gamma is beta's local.
+fixture_cells()
+{
+	cat <<EOF
+cell $(slot 0 5) 3
+cell $(slot 1 5) 100
+cell $(slot 2 5) 7
+cell $(slot 3 5) 1000
+cell $(slot 8 5) 2
+EOF
+}
+
+# forge file: the standard profile, plus whatever stdin adds.
+forge()
+{
+	{ fixture_hist; fixture_cells; cat; } | "$MKMON" "$1" ||
+	    atf_fail "t_mkmon failed"
+}
+
+# The report of the standard profile, sorted by time.
+expect_time()
+{
+	cat <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  30.0    0.30    0.30    1000      0.300   delta
+  25.0    0.25    0.55     107      2.34    beta, beta2
+  12.0    0.12    0.67       2     60.      kappa
+  10.0    0.10    0.77       3     33.      alpha
+   7.0    0.07    0.84                      eps
+   7.0    0.07    0.91                      omega
+   5.0    0.05    0.96                      mu
+   4.0    0.04    1.00                      _Z3fooi
+EOF
+}
+
+# patch file offset octal-bytes: overwrite bytes of a file in place.
+patch()
+{
+	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null ||
+	    atf_fail "cannot patch $1"
+}
+
+# The file offset of the header of the section named $2 in ELF file $1.
+shdr_offset()
+{
+	local shoff idx
+
+	shoff=$(readelf -hW "$1" |
+	    sed -n 's/.*Start of section headers: *\([0-9]*\).*/\1/p')
+	idx=$(readelf -SW "$1" |
+	    sed -n "s/^ *\[ *\([0-9]*\)\] $2 .*/\1/p")
+	[ -n "$shoff" ] && [ -n "$idx" ] || atf_fail "no $2 in $1"
+	echo $(( shoff + idx * 64 ))
+}
+
+# --- the report --------------------------------------------------------
+
+atf_test_case report_sorted_by_time
+report_sorted_by_time_head()
+{
+	atf_set descr "By default rows are sorted by decreasing time, with" \
+	    "the classic columns, percent against all samples and 100 Hz" \
+	    "for a classic file"
+}
+report_sorted_by_time_body()
+{
+	setup_prof
+	forge mon.out </dev/null
+	expect_time >expout
+	atf_check -o file:expout "$PROF" "$SYMS"
+	atf_check -o file:expout "$PROF" -t "$SYMS" mon.out
+	atf_check -o file:expout "$PROF" -m mon.out "$SYMS"
+}
+
+atf_test_case report_sorted_by_calls
+report_sorted_by_calls_head()
+{
+	atf_set descr "-c sorts by decreasing calls, ties by name"
+}
+report_sorted_by_calls_body()
+{
+	setup_prof
+	forge mon.out </dev/null
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  30.0    0.30    0.30    1000      0.300   delta
+  25.0    0.25    0.55     107      2.34    beta, beta2
+  10.0    0.10    0.65       3     33.      alpha
+  12.0    0.12    0.77       2     60.      kappa
+   4.0    0.04    0.81                      _Z3fooi
+   7.0    0.07    0.88                      eps
+   5.0    0.05    0.93                      mu
+   7.0    0.07    1.00                      omega
+EOF
+	atf_check -o file:expout "$PROF" -c "$SYMS"
+}
+
+atf_test_case report_sorted_by_name
+report_sorted_by_name_head()
+{
+	atf_set descr "-n sorts by name"
+}
+report_sorted_by_name_body()
+{
+	setup_prof
+	forge mon.out </dev/null
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+   4.0    0.04    0.04                      _Z3fooi
+  10.0    0.10    0.14       3     33.      alpha
+  25.0    0.25    0.39     107      2.34    beta, beta2
+  30.0    0.30    0.69    1000      0.300   delta
+   7.0    0.07    0.76                      eps
+  12.0    0.12    0.88       2     60.      kappa
+   5.0    0.05    0.93                      mu
+   7.0    0.07    1.00                      omega
+EOF
+	atf_check -o file:expout "$PROF" -n "$SYMS"
+}
+
+atf_test_case report_sorted_by_address
+report_sorted_by_address_head()
+{
+	atf_set descr "-a sorts by increasing address"
+}
+report_sorted_by_address_body()
+{
+	setup_prof
+	forge mon.out </dev/null
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  10.0    0.10    0.10       3     33.      alpha
+  25.0    0.25    0.35     107      2.34    beta, beta2
+  30.0    0.30    0.65    1000      0.300   delta
+   7.0    0.07    0.72                      eps
+  12.0    0.12    0.84       2     60.      kappa
+   5.0    0.05    0.89                      mu
+   4.0    0.04    0.93                      _Z3fooi
+   7.0    0.07    1.00                      omega
+EOF
+	atf_check -o file:expout "$PROF" -a "$SYMS"
+}
+
+atf_test_case second_sort_option_overrides
+second_sort_option_overrides_head()
+{
+	atf_set descr "A second sort option warns, in one line, that it" \
+	    "overrides the first, and the last one wins"
+}
+second_sort_option_overrides_body()
+{
+	setup_prof
+	forge mon.out </dev/null
+	"$PROF" -a "$SYMS" >by_address
+	atf_check -o file:by_address -e inline:"prof: -a overrides -t\n" \
+	    "$PROF" -t -a "$SYMS"
+	atf_check -o file:by_address \
+	    -e inline:"prof: -c overrides -n\nprof: -a overrides -c\n" \
+	    "$PROF" -n -c -a "$SYMS"
+	expect_time >expout
+	atf_check -o file:expout -e empty "$PROF" -t -t "$SYMS"
+}
+
+atf_test_case zero_rows_with_z
+zero_rows_with_z_head()
+{
+	atf_set descr "-z adds the functions in the histogram's range that" \
+	    "had neither time nor calls; without it they are omitted"
+}
+zero_rows_with_z_body()
+{
+	setup_prof
+	forge mon.out </dev/null
+	{ expect_time; cat <<'EOF'; } >expout
+   0.0    0.00    1.00                      eta
+   0.0    0.00    1.00                      nu
+   0.0    0.00    1.00                      theta
+   0.0    0.00    1.00                      zeta
+EOF
+	atf_check -o file:expout "$PROF" -z "$SYMS"
+}
+
+atf_test_case no_heading_with_h
+no_heading_with_h_head()
+{
+	atf_set descr "-h prints the rows without the heading"
+}
+no_heading_with_h_body()
+{
+	setup_prof
+	forge mon.out </dev/null
+	expect_time | sed 1d >expout
+	atf_check -o file:expout "$PROF" -h "$SYMS"
+}
+
+# expect_addr fmt: the time report with an Address column in fmt.
+expect_addr()
+{
+	printf '%8s  %%Time Seconds Cumsecs  #Calls   msec/call  Name\n' \
+	    Address
+	expect_time | sed 1d | while IFS= read -r line; do
+		case $line in
+		*delta)		s=3 ;;
+		*beta2)		s=1 ;;
+		*kappa)		s=8 ;;
+		*alpha)		s=0 ;;
+		*eps)		s=4 ;;
+		*omega)		s=13 ;;
+		*mu)		s=9 ;;
+		*_Z3fooi)	s=12 ;;
+		esac
+		printf "$1 %s\n" $(( BASE + s * 64 )) "$line"
+	done
+}
+
+atf_test_case hex_addresses_with_x
+hex_addresses_with_x_head()
+{
+	atf_set descr "-x puts each function's link-time address, in hex," \
+	    "in an 8-wide Address column before the others"
+}
+hex_addresses_with_x_body()
+{
+	setup_prof
+	forge mon.out </dev/null
+	expect_addr '%8x' >expout
+	atf_check -o file:expout "$PROF" -x "$SYMS"
+}
+
+atf_test_case octal_addresses_with_o
+octal_addresses_with_o_head()
+{
+	atf_set descr "-o puts each function's address, in octal, in the" \
+	    "Address column"
+}
+octal_addresses_with_o_body()
+{
+	setup_prof
+	forge mon.out </dev/null
+	expect_addr '%8o' >expout
+	atf_check -o file:expout "$PROF" -o "$SYMS"
+}
+
+atf_test_case locals_with_g
+locals_with_g_head()
+{
+	atf_set descr "-g lists local functions on their own; -l (the" \
+	    "default) folds a local into the global its name extends" \
+	    "(mu.cold into mu) or else into the preceding global"
+}
+locals_with_g_body()
+{
+	setup_prof
+	forge mon.out </dev/null
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  30.0    0.30    0.30    1000      0.300   delta
+  20.0    0.20    0.50     100      2.00    beta, beta2
+  12.0    0.12    0.62       2     60.      kappa
+  10.0    0.10    0.72       3     33.      alpha
+   7.0    0.07    0.79                      eps
+   7.0    0.07    0.86                      omega
+   5.0    0.05    0.91       7      7.      gamma
+   4.0    0.04    0.95                      _Z3fooi
+   3.0    0.03    0.98                      mu
+   2.0    0.02    1.00                      mu.cold
+EOF
+	atf_check -o file:expout "$PROF" -g "$SYMS"
+	expect_time >expout
+	atf_check -o file:expout "$PROF" -g -l "$SYMS"
+}
+
+atf_test_case synonyms_print_once
+synonyms_print_once_head()
+{
+	atf_set descr "Symbols at one address print once as 'a, b'; an" \
+	    "unsized symbol gives way to a sized one at the same spot"
+}
+synonyms_print_once_body()
+{
+	setup_prof
+	forge mon.out </dev/null
+	"$PROF" -z -g "$SYMS" >out || atf_fail "prof failed"
+	atf_check -o inline:"1\n" grep -c beta out
+	atf_check -o match:'beta, beta2$' cat out
+	atf_check -s exit:1 grep iota out
+	atf_check -o match:' kappa$' cat out
+}
+
+atf_test_case msec_call_precision
+msec_call_precision_head()
+{
+	atf_set descr "msec/call shows 0 to 4 decimals as calls pass 10," \
+	    "100, 1000 and 10000, and the columns stay aligned"
+}
+msec_call_precision_body()
+{
+	setup_prof
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 0)
+hpc $(slot 14)
+hist 14
+bin 0 100
+bin 1 100
+bin 3 100
+bin 5 100
+bin 6 100
+cell $(slot 0 5) 9
+cell $(slot 1 5) 99
+cell $(slot 3 5) 999
+cell $(slot 5 5) 9999
+cell $(slot 6 5) 100000
+EOF
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  20.0    1.00    1.00       9    111.      alpha
+  20.0    1.00    2.00      99     10.1     beta, beta2
+  20.0    1.00    3.00     999      1.00    delta
+  20.0    1.00    4.00    9999      0.100   zeta
+  20.0    1.00    5.00  100000      0.0100  eta
+EOF
+	atf_check -o file:expout "$PROF" -a "$SYMS"
+}
+
+# --- time --------------------------------------------------------------
+
+atf_test_case classic_file_at_100hz
+classic_file_at_100hz_head()
+{
+	atf_set descr "A classic mon.out (no extension) counts 100 samples" \
+	    "a second"
+}
+classic_file_at_100hz_body()
+{
+	setup_prof
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 0)
+hpc $(slot 14)
+hist 14
+bin 3 150
+EOF
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+ 100.0    1.50    1.50                      delta
+EOF
+	atf_check -o file:expout -e inline:"prof: no call counts captured\n" \
+	    "$PROF" "$SYMS"
+}
+
+atf_test_case seconds_from_cpu_time
+seconds_from_cpu_time_head()
+{
+	atf_set descr "With a RUN record the period is its CPU time over all" \
+	    "its samples, and %Time is against every sample, outside ones" \
+	    "included"
+}
+seconds_from_cpu_time_body()
+{
+	setup_prof
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 0)
+hpc $(slot 14)
+hist 14
+bin 0 40
+bin 3 60
+cell $(slot 3 5) 30
+run clock=1 period=1000000 cpu=3000000000 in=100 out=40 lost=10 scale=2048
+exec 0 $(slot 0) $(slot 14) - /nowhere/t_syms
+pcs 0x1000 40
+EOF
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  40.0    1.20    1.20      30     40.0     delta
+  26.7    0.80    2.00                      [unknown]+0x1000
+  26.7    0.80    2.80                      alpha
+EOF
+	atf_check -o file:expout "$PROF" "$SYMS"
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  40.0    1.20    1.20      30     40.0     delta
+  26.7    0.80    2.00                      alpha
+EOF
+	atf_check -o file:expout "$PROF" -p "$SYMS"
+}
+
+atf_test_case seconds_from_asked_period
+seconds_from_asked_period_head()
+{
+	atf_set descr "Without a CPU time in the RUN record, seconds come" \
+	    "from the period the runtime asked for"
+}
+seconds_from_asked_period_body()
+{
+	setup_prof
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 0)
+hpc $(slot 14)
+hist 14
+bin 3 500
+cell $(slot 3 5) 5
+run clock=0 period=4000000 cpu=0 in=500
+EOF
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+ 100.0    2.00    2.00       5    400.      delta
+EOF
+	atf_check -o file:expout "$PROF" "$SYMS"
+}
+
+atf_test_case straddling_bins_split
+straddling_bins_split_head()
+{
+	atf_set descr "A bin that straddles functions is shared in" \
+	    "proportion of the bytes each covers; bytes of no function" \
+	    "take no share"
+}
+straddling_bins_split_body()
+{
+	setup_prof
+	# 64-byte bins from the middle of eta: bin 0 is half eta, half
+	# theta; bin 1 is half theta, then kappa's 16 bytes and padding.
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 6 32)
+hpc $(slot 8 32)
+hist 2
+bin 0 100
+bin 1 30
+run clock=1 period=10000000 in=130 scale=2048
+EOF
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  53.8    0.70    0.70                      theta
+  38.5    0.50    1.20                      eta
+   7.7    0.10    1.30                      kappa
+EOF
+	atf_check -o file:expout -e ignore "$PROF" "$SYMS"
+}
+
+atf_test_case scale_two_one_bin
+scale_two_one_bin_head()
+{
+	atf_set descr "With profil scale 2 every sample is in bin 0, which" \
+	    "covers the whole range and is shared by bytes"
+}
+scale_two_one_bin_body()
+{
+	setup_prof
+	# 368 bytes of functions in slots 0-13: 11 of 16 bytes, and eps
+	# (up to zeta), eta and theta of 64.
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 0)
+hpc $(slot 14)
+hist 4
+bin 0 368
+run clock=3 period=10000000 in=368 scale=2
+EOF
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  17.4    0.64    0.64                      eps
+  17.4    0.64    1.28                      eta
+  17.4    0.64    1.92                      theta
+   8.7    0.32    2.24                      beta, beta2
+   8.7    0.32    2.56                      mu
+   4.3    0.16    2.72                      _Z3fooi
+   4.3    0.16    2.88                      alpha
+   4.3    0.16    3.04                      delta
+   4.3    0.16    3.20                      kappa
+   4.3    0.16    3.36                      nu
+   4.3    0.16    3.52                      omega
+   4.3    0.16    3.68                      zeta
+EOF
+	atf_check -o file:expout -e ignore "$PROF" "$SYMS"
+}
+
+atf_test_case cell_belongs_to_caller
+cell_belongs_to_caller_head()
+{
+	atf_set descr "A call count belongs to the function holding fnpc - 1," \
+	    "even when the call to mcount ends the function"
+}
+cell_belongs_to_caller_body()
+{
+	setup_prof
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 0)
+hpc $(slot 14)
+hist 14
+cell $(slot 0 16) 9
+cell $(slot 3 1) 4
+EOF
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+   0.0    0.00    0.00       9      0.      alpha
+   0.0    0.00    0.00       4      0.      delta
+EOF
+	atf_check -o file:expout "$PROF" "$SYMS"
+}
+
+# --- several files -----------------------------------------------------
+
+atf_test_case merged_files_sum
+merged_files_sum_head()
+{
+	atf_set descr "Several mdata files are summed: histograms bin by" \
+	    "bin, cells by fnpc"
+}
+merged_files_sum_body()
+{
+	setup_prof
+	forge one.out </dev/null
+	"$MKMON" two.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 0)
+hpc $(slot 14)
+hist 14
+bin 3 100
+cell $(slot 3 5) 500
+cell $(slot 5 5) 1
+EOF
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  65.0    1.30    1.30    1500      0.867   delta
+  12.5    0.25    1.55     107      2.34    beta, beta2
+   6.0    0.12    1.67       2     60.      kappa
+   5.0    0.10    1.77       3     33.      alpha
+   3.5    0.07    1.84                      eps
+   3.5    0.07    1.91                      omega
+   2.5    0.05    1.96                      mu
+   2.0    0.04    2.00                      _Z3fooi
+   0.0    0.00    2.00       1      0.      zeta
+EOF
+	atf_check -o file:expout "$PROF" "$SYMS" one.out two.out
+	atf_check -o file:expout "$PROF" -m one.out "$SYMS" two.out
+}
+
+atf_test_case merged_histograms_must_match
+merged_histograms_must_match_head()
+{
+	atf_set descr "Files whose histograms differ in range or size are" \
+	    "not summed: one error line names the file"
+}
+merged_histograms_must_match_body()
+{
+	setup_prof
+	forge one.out </dev/null
+	"$MKMON" two.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 0)
+hpc $(slot 13)
+hist 14
+EOF
+	"$MKMON" three.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 0)
+hpc $(slot 14)
+hist 7
+EOF
+	atf_check -s exit:1 -e inline:"prof: two.out: histogram range or size differs from one.out\n" \
+	    "$PROF" "$SYMS" one.out two.out
+	atf_check -s exit:1 -e inline:"prof: three.out: histogram range or size differs from one.out\n" \
+	    "$PROF" "$SYMS" one.out three.out
+}
+
+# --- addresses ---------------------------------------------------------
+
+atf_test_case pie_runtime_addresses
+pie_runtime_addresses_head()
+{
+	atf_set descr "In a PIE profile the addresses are run-time ones;" \
+	    "the EXEC record's bias takes them back to the program's"
+}
+pie_runtime_addresses_body()
+{
+	setup_prof
+	BIAS=0x555555554000
+	id=$(readelf -n "$SYMS" | awk '/Build ID/ { print $3 }')
+	forge mon.out <<EOF
+run clock=1 period=10000000 in=100 scale=0
+exec $BIAS $(slot 0) $(slot 14) $id $SYMS
+EOF
+	expect_time >expout
+	atf_check -o file:expout -e empty "$PROF" "$SYMS"
+	BIAS=0
+	expect_addr '%8x' >expout
+	atf_check -o file:expout -e empty "$PROF" -x "$SYMS"
+}
+
+atf_test_case pie_runs_merge_across_biases
+pie_runs_merge_across_biases_head()
+{
+	atf_set descr "Runs of a PIE program loaded at different addresses" \
+	    "sum, address for address of the program"
+}
+pie_runs_merge_across_biases_body()
+{
+	setup_prof
+	BIAS=0x555555554000
+	forge one.out <<EOF
+exec $BIAS $(slot 0) $(slot 14) - $SYMS
+EOF
+	BIAS=0x7f0000000000
+	forge two.out <<EOF
+exec $BIAS $(slot 0) $(slot 14) - $SYMS
+EOF
+	BIAS=0
+	forge classic.out </dev/null
+	"$PROF" "$SYMS" classic.out classic.out >expout
+	atf_check -o file:expout "$PROF" "$SYMS" one.out two.out
+}
+
+atf_test_case nopie_link_addresses
+nopie_link_addresses_head()
+{
+	atf_set descr "A non-PIE program's profile holds link-time" \
+	    "addresses, and its report is the same"
+}
+nopie_link_addresses_body()
+{
+	setup_prof
+	SYMS=$(atf_get_srcdir)/t_syms_nopie
+	BASE=$(symaddr "$SYMS" alpha)
+	forge mon.out <<EOF
+exec 0 $(slot 0) $(slot 14) - $SYMS
+EOF
+	expect_time >expout
+	atf_check -o file:expout "$PROF" "$SYMS"
+	expect_addr '%8x' >expout
+	atf_check -o file:expout "$PROF" -x "$SYMS"
+}
+
+atf_test_case buildid_mismatch_warns
+buildid_mismatch_warns_head()
+{
+	atf_set descr "When the profile's build-id is not the program's," \
+	    "one warning line names both files; a matching one says nothing"
+}
+buildid_mismatch_warns_body()
+{
+	setup_prof
+	id=$(readelf -n "$SYMS" | awk '/Build ID/ { print $3 }')
+	[ -n "$id" ] || atf_skip "t_syms has no build-id"
+	bad=00112233445566778899aabbccddeeff00112233
+	forge good.out <<EOF
+exec 0 $(slot 0) $(slot 14) $id $SYMS
+EOF
+	forge bad.out <<EOF
+exec 0 $(slot 0) $(slot 14) $bad $SYMS
+EOF
+	expect_time >expout
+	atf_check -o file:expout -e empty "$PROF" "$SYMS" good.out
+	atf_check -o file:expout -e inline:"prof: warning: bad.out was written by another build than $SYMS (build-id $bad, not $id)\n" \
+	    "$PROF" "$SYMS" bad.out
+}
+
+atf_test_case nm_agrees_on_addresses
+nm_agrees_on_addresses_head()
+{
+	atf_set descr "Every address prof prints with -x is the one nm" \
+	    "gives for each of the row's names"
+}
+nm_agrees_on_addresses_body()
+{
+	setup_prof
+	forge mon.out </dev/null
+	"$PROF" -x -z -g -h "$SYMS" >rows || atf_fail "prof failed"
+	nm "$SYMS" >syms
+	atf_check -o match:'^checked 15 names$' awk '
+	    FNR == NR { a[$3] = $1 + 0; addr[$3] = $1; next }
+	    {
+		n = split(substr($0, 54), names, ", ")
+		for (i = 1; i <= n; i++) {
+			if (!(names[i] in addr)) {
+				print "not in nm: " names[i]; exit 1
+			}
+			x = addr[names[i]]; sub(/^0*/, "", x)
+			if (x != $1) {
+				print names[i] ": prof " $1 ", nm " x; exit 1
+			}
+			checked++
+		}
+	    }
+	    END { print "checked " checked " names" }' syms rows
+}
+
+atf_test_case addr2line_agrees_on_a_sample
+addr2line_agrees_on_a_sample_head()
+{
+	atf_set descr "The function prof charges a sampled address to is the" \
+	    "one addr2line names for it"
+}
+addr2line_agrees_on_a_sample_body()
+{
+	setup_prof
+	atf_require_prog addr2line
+	prog=$(atf_get_srcdir)/h_burn
+	pc=$(( $(symaddr "$prog" burn30) + 8 ))
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+lpc $pc
+hpc $(( pc + 2 ))
+hist 1
+bin 0 5
+EOF
+	fn=$(addr2line -f -e "$prog" "$(printf '%x' $pc)" | head -1)
+	atf_check_equal burn30 "$fn"
+	atf_check -o match:" $fn\$" -e ignore "$PROF" -h "$prog"
+}
+# --- init --------------------------------------------------------------
+
+atf_init_test_cases()
+{
+	atf_add_test_case report_sorted_by_time
+	atf_add_test_case report_sorted_by_calls
+	atf_add_test_case report_sorted_by_name
+	atf_add_test_case report_sorted_by_address
+	atf_add_test_case second_sort_option_overrides
+	atf_add_test_case zero_rows_with_z
+	atf_add_test_case no_heading_with_h
+	atf_add_test_case hex_addresses_with_x
+	atf_add_test_case octal_addresses_with_o
+	atf_add_test_case locals_with_g
+	atf_add_test_case synonyms_print_once
+	atf_add_test_case msec_call_precision
+	atf_add_test_case classic_file_at_100hz
+	atf_add_test_case seconds_from_cpu_time
+	atf_add_test_case seconds_from_asked_period
+	atf_add_test_case straddling_bins_split
+	atf_add_test_case scale_two_one_bin
+	atf_add_test_case cell_belongs_to_caller
+	atf_add_test_case merged_files_sum
+	atf_add_test_case merged_histograms_must_match
+	atf_add_test_case pie_runtime_addresses
+	atf_add_test_case pie_runs_merge_across_biases
+	atf_add_test_case nopie_link_addresses
+	atf_add_test_case buildid_mismatch_warns
+	atf_add_test_case nm_agrees_on_addresses
+	atf_add_test_case addr2line_agrees_on_a_sample
+}
