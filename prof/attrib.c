@@ -17,6 +17,7 @@
  * read on first use; where no symbol covers one it becomes a row of its
  * own named object+0xoffset.
  */
+#include <err.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,6 +199,17 @@ base(const char *path)
 	return s != NULL && s[1] != '\0' ? s + 1 : path;
 }
 
+/* Warn when the file at an object's path is not what the run loaded. */
+static void
+check_object(const struct object *o, const struct symtab *st)
+{
+	if (o->idlen == 0 || st->id == NULL)
+		return;
+	if (o->idlen != st->idlen || memcmp(o->id, st->id, o->idlen) != 0)
+		warnx("warning: %s is not the build the profiled run loaded "
+		    "(build-id differs)", o->path);
+}
+
 /* The table of object i, loading it on first use; NULL if unreadable. */
 static struct otab *
 otab(struct attr *a, size_t i)
@@ -214,6 +226,7 @@ otab(struct attr *a, size_t i)
 			t->ok = 1;
 			make_entries(t, a->o->locals);
 			a->r->objsused++;
+			check_object(&a->p->objs[i], &t->st);
 		}
 	}
 	return t->ok ? t : NULL;
@@ -352,10 +365,11 @@ attribute_places(struct attr *a)
 		    symtab_lookup(&t->st, pl->addr - 1);
 		if (k != SIZE_MAX)
 			t->ents[t->st.funcs[k].entry].calls += pl->count;
-		else if (pl->obj == OBJ_MAIN)
+		else {
 			a->r->callsunmatched += pl->count;
-		else
-			add_raw(a, pl->obj, pl->addr, 0, pl->count);
+			if (pl->obj != OBJ_MAIN)
+				add_raw(a, pl->obj, pl->addr, 0, pl->count);
+		}
 	}
 	for (i = 0; i < p->npcs; i++) {
 		pl = &p->pcs[i];

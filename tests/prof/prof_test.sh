@@ -761,6 +761,276 @@ EOF
 	atf_check_equal burn30 "$fn"
 	atf_check -o match:" $fn\$" -e ignore "$PROF" -h "$prog"
 }
+# --- statistics, version, usage, names -----------------------------------
+
+atf_test_case summary_statistics_with_s
+summary_statistics_with_s_head()
+{
+	atf_set descr "-s prints the classic statistics and the run's on" \
+	    "stderr: samples in, out and lost, the clock and its rates," \
+	    "seconds, unattributed samples, saturation, cells, overruns"
+}
+summary_statistics_with_s_body()
+{
+	setup_prof
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 0)
+hpc $(slot 14)
+hist 14
+bin 3 90
+bin 0 10
+cell $(slot 3 5) 7
+cell $(slot 0 5) 3
+zerocells 2
+cell 0x10 5
+run clock=2 pid=42 period=1000000 cpu=250000000 in=100 out=130 lost=20 saturated=2 overruns=3 cells_lost=11 scale=2048 threads=4
+exec 0 $(slot 0) $(slot 14) - $SYMS
+obj 0x7f0000000000 0x7f0000001000 0x7f0000002000 - /nonexistent/libgone.so
+pcs 0x7f0000001010 100
+pcs 0x1000 25
+EOF
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  40.0    0.10    0.10                      /nonexistent/libgone.so+0x1010
+  36.0    0.09    0.19       7     13.      delta
+  10.0    0.03    0.21                      [unknown]+0x1000
+   4.0    0.01    0.23       3      3.      alpha
+   0.0    0.00    0.23       5      0.      [unknown]+0x10
+EOF
+	"$PROF" -s "$SYMS" >out 2>err || atf_fail "prof -s failed"
+	atf_check -o file:expout cat out
+	atf_check -o match:'^    3/3 call counts used$' \
+	    -o match:'^ *[0-9]+/[0-9]+ symbols qualified, [0-9]+ had zero time and zero call-counts$' \
+	    -o match:'^0x800 scale factor$' \
+	    -o match:'^samples: 250 total, 100 in the histogram, 130 outside it, 20 lost$' \
+	    -o match:'^clock: timer_create thread CPU-time, 1000 Hz asked, 1000.0 Hz measured over 0.25 s of CPU$' \
+	    -o match:'^seconds: 0.25 covered by samples, 0.001000 a sample$' \
+	    -o match:'^unattributed: 150 samples \(0.15 s\) in no known function$' \
+	    -o match:'^saturated: 2 counters, 20 samples lost to them$' \
+	    -o match:'^cells: 3 count cells, 11 calls lost for want of a cell, 5 in no known function$' \
+	    -o match:'^overruns: 3 clock expirations missed$' \
+	    -o match:'^threads: 4$' \
+	    -o match:"^symbols: .symtab of $SYMS\$" \
+	    -o match:'^objects: 1 loaded, 0 read for symbols; not read: /nonexistent/libgone.so \(No such file or directory\)$' \
+	    cat err
+	atf_check -o file:expout -e empty "$PROF" "$SYMS"
+}
+
+atf_test_case summary_of_classic_file
+summary_of_classic_file_head()
+{
+	atf_set descr "-s on a classic file says its clock is unknown and" \
+	    "100 Hz is assumed"
+}
+summary_of_classic_file_body()
+{
+	setup_prof
+	forge mon.out </dev/null
+	expect_time >expout
+	atf_check -o file:expout \
+	    -e match:'^    5/5 call counts used$' \
+	    -e match:'^samples: 100 total, 100 in the histogram, 0 outside it, 0 lost$' \
+	    -e match:'^clock: unknown \(classic mon.out\), 100 Hz assumed$' \
+	    -e match:'^seconds: 1.00 covered by samples, 0.010000 a sample$' \
+	    -e match:'^unattributed: 0 samples \(0.00 s\) in no known function$' \
+	    "$PROF" -s "$SYMS"
+}
+
+atf_test_case version_on_stderr
+version_on_stderr_head()
+{
+	atf_set descr "-V prints the version on stderr; alone it is all" \
+	    "prof does"
+}
+version_on_stderr_body()
+{
+	setup_prof
+	atf_check -o empty -e match:'^prof: libmon prof [0-9.]+$' "$PROF" -V
+	forge mon.out </dev/null
+	expect_time >expout
+	atf_check -o file:expout -e match:'^prof: libmon prof' \
+	    "$PROF" -V "$SYMS"
+}
+
+atf_test_case bad_option_prints_usage
+bad_option_prints_usage_head()
+{
+	atf_set descr "A bad option prints the usage line of the man page" \
+	    "on stderr and exits 1; there is no --help"
+}
+bad_option_prints_usage_body()
+{
+	setup_prof
+	usage='usage: prof [-ChpsVz] [-a | -c | -n | -t] [-o | -x] [-g | -l] [-m mdata] [prog [mdata ...]]\n'
+	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" -q
+	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" --help
+	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" -m
+}
+
+atf_test_case no_call_counts_note
+no_call_counts_note_head()
+{
+	atf_set descr "With no call counts at all prof notes 'no call counts" \
+	    "captured' and still reports the time"
+}
+no_call_counts_note_body()
+{
+	setup_prof
+	fixture_hist | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  30.0    0.30    0.30                      delta
+  25.0    0.25    0.55                      beta, beta2
+  12.0    0.12    0.67                      kappa
+  10.0    0.10    0.77                      alpha
+   7.0    0.07    0.84                      eps
+   7.0    0.07    0.91                      omega
+   5.0    0.05    0.96                      mu
+   4.0    0.04    1.00                      _Z3fooi
+EOF
+	atf_check -o file:expout -e inline:"prof: no call counts captured\n" \
+	    "$PROF" "$SYMS"
+}
+
+atf_test_case demangle_with_C
+demangle_with_C_head()
+{
+	atf_set descr "-C shows C++ names demangled by c++filt"
+	atf_set require.progs c++filt
+}
+demangle_with_C_body()
+{
+	setup_prof
+	forge mon.out </dev/null
+	expect_time | sed 's/_Z3fooi$/foo(int)/' >expout
+	atf_check -o file:expout -e empty "$PROF" -C "$SYMS"
+}
+
+atf_test_case demangle_without_cxxfilt
+demangle_without_cxxfilt_head()
+{
+	atf_set descr "-C without c++filt on PATH says so in one line and" \
+	    "prints the names mangled"
+}
+demangle_without_cxxfilt_body()
+{
+	setup_prof
+	forge mon.out </dev/null
+	expect_time >expout
+	atf_check -o file:expout \
+	    -e inline:"prof: -C: c++filt not found on PATH; names are left mangled\n" \
+	    env PATH=/nonexistent "$PROF" -C "$SYMS"
+}
+
+# --- shared objects and stripped programs --------------------------------
+
+atf_test_case shared_object_rows
+shared_object_rows_head()
+{
+	atf_set descr "Samples and calls in a shared object are named from" \
+	    "its own symbols as 'fn (object)'; uncovered addresses as" \
+	    "object+0xoffset; an unreadable object by its path; -p keeps" \
+	    "the program only"
+}
+shared_object_rows_body()
+{
+	setup_prof
+	lib=$(atf_get_srcdir)/h_solib.so
+	fn=$(symaddr "$lib" lib_burn)
+	L=0x7f1234560000
+	id=$(readelf -n "$lib" | awk '/Build ID/ { print $3 }')
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 0)
+hpc $(slot 14)
+hist 14
+bin 3 50
+cell $(slot 3 5) 10
+cell $(( L + fn + 9 )) 12
+run clock=1 period=1000000 cpu=200000000 in=50 out=150
+exec 0 $(slot 0) $(slot 14) - $SYMS
+obj $L $L $(( L + 0x10000 )) $id $lib
+obj 0x7f0000000000 0x7f0000000000 0x7f0000010000 - /nonexistent/libgone.so
+pcs $(( L + fn + 4 )) 60
+pcs $(( L + 5 )) 30
+pcs 0x7f0000000010 40
+pcs 0x1000 20
+EOF
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  30.0    0.06    0.06      12      5.0     lib_burn (h_solib.so)
+  25.0    0.05    0.11      10      5.0     delta
+  20.0    0.04    0.15                      /nonexistent/libgone.so+0x10
+  15.0    0.03    0.18                      h_solib.so+0x5
+  10.0    0.02    0.20                      [unknown]+0x1000
+EOF
+	atf_check -o file:expout -e empty "$PROF" "$SYMS"
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  25.0    0.05    0.05      10      5.0     delta
+EOF
+	atf_check -o file:expout -e empty "$PROF" -p "$SYMS"
+	printf '%8x %s\n' $(( fn )) "  30.0    0.06    0.06      12      5.0     lib_burn (h_solib.so)" \
+	    >expout
+	atf_check -o file:expout -e empty sh -c \
+	    "'$PROF' -x -h '$SYMS' | grep lib_burn"
+}
+
+atf_test_case shared_object_changed_warns
+shared_object_changed_warns_head()
+{
+	atf_set descr "A shared object whose build-id is not the one the run" \
+	    "loaded draws one warning line naming it"
+}
+shared_object_changed_warns_body()
+{
+	setup_prof
+	lib=$(atf_get_srcdir)/h_solib.so
+	fn=$(symaddr "$lib" lib_burn)
+	L=0x7f1234560000
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 0)
+hpc $(slot 14)
+hist 14
+run clock=1 period=1000000 out=10
+exec 0 $(slot 0) $(slot 14) - $SYMS
+obj $L $L $(( L + 0x10000 )) 0011223344 $lib
+pcs $(( L + fn + 4 )) 10
+EOF
+	atf_check -o match:'lib_burn \(h_solib.so\)$' \
+	    -e inline:"prof: no call counts captured\nprof: warning: $lib is not the build the profiled run loaded (build-id differs)\n" \
+	    "$PROF" "$SYMS"
+}
+
+atf_test_case stripped_program_uses_dynsym
+stripped_program_uses_dynsym_head()
+{
+	atf_set descr "A stripped program is read through .dynsym: its" \
+	    "exported functions are named, its locals are not"
+	atf_set require.progs strip
+}
+stripped_program_uses_dynsym_body()
+{
+	setup_prof
+	cp "$(atf_get_srcdir)/t_syms_dyn" prog || atf_fail "cp failed"
+	strip prog || atf_fail "strip failed"
+	SYMS=./prog
+	BASE=$(symaddr "$(atf_get_srcdir)/t_syms_dyn" alpha)
+	forge mon.out </dev/null
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  30.0    0.30    0.30    1000      0.300   delta
+  20.0    0.20    0.50     100      2.00    beta, beta2
+  12.0    0.12    0.62       2     60.      kappa
+  10.0    0.10    0.72       3     33.      alpha
+   7.0    0.07    0.79                      eps
+   7.0    0.07    0.86                      omega
+   4.0    0.04    0.90                      _Z3fooi
+   3.0    0.03    0.93                      mu
+EOF
+	atf_check -o file:expout "$PROF" prog
+	atf_check -o match:'^symbols: .dynsym of prog$' -o not-match:gamma \
+	    sh -c "'$PROF' -s -g prog 2>&1"
+}
 # --- init --------------------------------------------------------------
 
 atf_init_test_cases()
@@ -791,4 +1061,14 @@ atf_init_test_cases()
 	atf_add_test_case buildid_mismatch_warns
 	atf_add_test_case nm_agrees_on_addresses
 	atf_add_test_case addr2line_agrees_on_a_sample
+	atf_add_test_case summary_statistics_with_s
+	atf_add_test_case summary_of_classic_file
+	atf_add_test_case version_on_stderr
+	atf_add_test_case bad_option_prints_usage
+	atf_add_test_case no_call_counts_note
+	atf_add_test_case demangle_with_C
+	atf_add_test_case demangle_without_cxxfilt
+	atf_add_test_case shared_object_rows
+	atf_add_test_case shared_object_changed_warns
+	atf_add_test_case stripped_program_uses_dynsym
 }
