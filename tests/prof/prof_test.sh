@@ -1031,6 +1031,292 @@ EOF
 	atf_check -o match:'^symbols: .dynsym of prog$' -o not-match:gamma \
 	    sh -c "'$PROF' -s -g prog 2>&1"
 }
+# --- bad profiles ------------------------------------------------------
+
+# mdata_error message: prof on ./mon.out fails with one line and exit 1.
+mdata_error()
+{
+	atf_check -s exit:1 -o empty -e inline:"prof: mon.out: $1\n" \
+	    "$PROF" "$SYMS"
+}
+
+atf_test_case mdata_missing
+mdata_missing_head()
+{
+	atf_set descr "A missing mon.out is one line naming it and the reason"
+}
+mdata_missing_body()
+{
+	setup_prof
+	mdata_error "No such file or directory"
+	atf_check -s exit:1 -o empty \
+	    -e inline:"prof: other.out: No such file or directory\n" \
+	    "$PROF" "$SYMS" other.out
+}
+
+atf_test_case mdata_directory
+mdata_directory_head()
+{
+	atf_set descr "A directory given as mdata is refused in one line"
+}
+mdata_directory_body()
+{
+	setup_prof
+	mkdir mon.out
+	mdata_error "Is a directory"
+}
+
+atf_test_case mdata_empty
+mdata_empty_head()
+{
+	atf_set descr "An empty mon.out is a Premature EOF"
+}
+mdata_empty_body()
+{
+	setup_prof
+	: >mon.out
+	mdata_error "Premature EOF"
+}
+
+atf_test_case mdata_truncated
+mdata_truncated_head()
+{
+	atf_set descr "A mon.out cut in its header, its cells or inside a" \
+	    "histogram WORD is a Premature EOF"
+}
+mdata_truncated_body()
+{
+	setup_prof
+	printf 'abcdefghij' >mon.out
+	mdata_error "Premature EOF"
+	echo "truncate 60" | forge mon.out
+	mdata_error "Premature EOF"
+	# 24 + 5 cells * 16 + 14 WORDs = 132 bytes
+	echo "truncate 131" | forge mon.out
+	mdata_error "Premature EOF"
+	echo "nfns 1000" | forge mon.out
+	mdata_error "Premature EOF"
+}
+
+atf_test_case mdata_foreign
+mdata_foreign_head()
+{
+	atf_set descr "A file that is no mon.out (text, a gmon.out, an ELF" \
+	    "file) is of improper format"
+}
+mdata_foreign_body()
+{
+	setup_prof
+	printf 'This is a text file, not a profile at all.\n' >mon.out
+	mdata_error "improper format"
+	printf 'gmon\001\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000' \
+	    >mon.out
+	mdata_error "improper format"
+	cp "$SYMS" mon.out
+	mdata_error "improper format"
+}
+
+atf_test_case mdata_header_lies
+mdata_header_lies_head()
+{
+	atf_set descr "Headers that lie (hpc below lpc, an nfns no file can" \
+	    "hold, a negative count) are caught before they size anything"
+}
+mdata_header_lies_body()
+{
+	setup_prof
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 14)
+hpc $(slot 0)
+hist 14
+EOF
+	mdata_error "improper format"
+	echo "nfns 0x7fffffffffffffff" | forge mon.out
+	mdata_error "improper format"
+	echo "nfns 0x0fffffffffffffff" | forge mon.out
+	mdata_error "Premature EOF"
+	echo "cell $(slot 0 5) 0xffffffffffffffff" | forge mon.out
+	mdata_error "improper format"
+	printf 'lpc 0x%x\nhpc 0xffffffffffffffff\n' "$BASE" | "$MKMON" mon.out
+	mdata_error "improper format"
+}
+
+atf_test_case mdata_extension_lies
+mdata_extension_lies_head()
+{
+	atf_set descr "An extension whose magic, length, records or object" \
+	    "lengths do not fit what carries them is of improper format"
+}
+mdata_extension_lies_body()
+{
+	setup_prof
+	run="run clock=1 period=1000000 in=100"
+	printf '%s\nmagic XXXX\n' "$run" | forge mon.out
+	mdata_error "improper format"
+	printf '%s\nxlength 100000\n' "$run" | forge mon.out
+	mdata_error "improper format"
+	printf '%s\nxlength 0xffffffffffffffff\n' "$run" | forge mon.out
+	mdata_error "improper format"
+	# a record claiming more bytes than the stream has
+	echo "record 1 200 00000000" | forge mon.out
+	mdata_error "improper format"
+	echo "record 4 0xffffffff -" | forge mon.out
+	mdata_error "improper format"
+	# RUN shorter than struct monx_run; PCS not whole pairs
+	echo "record 1 8 0000000000000000" | forge mon.out
+	mdata_error "improper format"
+	echo "record 4 8 0000000000000000" | forge mon.out
+	mdata_error "improper format"
+	# an object record whose id and path lengths overflow its length
+	z=000000000000000000000000000000000000000000000000
+	echo "record 2 32 ${z}ffffffffffffffff" | forge mon.out
+	mdata_error "improper format"
+	echo "obj 0 0x2000 0x1000 - /lib/x.so" | forge mon.out
+	mdata_error "improper format"
+}
+
+atf_test_case mdata_extension_unknowns
+mdata_extension_unknowns_head()
+{
+	atf_set descr "Unknown record types are skipped; an unknown" \
+	    "extension version is warned about and read as classic"
+}
+mdata_extension_unknowns_body()
+{
+	setup_prof
+	expect_time >expout
+	echo "record 99 5 0102030405" | forge mon.out
+	atf_check -o file:expout -e empty "$PROF" "$SYMS"
+	printf 'run clock=1 period=1000 in=100\nversion 7\n' | forge mon.out
+	atf_check -o file:expout \
+	    -e inline:"prof: mon.out: extension version 7 unknown, read as classic\n" \
+	    "$PROF" "$SYMS"
+}
+
+# --- bad programs ------------------------------------------------------
+
+# prog_error message: prof on ./prog fails with one line and exit 1.
+prog_error()
+{
+	atf_check -s exit:1 -o empty -e inline:"prof: prog: $1\n" \
+	    "$PROF" prog mon.out
+}
+
+# A writable copy of t_syms, and a sound profile of it.
+prog_copy()
+{
+	cp "$SYMS" prog || atf_fail "cp failed"
+	forge mon.out </dev/null
+}
+
+atf_test_case prog_missing_or_directory
+prog_missing_or_directory_head()
+{
+	atf_set descr "A missing program, or a directory, is one line naming" \
+	    "it and the reason"
+}
+prog_missing_or_directory_body()
+{
+	setup_prof
+	forge mon.out </dev/null
+	prog_error "No such file or directory"
+	mkdir prog
+	prog_error "Is a directory"
+	rmdir prog
+	atf_check -s exit:1 -o empty \
+	    -e inline:"prof: a.out: No such file or directory\n" "$PROF"
+}
+
+atf_test_case prog_not_elf64_x86_64
+prog_not_elf64_x86_64_head()
+{
+	atf_set descr "A program that is not ELF, or not ELF64 x86_64, or" \
+	    "not an executable, is refused in one line"
+}
+prog_not_elf64_x86_64_body()
+{
+	setup_prof
+	forge mon.out </dev/null
+	echo "#! /bin/sh" >prog
+	prog_error "not an ELF file"
+	prog_copy
+	patch prog 4 '\001'
+	prog_error "not an ELF64 x86_64 file"
+	prog_copy
+	patch prog 18 '\267\000'
+	prog_error "not an ELF64 x86_64 file"
+	prog_copy
+	patch prog 16 '\001\000'
+	prog_error "not an executable or shared object"
+}
+
+atf_test_case prog_without_symbols
+prog_without_symbols_head()
+{
+	atf_set descr "A program with no function symbols at all is refused" \
+	    "in one line"
+	atf_set require.progs strip
+}
+prog_without_symbols_body()
+{
+	setup_prof
+	prog_copy
+	strip prog || atf_fail "strip failed"
+	prog_error "no symbols"
+}
+
+atf_test_case prog_headers_lie
+prog_headers_lie_head()
+{
+	atf_set descr "ELF headers that lie (section headers, a symbol" \
+	    "table or its size past the end, sh_link out of range, a wrong" \
+	    "entry size) and truncated files are refused in one line"
+	atf_set require.progs readelf
+}
+prog_headers_lie_body()
+{
+	setup_prof
+	corrupt="truncated or corrupt ELF file"
+	prog_copy
+	patch prog 40 '\000\000\000\000\377\377\377\177'	# e_shoff
+	prog_error "$corrupt"
+	prog_copy
+	patch prog 60 '\377\377'				# e_shnum
+	prog_error "$corrupt"
+	head -c 1000 "$SYMS" >prog
+	prog_error "$corrupt"
+	head -c 30 "$SYMS" >prog
+	prog_error "$corrupt"
+	prog_copy
+	sh=$(shdr_offset prog .symtab)
+	patch prog $(( sh + 24 )) '\000\000\000\000\000\001\000\000'	# offset
+	prog_error "$corrupt"
+	prog_copy
+	patch prog $(( sh + 32 )) '\000\000\000\000\000\001\000\000'	# size
+	prog_error "$corrupt"
+	prog_copy
+	patch prog $(( sh + 40 )) '\377\377\000\000'		# sh_link
+	prog_error "$corrupt"
+	prog_copy
+	patch prog $(( sh + 56 )) '\001\000\000\000\000\000\000\000'	# entsize
+	prog_error "$corrupt"
+}
+
+atf_test_case prog_string_offsets_past_table
+prog_string_offsets_past_table_head()
+{
+	atf_set descr "Symbol names past the end of the string table are" \
+	    "never read: with all of them bad, the program has no symbols"
+	atf_set require.progs readelf
+}
+prog_string_offsets_past_table_body()
+{
+	setup_prof
+	prog_copy
+	sh=$(shdr_offset prog .strtab)
+	patch prog $(( sh + 32 )) '\001\000\000\000\000\000\000\000'
+	prog_error "no symbols"
+}
 # --- init --------------------------------------------------------------
 
 atf_init_test_cases()
@@ -1071,4 +1357,17 @@ atf_init_test_cases()
 	atf_add_test_case shared_object_rows
 	atf_add_test_case shared_object_changed_warns
 	atf_add_test_case stripped_program_uses_dynsym
+	atf_add_test_case mdata_missing
+	atf_add_test_case mdata_directory
+	atf_add_test_case mdata_empty
+	atf_add_test_case mdata_truncated
+	atf_add_test_case mdata_foreign
+	atf_add_test_case mdata_header_lies
+	atf_add_test_case mdata_extension_lies
+	atf_add_test_case mdata_extension_unknowns
+	atf_add_test_case prog_missing_or_directory
+	atf_add_test_case prog_not_elf64_x86_64
+	atf_add_test_case prog_without_symbols
+	atf_add_test_case prog_headers_lie
+	atf_add_test_case prog_string_offsets_past_table
 }
