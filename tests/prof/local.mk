@@ -34,9 +34,11 @@ $(PT)/t_syms_nopie: $(PT)/t_syms.c
 $(PT)/t_syms_dyn: $(PT)/t_syms.c
 	$(CC) $(TEST_CFLAGS) -rdynamic -o $@ $<
 
-# 50,000 functions of 16 bytes, f00000 to f49999, and a main.
+# 50,000 one-byte functions 16 bytes apart, f00000 to f49999, a main,
+# and 16 bytes of padding so that nothing else follows f49999 closely.
 $(PT)/h_big: $(PT)/local.mk
 	awk 'BEGIN { print "\t.section .note.GNU-stack,\"\",@progbits\n\t.text\n\t.globl main\nmain:\txor %eax, %eax\n\tret"; \
 	    for (i = 0; i < 50000; i++) \
 		printf "\t.p2align 4\n\t.globl f%05d\n\t.type f%05d, @function\nf%05d:\tret\n\t.size f%05d, 1\n", \
-		    i, i, i, i; }' | $(CC) -x assembler -o $@ -
+		    i, i, i, i; print "\t.p2align 4\n\t.fill 16, 1, 0xcc" }' | \
+	    $(CC) -x assembler -o $@ -

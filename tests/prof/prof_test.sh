@@ -1317,6 +1317,237 @@ prog_string_offsets_past_table_body()
 	patch prog $(( sh + 32 )) '\001\000\000\000\000\000\000\000'
 	prog_error "no symbols"
 }
+# --- a big program -----------------------------------------------------
+
+atf_test_case big_program
+big_program_head()
+{
+	atf_set descr "A 50,000-function program is read and every function" \
+	    "with time or calls printed, sorted, with exact counts"
+}
+big_program_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_big
+	b=$(symaddr "$prog" f00000)
+	[ -n "$b" ] || atf_fail "no f00000 in $prog"
+	# f<i> is the one byte at b + 16 i: one sample each and i + 1
+	# calls, f12345 100 samples.
+	awk -v b=$(( b )) 'BEGIN {
+		printf "lpc %d\nhpc %d\nhist 50000\n", b, b + 50000 * 16
+		for (i = 0; i < 50000; i++)
+			printf "bin %d %d\ncell %d %d\n", i,
+			    i == 12345 ? 100 : 1, b + 16 * i + 1, i + 1
+	    }' | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+	"$PROF" "$prog" >out || atf_fail "prof failed"
+	atf_check -o inline:"50001\n" sh -c 'wc -l <out'
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+   0.2    1.00    1.00   12346      0.0810  f12345
+   0.0    0.01    1.01       1     10.      f00000
+   0.0    0.01    1.02       2      5.      f00001
+EOF
+	atf_check -o file:expout head -4 out
+	atf_check -o inline:"   0.0    0.01  500.99   50000      0.0002  f49999\n" \
+	    tail -1 out
+	"$PROF" -a -h "$prog" >out || atf_fail "prof -a failed"
+	atf_check -o inline:"   0.0    0.01    0.01       1     10.      f00000\n" \
+	    head -1 out
+	atf_check -o match:' f49999$' tail -1 out
+}
+
+# --- end to end --------------------------------------------------------
+
+# burn_rows prog: rows "name pct calls" of prog's burn functions.
+burn_rows()
+{
+	"$PROF" -h "$1" | awk '$NF ~ /^burn(50|30|20)$/ { print $NF, $1, $4 }'
+}
+
+# check_burn prog: run prog (built with -p) and judge its report: calls
+# exactly 500/300/200, shares of the three 50/30/20 within 5 points,
+# and at least 85% of all samples theirs.
+check_burn()
+{
+	rm -f mon.out
+	atf_check "$1"
+	[ -s mon.out ] || atf_fail "$1 wrote no mon.out"
+	"$PROF" "$1" >report 2>err || atf_fail "prof failed: $(cat err)"
+	[ -s err ] && atf_fail "prof warned: $(cat err)"
+	burn_rows "$1" >rows
+	awk '
+	    { pct[$1] = $2; calls[$1] = $3; sum += $2 }
+	    END {
+		split("burn50 50 500 burn30 30 300 burn20 20 200", w, " ")
+		for (i = 1; i <= 9; i += 3) {
+			n = w[i]
+			if (calls[n] != w[i + 2]) {
+				print n ": " calls[n] " calls, not " w[i + 2]
+				bad = 1
+			}
+			share = sum > 0 ? 100 * pct[n] / sum : 0
+			if (share < w[i + 1] - 5 || share > w[i + 1] + 5) {
+				printf "%s: %.1f%% of the three, not %d\n",
+				    n, share, w[i + 1]
+				bad = 1
+			}
+		}
+		if (sum < 85) {
+			print "the three have only " sum "% of the samples"
+			bad = 1
+		}
+		exit bad
+	    }' rows >verdict ||
+	    atf_fail "$(cat verdict) -- report: $(cat report)"
+}
+
+atf_test_case e2e_pie
+e2e_pie_head()
+{
+	atf_set descr "A PIE program compiled with cc -p: time splits" \
+	    "50/30/20 within 5 points, calls 500/300/200 exactly"
+}
+e2e_pie_body()
+{
+	setup_prof
+	check_burn "$(atf_get_srcdir)/h_burn"
+}
+
+atf_test_case e2e_nopie
+e2e_nopie_head()
+{
+	atf_set descr "The same, built with -no-pie"
+}
+e2e_nopie_body()
+{
+	setup_prof
+	check_burn "$(atf_get_srcdir)/h_burn_nopie"
+}
+
+atf_test_case e2e_clang
+e2e_clang_head()
+{
+	atf_set descr "The same, built with clang -pg"
+}
+e2e_clang_body()
+{
+	setup_prof
+	check_burn "$(atf_get_srcdir)/h_burn_clang"
+}
+
+atf_test_case e2e_fentry
+e2e_fentry_head()
+{
+	atf_set descr "The same, built with -pg -mfentry"
+}
+e2e_fentry_body()
+{
+	setup_prof
+	check_burn "$(atf_get_srcdir)/h_burn_fentry"
+}
+
+atf_test_case e2e_addresses_match_nm
+e2e_addresses_match_nm_head()
+{
+	atf_set descr "In a real profile of a PIE program, -x prints the" \
+	    "addresses nm gives"
+}
+e2e_addresses_match_nm_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_burn
+	atf_check "$prog" 100000 20
+	"$PROF" -x -h "$prog" >rows || atf_fail "prof failed"
+	for fn in burn50 burn30 burn20 main; do
+		want=$(printf '%8x' $(symaddr "$prog" $fn))
+		atf_check -o match:"^$want .* $fn\$" cat rows
+	done
+}
+
+atf_test_case e2e_seconds_are_cpu_time
+e2e_seconds_are_cpu_time_head()
+{
+	atf_set descr "In a real profile the seconds covered are the CPU" \
+	    "time the clock measured, and the clock is named"
+}
+e2e_seconds_are_cpu_time_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_burn
+	atf_check "$prog" 300000
+	"$PROF" -s "$prog" >/dev/null 2>err || atf_fail "prof -s failed"
+	cpu=$(sed -n 's/^clock: .* Hz measured over \([0-9.]*\) s of CPU$/\1/p' err)
+	covered=$(sed -n 's/^seconds: \([0-9.]*\) covered.*/\1/p' err)
+	[ -n "$cpu" ] || atf_fail "no measured CPU time in: $(cat err)"
+	atf_check_equal "$cpu" "$covered"
+}
+
+atf_test_case e2e_forked_children_sum
+e2e_forked_children_sum_head()
+{
+	atf_set descr "A parent and its forked child write a profile each" \
+	    "under PROFDIR, and prof sums them into exact call counts"
+}
+e2e_forked_children_sum_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_fork
+	mkdir d
+	PROFDIR=$PWD/d atf_check "$prog"
+	atf_check -o inline:"2\n" sh -c 'ls d | wc -l'
+	atf_check -o inline:"child_only 20\ncommon 8\nparent_only 10\n" \
+	    sh -c "'$PROF' -n -h '$prog' d/* |
+	    awk '\$NF ~ /^(common|child_only|parent_only)\$/ { print \$NF, \$4 }'"
+}
+
+atf_test_case e2e_many_runs_sum
+e2e_many_runs_sum_head()
+{
+	atf_set descr "Profiles of several runs of a PIE program, each" \
+	    "loaded elsewhere, sum into exact call counts"
+}
+e2e_many_runs_sum_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_burn
+	mkdir d
+	PROFDIR=$PWD/d atf_check "$prog" 20000 10
+	PROFDIR=$PWD/d atf_check "$prog" 20000 30
+	atf_check -o inline:"2\n" sh -c 'ls d | wc -l'
+	atf_check -o inline:"burn50 200\nburn30 120\nburn20 80\n" \
+	    sh -c "'$PROF' -c -h '$prog' d/* |
+	    awk '\$NF ~ /^burn/ { print \$NF, \$4 }'"
+}
+
+atf_test_case e2e_shared_library
+e2e_shared_library_head()
+{
+	atf_set descr "Time spent in a shared library compiled with -p shows" \
+	    "in that library's row, with its calls, not in the program's"
+}
+e2e_shared_library_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_solib
+	atf_check "$prog"
+	"$PROF" -h "$prog" >out 2>err || atf_fail "prof failed: $(cat err)"
+	awk '
+	    $NF == "(h_solib.so)" && $(NF - 1) == "lib_burn" {
+		lib = $1; libcalls = $4
+	    }
+	    $NF == "main_burn" { prog = $1; progcalls = $4 }
+	    END {
+		if (libcalls != 300 || progcalls != 100) {
+			print "calls " libcalls " and " progcalls; exit 1
+		}
+		share = 100 * lib / (lib + prog)
+		if (share < 70 || share > 80 || lib + prog < 85) {
+			print "library " lib "%, program " prog "%"; exit 1
+		}
+	    }' out >verdict || atf_fail "$(cat verdict) -- report: $(cat out)"
+	atf_check -o not-match:'h_solib.so' -o match:' main_burn$' \
+	    "$PROF" -p "$prog"
+}
 # --- init --------------------------------------------------------------
 
 atf_init_test_cases()
@@ -1370,4 +1601,14 @@ atf_init_test_cases()
 	atf_add_test_case prog_without_symbols
 	atf_add_test_case prog_headers_lie
 	atf_add_test_case prog_string_offsets_past_table
+	atf_add_test_case big_program
+	atf_add_test_case e2e_pie
+	atf_add_test_case e2e_nopie
+	atf_add_test_case e2e_clang
+	atf_add_test_case e2e_fentry
+	atf_add_test_case e2e_addresses_match_nm
+	atf_add_test_case e2e_seconds_are_cpu_time
+	atf_add_test_case e2e_forked_children_sum
+	atf_add_test_case e2e_many_runs_sum
+	atf_add_test_case e2e_shared_library
 }

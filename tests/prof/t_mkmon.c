@@ -43,6 +43,7 @@
 struct buf {
 	unsigned char	*p;
 	size_t		 len;
+	size_t		 cap;
 };
 
 struct forge {
@@ -67,8 +68,11 @@ struct forge {
 static void
 put(struct buf *b, const void *p, size_t n)
 {
-	if ((b->p = realloc(b->p, b->len + n + 1)) == NULL)
-		err(1, NULL);
+	if (b->len + n > b->cap) {
+		b->cap = (b->len + n) * 2;
+		if ((b->p = realloc(b->p, b->cap)) == NULL)
+			err(1, NULL);
+	}
 	memcpy(b->p + b->len, p, n);
 	b->len += n;
 }
@@ -168,7 +172,7 @@ static void
 obj_record(struct forge *f, uint32_t type)
 {
 	struct monx_obj o;
-	struct buf body = { NULL, 0 }, id = { NULL, 0 };
+	struct buf body = { NULL, 0, 0 }, id = { NULL, 0, 0 };
 	const char *path;
 
 	memset(&o, 0, sizeof(o));
@@ -192,7 +196,7 @@ static void
 raw_record(struct forge *f)
 {
 	struct monx_rec r;
-	struct buf body = { NULL, 0 };
+	struct buf body = { NULL, 0, 0 };
 
 	r.type = (uint32_t)num(strtok(NULL, " \t\n"));
 	r.len = (uint32_t)num(strtok(NULL, " \t\n"));
@@ -284,7 +288,7 @@ static void
 ext_cells(struct forge *f, struct buf *out)
 {
 	struct monx_head h;
-	struct buf s = { NULL, 0 };
+	struct buf s = { NULL, 0, 0 };
 	struct cnt c;
 	uint64_t v;
 	size_t i, j;
@@ -312,7 +316,7 @@ int
 main(int argc, char *argv[])
 {
 	struct forge f;
-	struct buf out = { NULL, 0 }, xc = { NULL, 0 };
+	struct buf out = { NULL, 0, 0 }, xc = { NULL, 0, 0 };
 	struct hdr h;
 	char *s = NULL;
 	size_t cap = 0, len;
