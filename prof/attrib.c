@@ -502,6 +502,8 @@ raw_rows(struct attr *a, size_t *cap)
 	char *name;
 	size_t i, j, len;
 
+	if (a->nraws == 0)
+		return;
 	qsort(a->raws, a->nraws, sizeof(*a->raws), cmp_raw);
 	for (i = 0; i < a->nraws; i = j) {
 		w = &a->raws[i];

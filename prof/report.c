@@ -101,7 +101,8 @@ sort_rows(struct report *r, int how)
 		cmp = cmp_time;
 		break;
 	}
-	qsort(r->rows, r->nrows, sizeof(*r->rows), cmp);
+	if (r->nrows > 0)
+		qsort(r->rows, r->nrows, sizeof(*r->rows), cmp);
 }
 
 /* -C: every name of every row through the demangler at once. */

@@ -1,44 +1,53 @@
 # prof's own test variants (see tests/tests.mk): the burn helper built
 # without PIE, with clang and with -mfentry; a program whose shared
-# library is compiled with -p too; the symbol fixture t_syms without PIE
-# and with its functions exported; a generated 50,000-function program.
+# library is compiled for profiling too; the symbol fixture t_syms
+# without PIE and with its functions exported; a generated program of
+# 50,000 functions.  -pg rather than -p: gcc takes them alike, clang
+# knows only -pg.  Every variant depends on this file, so that a change
+# of rule rebuilds it.
 
 PT	= tests/prof
 PT_LIBS	= lib/libmon.a -lpthread
+PT_BURN	= $(PT)/h_burn.c $(PT)/h_burn.h lib/libmon.a $(HDRS) $(PT)/local.mk
 
 VARIANTS += $(PT)/h_burn_nopie $(PT)/h_burn_clang $(PT)/h_burn_fentry \
 	$(PT)/h_solib.so $(PT)/h_solib $(PT)/t_syms_nopie $(PT)/t_syms_dyn \
 	$(PT)/h_big
 
-$(PT)/h_burn_nopie: $(PT)/h_burn.c $(PT)/h_burn.h lib/libmon.a $(HDRS)
-	$(CC) -p $(TEST_CFLAGS) -fno-inline -no-pie -o $@ $< $(PT_LIBS)
+$(PT)/h_burn_nopie: $(PT_BURN)
+	$(CC) -pg $(TEST_CFLAGS) -fno-inline -no-pie -o $@ $< $(PT_LIBS)
 
-$(PT)/h_burn_clang: $(PT)/h_burn.c $(PT)/h_burn.h lib/libmon.a $(HDRS)
+$(PT)/h_burn_clang: $(PT_BURN)
 	$(CLANG) -pg $(TEST_CFLAGS) -fno-inline -o $@ $< $(PT_LIBS)
 
-$(PT)/h_burn_fentry: $(PT)/h_burn.c $(PT)/h_burn.h lib/libmon.a $(HDRS)
+$(PT)/h_burn_fentry: $(PT_BURN)
 	$(CC) -pg -mfentry $(TEST_CFLAGS) -fno-inline -o $@ $< $(PT_LIBS)
 
-$(PT)/h_solib.so: $(PT)/solib.c $(PT)/h_burn.h
-	$(CC) -p $(TEST_CFLAGS) -fno-inline -fPIC -shared \
+$(PT)/h_solib.so: $(PT)/solib.c $(PT)/h_burn.h $(PT)/local.mk
+	$(CC) -pg $(TEST_CFLAGS) -fno-inline -fPIC -shared \
 	    -Wl,-soname,h_solib.so -o $@ $<
 
 # mcount is exported so that the library's calls reach libmon's.
-$(PT)/h_solib: $(PT)/solib_main.c $(PT)/h_solib.so lib/libmon.a $(HDRS)
-	$(CC) -p $(TEST_CFLAGS) -fno-inline -o $@ $< $(PT)/h_solib.so \
+$(PT)/h_solib: $(PT)/solib_main.c $(PT)/h_solib.so lib/libmon.a $(HDRS) \
+    $(PT)/local.mk
+	$(CC) -pg $(TEST_CFLAGS) -fno-inline -o $@ $< $(PT)/h_solib.so \
 	    $(PT_LIBS) -Wl,--export-dynamic-symbol=mcount -Wl,-rpath,'$$ORIGIN'
 
-$(PT)/t_syms_nopie: $(PT)/t_syms.c
+$(PT)/t_syms_nopie: $(PT)/t_syms.c $(PT)/local.mk
 	$(CC) $(TEST_CFLAGS) -no-pie -o $@ $<
 
-$(PT)/t_syms_dyn: $(PT)/t_syms.c
+$(PT)/t_syms_dyn: $(PT)/t_syms.c $(PT)/local.mk
 	$(CC) $(TEST_CFLAGS) -rdynamic -o $@ $<
 
 # 50,000 one-byte functions 16 bytes apart, f00000 to f49999, a main,
 # and 16 bytes of padding so that nothing else follows f49999 closely.
 $(PT)/h_big: $(PT)/local.mk
-	awk 'BEGIN { print "\t.section .note.GNU-stack,\"\",@progbits\n\t.text\n\t.globl main\nmain:\txor %eax, %eax\n\tret"; \
+	awk 'BEGIN { \
+	    print "\t.section .note.GNU-stack,\"\",@progbits\n\t.text"; \
+	    print "\t.globl main\nmain:\txor %eax, %eax\n\tret"; \
 	    for (i = 0; i < 50000; i++) \
-		printf "\t.p2align 4\n\t.globl f%05d\n\t.type f%05d, @function\nf%05d:\tret\n\t.size f%05d, 1\n", \
-		    i, i, i, i; print "\t.p2align 4\n\t.fill 16, 1, 0xcc" }' | \
+		printf "\t.p2align 4\n\t.globl f%05d\n" \
+		    "\t.type f%05d, @function\nf%05d:\tret\n" \
+		    "\t.size f%05d, 1\n", i, i, i, i; \
+	    print "\t.p2align 4\n\t.fill 16, 1, 0xcc" }' | \
 	    $(CC) -x assembler -o $@ -

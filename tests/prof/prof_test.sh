@@ -1031,6 +1031,21 @@ EOF
 	atf_check -o match:'^symbols: .dynsym of prog$' -o not-match:gamma \
 	    sh -c "'$PROF' -s -g prog 2>&1"
 }
+atf_test_case output_error_fails
+output_error_fails_head()
+{
+	atf_set descr "A report that cannot be written is an error: one line" \
+	    "on stderr and exit 1"
+	atf_set require.files /dev/full
+}
+output_error_fails_body()
+{
+	setup_prof
+	forge mon.out </dev/null
+	atf_check -s exit:1 -e inline:"prof: stdout: No space left on device\n" \
+	    sh -c "'$PROF' '$SYMS' >/dev/full"
+}
+
 # --- bad profiles ------------------------------------------------------
 
 # mdata_error message: prof on ./mon.out fails with one line and exit 1.
@@ -1588,6 +1603,7 @@ atf_init_test_cases()
 	atf_add_test_case shared_object_rows
 	atf_add_test_case shared_object_changed_warns
 	atf_add_test_case stripped_program_uses_dynsym
+	atf_add_test_case output_error_fails
 	atf_add_test_case mdata_missing
 	atf_add_test_case mdata_directory
 	atf_add_test_case mdata_empty
