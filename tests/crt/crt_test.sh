@@ -1,0 +1,418 @@
+#! /usr/bin/env atf-sh
+#
+# crt_test -- cc -p start-up and mcount: a program built with -p (or
+# -pg) and libmon profiles itself from before main to exit, writes
+# mon.out (never gmon.out), and counts every call exactly, whatever the
+# compiler, PIE or not, mcount or __fentry__, threads, recursion or
+# signal handlers.
+#
+# The helpers are built by make (tests/crt/local.mk), one binary per
+# route.  Files are read with tests/lib/t_mondump; a cell belongs to the
+# function whose nm symbol range holds its address less the EXEC bias.
+#
+
+# Every build of h_calls: gcc -p (PIE), gcc -pg -no-pie, clang -pg,
+# gcc -pg -mfentry, clang -pg -mfentry, and gcc -specs=... -p.
+VARIANTS="h_calls h_calls_nopie h_calls_clang h_calls_fentry \
+h_calls_clang_fentry h_calls_specs"
+
+dump()
+{
+	"$(atf_get_srcdir)/../lib/t_mondump" "$@"
+}
+
+# calls PROG DUMPFILE NAME: the calls DUMPFILE counts for NAME in PROG.
+calls()
+{
+	nm -n --defined-only "$1" | awk -v want="$3" '
+	function hex(s,    i, v) {
+		v = 0
+		s = tolower(s)
+		sub(/^0x/, "", s)
+		for (i = 1; i <= length(s); i++)
+			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	FNR == NR {
+		if ($2 !~ /^[tTwW]$/)
+			next
+		a = hex($1)
+		if (lo != "" && hi == "" && a > lo)
+			hi = a
+		if ($3 == want && lo == "")
+			lo = a
+		next
+	}
+	$1 == "exec.bias" { bias = hex($2) }
+	$1 == "cell" { n++; pc[n] = hex($2); cnt[n] = $3 }
+	END {
+		if (lo == "") {
+			print "no-symbol"
+			exit
+		}
+		s = 0
+		for (i = 1; i <= n; i++) {
+			p = pc[i] - bias
+			if (p >= lo && (hi == "" || p < hi))
+				s += cnt[i]
+		}
+		printf "%d\n", s
+	}' - "$2"
+}
+
+# field DUMPFILE KEY: the value of a "KEY VALUE" line.
+field()
+{
+	awk -v k="$2" '$1 == k { print $2; exit }' "$1"
+}
+
+# Run variant $1 with arguments in directory $1 (made afresh); its
+# stdout goes to $1/out, its stderr to $1/err, the status to $1/status.
+run()
+{
+	v=$1
+	shift
+	rm -rf "$v"
+	mkdir "$v" || atf_fail "mkdir $v"
+	( cd "$v" && "$(atf_get_srcdir)/$v" "$@" >out 2>err; echo $? >status )
+}
+
+# The variant's mon.out, dumped to $v/dump; a failure is recorded.
+dumped()
+{
+	if [ ! -f "$1/mon.out" ]; then
+		bad="$bad $1: no mon.out;"
+		return 1
+	fi
+	if ! dump "$1/mon.out" >"$1/dump" 2>"$1/dumperr"; then
+		bad="$bad $1: $(cat "$1/dumperr");"
+		return 1
+	fi
+	return 0
+}
+
+# expect V FUNCTION N: the dump of V counts N calls of FUNCTION.
+expect()
+{
+	got=$(calls "$(atf_get_srcdir)/$1" "$1/dump" "$2")
+	[ "$got" = "$3" ] || bad="$bad $1: $2 has $got calls, not $3;"
+}
+
+verdict()
+{
+	[ -z "$bad" ] || atf_fail "$bad"
+}
+
+atf_test_case counts_exact
+counts_exact_head()
+{
+	atf_set "descr" "Every build route counts each call of a function " \
+	    "exactly: 1,000,000 calls give a count of 1,000,000"
+}
+counts_exact_body()
+{
+	bad=
+	for v in $VARIANTS; do
+		run $v counts 1000000
+		dumped $v || continue
+		expect $v leaf 1000000
+	done
+	verdict
+}
+
+atf_test_case once_is_one
+once_is_one_head()
+{
+	atf_set "descr" "A function called once, and main, have a count of 1"
+}
+once_is_one_body()
+{
+	bad=
+	for v in $VARIANTS; do
+		run $v counts 10
+		dumped $v || continue
+		expect $v once 1
+		expect $v main 1
+	done
+	verdict
+}
+
+atf_test_case recursion_exact
+recursion_exact_head()
+{
+	atf_set "descr" "Recursive calls are counted exactly: fib(20) is " \
+	    "entered 21891 times"
+}
+recursion_exact_body()
+{
+	bad=
+	for v in $VARIANTS; do
+		run $v counts 0
+		dumped $v || continue
+		expect $v fib 21891
+	done
+	verdict
+}
+
+atf_test_case threads_exact
+threads_exact_head()
+{
+	atf_set "descr" "Calls from many threads are all counted: 8 " \
+	    "threads of 1,000,000 calls give exactly 8,000,000"
+}
+threads_exact_body()
+{
+	bad=
+	for v in $VARIANTS; do
+		run $v threads 8 1000000
+		dumped $v || continue
+		expect $v tleaf 8000000
+		expect $v worker 8
+	done
+	verdict
+}
+
+atf_test_case signal_handler_exact
+signal_handler_exact_head()
+{
+	atf_set "descr" "Calls made by a signal handler that interrupts " \
+	    "counted code are counted exactly, and so is the interrupted code"
+}
+signal_handler_exact_body()
+{
+	bad=
+	for v in $VARIANTS; do
+		run $v signal 50
+		dumped $v || continue
+		loops=$(field $v/out loops)
+		sigs=$(field $v/out signals)
+		[ "${sigs:-0}" -ge 50 ] || { bad="$bad $v: $sigs signals;"; continue; }
+		expect $v leaf $((loops + sigs))
+		expect $v onsig "$sigs"
+		expect $v sigleaf "$sigs"
+	done
+	verdict
+}
+
+atf_test_case no_gmon_out
+no_gmon_out_head()
+{
+	atf_set "descr" "A program built with -p or -pg writes mon.out and " \
+	    "no gmon.out"
+}
+no_gmon_out_body()
+{
+	bad=
+	for v in $VARIANTS; do
+		run $v counts 10
+		[ -f $v/mon.out ] || bad="$bad $v: no mon.out;"
+		[ ! -e $v/gmon.out ] || bad="$bad $v: gmon.out written;"
+	done
+	verdict
+}
+
+atf_test_case mon_out_in_cwd
+mon_out_in_cwd_head()
+{
+	atf_set "descr" "With PROFDIR unset the profile is mon.out in the " \
+	    "current directory, and nothing else is left there"
+}
+mon_out_in_cwd_body()
+{
+	bad=
+	unset PROFDIR
+	for v in $VARIANTS; do
+		run $v counts 10
+		left=$(cd $v && ls | grep -v -x -e out -e err -e status | tr '\n' ' ')
+		[ "$left" = "mon.out " ] || bad="$bad $v: left $left;"
+	done
+	verdict
+}
+
+atf_test_case mon_out_in_profdir
+mon_out_in_profdir_head()
+{
+	atf_set "descr" "With PROFDIR set to a directory the profile is " \
+	    "DIR/pid.progname and no mon.out is written"
+}
+mon_out_in_profdir_body()
+{
+	bad=
+	for v in $VARIANTS; do
+		mkdir p.$v
+		( PROFDIR=$PWD/p.$v; export PROFDIR; run $v pid )
+		pid=$(field $v/out pid)
+		left=$(ls p.$v | tr '\n' ' ')
+		[ "$left" = "$pid.$v " ] || bad="$bad $v: PROFDIR holds '$left', not $pid.$v;"
+		[ ! -e $v/mon.out ] || bad="$bad $v: mon.out written too;"
+		[ -f "p.$v/$pid.$v" ] && dump "p.$v/$pid.$v" >/dev/null 2>&1 ||
+		    bad="$bad $v: no valid profile;"
+	done
+	verdict
+}
+
+atf_test_case pie_and_nopie
+pie_and_nopie_head()
+{
+	atf_set "descr" "Position-independent and fixed-address programs " \
+	    "both record the load bias that maps their cells to symbols"
+}
+pie_and_nopie_body()
+{
+	bad=
+	for v in h_calls h_calls_nopie; do
+		run $v counts 100
+		dumped $v || continue
+		type=$(readelf -h "$(atf_get_srcdir)/$v" | awk '$1 == "Type:" { print $2 }')
+		bias=$(field $v/dump exec.bias)
+		case $v:$type:$bias in
+		h_calls:DYN:0|h_calls:DYN:) bad="$bad PIE with bias '$bias';" ;;
+		h_calls:DYN:*) ;;
+		h_calls_nopie:EXEC:0) ;;
+		*) bad="$bad $v: type $type, bias '$bias';" ;;
+		esac
+		expect $v leaf 100
+	done
+	verdict
+}
+
+atf_test_case exit_status_kept
+exit_status_kept_head()
+{
+	atf_set "descr" "exit() writes the profile and the program's exit " \
+	    "status is kept"
+}
+exit_status_kept_body()
+{
+	bad=
+	for v in $VARIANTS; do
+		run $v exit 3
+		[ "$(cat $v/status)" = 3 ] || bad="$bad $v: status $(cat $v/status);"
+		dumped $v && expect $v leaf 1
+	done
+	verdict
+}
+
+# No profile from an exit that skips atexit, and nothing half-written.
+nofile()
+{
+	bad=
+	for v in $VARIANTS; do
+		run $v "$1"
+		[ "$(cat $v/status)" = "$2" ] || bad="$bad $v: status $(cat $v/status), not $2;"
+		left=$(cd $v && ls | grep -v -x -e out -e err -e status -e 'core.*' | tr '\n' ' ')
+		[ -z "$left" ] || bad="$bad $v: left $left;"
+	done
+	verdict
+}
+
+atf_test_case _exit_writes_nothing
+_exit_writes_nothing_head()
+{
+	atf_set "descr" "_exit() writes no profile and leaves no file"
+}
+_exit_writes_nothing_body()
+{
+	nofile _exit 0
+}
+
+atf_test_case abort_writes_nothing
+abort_writes_nothing_head()
+{
+	atf_set "descr" "abort() writes no profile and leaves no file"
+}
+abort_writes_nothing_body()
+{
+	ulimit -c 0
+	nofile abort 134
+}
+
+atf_test_case fatal_signal_writes_nothing
+fatal_signal_writes_nothing_head()
+{
+	atf_set "descr" "Death by a fatal signal writes no profile and " \
+	    "leaves no file"
+}
+fatal_signal_writes_nothing_body()
+{
+	nofile kill 143
+}
+
+atf_test_case bad_profdir_keeps_status
+bad_profdir_keeps_status_head()
+{
+	atf_set "descr" "A PROFDIR that cannot be used costs one line on " \
+	    "stderr naming it, and the exit status stays the program's"
+}
+bad_profdir_keeps_status_body()
+{
+	bad=
+	for v in $VARIANTS; do
+		( PROFDIR=$PWD/missing; export PROFDIR; run $v exit 5 )
+		[ "$(cat $v/status)" = 5 ] || bad="$bad $v: status $(cat $v/status);"
+		[ "$(wc -l <$v/err)" -eq 1 ] || bad="$bad $v: stderr: $(cat $v/err);"
+		grep -q "$PWD/missing" $v/err || bad="$bad $v: stderr does not name PROFDIR;"
+	done
+	[ ! -e missing ] || bad="$bad PROFDIR was created;"
+	verdict
+}
+
+atf_test_case explicit_monitor_without_p
+explicit_monitor_without_p_head()
+{
+	atf_set "descr" "A program not compiled with -p but linked with " \
+	    "libmon can call monitor() itself: it gets a histogram and no " \
+	    "call counts"
+}
+explicit_monitor_without_p_body()
+{
+	bad=
+	run h_explicit_plain
+	[ "$(cat h_explicit_plain/status)" = 0 ] ||
+	    atf_fail "h_explicit_plain: status $(cat h_explicit_plain/status): $(cat h_explicit_plain/err)"
+	dumped h_explicit_plain || verdict
+	samples=$(awk '$1 == "hist" { print $3 }' h_explicit_plain/dump)
+	[ "${samples:-0}" -ge 20 ] || bad="$bad $samples samples;"
+	cells=$(field h_explicit_plain/dump cells)
+	[ "$cells" = 0 ] || bad="$bad $cells cells;"
+	# The same source built with -p counts its calls as well.
+	run h_explicit
+	dumped h_explicit && expect h_explicit main 1
+	verdict
+}
+
+atf_test_case specs_file
+specs_file_head()
+{
+	atf_set "descr" "gcc -specs=mon.specs -p links libmon and finds " \
+	    "<mon.h> without naming either, and the program profiles itself"
+}
+specs_file_body()
+{
+	bad=
+	nm "$(atf_get_srcdir)/h_calls_specs" | grep -q ' T __monstartup$' ||
+	    bad="$bad libmon's start-up is not linked in;"
+	run h_calls_specs counts 1000
+	dumped h_calls_specs && expect h_calls_specs leaf 1000
+	verdict
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case counts_exact
+	atf_add_test_case once_is_one
+	atf_add_test_case recursion_exact
+	atf_add_test_case threads_exact
+	atf_add_test_case signal_handler_exact
+	atf_add_test_case no_gmon_out
+	atf_add_test_case mon_out_in_cwd
+	atf_add_test_case mon_out_in_profdir
+	atf_add_test_case pie_and_nopie
+	atf_add_test_case exit_status_kept
+	atf_add_test_case _exit_writes_nothing
+	atf_add_test_case abort_writes_nothing
+	atf_add_test_case fatal_signal_writes_nothing
+	atf_add_test_case bad_profdir_keeps_status
+	atf_add_test_case explicit_monitor_without_p
+	atf_add_test_case specs_file
+}

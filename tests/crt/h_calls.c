@@ -1,0 +1,180 @@
+/*
+ * h_calls -- a cc -p program whose functions are called a known number
+ * of times, built by make with each compiler and start-up route (see
+ * local.mk).  crt_test.sh reads the counts back from mon.out.
+ *
+ *	h_calls counts N	leaf() N times, once() once, fib(20)
+ *	h_calls threads T N	T threads call tleaf() N times each
+ *	h_calls signal K	leaf() in a loop until a SIGVTALRM handler
+ *				that calls sigleaf() and leaf() has run K
+ *				times; prints "loops L" and "signals S"
+ *	h_calls pid		prints "pid P"
+ *	h_calls exit CODE	exit(CODE)
+ *	h_calls _exit		_exit(0)
+ *	h_calls abort		abort()
+ *	h_calls kill		raise(SIGTERM) with its default action
+ *
+ * Every result is stored in a volatile sink, so that no call to a
+ * function without side effects is optimised away.
+ */
+#include <sys/time.h>
+
+#include <err.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <mon.h>	/* from the specs file's include path, too */
+
+volatile long sink;
+static volatile sig_atomic_t nsig;
+static long per_thread;
+
+long
+leaf(long x)
+{
+	return x * 3 + 1;
+}
+
+long
+once(long x)
+{
+	return x ^ 0x5a;
+}
+
+long
+fib(int n)
+{
+	long r;
+
+	if (n < 2)
+		return n;
+	r = fib(n - 1) + fib(n - 2);
+	sink = r;	/* no call is in tail position */
+	return r;
+}
+
+long
+tleaf(long x)
+{
+	return x + 7;
+}
+
+void *
+worker(void *arg)
+{
+	long i, s = 0;
+
+	(void)arg;
+	for (i = 0; i < per_thread; i++)
+		s += tleaf(i);
+	sink = s;
+	return NULL;
+}
+
+long
+sigleaf(long x)
+{
+	return x - 1;
+}
+
+void
+onsig(int sig)
+{
+	/* leaf() too: its cell may be mid-update in the code we interrupt. */
+	sink = sigleaf(sig) + leaf(sig);
+	nsig++;
+}
+
+static int
+counts(long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		sink = leaf(i);
+	sink = once(n);
+	sink = fib(20);
+	return 0;
+}
+
+static int
+threads(int t, long n)
+{
+	pthread_t tid[64];
+	int i;
+
+	if (t < 1 || t > 64)
+		errx(2, "1 to 64 threads");
+	per_thread = n;
+	for (i = 0; i < t; i++)
+		if ((errno = pthread_create(&tid[i], NULL, worker, NULL)) != 0)
+			err(1, "pthread_create");
+	for (i = 0; i < t; i++)
+		pthread_join(tid[i], NULL);
+	return 0;
+}
+
+static int
+signals(int k)
+{
+	static const struct itimerval off;
+	struct itimerval it;
+	struct sigaction sa;
+	long loops;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = onsig;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGVTALRM, &sa, NULL) != 0)
+		err(1, "sigaction");
+	memset(&it, 0, sizeof(it));
+	it.it_interval.tv_usec = 1000;
+	it.it_value.tv_usec = 1000;
+	if (setitimer(ITIMER_VIRTUAL, &it, NULL) != 0)
+		err(1, "setitimer");
+	for (loops = 0; nsig < k; loops++)
+		sink = leaf(loops);
+	if (setitimer(ITIMER_VIRTUAL, &off, NULL) != 0)
+		err(1, "setitimer");
+	printf("loops %ld\nsignals %d\n", loops, (int)nsig);
+	return 0;
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char *m;
+
+	if (argc < 2)
+		errx(2, "usage: h_calls mode [args]");
+	m = argv[1];
+	if (strcmp(m, "counts") == 0 && argc == 3)
+		return counts(atol(argv[2]));
+	if (strcmp(m, "threads") == 0 && argc == 4)
+		return threads(atoi(argv[2]), atol(argv[3]));
+	if (strcmp(m, "signal") == 0 && argc == 3)
+		return signals(atoi(argv[2]));
+	sink = leaf(1);
+	if (strcmp(m, "pid") == 0) {
+		printf("pid %ld\n", (long)getpid());
+		return 0;
+	}
+	if (strcmp(m, "exit") == 0 && argc == 3)
+		exit(atoi(argv[2]));
+	if (strcmp(m, "_exit") == 0)
+		_exit(0);
+	if (strcmp(m, "abort") == 0)
+		abort();
+	if (strcmp(m, "kill") == 0) {
+		raise(SIGTERM);
+		return 0;
+	}
+	errx(2, "%s: unknown mode, or wrong arguments (file: %s)", m,
+	    MON_OUT);
+}

@@ -1,0 +1,26 @@
+# tests/crt: h_calls built by every compiler and start-up route, and
+# h_explicit without -p.  The plain h_calls (gcc -p, PIE) and h_explicit
+# (gcc -p) come from the generic helper rule.
+CRT_FLAGS = $(TEST_CFLAGS) -fno-inline
+CRT_NOINC = $(filter-out -I%,$(TEST_CFLAGS)) -fno-inline
+
+VARIANTS += tests/crt/h_calls_nopie tests/crt/h_calls_clang \
+	tests/crt/h_calls_fentry tests/crt/h_calls_clang_fentry \
+	tests/crt/h_calls_specs tests/crt/h_explicit_plain
+
+tests/crt/h_calls_nopie: tests/crt/h_calls.c lib/libmon.a
+	$(CC) -pg -no-pie $(CRT_FLAGS) -o $@ $< lib/libmon.a -lpthread
+tests/crt/h_calls_clang: tests/crt/h_calls.c lib/libmon.a
+	$(CLANG) -pg $(CRT_FLAGS) -o $@ $< lib/libmon.a -lpthread
+tests/crt/h_calls_fentry: tests/crt/h_calls.c lib/libmon.a
+	$(CC) -pg -mfentry $(CRT_FLAGS) -o $@ $< lib/libmon.a -lpthread
+tests/crt/h_calls_clang_fentry: tests/crt/h_calls.c lib/libmon.a
+	$(CLANG) -pg -mfentry $(CRT_FLAGS) -o $@ $< lib/libmon.a -lpthread
+# The specs route names neither the library nor the include directory.
+tests/crt/h_calls_specs: tests/crt/h_calls.c lib/mon-build.specs lib/libmon.a
+	$(CC) -specs=lib/mon-build.specs -p $(CRT_NOINC) -o $@ $< -lpthread
+tests/crt/h_explicit_plain: tests/crt/h_explicit.c lib/libmon.a \
+    tests/lib/h_burn.h
+	$(CC) $(TEST_CFLAGS) -o $@ $< lib/libmon.a
+
+tests/crt/h_explicit: tests/lib/h_burn.h
