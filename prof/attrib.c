@@ -41,7 +41,7 @@ struct otab {
 	int		 tried;
 	int		 ok;
 	const char	*why;
-	const char	*label;		/* basename of the path */
+	char		*label;		/* basename of the path */
 	struct entry	*ents;
 	size_t		 nents;
 };
@@ -191,12 +191,26 @@ make_entries(struct otab *t, int locals)
 	free(globs);
 }
 
-static const char *
-base(const char *path)
+/* A copy of s fit for a report line: control bytes become '?'. */
+static char *
+printable(const char *s)
+{
+	char *p, *q;
+
+	p = xstrdup(s);
+	for (q = p; *q != '\0'; q++)
+		if ((unsigned char)*q < 0x20 || *q == 0x7f)
+			*q = '?';
+	return p;
+}
+
+/* How rows name an object: the last part of its path. */
+static char *
+label(const char *path)
 {
 	const char *s = strrchr(path, '/');
 
-	return s != NULL && s[1] != '\0' ? s + 1 : path;
+	return printable(s != NULL && s[1] != '\0' ? s + 1 : path);
 }
 
 /* Warn when the file at an object's path is not what the run loaded. */
@@ -221,7 +235,7 @@ otab(struct attr *a, size_t i)
 	t = &a->tabs[i];
 	if (!t->tried) {
 		t->tried = 1;
-		t->label = base(a->p->objs[i].path);
+		t->label = label(a->p->objs[i].path);
 		if (symtab_load(&t->st, a->p->objs[i].path, &t->why) == 0) {
 			t->ok = 1;
 			make_entries(t, a->o->locals);
@@ -262,30 +276,32 @@ bin_start(uint64_t i, uint64_t num, uint64_t den)
 	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
 }
 
-/* The link-time range [*lo, *hi) of histogram bin i. */
+/*
+ * The link-time range [*lo, *hi) of histogram bin i: 2^17 / scale bytes
+ * a bin when the run gave profil()'s scale, the range shared evenly
+ * otherwise.  Scale 2 is profil()'s "everything in bin 0".
+ */
 static void
 bin_range(const struct profile *p, size_t i, uint64_t *lo, uint64_t *hi)
 {
 	uint64_t a, b, num, den;
 
-	if (p->scale == 2) {		/* everything counts in bin 0 */
-		a = 0;
-		b = i == 0 ? p->hpc - p->lpc : 0;
-	} else {
-		if (p->scale > 2) {
-			num = (uint64_t)HISTUNIT;
-			den = p->scale;
-		} else {
-			num = p->hpc - p->lpc;
-			den = p->nhist;
-		}
-		a = bin_start(i, num, den);
-		b = bin_start((uint64_t)i + 1, num, den);
+	if (p->scale == 2) {
+		*lo = p->lpc;
+		*hi = i == 0 ? p->hpc : p->lpc;
+		return;
 	}
+	if (p->scale > 2) {
+		num = (uint64_t)HISTUNIT;
+		den = p->scale;
+	} else {
+		num = p->hpc - p->lpc;
+		den = p->nhist;
+	}
+	a = bin_start(i, num, den);
+	b = bin_start((uint64_t)i + 1, num, den);
 	*lo = a > UINT64_MAX - p->lpc ? UINT64_MAX : p->lpc + a;
 	*hi = b > UINT64_MAX - p->lpc ? UINT64_MAX : p->lpc + b;
-	if (i > 0 && p->scale == 2)
-		*lo = *hi;
 }
 
 /* The first function that may overlap [lo, ...). */
@@ -344,7 +360,7 @@ attribute_hist(struct attr *a)
 			continue;
 		bin_range(p, i, &lo, &hi);
 		if (lo < hi)
-			a->r->attributed += share_bin(t, lo, hi, p->hist[i]);
+			a->r->histattr += share_bin(t, lo, hi, p->hist[i]);
 	}
 }
 
@@ -498,8 +514,7 @@ raw_rows(struct attr *a, size_t *cap)
 {
 	struct raw *w;
 	struct row *row;
-	const char *label;
-	char *name;
+	char *lab, *name;
 	size_t i, j, len;
 
 	if (a->nraws == 0)
@@ -513,15 +528,16 @@ raw_rows(struct attr *a, size_t *cap)
 			row->calls += a->raws[j].calls;
 		}
 		if (w->obj == OBJ_NONE)
-			label = "[unknown]";
+			lab = xstrdup("[unknown]");
 		else if (a->tabs[w->obj].ok)
-			label = a->tabs[w->obj].label;
+			lab = xstrdup(a->tabs[w->obj].label);
 		else
-			label = a->p->objs[w->obj].path;
-		len = strlen(label) + 20;
+			lab = printable(a->p->objs[w->obj].path);
+		len = strlen(lab) + 20;
 		name = xmalloc(len);
-		(void)snprintf(name, len, "%s+%#llx", label,
+		(void)snprintf(name, len, "%s+0x%llx", lab,
 		    (unsigned long long)w->addr);
+		free(lab);
 		row->names = xcalloc(1, sizeof(*row->names));
 		row->names[0] = name;
 		row->nnames = 1;
@@ -574,6 +590,7 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	r->nsyms = st->nsyms;
 
 	attribute_hist(&a);
+	r->attributed = r->histattr;
 	attribute_places(&a);
 	entry_rows(&a, &cap);
 	raw_rows(&a, &cap);

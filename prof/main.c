@@ -135,6 +135,9 @@ main(int argc, char *argv[])
 		warnx("no call counts captured");
 
 	attribute(&r, &p, &st, &o);
+	if (r.histsum > 0 && r.histattr == 0)
+		warnx("warning: no sample of %s falls in a function of %s",
+		    p.first, prog);
 	report_print(&r, &o);
 	if (o.stats) {
 		fflush(stdout);

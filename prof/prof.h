@@ -125,6 +125,7 @@ struct report {
 	size_t		 nrows;
 	double		 total;		/* every sample of the run */
 	double		 attributed;	/* samples given to a named function */
+	double		 histattr;	/* of which from the histogram */
 	double		 period;	/* seconds per sample */
 	uint64_t	 histsum;
 	uint64_t	 outside;	/* samples outside the histogram */

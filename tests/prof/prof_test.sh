@@ -709,6 +709,23 @@ EOF
 	    "$PROF" "$SYMS" bad.out
 }
 
+atf_test_case foreign_addresses_warn
+foreign_addresses_warn_head()
+{
+	atf_set descr "A profile none of whose samples falls in the" \
+	    "program (run-time PIE addresses with no EXEC record) draws" \
+	    "one warning line naming both files"
+}
+foreign_addresses_warn_body()
+{
+	setup_prof
+	BIAS=0x555555554000
+	forge mon.out </dev/null
+	atf_check -o inline:" %Time Seconds Cumsecs  #Calls   msec/call  Name\n" \
+	    -e inline:"prof: warning: no sample of mon.out falls in a function of $SYMS\n" \
+	    "$PROF" "$SYMS"
+}
+
 atf_test_case nm_agrees_on_addresses
 nm_agrees_on_addresses_head()
 {
@@ -1591,6 +1608,7 @@ atf_init_test_cases()
 	atf_add_test_case pie_runs_merge_across_biases
 	atf_add_test_case nopie_link_addresses
 	atf_add_test_case buildid_mismatch_warns
+	atf_add_test_case foreign_addresses_warn
 	atf_add_test_case nm_agrees_on_addresses
 	atf_add_test_case addr2line_agrees_on_a_sample
 	atf_add_test_case summary_statistics_with_s
