@@ -1,0 +1,178 @@
+# show.awk -- print the bench's results: awk -f show.awk -v fmt=text|md
+# MACHINE TABLE.
+#
+# MACHINE holds "what: description" lines, TABLE the output of
+# table.awk.  fmt=text prints an aligned table for the terminal; fmt=md
+# prints the whole of BENCHMARKS.md: the same figures, the machine, and
+# how each row is measured.
+BEGIN {
+	FS = "\t"
+	nh = split("row\tmeasure\tunprofiled\tlibmon -p\tglibc -pg\t" \
+	    "libmon ratio\tglibc ratio\ttarget", head, "\t")
+	for (i = 1; i <= nh; i++)
+		w[i] = length(head[i])
+}
+
+FNR == NR {
+	mach[++nm] = $0
+	next
+}
+
+$1 == "R" {
+	nr++
+	for (i = 1; i <= nh; i++) {
+		c[nr, i] = $(i + 1)
+		if (length(c[nr, i]) > w[i])
+			w[i] = length(c[nr, i])
+	}
+	next
+}
+
+$1 == "V" {
+	v[++nv] = $2
+	next
+}
+
+$1 == "F" {
+	f[++nf] = $2
+	next
+}
+
+function line(a,    i, s) {
+	s = ""
+	for (i = 1; i <= nh; i++)
+		s = s (i > 1 ? " | " : "") sprintf(i == 2 ? "%-*s" : \
+		    i == 1 ? "%-*s" : "%*s", w[i], a[i])
+	return s
+}
+
+function rule(    i, s) {
+	s = ""
+	for (i = 1; i <= nh; i++)
+		s = s (i > 1 ? "-+-" : "") sprintf("%*s", w[i], "")
+	gsub(/ /, "-", s)
+	return s
+}
+
+function mdrow(a,    i, s) {
+	s = "|"
+	for (i = 1; i <= nh; i++)
+		s = s " " a[i] " |"
+	return s
+}
+
+END {
+	if (fmt == "md")
+		markdown()
+	else
+		text()
+}
+
+function text(    i, j, a) {
+	print ""
+	for (i = 1; i <= nm; i++)
+		print mach[i]
+	print ""
+	print line(head)
+	print rule()
+	for (i = 1; i <= nr; i++) {
+		for (j = 1; j <= nh; j++)
+			a[j] = c[i, j]
+		print line(a)
+	}
+	print ""
+	for (i = 1; i <= nv; i++)
+		print "target " v[i]
+	for (i = 1; i <= nf; i++)
+		print "FAILED " f[i]
+}
+
+function markdown(    i, j, a) {
+	print "# Benchmarks"
+	print ""
+	print "Generated whole by `make bench` (`bench/run`); do not edit by hand."
+	print "Every figure below is one the bench printed on that run."
+	print ""
+	print "## Machine and tools"
+	print ""
+	for (i = 1; i <= nm; i++)
+		print "- " mach[i]
+	print ""
+	print "## Results"
+	print ""
+	print mdrow(head)
+	s = "|"
+	for (j = 1; j <= nh; j++)
+		s = s (j <= 2 ? " --- |" : " ---: |")
+	print s
+	for (i = 1; i <= nr; i++) {
+		for (j = 1; j <= nh; j++)
+			a[j] = c[i, j]
+		gsub(/\|/, "\\|", a[2])
+		print mdrow(a)
+	}
+	print ""
+	print "## libmon's targets"
+	print ""
+	for (i = 1; i <= nv; i++)
+		print "- " v[i]
+	for (i = 1; i <= nf; i++)
+		print "- FAILED: " f[i]
+	print ""
+	notes()
+}
+
+function notes() {
+	print "## How each row is measured"
+	print ""
+	print "Every workload (bench/*.c) is built with `cc -O2` three ways:"
+	print "unprofiled; `-pg` with glibc's gmon, reported by `gprof -b -p`;"
+	print "`-p` linked with `lib/libmon.a`, reported by `prof -g` (static"
+	print "functions as entries of their own, as gprof lists them).  The"
+	print "builds of a workload run in turn, in a rotating order, several"
+	print "times; a figure is the median of the runs and a ratio is the"
+	print "profiled median over the unprofiled one.  CPU is user+sys of the"
+	print "child and all its threads, from `wait4()` in `bench/runner.c`,"
+	print "and includes writing the profile at exit.  Each workload prints"
+	print "a checksum; the bench fails if a profiled build's differs."
+	print ""
+	print "1. `calls`: one thread calls a noinline, noipa `leaf()` whose"
+	print "   results are summed and printed.  Calls recorded are the"
+	print "   `#Calls` of `leaf` in prof and the calls column of gprof."
+	print "2. `fib`: naive recursive Fibonacci at -O2, repeated; every call"
+	print "   goes through mcount."
+	print "3. `calls` again, the calls split over 1, 2, 4 and 8 threads."
+	print "   libmon's count must equal the calls made in every run."
+	print "4. `burn`: `part_a`, `part_b`, `part_c` run one inlined loop"
+	print "   (bench/spin.h) for 5, 3 and 2 tenths of the work, in 40"
+	print "   alternating rounds per thread.  Each run times every piece on"
+	print "   the thread CPU clock; the error is the largest distance, in"
+	print "   points, between a profiler's %time and that run's measured"
+	print "   split.  The unprofiled column is the measured split."
+	print "5. `solib`: `main_part` in the program, `lib_part` in"
+	print "   `libsolib.so`, 1 : 3 by work.  The library is built without"
+	print "   -p/-pg (as a distribution ships one); only the program is"
+	print "   instrumented.  The share is the %time of the rows naming"
+	print "   `lib_part` or `libsolib`; 0 means the report does not show"
+	print "   the library."
+	print "6. `burn` again: the seconds the report accounts for (the"
+	print "   Seconds column summed, read as the last Cumsecs) over the"
+	print "   CPU seconds the same run used, at each tool's default rate."
+	print "7. `burn`, 1 thread, built with neither -p nor -pg: libmon's"
+	print "   build calls `monitor()` on its own text (`__executable_start`"
+	print "   to `etext`, no call-count cells), glibc's calls"
+	print "   `monstartup()`; the cost of sampling alone."
+	print "8. A generated program of that many functions and one caller"
+	print "   for each hundred (bench/manyfuncs.awk), every function called"
+	print "   20 times, compiled once at -O0 with -pg (gcc emits the same"
+	print "   code for -p) and linked both ways.  Timed is the report step"
+	print "   alone, as CPU seconds: `prof prog mon.out` against"
+	print "   `gprof -b -p prog gmon.out`, output to a file; median of the"
+	print "   first 3 rounds (gprof takes seconds here)."
+	print "9. `real`: 4 threads, each generating text, counting words in a"
+	print "   hash table keyed by `libreal.so`'s hash, qsort'ing them,"
+	print "   building, evaluating and freeing expression trees by"
+	print "   recursion, and checksumming with `libreal.so`'s CRC.  The"
+	print "   library is not instrumented.  Top 5 are the first rows of each"
+	print "   report from the last run."
+}
