@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE	/* REG_RIP */
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <time.h>
 #include <ucontext.h>
@@ -33,6 +34,8 @@ struct _mon_outpc *_mon_outpcs;
 
 static struct _mon_hist desc[NDESC];
 static unsigned int ndesc;
+static int classic_armed;	/* profil() itself started the clock */
+static int forkhooked;
 
 uint64_t
 _mon_cputime(void)
@@ -164,6 +167,18 @@ handler(int sig, siginfo_t *si, void *uc)
 }
 
 /*
+ * In a fork child: ITIMER_PROF is not inherited, yet profiling started
+ * by profil() stays on in both processes, as it classically does.
+ * (monitor() re-arms the clock of its own profiles.)
+ */
+static void
+postfork_child(void)
+{
+	if (classic_armed)
+		_mon_clock_fork();
+}
+
+/*
  * The work of profil(), with the clock chosen by the caller: monitor()
  * asks for the best per-thread clock, a direct profil() call for the
  * classic one.  Not async-signal-safe; callers serialise.
@@ -178,6 +193,7 @@ _mon_profil(WORD *buf, size_t bufsiz, uintptr_t off, unsigned int scale,
 	if (scale < 2 || bufsiz < sizeof(WORD) || buf == NULL) {
 		atomic_store(&_mon_hist, NULL);
 		_mon_clock_stop();
+		classic_armed = 0;
 		return 0;
 	}
 	if (_mon_outpcs == NULL)
@@ -194,6 +210,10 @@ _mon_profil(WORD *buf, size_t bufsiz, uintptr_t off, unsigned int scale,
 		atomic_store(&_mon_hist, NULL);
 		return -1;
 	}
+	classic_armed = classic;
+	if (classic && !forkhooked &&
+	    pthread_atfork(NULL, NULL, postfork_child) == 0)
+		forkhooked = 1;
 	return 0;
 }
 
