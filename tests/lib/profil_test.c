@@ -8,6 +8,7 @@
  * <mon.h> are included on purpose: they must agree on the prototype.
  */
 #include <sys/time.h>
+#include <sys/wait.h>
 
 #include <atf-c.h>
 #include <errno.h>
@@ -692,6 +693,70 @@ ATF_TC_BODY(counters_saturate, tc)
 	    "overflow spilled into the next counters");
 }
 
+struct forkres {
+	struct hist	h;
+	int		child_reached;
+	uint64_t	before;		/* counts when the child began */
+};
+
+static int
+enough_more(void *arg)
+{
+	struct forkres *r = arg;
+
+	return wsum(r->h.buf, NW) >= r->before + ENOUGH;
+}
+
+static int
+child_fork(void *arg)
+{
+	struct forkres *r = arg;
+	int status;
+	pid_t pid;
+
+	r->h.ret = profil(r->h.buf, sizeof(r->h.buf), r->h.off, r->h.scale);
+	if (r->h.ret != 0)
+		return 0;
+	r->h.reached = burn_until(burn_a, enough_samples, &r->h, CPU_CAP_NS);
+	if ((pid = fork()) == -1)
+		return 2;
+	if (pid == 0) {
+		/* The buffer is shared memory: the child counts into it. */
+		r->before = wsum(r->h.buf, NW);
+		r->child_reached = burn_until(burn_a, enough_more, r,
+		    CPU_CAP_NS);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || status != 0)
+		return 3;
+	(void)profil_stop();
+	return 0;
+}
+
+ATF_TC(fork_child_sampled);
+ATF_TC_HEAD(fork_child_sampled, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "Profiling stays on in the child "
+	    "after fork(): the child's samples are counted");
+}
+ATF_TC_BODY(fork_child_sampled, tc)
+{
+	struct forkres *r;
+	struct child c;
+
+	r = shared(sizeof(*r));
+	r->h.scale = 2;
+	r->h.off = 0;
+	r->h.nwords = NW;
+	run_child(child_fork, r, &c);
+	REQUIRE_EXIT(&c, 0);
+	ATF_REQUIRE_EQ_MSG(r->h.ret, 0, "profil returned %d", r->h.ret);
+	ATF_REQUIRE_MSG(r->h.reached, "the parent got too few samples");
+	ATF_CHECK_MSG(r->child_reached, "the child got %ju samples in %llu s "
+	    "of CPU", (uintmax_t)(wsum(r->h.buf, NW) - r->before),
+	    CPU_CAP_NS / 1000000000);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, prototype_matches_glibc);
@@ -708,5 +773,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, blocking_read_restarts);
 	ATF_TP_ADD_TC(tp, errno_kept);
 	ATF_TP_ADD_TC(tp, counters_saturate);
+	ATF_TP_ADD_TC(tp, fork_child_sampled);
 	return atf_no_error();
 }
