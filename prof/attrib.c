@@ -584,6 +584,7 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	a.o = o;
 	a.r = r;
 	a.tabs = xcalloc(p->nobjs, sizeof(*a.tabs));
+	r->tabs = a.tabs;		/* the rows point into them */
 	a.tabs[OBJ_MAIN].st = *st;
 	a.tabs[OBJ_MAIN].tried = a.tabs[OBJ_MAIN].ok = 1;
 	make_entries(&a.tabs[OBJ_MAIN], o->locals);

@@ -136,6 +136,7 @@ struct report {
 	size_t		 idle;		/* qualified, but no time or calls */
 	size_t		 objsused;	/* objects other than the program read */
 	char		*unread;	/* objects that could not be read */
+	void		*tabs;		/* attrib.c's symbol tables */
 };
 
 /* monread.c */

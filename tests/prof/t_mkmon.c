@@ -312,13 +312,15 @@ ext_cells(struct forge *f, struct buf *out)
 	free(s.p);
 }
 
+/* Static, so that what they hold is still reachable at exit. */
+static struct forge f;
+static struct buf out, xc;
+static char *text;
+
 int
 main(int argc, char *argv[])
 {
-	struct forge f;
-	struct buf out = { NULL, 0, 0 }, xc = { NULL, 0, 0 };
 	struct hdr h;
-	char *s = NULL;
 	size_t cap = 0, len;
 	FILE *fp;
 
@@ -326,11 +328,10 @@ main(int argc, char *argv[])
 		fprintf(stderr, "usage: t_mkmon file < description\n");
 		return 1;
 	}
-	memset(&f, 0, sizeof(f));
 	memcpy(f.magic, MONX_MAGIC, sizeof(f.magic));
 	f.version = MONX_VERSION;
-	while (getline(&s, &cap, stdin) > 0)
-		line(&f, s);
+	while (getline(&text, &cap, stdin) > 0)
+		line(&f, text);
 	if (f.ext)
 		ext_cells(&f, &xc);
 	h.lpc = (char *)(uintptr_t)f.lpc;
