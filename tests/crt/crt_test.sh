@@ -397,6 +397,43 @@ specs_file_body()
 	verdict
 }
 
+atf_test_case setid_ignores_profdir
+setid_ignores_profdir_head()
+{
+	atf_set "descr" "A set-user-ID program ignores PROFDIR and creates " \
+	    "mon.out with the real user's IDs, so only where that user could"
+	atf_set "require.user" "root"
+	atf_set "require.progs" "setpriv"
+}
+setid_ignores_profdir_body()
+{
+	bad=
+	nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	cp "$(atf_get_srcdir)/h_calls" h_setid && chmod 4755 h_setid ||
+	    atf_fail "cannot make a set-user-ID copy of h_calls"
+	mkdir home pd shut && chown 65534:65534 home && chmod 0777 pd ||
+	    atf_fail "set-up"
+	( cd home && PROFDIR=$PWD/../pd $nobody ../h_setid counts 10 \
+	    >out 2>err; echo $? >status )
+	[ "$(cat home/status)" = 0 ] || atf_fail "h_setid: status $(cat home/status): $(cat home/err)"
+	[ -z "$(ls pd)" ] || bad="$bad PROFDIR was used: $(ls pd);"
+	if [ -f home/mon.out ]; then
+		owner=$(stat -c %u:%g home/mon.out)
+		[ "$owner" = 65534:65534 ] || bad="$bad mon.out owned by $owner;"
+	else
+		bad="$bad no mon.out in the current directory;"
+	fi
+	# A directory only root may write: the real user gets no file there.
+	( cd shut && $nobody ../h_setid counts 10 >../shut.out 2>../shut.err;
+	    echo $? >../shut.status )
+	[ "$(cat shut.status)" = 0 ] || bad="$bad status $(cat shut.status) in a shut directory;"
+	[ ! -e shut/mon.out ] || bad="$bad mon.out written where only root may write;"
+	[ -z "$(ls -A shut)" ] || bad="$bad files left: $(ls -A shut);"
+	[ "$(wc -l <shut.err)" -eq 1 ] && grep -q mon.out shut.err ||
+	    bad="$bad stderr: $(cat shut.err);"
+	verdict
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case counts_exact
@@ -415,4 +452,5 @@ atf_init_test_cases()
 	atf_add_test_case bad_profdir_keeps_status
 	atf_add_test_case explicit_monitor_without_p
 	atf_add_test_case specs_file
+	atf_add_test_case setid_ignores_profdir
 }
