@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 
 #include <atf-c.h>
@@ -21,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <linux/capability.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1249,6 +1251,259 @@ ATF_TC_BODY(exec_record, tc)
 	mon_free(&f);
 }
 
+/* Threads and clocks: burn_b in a thread made before or after the start. */
+struct thr {
+	struct mrun	r;
+	int		before;		/* thread made before monitor() */
+	volatile int	started, go;
+	int		reached_a, reached_b;
+	size_t		a0, a1, b0, b1;	/* the burners' counters */
+};
+
+static int
+enough_tb(void *arg)
+{
+	struct thr *t = arg;
+	size_t s = ssiz(t->r.nfunc);
+
+	return wsum(t->r.buf + s + t->b0, t->b1 - t->b0 + 1) >= ENOUGH / 2;
+}
+
+static int
+enough_ta(void *arg)
+{
+	struct thr *t = arg;
+	size_t s = ssiz(t->r.nfunc);
+
+	return wsum(t->r.buf + s + t->a0, t->a1 - t->a0 + 1) >= ENOUGH / 2;
+}
+
+static void *
+thread_b(void *arg)
+{
+	struct thr *t = arg;
+
+	t->started = 1;
+	while (!t->go)
+		burn_c(1000);
+	t->reached_b = burn_until(burn_b, enough_tb, t, CPU_CAP_NS);
+	return NULL;
+}
+
+static int
+child_threads(void *arg)
+{
+	struct thr *t = arg;
+	struct mrun *r = &t->r;
+	pthread_t th;
+	int e;
+
+	if ((e = setup(r)) != 0)
+		return e;
+	if (t->before) {
+		/* Running already, not merely created, when monitor() starts. */
+		if (pthread_create(&th, NULL, thread_b, t) != 0)
+			return 120;
+		while (!t->started)
+			burn_c(1000);
+	}
+	errno = 0;
+	monitor((pcfn)r->lo, (pcfn)r->hi, r->buf, r->nwords, r->nfunc);
+	r->start_errno = errno;
+	if (!t->before && pthread_create(&th, NULL, thread_b, t) != 0)
+		return 121;
+	t->go = 1;
+	t->reached_a = burn_until(burn_a, enough_ta, t, CPU_CAP_NS);
+	pthread_join(th, NULL);
+	monitor(NULL, NULL, NULL, 0, 0);
+	return EXIT_CODE;
+}
+
+static void
+check_threads(int before)
+{
+	static const char *clocks[] = { "perf", "timer", "itimer" };
+	struct mon_file f;
+	struct child c;
+	struct thr *t;
+	unsigned int scale;
+	size_t i;
+
+	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		(void)unlink(MON_OUT);
+		t = shared(sizeof(*t));
+		t->r = *newrun();
+		t->before = before;
+		scale = classic_scale(t->r.nwords - ssiz(t->r.nfunc), t->r.lo,
+		    t->r.hi);
+		t->a0 = (((uintptr_t)burn_a - t->r.lo) * scale) >> 17;
+		t->a1 = (((uintptr_t)burn_a_end - 1 - t->r.lo) * scale) >> 17;
+		t->b0 = (((uintptr_t)burn_b - t->r.lo) * scale) >> 17;
+		t->b1 = (((uintptr_t)burn_b_end - 1 - t->r.lo) * scale) >> 17;
+		setenv("PROFCLOCK", clocks[i], 1);
+		run_child(child_threads, t, &c);
+		unsetenv("PROFCLOCK");
+		REQUIRE_EXIT(&c, EXIT_CODE);
+		ATF_REQUIRE_EQ_MSG(t->r.start_errno, 0, "monitor failed");
+		readmon(MON_OUT, &f);
+		ATF_REQUIRE(f.has_run);
+		if (i < 2 && f.run.clock == MONX_CLK_ITIMER) {
+			/* That clock is not available here: nothing to judge. */
+			mon_free(&f);
+			continue;
+		}
+		ATF_CHECK_MSG(t->reached_a, "PROFCLOCK=%s: the main thread got "
+		    "%ju samples", clocks[i], (uintmax_t)mon_samples(&f,
+		    t->a0, t->a1));
+		ATF_CHECK_MSG(t->reached_b, "PROFCLOCK=%s: the thread made %s "
+		    "the start got %ju samples", clocks[i], before ? "before" :
+		    "after", (uintmax_t)mon_samples(&f, t->b0, t->b1));
+		mon_free(&f);
+	}
+}
+
+ATF_TC(threads_before_start_sampled);
+ATF_TC_HEAD(threads_before_start_sampled, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "Threads that exist when monitor() "
+	    "starts are sampled, whichever clock is in use");
+}
+ATF_TC_BODY(threads_before_start_sampled, tc)
+{
+	check_threads(1);
+}
+
+ATF_TC(threads_after_start_sampled);
+ATF_TC_HEAD(threads_after_start_sampled, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "Threads created after monitor() "
+	    "starts are sampled, whichever clock is in use");
+}
+ATF_TC_BODY(threads_after_start_sampled, tc)
+{
+	check_threads(0);
+}
+
+static volatile sig_atomic_t own_calls;
+
+static void
+own_handler(int sig)
+{
+	(void)sig;
+	own_calls++;
+}
+
+struct own {
+	struct mrun	r;
+	int		clock;		/* from the file, for the parent */
+	int		read_back;	/* sigaction() gave back own_handler */
+	int		installed;	/* own_handler in place after stop */
+	unsigned long	calls;
+};
+
+static int
+child_own_action(void *arg)
+{
+	struct own *o = arg;
+	struct mrun *r = &o->r;
+	struct sigaction sa, cur;
+	struct itimerval it;
+	int e;
+
+	if ((e = setup(r)) != 0)
+		return e;
+	errno = 0;
+	monitor((pcfn)r->lo, (pcfn)r->hi, r->buf, r->nwords, r->nfunc);
+	r->start_errno = errno;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = own_handler;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGPROF, &sa, NULL) != 0 ||
+	    sigaction(SIGPROF, NULL, &cur) != 0)
+		return 130;
+	o->read_back = cur.sa_handler == own_handler;
+	memset(&it, 0, sizeof(it));
+	it.it_interval.tv_usec = 10000;
+	it.it_value.tv_usec = 10000;
+	if (setitimer(ITIMER_PROF, &it, NULL) != 0)
+		return 131;
+	r->reached = burn_until(burn_a, enough_hist, r, CPU_CAP_NS);
+	burn_for(burn_a, 100 * MS);
+	memset(&it, 0, sizeof(it));
+	(void)setitimer(ITIMER_PROF, &it, NULL);
+	o->calls = own_calls;
+	monitor(NULL, NULL, NULL, 0, 0);
+	if (sigaction(SIGPROF, NULL, &cur) != 0)
+		return 132;
+	o->installed = !(cur.sa_flags & SA_SIGINFO) &&
+	    cur.sa_handler == own_handler;
+	return EXIT_CODE;
+}
+
+ATF_TC(own_sigprof_action_kept);
+ATF_TC_HEAD(own_sigprof_action_kept, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "With a per-thread clock, a SIGPROF "
+	    "action the program sets while profiled reads back as set, gets "
+	    "the program's own timer signals while sampling goes on, and is "
+	    "in place after the stop");
+}
+ATF_TC_BODY(own_sigprof_action_kept, tc)
+{
+	struct mon_file f;
+	struct child c;
+	struct own *o;
+
+	o = shared(sizeof(*o));
+	o->r = *newrun();
+	run_child(child_own_action, o, &c);
+	REQUIRE_EXIT(&c, EXIT_CODE);
+	ATF_REQUIRE_EQ_MSG(o->r.start_errno, 0, "monitor failed");
+	readmon(MON_OUT, &f);
+	ATF_REQUIRE(f.has_run);
+	if (f.run.clock == MONX_CLK_ITIMER) {
+		mon_free(&f);
+		atf_tc_skip("no per-thread clock here");
+	}
+	ATF_CHECK_MSG(o->r.reached, "sampling stopped: %ju samples",
+	    (uintmax_t)mon_samples(&f, 0, f.nhist));
+	ATF_CHECK_MSG(o->read_back, "sigaction() does not give back the "
+	    "action just set");
+	ATF_CHECK_MSG(o->calls > 0, "the program's handler never ran");
+	ATF_CHECK_MSG(o->installed, "the program's action is not in place "
+	    "after the stop");
+	mon_free(&f);
+}
+
+ATF_TC(profhz_invalid_warns);
+ATF_TC_HEAD(profhz_invalid_warns, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A PROFHZ that is not a rate from 1 "
+	    "to 100000 draws one line on stderr naming it, and 1000 Hz is "
+	    "asked for instead");
+}
+ATF_TC_BODY(profhz_invalid_warns, tc)
+{
+	static const char *bad[] = { "fast", "0", "100001", "-5", "12x" };
+	struct mon_file f;
+	struct child c;
+	struct mrun *r;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		(void)unlink(MON_OUT);
+		r = newrun();
+		snprintf(r->profhz, sizeof(r->profhz), "%s", bad[i]);
+		profile(r, &c);
+		check_one_line(&c, "PROFHZ");
+		readmon(MON_OUT, &f);
+		ATF_CHECK_MSG(f.has_run && f.run.period_ns == 1000000,
+		    "PROFHZ=%s: period %ju ns", bad[i],
+		    (uintmax_t)f.run.period_ns);
+		mon_free(&f);
+	}
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, stop_leaves_buffer_as_image);
@@ -1274,5 +1529,9 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, exec_busy_program_completes);
 	ATF_TP_ADD_TC(tp, run_record);
 	ATF_TP_ADD_TC(tp, exec_record);
+	ATF_TP_ADD_TC(tp, threads_before_start_sampled);
+	ATF_TP_ADD_TC(tp, threads_after_start_sampled);
+	ATF_TP_ADD_TC(tp, own_sigprof_action_kept);
+	ATF_TP_ADD_TC(tp, profhz_invalid_warns);
 	return atf_no_error();
 }
