@@ -17,7 +17,7 @@ WARN	 = -Wall -Wextra -Werror
 CPPFLAGS_ = -std=c11 -D_DEFAULT_SOURCE -Iinclude -Ilib
 # The runtime runs inside instrumented code and signal handlers: it must
 # never be instrumented itself nor touch vector registers in mcount's path.
-LIB_CFLAGS = $(CPPFLAGS_) $(WARN) $(CFLAGS) -fno-omit-frame-pointer \
+LIB_CFLAGS = $(CPPFLAGS_) $(WARN) $(CFLAGS) $(SAN) -fno-omit-frame-pointer \
 	-fno-stack-protector -fvisibility=hidden -fPIC
 ALL_CFLAGS = $(CPPFLAGS_) $(WARN) $(CFLAGS)
 
@@ -33,18 +33,23 @@ CRT_C	 = $(wildcard crt/*.c)
 LIB_O	 = $(LIB_C:.c=.o) $(LIB_S:.S=.o) $(CRT_C:.c=.o)
 PROF_C	 = $(wildcard prof/*.c)
 PROF_O	 = $(PROF_C:.c=.o)
-HDRS	 = include/mon.h $(wildcard lib/*.h) $(wildcard prof/*.h)
+HDRS	 = include/mon.h $(wildcard lib/*.h) $(wildcard prof/*.h) .flags
 
 MAN1	 = $(wildcard man1/*.1)
 MAN3	 = $(wildcard man3c/*.3c)
 
-.PHONY: all check lint demo bench fuzz install uninstall clean tests
+.PHONY: all check lint demo bench fuzz install uninstall clean tests FORCE
+
+# Everything is rebuilt when the compiler or its flags change (SANITIZE=1).
+.flags: FORCE
+	@echo '$(CC) $(CFLAGS) $(SAN)' | cmp -s - $@ || \
+	    echo '$(CC) $(CFLAGS) $(SAN)' > $@
 
 all: lib/libmon.a prof/prof lib/mon.specs lib/mon-build.specs
 
 lib/%.o: lib/%.c $(HDRS)
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
-lib/x86_64/%.o: lib/x86_64/%.S
+lib/x86_64/%.o: lib/x86_64/%.S .flags
 	$(CC) $(CPPFLAGS_) $(CFLAGS) -fPIC -c -o $@ $<
 crt/%.o: crt/%.c $(HDRS)
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
@@ -75,7 +80,8 @@ include tests/tests.mk
 check:
 	@sh tests/need-atf
 	@$(MAKE) --no-print-directory all tests
-	@sh tests/run-kyua
+	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	    sh tests/run-kyua
 
 lint:
 	@sh tests/run-lint $(MAN1) $(MAN3)
@@ -119,3 +125,4 @@ clean:
 	    examples/mon.out
 	rm -f $(TEST_BINS)
 	rm -rf bench/out
+	rm -f .flags

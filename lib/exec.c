@@ -143,3 +143,6 @@ execle(const char *path, const char *arg, ...)
 	va_end(ap);
 	return n < 0 ? -1 : execve(path, argv, envp);
 }
+
+/* Referenced from clock.c so that this file is always linked in. */
+const char _mon_link_exec _mon_hidden = 1;

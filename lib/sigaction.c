@@ -41,3 +41,6 @@ _mon_public void
 	}
 	return bsd_signal(sig, handler);
 }
+
+/* Referenced from clock.c so that this file is always linked in. */
+const char _mon_link_sigaction _mon_hidden = 1;

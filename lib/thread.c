@@ -64,3 +64,6 @@ pthread_create(pthread_t *t, const pthread_attr_t *attr,
 		free(s);
 	return r;
 }
+
+/* Referenced from clock.c so that this file is always linked in. */
+const char _mon_link_thread _mon_hidden = 1;
