@@ -757,6 +757,116 @@ ATF_TC_BODY(fork_child_sampled, tc)
 	    CPU_CAP_NS / 1000000000);
 }
 
+struct rate {
+	int		ret;
+	struct itimerval it[2];
+};
+
+static int
+child_rate(void *arg)
+{
+	static WORD buf[NW];
+	static const char *hz[] = { "", "500" };
+	struct rate *r = arg;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (hz[i][0] != '\0')
+			setenv("PROFHZ", hz[i], 1);
+		r->ret |= profil(buf, sizeof(buf), (uintptr_t)burn_a, 0x10000);
+		if (getitimer(ITIMER_PROF, &r->it[i]) != 0)
+			return 2;
+		(void)profil_stop();
+	}
+	return 0;
+}
+
+ATF_TC(rate_from_profhz);
+ATF_TC_HEAD(rate_from_profhz, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "The timer asks for PROFHZ samples "
+	    "per CPU-second, 1000 when it is unset");
+}
+ATF_TC_BODY(rate_from_profhz, tc)
+{
+	static const long want[] = { 1000, 2000 };
+	struct child c;
+	struct rate *r;
+	int i;
+
+	r = shared(sizeof(*r));
+	unsetenv("PROFHZ");
+	run_child(child_rate, r, &c);
+	REQUIRE_EXIT(&c, 0);
+	ATF_REQUIRE_EQ_MSG(r->ret, 0, "profil failed");
+	for (i = 0; i < 2; i++)
+		ATF_CHECK_MSG(r->it[i].it_interval.tv_sec == 0 &&
+		    r->it[i].it_interval.tv_usec == want[i], "%s: interval "
+		    "%ld.%06ld s, not %ld us", i == 0 ? "PROFHZ unset" :
+		    "PROFHZ=500", (long)r->it[i].it_interval.tv_sec,
+		    (long)r->it[i].it_interval.tv_usec, want[i]);
+}
+
+struct takeover {
+	WORD		mon[4096];	/* monitor()'s buffer */
+	struct hist	h;		/* profil()'s */
+	size_t		nmon;
+	int		reached;
+	uint64_t	mon_before, mon_after;
+};
+
+static size_t
+mon_hist_off(void)
+{
+	return (sizeof(struct hdr) + 4 * sizeof(struct cnt)) / sizeof(WORD);
+}
+
+static int
+child_takeover(void *arg)
+{
+	struct takeover *t = arg;
+	size_t o = mon_hist_off();
+
+	unsetenv("PROFDIR");
+	monitor((int (*)(void))((uintptr_t)burn_a - 256),
+	    (int (*)(void))((uintptr_t)burn_a + 3840), t->mon, t->nmon, 4);
+	burn_for(burn_a, 50 * MS);
+	t->h.ret = profil(t->h.buf, sizeof(t->h.buf), t->h.off, t->h.scale);
+	t->mon_before = wsum(t->mon + o, t->nmon - o);
+	t->reached = burn_until(burn_a, enough_samples, &t->h, CPU_CAP_NS);
+	t->mon_after = wsum(t->mon + o, t->nmon - o);
+	(void)profil_stop();
+	monitor(NULL, NULL, NULL, 0, 0);
+	return 0;
+}
+
+ATF_TC(takes_over_monitor_histogram);
+ATF_TC_HEAD(takes_over_monitor_histogram, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "profil() called while monitor() "
+	    "profiles sends the samples to its own buffer: the process has "
+	    "one histogram");
+}
+ATF_TC_BODY(takes_over_monitor_histogram, tc)
+{
+	struct takeover *t;
+	struct child c;
+
+	t = shared(sizeof(*t));
+	t->nmon = 4096;
+	t->h.scale = 0x10000;
+	t->h.off = (uintptr_t)burn_a - 256;
+	t->h.nwords = NW;
+	run_child(child_takeover, t, &c);
+	REQUIRE_EXIT(&c, 0);
+	ATF_REQUIRE_EQ_MSG(t->h.ret, 0, "profil returned %d", t->h.ret);
+	ATF_CHECK_MSG(t->reached, "profil's buffer got %ju samples",
+	    (uintmax_t)wsum(t->h.buf, NW));
+	ATF_CHECK_EQ_MSG(t->mon_after, t->mon_before, "monitor's histogram "
+	    "went on counting: %ju, then %ju", (uintmax_t)t->mon_before,
+	    (uintmax_t)t->mon_after);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, prototype_matches_glibc);
@@ -774,5 +884,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, errno_kept);
 	ATF_TP_ADD_TC(tp, counters_saturate);
 	ATF_TP_ADD_TC(tp, fork_child_sampled);
+	ATF_TP_ADD_TC(tp, rate_from_profhz);
+	ATF_TP_ADD_TC(tp, takes_over_monitor_histogram);
 	return atf_no_error();
 }
