@@ -24,6 +24,9 @@ TEST_BINS = $(C_TESTS) $(SH_TESTS) $(HELPERS) $(TOOLS) $(VARIANTS)
 
 tests: $(TEST_BINS)
 
+# A change of compiler or flags (SANITIZE=1) rebuilds every test binary.
+$(TEST_BINS): .flags
+
 tests/%_test: tests/%_test.c lib/libmon.a $(HDRS)
 	$(CC) $(TEST_CFLAGS) -o $@ $< lib/libmon.a $(ATF_LIBS) -lpthread
 
