@@ -57,7 +57,7 @@ struct monx_rec {
 
 /* Clocks that drove the histogram (monx_run.clock). */
 #define MONX_CLK_ITIMER		0	/* setitimer(ITIMER_PROF), whole process */
-#define MONX_CLK_PERF		1	/* perf_event cpu-clock, per thread */
+#define MONX_CLK_PERF		1	/* perf_event task-clock, per thread */
 #define MONX_CLK_TIMER		2	/* timer_create(CLOCK_THREAD_CPUTIME_ID) */
 #define MONX_CLK_USER		3	/* profil() armed by the program itself */
 

@@ -626,7 +626,7 @@ profile_clock(const struct profile *p)
 	case MONX_CLK_ITIMER:
 		return "setitimer ITIMER_PROF";
 	case MONX_CLK_PERF:
-		return "perf_event cpu-clock";
+		return "perf_event task-clock";
 	case MONX_CLK_TIMER:
 		return "timer_create thread CPU-time";
 	case MONX_CLK_USER:
