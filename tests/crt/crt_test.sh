@@ -30,7 +30,8 @@ calls()
 		s = tolower(s)
 		sub(/^0x/, "", s)
 		for (i = 1; i <= length(s); i++)
-			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			v = v * 16 + \
+			    index("0123456789abcdef", substr(s, i, 1)) - 1
 		return v
 	}
 	FNR == NR {
@@ -96,6 +97,20 @@ expect()
 {
 	got=$(calls "$(atf_get_srcdir)/$1" "$1/dump" "$2")
 	[ "$got" = "$3" ] || bad="$bad $1: $2 has $got calls, not $3;"
+}
+
+# status_is V CODE: variant V exited with CODE; a failure is recorded.
+status_is()
+{
+	st=$(cat "$1/status")
+	[ "$st" = "$2" ] || bad="$bad $1: status $st, not $2;"
+}
+
+# What run() left in directory $1 besides its own files.
+left_in()
+{
+	(cd "$1" && ls | grep -v -x -e out -e err -e status -e 'core.*' |
+	    tr '\n' ' ')
 }
 
 verdict()
@@ -186,7 +201,10 @@ signal_handler_exact_body()
 		dumped $v || continue
 		loops=$(field $v/out loops)
 		sigs=$(field $v/out signals)
-		[ "${sigs:-0}" -ge 50 ] || { bad="$bad $v: $sigs signals;"; continue; }
+		if [ "${sigs:-0}" -lt 50 ]; then
+			bad="$bad $v: $sigs signals;"
+			continue
+		fi
 		expect $v leaf $((loops + sigs))
 		expect $v onsig "$sigs"
 		expect $v sigleaf "$sigs"
@@ -223,7 +241,7 @@ mon_out_in_cwd_body()
 	unset PROFDIR
 	for v in $VARIANTS; do
 		run $v counts 10
-		left=$(cd $v && ls | grep -v -x -e out -e err -e status | tr '\n' ' ')
+		left=$(left_in $v)
 		[ "$left" = "mon.out " ] || bad="$bad $v: left $left;"
 	done
 	verdict
@@ -243,7 +261,8 @@ mon_out_in_profdir_body()
 		( PROFDIR=$PWD/p.$v; export PROFDIR; run $v pid )
 		pid=$(field $v/out pid)
 		left=$(ls p.$v | tr '\n' ' ')
-		[ "$left" = "$pid.$v " ] || bad="$bad $v: PROFDIR holds '$left', not $pid.$v;"
+		[ "$left" = "$pid.$v " ] ||
+		    bad="$bad $v: PROFDIR holds '$left', not $pid.$v;"
 		[ ! -e $v/mon.out ] || bad="$bad $v: mon.out written too;"
 		[ -f "p.$v/$pid.$v" ] && dump "p.$v/$pid.$v" >/dev/null 2>&1 ||
 		    bad="$bad $v: no valid profile;"
@@ -263,7 +282,8 @@ pie_and_nopie_body()
 	for v in h_calls h_calls_nopie; do
 		run $v counts 100
 		dumped $v || continue
-		type=$(readelf -h "$(atf_get_srcdir)/$v" | awk '$1 == "Type:" { print $2 }')
+		type=$(readelf -h "$(atf_get_srcdir)/$v" |
+		    awk '$1 == "Type:" { print $2 }')
 		bias=$(field $v/dump exec.bias)
 		case $v:$type:$bias in
 		h_calls:DYN:0|h_calls:DYN:) bad="$bad PIE with bias '$bias';" ;;
@@ -287,7 +307,7 @@ exit_status_kept_body()
 	bad=
 	for v in $VARIANTS; do
 		run $v exit 3
-		[ "$(cat $v/status)" = 3 ] || bad="$bad $v: status $(cat $v/status);"
+		status_is $v 3
 		dumped $v && expect $v leaf 1
 	done
 	verdict
@@ -299,8 +319,8 @@ nofile()
 	bad=
 	for v in $VARIANTS; do
 		run $v "$1"
-		[ "$(cat $v/status)" = "$2" ] || bad="$bad $v: status $(cat $v/status), not $2;"
-		left=$(cd $v && ls | grep -v -x -e out -e err -e status -e 'core.*' | tr '\n' ' ')
+		status_is $v "$2"
+		left=$(left_in $v)
 		[ -z "$left" ] || bad="$bad $v: left $left;"
 	done
 	verdict
@@ -349,9 +369,11 @@ bad_profdir_keeps_status_body()
 	bad=
 	for v in $VARIANTS; do
 		( PROFDIR=$PWD/missing; export PROFDIR; run $v exit 5 )
-		[ "$(cat $v/status)" = 5 ] || bad="$bad $v: status $(cat $v/status);"
-		[ "$(wc -l <$v/err)" -eq 1 ] || bad="$bad $v: stderr: $(cat $v/err);"
-		grep -q "$PWD/missing" $v/err || bad="$bad $v: stderr does not name PROFDIR;"
+		status_is $v 5
+		[ "$(wc -l <$v/err)" -eq 1 ] ||
+		    bad="$bad $v: stderr: $(cat $v/err);"
+		grep -q "$PWD/missing" $v/err ||
+		    bad="$bad $v: stderr does not name PROFDIR;"
 	done
 	[ ! -e missing ] || bad="$bad PROFDIR was created;"
 	verdict
@@ -368,8 +390,7 @@ explicit_monitor_without_p_body()
 {
 	bad=
 	run h_explicit_plain
-	[ "$(cat h_explicit_plain/status)" = 0 ] ||
-	    atf_fail "h_explicit_plain: status $(cat h_explicit_plain/status): $(cat h_explicit_plain/err)"
+	status_is h_explicit_plain 0
 	dumped h_explicit_plain || verdict
 	samples=$(awk '$1 == "hist" { print $3 }' h_explicit_plain/dump)
 	[ "${samples:-0}" -ge 20 ] || bad="$bad $samples samples;"
@@ -415,19 +436,23 @@ setid_ignores_profdir_body()
 	    atf_fail "set-up"
 	( cd home && PROFDIR=$PWD/../pd $nobody ../h_setid counts 10 \
 	    >out 2>err; echo $? >status )
-	[ "$(cat home/status)" = 0 ] || atf_fail "h_setid: status $(cat home/status): $(cat home/err)"
+	[ "$(cat home/status)" = 0 ] ||
+	    atf_fail "h_setid: status $(cat home/status): $(cat home/err)"
 	[ -z "$(ls pd)" ] || bad="$bad PROFDIR was used: $(ls pd);"
 	if [ -f home/mon.out ]; then
 		owner=$(stat -c %u:%g home/mon.out)
-		[ "$owner" = 65534:65534 ] || bad="$bad mon.out owned by $owner;"
+		[ "$owner" = 65534:65534 ] ||
+		    bad="$bad mon.out owned by $owner;"
 	else
 		bad="$bad no mon.out in the current directory;"
 	fi
 	# A directory only root may write: the real user gets no file there.
 	( cd shut && $nobody ../h_setid counts 10 >../shut.out 2>../shut.err;
 	    echo $? >../shut.status )
-	[ "$(cat shut.status)" = 0 ] || bad="$bad status $(cat shut.status) in a shut directory;"
-	[ ! -e shut/mon.out ] || bad="$bad mon.out written where only root may write;"
+	[ "$(cat shut.status)" = 0 ] ||
+	    bad="$bad status $(cat shut.status) in a shut directory;"
+	[ ! -e shut/mon.out ] ||
+	    bad="$bad mon.out written where only root may write;"
 	[ -z "$(ls -A shut)" ] || bad="$bad files left: $(ls -A shut);"
 	[ "$(wc -l <shut.err)" -eq 1 ] && grep -q mon.out shut.err ||
 	    bad="$bad stderr: $(cat shut.err);"

@@ -38,8 +38,8 @@ struct mon_obj {
 };
 
 struct mon_file {
-	struct hdr	 hdr;		/* as stored: nfns counts marker cells */
-	struct cnt	*cells;		/* the counted cells, markers left out */
+	struct hdr	 hdr;		/* as stored: nfns counts markers */
+	struct cnt	*cells;		/* the counted cells, no markers */
 	size_t		 ncells;
 	WORD		*hist;
 	size_t		 nhist;
@@ -128,8 +128,8 @@ mon_parse_ext(struct mon_file *m, const unsigned char *ext, size_t n,
 		off += sizeof(r);
 		pad = (8 - r.len % 8) % 8;
 		if (r.len > end - off || pad > end - off - r.len)
-			return mon_fail(why, whylen, "record %u runs past the end",
-			    r.type);
+			return mon_fail(why, whylen,
+			    "record %u runs past the end", r.type);
 		for (i = 0; i < pad; i++)
 			if (ext[off + r.len + i] != 0)
 				return mon_fail(why, whylen,
@@ -152,7 +152,8 @@ mon_parse_ext(struct mon_file *m, const unsigned char *ext, size_t n,
 			break;
 		case MONX_R_OBJ:
 			if (m->nobjs == MON_MAXOBJ)
-				return mon_fail(why, whylen, "too many objects");
+				return mon_fail(why, whylen,
+				    "too many objects");
 			if (m->objs == NULL && (m->objs = calloc(MON_MAXOBJ,
 			    sizeof(*m->objs))) == NULL)
 				return mon_fail(why, whylen, "out of memory");

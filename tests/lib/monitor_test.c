@@ -55,7 +55,7 @@ struct mrun {
 	rlim_t		fsize;		/* RLIMIT_FSIZE, 0 to leave it */
 	int		xfsz_ignored;
 	int		drop_dac;	/* no root override of permissions */
-	uint64_t	burn_ns;	/* burn this long instead of to ENOUGH */
+	uint64_t	burn_ns;	/* burn this long, not to ENOUGH */
 	/* set by the child */
 	pid_t		pid;
 	int		start_errno;
@@ -1254,7 +1254,7 @@ ATF_TC_BODY(exec_record, tc)
 /* Threads and clocks: burn_b in a thread made before or after the start. */
 struct thr {
 	struct mrun	r;
-	int		before;		/* thread made before monitor() */
+	int		before;		/* made before monitor() */
 	volatile int	started, go;
 	int		reached_a, reached_b;
 	size_t		a0, a1, b0, b1;	/* the burners' counters */
@@ -1301,7 +1301,7 @@ child_threads(void *arg)
 	if ((e = setup(r)) != 0)
 		return e;
 	if (t->before) {
-		/* Running already, not merely created, when monitor() starts. */
+		/* Running, not merely created, when monitor() starts. */
 		if (pthread_create(&th, NULL, thread_b, t) != 0)
 			return 120;
 		while (!t->started)
@@ -1348,7 +1348,7 @@ check_threads(int before)
 		readmon(MON_OUT, &f);
 		ATF_REQUIRE(f.has_run);
 		if (i < 2 && f.run.clock == MONX_CLK_ITIMER) {
-			/* That clock is not available here: nothing to judge. */
+			/* No such clock here: nothing to judge. */
 			mon_free(&f);
 			continue;
 		}
@@ -1395,9 +1395,8 @@ own_handler(int sig)
 
 struct own {
 	struct mrun	r;
-	int		clock;		/* from the file, for the parent */
-	int		read_back;	/* sigaction() gave back own_handler */
-	int		installed;	/* own_handler in place after stop */
+	int		read_back;	/* sigaction() gave it back */
+	int		installed;	/* in place after the stop */
 	unsigned long	calls;
 };
 

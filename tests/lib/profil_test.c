@@ -22,7 +22,7 @@
 
 #include "h_support.h"
 
-#define NW		1024		/* counters in most test buffers */
+#define NW		1024		/* counters in most buffers */
 #define ENOUGH		40		/* samples a burner waits for */
 
 _Static_assert(__builtin_types_compatible_p(__typeof__(profil),
@@ -259,8 +259,8 @@ child_off(void *arg)
 
 	for (scale = 0; scale <= 1; scale++) {
 		memset(buf, 0, sizeof(buf));
-		r->ret[scale] = profil(buf, sizeof(buf), (uintptr_t)burn_a - 256,
-		    scale);
+		r->ret[scale] = profil(buf, sizeof(buf),
+		    (uintptr_t)burn_a - 256, scale);
 		if (sigaction(SIGPROF, NULL, &sa) != 0 ||
 		    getitimer(ITIMER_PROF, &it) != 0)
 			return 2;
@@ -334,8 +334,8 @@ mine(int sig)
 
 struct restore {
 	int		ret_on, ret_off;
-	int		taken;		/* our action was replaced while on */
-	int		timer_ours;	/* ITIMER_PROF was changed while on */
+	int		taken;		/* the action replaced while on */
+	int		timer_ours;	/* the timer replaced while on */
 	int		back_handler, back_flags, back_mask;
 	struct itimerval before, after;
 };
@@ -417,7 +417,7 @@ ATF_TC_BODY(stop_restores_action_and_timer, tc)
 
 struct threads {
 	struct hist	h;
-	size_t		ia0, ia1, ib0, ib1;	/* counters of burn_a, _b */
+	size_t		ia0, ia1, ib0, ib1; /* burn_a's, burn_b's */
 	int		reached_a, reached_b;
 };
 
