@@ -192,6 +192,11 @@ END {
 	    cell("solib", "base", "truth", "%.1f (truth)"),
 	    cell("solib", "mon", "share", "%.1f", 1),
 	    cell("solib", "pg", "share", "%.1f", 1), "-", "-", "-")
+	row(5, "% in main_part (the program)",
+	    has("solib", "base", "truth") ? sprintf("%.1f (truth)",
+	    100 - med("solib", "base", "truth")) : why("solib", "base", "truth"),
+	    cell("solib", "mon", "mainshare", "%.1f", 1),
+	    cell("solib", "pg", "mainshare", "%.1f", 1), "-", "-", "-")
 
 	# 6. time accounted
 	for (t = 1; t <= 4; t *= 4) {
