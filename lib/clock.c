@@ -69,6 +69,7 @@ __attribute__((used)) static const char *const pull[] = {
 };
 
 static struct sigaction	oldact;
+static void		(*ours)(int, siginfo_t *, void *);
 static struct itimerval	oldtimer;
 static struct itimerval	ourtimer;
 static volatile sig_atomic_t running;
@@ -336,6 +337,7 @@ _mon_clock_start(void (*handler)(int, siginfo_t *, void *), int classic)
 	sigfillset(&sa.sa_mask);
 	if (__sigaction(SIGPROF, &sa, &oldact) != 0)
 		return -1;
+	ours = handler;
 	period = period_ns();
 	n = choose(classic, list);
 	for (i = 0; i < n; i++) {
@@ -356,10 +358,16 @@ _mon_clock_start(void (*handler)(int, siginfo_t *, void *), int classic)
 	return 0;
 }
 
-/* Stop every clock and put back what was there before. */
+/*
+ * Stop every clock and put back what was there before -- unless the
+ * program has since installed a SIGPROF action of its own over ours
+ * (possible with ITIMER_PROF, where its signals and ours are one), which
+ * is then left in place.
+ */
 void
 _mon_clock_stop(void)
 {
+	struct sigaction cur;
 	int saved;
 
 	if (!running)
@@ -370,7 +378,9 @@ _mon_clock_stop(void)
 		(void)setitimer(ITIMER_PROF, &oldtimer, NULL);
 	else
 		disarm_all();
-	(void)__sigaction(SIGPROF, &oldact, NULL);
+	if (__sigaction(SIGPROF, NULL, &cur) == 0 &&
+	    (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == ours)
+		(void)__sigaction(SIGPROF, &oldact, NULL);
 	errno = saved;
 }
 
