@@ -35,6 +35,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <linux/perf_event.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -170,6 +171,9 @@ arm(pid_t tid)
 	pid_t none;
 	size_t i;
 
+	for (i = 0; i < MAXTHREADS; i++)
+		if (atomic_load(&slots[i].tid) == tid)
+			return 0;		/* armed already */
 	for (i = 0; i < MAXTHREADS; i++) {
 		s = &slots[i];
 		none = 0;
@@ -286,15 +290,26 @@ _mon_clock_ours(const siginfo_t *si)
 	}
 }
 
-/* Pass a signal that is not ours to the action the program had. */
+/*
+ * Pass a signal that is not ours to the action the program had.  Its
+ * default action is to terminate, and so it does, as it would have
+ * without libmon.
+ */
 void
 _mon_clock_chain(int sig, siginfo_t *si, void *uc)
 {
+	sigset_t set;
+
 	if (oldact.sa_flags & SA_SIGINFO) {
 		if (oldact.sa_sigaction != NULL)
 			oldact.sa_sigaction(sig, si, uc);
-	} else if (oldact.sa_handler != SIG_DFL &&
-	    oldact.sa_handler != SIG_IGN)
+	} else if (oldact.sa_handler == SIG_DFL) {
+		(void)__sigaction(sig, &oldact, NULL);
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		(void)pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+		(void)raise(sig);
+	} else if (oldact.sa_handler != SIG_IGN)
 		oldact.sa_handler(sig);
 }
 

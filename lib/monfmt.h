@@ -59,7 +59,6 @@ struct monx_rec {
 #define MONX_CLK_ITIMER		0	/* setitimer(ITIMER_PROF), whole process */
 #define MONX_CLK_PERF		1	/* perf_event task-clock, per thread */
 #define MONX_CLK_TIMER		2	/* timer_create(CLOCK_THREAD_CPUTIME_ID) */
-#define MONX_CLK_USER		3	/* profil() armed by the program itself */
 
 struct monx_run {
 	uint32_t	clock;		/* MONX_CLK_* */

@@ -629,8 +629,6 @@ profile_clock(const struct profile *p)
 		return "perf_event task-clock";
 	case MONX_CLK_TIMER:
 		return "timer_create thread CPU-time";
-	case MONX_CLK_USER:
-		return "profil() by the program";
 	default:
 		return "unknown";
 	}
