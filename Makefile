@@ -45,7 +45,7 @@ MAN3	 = $(wildcard man3c/*.3c)
 	@echo '$(CC) $(CFLAGS) $(SAN)' | cmp -s - $@ || \
 	    echo '$(CC) $(CFLAGS) $(SAN)' > $@
 
-all: lib/libmon.a prof/prof lib/mon.specs lib/mon-build.specs
+all: lib/libmon.a prof/prof lib/mon-build.specs
 
 lib/%.o: lib/%.c $(HDRS)
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
@@ -61,11 +61,9 @@ lib/libmon.a: $(LIB_O)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_O)
 
-# A gcc specs file so that "cc -specs=mon.specs -p prog.c" needs no -lmon.
-lib/mon.specs: lib/mon.specs.in Makefile
-	sed -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCDIR@|$(INCDIR)|g' \
-	    lib/mon.specs.in > $@
-# The same, pointing at this build tree, for the tests and the bench.
+# A gcc specs file so that "cc -specs=mon.specs -p prog.c" needs no -lmon:
+# installed with the PREFIX of the install; this one points at the build
+# tree, for the tests and the bench.
 lib/mon-build.specs: lib/mon.specs.in Makefile
 	sed -e 's|@LIBDIR@|$(CURDIR)/lib|g' -e 's|@INCDIR@|$(CURDIR)/include|g' \
 	    lib/mon.specs.in > $@
@@ -104,7 +102,9 @@ install: all
 	install -m 755 prof/prof $(DESTDIR)$(BINDIR)/prof
 	install -m 644 lib/libmon.a $(DESTDIR)$(LIBDIR)/libmon.a
 	install -m 644 include/mon.h $(DESTDIR)$(INCDIR)/mon.h
-	install -m 644 lib/mon.specs $(CRT_C:.c=.o) $(DESTDIR)$(DATADIR)/
+	install -m 644 $(CRT_C:.c=.o) $(DESTDIR)$(DATADIR)/
+	sed -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCDIR@|$(INCDIR)|g' \
+	    lib/mon.specs.in > $(DESTDIR)$(DATADIR)/mon.specs
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(MAN3) $(DESTDIR)$(MANDIR)/man3c/
 
@@ -121,7 +121,7 @@ uninstall:
 
 clean:
 	rm -f lib/*.o lib/x86_64/*.o crt/*.o prof/*.o lib/libmon.a \
-	    lib/mon.specs lib/mon-build.specs prof/prof examples/demo \
+	    lib/mon-build.specs prof/prof examples/demo \
 	    examples/mon.out
 	rm -f $(TEST_BINS)
 	rm -rf bench/out
