@@ -21,7 +21,6 @@
 #define MAXARGS	4096
 
 typedef int (*execfn)(const char *, char *const[], char *const[]);
-typedef int (*execpfn)(const char *, char *const[]);
 typedef int (*fexecfn)(int, char *const[], char *const[]);
 
 static void *
@@ -34,24 +33,35 @@ real(const char *name)
 	return f;
 }
 
-#define AROUND(call) do { \
-	int r_, e_; \
-	_mon_clock_pause(); \
-	r_ = (call); \
-	e_ = errno; \
-	_mon_clock_resume(); \
-	errno = e_; \
-	return r_; \
-} while (0)
+/* The clock paused around an exec; errno is the exec's own. */
+static int
+resumed(int r)
+{
+	int saved;
+
+	saved = errno;
+	_mon_clock_resume();
+	errno = saved;
+	return r;
+}
+
+/* libc's execve or execvpe (same signature), called with the clock paused. */
+static int
+around(const char *name, const char *file, char *const argv[],
+    char *const envp[])
+{
+	execfn f;
+
+	if ((f = (execfn)real(name)) == NULL)
+		return -1;
+	_mon_clock_pause();
+	return resumed(f(file, argv, envp));
+}
 
 _mon_public int
 execve(const char *path, char *const argv[], char *const envp[])
 {
-	execfn f = (execfn)real("execve");
-
-	if (f == NULL)
-		return -1;
-	AROUND(f(path, argv, envp));
+	return around("execve", path, argv, envp);
 }
 
 _mon_public int
@@ -63,11 +73,7 @@ execv(const char *path, char *const argv[])
 _mon_public int
 execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	execfn f = (execfn)real("execvpe");
-
-	if (f == NULL)
-		return -1;
-	AROUND(f(file, argv, envp));
+	return around("execvpe", file, argv, envp);
 }
 
 _mon_public int
@@ -79,11 +85,12 @@ execvp(const char *file, char *const argv[])
 _mon_public int
 fexecve(int fd, char *const argv[], char *const envp[])
 {
-	fexecfn f = (fexecfn)real("fexecve");
+	fexecfn f;
 
-	if (f == NULL)
+	if ((f = (fexecfn)real("fexecve")) == NULL)
 		return -1;
-	AROUND(f(fd, argv, envp));
+	_mon_clock_pause();
+	return resumed(f(fd, argv, envp));
 }
 
 /* Gather the variadic arguments of execl* into argv; -1 if too many. */
