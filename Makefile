@@ -93,6 +93,8 @@ demo: all
 bench: all
 	@sh bench/run
 
+# The fuzzers (clang, libFuzzer): seconds per harness; see tests/fuzz/run.
+FUZZTIME ?= 60
 fuzz:
 	@sh tests/fuzz/run $(FUZZTIME)
 

@@ -1,0 +1,68 @@
+/*
+ * fuzz_elfsym.c -- libFuzzer harness for prof's ELF symbol reader.
+ *
+ * The input is the program prof is given.  Its functions and build-id
+ * are loaded; when that succeeds, a fixed real profile (a mon.out of
+ * h_burn, read once) is checked against its build-id and attributed to
+ * its functions twice, without and with -g, and the report and the -s
+ * statistics are printed to nowhere: what a program's symbols can do to
+ * the steps after the reader is fuzzed along with it.  Other objects the
+ * profile names are not read (-p): their files are not the input.
+ *
+ * Replay a crash with prof itself: prof -p in tests/fuzz/seeds/monread/pie.out
+ */
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "prof.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+static struct profile p;
+static int ready;
+
+/* The fixed profile, read once and kept, outside the tracking. */
+static void
+load_profile(void)
+{
+	if (setjmp(fuzz_env) != 0)
+		abort();	/* the seed must read */
+	profile_read(&p, fuzz_seed("monread", "pie.out"));
+	profile_finish(&p);
+	ready = 1;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct symtab st;
+	static struct report r;
+	static struct opts o;
+	const char *path, *why;
+	int locals;
+
+	if (!ready)
+		load_profile();
+	path = fuzz_file(0, data, size);
+	fuzz_begin();
+	if (setjmp(fuzz_env) == 0 && symtab_load(&st, path, &why) == 0) {
+		profile_check_id(&p, path, &st);
+		for (locals = 0; locals <= 1; locals++) {
+			memset(&o, 0, sizeof(o));
+			o.sort = locals ? 'a' : 't';
+			o.addr = locals ? 'o' : 0;
+			o.locals = locals;
+			o.zeros = locals;
+			o.progonly = 1;
+			attribute(&r, &p, &st, &o);
+			fuzz_mute();
+			report_print(&r, &o);
+			report_stats(&r, &p, &st);
+			fuzz_unmute();
+		}
+	}
+	fuzz_end();
+	return 0;
+}

@@ -1,0 +1,59 @@
+/*
+ * fuzz_monread.c -- libFuzzer harness for prof's mon.out reader.
+ *
+ * The input is a mon.out file.  It goes through every step prof takes
+ * after reading it, against a fixed real program (the h_burn the seeds
+ * were written by): read it, read it again so that the merging of two
+ * files runs too (prof prog in in), finish, check the build-ids,
+ * attribute, print the report and the -s statistics.  The options
+ * alternate with the input's length so that -g and -z paths run as well.
+ * Objects named by the file are looked up for symbols as prof does.
+ *
+ * Replay a crash with prof itself: prof tests/fuzz/seeds/elf/h_burn in in
+ */
+#include <setjmp.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "prof.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+static const char *prog;
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct profile p;
+	static struct symtab st;
+	static struct report r;
+	static struct opts o;
+	const char *path, *why;
+
+	if (prog == NULL)
+		prog = fuzz_seed("elf", "h_burn");
+	path = fuzz_file(0, data, size);
+	memset(&p, 0, sizeof(p));
+	memset(&st, 0, sizeof(st));
+	memset(&o, 0, sizeof(o));
+	o.sort = "tcna"[size % 4];
+	o.locals = size & 4;
+	o.zeros = size & 8;
+	o.addr = size & 16 ? 'x' : 0;
+	o.stats = 1;
+	fuzz_begin();
+	if (setjmp(fuzz_env) == 0) {
+		profile_read(&p, path);
+		profile_read(&p, path);
+		profile_finish(&p);
+		if (symtab_load(&st, prog, &why) != 0)
+			__builtin_trap();	/* the fixed program must load */
+		profile_check_id(&p, prog, &st);
+		attribute(&r, &p, &st, &o);
+		fuzz_mute();
+		report_print(&r, &o);
+		report_stats(&r, &p, &st);
+	}
+	fuzz_end();
+	return 0;
+}
