@@ -1,0 +1,136 @@
+#! /usr/bin/env atf-sh
+#
+# regress_test.sh -- the fuzz corpus replayed through prof itself.
+#
+# Every seed and every input the fuzzers once crashed on (regress/) goes
+# through the real prof binary, as the harnesses fed it: a mon.out
+# against the fixed program the seeds were written by (read twice, as
+# fuzz_monread merges it with itself), a program against a fixed real
+# mon.out.  prof must end on its own: exit 0, or exit 1 with exactly one
+# line on stderr naming the input -- never a signal, never a sanitizer
+# report (in a SANITIZE=1 build).  No clang is needed here.  The same
+# runs go through valgrind's memcheck too (the valgrind script).
+
+setup()
+{
+	srcdir=$(atf_get_srcdir)
+	PROF=$srcdir/../../prof/prof
+	PROG=$srcdir/seeds/elf/h_burn
+	MDATA=$srcdir/seeds/monread/pie.out
+	unset PROFDIR PROFHZ PROFCLOCK
+	LC_ALL=C
+	export LC_ALL
+	[ -x "$PROF" ] || atf_fail "prof is not built: $PROF"
+	[ -f "$PROG" ] && [ -f "$MDATA" ] || atf_fail "the seeds are missing"
+	bad=0
+	n=0
+}
+
+# judge input args...: run prof with args, say what is wrong, if anything.
+judge()
+{
+	in=$1
+	shift
+	"$PROF" "$@" >out 2>err
+	rc=$?
+	n=$((n + 1))
+	if grep -q -e 'Sanitizer' -e 'runtime error' err; then
+		echo "$in: sanitizer report (prof $*):"
+		cat err
+		bad=$((bad + 1))
+		return
+	fi
+	case $rc in
+	0)	return ;;
+	1)	;;
+	*)	echo "$in: exit status $rc (prof $*)"
+		cat err
+		bad=$((bad + 1))
+		return ;;
+	esac
+	case $(cat err) in
+	"prof: $in: "*)
+		[ "$(wc -l <err)" -eq 1 ] && return ;;
+	esac
+	echo "$in: exit 1 without one line naming it (prof $*):"
+	cat err
+	bad=$((bad + 1))
+}
+
+# The files of the corpus folders given, seeds first.
+inputs()
+{
+	for d in "$@"; do
+		[ -d "$d" ] || continue
+		for f in "$d"/*; do
+			[ -f "$f" ] && echo "$f"
+		done
+	done
+}
+
+verdict()
+{
+	[ $n -gt 0 ] || atf_fail "no inputs found"
+	[ $bad -eq 0 ] || atf_fail "$bad of $n runs of prof went wrong"
+}
+
+atf_test_case mdata_inputs_end_cleanly
+mdata_inputs_end_cleanly_head()
+{
+	atf_set descr "Every mon.out seed and crash input of the fuzzer ends" \
+	    "prof with exit 0, or exit 1 and one line naming it"
+}
+mdata_inputs_end_cleanly_body()
+{
+	setup
+	for f in $(inputs "$srcdir/seeds/monread" "$srcdir/regress/monread")
+	do
+		judge "$f" "$PROG" "$f"
+		judge "$f" -s -g -z -x "$PROG" "$f" "$f"
+		judge "$f" -p -c "$PROG" "$f"
+	done
+	verdict
+}
+
+atf_test_case program_inputs_end_cleanly
+program_inputs_end_cleanly_head()
+{
+	atf_set descr "Every ELF seed and crash input of the fuzzer, given as" \
+	    "the program, ends prof with exit 0, or exit 1 and one line" \
+	    "naming it"
+}
+program_inputs_end_cleanly_body()
+{
+	setup
+	for f in $(inputs "$srcdir/seeds/elf" "$srcdir/regress/elf"); do
+		judge "$f" -p "$f" "$MDATA"
+		judge "$f" -s -g -z -o -a "$f" "$MDATA"
+	done
+	verdict
+}
+
+atf_test_case clean_under_valgrind
+clean_under_valgrind_head()
+{
+	atf_set descr "prof reads every seed and crash input with no error" \
+	    "from valgrind's memcheck (skipped without valgrind, or when" \
+	    "prof is built with ASan)"
+}
+clean_under_valgrind_body()
+{
+	srcdir=$(atf_get_srcdir)
+	sh "$srcdir/valgrind" >out 2>&1
+	case $? in
+	0)	;;
+	77)	atf_skip "$(tail -1 out)" ;;
+	*)	cat out
+		atf_fail "$(tail -1 out)" ;;
+	esac
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case mdata_inputs_end_cleanly
+	atf_add_test_case program_inputs_end_cleanly
+	atf_add_test_case clean_under_valgrind
+}
