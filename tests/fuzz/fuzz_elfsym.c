@@ -9,7 +9,9 @@
  * the steps after the reader is fuzzed along with it.  Other objects the
  * profile names are not read (-p): their files are not the input.
  *
- * Replay a crash with prof itself: prof -p in tests/fuzz/seeds/monread/pie.out
+ * Replay a crash with prof itself, with the options of either pass:
+ * prof -s -p in tests/fuzz/seeds/monread/pie.out
+ * prof -s -p -g -z -a -o in tests/fuzz/seeds/monread/pie.out
  */
 #include <setjmp.h>
 #include <stdlib.h>

@@ -6,10 +6,12 @@
  * were written by): read it, read it again so that the merging of two
  * files runs too (prof prog in in), finish, check the build-ids,
  * attribute, print the report and the -s statistics.  The options
- * alternate with the input's length so that -g and -z paths run as well.
- * Objects named by the file are looked up for symbols as prof does.
+ * follow the input's length (regress_test.sh picks them alike), so that
+ * every sort and -g, -z, -x and -p run too.  Without -p the objects the
+ * file names are looked up for symbols, as prof does.
  *
- * Replay a crash with prof itself: prof tests/fuzz/seeds/elf/h_burn in in
+ * Replay a crash with prof itself, say for a length of 37 bytes:
+ * prof -s -c -g -p tests/fuzz/seeds/elf/h_burn in in
  */
 #include <setjmp.h>
 #include <string.h>
@@ -40,6 +42,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.locals = size & 4;
 	o.zeros = size & 8;
 	o.addr = size & 16 ? 'x' : 0;
+	o.progonly = size & 32;
 	o.stats = 1;
 	fuzz_begin();
 	if (setjmp(fuzz_env) == 0) {

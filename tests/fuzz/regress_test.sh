@@ -4,12 +4,13 @@
 #
 # Every seed and every input the fuzzers once crashed on (regress/) goes
 # through the real prof binary, as the harnesses fed it: a mon.out
-# against the fixed program the seeds were written by (read twice, as
-# fuzz_monread merges it with itself), a program against a fixed real
-# mon.out.  prof must end on its own: exit 0, or exit 1 with exactly one
-# line on stderr naming the input -- never a signal, never a sanitizer
-# report (in a SANITIZE=1 build).  No clang is needed here.  The same
-# runs go through valgrind's memcheck too (the valgrind script).
+# against the fixed program the seeds were written by (alone, and twice
+# with the options fuzz_monread picks, as it merges it with itself), a
+# program against a fixed real mon.out with the options of both passes
+# of fuzz_elfsym.  prof must end on its own: exit 0, or exit 1 with
+# exactly one line on stderr naming the input -- never a signal, never
+# a sanitizer report (in a SANITIZE=1 build).  No clang is needed here.
+# The same runs go through valgrind's memcheck too (the valgrind script).
 
 setup()
 {
@@ -57,6 +58,18 @@ judge()
 	bad=$((bad + 1))
 }
 
+# The options fuzz_monread takes for an input of the size of file $1.
+harness_opts()
+{
+	size=$(wc -c <"$1")
+	printf -- '-s -%s' $(echo t c n a | cut -d' ' -f$((size % 4 + 1)))
+	[ $((size & 4)) -ne 0 ] && printf ' -g'
+	[ $((size & 8)) -ne 0 ] && printf ' -z'
+	[ $((size & 16)) -ne 0 ] && printf ' -x'
+	[ $((size & 32)) -ne 0 ] && printf ' -p'
+	echo
+}
+
 # The files of the corpus folders given, seeds first.
 inputs()
 {
@@ -86,8 +99,7 @@ mdata_inputs_end_cleanly_body()
 	for f in $(inputs "$srcdir/seeds/monread" "$srcdir/regress/monread")
 	do
 		judge "$f" "$PROG" "$f"
-		judge "$f" -s -g -z -x "$PROG" "$f" "$f"
-		judge "$f" -p -c "$PROG" "$f"
+		judge "$f" $(harness_opts "$f") "$PROG" "$f" "$f"
 	done
 	verdict
 }
@@ -103,8 +115,8 @@ program_inputs_end_cleanly_body()
 {
 	setup
 	for f in $(inputs "$srcdir/seeds/elf" "$srcdir/regress/elf"); do
-		judge "$f" -p "$f" "$MDATA"
-		judge "$f" -s -g -z -o -a "$f" "$MDATA"
+		judge "$f" -s -p "$f" "$MDATA"
+		judge "$f" -s -p -g -z -a -o "$f" "$MDATA"
 	done
 	verdict
 }
