@@ -4,3 +4,22 @@ tests/lib/monitor_test: tests/lib/h_support.h tests/lib/h_burn.h \
 	tests/lib/h_monread.h
 tests/lib/h_monitor: tests/lib/h_burn.h
 tests/lib/t_mondump: tests/lib/h_monread.h
+tests/lib/h_fault tests/lib/t_spin: tests/lib/h_spin.h
+
+# faults_test: h_fault again, linked with mcount exported as the specs
+# file asks (GNU ld exports it anyway, glibc defining it too), so that a
+# dlopen'd library built with -p counts into it; and that library, built
+# without -p and with it.
+LT	= tests/lib
+VARIANTS += $(LT)/h_fault_dl $(LT)/h_dlib_plain.so $(LT)/h_dlib_p.so
+
+$(LT)/h_fault_dl: $(LT)/h_fault.c $(LT)/h_spin.h lib/libmon.a $(HDRS) \
+    $(LT)/local.mk
+	$(CC) -p $(TEST_CFLAGS) -fno-inline -o $@ $< lib/libmon.a -lpthread \
+	    -Wl,--export-dynamic-symbol=mcount
+
+$(LT)/h_dlib_plain.so: $(LT)/dlib.c $(LT)/h_spin.h $(LT)/local.mk
+	$(CC) $(TEST_CFLAGS) -fPIC -shared -o $@ $<
+
+$(LT)/h_dlib_p.so: $(LT)/dlib.c $(LT)/h_spin.h $(LT)/local.mk
+	$(CC) -pg $(TEST_CFLAGS) -fno-inline -fPIC -shared -o $@ $<

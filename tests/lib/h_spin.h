@@ -1,0 +1,39 @@
+/*
+ * h_spin.h -- CPU work measured in CPU time, for the cc -p helpers of
+ * faults_test and the shared library they dlopen.
+ *
+ * SPIN(ns) spins in the body of the function that uses it -- being a
+ * macro, it puts the time in that function and in no callee but the
+ * clock read between chunks -- until the calling thread has used ns
+ * nanoseconds of CPU time.  Work is bounded by CPU time, never by the
+ * wall clock, so a loaded machine makes a run slower, not different.
+ */
+#ifndef H_SPIN_H
+#define H_SPIN_H
+
+#include <stdint.h>
+#include <time.h>
+
+#define SPIN_CHUNK	50000UL		/* LCG rounds between clock reads */
+#define MS		1000000ULL
+
+static volatile unsigned long spin_sink;
+
+/* CPU time of the calling thread (THREAD) or process (PROCESS), in ns. */
+#define SPIN_NOW(clk) __extension__ ({					\
+	struct timespec ts_;						\
+	clock_gettime(CLOCK_ ## clk ## _CPUTIME_ID, &ts_) != 0 ? 0ULL :	\
+	    (uint64_t)ts_.tv_sec * 1000000000ULL + (uint64_t)ts_.tv_nsec; \
+})
+
+#define SPIN(ns) do {							\
+	uint64_t t0_ = SPIN_NOW(THREAD);				\
+	unsigned long i_, x_ = spin_sink;				\
+	while (SPIN_NOW(THREAD) - t0_ < (uint64_t)(ns))			\
+		for (i_ = 0; i_ < SPIN_CHUNK; i_++)			\
+			x_ = x_ * 6364136223846793005UL +		\
+			    1442695040888963407UL;			\
+	spin_sink = x_;							\
+} while (0)
+
+#endif /* !H_SPIN_H */
