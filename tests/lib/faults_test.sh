@@ -1,0 +1,903 @@
+#! /usr/bin/env atf-sh
+#
+# faults_test -- the README's fault table, row by row: a cc -p program
+# (h_fault) does what real programs do to a profiler -- blocks SIGPROF,
+# installs its own handler and timer, makes hundreds of threads, forks,
+# execs, dies in odd ways, sleeps in system calls, dlopens code -- and
+# each case checks that the program's own behaviour is unchanged and
+# that the profile says what the table says it does.
+#
+# Work is measured in CPU time, never wall-clock time, and bands are
+# generous: the machine may be small and busy.  Files are read with
+# prof and t_mondump.  Rows the table shares with other programs are
+# tested there: PROFDIR, RLIMIT_FSIZE, symbolic links, the exec of a busy
+# program by the profiled process itself, fork (monitor_test); exit
+# status, _exit, abort, SIGTERM, set-user-ID programs (crt_test);
+# profil() called by the program (profil_test).
+
+# --- helpers -----------------------------------------------------------
+
+setup()
+{
+	srcdir=$(atf_get_srcdir)
+	H=$srcdir/h_fault
+	HDL=$srcdir/h_fault_dl
+	PROF=$srcdir/../../prof/prof
+	DUMP=$srcdir/t_mondump
+	unset PROFDIR PROFHZ PROFCLOCK
+	LC_ALL=C
+	export LC_ALL
+	[ -x "$PROF" ] || atf_fail "prof is not built: $PROF"
+	bad=
+}
+
+# run DIR [VAR=VALUE ...] PROG ARGS...: run in DIR, made afresh, with
+# the environment given; stdout to DIR/out, stderr to DIR/err, the
+# status to DIR/status.
+run()
+{
+	local d
+
+	d=$1
+	shift
+	rm -rf "$d"
+	mkdir "$d" || atf_fail "mkdir $d"
+	( cd "$d" && env "$@" >out 2>err; echo $? >status )
+}
+
+# fail WHAT: record a failure; the case goes on and reports them all.
+fail()
+{
+	bad="$bad $*;"
+}
+
+verdict()
+{
+	[ -z "$bad" ] || atf_fail "$bad"
+}
+
+# holds AWK-EXPRESSION WHAT: WHAT is a failure unless the expression
+# (numbers substituted in by the caller) is true.
+holds()
+{
+	awk "BEGIN { exit !($1) }" </dev/null || fail "$2"
+}
+
+# is GOT WANT WHAT
+is()
+{
+	[ "$1" = "$2" ] || fail "$3: $1, not $2"
+}
+
+status_is()
+{
+	is "$(cat "$1/status")" "$2" "$1: exit status"
+}
+
+# out_is DIR TEXT: DIR/out holds exactly TEXT (and a newline).
+out_is()
+{
+	printf '%s\n' "$2" | cmp -s - "$1/out" ||
+	    fail "$1: stdout '$(cat "$1/out")', not '$2'"
+}
+
+quiet()
+{
+	[ ! -s "$1/err" ] || fail "$1: stderr: $(cat "$1/err")"
+}
+
+# dumped DIR [FILE]: DIR/FILE (default mon.out) dumped to DIR/dump.
+dumped()
+{
+	local f
+
+	f=$1/${2:-mon.out}
+	if [ ! -f "$f" ]; then
+		fail "$1: no ${2:-mon.out}"
+		return 1
+	fi
+	"$DUMP" "$f" >"$1/dump" 2>"$1/dumperr" && return 0
+	fail "$1: $(cat "$1/dumperr")"
+	return 1
+}
+
+# field DIR KEY: KEY's value in DIR/dump; fact DIR KEY: in DIR/facts.
+field()
+{
+	awk -v k="$2" '$1 == k { print $2; exit }' "$1/dump"
+}
+
+fact()
+{
+	awk -v k="$2" '$1 == k { print $2; exit }' "$1/facts"
+}
+
+# report DIR PROG [FILES...]: prof -g -h of DIR's profile to DIR/rows,
+# prof -s's statistics to DIR/stats.
+report()
+{
+	local d p
+
+	d=$1
+	p=$2
+	shift 2
+	if ! (cd "$d" && "$PROF" -s -g -h "$p" "$@" >rows 2>stats); then
+		fail "$d: prof failed: $(cat "$d/stats")"
+		return 1
+	fi
+}
+
+# row DIR NAME: "percent seconds calls" of the row named NAME in
+# DIR/rows; the name starts in column 45, under the heading's "Name".
+row()
+{
+	awk -v n="$2" 'substr($0, 45) == n {
+		printf "%s %s %d\n", substr($0, 1, 6) + 0,
+		    substr($0, 7, 8) + 0, substr($0, 23, 8) + 0
+		exit
+	}' "$1/rows"
+}
+
+pct()
+{
+	set -- $(row "$1" "$2")
+	echo "${1:-0}"
+}
+
+calls()
+{
+	set -- $(row "$1" "$2")
+	echo "${3:-none}"
+}
+
+# summary DIR REGEX: the first number after REGEX in prof -s's statistics.
+summary()
+{
+	sed -n "s/^$2 *\([0-9.]*\).*/\1/p" "$1/stats" | head -1
+}
+
+# hex STRING: the value of a hex number, in awk.
+HEX='function hex(s,    i, v) {
+	v = 0
+	s = tolower(s)
+	sub(/^0x/, "", s)
+	for (i = 1; i <= length(s); i++)
+		v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+	return v
+}'
+
+# cells_in PROG FN NEXT DUMP: the calls DUMP counts in PROG's function
+# FN, that is between the symbols FN and NEXT, less the load bias.
+cells_in()
+{
+	nm "$1" | awk -v fn="$2" -v next_="$3" "$HEX"'
+	    FNR == NR {
+		if ($3 == fn) lo = hex($1)
+		if ($3 == next_) hi = hex($1)
+		next
+	    }
+	    $1 == "exec.bias" { bias = hex($2) }
+	    $1 == "cell" { n++; pc[n] = hex($2); cnt[n] = $3 }
+	    END {
+		for (i = 1; i <= n; i++)
+			if (pc[i] - bias >= lo && pc[i] - bias < hi)
+				s += cnt[i]
+		printf "%.0f\n", s
+	    }' - "$4"
+}
+
+# left DIR: what is in DIR besides run()'s own files and facts.
+left()
+{
+	(cd "$1" && ls -A | grep -v -x -e out -e err -e status -e facts \
+	    -e 'core.*' | tr '\n' ' ')
+}
+
+# per_thread DIR: skip unless DIR's run sampled with a per-thread clock.
+per_thread()
+{
+	[ "$(field "$1" run.clock)" != 0 ] ||
+	    atf_skip "no per-thread clock here (perf_event, timer_create)"
+}
+
+# --- SIGPROF: blocked, taken over --------------------------------------
+
+atf_test_case sigprof_blocked_for_a_while
+sigprof_blocked_for_a_while_head()
+{
+	atf_set descr "A program that blocks SIGPROF in all its threads for" \
+	    "a while keeps its output and exit status and gets exact call" \
+	    "counts, whatever the clock; the file's CPU time covers the" \
+	    "whole run, prof's seconds add up to it, and the blocked stretch," \
+	    "not sampled, gets none of them"
+}
+sigprof_blocked_for_a_while_body()
+{
+	setup
+	run plain PROFDIR= "$H" block 200
+	status_is plain 3
+	[ ! -e plain/mon.out ] || fail "PROFDIR='' wrote a profile"
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c "$H" block 200
+		status_is $c 3
+		cmp -s plain/out $c/out || fail "$c: stdout '$(cat $c/out)'," \
+		    "without libmon '$(cat plain/out)'"
+		quiet $c
+		dumped $c || continue
+		report $c "$H" || continue
+		is "$(calls $c leaf)" 600000 "$c: leaf's calls"
+		cpu=$(field $c run.cpu_ns)
+		used=$(fact $c cpu_ns)
+		holds "$cpu >= 1.2e9 && $cpu >= 0.95 * $used &&
+		    $cpu <= 1.05 * $used + 2e7" \
+		    "$c: RUN cpu_ns $cpu, the program used $used (1.2e9 spun)"
+		secs=$(summary $c 'seconds:')
+		holds "($secs - $cpu / 1e9)^2 < 0.011^2" \
+		    "$c: $secs s covered by samples, $cpu ns of CPU"
+		p=$(pct $c spin_b)
+		holds "$p <= 2" "$c: the blocked stretch got $p% of the time"
+	done
+	verdict
+}
+
+atf_test_case own_handler_and_itimer_kept
+own_handler_and_itimer_kept_head()
+{
+	atf_set descr "With a per-thread clock a program's own SIGPROF" \
+	    "handler and ITIMER_PROF work as without libmon: the handler" \
+	    "reads back as set and receives about its timer's rate, while" \
+	    "libmon samples on at its own"
+}
+own_handler_and_itimer_kept_body()
+{
+	setup
+	for c in default timer; do
+		if [ $c = default ]; then
+			run $c "$H" ownitimer 100 1000
+		else
+			run $c PROFCLOCK=$c "$H" ownitimer 100 1000
+		fi
+		status_is $c 3
+		out_is $c "read back: own handler"
+		quiet $c
+		dumped $c || continue
+		per_thread $c
+		report $c "$H" || continue
+		own=$(fact $c own_signals)
+		ocpu=$(fact $c own_cpu_ns)
+		holds "$own >= 0.3 * 100 * $ocpu / 1e9 &&
+		    $own <= 1.5 * 100 * $ocpu / 1e9 + 10" \
+		    "$c: its handler got $own signals at 100 Hz in $ocpu ns"
+		is "$(calls $c onprof)" "$own" "$c: onprof's calls"
+		n=$(( $(field $c run.samples_in) +
+		    $(field $c run.samples_out) ))
+		cpu=$(field $c run.cpu_ns)
+		# perf delivers the 1000 Hz asked; timer the kernel tick's rate.
+		min=300
+		[ "$(field $c run.clock)" = 1 ] || min=30
+		holds "$n >= $min * $cpu / 1e9" \
+		    "$c: libmon took $n samples in $cpu ns of CPU"
+		p=$(pct $c spin_a)
+		holds "$p >= 90" "$c: spin_a has $p% of the time"
+	done
+	verdict
+}
+
+atf_test_case own_handler_takes_over_itimer
+own_handler_takes_over_itimer_head()
+{
+	atf_set descr "With PROFCLOCK=itimer a program's own SIGPROF handler" \
+	    "and ITIMER_PROF take over: the handler receives its timer's" \
+	    "rate, libmon's sampling stops, the file is still written and" \
+	    "the exit status kept"
+}
+own_handler_takes_over_itimer_body()
+{
+	setup
+	run d PROFCLOCK=itimer "$H" ownitimer 100 1000
+	status_is d 3
+	out_is d "read back: own handler"
+	quiet d
+	dumped d && report d "$H" || verdict
+	is "$(field d run.clock)" 0 "clock"
+	own=$(fact d own_signals)
+	ocpu=$(fact d own_cpu_ns)
+	holds "$own >= 0.3 * 100 * $ocpu / 1e9" \
+	    "the program's handler got $own signals at 100 Hz in $ocpu ns"
+	is "$(calls d onprof)" "$own" "onprof's calls"
+	n=$(( $(field d run.samples_in) + $(field d run.samples_out) ))
+	holds "$n * 10 < $own" "libmon still sampled: $n samples"
+	verdict
+}
+
+# --- threads, fork, exec -----------------------------------------------
+
+atf_test_case threads_come_and_go
+threads_come_and_go_head()
+{
+	atf_set descr "200 threads started and ended while profiled, 8 at a" \
+	    "time, each calling leaf() 10,000 times, give exactly 2,000,000" \
+	    "calls whatever the clock, and ended threads' tables are reused"
+}
+threads_come_and_go_body()
+{
+	setup
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c "$H" threads 200 8 10000
+		status_is $c 3
+		out_is $c "threads 200, leaf 2000000"
+		quiet $c
+		dumped $c && report $c "$H" || continue
+		is "$(calls $c leaf)" 2000000 "$c: leaf's calls"
+		is "$(calls $c short_thread)" 200 "$c: short_thread's calls"
+		n=$(field $c run.threads)
+		holds "$n <= 32" "$c: $n count tables, 8 threads at a time"
+	done
+	verdict
+}
+
+atf_test_case fork_50_children_add_up
+fork_50_children_add_up_head()
+{
+	atf_set descr "A program that forks 50 children with PROFDIR set" \
+	    "writes 51 files, one per process, whose call counts add up" \
+	    "exactly, whatever the clock"
+}
+fork_50_children_add_up_body()
+{
+	setup
+	for c in perf timer itimer; do
+		mkdir p.$c
+		run $c PROFCLOCK=$c PROFDIR=$PWD/p.$c "$H" fork 50
+		status_is $c 3
+		out_is $c "children 50, 0 failed"
+		quiet $c
+		n=$(ls p.$c | grep -c -x '[0-9]*\.h_fault')
+		is "$n" 51 "$c: files named pid.h_fault"
+		report $c "$H" "$PWD/p.$c"/* || continue
+		# Before the fork pre 1000; each child i kid i+1 and both 10;
+		# after, the parent post 7 and both 11.
+		is "$(calls $c pre)" 1000 "$c: pre's calls"
+		is "$(calls $c kid)" 1275 "$c: kid's calls"
+		is "$(calls $c both)" 511 "$c: both's calls"
+		is "$(calls $c post)" 7 "$c: post's calls"
+		is "$(calls $c main)" 1 "$c: main's calls"
+		is "$(summary $c 'files:')" 51 "$c: files merged"
+	done
+	verdict
+}
+
+atf_test_case exec_from_child_completes
+exec_from_child_completes_head()
+{
+	atf_set descr "A CPU-bound program exec'd by a forked child of a" \
+	    "profiled program, or run by system(), runs to completion" \
+	    "whatever the clock: no SIGPROF follows it into the new image"
+}
+exec_from_child_completes_body()
+{
+	setup
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c "$H" exec "$srcdir/t_spin" 500
+		status_is $c 3
+		out_is $c "exec: status 0
+system: status 0"
+		quiet $c
+	done
+	verdict
+}
+
+# --- how a process ends ------------------------------------------------
+
+# dies_leaving_nothing MODE STATUS
+dies_leaving_nothing()
+{
+	setup
+	ulimit -c 0
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c "$H" "$1"
+		status_is $c "$2"
+		is "$(left $c)" "" "$c: left behind"
+	done
+	verdict
+}
+
+atf_test_case sigsegv_writes_nothing
+sigsegv_writes_nothing_head()
+{
+	atf_set descr "A program that dies of SIGSEGV writes no profile and" \
+	    "leaves no temporary file"
+}
+sigsegv_writes_nothing_body()
+{
+	dies_leaving_nothing segv 139
+}
+
+atf_test_case sigkill_writes_nothing
+sigkill_writes_nothing_head()
+{
+	atf_set descr "A program killed by SIGKILL writes no profile and" \
+	    "leaves no temporary file"
+}
+sigkill_writes_nothing_body()
+{
+	dies_leaving_nothing sigkill 137
+}
+
+atf_test_case killed_while_writing
+killed_while_writing_head()
+{
+	atf_set descr "A program killed while its profile is being written" \
+	    "leaves no mon.out, never a partial one: at most the temporary" \
+	    ".mon.pid.n.tmp"
+	atf_set require.progs strace
+}
+killed_while_writing_body()
+{
+	setup
+	# strace delivers the signal as the finished file is about to be
+	# renamed into place: SIGKILL there and then; SIGTERM as the call
+	# returns, so the rename is made to fail first, as if the signal
+	# had come a moment earlier.
+	for sig in KILL TERM; do
+		inject=signal=$sig
+		[ $sig = TERM ] && inject=$inject:error=EINTR
+		run $sig strace -f -qq -o /dev/null \
+		    -e trace=rename,renameat,renameat2 \
+		    -e inject=rename,renameat,renameat2:$inject \
+		    "$H" spin 50
+		case $sig in
+		KILL)	status_is $sig 137 ;;
+		TERM)	status_is $sig 143 ;;
+		esac
+		[ ! -e $sig/mon.out ] || fail "$sig: mon.out written"
+		for f in $(left $sig); do
+			case $f in
+			.mon.[0-9]*.[0-9]*.tmp) ;;
+			*) fail "$sig: $f left" ;;
+			esac
+		done
+	done
+	verdict
+}
+
+atf_test_case exit_from_a_thread_writes
+exit_from_a_thread_writes_head()
+{
+	atf_set descr "exit() called by a thread other than main writes the" \
+	    "profile, with exact counts, and the status is the one given"
+}
+exit_from_a_thread_writes_body()
+{
+	setup
+	run d "$H" threadexit 4 12345
+	status_is d 4
+	out_is d "exit from a thread"
+	quiet d
+	dumped d && report d "$H" && is "$(calls d leaf)" 12350 "leaf's calls"
+	verdict
+}
+
+atf_test_case exit_while_threads_call
+exit_while_threads_call_head()
+{
+	atf_set descr "exit() while other threads go on calling counted" \
+	    "functions writes a whole profile holding at least every call" \
+	    "made before exit() began, and keeps the status"
+}
+exit_while_threads_call_body()
+{
+	setup
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c "$H" busyexit 5
+		status_is $c 5
+		out_is $c "exit while threads call"
+		quiet $c
+		dumped $c || continue
+		# The count may be too wide for prof's column: add the cells.
+		n=$(cells_in "$H" leaf pre $c/dump)
+		pub=$(fact $c published)
+		holds "$n >= $pub && $pub > 0" \
+		    "$c: $n calls of leaf in the file, $pub made before exit()"
+	done
+	verdict
+}
+
+# --- blocking system calls ---------------------------------------------
+
+atf_test_case blocking_calls_not_interrupted
+blocking_calls_not_interrupted_head()
+{
+	atf_set descr "Threads blocked in read(), poll() and nanosleep()" \
+	    "while another thread is sampled never see EINTR, whatever the" \
+	    "clock, and the sampled thread's errno is kept"
+}
+blocking_calls_not_interrupted_body()
+{
+	setup
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c "$H" eintr 1000
+		status_is $c 3
+		out_is $c "read: returned 1, error 0
+poll: returned 1, error 0
+nanosleep: returned 0, error 0
+errno kept: yes"
+		quiet $c
+		for s in read poll nanosleep; do
+			is "$(fact $c ${s}_eintr)" 0 "$c: EINTR from $s"
+		done
+		n=$(fact $c nanosleep_rounds)
+		holds "$n >= 10" "$c: only $n sleeps while sampling"
+		dumped $c || continue
+		n=$(field $c run.samples_in)
+		holds "$n >= 50" "$c: only $n samples"
+	done
+	verdict
+}
+
+atf_test_case itimer_signals_a_sleeping_thread
+itimer_signals_a_sleeping_thread_head()
+{
+	atf_set descr "When every busy thread blocks SIGPROF, ITIMER_PROF" \
+	    "signals a thread that does not: asleep in poll() or" \
+	    "nanosleep() it fails with EINTR, in read() it is restarted;" \
+	    "the per-thread clocks signal no sleeping thread"
+}
+itimer_signals_a_sleeping_thread_body()
+{
+	setup
+	for c in perf timer itimer; do
+		for s in read poll nanosleep; do
+			d=$c.$s
+			run $d PROFCLOCK=$c "$H" eintr 500 $s
+			status_is $d 3
+			quiet $d
+			n=$(fact $d ${s}_eintr)
+			case $c:$s in
+			itimer:read)
+				is "$n" 0 "$d: EINTR from read"
+				grep -q -x 'read: returned 1, error 0' $d/out ||
+				    fail "$d: $(head -1 $d/out)"
+				dumped $d || continue
+				n=$(field $d run.samples_out)
+				holds "$n >= 20" \
+				    "$d: $n samples in the reading thread"
+				;;
+			itimer:*)
+				holds "$n >= 10" "$d: $n EINTRs from $s" ;;
+			*)
+				is "$n" 0 "$d: EINTR from $s" ;;
+			esac
+		done
+	done
+	verdict
+}
+
+# --- dlopen ------------------------------------------------------------
+
+atf_test_case dlopen_plain_library_time
+dlopen_plain_library_time_head()
+{
+	atf_set descr "Time spent in a dlopen'd library compiled without -p" \
+	    "shows in rows named 'function (object)': three quarters of" \
+	    "the CPU there gives that row 75% within a few points"
+}
+dlopen_plain_library_time_body()
+{
+	setup
+	run d "$H" dl "$srcdir/h_dlib_plain.so" 300
+	status_is d 3
+	out_is d "dl: open"
+	quiet d
+	report d "$H" || verdict
+	lib=$(pct d "dl_burn (h_dlib_plain.so)")
+	prog=$(pct d spin_a)
+	holds "$lib + $prog >= 90 &&
+	    100 * $lib / ($lib + $prog) >= 70 &&
+	    100 * $lib / ($lib + $prog) <= 80" \
+	    "dl_burn (h_dlib_plain.so) $lib%, spin_a $prog%: $(cat d/rows)"
+	is "$(calls d "dl_burn (h_dlib_plain.so)")" 0 "calls of uncounted code"
+	verdict
+}
+
+atf_test_case dlopen_profiled_library_counts
+dlopen_profiled_library_counts_head()
+{
+	atf_set descr "A dlopen'd library compiled with -p counts its calls" \
+	    "exactly into the program's profile: mcount is exported from" \
+	    "the program, by the specs file's option or, since the C" \
+	    "library defines it too, by the link editor itself"
+}
+dlopen_profiled_library_counts_body()
+{
+	setup
+	for p in h_fault_dl h_fault; do
+		nm -D "$srcdir/$p" | grep -q ' T mcount$' ||
+		    fail "$p does not export mcount"
+		run $p "$srcdir/$p" dl "$srcdir/h_dlib_p.so" 100
+		status_is $p 3
+		quiet $p
+		report $p "$srcdir/$p" || continue
+		is "$(calls $p "dl_leaf (h_dlib_p.so)")" 1000 \
+		    "$p: dl_leaf's calls"
+		is "$(calls $p "dl_burn (h_dlib_p.so)")" 1 "$p: dl_burn's calls"
+		t=$(pct $p "dl_burn (h_dlib_p.so)")
+		holds "$t >= 65 && $t <= 85" "$p: dl_burn has $t% of the time"
+	done
+	verdict
+}
+
+atf_test_case dlclose_before_exit_unnamed
+dlclose_before_exit_unnamed_head()
+{
+	atf_set descr "Code of a library dlclose'd before the profile is" \
+	    "written cannot be named: its time and calls show in" \
+	    "[unknown]+0xADDRESS rows, counted as unattributed"
+}
+dlclose_before_exit_unnamed_body()
+{
+	setup
+	run d "$HDL" dl "$srcdir/h_dlib_p.so" 300 close
+	status_is d 3
+	out_is d "dl: closed"
+	quiet d
+	report d "$HDL" || verdict
+	grep -q dl_ d/rows && fail "a closed library's function is named"
+	awk 'substr($0, 45) ~ /^\[unknown\]\+0x/ {
+		t += substr($0, 1, 6); c += substr($0, 23, 8)
+	    } END { print t + 0, c + 0 }' d/rows >unknown
+	read t c <unknown
+	holds "$t >= 65 && $t <= 85" "[unknown] rows have $t% of the time"
+	is "$c" 1001 "calls in [unknown] rows"
+	n=$(summary d 'unattributed:')
+	holds "$n > 0" "prof -s says $n samples are unattributed"
+	verdict
+}
+
+atf_test_case library_calls_reach_libmon
+library_calls_reach_libmon_head()
+{
+	atf_set descr "sigaction() and pthread_create() called from a" \
+	    "dlopen'd library reach libmon's: with a per-thread clock the" \
+	    "library's SIGPROF action is kept aside and libmon's samples" \
+	    "never reach it, and the thread it starts is sampled"
+}
+library_calls_reach_libmon_body()
+{
+	setup
+	for c in perf timer; do
+		run $c PROFCLOCK=$c "$H" dlcalls "$srcdir/h_dlib_plain.so" 400
+		status_is $c 3
+		out_is $c "read back: own handler"
+		quiet $c
+		dumped $c || continue
+		per_thread $c
+		report $c "$H" || continue
+		is "$(fact $c own_signals)" 0 \
+		    "$c: signals to the library's handler"
+		lib=$(pct $c "dl_burn (h_dlib_plain.so)")
+		holds "$lib >= 35 && $lib <= 65" \
+		    "$c: the library's thread has $lib% of the time (50 spun)"
+	done
+	verdict
+}
+
+# --- clocks and seconds ------------------------------------------------
+
+atf_test_case forced_clock_recorded
+forced_clock_recorded_head()
+{
+	atf_set descr "Each clock PROFCLOCK forces is the one the file" \
+	    "records and prof -s names; any other value draws one line" \
+	    "naming PROFCLOCK and the default clock"
+}
+forced_clock_recorded_body()
+{
+	setup
+	for c in "perf:1:perf_event task-clock" \
+	    "timer:2:timer_create thread CPU-time" \
+	    "itimer:0:setitimer ITIMER_PROF"; do
+		k=${c%%:*}
+		want=${c#*:}
+		run $k PROFCLOCK=$k "$H" spin 200
+		status_is $k 3
+		quiet $k
+		dumped $k && report $k "$H" || continue
+		is "$(field $k run.clock)" "${want%%:*}" "$k: RUN clock"
+		grep -q "^clock: ${want#*:}, " $k/stats ||
+		    fail "$k: $(grep '^clock:' $k/stats)"
+	done
+	run default "$H" spin 20
+	run bogus PROFCLOCK=bogus "$H" spin 20
+	status_is bogus 3
+	[ "$(wc -l <bogus/err)" -eq 1 ] && grep -q PROFCLOCK bogus/err ||
+	    fail "PROFCLOCK=bogus: stderr: $(cat bogus/err)"
+	dumped default && dumped bogus &&
+	    is "$(field bogus run.clock)" "$(field default run.clock)" \
+	    "PROFCLOCK=bogus: clock"
+	verdict
+}
+
+atf_test_case profhz_rate_measured
+profhz_rate_measured_head()
+{
+	atf_set descr "PROFHZ=500 with the perf clock asks for 500 Hz and" \
+	    "gets it within 20% over a second of CPU"
+}
+profhz_rate_measured_body()
+{
+	setup
+	run d PROFCLOCK=perf PROFHZ=500 "$H" spin 1200
+	status_is d 3
+	quiet d
+	dumped d && report d "$H" || verdict
+	[ "$(field d run.clock)" = 1 ] || atf_skip "no perf_event clock here"
+	is "$(field d run.period_ns)" 2000000 "period"
+	line=$(grep '^clock:' d/stats)
+	hz=$(echo "$line" |
+	    sed -n 's/.* \([0-9.]*\) Hz measured over \([0-9.]*\) s.*/\1 \2/p')
+	set -- $hz
+	is "$(echo "$line" | grep -c ', 500 Hz asked,')" 1 "asked: $line"
+	holds "${1:-0} >= 400 && ${1:-0} <= 600 && ${2:-0} >= 1" \
+	    "measured: $line"
+	verdict
+}
+
+atf_test_case seconds_add_up_in_threads
+seconds_add_up_in_threads_head()
+{
+	atf_set descr "In a program of 4 busy threads prof's seconds add up" \
+	    "to the CPU time the file records, within 5%, whatever the" \
+	    "clock; with perf each thread's function gets its thread's" \
+	    "share of the CPU within 6 points"
+}
+seconds_add_up_in_threads_body()
+{
+	setup
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c "$H" spread 100
+		status_is $c 3
+		out_is $c "threads 4"
+		quiet $c
+		dumped $c && report $c "$H" || continue
+		cpu=$(field $c run.cpu_ns)
+		total=$(tail -1 $c/rows | awk '{ print substr($0, 15, 8) + 0 }')
+		holds "$total >= 0.95 * $cpu / 1e9 &&
+		    $total <= 1.05 * $cpu / 1e9" \
+		    "$c: seconds column adds up to $total, CPU $cpu ns"
+		spun=0
+		for i in 0 1 2 3; do
+			spun=$(( spun + $(fact $c spin_${i}_ns) ))
+		done
+		holds "$spun <= $cpu" "$c: threads spun $spun ns, CPU $cpu ns"
+		# The tick-driven clocks split time among threads that compete
+		# for the CPUs only roughly (monitor(3c), CAVEATS).
+		[ $c = perf ] || continue
+		for i in 0 1 2 3; do
+			p=$(pct $c spin_$i)
+			t=$(fact $c spin_${i}_ns)
+			holds "($p - 100 * $t / $cpu)^2 <= 36" \
+			    "$c: spin_$i has $p%, its thread used $t of $cpu ns"
+		done
+	done
+	verdict
+}
+
+# --- where the file goes -----------------------------------------------
+
+atf_test_case non_regular_output_left_alone
+non_regular_output_left_alone_head()
+{
+	atf_set descr "A FIFO or a directory at mon.out is left as it is:" \
+	    "nothing is written through it, one line on stderr names it," \
+	    "the exit status is kept"
+}
+non_regular_output_left_alone_body()
+{
+	setup
+	for k in fifo dir; do
+		rm -rf $k
+		mkdir $k
+		case $k in
+		fifo)	mkfifo $k/mon.out ;;
+		dir)	mkdir $k/mon.out ;;
+		esac
+		( cd $k && "$H" spin 20 >out 2>err; echo $? >status )
+		status_is $k 3
+		[ "$(wc -l <$k/err)" -eq 1 ] && grep -q 'mon.out' $k/err ||
+		    fail "$k: stderr: $(cat $k/err)"
+		case $k in
+		fifo)	[ -p $k/mon.out ] || fail "the FIFO was replaced" ;;
+		dir)	[ -d $k/mon.out ] && [ -z "$(ls -A $k/mon.out)" ] ||
+			    fail "the directory was replaced or written" ;;
+		esac
+		is "$(left $k)" "mon.out " "$k: left behind"
+	done
+	verdict
+}
+
+atf_test_case full_file_system_no_file
+full_file_system_no_file_head()
+{
+	atf_set descr "On a full file system the profile is not written:" \
+	    "the temporary file is removed, one line on stderr names the" \
+	    "file and the reason, the exit status is kept"
+	atf_set require.user root
+	atf_set require.progs unshare
+}
+full_file_system_no_file_body()
+{
+	setup
+	unshare -m true 2>/dev/null || atf_skip "no mount namespaces here"
+	mkdir full
+	# A private mount namespace: the small file system goes with it.
+	unshare -m sh -c '
+	    mount -t tmpfs -o size=64k tmpfs full || exit 99
+	    dd if=/dev/zero of=full/fill bs=4k 2>/dev/null
+	    PROFDIR=$PWD/full "$1" spin 50 >out 2>err
+	    echo $? >status
+	    ls -A full >left' sh "$H"
+	[ $? -eq 99 ] && atf_skip "cannot mount a tmpfs here"
+	status_is . 3
+	[ "$(wc -l <err)" -eq 1 ] &&
+	    grep -q 'full/[0-9]*\.h_fault: No space left on device$' err ||
+	    fail "stderr: $(cat err)"
+	is "$(cat left)" fill "files on the full file system"
+	verdict
+}
+
+atf_test_case setgid_ignores_profdir
+setgid_ignores_profdir_head()
+{
+	atf_set descr "A set-group-ID program, like a set-user-ID one," \
+	    "ignores PROFDIR and creates mon.out with the real user's and" \
+	    "group's IDs"
+	atf_set require.user root
+	atf_set require.progs setpriv
+}
+setgid_ignores_profdir_body()
+{
+	setup
+	cp "$H" h_setgid && chown 0:0 h_setgid && chmod 2755 h_setgid ||
+	    atf_fail "cannot make a set-group-ID copy of h_fault"
+	mkdir home pd && chown 65534:65534 home && chmod 0777 pd ||
+	    atf_fail "set-up"
+	( cd home && PROFDIR=$PWD/../pd setpriv --reuid=65534 --regid=65534 \
+	    --clear-groups ../h_setgid spin 20 >out 2>err; echo $? >status )
+	status_is home 3
+	quiet home
+	is "$(ls pd)" "" "files in PROFDIR"
+	if [ -f home/mon.out ]; then
+		is "$(stat -c %u:%g home/mon.out)" 65534:65534 "mon.out's owner"
+	else
+		fail "no mon.out in the current directory"
+	fi
+	verdict
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case sigprof_blocked_for_a_while
+	atf_add_test_case own_handler_and_itimer_kept
+	atf_add_test_case own_handler_takes_over_itimer
+	atf_add_test_case threads_come_and_go
+	atf_add_test_case fork_50_children_add_up
+	atf_add_test_case exec_from_child_completes
+	atf_add_test_case sigsegv_writes_nothing
+	atf_add_test_case sigkill_writes_nothing
+	atf_add_test_case killed_while_writing
+	atf_add_test_case exit_from_a_thread_writes
+	atf_add_test_case exit_while_threads_call
+	atf_add_test_case blocking_calls_not_interrupted
+	atf_add_test_case itimer_signals_a_sleeping_thread
+	atf_add_test_case dlopen_plain_library_time
+	atf_add_test_case dlopen_profiled_library_counts
+	atf_add_test_case dlclose_before_exit_unnamed
+	atf_add_test_case library_calls_reach_libmon
+	atf_add_test_case forced_clock_recorded
+	atf_add_test_case profhz_rate_measured
+	atf_add_test_case seconds_add_up_in_threads
+	atf_add_test_case non_regular_output_left_alone
+	atf_add_test_case full_file_system_no_file
+	atf_add_test_case setgid_ignores_profdir
+}
