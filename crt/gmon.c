@@ -30,6 +30,12 @@ __monstartup(unsigned long lowpc, unsigned long highpc)
 	saved = errno;
 	if (highpc <= lowpc)
 		return;
+	/*
+	 * A whole number of BARSIZE bars makes the classic scale exactly
+	 * 0x4000, so every counter covers 8 bytes from the page-aligned
+	 * start and none straddles two 16-byte-aligned functions.
+	 */
+	highpc = lowpc + (highpc - lowpc + BARSIZE - 1) / BARSIZE * BARSIZE;
 	bytes = sizeof(struct hdr) + MPROGS0 * sizeof(struct cnt) +
 	    (highpc - lowpc) / BARSIZE * sizeof(WORD) + sizeof(WORD) - 1;
 	if ((buf = _mon_map(bytes)) == NULL) {

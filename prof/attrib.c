@@ -137,19 +137,34 @@ named_global(const struct symtab *st, const size_t *globs, size_t n,
 	return SIZE_MAX;
 }
 
-/* Where a group of local functions counts without -g. */
+/*
+ * Where a group of local functions counts without -g: with the global
+ * its name extends (foo.cold -> foo), else with the preceding global --
+ * unless a local of another source file lies between the two.  The
+ * linker keeps each file's text together, so such a local marks a file
+ * boundary (gcc's main in .text.startup precedes the start-up code, and
+ * a program's first statics must not land in _dl_relocate_static_pie);
+ * a local with no global of its own file before it is listed alone.
+ */
 static void
 fold_locals(struct otab *t, size_t *globs, size_t nglobs)
 {
 	struct symtab *st = &t->st;
 	size_t i, j, k, to, last = SIZE_MAX;
+	const char *seen = NULL, *file;
 
 	for (i = 0; i < st->nfuncs; i = j) {
 		j = group_end(st, i);
 		if (group_global(st, i, j)) {
 			last = st->funcs[i].entry;
+			seen = NULL;
 			continue;
 		}
+		file = st->funcs[i].file;
+		if (seen != NULL && file != NULL && strcmp(seen, file) != 0)
+			last = SIZE_MAX;
+		if (file != NULL)
+			seen = file;
 		to = named_global(st, globs, nglobs, st->funcs[i].name);
 		if (to == SIZE_MAX)
 			to = last;

@@ -43,6 +43,7 @@ struct cand {
 	uint64_t	 size;
 	uint64_t	 secend;
 	const char	*name;
+	const char	*file;		/* a local's source file, or NULL */
 	int		 local;
 };
 
@@ -184,6 +185,7 @@ collect(struct elf *e, struct symtab *st, const Elf64_Shdr *sec,
 	const Elf64_Shdr *strsec;
 	Elf64_Sym *syms;
 	struct cand *c;
+	const char *file;
 	size_t i, n, k;
 
 	if (sec->sh_entsize != sizeof(Elf64_Sym) ||
@@ -202,7 +204,12 @@ collect(struct elf *e, struct symtab *st, const Elf64_Shdr *sec,
 	n = (size_t)(sec->sh_size / sizeof(Elf64_Sym));
 	st->nsyms = n > 0 ? n - 1 : 0;
 	c = xcalloc(n, sizeof(*c));
+	file = NULL;
 	for (i = 0, k = 0; i < n; i++) {
+		/* A file's locals follow its STT_FILE symbol. */
+		if (ELF64_ST_TYPE(syms[i].st_info) == STT_FILE)
+			file = syms[i].st_name < strsec->sh_size ?
+			    st->strs + syms[i].st_name : NULL;
 		if (!qualifies(e, &syms[i], (size_t)strsec->sh_size))
 			continue;
 		c[k].addr = syms[i].st_value;
@@ -211,6 +218,7 @@ collect(struct elf *e, struct symtab *st, const Elf64_Shdr *sec,
 		    e->sh[syms[i].st_shndx].sh_size;
 		c[k].name = st->strs + syms[i].st_name;
 		c[k].local = ELF64_ST_BIND(syms[i].st_info) == STB_LOCAL;
+		c[k].file = c[k].local ? file : NULL;
 		k++;
 	}
 	free(syms);
@@ -257,6 +265,7 @@ settle(struct symtab *st, struct cand *c, size_t n)
 			f[m].end = end;
 			f[m].name = c[k].name;
 			f[m].local = c[k].local;
+			f[m].file = c[k].file;
 			m++;
 		}
 	}

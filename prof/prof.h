@@ -92,6 +92,7 @@ struct func {
 	uint64_t	 addr;
 	uint64_t	 end;		/* one past its last byte */
 	const char	*name;
+	const char	*file;		/* a local's source file, or NULL */
 	int		 local;
 	size_t		 entry;		/* the report entry it counts for */
 };

@@ -11,6 +11,8 @@
  * reader worked out.  The call count and msec/call appear only for a
  * function that has counts; msec/call shows fewer decimals as the calls
  * grow.  Rows of other objects carry the object's name after their own.
+ * A call count too long for the classic 8 columns widens its column for
+ * the whole report, so that it never runs into Cumsecs.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,8 +21,11 @@
 
 #include "prof.h"
 
-static const char heading[] =
-    " %Time Seconds Cumsecs  #Calls   msec/call  Name";
+/* The heading, cut where the #Calls column may widen. */
+static const char head_left[] = " %Time Seconds Cumsecs";
+static const char head_right[] = "   msec/call  Name";
+
+#define CALLS_WIDTH	8		/* classic %8ld */
 
 static const char *
 first_name(const struct row *w)
@@ -142,6 +147,22 @@ addr_width(const struct report *r, int base)
 	return w;
 }
 
+/* Width of the #Calls column: 8 as classic, wider to keep a blank. */
+static int
+calls_width(const struct report *r)
+{
+	char buf[32];
+	int n, w = CALLS_WIDTH;
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++) {
+		n = snprintf(buf, sizeof(buf), "%" PRIu64, r->rows[i].calls);
+		if (n + 1 > w)
+			w = n + 1;
+	}
+	return w;
+}
+
 /* Classic's digits after the point of msec/call for a call count. */
 static int
 precision(uint64_t calls)
@@ -163,17 +184,17 @@ print_name(const struct row *w)
 }
 
 static void
-print_row(const struct row *w, double pct, double secs, double cum)
+print_row(const struct row *w, double pct, double secs, double cum, int cw)
 {
 	int d;
 
 	printf("%6.1f%8.2f%8.2f", pct, secs, cum);
 	if (w->calls > 0) {
 		d = precision(w->calls);
-		printf("%8" PRIu64 "%#*.*f%*s", w->calls, d + 8, d,
+		printf("%*" PRIu64 "%#*.*f%*s", cw, w->calls, d + 8, d,
 		    1000.0 * secs / (double)w->calls, 6 - d, " ");
 	} else
-		printf("%22s", " ");
+		printf("%*s", cw + 14, " ");
 	print_name(w);
 }
 
@@ -184,17 +205,18 @@ report_print(struct report *r, const struct opts *o)
 	const struct row *w;
 	double pct, secs, cum;
 	size_t i;
-	int aw = 0;
+	int aw = 0, cw;
 
 	if (o->demangle)
 		demangle_rows(r);
 	sort_rows(r, o->sort);
 	if (o->addr)
 		aw = addr_width(r, o->addr);
+	cw = calls_width(r);
 	if (!o->nohead) {
 		if (o->addr)
 			printf("%*s ", aw, "Address");
-		puts(heading);
+		printf("%s%*s%s\n", head_left, cw, "#Calls", head_right);
 	}
 	pct = r->total > 0 ? 100.0 / r->total : 0;
 	cum = 0;
@@ -205,7 +227,7 @@ report_print(struct report *r, const struct opts *o)
 		if (o->addr)
 			printf(o->addr == 'o' ? "%*" PRIo64 " " :
 			    "%*" PRIx64 " ", aw, w->addr);
-		print_row(w, w->samples * pct, secs, cum);
+		print_row(w, w->samples * pct, secs, cum, cw);
 	}
 }
 
