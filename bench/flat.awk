@@ -4,9 +4,10 @@
 #
 # calls empty where the report has none.  -v fmt=prof reads prof(1)'s
 # report (" %Time Seconds Cumsecs  #Calls   msec/call  Name"), whose
-# first three fields are fixed-width (%6.1f%8.2f%8.2f: 22 columns) and
-# whose call count may run into Cumsecs once it has eight digits, so it
-# is cut by columns; -v fmt=gprof reads the flat profile of gprof -b -p.
+# first three fields are fixed-width (%6.1f%8.2f%8.2f: 22 columns), so
+# it is cut there by columns (a Seconds or Cumsecs of 10000 s or more
+# would fill its field); -v fmt=gprof reads the flat profile of
+# gprof -b -p.
 function rest(s, n,    i) {
 	# s without its first n blank-separated fields and the blanks after
 	for (i = 0; i < n; i++)
