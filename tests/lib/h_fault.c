@@ -47,6 +47,7 @@
  * test sees the program's own status come through.
  */
 #define _GNU_SOURCE	/* RTLD_NOW */
+#include <sys/mman.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 
@@ -595,13 +596,21 @@ do_dlcalls(const char *lib)
 
 /* --- main --------------------------------------------------------------- */
 
+/* Die of a real fault (a store to a read-only page) or of SIGKILL. */
 static int
 crash(const char *how)
 {
+	volatile int *p;
+
 	spin_a(50 * MS);
 	fflush(NULL);
-	if (strcmp(how, "segv") == 0)
-		*(volatile int *)(uintptr_t)sink = 1;	/* sink is 0 */
+	if (strcmp(how, "segv") == 0) {
+		p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0);
+		if (p == MAP_FAILED)
+			err(1, "mmap");
+		*p = 1;
+	}
 	raise(SIGKILL);
 	return 1;
 }
