@@ -112,7 +112,7 @@ fact()
 	awk -v k="$2" '$1 == k { print $2; exit }' "$1/facts"
 }
 
-# report DIR PROG [FILES...]: prof -g -h of DIR's profile to DIR/rows,
+# report DIR PROG [FILES...]: prof -g of DIR's profile to DIR/rows,
 # prof -s's statistics to DIR/stats.
 report()
 {
@@ -121,21 +121,30 @@ report()
 	d=$1
 	p=$2
 	shift 2
-	if ! (cd "$d" && "$PROF" -s -g -h "$p" "$@" >rows 2>stats); then
+	if ! (cd "$d" && "$PROF" -s -g "$p" "$@" >rows 2>stats); then
 		fail "$d: prof failed: $(cat "$d/stats")"
 		return 1
 	fi
 }
 
+# An awk prelude for DIR/rows: the heading gives the columns, since
+# #Calls widens for wide counts.  Then substr($0, name) is a row's name,
+# calls() its calls (0 if none), and the first 22 columns are %Time,
+# Seconds and Cumsecs.
+COLS='NR == 1 { name = index($0, "Name"); end = index($0, "#Calls") + 5
+	next }
+function calls() { return substr($0, 23, end - 22) + 0 }'
+
 # row DIR NAME: "percent seconds calls" of the row named NAME in
-# DIR/rows; the name starts in column 45, under the heading's "Name".
+# DIR/rows.
 row()
 {
-	awk -v n="$2" 'substr($0, 45) == n {
+	awk -v n="$2" "$COLS"'
+	    substr($0, name) == n {
 		printf "%s %s %d\n", substr($0, 1, 6) + 0,
-		    substr($0, 7, 8) + 0, substr($0, 23, 8) + 0
+		    substr($0, 7, 8) + 0, calls()
 		exit
-	}' "$1/rows"
+	    }' "$1/rows"
 }
 
 pct()
@@ -644,9 +653,11 @@ dlclose_before_exit_unnamed_body()
 	quiet d
 	report d "$HDL" || verdict
 	grep -q dl_ d/rows && fail "a closed library's function is named"
-	awk 'substr($0, 45) ~ /^\[unknown\]\+0x/ {
-		t += substr($0, 1, 6); c += substr($0, 23, 8)
-	    } END { print t + 0, c + 0 }' d/rows >unknown
+	awk "$COLS"'
+	    substr($0, name) ~ /^\[unknown\]\+0x/ {
+		t += substr($0, 1, 6); c += calls()
+	    }
+	    END { print t + 0, c + 0 }' d/rows >unknown
 	read t c <unknown
 	holds "$t >= 65 && $t <= 85" "[unknown] rows have $t% of the time"
 	is "$c" 1001 "calls in [unknown] rows"
