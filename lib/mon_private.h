@@ -69,7 +69,7 @@ extern struct _mon_outpc *_mon_outpcs _mon_hidden;
 
 /* profil.c */
 int	_mon_profil(WORD *, size_t, uintptr_t, unsigned int, int) _mon_hidden;
-void	_mon_sample(uintptr_t) _mon_hidden;
+void	_mon_sample(uintptr_t, uint64_t) _mon_hidden;
 void	_mon_stats_reset(void) _mon_hidden;
 void	_mon_stats_stop(void) _mon_hidden;
 uint64_t _mon_cputime(void) _mon_hidden;

@@ -7,7 +7,7 @@
  * fresh file next to the target, created with O_EXCL so no planted link
  * is followed, and only a complete, closed file is renamed into place.
  * On any failure the temporary is removed and one line names the path
- * and the reason.  SIGXFSZ is ignored while writing, so a file-size limit
+ * and the reason; signals wait while the temporary exists.  SIGXFSZ is ignored while writing, so a file-size limit
  * fails the write instead of killing the program at exit.
  *
  * Where it goes (_mon_outpath): PROFDIR unset, mon.out in the current
@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,6 +260,7 @@ _mon_write(const char *path, const struct _mon_out *d)
 	char tmp[4096];
 	uid_t ofsuid = 0;
 	gid_t ofsgid = 0;
+	sigset_t all, oldmask;
 	int secure, err, saved;
 
 	saved = errno;
@@ -285,6 +287,13 @@ _mon_write(const char *path, const struct _mon_out *d)
 		goto out;
 	}
 	ext = build_ext(d, &extlen, &extmap);
+	/*
+	 * From the temporary's creation to its rename or removal, a signal
+	 * that would end the program waits: it then ends it with the file
+	 * whole, not with a stray temporary.  (SIGKILL cannot wait.)
+	 */
+	sigfillset(&all);
+	(void)pthread_sigmask(SIG_BLOCK, &all, &oldmask);
 	if ((o->fd = opentemp(path, tmp, sizeof(tmp))) < 0) {
 		err = errno;
 		_mon_warn(path, NULL, err);
@@ -299,6 +308,7 @@ _mon_write(const char *path, const struct _mon_out *d)
 			_mon_warn(path, NULL, err);
 		}
 	}
+	(void)pthread_sigmask(SIG_SETMASK, &oldmask, NULL);
 	_mon_unmap(ext, extmap);
 	_mon_unmap(o, sizeof(*o));
 out:

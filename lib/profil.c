@@ -76,24 +76,24 @@ _mon_stats_stop(void)
 	    now - _mon_stats.cpu0_ns : 0;
 }
 
-/* Count a sample outside the histogram by address.  Signal context. */
+/* Count n samples outside the histogram by address.  Signal context. */
 static void
-count_outside(uintptr_t pc)
+count_outside(uintptr_t pc, uint64_t n)
 {
 	struct _mon_outpc *t;
 	uintptr_t want;
-	size_t i, n;
+	size_t i, k;
 
-	atomic_fetch_add_explicit(&_mon_stats.out, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&_mon_stats.out, n, memory_order_relaxed);
 	if ((t = _mon_outpcs) == NULL || pc == 0)
 		return;
 	i = (pc * 0x9e3779b97f4a7c15u) >> (64 - 14);
-	for (n = 0; n < _MON_NOUTPC; n++, i = (i + 1) & (_MON_NOUTPC - 1)) {
+	for (k = 0; k < _MON_NOUTPC; k++, i = (i + 1) & (_MON_NOUTPC - 1)) {
 		want = 0;
 		if (atomic_load_explicit(&t[i].pc, memory_order_relaxed) == pc ||
 		    atomic_compare_exchange_strong(&t[i].pc, &want, pc) ||
 		    want == pc) {
-			atomic_fetch_add_explicit(&t[i].count, 1,
+			atomic_fetch_add_explicit(&t[i].count, n,
 			    memory_order_relaxed);
 			return;
 		}
@@ -102,23 +102,26 @@ count_outside(uintptr_t pc)
 }
 
 /*
- * Add one sample at pc to the current histogram.  Async-signal-safe and
- * safe against the same counter being hit on two threads at once.
+ * Add n samples at pc to the current histogram: n is 1, or more when the
+ * clock says it missed expirations (the signal then stands for all of
+ * them).  Async-signal-safe and safe against the same counter being hit
+ * on two threads at once.
  */
 void
-_mon_sample(uintptr_t pc)
+_mon_sample(uintptr_t pc, uint64_t n)
 {
 	struct _mon_hist *h;
 	unsigned __int128 prod;
 	_Atomic WORD *w;
 	uintptr_t idx;
-	WORD v;
+	uint64_t room;
+	WORD v, nv;
 
 	h = atomic_load_explicit(&_mon_hist, memory_order_acquire);
 	if (h == NULL)
 		return;
 	if (pc < h->off) {
-		count_outside(pc);
+		count_outside(pc, n);
 		return;
 	}
 	if (h->scale == 2)
@@ -129,28 +132,31 @@ _mon_sample(uintptr_t pc)
 		idx = prod > SIZE_MAX ? SIZE_MAX : (uintptr_t)prod;
 	}
 	if (idx >= h->nwords) {
-		count_outside(pc);
+		count_outside(pc, n);
 		return;
 	}
 	w = (_Atomic WORD *)&h->buf[idx];
 	v = atomic_load_explicit(w, memory_order_relaxed);
 	do {
-		if (v == 0xffff) {
-			atomic_fetch_add_explicit(&_mon_stats.lost, 1,
-			    memory_order_relaxed);
-			return;
-		}
-	} while (!atomic_compare_exchange_weak_explicit(w, &v, v + 1,
+		room = 0xffffu - v;
+		nv = (WORD)(v + (n < room ? n : room));
+	} while (nv != v && !atomic_compare_exchange_weak_explicit(w, &v, nv,
 	    memory_order_relaxed, memory_order_relaxed));
-	if (v + 1 == 0xffff)
+	if (n > room)
+		atomic_fetch_add_explicit(&_mon_stats.lost, n - room,
+		    memory_order_relaxed);
+	if (room > 0 && n >= room)
 		atomic_fetch_add_explicit(&_mon_stats.saturated, 1,
 		    memory_order_relaxed);
-	atomic_fetch_add_explicit(&_mon_stats.in, 1, memory_order_relaxed);
+	if (nv != v)
+		atomic_fetch_add_explicit(&_mon_stats.in, nv - v,
+		    memory_order_relaxed);
 }
 
 static void
 handler(int sig, siginfo_t *si, void *uc)
 {
+	uint64_t n;
 	int saved;
 
 	saved = errno;
@@ -159,10 +165,14 @@ handler(int sig, siginfo_t *si, void *uc)
 		errno = saved;
 		return;
 	}
-	if (si != NULL && si->si_code == SI_TIMER && si->si_overrun > 0)
+	n = 1;
+	if (si != NULL && si->si_code == SI_TIMER && si->si_overrun > 0) {
+		n += (uint64_t)si->si_overrun;
 		atomic_fetch_add_explicit(&_mon_stats.overruns,
 		    (uint64_t)si->si_overrun, memory_order_relaxed);
-	_mon_sample((uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP]);
+	}
+	_mon_sample((uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP],
+	    n);
 	errno = saved;
 }
 
