@@ -10,8 +10,12 @@ DATADIR	 = $(PREFIX)/lib/libmon
 
 CC	?= cc
 CLANG	?= clang
+GCC	?= gcc
+# clang takes only -pg; gcc takes -p, the classic spelling, alike.
+PFLAG	 = $(if $(findstring clang,$(CC)),-pg,-p)
 AR	?= ar
-CFLAGS	?= -O2 -g
+# clang 14's DWARF 5 is more than valgrind 3.19 reads.
+CFLAGS	?= -O2 -g $(if $(findstring clang,$(CC)),-gdwarf-4)
 LDFLAGS	?=
 WARN	 = -Wall -Wextra -Werror
 CPPFLAGS_ = -std=c11 -D_DEFAULT_SOURCE -Iinclude -Ilib
@@ -86,7 +90,7 @@ lint:
 
 # The demo: the example compiled the classic way, run, and reported.
 demo: all
-	$(CC) -p -O2 -Iinclude -o examples/demo examples/demo.c lib/libmon.a
+	$(CC) $(PFLAG) -O2 -Iinclude -o examples/demo examples/demo.c lib/libmon.a
 	cd examples && rm -f mon.out && ./demo
 	cd examples && ../prof/prof demo mon.out
 

@@ -2,14 +2,16 @@
 # here, never at test time.  Naming:
 #   tests/*/NAME_test.c	atf-c test program  -> tests/*/NAME_test
 #   tests/*/NAME_test.sh	atf-sh test program -> tests/*/NAME_test
-#   tests/*/h_NAME.c	helper, compiled with -p and linked with libmon.a
+#   tests/*/h_NAME.c	helper, compiled with -p (-pg for clang) and linked
+#			with libmon.a
 #   tests/*/t_NAME.c	plain tool: no -p, no libmon (e.g. a file forger)
 #   tests/*/local.mk	a folder's own extra rules (variants, libraries);
 #			it adds its targets to VARIANTS
 # Variants of one helper (other compiler, no-pie, -mfentry) are listed
 # under VARIANTS with their own rules.
 
-TEST_CFLAGS = $(CPPFLAGS_) -Wall -Wextra -Werror -O1 -g $(SAN)
+TEST_CFLAGS = $(CPPFLAGS_) -Wall -Wextra -Werror -O1 -g $(SAN) \
+	$(if $(findstring clang,$(CC)),-gdwarf-4)
 ATF_LIBS    = -latf-c
 
 C_TESTS  = $(patsubst %.c,%,$(wildcard tests/*/*_test.c))
@@ -37,4 +39,4 @@ tests/%: tests/%.c $(HDRS)
 	$(CC) $(TEST_CFLAGS) -o $@ $<
 
 $(HELPERS): tests/%: tests/%.c lib/libmon.a $(HDRS)
-	$(CC) -p $(TEST_CFLAGS) -fno-inline -o $@ $< lib/libmon.a -lpthread
+	$(CC) $(PFLAG) $(TEST_CFLAGS) -fno-inline -o $@ $< lib/libmon.a -lpthread

@@ -18,7 +18,7 @@ tests/crt/h_calls_clang_fentry: tests/crt/h_calls.c lib/libmon.a
 	$(CLANG) -pg -mfentry $(CRT_FLAGS) -o $@ $< lib/libmon.a -lpthread
 # The specs route names neither the library nor the include directory.
 tests/crt/h_calls_specs: tests/crt/h_calls.c lib/mon-build.specs lib/libmon.a
-	$(CC) -specs=lib/mon-build.specs -p $(CRT_NOINC) -o $@ $< -lpthread
+	$(GCC) -specs=lib/mon-build.specs -p $(CRT_NOINC) -o $@ $< -lpthread
 tests/crt/h_explicit_plain: tests/crt/h_explicit.c lib/libmon.a \
     tests/lib/h_burn.h
 	$(CC) $(TEST_CFLAGS) -o $@ $< lib/libmon.a

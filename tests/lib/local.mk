@@ -15,7 +15,7 @@ VARIANTS += $(LT)/h_fault_dl $(LT)/h_dlib_plain.so $(LT)/h_dlib_p.so
 
 $(LT)/h_fault_dl: $(LT)/h_fault.c $(LT)/h_spin.h lib/libmon.a $(HDRS) \
     $(LT)/local.mk
-	$(CC) -p $(TEST_CFLAGS) -fno-inline -o $@ $< lib/libmon.a -lpthread \
+	$(CC) $(PFLAG) $(TEST_CFLAGS) -fno-inline -o $@ $< lib/libmon.a -lpthread \
 	    -Wl,--export-dynamic-symbol=mcount
 
 $(LT)/h_dlib_plain.so: $(LT)/dlib.c $(LT)/h_spin.h $(LT)/local.mk

@@ -953,6 +953,16 @@ calls_of(const struct mon_file *m, uintptr_t addr)
 	return mon_calls(m, addr, addr + 16);
 }
 
+/*
+ * main's cell: clang saves registers before calling mcount, so its
+ * fnpc may lie past the first 16 bytes; main is far longer than 64.
+ */
+static long
+calls_of_main(const struct mon_file *m, uintptr_t addr)
+{
+	return mon_calls(m, addr, addr + 64);
+}
+
 ATF_TC(fork_files_add_up);
 ATF_TC_HEAD(fork_files_add_up, tc)
 {
@@ -996,9 +1006,9 @@ ATF_TC_BODY(fork_files_add_up, tc)
 	    calls_of(&k, both));
 	ATF_CHECK_EQ_MSG(calls_of(&k, both), 7, "child: both %ld",
 	    calls_of(&k, both));
-	ATF_CHECK_EQ_MSG(calls_of(&p, mainf) + calls_of(&k, mainf), 1,
-	    "main: parent %ld + child %ld", calls_of(&p, mainf),
-	    calls_of(&k, mainf));
+	ATF_CHECK_EQ_MSG(calls_of_main(&p, mainf) + calls_of_main(&k, mainf),
+	    1, "main: parent %ld + child %ld", calls_of_main(&p, mainf),
+	    calls_of_main(&k, mainf));
 	ATF_CHECK_MSG(p.has_run && p.run.pid == fact(&fx, "parent"),
 	    "the parent's file has another pid");
 	ATF_CHECK_MSG(k.has_run && k.run.pid == fact(&fx, "child"),
