@@ -360,7 +360,8 @@ symtab_load(struct symtab *st, const char *path, const char **why)
 	memset(st, 0, sizeof(*st));
 	memset(&e, 0, sizeof(e));
 	st->path = xstrdup(path);
-	if ((e.fd = open(path, O_RDONLY)) < 0) {
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	if ((e.fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
 		*why = strerror(errno);
 		return -1;
 	}

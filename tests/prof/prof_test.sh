@@ -1244,8 +1244,8 @@ prog_copy()
 atf_test_case prog_missing_or_directory
 prog_missing_or_directory_head()
 {
-	atf_set descr "A missing program, or a directory, is one line naming" \
-	    "it and the reason"
+	atf_set descr "A missing program, a directory or a FIFO is one line" \
+	    "naming it and the reason, at once"
 }
 prog_missing_or_directory_body()
 {
@@ -1255,6 +1255,9 @@ prog_missing_or_directory_body()
 	mkdir prog
 	prog_error "Is a directory"
 	rmdir prog
+	mkfifo prog
+	prog_error "not a regular file"
+	rm prog
 	atf_check -s exit:1 -o empty \
 	    -e inline:"prof: a.out: No such file or directory\n" "$PROF"
 }
