@@ -16,7 +16,14 @@
  * With -DMONITOR (linked with libmon.a, no -p) or -DGMON (glibc's
  * monstartup, no -pg), main profiles its own text through that one
  * explicit call: the cost of sampling alone, with no call counting.
+ * With -DFLOOR (no profiler at all) each thread opens the very clock
+ * libmon uses by default -- a perf_event task-clock at 1000 Hz whose
+ * overflow signals the thread -- with an empty handler: what the kernel
+ * alone charges for sampling, the floor under libmon's figure.
  */
+#if defined(FLOOR)
+#define _GNU_SOURCE	/* F_SETSIG, F_SETOWN_EX */
+#endif
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,6 +36,14 @@
 #include <mon.h>
 #elif defined(GMON)
 #include <sys/gmon.h>
+#elif defined(FLOOR)
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
 #endif
 
 #define ROUNDS	40
@@ -66,6 +81,51 @@ tcpu(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+#if defined(FLOOR)
+static void
+nothing(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)si;
+	(void)uc;
+}
+
+/* The calling thread's 1000 Hz task-clock, signalled to it. */
+static void
+floor_arm(void)
+{
+	struct perf_event_attr a;
+	struct f_owner_ex own;
+	struct sigaction sa;
+	int fd;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = nothing;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigfillset(&sa.sa_mask);
+	sigaction(SIGPROF, &sa, NULL);
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.sample_period = 1000000;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.wakeup_events = 1;
+	a.disabled = 1;
+	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1,
+	    PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return;
+	own.type = F_OWNER_TID;
+	own.pid = (pid_t)syscall(SYS_gettid);
+	fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK);
+	fcntl(fd, F_SETSIG, SIGPROF);
+	fcntl(fd, F_SETOWN_EX, &own);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+}
+#endif
+
 static void *
 work(void *arg)
 {
@@ -73,6 +133,9 @@ work(void *arg)
 	unsigned long x = j->sum;
 	double t0, t1, t2, t3;
 
+#if defined(FLOOR)
+	floor_arm();
+#endif
 	for (int r = 0; r < ROUNDS; r++) {
 		t0 = tcpu();
 		x = part_a(x, j->iters);

@@ -1,7 +1,7 @@
 # table.awk -- from bench/out/results to the bench's table.
 #
 # Input: lines "JOB VAR KEY VALUE...", one per figure of one run (VAR is
-# base, mon, pg, monitor or gmon), "JOB VAR na REASON" when a build has
+# base, mon, pg, monitor, gmon or floor), "JOB VAR na REASON" when a build has
 # no figures at all, "JOB VAR rna REASON" when it ran but has no report.
 # Output, tab-separated:
 #
@@ -214,7 +214,12 @@ END {
 	    cell("burn1", "base", "cpu", "%.3f"),
 	    cell("burn1", "monitor", "cpu", "%.3f"),
 	    cell("burn1", "gmon", "cpu", "%.3f"),
-	    ratio("burn1", "monitor", "cpu"), ratio("burn1", "gmon", "cpu"), "-")
+	    ratio("burn1", "monitor", "cpu"), ratio("burn1", "gmon", "cpu"),
+	    "<= 1.02x")
+	row(7, "CPU s, burn, bare perf_event 1 kHz, no profiler (floor)",
+	    cell("burn1", "base", "cpu", "%.3f"),
+	    cell("burn1", "floor", "cpu", "%.3f"), "-",
+	    ratio("burn1", "floor", "cpu"), "-", "-")
 
 	# 8. report speed (ratios against gprof)
 	row(8, sprintf("report CPU s, %d functions, ratio vs gprof",
@@ -253,4 +258,6 @@ END {
 	}
 	printf "V\trow 3, libmon's calls exact in 1, 2, 4, 8 threads: %s\n", exact
 	verdict("row 3, 2 threads, libmon CPU <= 3x", "thr2", "mon", "cpu", 3)
+	verdict("row 7, sampling at the default rate, libmon <= 1.02x",
+	    "burn1", "monitor", "cpu", 1.02)
 }
