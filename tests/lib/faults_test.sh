@@ -504,7 +504,7 @@ exit_while_threads_call_body()
 		out_is $c "exit while threads call"
 		quiet $c
 		dumped $c || continue
-		# The count may be too wide for prof's column: add the cells.
+		# Add up the cells of the dump: exact, whatever the report shows.
 		n=$(cells_in "$H" leaf pre $c/dump)
 		pub=$(fact $c published)
 		holds "$n >= $pub && $pub > 0" \
