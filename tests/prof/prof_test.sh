@@ -382,6 +382,33 @@ EOF
 	atf_check -o file:expout "$PROF" -a "$SYMS"
 }
 
+atf_test_case long_counts_widen_calls
+long_counts_widen_calls_head()
+{
+	atf_set descr "A call count of 8 digits or more widens the #Calls" \
+	    "column of the whole report, so a blank still parts it from" \
+	    "Cumsecs; shorter counts keep the classic 8 columns"
+}
+long_counts_widen_calls_body()
+{
+	setup_prof
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 0)
+hpc $(slot 14)
+hist 14
+bin 0 100
+bin 1 100
+cell $(slot 0 5) 123456789
+cell $(slot 1 5) 7
+EOF
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs    #Calls   msec/call  Name
+  50.0    1.00    1.00 123456789      0.0000  alpha
+  50.0    1.00    2.00         7    143.      beta, beta2
+EOF
+	atf_check -o file:expout "$PROF" -a "$SYMS"
+}
+
 # --- time --------------------------------------------------------------
 
 atf_test_case classic_file_at_100hz
@@ -1599,6 +1626,7 @@ atf_init_test_cases()
 	atf_add_test_case locals_with_g
 	atf_add_test_case synonyms_print_once
 	atf_add_test_case msec_call_precision
+	atf_add_test_case long_counts_widen_calls
 	atf_add_test_case classic_file_at_100hz
 	atf_add_test_case seconds_from_cpu_time
 	atf_add_test_case seconds_from_asked_period
