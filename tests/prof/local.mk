@@ -51,3 +51,10 @@ $(PT)/h_big: $(PT)/local.mk
 		    "\t.size f%05d, 1\n", i, i, i, i; \
 	    print "\t.p2align 4\n\t.fill 16, 1, 0xcc" }' | \
 	    $(CC) -x assembler -o $@ -
+
+# Statics around a global, at -O2 with the source order kept.
+VARIANTS += $(PT)/h_statics
+$(PT)/h_statics: $(PT)/statics.c $(PT)/h_burn.h lib/libmon.a $(HDRS) \
+    $(PT)/local.mk
+	$(CC) $(PFLAG) $(TEST_CFLAGS) -O2 -fno-toplevel-reorder -o $@ $< \
+	    $(PT_LIBS)

@@ -1463,6 +1463,46 @@ check_burn()
 	    atf_fail "$(cat verdict) -- report: $(cat report)"
 }
 
+atf_test_case e2e_statics_fold_within_their_file
+e2e_statics_fold_within_their_file_head()
+{
+	atf_set descr "Without -g a static function folds into the global" \
+	    "before it only within its own source file: a program's first" \
+	    "static keeps its own row instead of going to the start-up" \
+	    "code that gcc -O2 places between it and main"
+}
+e2e_statics_fold_within_their_file_body()
+{
+	setup_prof
+	h="$(atf_get_srcdir)/h_statics"
+	atf_check "$h"
+	"$PROF" "$h" >report 2>err || atf_fail "prof failed: $(cat err)"
+	# name, calls and %time of every row that has calls
+	awk 'NR > 1 && NF >= 6 { print $6, $4, $1 }' report >rows
+	awk '
+	    { calls[$1] = $2; pct[$1] = $3 }
+	    END {
+		if (calls["lead"] != 1 || calls["anchor"] != 2 ||
+		    calls["main"] != 1 || ("trail" in calls)) {
+			print "calls: lead " calls["lead"] ", anchor " \
+			    calls["anchor"] " (with trail), main " calls["main"]
+			bad = 1
+		}
+		if (pct["lead"] < 50 || pct["lead"] > 70 ||
+		    pct["anchor"] < 30 || pct["anchor"] > 50) {
+			print "time: lead " pct["lead"] "%, anchor " \
+			    pct["anchor"] "%, not 60 and 40"
+			bad = 1
+		}
+		exit bad
+	    }' rows >verdict || atf_fail "$(cat verdict) -- report: $(cat report)"
+	if grep -q _dl_relocate_static_pie report; then
+		atf_fail "start-up code took a static: $(cat report)"
+	fi
+	"$PROF" -g "$h" >report.g || atf_fail "prof -g failed"
+	grep -q " trail\$" report.g || atf_fail "-g lists no trail: $(cat report.g)"
+}
+
 atf_test_case e2e_pie
 e2e_pie_head()
 {
@@ -1667,6 +1707,7 @@ atf_init_test_cases()
 	atf_add_test_case prog_headers_lie
 	atf_add_test_case prog_string_offsets_past_table
 	atf_add_test_case big_program
+	atf_add_test_case e2e_statics_fold_within_their_file
 	atf_add_test_case e2e_pie
 	atf_add_test_case e2e_nopie
 	atf_add_test_case e2e_clang
