@@ -290,18 +290,18 @@ sortcells(struct cnt *a, size_t n)
 
 /*
  * Sum the cells of every table by pc into one array sorted by pc, cells
- * with no calls left out.  Returns mmap'd memory of *np cells (the caller
- * unmaps it with _mon_unmap(p, *np ? ... )), or NULL with *np 0 when
- * there is nothing or no memory.  Not for signal context.
+ * with no calls left out.  Returns mmap'd memory holding *np cells, which
+ * the caller gives back with _mon_unmap(p, *maplenp); or NULL with both
+ * 0 when there is nothing or no memory.  Not for signal context.
  */
 struct cnt *
-_mon_cells_merge(size_t *np)
+_mon_cells_merge(size_t *np, size_t *maplenp)
 {
 	struct tbl *t;
 	struct cnt *h, *out, *c;
 	size_t total, cap, i, j, n, k;
 
-	*np = 0;
+	*np = *maplenp = 0;
 	total = 0;
 	for (t = atomic_load(&tables); t != NULL; t = t->next)
 		total += atomic_load(&t->nused);
@@ -311,6 +311,7 @@ _mon_cells_merge(size_t *np)
 		;
 	if ((h = _mon_map(cap * sizeof(*h))) == NULL)
 		return NULL;
+	*maplenp = cap * sizeof(*h);
 	for (t = atomic_load(&tables); t != NULL; t = t->next) {
 		n = atomic_load(&t->nused);
 		for (i = 0; i < n; i++) {

@@ -97,7 +97,7 @@ extern volatile int _mon_counting _mon_hidden;
 void	_mon_count(uintptr_t) _mon_hidden;
 void	_mon_cells_reset(void) _mon_hidden;
 void	_mon_cells_fork(void) _mon_hidden;
-struct cnt *_mon_cells_merge(size_t *) _mon_hidden;
+struct cnt *_mon_cells_merge(size_t *, size_t *) _mon_hidden;
 uint64_t _mon_cells_lost(void) _mon_hidden;
 uint32_t _mon_cells_threads(void) _mon_hidden;
 

@@ -143,7 +143,7 @@ stop(void)
 {
 	struct _mon_out d;
 	struct cnt *cells;
-	size_t ncells;
+	size_t ncells, maplen;
 	char path[4096];
 	int r;
 
@@ -155,7 +155,7 @@ stop(void)
 		_mon_stats_stop();
 		running = 0;
 	}
-	cells = _mon_cells_merge(&ncells);
+	cells = _mon_cells_merge(&ncells, &maplen);
 	fill_blocks(cells, ncells);
 	/* Each buffer's header keeps its own nfunc: the image stays valid. */
 	d.hdr = curhdr;
@@ -168,7 +168,7 @@ stop(void)
 		_mon_warn("PROFDIR", "path too long", 0);
 	else if (r == 0)
 		(void)_mon_write(path, &d);
-	_mon_unmap(cells, ncells * sizeof(*cells));
+	_mon_unmap(cells, maplen);
 }
 
 /*
