@@ -78,12 +78,6 @@ static int		mode;		/* MONX_CLK_* */
 static uint64_t		period;		/* ns */
 static struct slot	slots[MAXTHREADS];
 
-static pid_t
-gettid_(void)
-{
-	return (pid_t)syscall(SYS_gettid);
-}
-
 /* The period asked for, from PROFHZ when it is a sane number. */
 static uint64_t
 period_ns(void)
@@ -221,7 +215,7 @@ arm_others(void)
 
 	if ((d = opendir("/proc/self/task")) == NULL)
 		return;
-	me = gettid_();
+	me = _mon_gettid();
 	while ((e = readdir(d)) != NULL) {
 		t = (pid_t)atoi(e->d_name);
 		if (t > 0 && t != me)
@@ -358,7 +352,7 @@ _mon_clock_start(void (*handler)(int, siginfo_t *, void *), int classic)
 	for (i = 0; i < n; i++) {
 		mode = list[i];
 		if (mode == MONX_CLK_ITIMER ? start_itimer() == 0 :
-		    arm(gettid_()) == 0)
+		    arm(_mon_gettid()) == 0)
 			break;
 	}
 	if (i == n) {
@@ -419,7 +413,7 @@ _mon_clock_fork(void)
 			close(slots[i].fd);
 		atomic_store(&slots[i].tid, 0);
 	}
-	(void)arm(gettid_());
+	(void)arm(_mon_gettid());
 }
 
 /* A new thread starts (thread.c): give it its clock. */
@@ -427,7 +421,7 @@ void
 _mon_clock_thread_start(void)
 {
 	if (running && mode != MONX_CLK_ITIMER)
-		(void)arm(gettid_());
+		(void)arm(_mon_gettid());
 }
 
 /* A thread ends (thread.c): its clock goes with it. */
@@ -439,7 +433,7 @@ _mon_clock_thread_end(void)
 
 	if (!running || mode == MONX_CLK_ITIMER)
 		return;
-	me = gettid_();
+	me = _mon_gettid();
 	for (i = 0; i < MAXTHREADS; i++)
 		if (atomic_load(&slots[i].tid) == me)
 			disarm_slot(&slots[i], me);

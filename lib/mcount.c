@@ -37,7 +37,8 @@
 #include "mon_private.h"
 
 #define GRAIN		3		/* log2 bytes of text per direct slot */
-#define NSPILL		16384		/* spill cells per thread, power of 2 */
+#define NSPILL_BITS	14
+#define NSPILL		(1u << NSPILL_BITS)	/* spill cells per thread */
 
 struct tbl {
 	/* Read by x86_64/mcount.S at these offsets: keep them first. */
@@ -62,12 +63,6 @@ __thread struct tbl *_mon_tls_tbl _mon_hidden
 
 static _Atomic(struct tbl *) tables;
 static _Atomic uint64_t lost;		/* calls with no cell to go to */
-
-static pid_t
-tid(void)
-{
-	return (pid_t)syscall(SYS_gettid);
-}
 
 /* Is thread t of this process gone?  Async-signal-safe. */
 static int
@@ -122,7 +117,7 @@ acquire(void)
 	struct tbl *t;
 	pid_t me, o;
 
-	me = tid();
+	me = _mon_gettid();
 	for (t = atomic_load(&tables); t != NULL; t = t->next) {
 		o = atomic_load(&t->owner);
 		if (gone(o) && atomic_compare_exchange_strong(&t->owner, &o, me))
@@ -160,7 +155,7 @@ spill(struct tbl *t, uintptr_t pc)
 	struct cnt *c;
 	size_t i, n;
 
-	i = (pc * 0x9e3779b97f4a7c15u) >> (64 - 14);
+	i = _mon_hash(pc, NSPILL_BITS);
 	for (n = 0; n < NSPILL; n++, i = (i + 1) & (NSPILL - 1)) {
 		c = &t->spill[i];
 		if (c->fnpc == (char *)pc)
@@ -232,7 +227,7 @@ _mon_cells_fork(void)
 {
 	_mon_cells_reset();
 	if (_mon_tls_tbl != NULL)
-		atomic_store(&_mon_tls_tbl->owner, tid());
+		atomic_store(&_mon_tls_tbl->owner, _mon_gettid());
 }
 
 uint64_t
@@ -300,6 +295,7 @@ _mon_cells_merge(size_t *np, size_t *maplenp)
 	struct tbl *t;
 	struct cnt *h, *out, *c;
 	size_t total, cap, i, j, n, k;
+	unsigned int bits;
 
 	*np = *maplenp = 0;
 	total = 0;
@@ -307,7 +303,7 @@ _mon_cells_merge(size_t *np, size_t *maplenp)
 		total += atomic_load(&t->nused);
 	if (total == 0)
 		return NULL;
-	for (cap = 64; cap < 2 * total; cap <<= 1)
+	for (bits = 6, cap = 64; cap < 2 * total; bits++, cap <<= 1)
 		;
 	if ((h = _mon_map(cap * sizeof(*h))) == NULL)
 		return NULL;
@@ -317,8 +313,7 @@ _mon_cells_merge(size_t *np, size_t *maplenp)
 		for (i = 0; i < n; i++) {
 			if ((c = t->used[i]) == NULL || c->mcnt == 0)
 				continue;
-			j = ((uintptr_t)c->fnpc * 0x9e3779b97f4a7c15u) &
-			    (cap - 1);
+			j = _mon_hash((uintptr_t)c->fnpc, bits);
 			while (h[j].fnpc != NULL && h[j].fnpc != c->fnpc)
 				j = (j + 1) & (cap - 1);
 			h[j].fnpc = c->fnpc;

@@ -25,6 +25,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "mon.h"
 #include "monfmt.h"
@@ -57,7 +58,8 @@ struct _mon_stats {
 };
 
 /* Samples whose pc is outside the histogram, kept per address. */
-#define _MON_NOUTPC	16384			/* power of two */
+#define _MON_NOUTPC_BITS	14
+#define _MON_NOUTPC	(1u << _MON_NOUTPC_BITS)
 struct _mon_outpc {
 	_Atomic uintptr_t	pc;
 	_Atomic uint64_t	count;
@@ -116,7 +118,18 @@ int	_mon_outpath(char *, size_t) _mon_hidden;
 /* objects.c */
 size_t	_mon_objects(unsigned char *, size_t) _mon_hidden;
 
+/*
+ * Slot of address pc in an open hash of 2^bits entries: the high bits of
+ * a multiplicative hash, which mix every bit of pc.  Signal-safe.
+ */
+static inline size_t
+_mon_hash(uintptr_t pc, unsigned int bits)
+{
+	return (size_t)((pc * 0x9e3779b97f4a7c15u) >> (64 - bits));
+}
+
 /* util */
+pid_t	_mon_gettid(void) _mon_hidden;
 void	_mon_warn(const char *, const char *, int) _mon_hidden;
 void	*_mon_map(size_t) _mon_hidden;
 void	_mon_unmap(void *, size_t) _mon_hidden;

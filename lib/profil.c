@@ -87,7 +87,7 @@ count_outside(uintptr_t pc, uint64_t n)
 	atomic_fetch_add_explicit(&_mon_stats.out, n, memory_order_relaxed);
 	if ((t = _mon_outpcs) == NULL || pc == 0)
 		return;
-	i = (pc * 0x9e3779b97f4a7c15u) >> (64 - 14);
+	i = _mon_hash(pc, _MON_NOUTPC_BITS);
 	for (k = 0; k < _MON_NOUTPC; k++, i = (i + 1) & (_MON_NOUTPC - 1)) {
 		want = 0;
 		if (atomic_load_explicit(&t[i].pc, memory_order_relaxed) == pc ||

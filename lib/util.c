@@ -4,6 +4,7 @@
  * never go through stdio, so that both are safe in the exit-time writer.
  */
 #include <sys/mman.h>
+#include <sys/syscall.h>
 
 #include <errno.h>
 #include <string.h>
@@ -24,6 +25,13 @@ _mon_map(size_t len)
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	return p == MAP_FAILED ? NULL : p;
+}
+
+/* The calling thread's kernel id.  Async-signal-safe. */
+pid_t
+_mon_gettid(void)
+{
+	return (pid_t)syscall(SYS_gettid);
 }
 
 void
