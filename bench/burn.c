@@ -16,14 +16,11 @@
  * With -DMONITOR (linked with libmon.a, no -p) or -DGMON (glibc's
  * monstartup, no -pg), main profiles its own text through that one
  * explicit call: the cost of sampling alone, with no call counting.
- * With -DFLOOR (no profiler at all) each thread opens the very clock
- * libmon uses by default -- a perf_event task-clock at 1000 Hz whose
- * overflow signals the thread -- with an empty handler: what the kernel
- * alone charges for sampling, the floor under libmon's figure.
+ * With -DFLOOR (no profiler at all) each thread opens the clock libmon
+ * uses by default -- a perf_event task-clock at 1000 Hz -- with nowhere
+ * for its samples to go, neither ring nor signal: the kernel's timer
+ * interrupts alone, the floor under libmon's figure.
  */
-#if defined(FLOOR)
-#define _GNU_SOURCE	/* F_SETSIG, F_SETOWN_EX */
-#endif
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,8 +37,6 @@
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 #endif
@@ -82,47 +77,26 @@ tcpu(void)
 }
 
 #if defined(FLOOR)
-static void
-nothing(int sig, siginfo_t *si, void *uc)
-{
-	(void)sig;
-	(void)si;
-	(void)uc;
-}
-
-/* The calling thread's 1000 Hz task-clock, signalled to it. */
+/* The calling thread's 1000 Hz task-clock, its samples going nowhere. */
 static void
 floor_arm(void)
 {
 	struct perf_event_attr a;
-	struct f_owner_ex own;
-	struct sigaction sa;
 	int fd;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = nothing;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigfillset(&sa.sa_mask);
-	sigaction(SIGPROF, &sa, NULL);
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_TASK_CLOCK;
 	a.sample_period = 1000000;
+	a.sample_type = PERF_SAMPLE_IP;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
-	a.wakeup_events = 1;
 	a.disabled = 1;
 	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1,
 	    PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		return;
-	own.type = F_OWNER_TID;
-	own.pid = (pid_t)syscall(SYS_gettid);
-	fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK);
-	fcntl(fd, F_SETSIG, SIGPROF);
-	fcntl(fd, F_SETOWN_EX, &own);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	if (fd >= 0)
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 }
 #endif
 

@@ -216,7 +216,7 @@ END {
 	    cell("burn1", "gmon", "cpu", "%.3f"),
 	    ratio("burn1", "monitor", "cpu"), ratio("burn1", "gmon", "cpu"),
 	    "<= 1.02x")
-	row(7, "CPU s, burn, bare perf_event 1 kHz, no profiler (floor)",
+	row(7, "CPU s, burn, bare perf_event 1 kHz timer, no profiler (floor)",
 	    cell("burn1", "base", "cpu", "%.3f"),
 	    cell("burn1", "floor", "cpu", "%.3f"), "-",
 	    ratio("burn1", "floor", "cpu"), "-", "-")

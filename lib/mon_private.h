@@ -51,6 +51,7 @@ struct _mon_stats {
 	_Atomic uint64_t	lost;
 	_Atomic uint64_t	saturated;
 	_Atomic uint64_t	overruns;
+	_Atomic uint64_t	dropped;	/* by the kernel: ring full */
 	uint64_t		cpu0_ns;	/* process CPU clock at start */
 	uint64_t		cpu_ns;		/* CPU used, fixed at stop */
 	uint64_t		period_ns;	/* period asked of the clock */
@@ -76,7 +77,9 @@ void	_mon_stats_reset(void) _mon_hidden;
 void	_mon_stats_stop(void) _mon_hidden;
 uint64_t _mon_cputime(void) _mon_hidden;
 
-/* clock.c */
+/* clock.c; what _mon_clock_ours() says of a SIGPROF */
+#define _MON_SIG_SAMPLE	1	/* a sample of the pc it interrupted */
+#define _MON_SIG_DRAIN	2	/* time to empty the perf rings */
 int	_mon_clock_start(void (*)(int, siginfo_t *, void *), int) _mon_hidden;
 void	_mon_clock_stop(void) _mon_hidden;
 void	_mon_clock_fork(void) _mon_hidden;
@@ -86,6 +89,7 @@ void	_mon_clock_thread_start(void) _mon_hidden;
 void	_mon_clock_thread_end(void) _mon_hidden;
 int	_mon_clock_running(void) _mon_hidden;
 int	_mon_clock_ours(const siginfo_t *) _mon_hidden;
+void	_mon_clock_drain(void) _mon_hidden;
 void	_mon_clock_chain(int, siginfo_t *, void *) _mon_hidden;
 int	_mon_clock_adopt(const struct sigaction *, struct sigaction *)
 	    _mon_hidden;

@@ -26,6 +26,7 @@
 #ifndef _MONFMT_H
 #define _MONFMT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define MONX_TAG	0x4c4dULL		/* "LM" in fnpc bits 48..63 */
@@ -73,7 +74,11 @@ struct monx_run {
 	uint64_t	cells_lost;	/* calls not counted: no cell */
 	uint32_t	scale;		/* profil() scale of the histogram */
 	uint32_t	threads;	/* threads that ran instrumented code */
+	uint64_t	dropped;	/* samples the kernel dropped: ring full */
 };
+
+/* What a RUN record holds at least: version 1's first writers ended it here. */
+#define MONX_RUN_MINLEN	offsetof(struct monx_run, dropped)
 
 /*
  * An object mapped into the profiled process.  bias is what was added to

@@ -55,6 +55,7 @@ _mon_stats_reset(void)
 	atomic_store(&_mon_stats.lost, 0);
 	atomic_store(&_mon_stats.saturated, 0);
 	atomic_store(&_mon_stats.overruns, 0);
+	atomic_store(&_mon_stats.dropped, 0);
 	_mon_stats.cpu_ns = 0;
 	_mon_stats.cpu0_ns = _mon_cputime();
 	if (_mon_outpcs != NULL) {
@@ -157,11 +158,15 @@ static void
 handler(int sig, siginfo_t *si, void *uc)
 {
 	uint64_t n;
-	int saved;
+	int saved, what;
 
 	saved = errno;
-	if (si != NULL && !_mon_clock_ours(si)) {
+	what = si != NULL ? _mon_clock_ours(si) : _MON_SIG_SAMPLE;
+	if (what == 0)
 		_mon_clock_chain(sig, si, uc);
+	if (what != _MON_SIG_SAMPLE) {
+		if (what == _MON_SIG_DRAIN)
+			_mon_clock_drain();
 		errno = saved;
 		return;
 	}
@@ -199,6 +204,9 @@ _mon_profil(WORD *buf, size_t bufsiz, uintptr_t off, unsigned int scale,
 {
 	struct _mon_hist *h;
 
+	/* Samples still in the clock's rings belong to the old histogram. */
+	if (_mon_clock_running())
+		_mon_clock_drain();
 	/* Decide "off" from scale first: buf may be declared nonnull. */
 	if (scale < 2 || bufsiz < sizeof(WORD) || buf == NULL) {
 		atomic_store(&_mon_hist, NULL);

@@ -616,7 +616,8 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	    run->samples_out : r->outside;
 	r->outside = out;
 	r->total = (double)r->histsum + (double)out +
-	    (p->anyrun ? (double)run->samples_lost : 0);
+	    (p->anyrun ? (double)run->samples_lost + (double)run->dropped :
+	    0);
 	r->period = profile_period(p);
 	*st = a.tabs[OBJ_MAIN].st;
 	free(a.raws);

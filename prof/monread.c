@@ -220,9 +220,10 @@ parse_record(struct mfile *f, uint32_t type, const unsigned char *p,
 
 	switch (type) {
 	case MONX_R_RUN:
-		if (len < sizeof(f->run))
+		if (len < MONX_RUN_MINLEN)
 			improper(f);
-		memcpy(&f->run, p, sizeof(f->run));
+		memset(&f->run, 0, sizeof(f->run));
+		memcpy(&f->run, p, len < sizeof(f->run) ? len : sizeof(f->run));
 		f->hasrun = 1;
 		break;
 	case MONX_R_EXEC:
@@ -444,6 +445,7 @@ merge_run(struct profile *p, const struct mfile *f)
 	s->samples_lost += r->samples_lost;
 	s->saturated += r->saturated;
 	s->overruns += r->overruns;
+	s->dropped += r->dropped;
 	s->cells_lost += r->cells_lost;
 	s->threads += r->threads;
 }
@@ -608,7 +610,7 @@ profile_period(const struct profile *p)
 	const struct monx_run *r = &p->sum;
 	uint64_t n;
 
-	n = r->samples_in + r->samples_out + r->samples_lost;
+	n = r->samples_in + r->samples_out + r->samples_lost + r->dropped;
 	if (p->run && r->cpu_ns > 0 && n > 0)
 		return (double)r->cpu_ns / (double)n / 1e9;
 	if (p->anyrun && r->period_ns > 0)

@@ -267,7 +267,8 @@ stats_clock(const struct report *r, const struct profile *p)
 	fprintf(stderr, "clock: %s", profile_clock(p));
 	if (run->period_ns > 0)
 		fprintf(stderr, ", %.0f Hz asked", 1e9 / (double)run->period_ns);
-	n = run->samples_in + run->samples_out + run->samples_lost;
+	n = run->samples_in + run->samples_out + run->samples_lost +
+	    run->dropped;
 	if (p->run && run->cpu_ns > 0)
 		fprintf(stderr, ", %.1f Hz measured over %.2f s of CPU",
 		    (double)n * 1e9 / (double)run->cpu_ns,
@@ -289,7 +290,8 @@ report_stats(const struct report *r, const struct profile *p,
 		fprintf(stderr, "files: %zu merged\n", p->nfiles);
 	fprintf(stderr, "samples: %.0f total, %" PRIu64 " in the histogram, "
 	    "%" PRIu64 " outside it, %" PRIu64 " lost\n", r->total,
-	    r->histsum, r->outside, p->anyrun ? run->samples_lost : 0);
+	    r->histsum, r->outside,
+	    p->anyrun ? run->samples_lost + run->dropped : 0);
 	stats_clock(r, p);
 	fprintf(stderr, "seconds: %.2f covered by samples, %.6f a sample\n",
 	    r->total * r->period, r->period);
@@ -305,6 +307,8 @@ report_stats(const struct report *r, const struct profile *p,
 	    "function\n", p->rawcells, run->cells_lost, r->callsunmatched);
 	fprintf(stderr, "overruns: %" PRIu64 " clock expirations missed\n",
 	    run->overruns);
+	fprintf(stderr, "dropped: %" PRIu64 " samples the kernel could not "
+	    "buffer\n", run->dropped);
 	if (p->anyrun)
 		fprintf(stderr, "threads: %" PRIu32 "\n", run->threads);
 	fprintf(stderr, "symbols: %s of %s\n", st->table, st->path);

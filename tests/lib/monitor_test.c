@@ -1332,7 +1332,8 @@ child_threads(void *arg)
 static void
 check_threads(int before)
 {
-	static const char *clocks[] = { "perf", "timer", "itimer" };
+	static const char *clocks[] = { "perf", "perf-signal", "timer",
+	    "itimer" };
 	struct mon_file f;
 	struct child c;
 	struct thr *t;
@@ -1357,7 +1358,7 @@ check_threads(int before)
 		ATF_REQUIRE_EQ_MSG(t->r.start_errno, 0, "monitor failed");
 		readmon(MON_OUT, &f);
 		ATF_REQUIRE(f.has_run);
-		if (i < 2 && f.run.clock == MONX_CLK_ITIMER) {
+		if (i < 3 && f.run.clock == MONX_CLK_ITIMER) {
 			/* No such clock here: nothing to judge. */
 			mon_free(&f);
 			continue;

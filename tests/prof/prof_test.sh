@@ -470,6 +470,54 @@ EOF
 	atf_check -o file:expout "$PROF" -p "$SYMS"
 }
 
+atf_test_case seconds_count_dropped_samples
+seconds_count_dropped_samples_head()
+{
+	atf_set descr "Samples the kernel dropped (ring full) count in the" \
+	    "seconds per sample and in %Time's total, and -s reports them;" \
+	    "a RUN record of the first writers' 80 bytes reads as none dropped"
+}
+seconds_count_dropped_samples_body()
+{
+	setup_prof
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 0)
+hpc $(slot 14)
+hist 14
+bin 0 60
+bin 3 40
+run clock=1 period=1000000 cpu=400000000 in=100 dropped=300 scale=2048
+EOF
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  15.0    0.06    0.06                      alpha
+  10.0    0.04    0.10                      delta
+EOF
+	"$PROF" -s "$SYMS" >out 2>err || atf_fail "prof -s failed"
+	atf_check -o file:expout cat out
+	atf_check -o match:'^samples: 400 total, 100 in the histogram, 0 outside it, 300 lost$' \
+	    -o match:'^clock: perf_event task-clock, 1000 Hz asked, 1000.0 Hz measured over 0.40 s of CPU$' \
+	    -o match:'^dropped: 300 samples the kernel could not buffer$' \
+	    cat err
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 0)
+hpc $(slot 14)
+hist 14
+bin 0 60
+bin 3 40
+run clock=1 period=1000000 cpu=100000000 in=100 dropped=300 scale=2048 len=80
+EOF
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  60.0    0.06    0.06                      alpha
+  40.0    0.04    0.10                      delta
+EOF
+	"$PROF" -s "$SYMS" >out 2>err || atf_fail "prof -s on 80 bytes failed"
+	atf_check -o file:expout cat out
+	atf_check -o match:'^dropped: 0 samples the kernel could not buffer$' \
+	    cat err
+}
+
 atf_test_case seconds_from_asked_period
 seconds_from_asked_period_head()
 {
@@ -1221,8 +1269,10 @@ mdata_extension_lies_body()
 	mdata_error "improper format"
 	echo "record 4 0xffffffff -" | forge mon.out
 	mdata_error "improper format"
-	# RUN shorter than struct monx_run; PCS not whole pairs
+	# RUN shorter than the first writers' record; PCS not whole pairs
 	echo "record 1 8 0000000000000000" | forge mon.out
+	mdata_error "improper format"
+	echo "run clock=1 period=1000000 in=100 len=79" | forge mon.out
 	mdata_error "improper format"
 	echo "record 4 8 0000000000000000" | forge mon.out
 	mdata_error "improper format"
@@ -1669,6 +1719,7 @@ atf_init_test_cases()
 	atf_add_test_case long_counts_widen_calls
 	atf_add_test_case classic_file_at_100hz
 	atf_add_test_case seconds_from_cpu_time
+	atf_add_test_case seconds_count_dropped_samples
 	atf_add_test_case seconds_from_asked_period
 	atf_add_test_case straddling_bins_split
 	atf_add_test_case scale_two_one_bin

@@ -16,7 +16,8 @@
  *	nfns N			the header's nfns, whatever follows
  *	run KEY=V ...		a RUN record: clock pid period cpu in out
  *				lost saturated overruns cells_lost scale
- *				threads
+ *				threads dropped; len=N writes only its
+ *				first N bytes
  *	exec BIAS LO HI ID PATH	the EXEC record (ID hex bytes, or -)
  *	obj BIAS LO HI ID PATH	an OBJ record
  *	pcs PC C		a sample outside the histogram (one PCS
@@ -138,6 +139,7 @@ static const struct {
 	RUNKEY("lost", samples_lost),	RUNKEY("saturated", saturated),
 	RUNKEY("overruns", overruns),	RUNKEY("cells_lost", cells_lost),
 	RUNKEY("scale", scale),		RUNKEY("threads", threads),
+	RUNKEY("dropped", dropped),
 };
 
 static void
@@ -147,14 +149,20 @@ run_record(struct forge *f, char *args)
 	unsigned char *p = (unsigned char *)&r;
 	uint64_t v64;
 	uint32_t v32;
+	size_t i, len;
 	char *kv, *v;
-	size_t i;
 
 	memset(&r, 0, sizeof(r));
+	len = sizeof(r);
 	for (kv = strtok(args, " \t\n"); kv != NULL; kv = strtok(NULL, " \t\n")) {
 		if ((v = strchr(kv, '=')) == NULL)
 			errx(1, "run: want key=value: %s", kv);
 		*v++ = '\0';
+		if (strcmp(kv, "len") == 0) {
+			if ((len = (size_t)num(v)) > sizeof(r))
+				errx(1, "run: len over %zu", sizeof(r));
+			continue;
+		}
 		for (i = 0; i < sizeof(runkeys) / sizeof(runkeys[0]); i++)
 			if (strcmp(kv, runkeys[i].key) == 0)
 				break;
@@ -165,7 +173,7 @@ run_record(struct forge *f, char *args)
 		memcpy(p + runkeys[i].off, runkeys[i].size == 4 ?
 		    (void *)&v32 : (void *)&v64, runkeys[i].size);
 	}
-	record(f, MONX_R_RUN, &r, sizeof(r));
+	record(f, MONX_R_RUN, &r, len);
 }
 
 static void
