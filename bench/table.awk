@@ -46,7 +46,9 @@ function cell(j, v, key, fmt, fromreport) {
 	return why(j, v, key, fromreport)
 }
 
-function ratio(j, v, key, jb, vb, kb,    x) {
+# ratio(j, v, key [, jb, vb, kb [, digits]]): median over the base's,
+# to 2 decimals unless digits says otherwise.
+function ratio(j, v, key, jb, vb, kb, digits,    x) {
 	if (jb == "")
 		jb = j
 	if (vb == "")
@@ -56,7 +58,9 @@ function ratio(j, v, key, jb, vb, kb,    x) {
 	if (!has(j, v, key) || !has(jb, vb, kb) || med(jb, vb, kb) <= 0)
 		return "-"
 	x = med(j, v, key) / med(jb, vb, kb)
-	return sprintf(x < 0.1 ? "%.4fx" : "%.2fx", x)
+	if (digits == "")
+		digits = x < 0.1 ? 4 : 2
+	return sprintf("%." digits "fx", x)
 }
 
 function row(r, m, b, l, g, lr, gr, t) {
@@ -69,7 +73,7 @@ function verdict(text, j, v, key, limit,    x) {
 		return
 	}
 	x = med(j, v, key) / med(j, "base", key)
-	printf "V\t%s: %s (%.2fx)\n", text, x <= limit ? "PASS" : "MISS", x
+	printf "V\t%s: %s (%.3fx)\n", text, x <= limit ? "PASS" : "MISS", x
 }
 
 function split3(j, v, from,    p) {
@@ -214,12 +218,12 @@ END {
 	    cell("burn1", "base", "cpu", "%.3f"),
 	    cell("burn1", "monitor", "cpu", "%.3f"),
 	    cell("burn1", "gmon", "cpu", "%.3f"),
-	    ratio("burn1", "monitor", "cpu"), ratio("burn1", "gmon", "cpu"),
-	    "<= 1.02x")
+	    ratio("burn1", "monitor", "cpu", "", "", "", 3),
+	    ratio("burn1", "gmon", "cpu", "", "", "", 3), "<= 1.02x")
 	row(7, "CPU s, burn, bare perf_event 1 kHz timer, no profiler (floor)",
 	    cell("burn1", "base", "cpu", "%.3f"),
 	    cell("burn1", "floor", "cpu", "%.3f"), "-",
-	    ratio("burn1", "floor", "cpu"), "-", "-")
+	    ratio("burn1", "floor", "cpu", "", "", "", 3), "-", "-")
 
 	# 8. report speed (ratios against gprof)
 	row(8, sprintf("report CPU s, %d functions, ratio vs gprof",

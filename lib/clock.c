@@ -102,6 +102,7 @@ static int		mode;		/* MONX_CLK_* */
 static uint64_t		period;		/* ns */
 static struct slot	slots[MAXTHREADS];
 static _Atomic size_t	nslots;		/* slots[nslots..] never used */
+static size_t		pagesz;
 static size_t		ringlen;	/* bytes mapped: header page + data */
 static uint64_t		drain_ns;	/* period of the draining timer */
 static int		signals;	/* perf: a signal a sample, no rings */
@@ -158,15 +159,15 @@ static void
 size_rings(void)
 {
 	uint64_t want, cap;
-	size_t page, n;
+	size_t n;
 
-	page = (size_t)sysconf(_SC_PAGESIZE);
+	pagesz = (size_t)sysconf(_SC_PAGESIZE);
 	/* A sample is a header and a pc: 16 bytes. */
 	want = 1000000000u / period / RINGSECS * 16;
-	for (n = 2; n < RINGMAX && n * page < want; n *= 2)
+	for (n = 2; n < RINGMAX && n * pagesz < want; n *= 2)
 		continue;
-	ringlen = (n + 1) * page;
-	cap = n * page / 16;
+	ringlen = (n + 1) * pagesz;
+	cap = n * pagesz / 16;
 	drain_ns = cap / DRAINS * period;
 }
 
@@ -190,17 +191,17 @@ open_perf(pid_t tid, struct slot *s)
 	a.sample_type = PERF_SAMPLE_IP;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
-	/* Nobody waits on the ring: wake (never) only when it is full. */
+	/* Nobody waits on the ring: wake only as often as it fills. */
 	a.watermark = 1;
-	a.wakeup_watermark = (uint32_t)(ringlen - (size_t)sysconf(_SC_PAGESIZE));
+	a.wakeup_watermark = (uint32_t)(ringlen - pagesz);
 	a.disabled = 1;
 	fd = (int)syscall(SYS_perf_event_open, &a, tid, -1, -1,
 	    PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	s->ring = NULL;
-	if (!signals && (p = mmap(NULL, ringlen, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-	    0)) != MAP_FAILED) {
+	if (!signals && (p = mmap(NULL, ringlen, PROT_READ | PROT_WRITE,
+	    MAP_SHARED, fd, 0)) != MAP_FAILED) {
 		if (open_timer(tid, &s->timer, drain_ns, s) == 0)
 			s->ring = p;
 		else
@@ -250,10 +251,9 @@ drain_ring(struct slot *s)
 	uint64_t head, tail, size, hdr;
 	uint32_t type, len;
 
-	size = m->data_size != 0 ? m->data_size :
-	    ringlen - (size_t)sysconf(_SC_PAGESIZE);
+	size = m->data_size != 0 ? m->data_size : ringlen - pagesz;
 	data = (const unsigned char *)m +
-	    (m->data_offset != 0 ? m->data_offset : ringlen - size);
+	    (m->data_offset != 0 ? m->data_offset : pagesz);
 	head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
 	tail = m->data_tail;
 	while (head - tail >= 8) {
@@ -405,6 +405,7 @@ choose(int classic, int *list)
 {
 	const char *s;
 
+	signals = 0;
 	if (classic) {
 		list[0] = MONX_CLK_ITIMER;
 		return 1;

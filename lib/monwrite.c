@@ -7,8 +7,9 @@
  * fresh file next to the target, created with O_EXCL so no planted link
  * is followed, and only a complete, closed file is renamed into place.
  * On any failure the temporary is removed and one line names the path
- * and the reason; signals wait while the temporary exists.  SIGXFSZ is ignored while writing, so a file-size limit
- * fails the write instead of killing the program at exit.
+ * and the reason; signals wait while the temporary exists.  SIGXFSZ is
+ * ignored while writing, so a file-size limit fails the write instead
+ * of killing the program at exit.
  *
  * Where it goes (_mon_outpath): PROFDIR unset, mon.out in the current
  * directory; PROFDIR set, DIR/<pid>.<progname> with the pid of the
