@@ -53,7 +53,7 @@ struct monx_rec {
 /* Record types. */
 #define MONX_R_RUN	1		/* struct monx_run */
 #define MONX_R_EXEC	2		/* struct monx_obj + build-id + path */
-#define MONX_R_OBJ	3		/* a loaded object: same layout */
+#define MONX_R_OBJ	3		/* another object: same layout */
 #define MONX_R_PCS	4		/* struct monx_pc[]: samples outside */
 
 /* Clocks that drove the histogram (monx_run.clock). */
@@ -75,6 +75,7 @@ struct monx_run {
 	uint32_t	scale;		/* profil() scale of the histogram */
 	uint32_t	threads;	/* threads that ran instrumented code */
 	uint64_t	dropped;	/* samples the kernel dropped: ring full */
+	uint64_t	unloaded_lost;	/* dlclose'd objects left unrecorded */
 };
 
 /* What a RUN record holds at least: version 1's first writers ended it here. */
@@ -84,7 +85,10 @@ struct monx_run {
  * An object mapped into the profiled process.  bias is what was added to
  * its link-time addresses (0 for a non-PIE executable); [lo, hi) its text
  * at run time.  Followed by idlen bytes of ELF build-id, then pathlen
- * bytes of path (no terminating NUL).
+ * bytes of path (no terminating NUL).  The OBJ records list the objects
+ * mapped when the file was written, then those dlclose() unloaded while
+ * profiled; ranges may overlap, and an address belongs to the first
+ * record whose range holds it.
  */
 struct monx_obj {
 	uint64_t	bias;

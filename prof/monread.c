@@ -11,7 +11,12 @@
  *
  * Each file is then placed: every run-time address it holds becomes an
  * object (the main program, a shared object, or none) and a link-time
- * address inside it, using the EXEC and OBJ records.  Placed data of
+ * address inside it, using the EXEC and OBJ records.  OBJ records may
+ * overlap -- the writer lists the objects mapped at the end, then those
+ * unloaded while profiled, and a later load may have reused the
+ * addresses of an unloaded one -- so an address belongs to the first
+ * record that holds it, and counts that another object's record holds
+ * too are counted for a warning.  Placed data of
  * several files (a parent and its children, many runs) merge by simple
  * addition: histograms bin by bin, which requires the same range, size
  * and scale; cells and outside samples by place; run counters summed.
@@ -59,6 +64,8 @@ struct mfile {
 	size_t			 nobjs;
 	struct monx_pc		*pcs;
 	size_t			 npcs;
+	uint64_t		 shared[2];	/* calls, samples at an address
+						   two objects held */
 };
 
 static void __attribute__((noreturn))
@@ -361,39 +368,49 @@ join_objects(struct profile *p, struct mfile *f)
 	}
 }
 
-/* Where a run-time pc of file f belongs. */
-static void
+/*
+ * Where a run-time pc of file f belongs; 1 when a record of another
+ * object holds it too.
+ */
+static int
 place(const struct mfile *f, uint64_t pc, struct place *pl)
 {
 	uint64_t bias;
-	size_t i;
+	size_t i, j;
 
 	bias = f->hasexec ? f->exec.bias : 0;
 	if ((pc >= f->lpc && pc < f->hpc) ||
 	    (f->hasexec && pc >= f->exec.lo && pc < f->exec.hi)) {
 		pl->obj = OBJ_MAIN;
 		pl->addr = pc - bias;
-		return;
+		return 0;
 	}
 	for (i = 0; i < f->nobjs; i++) {
 		if (pc >= f->objs[i].lo && pc < f->objs[i].hi) {
 			pl->obj = f->objs[i].gidx;
 			pl->addr = pc - (pl->obj == OBJ_MAIN ? bias :
 			    f->objs[i].bias);
-			return;
+			for (j = i + 1; j < f->nobjs; j++)
+				if (pc >= f->objs[j].lo && pc < f->objs[j].hi &&
+				    f->objs[j].gidx != pl->obj)
+					return 1;
+			return 0;
 		}
 	}
 	/* A classic file knows only the program, as linked. */
 	pl->obj = f->hasexec ? OBJ_NONE : OBJ_MAIN;
 	pl->addr = pc;
+	return 0;
 }
 
-/* Append a count at pc; the caller has made room. */
+/* Append a count at pc; the caller has made room.  what: 0 calls. */
 static void
-add_place(struct place *v, size_t *n, const struct mfile *f, uint64_t pc,
-    uint64_t count)
+add_place(struct place *v, size_t *n, struct mfile *f, uint64_t pc,
+    uint64_t count, int what)
 {
-	place(f, pc, &v[*n]);
+	if (place(f, pc, &v[*n]) &&
+	    __builtin_add_overflow(f->shared[what], count, &f->shared[what]))
+		f->shared[what] = UINT64_MAX;
 	v[*n].count = count;
 	(*n)++;
 }
@@ -448,10 +465,11 @@ merge_run(struct profile *p, const struct mfile *f)
 	s->dropped += r->dropped;
 	s->cells_lost += r->cells_lost;
 	s->threads += r->threads;
+	s->unloaded_lost += r->unloaded_lost;
 }
 
 static void
-merge_counts(struct profile *p, const struct mfile *f)
+merge_counts(struct profile *p, struct mfile *f)
 {
 	const unsigned char *c;
 	uint64_t pc;
@@ -470,12 +488,12 @@ merge_counts(struct profile *p, const struct mfile *f)
 		p->rawcells++;
 		if (mcnt > 0)
 			p->usedcells++;
-		add_place(p->cells, &p->ncells, f, pc, (uint64_t)mcnt);
+		add_place(p->cells, &p->ncells, f, pc, (uint64_t)mcnt, 0);
 	}
 	for (i = 0; i < f->npcs; i++)
 		if (f->pcs[i].count > 0)
 			add_place(p->pcs, &p->npcs, f, f->pcs[i].pc,
-			    f->pcs[i].count);
+			    f->pcs[i].count, 1);
 }
 
 /* Remember the build-id each file gives for the program. */
@@ -492,6 +510,19 @@ note_id(struct profile *p, const struct mfile *f)
 	r->id = xmalloc(f->exec.idlen);
 	memcpy(r->id, f->exec.id, f->exec.idlen);
 	r->idlen = f->exec.idlen;
+}
+
+/* What the objects of a file leave unnamed, or may name wrongly. */
+static void
+warn_objects(const struct mfile *f)
+{
+	if (f->hasrun && f->run.unloaded_lost > 0)
+		warnx("warning: %s: %ju unloaded libraries not recorded",
+		    f->name, (uintmax_t)f->run.unloaded_lost);
+	if (f->shared[0] > 0 || f->shared[1] > 0)
+		warnx("warning: %s: %ju samples, %ju calls at reused addresses",
+		    f->name, (uintmax_t)f->shared[1],
+		    (uintmax_t)f->shared[0]);
 }
 
 /*
@@ -513,6 +544,7 @@ profile_read(struct profile *p, const char *name)
 	merge_run(p, &f);
 	merge_counts(p, &f);
 	note_id(p, &f);
+	warn_objects(&f);
 	p->nfiles++;
 	mfile_free(&f);
 }
