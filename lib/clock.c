@@ -81,16 +81,18 @@ struct slot {
 };
 
 /*
- * thread.c, sigaction.c and exec.c take the place of libc functions.  A
- * static archive member is only linked when something needs it, and a
- * program's own references may already be satisfied by a shared library
- * ahead of libmon (a sanitizer runtime does this): naming them here
- * brings them in whenever the clock is, and a definition in the program
- * then wins over any shared one.
+ * thread.c, sigaction.c, exec.c and dlclose.c take the place of libc
+ * functions.  A static archive member is only linked when something
+ * needs it, and a program's own references may already be satisfied by
+ * a shared library ahead of libmon (a sanitizer runtime does this):
+ * naming them here brings them in whenever the clock is, and a
+ * definition in the program then wins over any shared one.
  */
-extern const char _mon_link_thread, _mon_link_sigaction, _mon_link_exec;
+extern const char _mon_link_thread, _mon_link_sigaction, _mon_link_exec,
+    _mon_link_dlclose;
 __attribute__((used)) static const char *const pull[] = {
 	&_mon_link_thread, &_mon_link_sigaction, &_mon_link_exec,
+	&_mon_link_dlclose,
 };
 
 static struct sigaction	oldact;

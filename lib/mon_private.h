@@ -17,6 +17,7 @@
  *	exec.c		the exec family: the clock off before a new image
  *	thread.c	pthread_create: a clock for every new thread
  *	sigaction.c	sigaction, signal: the program's SIGPROF action kept
+ *	dlclose.c	dlclose: an unloaded library noted for the writer
  */
 #ifndef _MON_PRIVATE_H
 #define _MON_PRIVATE_H
@@ -120,7 +121,24 @@ int	_mon_write(const char *, const struct _mon_out *) _mon_hidden;
 int	_mon_outpath(char *, size_t) _mon_hidden;
 
 /* objects.c */
+struct dl_phdr_info;
 size_t	_mon_objects(unsigned char *, size_t) _mon_hidden;
+const unsigned char *_mon_object_info(const struct dl_phdr_info *,
+	    struct monx_obj *) _mon_hidden;
+int	_mon_mapped(uint64_t, const char *) _mon_hidden;
+
+/* dlclose.c: an object dlclose() unloaded, as the writer records it. */
+#define _MON_MAXID	64		/* longer build-ids are not kept */
+#define _MON_MAXPATH	4096
+struct _mon_gone {
+	struct monx_obj	o;		/* idlen 0 when the id is not kept */
+	unsigned char	id[_MON_MAXID];
+	char		path[_MON_MAXPATH];	/* o.pathlen bytes and a NUL */
+};
+void	_mon_gone_reset(void) _mon_hidden;
+void	_mon_gone_fork(void) _mon_hidden;
+int	_mon_gone_next(uint64_t *, struct _mon_gone *) _mon_hidden;
+uint64_t _mon_gone_lost(void) _mon_hidden;
 
 /*
  * Slot of address pc in an open hash of 2^bits entries: the high bits of

@@ -19,7 +19,8 @@
  * histogram.  A second stop writes the same profile again.
  *
  * fork(): the child goes on profiling with its counters emptied, so the
- * files of a parent and its children add up to the whole run.
+ * files of a parent and its children add up to the whole run; the
+ * libraries the parent unloaded (dlclose.c) are forgotten with them.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -62,11 +63,13 @@ static void
 postfork_child(void)
 {
 	pthread_mutex_init(&lock, NULL);
+	_mon_gone_fork();
 	if (!running)
 		return;
 	memset(curhist, 0, curnhist * sizeof(WORD));
 	_mon_stats_reset();
 	_mon_cells_fork();
+	_mon_gone_reset();
 	_mon_clock_fork();
 }
 
@@ -108,6 +111,7 @@ start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc)
 	if (!running) {
 		nblocks = 0;
 		_mon_cells_reset();
+		_mon_gone_reset();
 	}
 	if (nblocks < NBLOCK)
 		blocks[nblocks++] = (struct block){ buf, nfunc };

@@ -149,6 +149,7 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 	run.saturated = atomic_load(&_mon_stats.saturated);
 	run.overruns = atomic_load(&_mon_stats.overruns);
 	run.dropped = atomic_load(&_mon_stats.dropped);
+	run.unloaded_lost = _mon_gone_lost();
 	run.cells_lost = _mon_cells_lost();
 	run.scale = d->scale;
 	run.threads = _mon_cells_threads();

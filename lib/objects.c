@@ -3,6 +3,13 @@
  * addresses back to symbols: each object's load bias, its text range,
  * its ELF build-id and its path, encoded as MONX_R_EXEC (the main
  * program, first) and MONX_R_OBJ records (see monfmt.h).
+ *
+ * The objects mapped now come first, as the loader lists them; then
+ * those dlclose() unloaded while profiled (dlclose.c) and that are not
+ * mapped again, in the order they were unloaded, in the same layout.
+ * prof credits an address to the first object whose text holds it, so
+ * where a later load reused an unloaded library's addresses the object
+ * mapped now wins, and of two unloaded ones the first unloaded.
  */
 #define _GNU_SOURCE	/* dl_iterate_phdr */
 #include <elf.h>
@@ -64,35 +71,65 @@ put(struct walk *w, const void *p, size_t n)
 	w->len += n;
 }
 
-static int
-one(struct dl_phdr_info *info, size_t size, void *arg)
+/*
+ * The load bias, text range and build-id length of the object info
+ * describes into o; the build-id itself, in the object's memory, is the
+ * return value (NULL: none, and o->idlen is 0).
+ */
+const unsigned char *
+_mon_object_info(const struct dl_phdr_info *info, struct monx_obj *o)
 {
-	static const unsigned char zero[8];
-	struct walk *w = arg;
-	struct monx_rec rec;
-	struct monx_obj o;
 	const unsigned char *id;
 	const ElfW(Phdr) *ph;
-	char path[4096];
-	const char *name;
-	ssize_t n;
 	int i;
 
-	(void)size;
-	memset(&o, 0, sizeof(o));
-	o.bias = info->dlpi_addr;
-	o.lo = UINTPTR_MAX;
+	memset(o, 0, sizeof(*o));
+	o->bias = info->dlpi_addr;
+	o->lo = UINTPTR_MAX;
 	for (i = 0; i < info->dlpi_phnum; i++) {
 		ph = &info->dlpi_phdr[i];
 		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
 			continue;
-		if (info->dlpi_addr + ph->p_vaddr < o.lo)
-			o.lo = info->dlpi_addr + ph->p_vaddr;
-		if (info->dlpi_addr + ph->p_vaddr + ph->p_memsz > o.hi)
-			o.hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+		if (info->dlpi_addr + ph->p_vaddr < o->lo)
+			o->lo = info->dlpi_addr + ph->p_vaddr;
+		if (info->dlpi_addr + ph->p_vaddr + ph->p_memsz > o->hi)
+			o->hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
 	}
-	if (o.hi == 0)
-		o.lo = 0;
+	if (o->hi == 0)
+		o->lo = 0;
+	if ((id = buildid(info, &o->idlen)) == NULL)
+		o->idlen = 0;
+	return id;
+}
+
+/* One record: o, then its build-id and path, padded to 8 bytes. */
+static void
+put_obj(struct walk *w, uint32_t type, const struct monx_obj *o,
+    const unsigned char *id, const char *path)
+{
+	static const unsigned char zero[8];
+	struct monx_rec rec;
+
+	rec.type = type;
+	rec.len = sizeof(*o) + o->idlen + o->pathlen;
+	put(w, &rec, sizeof(rec));
+	put(w, o, sizeof(*o));
+	put(w, id, o->idlen);
+	put(w, path, o->pathlen);
+	put(w, zero, (8 - rec.len % 8) % 8);
+}
+
+static int
+one(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct walk *w = arg;
+	struct monx_obj o;
+	const unsigned char *id;
+	char path[4096];
+	const char *name;
+	ssize_t n;
+
+	(void)size;
 	name = info->dlpi_name;
 	if (w->first) {
 		/* The main program has no name here; the kernel knows it. */
@@ -103,19 +140,49 @@ one(struct dl_phdr_info *info, size_t size, void *arg)
 		path[n] = '\0';
 	} else if (name == NULL || *name == '\0')
 		return 0;
-	id = buildid(info, &o.idlen);
-	if (id == NULL)
-		o.idlen = 0;
+	id = _mon_object_info(info, &o);
 	o.pathlen = strlen(name);
-	rec.type = w->first ? MONX_R_EXEC : MONX_R_OBJ;
-	rec.len = sizeof(o) + o.idlen + o.pathlen;
+	put_obj(w, w->first ? MONX_R_EXEC : MONX_R_OBJ, &o, id, name);
 	w->first = 0;
-	put(w, &rec, sizeof(rec));
-	put(w, &o, sizeof(o));
-	put(w, id, o.idlen);
-	put(w, name, o.pathlen);
-	put(w, zero, (8 - rec.len % 8) % 8);
 	return 0;
+}
+
+struct match {
+	uint64_t	 bias;
+	const char	*path;
+};
+
+static int
+same(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	const struct match *m = arg;
+
+	(void)size;
+	return info->dlpi_addr == m->bias && info->dlpi_name != NULL &&
+	    strcmp(info->dlpi_name, m->path) == 0;
+}
+
+/* Is the object loaded from path at load bias bias mapped now? */
+int
+_mon_mapped(uint64_t bias, const char *path)
+{
+	struct match m;
+
+	m.bias = bias;
+	m.path = path;
+	return dl_iterate_phdr(same, &m) != 0;
+}
+
+/* The objects dlclose() unloaded that are not back, in that order. */
+static void
+gone(struct walk *w)
+{
+	struct _mon_gone g;
+	uint64_t at;
+
+	for (at = 0; _mon_gone_next(&at, &g); )
+		if (!_mon_mapped(g.o.bias, g.path))
+			put_obj(w, MONX_R_OBJ, &g.o, g.id, g.path);
 }
 
 /*
@@ -133,5 +200,6 @@ _mon_objects(unsigned char *buf, size_t cap)
 	w.len = 0;
 	w.first = 1;
 	dl_iterate_phdr(one, &w);
+	gone(&w);
 	return w.len;
 }

@@ -673,14 +673,83 @@ dlopen_profiled_library_counts_body()
 	verdict
 }
 
-atf_test_case dlclose_before_exit_unnamed
-dlclose_before_exit_unnamed_head()
+# --- dlclose -----------------------------------------------------------
+
+# no_unknown_rows DIR: DIR/rows may have no [unknown] row.
+no_unknown_rows()
 {
-	atf_set descr "Code of a library dlclose'd before the profile is" \
-	    "written cannot be named: its time and calls show in" \
-	    "[unknown]+0xADDRESS rows, counted as unattributed"
+	! grep -q '\[unknown\]' "$1/rows" ||
+	    fail "$1: [unknown] rows: $(grep '\[unknown\]' "$1/rows")"
 }
-dlclose_before_exit_unnamed_body()
+
+# listed DIR PATH: how many OBJ records of DIR/dump name PATH.
+listed()
+{
+	awk -v p="$2" '$1 == "obj" && $6 == p { n++ } END { print n + 0 }' \
+	    "$1/dump"
+}
+
+# twins: a.so and b.so here, two copies of the plain library.
+twins()
+{
+	cp "$srcdir/h_dlib_plain.so" a.so && cp a.so b.so || atf_fail "cp"
+}
+
+# copies N: lib1.so .. libN.so here, copies of the plain library.
+copies()
+{
+	local i
+
+	i=1
+	while [ $i -le $1 ]; do
+		cp "$srcdir/h_dlib_plain.so" lib$i.so || atf_fail "cp lib$i.so"
+		i=$((i + 1))
+	done
+}
+
+atf_test_case dlclose_plain_library_named
+dlclose_plain_library_named_head()
+{
+	atf_set descr "A library compiled without -p and dlclose'd before" \
+	    "the profile is written keeps its name: three quarters of the" \
+	    "CPU spent in it give its row 75% within a few points, no" \
+	    "[unknown] row is left, and its build-id is recorded, so that" \
+	    "prof warns when the file on disk is another build"
+}
+dlclose_plain_library_named_body()
+{
+	setup
+	cp "$srcdir/h_dlib_plain.so" lib.so || atf_fail "cp"
+	run d "$H" dl "$PWD/lib.so" 300 close
+	status_is d 3
+	out_is d "dl: closed"
+	quiet d
+	dumped d && is "$(listed d "$PWD/lib.so")" 1 "lib.so's OBJ records"
+	report d "$H" || verdict
+	lib=$(pct d "dl_burn (lib.so)")
+	prog=$(pct d spin_a)
+	holds "$lib + $prog >= 90 &&
+	    100 * $lib / ($lib + $prog) >= 70 &&
+	    100 * $lib / ($lib + $prog) <= 80" \
+	    "dl_burn (lib.so) $lib%, spin_a $prog%: $(cat d/rows)"
+	is "$(calls d "dl_burn (lib.so)")" 0 "calls of uncounted code"
+	no_unknown_rows d
+	! grep -q warning d/stats || fail "prof warned: $(cat d/stats)"
+	cp "$srcdir/h_dlib_p.so" lib.so || atf_fail "cp"
+	report d "$H" || verdict
+	grep -q "^prof: warning: $PWD/lib.so is not the build the profiled" \
+	    d/stats || fail "no build-id warning: $(cat d/stats)"
+	verdict
+}
+
+atf_test_case dlclose_profiled_library_counts
+dlclose_profiled_library_counts_head()
+{
+	atf_set descr "A library compiled with -p and dlclose'd before the" \
+	    "profile is written keeps its name and its exact call counts," \
+	    "and its time within a few points; no [unknown] row is left"
+}
+dlclose_profiled_library_counts_body()
 {
 	setup
 	run d "$HDL" dl "$srcdir/h_dlib_p.so" 300 close
@@ -688,17 +757,162 @@ dlclose_before_exit_unnamed_body()
 	out_is d "dl: closed"
 	quiet d
 	report d "$HDL" || verdict
-	grep -q dl_ d/rows && fail "a closed library's function is named"
-	awk "$COLS"'
-	    substr($0, name) ~ /^\[unknown\]\+0x/ {
-		t += substr($0, 1, 6); c += calls()
-	    }
-	    END { print t + 0, c + 0 }' d/rows >unknown
-	read t c <unknown
-	holds "$t >= 65 && $t <= 85" "[unknown] rows have $t% of the time"
-	is "$c" 1001 "calls in [unknown] rows"
-	n=$(summary d 'unattributed:')
-	holds "$n > 0" "prof -s says $n samples are unattributed"
+	is "$(calls d "dl_leaf (h_dlib_p.so)")" 1000 "dl_leaf's calls"
+	is "$(calls d "dl_burn (h_dlib_p.so)")" 1 "dl_burn's calls"
+	t=$(pct d "dl_burn (h_dlib_p.so)")
+	holds "$t >= 65 && $t <= 85" "dl_burn has $t% of the time"
+	no_unknown_rows d
+	is "$(summary d 'cells:.*calls lost for want of a cell,')" 0 \
+	    "calls in no known function"
+	verdict
+}
+
+atf_test_case dlclose_held_library_stays_live
+dlclose_held_library_stays_live_head()
+{
+	atf_set descr "A dlclose that leaves the library mapped, another" \
+	    "handle holding it, leaves it listed once, as a live object," \
+	    "and takes no room from the libraries that are unloaded: after" \
+	    "300 such, more than the 256 unloaded ones libmon records, a" \
+	    "library unloaded for good is still named"
+}
+dlclose_held_library_stays_live_body()
+{
+	setup
+	copies 300
+	run d "$HDL" dlmany "$PWD" 300 hold "$srcdir/h_dlib_p.so" 100
+	status_is d 3
+	out_is d "dlmany: 300 held
+dl: closed"
+	quiet d
+	if dumped d; then
+		is "$(field d run.unloaded_lost)" 0 "unloaded, not recorded"
+		for i in 1 2 150 299 300; do
+			is "$(listed d "$PWD/lib$i.so")" 1 "lib$i.so listed"
+		done
+		is "$(awk '$1 == "obj"' d/dump | sort | uniq -d)" "" \
+		    "objects listed twice"
+	fi
+	report d "$HDL" || verdict
+	is "$(calls d "dl_leaf (h_dlib_p.so)")" 1000 "dl_leaf's calls"
+	no_unknown_rows d
+	verdict
+}
+
+atf_test_case dlclose_beyond_the_table_counted
+dlclose_beyond_the_table_counted_head()
+{
+	atf_set descr "libmon records 256 unloaded libraries; those unloaded" \
+	    "beyond are counted in the RUN record, and prof warns of them"
+}
+dlclose_beyond_the_table_counted_body()
+{
+	setup
+	copies 300
+	run d "$HDL" dlmany "$PWD" 300 close "$srcdir/h_dlib_p.so" 100
+	status_is d 3
+	out_is d "dlmany: 300 closed
+dl: closed"
+	quiet d
+	if dumped d; then
+		is "$(field d run.unloaded_lost)" 45 "unloaded, not recorded"
+		is "$(listed d "$PWD/lib256.so")" 1 "lib256.so listed"
+		is "$(listed d "$PWD/lib257.so")" 0 "lib257.so listed"
+	fi
+	report d "$HDL" || verdict
+	grep -q "^prof: warning: mon.out: 45 unloaded libraries not recorded\$" \
+	    d/stats || fail "prof: $(cat d/stats)"
+	verdict
+}
+
+atf_test_case dlclose_failure_unchanged
+dlclose_failure_unchanged_head()
+{
+	atf_set descr "libmon's dlclose returns what the C library's does," \
+	    "with the same dlerror() and errno, when it refuses a handle" \
+	    "and when it unloads one"
+}
+dlclose_failure_unchanged_body()
+{
+	setup
+	run d "$H" dlfail "$srcdir/h_dlib_plain.so"
+	status_is d 3
+	quiet d
+	set -- $(ldd "$H" | awk '/libc\.so/ { print $3 }')
+	out_is d "libmon's dlclose: yes
+libmon refused: -1, errno kept, $1: shared object not open
+libc refused: -1, errno kept, $1: shared object not open
+libmon unloaded: 0, errno kept, no error
+libc unloaded: 0, errno kept, no error"
+	verdict
+}
+
+atf_test_case dlclose_address_reused_live_wins
+dlclose_address_reused_live_wins_head()
+{
+	atf_set descr "Where a library loaded later took the addresses of" \
+	    "one dlclose'd before, prof credits them to the one still" \
+	    "loaded, which is listed first, and warns"
+}
+dlclose_address_reused_live_wins_body()
+{
+	setup
+	twins
+	run d "$H" dlreuse "$PWD/a.so" "$PWD/b.so" 100
+	status_is d 3
+	out_is d "dlreuse: done"
+	quiet d
+	[ "$(fact d reused)" = 1 ] ||
+	    atf_skip "the loader did not put b.so where a.so was"
+	dumped d || verdict
+	is "$(listed d "$PWD/a.so") $(listed d "$PWD/b.so")" "1 1" \
+	    "OBJ records of a.so and b.so"
+	is "$(awk '$1 == "obj" && $6 ~ /\/[ab]\.so$/ { print $6; exit }' \
+	    d/dump)" "$PWD/b.so" "the first of them"
+	report d "$H" || verdict
+	# 1 part of the CPU in a.so, 3 in b.so, 1 in spin_a: b.so gets 4.
+	t=$(pct d "dl_burn (b.so)")
+	holds "$t >= 75 && $t <= 85" "dl_burn (b.so) has $t%, not 80"
+	! grep -q "(a\.so)" d/rows || fail "a.so named: $(cat d/rows)"
+	grep -q "^prof: warning: mon.out: [1-9][0-9]* samples, 0 calls at" \
+	    d/stats || fail "no warning of reused addresses: $(cat d/stats)"
+	verdict
+}
+
+atf_test_case dlclose_fork_child_lists_its_own
+dlclose_fork_child_lists_its_own_head()
+{
+	atf_set descr "A fork child's file lists the libraries the child" \
+	    "unloads, named with their time, and none its parent unloaded" \
+	    "before the fork: its counts and samples start from zero"
+}
+dlclose_fork_child_lists_its_own_body()
+{
+	setup
+	twins
+	mkdir p
+	run d PROFDIR=$PWD/p "$H" dlfork "$PWD/a.so" "$PWD/b.so" 200
+	status_is d 3
+	out_is d "dlfork: child done"
+	quiet d
+	set -- p/*.h_fault
+	is "$#" 2 "files in PROFDIR"
+	child=
+	# Only the child loads b.so.
+	for f; do
+		dumped d "../$f" || continue
+		if [ "$(listed d "$PWD/b.so")" = 1 ]; then
+			child=$f
+			is "$(listed d "$PWD/a.so")" 0 "the child lists a.so"
+		else
+			is "$(listed d "$PWD/a.so")" 1 "the parent lists a.so"
+		fi
+	done
+	[ -n "$child" ] || fail "no file lists b.so"
+	if [ -n "$child" ] && report d "$H" "$PWD/$child"; then
+		t=$(pct d "dl_burn (b.so)")
+		holds "$t >= 40 && $t <= 60" "the child's dl_burn (b.so): $t%"
+	fi
 	verdict
 }
 
@@ -946,7 +1160,13 @@ atf_init_test_cases()
 	atf_add_test_case itimer_signals_a_sleeping_thread
 	atf_add_test_case dlopen_plain_library_time
 	atf_add_test_case dlopen_profiled_library_counts
-	atf_add_test_case dlclose_before_exit_unnamed
+	atf_add_test_case dlclose_plain_library_named
+	atf_add_test_case dlclose_profiled_library_counts
+	atf_add_test_case dlclose_held_library_stays_live
+	atf_add_test_case dlclose_beyond_the_table_counted
+	atf_add_test_case dlclose_failure_unchanged
+	atf_add_test_case dlclose_address_reused_live_wins
+	atf_add_test_case dlclose_fork_child_lists_its_own
 	atf_add_test_case library_calls_reach_libmon
 	atf_add_test_case forced_clock_recorded
 	atf_add_test_case profhz_rate_measured

@@ -33,8 +33,25 @@
  *					nanosleep) every other thread blocks
  *					SIGPROF
  *	h_fault dl LIB MS [close]	dlopen LIB; 3 * MS in its dl_burn(),
- *					MS in spin_a, dl_leaf() 1000 times;
- *					dlclose it before exit if asked
+ *					dl_leaf() 1000 times; dlclose it if
+ *					asked; then MS in spin_a
+ *	h_fault dlmany DIR N HOW LIB MS	dlopen DIR/lib1.so .. DIR/libN.so in
+ *					turn and dlclose each; HOW "hold":
+ *					each opened twice, so that it stays;
+ *					HOW "close": once.  Then dl LIB MS
+ *					close
+ *	h_fault dlfail LIB		a dlclose that fails (libc's link map,
+ *					never opened) and one that unloads
+ *					LIB: result, dlerror() and errno
+ *					compared with libc's own dlclose
+ *	h_fault dlreuse A B MS		MS in A's dl_burn, A dlclose'd; then
+ *					3 * MS in B's, B left open; then MS in
+ *					spin_a.  Whether B took A's addresses
+ *					goes to facts (reused 1 or 0)
+ *	h_fault dlfork A B MS		MS in A's dl_burn and A dlclose'd;
+ *					a child then spends MS in B's and
+ *					dlcloses B, MS in spin_a; the parent
+ *					waits for it
  *	h_fault dlcalls LIB MS		LIB sets a SIGPROF action (onprof) and
  *					starts a thread that spins MS in
  *					dl_burn; main spins MS in spin_a
@@ -46,7 +63,7 @@
  * A mode that runs as asked exits with status 3 (EXIT_OK), so that a
  * test sees the program's own status come through.
  */
-#define _GNU_SOURCE	/* RTLD_NOW */
+#define _GNU_SOURCE	/* RTLD_NEXT, dladdr1 */
 #include <sys/mman.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -54,6 +71,8 @@
 #include <dlfcn.h>
 #include <err.h>
 #include <errno.h>
+#include <gnu/libc-version.h>
+#include <link.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -543,6 +562,28 @@ do_eintr(const char *who)
 
 /* --- dl: code in a library dlopen'd at run time ----------------------- */
 
+/* dlopen lib and its dl_burn and dl_leaf, or exit. */
+static void *
+dlib(const char *lib, void (**burn)(uint64_t), long (**dleaf)(long))
+{
+	void *h;
+
+	if ((h = dlopen(lib, RTLD_NOW)) == NULL)
+		errx(1, "dlopen: %s", dlerror());
+	*(void **)burn = dlsym(h, "dl_burn");
+	*(void **)dleaf = dlsym(h, "dl_leaf");
+	if (*burn == NULL || *dleaf == NULL)
+		errx(1, "dlsym: %s", dlerror());
+	return h;
+}
+
+static void
+dlclose_or_die(void *h)
+{
+	if (dlclose(h) != 0)
+		errx(1, "dlclose: %s", dlerror());
+}
+
 static int
 do_dl(const char *lib, int close)
 {
@@ -550,18 +591,131 @@ do_dl(const char *lib, int close)
 	long (*dleaf)(long);
 	void *h;
 
-	if ((h = dlopen(lib, RTLD_NOW)) == NULL)
-		errx(1, "dlopen: %s", dlerror());
-	*(void **)&burn = dlsym(h, "dl_burn");
-	*(void **)&dleaf = dlsym(h, "dl_leaf");
-	if (burn == NULL || dleaf == NULL)
-		errx(1, "dlsym: %s", dlerror());
+	h = dlib(lib, &burn, &dleaf);
 	burn(3 * ms);
-	spin_a(ms);
 	call(dleaf, 1000);
-	if (close && dlclose(h) != 0)
-		errx(1, "dlclose: %s", dlerror());
+	if (close)
+		dlclose_or_die(h);
+	spin_a(ms);
 	printf("dl: %s\n", close ? "closed" : "open");
+	return EXIT_OK;
+}
+
+/*
+ * dlmany: n libraries opened and closed in turn, each held by a second
+ * handle (hold) or not, before what dl does with lib.
+ */
+static int
+do_dlmany(const char *dir, unsigned long n, const char *how, const char *lib)
+{
+	void (*burn)(uint64_t);
+	long (*dleaf)(long);
+	unsigned long i;
+	char path[4096];
+	int hold;
+	void *h;
+
+	if ((hold = strcmp(how, "hold") == 0) == 0 && strcmp(how, "close") != 0)
+		errx(2, "%s: neither hold nor close", how);
+	for (i = 1; i <= n; i++) {
+		snprintf(path, sizeof(path), "%s/lib%lu.so", dir, i);
+		h = dlib(path, &burn, &dleaf);
+		if (hold)
+			(void)dlib(path, &burn, &dleaf);
+		dlclose_or_die(h);
+	}
+	printf("dlmany: %lu %s\n", n, hold ? "held" : "closed");
+	return do_dl(lib, 1);
+}
+
+/*
+ * dlfail: libmon's dlclose side by side with libc's, called as
+ * dlsym(RTLD_NEXT) finds it, on a handle they both refuse (the C
+ * library's own link map: never opened) and on one they unload.
+ */
+static int
+do_dlfail(const char *lib)
+{
+	int (*libc)(void *);
+	void (*burn)(uint64_t);
+	long (*dleaf)(long);
+	struct link_map *lm;
+	Dl_info info;
+	const char *e;
+	int i, r;
+	void *h;
+
+	*(void **)&libc = dlsym(RTLD_NEXT, "dlclose");
+	printf("libmon's dlclose: %s\n", libc != NULL && libc != dlclose ?
+	    "yes" : "no");
+	if (libc == NULL || dladdr1((void *)gnu_get_libc_version, &info,
+	    (void **)&lm, RTLD_DL_LINKMAP) == 0)
+		errx(1, "no libc dlclose or link map");
+	for (i = 0; i < 2; i++) {
+		errno = EILSEQ;
+		r = i == 0 ? dlclose(lm) : libc(lm);
+		printf("%s refused: %d, errno %s, %s\n", i == 0 ? "libmon" :
+		    "libc", r, errno == EILSEQ ? "kept" : strerror(errno),
+		    (e = dlerror()) == NULL ? "no error" : e);
+	}
+	for (i = 0; i < 2; i++) {
+		h = dlib(lib, &burn, &dleaf);
+		errno = EILSEQ;
+		r = i == 0 ? dlclose(h) : libc(h);
+		printf("%s unloaded: %d, errno %s, %s\n", i == 0 ? "libmon" :
+		    "libc", r, errno == EILSEQ ? "kept" : strerror(errno),
+		    (e = dlerror()) == NULL ? "no error" : e);
+	}
+	return EXIT_OK;
+}
+
+/* dlreuse: b loaded, and kept, after a is unloaded. */
+static int
+do_dlreuse(const char *a, const char *b)
+{
+	void (*burn)(uint64_t);
+	long (*dleaf)(long);
+	uintptr_t was;
+	void *h;
+
+	h = dlib(a, &burn, &dleaf);
+	burn(ms);
+	was = (uintptr_t)burn;
+	dlclose_or_die(h);
+	(void)dlib(b, &burn, &dleaf);
+	burn(3 * ms);
+	fact("reused", (uintptr_t)burn == was);
+	spin_a(ms);
+	printf("dlreuse: done\n");
+	return EXIT_OK;
+}
+
+/* dlfork: the parent unloads a, then a child loads and unloads b. */
+static int
+do_dlfork(const char *a, const char *b)
+{
+	void (*burn)(uint64_t);
+	long (*dleaf)(long);
+	pid_t pid;
+	int status;
+	void *h;
+
+	h = dlib(a, &burn, &dleaf);
+	burn(ms);
+	dlclose_or_die(h);
+	fflush(NULL);
+	if ((pid = fork()) == -1)
+		err(1, "fork");
+	if (pid == 0) {
+		h = dlib(b, &burn, &dleaf);
+		burn(ms);
+		dlclose_or_die(h);
+		spin_a(ms);
+		exit(0);
+	}
+	if (waitpid(pid, &status, 0) == -1)
+		err(1, "wait");
+	printf("dlfork: child %s\n", status == 0 ? "done" : "failed");
 	return EXIT_OK;
 }
 
@@ -667,6 +821,14 @@ main(int argc, char *argv[])
 		r = do_dl(argv[2], 0);
 	else if (is(argc, argv, "dl", 3, 2) && strcmp(argv[4], "close") == 0)
 		r = do_dl(argv[2], 1);
+	else if (is(argc, argv, "dlmany", 5, 5))
+		r = do_dlmany(argv[2], num(argv[3]), argv[4], argv[5]);
+	else if (is(argc, argv, "dlfail", 1, 0))
+		r = do_dlfail(argv[2]);
+	else if (is(argc, argv, "dlreuse", 3, 3))
+		r = do_dlreuse(argv[2], argv[3]);
+	else if (is(argc, argv, "dlfork", 3, 3))
+		r = do_dlfork(argv[2], argv[3]);
 	else
 		errx(2, "%s: unknown mode or wrong arguments", argv[1]);
 	fact("cpu_ns", (long long)SPIN_NOW(PROCESS));

@@ -29,7 +29,7 @@
 #include "mon.h"
 #include "monfmt.h"
 
-#define MON_MAXOBJ	256
+#define MON_MAXOBJ	1024
 
 struct mon_obj {
 	struct monx_obj	 o;

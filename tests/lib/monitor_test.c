@@ -18,6 +18,7 @@
 
 #include <atf-c.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -687,6 +688,81 @@ ATF_TC_BODY(second_stop_rewrites, tc)
 	    sizeof(a.run)) == 0, "the RUN records differ");
 	ATF_CHECK_EQ_MSG(a.ncells, b.ncells, "%zu cells, then %zu",
 	    a.ncells, b.ncells);
+	mon_free(&a);
+	mon_free(&b);
+}
+
+struct unload {
+	struct mrun	r;
+	char		lib[PATH_MAX];
+	int		closed;		/* what dlclose returned */
+};
+
+/* A library dlclose'd in a profile; then a profile of its own. */
+static int
+child_unload(void *arg)
+{
+	struct unload *u = arg;
+	struct mrun *r = &u->r;
+	void *h;
+
+	unsetenv("PROFDIR");
+	r->pid = getpid();
+	errno = 0;
+	monitor((pcfn)r->lo, (pcfn)r->hi, r->buf, r->nwords, r->nfunc);
+	r->start_errno = errno;
+	if ((h = dlopen(u->lib, RTLD_NOW)) == NULL)
+		return 112;
+	u->closed = dlclose(h);
+	monitor(NULL, NULL, NULL, 0, 0);
+	if (rename(MON_OUT, "first.out") != 0)
+		return 110;
+	monitor((pcfn)r->lo, (pcfn)r->hi, r->buf, r->nwords, r->nfunc);
+	r->start_errno |= errno;
+	monitor(NULL, NULL, NULL, 0, 0);
+	return EXIT_CODE;
+}
+
+/* How many OBJ records of m name path. */
+static size_t
+listed(const struct mon_file *m, const char *path)
+{
+	size_t i, n;
+
+	for (i = n = 0; i < m->nobjs; i++)
+		if (strcmp(m->objs[i].path, path) == 0)
+			n++;
+	return n;
+}
+
+ATF_TC(new_profile_forgets_unloaded);
+ATF_TC_HEAD(new_profile_forgets_unloaded, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A library dlclose'd while profiled "
+	    "is listed in the profile, and not in the next one, begun by a "
+	    "start after the stop");
+}
+ATF_TC_BODY(new_profile_forgets_unloaded, tc)
+{
+	struct mon_file a, b;
+	struct unload *u;
+	struct child c;
+
+	u = shared(sizeof(*u));
+	u->r = *newrun();
+	ATF_REQUIRE((size_t)snprintf(u->lib, sizeof(u->lib), "%s/%s",
+	    atf_tc_get_config_var(tc, "srcdir"), "h_dlib_plain.so") <
+	    sizeof(u->lib));
+	run_child(child_unload, u, &c);
+	REQUIRE_EXIT(&c, EXIT_CODE);
+	ATF_REQUIRE_EQ_MSG(u->r.start_errno, 0, "monitor failed");
+	ATF_REQUIRE_EQ_MSG(u->closed, 0, "dlclose failed");
+	readmon("first.out", &a);
+	readmon(MON_OUT, &b);
+	ATF_CHECK_EQ_MSG(listed(&a, u->lib), 1, "the first profile lists "
+	    "%s %zu times", u->lib, listed(&a, u->lib));
+	ATF_CHECK_EQ_MSG(listed(&b, u->lib), 0, "the second profile lists "
+	    "%s %zu times", u->lib, listed(&b, u->lib));
 	mon_free(&a);
 	mon_free(&b);
 }
@@ -1530,6 +1606,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, profdir_not_writable_warns);
 	ATF_TP_ADD_TC(tp, second_stop_rewrites);
 	ATF_TP_ADD_TC(tp, restart_replaces_histogram);
+	ATF_TP_ADD_TC(tp, new_profile_forgets_unloaded);
 	ATF_TP_ADD_TC(tp, file_mode_umask);
 	ATF_TP_ADD_TC(tp, planted_symlink_not_followed);
 	ATF_TP_ADD_TC(tp, fsize_limit_no_partial_file);

@@ -47,6 +47,7 @@ run(const struct monx_run *r)
 	printf("run.scale %" PRIu32 "\n", r->scale);
 	printf("run.threads %" PRIu32 "\n", r->threads);
 	printf("run.dropped %" PRIu64 "\n", r->dropped);
+	printf("run.unloaded_lost %" PRIu64 "\n", r->unloaded_lost);
 }
 
 static void
