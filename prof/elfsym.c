@@ -8,18 +8,29 @@
  * that lies can neither size an allocation nor send a read astray.
  *
  * A function is an STT_FUNC (or STT_GNU_IFUNC) symbol, or an STT_NOTYPE
- * one, defined in a section holding code.  .symtab is preferred; a
- * stripped file falls back on .dynsym.  Symbols at one address are
- * synonyms; an unsized one is dropped where a sized one sits at the same
- * spot.  A function covers [value, value + size), or up to the next
- * function (or the end of its section) when it has no size; extents are
- * clipped at the next function so that no byte belongs to two of them.
+ * one, defined in a section holding code.  .symtab is preferred.  A
+ * stripped file has its .symtab in a separate debug file as often as
+ * not (libc6-dbg and its kind), looked for where gdb looks: by build-id
+ * under DEBUGDIR, then by the name in its .gnu_debuglink.  A debug file
+ * is read as warily as the object, and taken only when it is the same
+ * build (the same build-id, or for an object without one, the CRC its
+ * debuglink gives); its code sections are SHT_NOBITS but keep their
+ * flags and addresses, so its functions qualify and sit where the
+ * object's do.  Otherwise the object falls back on its .dynsym.
+ *
+ * Symbols at one address are synonyms; an unsized one is dropped where
+ * a sized one sits at the same spot.  A function covers [value, value +
+ * size), or up to the next function (or the end of its section) when it
+ * has no size; extents are clipped at the next function so that no byte
+ * belongs to two of them.
  */
 #include <sys/stat.h>
 
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,6 +38,9 @@
 #include "prof.h"
 
 #define NOTEMAX		(1u << 20)	/* notes bigger than this: no id */
+#define DEBUGDIR	"/usr/lib/debug"
+#define IDMAX		64		/* longer build-ids name no debug file */
+#define LINKMAX		(NAME_MAX + 8)	/* debuglink: name, NUL, pad, CRC */
 
 struct elf {
 	int		 fd;
@@ -315,27 +329,56 @@ read_buildid(struct elf *e, struct symtab *st)
 	e->why = NULL;
 }
 
-/* Pick .symtab, else .dynsym, and make st->funcs of it. */
+/* Open path as an ELF64 x86_64 file and read its section headers. */
 static int
-read_functions(struct elf *e, struct symtab *st)
+elf_open(struct elf *e, const char *path)
 {
-	const Elf64_Shdr *sec = NULL;
-	struct cand *c;
-	ssize_t n;
+	struct stat sb;
+
+	memset(e, 0, sizeof(*e));
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	if ((e->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return e->why = strerror(errno), -1;
+	if (fstat(e->fd, &sb) != 0)
+		return e->why = strerror(errno), -1;
+	if (S_ISDIR(sb.st_mode))
+		return e->why = strerror(EISDIR), -1;
+	if (!S_ISREG(sb.st_mode))
+		return e->why = "not a regular file", -1;
+	e->size = (uint64_t)sb.st_size;
+	if (check_header(e) != 0 || read_sections(e) != 0)
+		return -1;
+	return 0;
+}
+
+/* Give back what elf_open took, whatever it returned. */
+static void
+elf_close(struct elf *e)
+{
+	if (e->fd >= 0)
+		(void)close(e->fd);
+	free(e->sh);
+}
+
+/* The first section of a type, or NULL. */
+static const Elf64_Shdr *
+find_type(const struct elf *e, uint32_t type)
+{
 	size_t i;
 
-	for (i = 0; i < e->shnum && sec == NULL; i++)
-		if (e->sh[i].sh_type == SHT_SYMTAB)
-			sec = &e->sh[i];
-	st->table = ".symtab";
-	for (i = 0; i < e->shnum && sec == NULL; i++) {
-		if (e->sh[i].sh_type == SHT_DYNSYM) {
-			sec = &e->sh[i];
-			st->table = ".dynsym";
-		}
-	}
-	if (sec == NULL)
-		return e->why = "no symbols", -1;
+	for (i = 0; i < e->shnum; i++)
+		if (e->sh[i].sh_type == type)
+			return &e->sh[i];
+	return NULL;
+}
+
+/* Make st->funcs of the symbol table sec. */
+static int
+read_table(struct elf *e, struct symtab *st, const Elf64_Shdr *sec)
+{
+	struct cand *c;
+	ssize_t n;
+
 	if ((n = collect(e, st, sec, &c)) < 0)
 		return -1;
 	qsort(c, (size_t)n, sizeof(*c), cmp_cand);
@@ -346,45 +389,256 @@ read_functions(struct elf *e, struct symtab *st)
 	return 0;
 }
 
+/* Pick .symtab, else .dynsym, and make st->funcs of it. */
+static int
+read_functions(struct elf *e, struct symtab *st)
+{
+	const Elf64_Shdr *sec;
+
+	st->table = ".symtab";
+	if ((sec = find_type(e, SHT_SYMTAB)) == NULL) {
+		st->table = ".dynsym";
+		sec = find_type(e, SHT_DYNSYM);
+	}
+	if (sec == NULL)
+		return e->why = "no symbols", -1;
+	return read_table(e, st, sec);
+}
+
+/* The section called name, or NULL. */
+static const Elf64_Shdr *
+find_named(struct elf *e, const char *name)
+{
+	const Elf64_Shdr *s = NULL, *strsec;
+	char *names;
+	size_t i, k;
+
+	k = e->eh.e_shstrndx == SHN_XINDEX ? e->sh[0].sh_link :
+	    e->eh.e_shstrndx;
+	if (k == SHN_UNDEF || k >= e->shnum)
+		return NULL;
+	strsec = &e->sh[k];
+	if (strsec->sh_type != SHT_STRTAB ||
+	    (names = (char *)readsec(e, strsec)) == NULL)
+		return NULL;
+	for (i = 0; i < e->shnum && s == NULL; i++)
+		if (e->sh[i].sh_name < strsec->sh_size &&
+		    strcmp(names + e->sh[i].sh_name, name) == 0)
+			s = &e->sh[i];
+	free(names);
+	return s;
+}
+
 /*
- * Load the functions and build-id of the ELF file path into st.
+ * A debuglink names a file, not a path: anything else could send prof
+ * to read files outside the places searched, or put control bytes in
+ * what -s prints.
+ */
+static int
+plain_name(const char *s)
+{
+	if (strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+		return 0;
+	for (; *s != '\0'; s++)
+		if (*s == '/' || (unsigned char)*s < 0x20 || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+/*
+ * The .gnu_debuglink of e: a file name, a NUL, padding to a multiple of
+ * 4 bytes, then the CRC-32 of the debug file, little-endian.  name has
+ * room for NAME_MAX + 1 bytes.
+ */
+static int
+read_debuglink(struct elf *e, char *name, uint32_t *crc)
+{
+	const Elf64_Shdr *s;
+	unsigned char *p;
+	size_t len, off;
+	int rc = -1;
+
+	if ((s = find_named(e, ".gnu_debuglink")) == NULL ||
+	    s->sh_size > LINKMAX || (p = readsec(e, s)) == NULL)
+		return -1;
+	len = strlen((char *)p);
+	off = (len + 4) & ~(size_t)3;
+	if (len > 0 && len <= NAME_MAX && off + 4 <= s->sh_size &&
+	    plain_name((char *)p)) {
+		memcpy(name, p, len + 1);
+		*crc = (uint32_t)p[off] | (uint32_t)p[off + 1] << 8 |
+		    (uint32_t)p[off + 2] << 16 | (uint32_t)p[off + 3] << 24;
+		rc = 0;
+	}
+	free(p);
+	return rc;
+}
+
+/* The CRC-32 of the whole file (ISO 3309, as zlib and gdb have it). */
+static int
+file_crc(struct elf *e, uint32_t *crc)
+{
+	static uint32_t table[256];
+	unsigned char buf[16384];
+	uint64_t off, n;
+	uint32_t c, k;
+	size_t i;
+
+	if (table[1] == 0) {
+		for (i = 0; i < 256; i++) {
+			c = (uint32_t)i;
+			for (k = 0; k < 8; k++)
+				c = c & 1 ? 0xedb88320 ^ (c >> 1) : c >> 1;
+			table[i] = c;
+		}
+	}
+	c = 0xffffffff;
+	for (off = 0; off < e->size; off += n) {
+		n = e->size - off < sizeof(buf) ? e->size - off : sizeof(buf);
+		if (readat(e, buf, off, n) != 0)
+			return -1;
+		for (i = 0; i < n; i++)
+			c = table[(c ^ buf[i]) & 0xff] ^ (c >> 8);
+	}
+	*crc = c ^ 0xffffffff;
+	return 0;
+}
+
+/*
+ * Take the functions of the debug file at path for st, if it is the
+ * same build: its build-id is the object's, or, for an object without
+ * one, its CRC is the one the debuglink gives (crc; NULL for none).
+ * Anything else about it -- missing, foreign, corrupt -- is no error:
+ * st is left as it was.
+ */
+static int
+try_debug(struct symtab *st, const char *path, const uint32_t *crc)
+{
+	struct elf d;
+	struct symtab dt;
+	const Elf64_Shdr *sec;
+	uint32_t c;
+	int rc = -1;
+
+	memset(&dt, 0, sizeof(dt));
+	if (elf_open(&d, path) != 0)
+		goto out;
+	if (st->id != NULL) {
+		read_buildid(&d, &dt);
+		if (dt.idlen != st->idlen ||
+		    memcmp(dt.id, st->id, st->idlen) != 0)
+			goto out;
+	} else if (crc == NULL || file_crc(&d, &c) != 0 || c != *crc)
+		goto out;
+	if ((sec = find_type(&d, SHT_SYMTAB)) == NULL ||
+	    read_table(&d, &dt, sec) != 0)
+		goto out;
+	st->funcs = dt.funcs;
+	st->nfuncs = dt.nfuncs;
+	st->strs = dt.strs;
+	st->nsyms = dt.nsyms;
+	st->table = ".symtab";
+	st->debug = xstrdup(path);
+	dt.funcs = NULL;
+	dt.strs = NULL;
+	rc = 0;
+out:
+	elf_close(&d);
+	symtab_free(&dt);
+	return rc;
+}
+
+/* DEBUGDIR/.build-id/xx/yyyy.debug for the build-id id. */
+static int
+buildid_path(char *buf, size_t size, const unsigned char *id, size_t idlen)
+{
+	static const char digits[] = "0123456789abcdef";
+	char hex[2 * IDMAX + 1];
+	size_t i;
+	int n;
+
+	if (idlen < 2 || idlen > IDMAX)
+		return -1;
+	for (i = 0; i < idlen; i++) {
+		hex[2 * i] = digits[id[i] >> 4];
+		hex[2 * i + 1] = digits[id[i] & 0xf];
+	}
+	hex[2 * idlen] = '\0';
+	n = snprintf(buf, size, "%s/.build-id/%.2s/%s.debug", DEBUGDIR, hex,
+	    hex + 2);
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+/*
+ * A stripped object's functions from its separate debug file, tried
+ * where gdb tries: by build-id, then by debuglink name N in the object's
+ * directory D as D/N, D/.debug/N and DEBUGDIR/D/N (D absolute only).
+ * 0 when one served.
+ */
+static int
+debug_functions(struct elf *e, struct symtab *st)
+{
+	static const struct {
+		const char	*root;
+		const char	*sub;
+	} places[] = { { "", "" }, { "", "/.debug" }, { DEBUGDIR, "" } };
+	char path[PATH_MAX], name[NAME_MAX + 1];
+	const char *dir, *slash;
+	uint32_t crc;
+	size_t i, dlen;
+	int n;
+
+	if (buildid_path(path, sizeof(path), st->id, st->idlen) == 0 &&
+	    try_debug(st, path, NULL) == 0)
+		return 0;
+	if (read_debuglink(e, name, &crc) != 0)
+		return -1;
+	if ((slash = strrchr(st->path, '/')) != NULL) {
+		dir = st->path;
+		dlen = (size_t)(slash - st->path);
+	} else {
+		dir = ".";
+		dlen = 1;
+	}
+	if (dlen >= sizeof(path))
+		return -1;
+	for (i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
+		if (places[i].root[0] != '\0' && dir[0] != '/')
+			continue;
+		n = snprintf(path, sizeof(path), "%s%.*s%s/%s", places[i].root,
+		    (int)dlen, dir, places[i].sub, name);
+		if (n >= 0 && (size_t)n < sizeof(path) &&
+		    try_debug(st, path, &crc) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+/*
+ * Load the functions and build-id of the ELF file path into st: from
+ * its .symtab, else its debug file's, else its .dynsym.
  * 0 on success; -1 with *why set to the reason, st left empty.
  */
 int
 symtab_load(struct symtab *st, const char *path, const char **why)
 {
 	struct elf e;
-	struct stat sb;
 	int rc = -1;
 
 	memset(st, 0, sizeof(*st));
-	memset(&e, 0, sizeof(e));
 	st->path = xstrdup(path);
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
-	if ((e.fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
-		*why = strerror(errno);
-		return -1;
-	}
-	if (fstat(e.fd, &sb) != 0)
-		e.why = strerror(errno);
-	else if (S_ISDIR(sb.st_mode))
-		e.why = strerror(EISDIR);
-	else if (!S_ISREG(sb.st_mode))
-		e.why = "not a regular file";
-	else {
-		e.size = (uint64_t)sb.st_size;
-		if (check_header(&e) == 0 && read_sections(&e) == 0 &&
-		    read_functions(&e, st) == 0) {
-			read_buildid(&e, st);
+	if (elf_open(&e, path) == 0) {
+		read_buildid(&e, st);
+		if (find_type(&e, SHT_SYMTAB) == NULL &&
+		    debug_functions(&e, st) == 0)
 			rc = 0;
-		}
+		else
+			rc = read_functions(&e, st);
 	}
-	(void)close(e.fd);
-	free(e.sh);
+	elf_close(&e);
 	if (rc != 0) {
 		*why = e.why != NULL ? e.why : corrupt;
 		symtab_free(st);
-		st->path = NULL;
 	}
 	return rc;
 }
@@ -396,6 +650,7 @@ symtab_free(struct symtab *st)
 	free(st->funcs);
 	free(st->strs);
 	free(st->id);
+	free(st->debug);
 	memset(st, 0, sizeof(*st));
 }
 

@@ -6,7 +6,8 @@
  *	main.c		options, usage, the order of the steps
  *	monread.c	the one reader of mon.out: checks, extension records,
  *			merging several files into one struct profile
- *	elfsym.c	an ELF64 x86_64 file's functions and its build-id
+ *	elfsym.c	an ELF64 x86_64 file's functions and its build-id,
+ *			from its separate debug file when it is stripped
  *	attrib.c	histogram, call counts and outside samples -> rows
  *	report.c	sorting and printing the rows, the -s statistics
  *	demangle.c	-C: names through c++filt
@@ -105,6 +106,7 @@ struct symtab {
 	char		*strs;		/* the string table names point into */
 	size_t		 nsyms;		/* symbols in the table read */
 	const char	*table;		/* ".symtab" or ".dynsym" */
+	char		*debug;		/* the debug file read, or NULL */
 	unsigned char	*id;		/* NT_GNU_BUILD_ID, or NULL */
 	size_t		 idlen;
 };

@@ -311,7 +311,11 @@ report_stats(const struct report *r, const struct profile *p,
 	    "buffer\n", run->dropped);
 	if (p->anyrun)
 		fprintf(stderr, "threads: %" PRIu32 "\n", run->threads);
-	fprintf(stderr, "symbols: %s of %s\n", st->table, st->path);
+	if (st->debug != NULL)
+		fprintf(stderr, "symbols: %s of %s for %s\n", st->table,
+		    st->debug, st->path);
+	else
+		fprintf(stderr, "symbols: %s of %s\n", st->table, st->path);
 	if (p->nobjs > 1)
 		fprintf(stderr, "objects: %zu loaded, %zu read for symbols%s%s\n",
 		    p->nobjs - 1, r->objsused, r->unread != NULL ?
