@@ -579,6 +579,27 @@ note_unread(struct attr *a)
 	a->r->unread = s;
 }
 
+/* Objects whose symbols came from a debug file, for -s. */
+static void
+note_debug(struct attr *a)
+{
+	size_t i, len = 0, n;
+	char *s = NULL, *path;
+
+	for (i = 1; i < a->p->nobjs; i++) {
+		if (!a->tabs[i].ok || a->tabs[i].st.debug == NULL)
+			continue;
+		path = printable(a->tabs[i].st.debug);
+		n = strlen(a->tabs[i].label) + strlen(path) + 4;
+		s = xreallocarray(s, len + n + 1, 1);
+		len += (size_t)snprintf(s + len, n + 1, "%s%s: %s",
+		    len > 0 ? ", " : "", a->tabs[i].label, path);
+		free(path);
+		a->r->objsdebug++;
+	}
+	a->r->debugs = s;
+}
+
 /*
  * Turn profile p into report r, with st the program's symbols.  st's
  * functions get their entry numbers; the rows point into st and into
@@ -611,6 +632,7 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	entry_rows(&a, &cap);
 	raw_rows(&a, &cap);
 	note_unread(&a);
+	note_debug(&a);
 
 	out = p->anyrun && run->samples_out > r->outside ?
 	    run->samples_out : r->outside;

@@ -139,6 +139,8 @@ struct report {
 	size_t		 idle;		/* qualified, but no time or calls */
 	size_t		 objsused;	/* objects other than the program read */
 	char		*unread;	/* objects that could not be read */
+	size_t		 objsdebug;	/* of objsused, read from debug files */
+	char		*debugs;	/* which, and from which files */
 	void		*tabs;		/* attrib.c's symbol tables */
 };
 

@@ -277,6 +277,21 @@ stats_clock(const struct report *r, const struct profile *p)
 	(void)r;
 }
 
+/* The shared objects: how many were read, from where, which were not. */
+static void
+stats_objects(const struct report *r, const struct profile *p)
+{
+	fprintf(stderr, "objects: %zu loaded, %zu read for symbols",
+	    p->nobjs - 1, r->objsused);
+	if (r->debugs != NULL)
+		fprintf(stderr, ", %zu from %s (%s)", r->objsdebug,
+		    r->objsdebug == 1 ? "a debug file" : "debug files",
+		    r->debugs);
+	if (r->unread != NULL)
+		fprintf(stderr, "; not read: %s", r->unread);
+	fputc('\n', stderr);
+}
+
 /* -s: the statistics on stderr, after the report. */
 void
 report_stats(const struct report *r, const struct profile *p,
@@ -317,7 +332,5 @@ report_stats(const struct report *r, const struct profile *p,
 	else
 		fprintf(stderr, "symbols: %s of %s\n", st->table, st->path);
 	if (p->nobjs > 1)
-		fprintf(stderr, "objects: %zu loaded, %zu read for symbols%s%s\n",
-		    p->nobjs - 1, r->objsused, r->unread != NULL ?
-		    "; not read: " : "", r->unread != NULL ? r->unread : "");
+		stats_objects(r, p);
 }
