@@ -59,3 +59,28 @@ $(PT)/h_statics: $(PT)/statics.c $(PT)/h_burn.h lib/libmon.a $(HDRS) \
     $(PT)/local.mk
 	$(GCC) -p $(TEST_CFLAGS) -O2 -fno-toplevel-reorder -o $@ $< \
 	    $(PT_LIBS)
+
+# Stripped builds of t_syms whose symbols are in separate debug files,
+# tied to them by a .gnu_debuglink: t_syms_dyn's, with the build-id that
+# must match, and one without a build-id, which only the debuglink's CRC
+# ties to its debug file -- there the unstripped build itself.
+OBJCOPY	?= objcopy
+STRIP	?= strip
+VARIANTS += $(PT)/t_syms_dbg.debug $(PT)/t_syms_dbg \
+	$(PT)/t_syms_nobid.debug $(PT)/t_syms_nobid
+
+$(PT)/t_syms_dbg.debug: $(PT)/t_syms_dyn $(PT)/local.mk
+	$(OBJCOPY) --only-keep-debug $< $@
+
+$(PT)/t_syms_dbg: $(PT)/t_syms_dyn $(PT)/t_syms_dbg.debug
+	$(STRIP) --strip-all -o $@.tmp $<
+	$(OBJCOPY) --add-gnu-debuglink=$@.debug $@.tmp $@
+	rm -f $@.tmp
+
+$(PT)/t_syms_nobid.debug: $(PT)/t_syms.c $(PT)/local.mk
+	$(CC) $(TEST_CFLAGS) -rdynamic -Wl,--build-id=none -o $@ $<
+
+$(PT)/t_syms_nobid: $(PT)/t_syms_nobid.debug
+	$(STRIP) --strip-all -o $@.tmp $<
+	$(OBJCOPY) --add-gnu-debuglink=$< $@.tmp $@
+	rm -f $@.tmp

@@ -93,6 +93,24 @@ expect_time()
 EOF
 }
 
+# The report of the standard profile of a stripped -rdynamic t_syms:
+# .dynsym has no locals, so gamma's and mu.cold's time and calls are
+# lost instead of going to beta and mu.
+expect_dynsym()
+{
+	cat <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  30.0    0.30    0.30    1000      0.300   delta
+  20.0    0.20    0.50     100      2.00    beta, beta2
+  12.0    0.12    0.62       2     60.      kappa
+  10.0    0.10    0.72       3     33.      alpha
+   7.0    0.07    0.79                      eps
+   7.0    0.07    0.86                      omega
+   4.0    0.04    0.90                      _Z3fooi
+   3.0    0.03    0.93                      mu
+EOF
+}
+
 # patch file offset octal-bytes: overwrite bytes of a file in place.
 patch()
 {
@@ -1108,21 +1126,254 @@ stripped_program_uses_dynsym_body()
 	SYMS=./prog
 	BASE=$(symaddr "$(atf_get_srcdir)/t_syms_dyn" alpha)
 	forge mon.out </dev/null
-	cat >expout <<'EOF'
- %Time Seconds Cumsecs  #Calls   msec/call  Name
-  30.0    0.30    0.30    1000      0.300   delta
-  20.0    0.20    0.50     100      2.00    beta, beta2
-  12.0    0.12    0.62       2     60.      kappa
-  10.0    0.10    0.72       3     33.      alpha
-   7.0    0.07    0.79                      eps
-   7.0    0.07    0.86                      omega
-   4.0    0.04    0.90                      _Z3fooi
-   3.0    0.03    0.93                      mu
-EOF
+	expect_dynsym >expout
 	atf_check -o file:expout "$PROF" prog
 	atf_check -o match:'^symbols: .dynsym of prog$' -o not-match:gamma \
 	    sh -c "'$PROF' -s -g prog 2>&1"
 }
+
+# --- separate debug files ------------------------------------------------
+
+# sec_offset file name: the file offset of the bytes of section name.
+sec_offset()
+{
+	local off
+
+	off=$(readelf -SW "$1" | sed -n \
+	    "s/^ *\[ *[0-9]*\] $2  *[A-Z_]*  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p")
+	[ -n "$off" ] || atf_fail "no $2 in $1"
+	echo $(( 0x$off ))
+}
+
+# dbg_setup fixture: ./prog, a copy of a stripped t_syms whose symbols
+# are in the debug file $DBG, not yet anywhere prof looks; BASE from
+# $DBG; the standard profile in mon.out.
+dbg_setup()
+{
+	setup_prof
+	cp "$srcdir/$1" prog || atf_fail "cp failed"
+	DBG=$srcdir/$1.debug
+	readelf -SW prog | grep -q '\.symtab' && atf_fail "prog has a .symtab"
+	BASE=$(symaddr "$DBG" alpha)
+	[ -n "$BASE" ] || atf_fail "no alpha in $DBG"
+	forge mon.out </dev/null
+}
+
+# dbg_check expect table: prof's report on prog is what the function
+# expect prints, with nothing on stderr; -s names table as its symbols.
+dbg_check()
+{
+	"$1" >expout
+	atf_check -o file:expout -e empty "$PROF" prog
+	atf_check -o file:expout -e match:"^symbols: $2\$" "$PROF" -s prog
+}
+
+atf_test_case debug_file_next_to_program
+debug_file_next_to_program_head()
+{
+	atf_set descr "A stripped program's functions, its static ones" \
+	    "included, are named from the debug file its .gnu_debuglink" \
+	    "names in its own directory"
+	atf_set require.progs readelf
+}
+debug_file_next_to_program_body()
+{
+	dbg_setup t_syms_dbg
+	dbg_check expect_dynsym ".dynsym of prog"
+	cp "$DBG" . || atf_fail "cp failed"
+	dbg_check expect_time ".symtab of ./t_syms_dbg.debug for prog"
+	atf_check -o match:' gamma$' -o match:' mu\.cold$' -e empty \
+	    "$PROF" -g prog
+	expect_time >expout
+	atf_check -o file:expout -e empty "$PROF" "$srcdir/t_syms_dbg"
+}
+
+atf_test_case debug_file_in_debug_directory
+debug_file_in_debug_directory_head()
+{
+	atf_set descr "The debug file is also looked for in the .debug" \
+	    "directory beside the program, even when a file of another" \
+	    "build stands in the program's own directory"
+	atf_set require.progs readelf
+}
+debug_file_in_debug_directory_body()
+{
+	dbg_setup t_syms_dbg
+	mkdir .debug
+	cp "$DBG" .debug/ || atf_fail "cp failed"
+	dbg_check expect_time ".symtab of ./.debug/t_syms_dbg.debug for prog"
+	cp "$SYMS" t_syms_dbg.debug || atf_fail "cp failed"
+	dbg_check expect_time ".symtab of ./.debug/t_syms_dbg.debug for prog"
+}
+
+atf_test_case debug_file_of_another_build_ignored
+debug_file_of_another_build_ignored_head()
+{
+	atf_set descr "A debug file whose build-id is not the program's, or" \
+	    "that has none, is passed over in silence: the program keeps" \
+	    "its .dynsym names"
+	atf_set require.progs readelf
+}
+debug_file_of_another_build_ignored_body()
+{
+	dbg_setup t_syms_dbg
+	id=$(readelf -n prog | awk '/Build ID/ { print $3 }')
+	other=$(readelf -n "$SYMS" | awk '/Build ID/ { print $3 }')
+	[ -n "$id" ] && [ -n "$other" ] && [ "$id" != "$other" ] ||
+	    atf_fail "t_syms_dbg and t_syms need build-ids, and unlike ones"
+	cp "$SYMS" t_syms_dbg.debug || atf_fail "cp failed"
+	dbg_check expect_dynsym ".dynsym of prog"
+	cp "$srcdir/t_syms_nobid.debug" t_syms_dbg.debug || atf_fail "cp failed"
+	dbg_check expect_dynsym ".dynsym of prog"
+}
+
+atf_test_case debug_file_corrupt_ignored
+debug_file_corrupt_ignored_head()
+{
+	atf_set descr "A debug file that is truncated, empty, corrupt past" \
+	    "its matching build-id, a directory or a FIFO is passed over" \
+	    "in silence, and prof exits 0 with the .dynsym names"
+	atf_set require.progs readelf
+}
+debug_file_corrupt_ignored_body()
+{
+	dbg_setup t_syms_dbg
+	d=t_syms_dbg.debug
+	head -c 2000 "$DBG" >$d
+	dbg_check expect_dynsym ".dynsym of prog"
+	: >$d
+	dbg_check expect_dynsym ".dynsym of prog"
+	cp "$DBG" $d || atf_fail "cp failed"
+	sh=$(shdr_offset $d .symtab)
+	patch $d $(( sh + 24 )) '\000\000\000\000\000\001\000\000'	# offset
+	dbg_check expect_dynsym ".dynsym of prog"
+	cp "$DBG" $d || atf_fail "cp failed"
+	patch $d $(( sh + 40 )) '\377\377\000\000'			# sh_link
+	dbg_check expect_dynsym ".dynsym of prog"
+	cp "$DBG" $d || atf_fail "cp failed"
+	sh=$(shdr_offset $d .strtab)
+	patch $d $(( sh + 32 )) '\001\000\000\000\000\000\000\000'	# size
+	dbg_check expect_dynsym ".dynsym of prog"
+	rm $d
+	mkdir $d
+	dbg_check expect_dynsym ".dynsym of prog"
+	rmdir $d
+	mkfifo $d
+	dbg_check expect_dynsym ".dynsym of prog"
+}
+
+atf_test_case debug_file_by_crc
+debug_file_by_crc_head()
+{
+	atf_set descr "A program without a build-id takes the debug file" \
+	    "whose CRC-32 is the one its .gnu_debuglink gives, and no other"
+	atf_set require.progs readelf
+}
+debug_file_by_crc_body()
+{
+	dbg_setup t_syms_nobid
+	readelf -n prog | grep -q 'Build ID' && atf_fail "prog has a build-id"
+	dbg_check expect_dynsym ".dynsym of prog"
+	cp "$DBG" . || atf_fail "cp failed"
+	dbg_check expect_time ".symtab of ./t_syms_nobid.debug for prog"
+	printf '\000' >>t_syms_nobid.debug
+	dbg_check expect_dynsym ".dynsym of prog"
+}
+
+atf_test_case debuglink_names_a_file_only
+debuglink_names_a_file_only_head()
+{
+	atf_set descr "A .gnu_debuglink that holds a path rather than a file" \
+	    "name sends prof nowhere"
+	atf_set require.progs readelf
+}
+debuglink_names_a_file_only_body()
+{
+	dbg_setup t_syms_dbg
+	off=$(sec_offset prog .gnu_debuglink)
+	atf_check -o inline:"t_syms_dbg.debug" \
+	    dd if=prog bs=1 skip=$off count=16 status=none
+	patch prog $(( off + 1 )) '/'
+	mkdir t
+	cp "$DBG" t/syms_dbg.debug || atf_fail "cp failed"
+	dbg_check expect_dynsym ".dynsym of prog"
+}
+
+atf_test_case debug_file_for_shared_object
+debug_file_for_shared_object_head()
+{
+	atf_set descr "A stripped shared object's static functions are" \
+	    "named from its debug file, and -s says which file served it"
+	atf_set require.progs readelf
+}
+debug_file_for_shared_object_body()
+{
+	setup_prof
+	cp "$srcdir/t_syms_dbg" lib.so || atf_fail "cp failed"
+	g=$(symaddr "$srcdir/t_syms_dbg.debug" gamma)
+	[ -n "$g" ] || atf_fail "no gamma in t_syms_dbg.debug"
+	id=$(readelf -n lib.so | awk '/Build ID/ { print $3 }')
+	L=0x7f1234560000
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 0)
+hpc $(slot 14)
+hist 14
+bin 3 50
+cell $(slot 3 5) 10
+run clock=1 period=1000000 cpu=100000000 in=50 out=50
+exec 0 $(slot 0) $(slot 14) - $SYMS
+obj $L $L $(( L + 0x10000 )) $id $PWD/lib.so
+pcs $(( L + g + 4 )) 50
+EOF
+	delta="  50.0    0.05    0.05      10      5.0     delta"
+	printf '%s\n  50.0    0.05    0.10%22slib.so+0x%x\n' "$delta" " " \
+	    $(( g + 4 )) >expout
+	atf_check -o file:expout -e empty "$PROF" -h "$SYMS"
+	cp "$srcdir/t_syms_dbg.debug" . || atf_fail "cp failed"
+	printf '%s\n  50.0    0.05    0.10%22sgamma (lib.so)\n' "$delta" " " \
+	    >expout
+	atf_check -o file:expout -e empty "$PROF" -h -g "$SYMS"
+	atf_check -o inline:"objects: 1 loaded, 1 read for symbols, 1 from a debug file (lib.so: $PWD/t_syms_dbg.debug)\n" \
+	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^objects:'"
+}
+
+atf_test_case debug_file_of_libc
+debug_file_of_libc_head()
+{
+	atf_set descr "Samples in a static function of the system's libc are" \
+	    "named from its debug file under /usr/lib/debug/.build-id," \
+	    "when one is installed (libc6-dbg)"
+	atf_set require.progs "ldd readelf"
+}
+debug_file_of_libc_body()
+{
+	setup_prof
+	libc=$(ldd "$SYMS" | awk '$1 ~ /^libc\.so/ { print $3 }')
+	[ -f "$libc" ] || atf_fail "no libc in: $(ldd "$SYMS")"
+	id=$(readelf -n "$libc" | awk '/Build ID/ { print $3 }')
+	[ -n "$id" ] || atf_skip "$libc has no build-id"
+	dbg=/usr/lib/debug/.build-id/$(echo $id | cut -c1-2)/$(echo $id |
+	    cut -c3-).debug
+	[ -f "$dbg" ] || atf_skip "no debug file for $libc: $dbg"
+	fn=$(symaddr "$dbg" _int_malloc)
+	[ -n "$fn" ] || atf_skip "no _int_malloc in $dbg"
+	nm -D "$libc" | grep -q ' _int_malloc$' &&
+	    atf_fail "_int_malloc is in $libc's .dynsym: nothing to prove"
+	L=0x7f0000000000
+	forge mon.out <<EOF
+run clock=1 period=10000000 cpu=1500000000 in=100 out=50
+exec 0 $(slot 0) $(slot 14) - $SYMS
+obj $L $L $(( L + 0x10000000 )) $id $libc
+pcs $(( L + fn + 16 )) 50
+EOF
+	atf_check -o match:'^ *33\.3 .* _int_malloc \(libc\.so\.6\)$' \
+	    -e empty "$PROF" -g "$SYMS"
+	atf_check -o match:'^ *33\.3 .* \(libc\.so\.6\)$' \
+	    -o not-match:'libc\.so\.6\+0x' -e empty "$PROF" "$SYMS"
+	atf_check -o inline:"objects: 1 loaded, 1 read for symbols, 1 from a debug file (libc.so.6: $dbg)\n" \
+	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^objects:'"
+}
+
 atf_test_case output_error_fails
 output_error_fails_head()
 {
@@ -1743,6 +1994,14 @@ atf_init_test_cases()
 	atf_add_test_case shared_object_rows
 	atf_add_test_case shared_object_changed_warns
 	atf_add_test_case stripped_program_uses_dynsym
+	atf_add_test_case debug_file_next_to_program
+	atf_add_test_case debug_file_in_debug_directory
+	atf_add_test_case debug_file_of_another_build_ignored
+	atf_add_test_case debug_file_corrupt_ignored
+	atf_add_test_case debug_file_by_crc
+	atf_add_test_case debuglink_names_a_file_only
+	atf_add_test_case debug_file_for_shared_object
+	atf_add_test_case debug_file_of_libc
 	atf_add_test_case output_error_fails
 	atf_add_test_case mdata_missing
 	atf_add_test_case mdata_directory
