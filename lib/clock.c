@@ -549,11 +549,16 @@ _mon_clock_start(void (*handler)(int, siginfo_t *, void *), int classic)
  * program has since installed a SIGPROF action of its own over ours
  * (possible with ITIMER_PROF, where its signals and ours are one), which
  * is then left in place.
+ *
+ * A sample signalled just before its clock went may still be pending in
+ * some thread; under the action put back (SIG_DFL, most often) it would
+ * kill the program.  Ignoring SIGPROF for a moment discards every
+ * pending one: no clock of ours is left to raise another.
  */
 void
 _mon_clock_stop(void)
 {
-	struct sigaction cur;
+	struct sigaction cur, ign;
 	int saved;
 
 	if (!running)
@@ -565,8 +570,13 @@ _mon_clock_stop(void)
 	else
 		disarm_all();
 	if (__sigaction(SIGPROF, NULL, &cur) == 0 &&
-	    (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == ours)
+	    (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == ours) {
+		memset(&ign, 0, sizeof(ign));
+		ign.sa_handler = SIG_IGN;
+		sigemptyset(&ign.sa_mask);
+		(void)__sigaction(SIGPROF, &ign, NULL);
 		(void)__sigaction(SIGPROF, &oldact, NULL);
+	}
 	errno = saved;
 }
 
