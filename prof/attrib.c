@@ -2,10 +2,13 @@
  * attrib.c -- from a merged profile to the rows of the report.
  *
  * Each symbol table is cut into entries, one per address that carries a
- * reported name (synonyms share one).  Without -g a local function has
- * no entry of its own: it counts for the global its name extends
- * (foo.cold, foo.part.0 count for foo) or else, as classic prof did, for
- * the global just before it.
+ * reported name (synonyms share one).  Without -g a local function of
+ * the program has no entry of its own: it counts for the global its name
+ * extends (foo.cold, foo.part.0 count for foo) or else, as classic prof
+ * did, for the global just before it.  A shared object's functions all
+ * have entries: the global before one of its statics is most often an
+ * unrelated name (a compatibility alias, say), which would take the
+ * static's time under a name that misleads.
  *
  * Time: a histogram bin covers a range of link-time addresses; its
  * samples go to the functions overlapping that range, in proportion of
@@ -239,6 +242,13 @@ check_object(const struct object *o, const struct symtab *st)
 		    "(build-id differs)", o->path);
 }
 
+/* Do object i's local functions have entries of their own? */
+static int
+locals_of(const struct attr *a, size_t i)
+{
+	return i != OBJ_MAIN || a->o->locals;
+}
+
 /* The table of object i, loading it on first use; NULL if unreadable. */
 static struct otab *
 otab(struct attr *a, size_t i)
@@ -253,7 +263,7 @@ otab(struct attr *a, size_t i)
 		t->label = label(a->p->objs[i].path);
 		if (symtab_load(&t->st, a->p->objs[i].path, &t->why) == 0) {
 			t->ok = 1;
-			make_entries(t, a->o->locals);
+			make_entries(t, locals_of(a, i));
 			a->r->objsused++;
 			check_object(&a->p->objs[i], &t->st);
 		}
@@ -437,6 +447,45 @@ is_mcount(const char *name)
 }
 
 /* The row of entry e of object i: its visible names, its totals. */
+/*
+ * May synonym f of entry e (object i) name its row, as far as being
+ * local goes?  In the program with -g, or when the entry has nothing
+ * else; in a shared object when no global names it, so that internal
+ * aliases (glibc's __GI_ names) stay out.
+ */
+static int
+by_locality(const struct attr *a, size_t i, const struct entry *e,
+    const struct func *f, int global)
+{
+	if (!f->local)
+		return 1;
+	if (i == OBJ_MAIN)
+		return a->o->locals || e->local;
+	return !global;
+}
+
+/*
+ * Does synonym f name entry e's row?  As by_locality() says, and a
+ * versioned name (cfree@GLIBC_2.2.5) only when there is no plain one.
+ */
+static int
+row_name(const struct attr *a, size_t i, const struct entry *e,
+    const struct func *f)
+{
+	const struct func *g = &a->tabs[i].st.funcs[e->first];
+	int global = 0, plain = 0;
+	size_t k;
+
+	for (k = 0; k < e->ngroup; k++)
+		global |= !g[k].local;
+	for (k = 0; k < e->ngroup; k++)
+		if (by_locality(a, i, e, &g[k], global) &&
+		    strchr(g[k].name, '@') == NULL)
+			plain = 1;
+	return by_locality(a, i, e, f, global) &&
+	    (!plain || strchr(f->name, '@') == NULL);
+}
+
 static void
 entry_row(struct attr *a, size_t i, const struct entry *e, struct row *w)
 {
@@ -447,7 +496,7 @@ entry_row(struct attr *a, size_t i, const struct entry *e, struct row *w)
 	w->names = xcalloc(e->ngroup, sizeof(*w->names));
 	for (k = 0; k < e->ngroup; k++) {
 		f = &t->st.funcs[e->first + k];
-		if (f->local && !a->o->locals && !e->local)
+		if (!row_name(a, i, e, f))
 			continue;
 		w->names[w->nnames++] = f->name;
 		if (i == OBJ_MAIN && is_mcount(f->name))
@@ -478,8 +527,7 @@ count_qualified(struct attr *a, const struct entry *e, int idle)
 	size_t k;
 
 	for (k = 0; k < e->ngroup; k++) {
-		if (st->funcs[e->first + k].local && !a->o->locals &&
-		    !e->local)
+		if (!by_locality(a, OBJ_MAIN, e, &st->funcs[e->first + k], 1))
 			continue;
 		a->r->qualified++;
 		if (idle)

@@ -84,3 +84,10 @@ $(PT)/t_syms_nobid: $(PT)/t_syms_nobid.debug
 	$(STRIP) --strip-all -o $@.tmp $<
 	$(OBJCOPY) --add-gnu-debuglink=$< $@.tmp $@
 	rm -f $@.tmp
+
+# A shared object with a static after a global, an internal alias and
+# versioned names (names.c), for how prof names a library's rows.
+VARIANTS += $(PT)/h_names.so
+$(PT)/h_names.so: $(PT)/names.c $(PT)/names.map $(PT)/local.mk
+	$(CC) $(TEST_CFLAGS) -O1 -fPIC -shared \
+	    -Wl,--version-script=$(PT)/names.map -o $@ $<

@@ -1337,6 +1337,51 @@ EOF
 	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^objects:'"
 }
 
+atf_test_case shared_object_names
+shared_object_names_head()
+{
+	atf_set descr "In a shared object a static function has a row of its" \
+	    "own, with or without -g, rather than the global before it;" \
+	    "a local alias of a global and a versioned alias of a plain" \
+	    "name stay out of the row's names; a function known only by" \
+	    "a versioned name is shown by it"
+}
+shared_object_names_body()
+{
+	setup_prof
+	so=$srcdir/h_names.so
+	id=$(readelf -n "$so" | awk '/Build ID/ { print $3 }')
+	[ -n "$id" ] || id=-
+	L=0x7f1234560000
+	at() {
+		local a
+		a=$(symaddr "$so" "$1")
+		[ -n "$a" ] || atf_fail "no $1 in $so"
+		printf '0x%x' $(( L + a + 2 ))
+	}
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 0)
+hpc $(slot 14)
+hist 14
+run clock=1 period=1000000 cpu=100000000 out=100
+exec 0 $(slot 0) $(slot 14) - $SYMS
+obj $L $L $(( L + 0x10000 )) $id $so
+pcs $(at helper) 40
+pcs $(at both) 30
+pcs $(at cur) 20
+pcs $(at old_f) 10
+EOF
+	cat >expout <<'EOF'
+  40.0    0.04    0.04                      helper (h_names.so)
+  30.0    0.03    0.07                      both (h_names.so)
+  20.0    0.02    0.09                      cur (h_names.so)
+  10.0    0.01    0.10                      f@V1 (h_names.so)
+EOF
+	e="prof: no call counts captured\n"
+	atf_check -o file:expout -e inline:"$e" "$PROF" -h "$SYMS"
+	atf_check -o file:expout -e inline:"$e" "$PROF" -h -g "$SYMS"
+}
+
 atf_test_case debug_file_of_libc
 debug_file_of_libc_head()
 {
@@ -2001,6 +2046,7 @@ atf_init_test_cases()
 	atf_add_test_case debug_file_by_crc
 	atf_add_test_case debuglink_names_a_file_only
 	atf_add_test_case debug_file_for_shared_object
+	atf_add_test_case shared_object_names
 	atf_add_test_case debug_file_of_libc
 	atf_add_test_case output_error_fails
 	atf_add_test_case mdata_missing
