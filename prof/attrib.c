@@ -648,6 +648,24 @@ note_debug(struct attr *a)
 	a->r->debugs = s;
 }
 
+/* Objects that had only their exported names, for -s. */
+static void
+note_dynonly(struct attr *a)
+{
+	size_t i, len = 0, n;
+	char *s = NULL;
+
+	for (i = 1; i < a->p->nobjs; i++) {
+		if (!a->tabs[i].ok || strcmp(a->tabs[i].st.table, ".dynsym") != 0)
+			continue;
+		n = strlen(a->tabs[i].label) + 2;
+		s = xreallocarray(s, len + n + 1, 1);
+		len += (size_t)snprintf(s + len, n + 1, "%s%s",
+		    len > 0 ? ", " : "", a->tabs[i].label);
+	}
+	a->r->dynonly = s;
+}
+
 /*
  * Turn profile p into report r, with st the program's symbols.  st's
  * functions get their entry numbers; the rows point into st and into
@@ -681,6 +699,7 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	raw_rows(&a, &cap);
 	note_unread(&a);
 	note_debug(&a);
+	note_dynonly(&a);
 
 	out = p->anyrun && run->samples_out > r->outside ?
 	    run->samples_out : r->outside;

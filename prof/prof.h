@@ -141,6 +141,7 @@ struct report {
 	char		*unread;	/* objects that could not be read */
 	size_t		 objsdebug;	/* of objsused, read from debug files */
 	char		*debugs;	/* which, and from which files */
+	char		*dynonly;	/* objects named by .dynsym alone */
 	void		*tabs;		/* attrib.c's symbol tables */
 };
 

@@ -287,6 +287,9 @@ stats_objects(const struct report *r, const struct profile *p)
 		fprintf(stderr, ", %zu from %s (%s)", r->objsdebug,
 		    r->objsdebug == 1 ? "a debug file" : "debug files",
 		    r->debugs);
+	if (r->dynonly != NULL)
+		fprintf(stderr, "; exported names only (no .symtab, no debug "
+		    "file): %s", r->dynonly);
 	if (r->unread != NULL)
 		fprintf(stderr, "; not read: %s", r->unread);
 	fputc('\n', stderr);

@@ -1303,7 +1303,8 @@ atf_test_case debug_file_for_shared_object
 debug_file_for_shared_object_head()
 {
 	atf_set descr "A stripped shared object's static functions are" \
-	    "named from its debug file, and -s says which file served it"
+	    "named from its debug file, and -s says which file served it;" \
+	    "without one -s says it had only its exported names"
 	atf_set require.progs readelf
 }
 debug_file_for_shared_object_body()
@@ -1329,6 +1330,8 @@ EOF
 	printf '%s\n  50.0    0.05    0.10%22slib.so+0x%x\n' "$delta" " " \
 	    $(( g + 4 )) >expout
 	atf_check -o file:expout -e empty "$PROF" -h "$SYMS"
+	atf_check -o inline:"objects: 1 loaded, 1 read for symbols; exported names only (no .symtab, no debug file): lib.so\n" \
+	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^objects:'"
 	cp "$srcdir/t_syms_dbg.debug" . || atf_fail "cp failed"
 	printf '%s\n  50.0    0.05    0.10%22sgamma (lib.so)\n' "$delta" " " \
 	    >expout
