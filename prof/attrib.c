@@ -18,9 +18,13 @@
  * which is inside its caller even when the call ends the function.
  * Addresses in other objects are looked up in their own symbol tables,
  * read on first use; where no symbol covers one it becomes a row of its
- * own named object+0xoffset.
+ * own named object+0xoffset.  Those in no loaded object are looked up
+ * in their process's perf map, read on first use too: a function there
+ * is a row "name (perf-PID.map)", and an address no line of the map
+ * covers, or of a map that could not be read, is [unknown]+0xaddress.
  */
 #include <err.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +213,32 @@ make_entries(struct otab *t, int locals)
 	free(globs);
 }
 
+/*
+ * A perf map's entries, one per line that kept some code: perfmap.c gave
+ * each line's pieces one number, in the order of their addresses.
+ */
+static void
+jit_entries(struct otab *t)
+{
+	const struct symtab *st = &t->st;
+	struct entry *e;
+	size_t k, n = 0;
+
+	for (k = 0; k < st->nfuncs; k++)
+		if (st->funcs[k].entry >= n)
+			n = st->funcs[k].entry + 1;
+	t->ents = xcalloc(n, sizeof(*t->ents));
+	t->nents = n;
+	for (k = 0; k < st->nfuncs; k++) {
+		e = &t->ents[st->funcs[k].entry];
+		if (e->ngroup > 0)
+			continue;
+		e->first = k;
+		e->ngroup = 1;
+		e->addr = st->funcs[k].addr;
+	}
+}
+
 /* A copy of s fit for a report line: control bytes become '?'. */
 static char *
 printable(const char *s)
@@ -249,6 +279,26 @@ locals_of(const struct attr *a, size_t i)
 	return i != OBJ_MAIN || a->o->locals;
 }
 
+/* Object i's functions and entries into t; -1 if it cannot be read. */
+static int
+load_table(struct attr *a, size_t i, struct otab *t)
+{
+	const struct object *o = &a->p->objs[i];
+
+	if (o->jitpid != 0) {
+		if (perfmap_load(&t->st, o->path, &t->why) != 0)
+			return -1;
+		jit_entries(t);
+		return 0;
+	}
+	if (symtab_load(&t->st, o->path, &t->why) != 0)
+		return -1;
+	make_entries(t, locals_of(a, i));
+	a->r->objsused++;
+	check_object(o, &t->st);
+	return 0;
+}
+
 /* The table of object i, loading it on first use; NULL if unreadable. */
 static struct otab *
 otab(struct attr *a, size_t i)
@@ -261,12 +311,7 @@ otab(struct attr *a, size_t i)
 	if (!t->tried) {
 		t->tried = 1;
 		t->label = label(a->p->objs[i].path);
-		if (symtab_load(&t->st, a->p->objs[i].path, &t->why) == 0) {
-			t->ok = 1;
-			make_entries(t, locals_of(a, i));
-			a->r->objsused++;
-			check_object(&a->p->objs[i], &t->st);
-		}
+		t->ok = load_table(a, i, t) == 0;
 	}
 	return t->ok ? t : NULL;
 }
@@ -279,6 +324,9 @@ add_raw(struct attr *a, size_t obj, uint64_t addr, double samples,
 
 	if (a->o->progonly)
 		return;
+	/* The same unknown address of two processes is one row. */
+	if (obj != OBJ_NONE && a->p->objs[obj].jitpid != 0)
+		obj = OBJ_NONE;
 	if (a->nraws == a->rawcap) {
 		a->rawcap = a->rawcap == 0 ? 16 : a->rawcap * 2;
 		a->raws = xreallocarray(a->raws, a->rawcap, sizeof(*a->raws));
@@ -617,7 +665,8 @@ note_unread(struct attr *a)
 	char *s = NULL;
 
 	for (i = 1; i < a->p->nobjs; i++) {
-		if (!a->tabs[i].tried || a->tabs[i].ok)
+		if (!a->tabs[i].tried || a->tabs[i].ok ||
+		    a->p->objs[i].jitpid != 0)
 			continue;
 		n = strlen(a->p->objs[i].path) + strlen(a->tabs[i].why) + 6;
 		s = xreallocarray(s, len + n + 1, 1);
@@ -666,6 +715,63 @@ note_dynonly(struct attr *a)
 	a->r->dynonly = s;
 }
 
+/* Append to the string *s of length *len, as printf would print. */
+static void
+catf(char **s, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		err(1, "vsnprintf");
+	*s = xreallocarray(*s, *len + (size_t)n + 1, 1);
+	va_start(ap, fmt);
+	(void)vsnprintf(*s + *len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	*len += (size_t)n;
+}
+
+/*
+ * The perf maps looked in, for -s: of each one read, how many of its
+ * entries took samples and how many lines were skipped; of the others,
+ * why not.
+ */
+static void
+note_maps(struct attr *a)
+{
+	const struct otab *t;
+	const char *path;
+	size_t i, k, hit, len = 0, ulen = 0;
+	char *s = NULL, *unread = NULL;
+
+	for (i = 1; i < a->p->nobjs; i++) {
+		t = &a->tabs[i];
+		path = a->p->objs[i].path;
+		if (a->p->objs[i].jitpid == 0 || !t->tried)
+			continue;
+		if (!t->ok) {
+			catf(&unread, &ulen, "%s%s (%s)", ulen > 0 ? ", " : "",
+			    path, t->why);
+			continue;
+		}
+		for (k = 0, hit = 0; k < t->nents; k++)
+			hit += t->ents[k].samples > 0;
+		catf(&s, &len, "%s%s (%zu of %zu entries sampled",
+		    len > 0 ? ", " : "", path, hit, t->st.nsyms);
+		if (t->st.nbad > 0)
+			catf(&s, &len, ", %zu line%s skipped", t->st.nbad,
+			    t->st.nbad == 1 ? "" : "s");
+		catf(&s, &len, ")");
+	}
+	if (unread != NULL)
+		catf(&s, &len, "%snot read: %s", len > 0 ? "; " : "", unread);
+	free(unread);
+	a->r->perfmaps = s;
+}
+
 /*
  * Turn profile p into report r, with st the program's symbols.  st's
  * functions get their entry numbers; the rows point into st and into
@@ -700,6 +806,7 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	note_unread(&a);
 	note_debug(&a);
 	note_dynonly(&a);
+	note_maps(&a);
 
 	out = p->anyrun && run->samples_out > r->outside ?
 	    run->samples_out : r->outside;

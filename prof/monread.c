@@ -16,7 +16,10 @@
  * unloaded while profiled, and a later load may have reused the
  * addresses of an unloaded one -- so an address belongs to the first
  * record that holds it, and counts that another object's record holds
- * too are counted for a warning.  Placed data of
+ * too are counted for a warning.  An address in no object goes to the
+ * perf map of the process the RUN record names, where a JIT may have
+ * named it: each process has its own, and a file's addresses must be
+ * looked up in its own process's map.  Placed data of
  * several files (a parent and its children, many runs) merge by simple
  * addition: histograms bin by bin, which requires the same range, size
  * and scale; cells and outside samples by place; run counters summed.
@@ -66,6 +69,7 @@ struct mfile {
 	size_t			 npcs;
 	uint64_t		 shared[2];	/* calls, samples at an address
 						   two objects held */
+	size_t			 jit;		/* its process's perf map */
 };
 
 static void __attribute__((noreturn))
@@ -357,15 +361,43 @@ join_objects(struct profile *p, struct mfile *f)
 			continue;
 		}
 		for (j = 1; j < p->nobjs; j++)
-			if (same_obj(&p->objs[j], &f->objs[i]))
+			if (p->objs[j].jitpid == 0 &&
+			    same_obj(&p->objs[j], &f->objs[i]))
 				break;
 		if (j == p->nobjs) {
 			p->objs = xreallocarray(p->objs, p->nobjs + 1,
 			    sizeof(*p->objs));
+			memset(&p->objs[p->nobjs], 0, sizeof(*p->objs));
 			set_obj(&p->objs[p->nobjs++], &f->objs[i]);
 		}
 		f->objs[i].gidx = j;
 	}
+}
+
+/*
+ * The perf map of the process that wrote f, shared with the other files
+ * of that pid; none for a file that does not say its pid.
+ */
+static void
+join_perfmap(struct profile *p, struct mfile *f)
+{
+	size_t j;
+
+	f->jit = OBJ_NONE;
+	if (!f->hasrun || f->run.pid == 0)
+		return;
+	for (j = 1; j < p->nobjs; j++)
+		if (p->objs[j].jitpid == f->run.pid)
+			break;
+	if (j == p->nobjs) {
+		p->objs = xreallocarray(p->objs, p->nobjs + 1,
+		    sizeof(*p->objs));
+		memset(&p->objs[p->nobjs], 0, sizeof(*p->objs));
+		p->objs[p->nobjs].path = perfmap_path(f->run.pid);
+		p->objs[p->nobjs++].jitpid = f->run.pid;
+		p->nmaps++;
+	}
+	f->jit = j;
 }
 
 /*
@@ -397,8 +429,11 @@ place(const struct mfile *f, uint64_t pc, struct place *pl)
 			return 0;
 		}
 	}
-	/* A classic file knows only the program, as linked. */
-	pl->obj = f->hasexec ? OBJ_NONE : OBJ_MAIN;
+	/*
+	 * A classic file knows only the program, as linked; in another,
+	 * the address is JIT code or unknown.
+	 */
+	pl->obj = f->hasexec ? f->jit : OBJ_MAIN;
 	pl->addr = pc;
 	return 0;
 }
@@ -540,6 +575,7 @@ profile_read(struct profile *p, const char *name)
 		p->run = 1;
 	}
 	join_objects(p, &f);
+	join_perfmap(p, &f);
 	merge_hist(p, &f, p->first);
 	merge_run(p, &f);
 	merge_counts(p, &f);

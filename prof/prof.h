@@ -8,6 +8,7 @@
  *			merging several files into one struct profile
  *	elfsym.c	an ELF64 x86_64 file's functions and its build-id,
  *			from its separate debug file when it is stripped
+ *	perfmap.c	the functions a JIT names in /tmp/perf-PID.map
  *	attrib.c	histogram, call counts and outside samples -> rows
  *	report.c	sorting and printing the rows, the -s statistics
  *	demangle.c	-C: names through c++filt
@@ -17,6 +18,10 @@
  * one of them into a place: an object (the main program is object 0) and
  * a link-time address inside it, so that nothing after the reader needs
  * to know about load biases or about which file an address came from.
+ * An address that no loaded object holds is placed in the perf map of
+ * the process that wrote its file, an object of its own, so that the
+ * files of several processes merge and each still finds its own JIT's
+ * names.
  */
 #ifndef _PROF_H
 #define _PROF_H
@@ -44,11 +49,15 @@ struct opts {
 	int		 progonly;	/* -p: the main program only */
 };
 
-/* A loaded object named by the profile; objs[OBJ_MAIN] is the program. */
+/*
+ * A loaded object named by the profile; objs[OBJ_MAIN] is the program.
+ * Or the perf map of a process, for the addresses of its JIT code.
+ */
 struct object {
 	char		*path;
 	unsigned char	*id;		/* build-id from the run, or NULL */
 	size_t		 idlen;
+	uint32_t	 jitpid;	/* a perf map: the process's pid */
 };
 
 /* A count at a place: calls for a cell, samples for an outside pc. */
@@ -77,6 +86,7 @@ struct profile {
 	size_t		 npcs;
 	struct object	*objs;
 	size_t		 nobjs;
+	size_t		 nmaps;		/* of which perf maps */
 	size_t		 nfiles;
 	const char	*first;		/* the first file, for messages */
 	struct runid	*ids;
@@ -105,7 +115,8 @@ struct symtab {
 	size_t		 nfuncs;
 	char		*strs;		/* the string table names point into */
 	size_t		 nsyms;		/* symbols in the table read */
-	const char	*table;		/* ".symtab" or ".dynsym" */
+	size_t		 nbad;		/* perf map lines skipped */
+	const char	*table;		/* ".symtab", ".dynsym", "perf map" */
 	char		*debug;		/* the debug file read, or NULL */
 	unsigned char	*id;		/* NT_GNU_BUILD_ID, or NULL */
 	size_t		 idlen;
@@ -142,6 +153,7 @@ struct report {
 	size_t		 objsdebug;	/* of objsused, read from debug files */
 	char		*debugs;	/* which, and from which files */
 	char		*dynonly;	/* objects named by .dynsym alone */
+	char		*perfmaps;	/* perf maps looked for, and how */
 	void		*tabs;		/* attrib.c's symbol tables */
 };
 
@@ -158,6 +170,11 @@ int	symtab_load(struct symtab *, const char *, const char **);
 void	symtab_free(struct symtab *);
 size_t	symtab_lookup(const struct symtab *, uint64_t);
 size_t	symtab_upper(const struct symtab *, uint64_t);
+
+/* perfmap.c */
+char	*perfmap_path(uint32_t);
+int	perfmap_load(struct symtab *, const char *, const char **);
+void	perfmap_parse(struct symtab *, char *, size_t);
 
 /* attrib.c */
 void	attribute(struct report *, const struct profile *, struct symtab *,

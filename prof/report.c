@@ -282,7 +282,7 @@ static void
 stats_objects(const struct report *r, const struct profile *p)
 {
 	fprintf(stderr, "objects: %zu loaded, %zu read for symbols",
-	    p->nobjs - 1, r->objsused);
+	    p->nobjs - 1 - p->nmaps, r->objsused);
 	if (r->debugs != NULL)
 		fprintf(stderr, ", %zu from %s (%s)", r->objsdebug,
 		    r->objsdebug == 1 ? "a debug file" : "debug files",
@@ -334,6 +334,8 @@ report_stats(const struct report *r, const struct profile *p,
 		    st->debug, st->path);
 	else
 		fprintf(stderr, "symbols: %s of %s\n", st->table, st->path);
-	if (p->nobjs > 1)
+	if (p->nobjs - p->nmaps > 1)
 		stats_objects(r, p);
+	if (r->perfmaps != NULL)
+		fprintf(stderr, "perf maps: %s\n", r->perfmaps);
 }
