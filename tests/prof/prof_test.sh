@@ -131,6 +131,32 @@ shdr_offset()
 	echo $(( shoff + idx * 64 ))
 }
 
+# The perf map prof reads for the run of process $1.
+perfmap()
+{
+	echo "/tmp/perf-$1.map"
+}
+
+# forge_jit file pid: a profile of t_syms written by process pid, 50
+# samples of 10 ms and 5 calls in delta, plus the lines stdin gives
+# (pcs and cells at JIT addresses).  The map of pid is removed first.
+forge_jit()
+{
+	rm -rf "$(perfmap "$2")"
+	{
+		cat <<EOF
+lpc $(slot 0)
+hpc $(slot 14)
+hist 14
+bin 3 50
+cell $(slot 3 5) 5
+run clock=1 pid=$2 period=10000000
+exec 0 $(slot 0) $(slot 14) - $SYMS
+EOF
+		cat
+	} | "$MKMON" "$1" || atf_fail "t_mkmon failed"
+}
+
 # --- the report --------------------------------------------------------
 
 atf_test_case report_sorted_by_time
@@ -1437,6 +1463,367 @@ output_error_fails_body()
 	    sh -c "'$PROF' '$SYMS' >/dev/full"
 }
 
+# --- JIT code: perf maps -------------------------------------------------
+
+atf_test_case perf_map_names_jit_code cleanup
+perf_map_names_jit_code_head()
+{
+	atf_set descr "Samples and calls at addresses in no loaded object are" \
+	    "named from /tmp/perf-PID.map of the run's pid as 'fn" \
+	    "(perf-PID.map)', one row per map line; addresses no line covers" \
+	    "stay [unknown]; -p leaves the rows out; -s names the map"
+}
+perf_map_names_jit_code_body()
+{
+	setup_prof
+	map=$(perfmap 4194001)
+	forge_jit mon.out 4194001 <<EOF
+pcs 0x7f0000001000 10
+pcs 0x7f00000010ff 15
+pcs 0x7f0000001100 5
+pcs 0x7f0000002000 20
+cell 0x7f0000002009 4
+EOF
+	printf '7f0000001000 100 jit_spin\n0x7F0000002000 0x80 other fn\n' \
+	    >"$map"
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  50.0    0.50    0.50       5    100.      delta
+  25.0    0.25    0.75                      jit_spin (perf-4194001.map)
+  20.0    0.20    0.95       4     50.      other fn (perf-4194001.map)
+   5.0    0.05    1.00                      [unknown]+0x7f0000001100
+EOF
+	atf_check -o file:expout -e empty "$PROF" "$SYMS"
+	atf_check -o match:'^7f0000002000 .* other fn \(perf-4194001.map\)$' \
+	    -e empty "$PROF" -x "$SYMS"
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  50.0    0.50    0.50       5    100.      delta
+EOF
+	atf_check -o file:expout -e empty "$PROF" -p "$SYMS"
+	atf_check -o inline:"perf maps: $map (2 of 2 entries sampled)\n" \
+	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^perf maps:'"
+	atf_check -o not-match:'^objects:' \
+	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null"
+	rm -f "$map"
+	atf_check -o match:'^  10.0 .* \[unknown\]\+0x7f0000001000$' -e empty \
+	    "$PROF" "$SYMS"
+}
+perf_map_names_jit_code_cleanup()
+{
+	rm -rf "$(perfmap 4194001)"
+}
+
+atf_test_case perf_map_per_process cleanup
+perf_map_per_process_head()
+{
+	atf_set descr "Merged profiles of several processes look each" \
+	    "address up in the perf map of the process that sampled it;" \
+	    "unknown addresses of all of them add up; a process without" \
+	    "a map is named in -s and draws no warning"
+}
+perf_map_per_process_body()
+{
+	setup_prof
+	forge_jit a.out 4194002 <<EOF
+pcs 0x7f0000001000 30
+pcs 0x1000 5
+EOF
+	forge_jit b.out 4194003 <<EOF
+pcs 0x7f0000001000 20
+pcs 0x7f0000001010 10
+pcs 0x1000 5
+EOF
+	forge_jit c.out 4194004 <<EOF
+pcs 0x7f0000001000 30
+EOF
+	echo '7f0000001000 100 first_jit' >"$(perfmap 4194002)"
+	echo '7f0000001000 100 second_jit' >"$(perfmap 4194003)"
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  60.0    1.50    1.50      15    100.0     delta
+  12.0    0.30    1.80                      [unknown]+0x7f0000001000
+  12.0    0.30    2.10                      first_jit (perf-4194002.map)
+  12.0    0.30    2.40                      second_jit (perf-4194003.map)
+   4.0    0.10    2.50                      [unknown]+0x1000
+EOF
+	atf_check -o file:expout -e empty "$PROF" "$SYMS" a.out b.out c.out
+	printf '%s\n' "perf maps: $(perfmap 4194002) (1 of 1 entries sampled)$(
+	    ), $(perfmap 4194003) (1 of 1 entries sampled); not read: $(
+	    )$(perfmap 4194004) (No such file or directory)" >expout
+	atf_check -o file:expout sh -c "'$PROF' -s '$SYMS' a.out b.out c.out \
+	    2>&1 >/dev/null | grep '^perf maps:'"
+}
+perf_map_per_process_cleanup()
+{
+	rm -rf "$(perfmap 4194002)" "$(perfmap 4194003)" "$(perfmap 4194004)"
+}
+
+atf_test_case perf_map_bad_lines_skipped cleanup
+perf_map_bad_lines_skipped_head()
+{
+	atf_set descr "Lines of a perf map that do not parse -- bad or" \
+	    "missing hex, a number past 64 bits, a zero size, an end past" \
+	    "the address space, no name -- are skipped and counted; 0x" \
+	    "prefixes, capitals, tabs and spaces in names are taken"
+}
+perf_map_bad_lines_skipped_body()
+{
+	setup_prof
+	map=$(perfmap 4194005)
+	forge_jit mon.out 4194005 <<EOF
+pcs 0x7f0000001000 10
+pcs 0x7f0000002008 20
+pcs 0xfffffffffffffe80 5
+pcs 0x7f0000003000 15
+EOF
+	# Good lines first: a bad line taken would win over them.
+	cat >"$map" <<'EOF'
+7f0000001000 100 good one
+0X7F0000002000	0X10	GOOD_TWO
+fffffffffffffe00 1ff near_top
+zz 10 bad_hex
+7f0000001000
+7f0000001000 0 zero_size
+ffffffffffffff00 100 past_the_top
+10000000000000000 10 start_too_big
+7f0000001000 10000000000000000 size_too_big
+7f0000001000 10
+7f0000001000 10no_blank
+7f0000001000-10 dash
+ 7f0000001000 10 leading_blank
+0x 10 no_digits
+7f0000001000 0x no_size_digits
+
+g7f0000002000 10 not_hex
+EOF
+	printf '7f0000001000 10 \t \n' >>"$map"		# blanks, no name
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  50.0    0.50    0.50       5    100.      delta
+  20.0    0.20    0.70                      GOOD_TWO (perf-4194005.map)
+  15.0    0.15    0.85                      [unknown]+0x7f0000003000
+  10.0    0.10    0.95                      good one (perf-4194005.map)
+   5.0    0.05    1.00                      near_top (perf-4194005.map)
+EOF
+	atf_check -o file:expout -e empty "$PROF" "$SYMS"
+	atf_check -o inline:"perf maps: $map (3 of 3 entries sampled, 15 lines skipped)\n" \
+	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^perf maps:'"
+}
+perf_map_bad_lines_skipped_cleanup()
+{
+	rm -rf "$(perfmap 4194005)"
+}
+
+atf_test_case perf_map_later_lines_win cleanup
+perf_map_later_lines_win_head()
+{
+	atf_set descr "Where lines of a perf map overlap, each address is" \
+	    "the last line's that covers it; what a function keeps of its" \
+	    "code counts as one row, at the first address it keeps"
+}
+perf_map_later_lines_win_body()
+{
+	setup_prof
+	map=$(perfmap 4194006)
+	forge_jit mon.out 4194006 <<EOF
+pcs 0x7f0000001000 4
+pcs 0x7f0000001020 10
+pcs 0x7f0000001050 6
+pcs 0x7f0000001080 20
+pcs 0x7f0000003000 10
+EOF
+	cat >"$map" <<'EOF'
+7f0000001000 100 old_fn
+7f0000001040 20 new_fn
+7f0000001000 10 newest_fn
+7f0000003000 10 replaced
+7f0000003000 10 again
+EOF
+	cat >expout <<'EOF'
+     Address  %Time Seconds Cumsecs  #Calls   msec/call  Name
+        12c0   50.0    0.50    0.50       5    100.      delta
+7f0000001010   30.0    0.30    0.80                      old_fn (perf-4194006.map)
+7f0000003000   10.0    0.10    0.90                      again (perf-4194006.map)
+7f0000001040    6.0    0.06    0.96                      new_fn (perf-4194006.map)
+7f0000001000    4.0    0.04    1.00                      newest_fn (perf-4194006.map)
+EOF
+	atf_check -o file:expout -e empty "$PROF" -x "$SYMS"
+	atf_check -o inline:"perf maps: $map (4 of 5 entries sampled)\n" \
+	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^perf maps:'"
+}
+perf_map_later_lines_win_cleanup()
+{
+	rm -rf "$(perfmap 4194006)"
+}
+
+# forge_refused pid: the profile refused_map judges.
+forge_refused()
+{
+	forge_jit mon.out $1 <<EOF
+pcs 0x7f0000001000 30
+pcs 0x7f0000001010 20
+cell 0x7f0000001009 4
+EOF
+}
+
+# refused_map pid why: prof warns once that the map of pid is not read
+# for the reason why, leaves the addresses [unknown], and with -p does
+# not look at the map at all.  A timeout stands guard against a read
+# that would wait.
+refused_map()
+{
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  50.0    0.50    0.50       5    100.      delta
+  30.0    0.30    0.80                      [unknown]+0x7f0000001000
+  20.0    0.20    1.00                      [unknown]+0x7f0000001010
+   0.0    0.00    1.00       4      0.      [unknown]+0x7f0000001009
+EOF
+	atf_check -o file:expout \
+	    -e inline:"prof: warning: $(perfmap $1): $2; not read\n" \
+	    timeout 60 "$PROF" "$SYMS"
+	atf_check -o inline:"perf maps: not read: $(perfmap $1) ($2)\n" \
+	    sh -c "timeout 60 '$PROF' -s '$SYMS' 2>&1 >/dev/null |
+	    grep '^perf maps:'"
+	atf_check -o not-match:unknown -e empty timeout 60 "$PROF" -p "$SYMS"
+}
+
+atf_test_case perf_map_not_owned_ignored cleanup
+perf_map_not_owned_ignored_head()
+{
+	atf_set descr "A perf map owned by another user than the one running" \
+	    "prof, and not by root, is not read: one warning names it"
+	atf_set require.user root
+}
+perf_map_not_owned_ignored_body()
+{
+	setup_prof
+	map=$(perfmap 4194007)
+	forge_refused 4194007
+	echo '7f0000001000 100 planted' >"$map"
+	chown nobody "$map" || atf_skip "cannot give $map to nobody"
+	refused_map 4194007 "not owned by you"
+	chown root "$map"
+	atf_check -o match:'planted \(perf-4194007.map\)$' -e empty \
+	    "$PROF" "$SYMS"
+}
+perf_map_not_owned_ignored_cleanup()
+{
+	rm -rf "$(perfmap 4194007)"
+}
+
+atf_test_case perf_map_symlink_ignored cleanup
+perf_map_symlink_ignored_head()
+{
+	atf_set descr "A symbolic link at a perf map's name is not followed:" \
+	    "one warning names it"
+}
+perf_map_symlink_ignored_body()
+{
+	setup_prof
+	forge_refused 4194008
+	echo '7f0000001000 100 planted' >good.map
+	ln -s "$PWD/good.map" "$(perfmap 4194008)"
+	refused_map 4194008 "a symbolic link"
+}
+perf_map_symlink_ignored_cleanup()
+{
+	rm -rf "$(perfmap 4194008)"
+}
+
+atf_test_case perf_map_not_regular_ignored cleanup
+perf_map_not_regular_ignored_head()
+{
+	atf_set descr "A directory or a FIFO at a perf map's name is not" \
+	    "read, and prof does not wait on the FIFO: one warning names it"
+}
+perf_map_not_regular_ignored_body()
+{
+	setup_prof
+	forge_refused 4194009
+	mkdir "$(perfmap 4194009)"
+	refused_map 4194009 "not a regular file"
+	rmdir "$(perfmap 4194009)"
+	mkfifo "$(perfmap 4194009)"
+	refused_map 4194009 "not a regular file"
+}
+perf_map_not_regular_ignored_cleanup()
+{
+	rm -rf "$(perfmap 4194009)"
+}
+
+atf_test_case perf_map_names_printed_safely cleanup
+perf_map_names_printed_safely_head()
+{
+	atf_set descr "Control bytes in the names of a perf map, NUL" \
+	    "included, print as '?'"
+}
+perf_map_names_printed_safely_body()
+{
+	setup_prof
+	map=$(perfmap 4194010)
+	forge_jit mon.out 4194010 <<EOF
+pcs 0x7f0000001000 20
+pcs 0x7f0000002000 15
+pcs 0x7f0000003000 10
+pcs 0x7f0000004000 5
+EOF
+	printf '7f0000001000 10 a\001b\033[2Jc\n7f0000002000 10 del\177\n' \
+	    >"$map"
+	printf '7f0000003000 10 nul\000byte\n7f0000004000 10 tab\there\r\n' \
+	    >>"$map"
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  50.0    0.50    0.50       5    100.      delta
+  20.0    0.20    0.70                      a?b?[2Jc (perf-4194010.map)
+  15.0    0.15    0.85                      del? (perf-4194010.map)
+  10.0    0.10    0.95                      nul?byte (perf-4194010.map)
+   5.0    0.05    1.00                      tab?here? (perf-4194010.map)
+EOF
+	atf_check -o file:expout -e empty "$PROF" "$SYMS"
+}
+perf_map_names_printed_safely_cleanup()
+{
+	rm -rf "$(perfmap 4194010)"
+}
+
+atf_test_case perf_map_large cleanup
+perf_map_large_head()
+{
+	atf_set descr "A perf map of 300,000 lines, each over the same code" \
+	    "as the others, is read whole: the last line wins, and prof" \
+	    "ends (a quadratic reading would not)"
+}
+perf_map_large_body()
+{
+	setup_prof
+	map=$(perfmap 4194011)
+	forge_jit mon.out 4194011 <<EOF
+pcs 0x7f0000001000 30
+pcs 0x7f0000500000 20
+EOF
+	awk 'BEGIN {
+		for (i = 0; i < 300000; i++)
+			printf "7f%010x 1000000 fn%06d\n", 4096 + i * 16, i
+		print "7f0000001000 10 last"
+	}' >"$map"
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  50.0    0.50    0.50       5    100.      delta
+  30.0    0.30    0.80                      last (perf-4194011.map)
+  20.0    0.20    1.00                      fn299999 (perf-4194011.map)
+EOF
+	atf_check -o file:expout -e empty timeout 120 "$PROF" "$SYMS"
+	atf_check -o inline:"perf maps: $map (2 of 300001 entries sampled)\n" \
+	    sh -c "timeout 120 '$PROF' -s '$SYMS' 2>&1 >/dev/null |
+	    grep '^perf maps:'"
+}
+perf_map_large_cleanup()
+{
+	rm -rf "$(perfmap 4194011)"
+}
+
 # --- bad profiles ------------------------------------------------------
 
 # mdata_error message: prof on ./mon.out fails with one line and exit 1.
@@ -1999,6 +2386,48 @@ e2e_shared_library_body()
 	atf_check -o not-match:'h_solib.so' -o match:' main_burn$' \
 	    "$PROF" -p "$prog"
 }
+
+atf_test_case e2e_jit_code_named cleanup
+e2e_jit_code_named_head()
+{
+	atf_set descr "A program that runs code it wrote into an executable" \
+	    "page and named in its perf map sees that code's time in the" \
+	    "map's row, within 5 points of the share its CPU clock" \
+	    "measured, and none of it in an [unknown] row"
+}
+e2e_jit_code_named_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_jit
+	atf_check -o save:run "$prog"
+	read pid page want <run || atf_fail "h_jit said nothing"
+	[ -f "$(perfmap $pid)" ] || atf_fail "h_jit wrote no $(perfmap $pid)"
+	"$PROF" -h "$prog" >out 2>err || atf_fail "prof failed: $(cat err)"
+	[ -s err ] && atf_fail "prof warned: $(cat err)"
+	rm -f "$(perfmap $pid)"
+	# The page's address less its last three hex digits, as a prefix.
+	awk -v map="(perf-$pid.map)" -v page="${page%???}" -v want="$want" '
+	    $NF == map && $(NF - 1) == "jit_spin" { got = $1 }
+	    $NF ~ /^\[unknown\]\+0x/ && index($NF, "[unknown]+0x" page) == 1 {
+		print "an [unknown] row in the page: " $0; bad = 1
+	    }
+	    END {
+		if (got == "") {
+			print "no jit_spin row"; exit 1
+		}
+		if (got < want - 5 || got > want + 5) {
+			print "jit_spin has " got "%, its CPU clock " want "%"
+			bad = 1
+		}
+		exit bad
+	    }' out >verdict ||
+	    atf_fail "$(cat verdict) -- report: $(cat out)"
+}
+e2e_jit_code_named_cleanup()
+{
+	[ -f run ] && rm -f "$(perfmap "$(cut -d' ' -f1 run)")"
+}
+
 # --- init --------------------------------------------------------------
 
 atf_init_test_cases()
@@ -2052,6 +2481,15 @@ atf_init_test_cases()
 	atf_add_test_case shared_object_names
 	atf_add_test_case debug_file_of_libc
 	atf_add_test_case output_error_fails
+	atf_add_test_case perf_map_names_jit_code
+	atf_add_test_case perf_map_per_process
+	atf_add_test_case perf_map_bad_lines_skipped
+	atf_add_test_case perf_map_later_lines_win
+	atf_add_test_case perf_map_not_owned_ignored
+	atf_add_test_case perf_map_symlink_ignored
+	atf_add_test_case perf_map_not_regular_ignored
+	atf_add_test_case perf_map_names_printed_safely
+	atf_add_test_case perf_map_large
 	atf_add_test_case mdata_missing
 	atf_add_test_case mdata_directory
 	atf_add_test_case mdata_empty
@@ -2076,4 +2514,5 @@ atf_init_test_cases()
 	atf_add_test_case e2e_forked_children_sum
 	atf_add_test_case e2e_many_runs_sum
 	atf_add_test_case e2e_shared_library
+	atf_add_test_case e2e_jit_code_named
 }
