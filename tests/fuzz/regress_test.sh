@@ -7,9 +7,12 @@
 # against the fixed program the seeds were written by (alone, and twice
 # with the options fuzz_monread picks, as it merges it with itself), a
 # program against a fixed real mon.out with the options of both passes
-# of fuzz_elfsym.  prof must end on its own: exit 0, or exit 1 with
+# of fuzz_elfsym, a perf map as the map of the process of a fixed
+# forged mon.out.  prof must end on its own: exit 0, or exit 1 with
 # exactly one line on stderr naming the input -- never a signal, never
-# a sanitizer report (in a SANITIZE=1 build).  No clang is needed here.
+# a sanitizer report (in a SANITIZE=1 build); a perf map, which can only
+# name code, must leave it at exit 0 and silent.  No clang is needed
+# here.
 # The same runs go through valgrind's memcheck too (the valgrind script).
 
 setup()
@@ -121,6 +124,45 @@ program_inputs_end_cleanly_body()
 	verdict
 }
 
+# The process whose perf map seeds/monread/jit.out looks in.
+JITMAP=/tmp/perf-4194100.map
+
+atf_test_case perfmap_inputs_end_cleanly cleanup
+perfmap_inputs_end_cleanly_head()
+{
+	atf_set descr "Every perf map seed and crash input of the fuzzer, as" \
+	    "the map of a profile's process, leaves prof silent and at exit 0"
+}
+perfmap_inputs_end_cleanly_body()
+{
+	setup
+	for f in $(inputs "$srcdir/seeds/perfmap" "$srcdir/regress/perfmap")
+	do
+		rm -f "$JITMAP"
+		cp "$f" "$JITMAP" || atf_fail "cannot write $JITMAP"
+		for o in -s "-s -x -c" "-s -p"; do
+			"$PROF" $o "$PROG" "$srcdir/seeds/monread/jit.out" \
+			    >out 2>err
+			rc=$?
+			n=$((n + 1))
+			# -s prints on stderr too, but no line of its own
+			# starts with prof: as warnings do.
+			if [ $rc -ne 0 ] || grep -q -e '^prof:' \
+			    -e 'Sanitizer' -e 'runtime error' err; then
+				echo "$f: exit $rc (prof $o):"
+				cat err
+				bad=$((bad + 1))
+			fi
+		done
+	done
+	rm -f "$JITMAP"
+	verdict
+}
+perfmap_inputs_end_cleanly_cleanup()
+{
+	rm -f "$JITMAP"
+}
+
 atf_test_case clean_under_valgrind
 clean_under_valgrind_head()
 {
@@ -144,5 +186,6 @@ atf_init_test_cases()
 {
 	atf_add_test_case mdata_inputs_end_cleanly
 	atf_add_test_case program_inputs_end_cleanly
+	atf_add_test_case perfmap_inputs_end_cleanly
 	atf_add_test_case clean_under_valgrind
 }
