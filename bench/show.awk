@@ -174,6 +174,8 @@ function notes() {
 	print "   nowhere for its samples to go: the kernel's timer interrupts"
 	print "   alone, the floor under libmon's figure (libmon adds a ring"
 	print "   the kernel writes and a few signals a second to drain it)."
+	print "   As the cost is weighed to a tenth of a percent, these builds"
+	print "   run more times than the others (see the bench line above)."
 	print "8. A generated program of that many functions and one caller"
 	print "   for each hundred (bench/manyfuncs.awk), every function called"
 	print "   20 times, compiled once at -O0 with -pg (gcc emits the same"
