@@ -327,6 +327,8 @@ report_stats(const struct report *r, const struct profile *p,
 	    run->overruns);
 	fprintf(stderr, "dropped: %" PRIu64 " samples the kernel could not "
 	    "buffer\n", run->dropped);
+	fprintf(stderr, "unloaded: %" PRIu64 " libraries unloaded with no "
+	    "room left to record them\n", run->unloaded_lost);
 	if (p->anyrun)
 		fprintf(stderr, "threads: %" PRIu32 "\n", run->threads);
 	if (st->debug != NULL)

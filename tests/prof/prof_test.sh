@@ -530,7 +530,7 @@ hpc $(slot 14)
 hist 14
 bin 0 60
 bin 3 40
-run clock=1 period=1000000 cpu=400000000 in=100 dropped=300 scale=2048
+run clock=1 period=1000000 cpu=400000000 in=100 dropped=300 scale=2048 unloaded_lost=7
 EOF
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
@@ -542,6 +542,8 @@ EOF
 	atf_check -o match:'^samples: 400 total, 100 in the histogram, 0 outside it, 300 lost$' \
 	    -o match:'^clock: perf_event task-clock, 1000 Hz asked, 1000.0 Hz measured over 0.40 s of CPU$' \
 	    -o match:'^dropped: 300 samples the kernel could not buffer$' \
+	    -o match:'^unloaded: 7 libraries unloaded with no room left to record them$' \
+	    -o match:'warning: mon.out: 7 unloaded' \
 	    cat err
 	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
 lpc $(slot 0)

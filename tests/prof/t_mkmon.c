@@ -16,8 +16,8 @@
  *	nfns N			the header's nfns, whatever follows
  *	run KEY=V ...		a RUN record: clock pid period cpu in out
  *				lost saturated overruns cells_lost scale
- *				threads dropped; len=N writes only its
- *				first N bytes
+ *				threads dropped unloaded_lost; len=N writes
+ *				only its first N bytes
  *	exec BIAS LO HI ID PATH	the EXEC record (ID hex bytes, or -)
  *	obj BIAS LO HI ID PATH	an OBJ record
  *	pcs PC C		a sample outside the histogram (one PCS
@@ -139,7 +139,7 @@ static const struct {
 	RUNKEY("lost", samples_lost),	RUNKEY("saturated", saturated),
 	RUNKEY("overruns", overruns),	RUNKEY("cells_lost", cells_lost),
 	RUNKEY("scale", scale),		RUNKEY("threads", threads),
-	RUNKEY("dropped", dropped),
+	RUNKEY("dropped", dropped),	RUNKEY("unloaded_lost", unloaded_lost),
 };
 
 static void
