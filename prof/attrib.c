@@ -657,64 +657,6 @@ raw_rows(struct attr *a, size_t *cap)
 	}
 }
 
-/* Objects that had data but could not be read, for -s. */
-static void
-note_unread(struct attr *a)
-{
-	size_t i, len = 0, n;
-	char *s = NULL;
-
-	for (i = 1; i < a->p->nobjs; i++) {
-		if (!a->tabs[i].tried || a->tabs[i].ok ||
-		    a->p->objs[i].jitpid != 0)
-			continue;
-		n = strlen(a->p->objs[i].path) + strlen(a->tabs[i].why) + 6;
-		s = xreallocarray(s, len + n + 1, 1);
-		len += (size_t)snprintf(s + len, n + 1, "%s%s (%s)",
-		    len > 0 ? ", " : "", a->p->objs[i].path, a->tabs[i].why);
-	}
-	a->r->unread = s;
-}
-
-/* Objects whose symbols came from a debug file, for -s. */
-static void
-note_debug(struct attr *a)
-{
-	size_t i, len = 0, n;
-	char *s = NULL, *path;
-
-	for (i = 1; i < a->p->nobjs; i++) {
-		if (!a->tabs[i].ok || a->tabs[i].st.debug == NULL)
-			continue;
-		path = printable(a->tabs[i].st.debug);
-		n = strlen(a->tabs[i].label) + strlen(path) + 4;
-		s = xreallocarray(s, len + n + 1, 1);
-		len += (size_t)snprintf(s + len, n + 1, "%s%s: %s",
-		    len > 0 ? ", " : "", a->tabs[i].label, path);
-		free(path);
-		a->r->objsdebug++;
-	}
-	a->r->debugs = s;
-}
-
-/* Objects that had only their exported names, for -s. */
-static void
-note_dynonly(struct attr *a)
-{
-	size_t i, len = 0, n;
-	char *s = NULL;
-
-	for (i = 1; i < a->p->nobjs; i++) {
-		if (!a->tabs[i].ok || strcmp(a->tabs[i].st.table, ".dynsym") != 0)
-			continue;
-		n = strlen(a->tabs[i].label) + 2;
-		s = xreallocarray(s, len + n + 1, 1);
-		len += (size_t)snprintf(s + len, n + 1, "%s%s",
-		    len > 0 ? ", " : "", a->tabs[i].label);
-	}
-	a->r->dynonly = s;
-}
-
 /* Append to the string *s of length *len, as printf would print. */
 static void
 catf(char **s, size_t *len, const char *fmt, ...)
@@ -732,6 +674,57 @@ catf(char **s, size_t *len, const char *fmt, ...)
 	(void)vsnprintf(*s + *len, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	*len += (size_t)n;
+}
+
+/* Objects that had data but could not be read, for -s. */
+static void
+note_unread(struct attr *a)
+{
+	size_t i, len = 0;
+	char *s = NULL;
+
+	for (i = 1; i < a->p->nobjs; i++) {
+		if (!a->tabs[i].tried || a->tabs[i].ok ||
+		    a->p->objs[i].jitpid != 0)
+			continue;
+		catf(&s, &len, "%s%s (%s)", len > 0 ? ", " : "",
+		    a->p->objs[i].path, a->tabs[i].why);
+	}
+	a->r->unread = s;
+}
+
+/* Objects whose symbols came from a debug file, for -s. */
+static void
+note_debug(struct attr *a)
+{
+	size_t i, len = 0;
+	char *s = NULL, *path;
+
+	for (i = 1; i < a->p->nobjs; i++) {
+		if (!a->tabs[i].ok || a->tabs[i].st.debug == NULL)
+			continue;
+		path = printable(a->tabs[i].st.debug);
+		catf(&s, &len, "%s%s: %s", len > 0 ? ", " : "",
+		    a->tabs[i].label, path);
+		free(path);
+		a->r->objsdebug++;
+	}
+	a->r->debugs = s;
+}
+
+/* Objects that had only their exported names, for -s. */
+static void
+note_dynonly(struct attr *a)
+{
+	size_t i, len = 0;
+	char *s = NULL;
+
+	for (i = 1; i < a->p->nobjs; i++) {
+		if (!a->tabs[i].ok || strcmp(a->tabs[i].st.table, ".dynsym") != 0)
+			continue;
+		catf(&s, &len, "%s%s", len > 0 ? ", " : "", a->tabs[i].label);
+	}
+	a->r->dynonly = s;
 }
 
 /*
