@@ -494,12 +494,11 @@ is_mcount(const char *name)
 	return strcmp(name, "mcount") == 0 || strcmp(name, "_mcount") == 0;
 }
 
-/* The row of entry e of object i: its visible names, its totals. */
 /*
  * May synonym f of entry e (object i) name its row, as far as being
  * local goes?  In the program with -g, or when the entry has nothing
- * else; in a shared object when no global names it, so that internal
- * aliases (glibc's __GI_ names) stay out.
+ * else; in a shared object when no global names it (global), so that
+ * internal aliases (glibc's __GI_ names) stay out.
  */
 static int
 by_locality(const struct attr *a, size_t i, const struct entry *e,
@@ -513,14 +512,15 @@ by_locality(const struct attr *a, size_t i, const struct entry *e,
 }
 
 /*
- * Does synonym f name entry e's row?  As by_locality() says, and a
- * versioned name (cfree@GLIBC_2.2.5) only when there is no plain one.
+ * The row of entry e of object i: its visible names, its totals.  A
+ * synonym is visible as by_locality() says, and a versioned name
+ * (cfree@GLIBC_2.2.5) only when no visible name is a plain one.
  */
-static int
-row_name(const struct attr *a, size_t i, const struct entry *e,
-    const struct func *f)
+static void
+entry_row(struct attr *a, size_t i, const struct entry *e, struct row *w)
 {
-	const struct func *g = &a->tabs[i].st.funcs[e->first];
+	const struct otab *t = &a->tabs[i];
+	const struct func *g = &t->st.funcs[e->first];
 	int global = 0, plain = 0;
 	size_t k;
 
@@ -530,24 +530,13 @@ row_name(const struct attr *a, size_t i, const struct entry *e,
 		if (by_locality(a, i, e, &g[k], global) &&
 		    strchr(g[k].name, '@') == NULL)
 			plain = 1;
-	return by_locality(a, i, e, f, global) &&
-	    (!plain || strchr(f->name, '@') == NULL);
-}
-
-static void
-entry_row(struct attr *a, size_t i, const struct entry *e, struct row *w)
-{
-	const struct otab *t = &a->tabs[i];
-	const struct func *f;
-	size_t k;
-
 	w->names = xcalloc(e->ngroup, sizeof(*w->names));
 	for (k = 0; k < e->ngroup; k++) {
-		f = &t->st.funcs[e->first + k];
-		if (!row_name(a, i, e, f))
+		if (!by_locality(a, i, e, &g[k], global) ||
+		    (plain && strchr(g[k].name, '@') != NULL))
 			continue;
-		w->names[w->nnames++] = f->name;
-		if (i == OBJ_MAIN && is_mcount(f->name))
+		w->names[w->nnames++] = g[k].name;
+		if (i == OBJ_MAIN && is_mcount(g[k].name))
 			w->calls = a->r->calltotal;	/* as classic */
 	}
 	w->obj = i == OBJ_MAIN ? NULL : t->label;
