@@ -44,8 +44,8 @@ __monstartup(unsigned long lowpc, unsigned long highpc)
 		return;
 	}
 	buflen = bytes;
-	monitor((int (*)(void))lowpc, (int (*)(void))highpc, buf,
-	    bytes / sizeof(WORD), MPROGS0);
+	(void)_mon_life_start((char *)lowpc, (char *)highpc, buf,
+	    bytes / sizeof(WORD), MPROGS0, 1);
 	errno = saved;
 }
 

@@ -270,5 +270,5 @@ _mon_gone_lost(void)
 	return n;
 }
 
-/* Referenced from clock.c so that this file is always linked in. */
+/* Referenced from lifecycle.c so that this file is always linked in. */
 const char _mon_link_dlclose _mon_hidden = 1;

@@ -1,16 +1,18 @@
 /*
- * exec.c -- the exec family, with the sampling clock paused.
+ * exec.c -- the exec family, with nothing of the sampling clock carried
+ * into the new image.
  *
- * An interval timer survives execve() while the SIGPROF handler does
- * not, so a profiled process that exec'd a busy program would see it
- * killed by "Profiling timer expired".  These definitions take the place
- * of libc's for a program linked with libmon: they stop the timer, call
- * libc's own function, and start it again only if the exec failed.
- * (Calls made inside libc itself, such as posix_spawn, need nothing: the
- * new process they create never inherits the timer.)
+ * An interval timer and a pending signal survive execve() while the
+ * SIGPROF handler does not, so a profiled process that exec'd a busy
+ * program would see it killed by "Profiling timer expired".  These
+ * definitions take the place of libc's for a program linked with
+ * libmon: they tell the lifecycle (timer paused, pending SIGPROF of
+ * libmon's discarded), call libc's own function, and tell it again if
+ * the exec failed.  errno is the exec's own.  Calls made inside libc
+ * itself, such as posix_spawn and system, need nothing: the process
+ * they create inherits no timer, event or pending signal.
  */
-#define _GNU_SOURCE	/* RTLD_NEXT, execvpe */
-#include <dlfcn.h>
+#define _GNU_SOURCE	/* execvpe, execveat */
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,44 +20,34 @@
 
 #include "mon_private.h"
 
-#define MAXARGS	4096
-
 typedef int (*execfn)(const char *, char *const[], char *const[]);
 typedef int (*fexecfn)(int, char *const[], char *const[]);
+typedef int (*execatfn)(int, const char *, char *const[], char *const[],
+    int);
 
-static void *
-real(const char *name)
-{
-	void *f;
-
-	if ((f = dlsym(RTLD_NEXT, name)) == NULL)
-		errno = ENOSYS;
-	return f;
-}
-
-/* The clock paused around an exec; errno is the exec's own. */
+/* The exec failed: the clock goes on; errno is the exec's. */
 static int
-resumed(int r)
+failed(int r)
 {
 	int saved;
 
 	saved = errno;
-	_mon_clock_resume();
+	_mon_life_exec_failed();
 	errno = saved;
 	return r;
 }
 
-/* libc's execve or execvpe (same signature), called with the clock paused. */
+/* libc's execve or execvpe (same signature), around the lifecycle. */
 static int
 around(const char *name, const char *file, char *const argv[],
     char *const envp[])
 {
 	execfn f;
 
-	if ((f = (execfn)real(name)) == NULL)
+	if ((f = (execfn)_mon_libc(name)) == NULL)
 		return -1;
-	_mon_clock_pause();
-	return resumed(f(file, argv, envp));
+	_mon_life_exec_before();
+	return failed(f(file, argv, envp));
 }
 
 _mon_public int
@@ -87,69 +79,117 @@ fexecve(int fd, char *const argv[], char *const envp[])
 {
 	fexecfn f;
 
-	if ((f = (fexecfn)real("fexecve")) == NULL)
+	if ((f = (fexecfn)_mon_libc("fexecve")) == NULL)
 		return -1;
-	_mon_clock_pause();
-	return resumed(f(fd, argv, envp));
+	_mon_life_exec_before();
+	return failed(f(fd, argv, envp));
 }
 
-/* Gather the variadic arguments of execl* into argv; -1 if too many. */
-static int
-gather(const char *arg0, va_list ap, char **argv)
+_mon_public int
+execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
+    int flags)
 {
-	int n;
+	execatfn f;
+
+	if ((f = (execatfn)_mon_libc("execveat")) == NULL)
+		return -1;
+	_mon_life_exec_before();
+	return failed(f(dirfd, path, argv, envp, flags));
+}
+
+/*
+ * The execl family: the arguments counted on one pass of the list and
+ * gathered on another, into an array as long as they are -- no limit
+ * of libmon's own.  The list goes by address: a va_list passed by value
+ * may not be used again by its caller.
+ */
+/*
+ * glibc declares arg nonnull, yet execl(path, NULL) is a call programs
+ * make: the test is kept out of the optimiser's reach.
+ */
+#ifdef __clang__
+#define OPAQUE	__attribute__((noinline, optnone))
+#else
+#define OPAQUE	__attribute__((noipa))
+#endif
+OPAQUE static size_t
+count(const char *arg0, va_list *ap)
+{
+	va_list cp;
+	size_t n;
+
+	if (arg0 == NULL)
+		return 0;
+	va_copy(cp, *ap);
+	for (n = 1; va_arg(cp, char *) != NULL; n++)
+		continue;
+	va_end(cp);
+	return n;		/* arg0 and the rest, without the NULL */
+}
+
+static char **
+gather(char **argv, const char *arg0, size_t n, va_list *ap)
+{
+	size_t i;
 
 	argv[0] = (char *)arg0;
-	for (n = 1; argv[n - 1] != NULL; n++) {
-		if (n == MAXARGS) {
-			errno = E2BIG;
-			return -1;
-		}
-		argv[n] = va_arg(ap, char *);
-	}
-	return n;
+	for (i = 1; i <= n; i++)
+		argv[i] = va_arg(*ap, char *);	/* the last one is NULL */
+	return argv;
 }
 
 _mon_public int
 execl(const char *path, const char *arg, ...)
 {
-	char *argv[MAXARGS];
 	va_list ap;
-	int n;
+	size_t n;
 
 	va_start(ap, arg);
-	n = gather(arg, ap, argv);
-	va_end(ap);
-	return n < 0 ? -1 : execve(path, argv, environ);
+	n = count(arg, &ap);
+	{
+		char *argv[n + 1];
+
+		gather(argv, arg, n, &ap);
+		va_end(ap);
+		return execve(path, argv, environ);
+	}
 }
 
 _mon_public int
 execlp(const char *file, const char *arg, ...)
 {
-	char *argv[MAXARGS];
 	va_list ap;
-	int n;
+	size_t n;
 
 	va_start(ap, arg);
-	n = gather(arg, ap, argv);
-	va_end(ap);
-	return n < 0 ? -1 : execvpe(file, argv, environ);
+	n = count(arg, &ap);
+	{
+		char *argv[n + 1];
+
+		gather(argv, arg, n, &ap);
+		va_end(ap);
+		return execvpe(file, argv, environ);
+	}
 }
 
 _mon_public int
 execle(const char *path, const char *arg, ...)
 {
-	char *argv[MAXARGS];
 	char **envp;
 	va_list ap;
-	int n;
+	size_t n;
 
 	va_start(ap, arg);
-	n = gather(arg, ap, argv);
-	envp = n < 0 ? NULL : va_arg(ap, char **);
-	va_end(ap);
-	return n < 0 ? -1 : execve(path, argv, envp);
+	n = count(arg, &ap);
+	{
+		char *argv[n + 1];
+
+		gather(argv, arg, n, &ap);
+		envp = va_arg(ap, char **);
+		va_end(ap);
+		return execve(path, argv, envp);
+	}
 }
 
-/* Referenced from clock.c so that this file is always linked in. */
+/* Referenced from lifecycle.c so that this file is always linked in. */
 const char _mon_link_exec _mon_hidden = 1;

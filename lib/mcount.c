@@ -39,6 +39,7 @@
 #define GRAIN		3		/* log2 bytes of text per direct slot */
 #define NSPILL_BITS	14
 #define NSPILL		(1u << NSPILL_BITS)	/* spill cells per thread */
+#define NPROBE		32		/* spill cells tried before giving up */
 
 struct tbl {
 	/* Read by x86_64/mcount.S at these offsets: keep them first. */
@@ -155,8 +156,9 @@ spill(struct tbl *t, uintptr_t pc)
 	struct cnt *c;
 	size_t i, n;
 
+	/* A bounded probe: a full table costs a lost count, not a scan. */
 	i = _mon_hash(pc, NSPILL_BITS);
-	for (n = 0; n < NSPILL; n++, i = (i + 1) & (NSPILL - 1)) {
+	for (n = 0; n < NPROBE; n++, i = (i + 1) & (NSPILL - 1)) {
 		c = &t->spill[i];
 		if (c->fnpc == (char *)pc)
 			return c;

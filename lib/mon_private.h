@@ -5,19 +5,23 @@
  * -fvisibility=hidden) and begins with _mon_, so that a profiled program's
  * own namespace stays clean.
  *
- * The pieces, and who touches them:
+ * The pieces, leaves first; each calls only those above it in this list
+ * (and util.c, which every one may):
  *
- *	profil.c	the PC histogram and the SIGPROF handler
- *	clock.c		arming and disarming the sampling clock
- *	monitor.c	monitor(): buffers, PROFDIR, fork
+ *	util.c		mmap'd memory, one-line warnings, libc's own symbols
+ *	hist.c		the PC histogram, the outside table, the statistics
  *	mcount.c	per-thread call-count tables; mcount's slow path
  *	x86_64/mcount.S	mcount and __fentry__: the fast path
- *	monwrite.c	the mon.out writer
  *	objects.c	the loaded objects: load bias, build-id, text range
- *	exec.c		the exec family: the clock off before a new image
- *	thread.c	pthread_create: a clock for every new thread
- *	sigaction.c	sigaction, signal: the program's SIGPROF action kept
  *	dlclose.c	dlclose: an unloaded library noted for the writer
+ *	ring.c		the perf clock: per-CPU rings and their drainer
+ *	timer.c		the signal clocks: per-thread timers, ITIMER_PROF
+ *	sigprof.c	the SIGPROF action: handler, chaining, adoption
+ *	clock.c		which clock runs, and driving it
+ *	monwrite.c	the mon.out writer and its name
+ *	lifecycle.c	start, stop, profil(), fork, exec, threads: the order
+ *	monitor.c, profil.c	the public wrappers
+ *	thread.c, exec.c, sigaction.c	libc's functions, taken over
  */
 #ifndef _MON_PRIVATE_H
 #define _MON_PRIVATE_H
@@ -35,17 +39,18 @@
 #define _mon_public	__attribute__((visibility("default")))
 
 /*
- * A histogram as profil() armed it.  Descriptors are immutable once
- * published through _mon_hist; the handler reads one pointer.
+ * A histogram as profil() armed it.  A descriptor is immutable while
+ * published through _mon_hist; users counts samplers reading it.
  */
 struct _mon_hist {
 	WORD		*buf;
 	size_t		 nwords;
 	uintptr_t	 off;
 	unsigned int	 scale;
+	_Atomic unsigned int users;
 };
 
-/* Sampling statistics of the current histogram; the handler adds to them. */
+/* Sampling statistics of the current histogram; samplers add to them. */
 struct _mon_stats {
 	_Atomic uint64_t	in;
 	_Atomic uint64_t	out;
@@ -53,6 +58,7 @@ struct _mon_stats {
 	_Atomic uint64_t	saturated;
 	_Atomic uint64_t	overruns;
 	_Atomic uint64_t	dropped;	/* by the kernel: ring full */
+	_Atomic uint64_t	outlost;	/* outside, no place in the table */
 	uint64_t		cpu0_ns;	/* process CPU clock at start */
 	uint64_t		cpu_ns;		/* CPU used, fixed at stop */
 	uint64_t		period_ns;	/* period asked of the clock */
@@ -60,8 +66,9 @@ struct _mon_stats {
 };
 
 /* Samples whose pc is outside the histogram, kept per address. */
-#define _MON_NOUTPC_BITS	14
+#define _MON_NOUTPC_BITS	15
 #define _MON_NOUTPC	(1u << _MON_NOUTPC_BITS)
+#define _MON_OUTPROBE	32		/* slots tried before coarsening */
 struct _mon_outpc {
 	_Atomic uintptr_t	pc;
 	_Atomic uint64_t	count;
@@ -71,29 +78,74 @@ extern _Atomic(struct _mon_hist *) _mon_hist _mon_hidden;
 extern struct _mon_stats _mon_stats _mon_hidden;
 extern struct _mon_outpc *_mon_outpcs _mon_hidden;
 
-/* profil.c */
-int	_mon_profil(WORD *, size_t, uintptr_t, unsigned int, int) _mon_hidden;
+/* hist.c */
+void	_mon_hist_set(WORD *, size_t, uintptr_t, unsigned int) _mon_hidden;
 void	_mon_sample(uintptr_t, uint64_t) _mon_hidden;
 void	_mon_stats_reset(void) _mon_hidden;
 void	_mon_stats_stop(void) _mon_hidden;
+void	_mon_stats_dropped(uint64_t) _mon_hidden;
+void	_mon_stats_overrun(uint64_t) _mon_hidden;
 uint64_t _mon_cputime(void) _mon_hidden;
 
-/* clock.c; what _mon_clock_ours() says of a SIGPROF */
-#define _MON_SIG_SAMPLE	1	/* a sample of the pc it interrupted */
-#define _MON_SIG_DRAIN	2	/* time to empty the perf rings */
-int	_mon_clock_start(void (*)(int, siginfo_t *, void *), int) _mon_hidden;
+/* ring.c */
+int	_mon_ring_start(uint64_t) _mon_hidden;
+void	_mon_ring_stop(void) _mon_hidden;
+void	_mon_ring_drain(void) _mon_hidden;
+void	_mon_ring_fork_prepare(void) _mon_hidden;
+void	_mon_ring_fork_parent(void) _mon_hidden;
+int	_mon_ring_fork_child(void) _mon_hidden;
+void	_mon_ring_forget(void) _mon_hidden;
+uint32_t _mon_ring_unsampled(void) _mon_hidden;
+pid_t	_mon_ring_drainer(void) _mon_hidden;
+
+/* timer.c */
+int	_mon_timer_start(uint64_t) _mon_hidden;
+void	_mon_timer_stop(void) _mon_hidden;
+int	_mon_timer_ours(const siginfo_t *) _mon_hidden;
+void	_mon_timer_thread_start(void) _mon_hidden;
+void	_mon_timer_thread_end(void) _mon_hidden;
+void	_mon_timer_fork_prepare(void) _mon_hidden;
+void	_mon_timer_fork_parent(void) _mon_hidden;
+void	_mon_timer_fork_child(void) _mon_hidden;
+void	_mon_timer_forget(void) _mon_hidden;
+uint32_t _mon_timer_unarmed(void) _mon_hidden;
+int	_mon_itimer_start(uint64_t) _mon_hidden;
+void	_mon_itimer_stop(void) _mon_hidden;
+void	_mon_itimer_yield(void) _mon_hidden;
+void	_mon_itimer_pause(void) _mon_hidden;
+void	_mon_itimer_resume(void) _mon_hidden;
+
+/* sigprof.c */
+int	_mon_sigprof_install(int) _mon_hidden;
+void	_mon_sigprof_restore(void) _mon_hidden;
+void	_mon_sigprof_discard(void) _mon_hidden;
+int	_mon_sigprof_adopt(const struct sigaction *, struct sigaction *)
+	    _mon_hidden;
+
+/* clock.c */
+int	_mon_clock_start(int) _mon_hidden;
 void	_mon_clock_stop(void) _mon_hidden;
-void	_mon_clock_fork(void) _mon_hidden;
-void	_mon_clock_pause(void) _mon_hidden;
-void	_mon_clock_resume(void) _mon_hidden;
+int	_mon_clock_running(void) _mon_hidden;
+void	_mon_clock_drain(void) _mon_hidden;
+uint32_t _mon_clock_unsampled(void) _mon_hidden;
+void	_mon_clock_fork_prepare(void) _mon_hidden;
+void	_mon_clock_fork_parent(void) _mon_hidden;
+void	_mon_clock_fork_child(void) _mon_hidden;
+void	_mon_clock_forget(void) _mon_hidden;
 void	_mon_clock_thread_start(void) _mon_hidden;
 void	_mon_clock_thread_end(void) _mon_hidden;
-int	_mon_clock_running(void) _mon_hidden;
-int	_mon_clock_ours(const siginfo_t *) _mon_hidden;
-void	_mon_clock_drain(void) _mon_hidden;
-void	_mon_clock_chain(int, siginfo_t *, void *) _mon_hidden;
-int	_mon_clock_adopt(const struct sigaction *, struct sigaction *)
+void	_mon_clock_exec_before(void) _mon_hidden;
+void	_mon_clock_exec_failed(void) _mon_hidden;
+
+/* lifecycle.c */
+int	_mon_life_start(char *, char *, WORD *, size_t, size_t, int)
 	    _mon_hidden;
+void	_mon_life_stop(void) _mon_hidden;
+int	_mon_life_profil(WORD *, size_t, uintptr_t, unsigned int) _mon_hidden;
+void	_mon_life_exec_before(void) _mon_hidden;
+void	_mon_life_exec_failed(void) _mon_hidden;
+void	_mon_life_thread_start(void) _mon_hidden;
+void	_mon_life_thread_end(void) _mon_hidden;
 
 /* libc's own entry points, used where libmon takes the public name. */
 int	__sigaction(int, const struct sigaction *, struct sigaction *);
@@ -116,8 +168,10 @@ struct _mon_out {
 	const WORD		*hist;
 	size_t			 nhist;
 	unsigned int		 scale;
+	uint32_t		 unsampled;	/* threads with no clock */
 };
 int	_mon_write(const char *, const struct _mon_out *) _mon_hidden;
+int	_mon_outname_init(void) _mon_hidden;
 int	_mon_outpath(char *, size_t) _mon_hidden;
 
 /* objects.c */
@@ -155,5 +209,6 @@ pid_t	_mon_gettid(void) _mon_hidden;
 void	_mon_warn(const char *, const char *, int) _mon_hidden;
 void	*_mon_map(size_t) _mon_hidden;
 void	_mon_unmap(void *, size_t) _mon_hidden;
+void	*_mon_libc(const char *) _mon_hidden;
 
 #endif /* !_MON_PRIVATE_H */

@@ -58,7 +58,7 @@ struct monx_rec {
 
 /* Clocks that drove the histogram (monx_run.clock). */
 #define MONX_CLK_ITIMER		0	/* setitimer(ITIMER_PROF), whole process */
-#define MONX_CLK_PERF		1	/* perf_event task-clock, per thread */
+#define MONX_CLK_PERF		1	/* perf_event task-clock, per CPU, inherited */
 #define MONX_CLK_TIMER		2	/* timer_create(CLOCK_THREAD_CPUTIME_ID) */
 
 struct monx_run {
@@ -76,6 +76,9 @@ struct monx_run {
 	uint32_t	threads;	/* threads that ran instrumented code */
 	uint64_t	dropped;	/* samples the kernel dropped: ring full */
 	uint64_t	unloaded_lost;	/* dlclose'd objects left unrecorded */
+	uint64_t	outside_lost;	/* samples outside, no place to keep */
+	uint32_t	unsampled;	/* threads no clock could be given */
+	uint32_t	spare;		/* 0 */
 };
 
 /* What a RUN record holds at least: version 1's first writers ended it here. */

@@ -25,7 +25,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdio.h>
+#include <stdio.h>	/* rename */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -139,7 +139,7 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 	len = sizeof(head);
 
 	memset(&run, 0, sizeof(run));
-	run.clock = _mon_stats.clock < 0 ? MONX_CLK_ITIMER : _mon_stats.clock;
+	run.clock = _mon_stats.clock;
 	run.pid = getpid();
 	run.period_ns = _mon_stats.period_ns;
 	run.cpu_ns = _mon_stats.cpu_ns;
@@ -150,6 +150,8 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 	run.overruns = atomic_load(&_mon_stats.overruns);
 	run.dropped = atomic_load(&_mon_stats.dropped);
 	run.unloaded_lost = _mon_gone_lost();
+	run.outside_lost = atomic_load(&_mon_stats.outlost);
+	run.unsampled = d->unsampled;
 	run.cells_lost = _mon_cells_lost();
 	run.scale = d->scale;
 	run.threads = _mon_cells_threads();
@@ -189,44 +191,116 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 }
 
 /*
- * Where the profile goes.  0 with the path in buf; 1 when PROFDIR is set
- * and empty (no profile wanted); -1 when the name does not fit.
+ * The output name, fixed when profiling starts: a program may rewrite
+ * its argv[0] (a process title) or empty its environment before it
+ * exits.  In a set-id program PROFDIR is not trusted.
+ */
+static char	outdir[_MON_MAXPATH];
+static char	outprog[256];
+static int	usedir;
+
+/* Take PROFDIR and the program's name now; 1 when PROFDIR is empty. */
+int
+_mon_outname_init(void)
+{
+	const char *dir, *prog;
+	size_t n;
+
+	dir = secure_getenv("PROFDIR");
+	usedir = dir != NULL;
+	if (dir == NULL)
+		return 0;
+	if (*dir == '\0')
+		return 1;
+	n = strlen(dir);
+	if (n >= sizeof(outdir))
+		n = sizeof(outdir) - 1;		/* too long: fails at write */
+	memcpy(outdir, dir, n);
+	outdir[n] = '\0';
+	prog = program_invocation_short_name;
+	if (prog == NULL || *prog == '\0' || strchr(prog, '/') != NULL)
+		prog = "a.out";
+	n = strlen(prog);
+	if (n >= sizeof(outprog))
+		n = sizeof(outprog) - 1;
+	memcpy(outprog, prog, n);
+	outprog[n] = '\0';
+	return 0;
+}
+
+/* Decimal digits of v into buf, which has room for 20; their number. */
+static size_t
+decimal(char *buf, unsigned long v)
+{
+	char tmp[20];
+	size_t n, i;
+
+	n = 0;
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	for (i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	return n;
+}
+
+/*
+ * Where the profile goes: mon.out, or DIR/<pid>.<program> with the pid
+ * of the writing process.  0 with the path in buf, -1 if it does not
+ * fit.  No stdio: this runs at exit.
  */
 int
 _mon_outpath(char *buf, size_t size)
 {
-	const char *dir;
-	int n;
+	size_t d, p, n;
+	char pid[20];
 
-	dir = getauxval(AT_SECURE) ? NULL : getenv("PROFDIR");
-	if (dir == NULL)
-		n = snprintf(buf, size, "%s", MON_OUT);
-	else if (*dir == '\0')
-		return 1;
-	else
-		n = snprintf(buf, size, "%s/%ld.%s", dir, (long)getpid(),
-		    program_invocation_short_name);
-	return n < 0 || (size_t)n >= size ? -1 : 0;
+	if (!usedir) {
+		if (size < sizeof(MON_OUT))
+			return -1;
+		memcpy(buf, MON_OUT, sizeof(MON_OUT));
+		return 0;
+	}
+	d = strlen(outdir);
+	p = strlen(outprog);
+	n = decimal(pid, (unsigned long)getpid());
+	if (d + 1 + n + 1 + p + 1 > size)
+		return -1;
+	memcpy(buf, outdir, d);
+	buf[d] = '/';
+	memcpy(buf + d + 1, pid, n);
+	buf[d + 1 + n] = '.';
+	memcpy(buf + d + 2 + n, outprog, p + 1);
+	return 0;
 }
 
-/* The temporary next to path: same directory, a name no one else uses. */
+/*
+ * The temporary next to path: same directory, the name
+ * .mon.<pid>.<n>.tmp, which no one else uses.
+ */
 static int
 opentemp(const char *path, char *tmp, size_t size)
 {
 	static unsigned int seq;
 	const char *slash;
-	int fd, n, tries;
-	int dirlen;
+	size_t dirlen, n;
+	int fd, tries;
 
 	slash = strrchr(path, '/');
-	dirlen = slash == NULL ? 0 : (int)(slash - path + 1);
+	dirlen = slash == NULL ? 0 : (size_t)(slash - path + 1);
 	for (tries = 0; tries < 100; tries++) {
-		n = snprintf(tmp, size, "%.*s.mon.%ld.%u.tmp", dirlen, path,
-		    (long)getpid(), seq++);
-		if (n < 0 || (size_t)n >= size) {
+		if (dirlen + 5 + 20 + 1 + 20 + 5 > size) {
 			errno = ENAMETOOLONG;
 			return -1;
 		}
+		memcpy(tmp, path, dirlen);
+		n = dirlen;
+		memcpy(tmp + n, ".mon.", 5);
+		n += 5;
+		n += decimal(tmp + n, (unsigned long)getpid());
+		tmp[n++] = '.';
+		n += decimal(tmp + n, seq++);
+		memcpy(tmp + n, ".tmp", 5);
 		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 		    O_CLOEXEC, 0666);
 		if (fd >= 0 || errno != EEXIST)

@@ -8,8 +8,6 @@
  * start routine runs, and a cleanup handler covers pthread_exit() and
  * cancellation.
  */
-#define _GNU_SOURCE	/* RTLD_NEXT */
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -28,7 +26,7 @@ static void
 ended(void *unused)
 {
 	(void)unused;
-	_mon_clock_thread_end();
+	_mon_life_thread_end();
 }
 
 static void *
@@ -38,7 +36,7 @@ trampoline(void *p)
 	void *r;
 
 	free(p);
-	_mon_clock_thread_start();
+	_mon_life_thread_start();
 	pthread_cleanup_push(ended, NULL);
 	r = s.fn(s.arg);
 	pthread_cleanup_pop(1);
@@ -54,7 +52,7 @@ pthread_create(pthread_t *t, const pthread_attr_t *attr,
 	int r;
 
 	if (real == NULL &&
-	    (real = (createfn)dlsym(RTLD_NEXT, "pthread_create")) == NULL)
+	    (real = (createfn)_mon_libc("pthread_create")) == NULL)
 		return EAGAIN;
 	if ((s = malloc(sizeof(*s))) == NULL)
 		return EAGAIN;
@@ -65,5 +63,5 @@ pthread_create(pthread_t *t, const pthread_attr_t *attr,
 	return r;
 }
 
-/* Referenced from clock.c so that this file is always linked in. */
+/* Referenced from lifecycle.c so that this file is always linked in. */
 const char _mon_link_thread _mon_hidden = 1;

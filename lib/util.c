@@ -3,9 +3,11 @@
  * memory that never comes from malloc, and one-line diagnostics that
  * never go through stdio, so that both are safe in the exit-time writer.
  */
+#define _GNU_SOURCE	/* strerrordesc_np, RTLD_NEXT */
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -49,6 +51,7 @@ _mon_unmap(void *p, size_t len)
 void
 _mon_warn(const char *what, const char *why, int err)
 {
+	const char *reason;
 	char line[1024];
 	size_t n;
 	int saved;
@@ -71,10 +74,27 @@ _mon_warn(const char *what, const char *why, int err)
 	}
 	if (err != 0) {
 		PUT(": ");
-		PUT(strerror(err));
+		/* Not strerror: no locale, no malloc, at exit. */
+		reason = strerrordesc_np(err);
+		PUT(reason != NULL ? reason : "unknown error");
 	}
 #undef PUT
 	line[n++] = '\n';
 	(void)write(STDERR_FILENO, line, n);
 	errno = saved;
+}
+
+/*
+ * The C library's own definition of name, for the functions whose names
+ * libmon takes (pthread_create, execve...); NULL, with errno ENOSYS, in
+ * a program linked statically.
+ */
+void *
+_mon_libc(const char *name)
+{
+	void *f;
+
+	if ((f = dlsym(RTLD_NEXT, name)) == NULL)
+		errno = ENOSYS;
+	return f;
 }

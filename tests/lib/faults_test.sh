@@ -227,7 +227,7 @@ sigprof_blocked_for_a_while_body()
 	run plain PROFDIR= "$H" block 200
 	status_is plain 3
 	[ ! -e plain/mon.out ] || fail "PROFDIR='' wrote a profile"
-	for c in perf perf-signal timer itimer; do
+	for c in perf timer itimer; do
 		run $c PROFCLOCK=$c "$H" block 200
 		status_is $c 3
 		cmp -s plain/out $c/out || fail "$c: stdout '$(cat $c/out)'," \
@@ -253,35 +253,6 @@ sigprof_blocked_for_a_while_body()
 			    "$c: the blocked stretch got $p% of the time, not 0"
 		fi
 	done
-	verdict
-}
-
-atf_test_case full_ring_drops_counted
-full_ring_drops_counted_head()
-{
-	atf_set descr "When every thread blocks SIGPROF for longer than the" \
-	    "perf clock's ring holds (half a second of samples), nothing" \
-	    "drains it: the samples the kernel drops are counted in the" \
-	    "RUN record and prof -s, and the seconds still add up to the" \
-	    "CPU time"
-}
-full_ring_drops_counted_body()
-{
-	setup
-	run d PROFCLOCK=perf "$H" block 700
-	status_is d 3
-	quiet d
-	dumped d && report d "$H" || verdict
-	[ "$(field d run.clock)" = 1 ] || atf_skip "no perf_event clock here"
-	n=$(field d run.dropped)
-	holds "$n >= 200 && $n <= 900" \
-	    "dropped $n samples; 2 threads x 700 ms blocked, 512 held"
-	grep -q "^dropped: $n samples the kernel could not buffer\$" d/stats ||
-	    fail "prof -s: $(grep '^dropped:' d/stats)"
-	cpu=$(field d run.cpu_ns)
-	secs=$(summary d 'seconds:')
-	holds "($secs - $cpu / 1e9)^2 < 0.011^2" \
-	    "$secs s covered by samples, $cpu ns of CPU"
 	verdict
 }
 
@@ -367,7 +338,7 @@ threads_come_and_go_head()
 threads_come_and_go_body()
 {
 	setup
-	for c in perf perf-signal timer itimer; do
+	for c in perf timer itimer; do
 		run $c PROFCLOCK=$c "$H" threads 200 8 10000
 		status_is $c 3
 		out_is $c "threads 200, leaf 2000000"
@@ -391,7 +362,7 @@ fork_50_children_add_up_head()
 fork_50_children_add_up_body()
 {
 	setup
-	for c in perf perf-signal timer itimer; do
+	for c in perf timer itimer; do
 		mkdir p.$c
 		run $c PROFCLOCK=$c PROFDIR=$PWD/p.$c "$H" fork 50
 		status_is $c 3
@@ -422,7 +393,7 @@ exec_from_child_completes_head()
 exec_from_child_completes_body()
 {
 	setup
-	for c in perf perf-signal timer itimer; do
+	for c in perf timer itimer; do
 		run $c PROFCLOCK=$c "$H" exec "$srcdir/t_spin" 500
 		status_is $c 3
 		out_is $c "exec: status 0
@@ -534,7 +505,7 @@ exit_while_threads_call_head()
 exit_while_threads_call_body()
 {
 	setup
-	for c in perf perf-signal timer itimer; do
+	for c in perf timer itimer; do
 		run $c PROFCLOCK=$c "$H" busyexit 5
 		status_is $c 5
 		out_is $c "exit while threads call"
@@ -561,7 +532,7 @@ blocking_calls_not_interrupted_head()
 blocking_calls_not_interrupted_body()
 {
 	setup
-	for c in perf perf-signal timer itimer; do
+	for c in perf timer itimer; do
 		run $c PROFCLOCK=$c "$H" eintr 1000
 		status_is $c 3
 		out_is $c "read: returned 1, error 0
@@ -931,7 +902,7 @@ library_calls_reach_libmon_head()
 library_calls_reach_libmon_body()
 {
 	setup
-	for c in perf perf-signal timer; do
+	for c in perf timer; do
 		run $c PROFCLOCK=$c "$H" dlcalls "$srcdir/h_dlib_plain.so" 400
 		status_is $c 3
 		out_is $c "read back: own handler"
@@ -961,7 +932,6 @@ forced_clock_recorded_body()
 {
 	setup
 	for c in "perf:1:perf_event task-clock" \
-	    "perf-signal:1:perf_event task-clock" \
 	    "timer:2:timer_create thread CPU-time" \
 	    "itimer:0:setitimer ITIMER_PROF"; do
 		k=${c%%:*}
@@ -1021,7 +991,7 @@ seconds_add_up_in_threads_head()
 seconds_add_up_in_threads_body()
 {
 	setup
-	for c in perf perf-signal timer itimer; do
+	for c in perf timer itimer; do
 		run $c PROFCLOCK=$c "$H" spread 100
 		status_is $c 3
 		out_is $c "threads 4"
@@ -1149,7 +1119,6 @@ setgid_ignores_profdir_body()
 atf_init_test_cases()
 {
 	atf_add_test_case sigprof_blocked_for_a_while
-	atf_add_test_case full_ring_drops_counted
 	atf_add_test_case own_handler_and_itimer_kept
 	atf_add_test_case own_handler_takes_over_itimer
 	atf_add_test_case threads_come_and_go

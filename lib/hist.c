@@ -1,0 +1,232 @@
+/*
+ * hist.c -- the PC histogram and what is counted beside it: a leaf that
+ * every clock calls down into, and that calls nothing of libmon's.
+ *
+ * A histogram as profil() describes it adds one to
+ * buf[((pc - offset) * scale) >> 17] for every sample, scale being a
+ * 16.16 fixed-point fraction of a 2-byte-per-counter map.  It is
+ * published as an immutable descriptor through one atomic pointer, so a
+ * sampler on another thread never sees half of an update:
+ *
+ *	_mon_hist ---> desc[k] { buf, nwords, off, scale, users }
+ *
+ * Descriptors rotate through a small array.  A sampler marks the one it
+ * uses (users) and checks it is still the published one before reading
+ * it; one is rewritten only when it is neither published nor in use, so
+ * a sampler held up for any time never reads a mix of two.
+ *
+ * Counters saturate at 0xffff instead of wrapping; samples that would
+ * have passed it are counted as lost.  Samples outside the histogram go
+ * to a table of addresses, so that time spent elsewhere (shared
+ * libraries, other code) is not lost: see outside_add().
+ *
+ * Everything here may run in a signal handler: no lock, no malloc, and
+ * errno is never changed.
+ */
+#include <sched.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "mon_private.h"
+
+#define NDESC	8
+
+_Atomic(struct _mon_hist *) _mon_hist;
+struct _mon_stats _mon_stats;
+struct _mon_outpc *_mon_outpcs;
+
+static struct _mon_hist desc[NDESC];
+static unsigned int ndesc;
+
+uint64_t
+_mon_cputime(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Empty the statistics and the outside table for a new histogram. */
+void
+_mon_stats_reset(void)
+{
+	atomic_store(&_mon_stats.in, 0);
+	atomic_store(&_mon_stats.out, 0);
+	atomic_store(&_mon_stats.lost, 0);
+	atomic_store(&_mon_stats.saturated, 0);
+	atomic_store(&_mon_stats.overruns, 0);
+	atomic_store(&_mon_stats.dropped, 0);
+	atomic_store(&_mon_stats.outlost, 0);
+	_mon_stats.cpu_ns = 0;
+	_mon_stats.cpu0_ns = _mon_cputime();
+	if (_mon_outpcs != NULL) {
+		for (size_t i = 0; i < _MON_NOUTPC; i++) {
+			atomic_store(&_mon_outpcs[i].pc, 0);
+			atomic_store(&_mon_outpcs[i].count, 0);
+		}
+	}
+}
+
+/* Fix the CPU time the current histogram covers. */
+void
+_mon_stats_stop(void)
+{
+	uint64_t now;
+
+	now = _mon_cputime();
+	_mon_stats.cpu_ns = now > _mon_stats.cpu0_ns ?
+	    now - _mon_stats.cpu0_ns : 0;
+}
+
+/* n samples the kernel could not deliver.  Signal context. */
+void
+_mon_stats_dropped(uint64_t n)
+{
+	atomic_fetch_add_explicit(&_mon_stats.dropped, n,
+	    memory_order_relaxed);
+}
+
+/* n samples whose clock missed expirations.  Signal context. */
+void
+_mon_stats_overrun(uint64_t n)
+{
+	atomic_fetch_add_explicit(&_mon_stats.overruns, n,
+	    memory_order_relaxed);
+}
+
+/*
+ * Count n samples outside the histogram by address.  Probing is bounded:
+ * past _MON_OUTPROBE slots the sample is counted by its 4 KiB page
+ * instead (the page's address, its low bit set, in the same table), and
+ * only when that finds no place either is it counted as unplaced.
+ * Signal context.
+ */
+static int
+outside_add(uintptr_t key, uint64_t n)
+{
+	struct _mon_outpc *t = _mon_outpcs;
+	uintptr_t want;
+	size_t i, k;
+
+	i = _mon_hash(key, _MON_NOUTPC_BITS);
+	for (k = 0; k < _MON_OUTPROBE; k++, i = (i + 1) & (_MON_NOUTPC - 1)) {
+		want = 0;
+		if (atomic_load_explicit(&t[i].pc, memory_order_relaxed) ==
+		    key || atomic_compare_exchange_strong(&t[i].pc, &want,
+		    key) || want == key) {
+			atomic_fetch_add_explicit(&t[i].count, n,
+			    memory_order_relaxed);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void
+count_outside(uintptr_t pc, uint64_t n)
+{
+	atomic_fetch_add_explicit(&_mon_stats.out, n, memory_order_relaxed);
+	if (_mon_outpcs == NULL || pc == 0)
+		return;
+	if (!outside_add(pc & ~(uintptr_t)1, n) &&
+	    !outside_add((pc & ~(uintptr_t)0xfff) | 1, n))
+		atomic_fetch_add_explicit(&_mon_stats.outlost, n,
+		    memory_order_relaxed);
+}
+
+/* The published histogram, marked in use; NULL if none.  Signal context. */
+static struct _mon_hist *
+hold(void)
+{
+	struct _mon_hist *h;
+
+	for (;;) {
+		h = atomic_load_explicit(&_mon_hist, memory_order_acquire);
+		if (h == NULL)
+			return NULL;
+		atomic_fetch_add(&h->users, 1);
+		if (atomic_load(&_mon_hist) == h)
+			return h;
+		atomic_fetch_sub(&h->users, 1);
+	}
+}
+
+/* Add n samples to counter w, saturating at 0xffff.  Signal context. */
+static void
+bump(_Atomic WORD *w, uint64_t n)
+{
+	uint64_t room;
+	WORD v, nv;
+
+	v = atomic_load_explicit(w, memory_order_relaxed);
+	do {
+		room = 0xffffu - v;
+		nv = (WORD)(v + (n < room ? n : room));
+	} while (nv != v && !atomic_compare_exchange_weak_explicit(w, &v, nv,
+	    memory_order_relaxed, memory_order_relaxed));
+	if (n > room)
+		atomic_fetch_add_explicit(&_mon_stats.lost, n - room,
+		    memory_order_relaxed);
+	if (room > 0 && n >= room)
+		atomic_fetch_add_explicit(&_mon_stats.saturated, 1,
+		    memory_order_relaxed);
+	if (nv != v)
+		atomic_fetch_add_explicit(&_mon_stats.in, nv - v,
+		    memory_order_relaxed);
+}
+
+/*
+ * Add n samples at pc to the current histogram: n is 1, or more when the
+ * clock says it missed expirations (the signal then stands for all of
+ * them).  Async-signal-safe and safe against the same counter being hit
+ * on two threads at once.
+ */
+void
+_mon_sample(uintptr_t pc, uint64_t n)
+{
+	struct _mon_hist *h;
+	unsigned __int128 prod;
+	uintptr_t idx;
+
+	if ((h = hold()) == NULL)
+		return;
+	idx = SIZE_MAX;
+	if (pc >= h->off) {
+		prod = (unsigned __int128)(pc - h->off) * h->scale;
+		prod >>= 17;
+		idx = h->scale == 2 ? 0 :
+		    prod > SIZE_MAX ? SIZE_MAX : (uintptr_t)prod;
+	}
+	if (idx < h->nwords)
+		bump((_Atomic WORD *)&h->buf[idx], n);
+	else
+		count_outside(pc, n);
+	atomic_fetch_sub(&h->users, 1);
+}
+
+/*
+ * Publish a new histogram, or none (buf NULL).  A descriptor is reused
+ * only once no sampler holds it.  Callers serialise.
+ */
+void
+_mon_hist_set(WORD *buf, size_t nwords, uintptr_t off, unsigned int scale)
+{
+	struct _mon_hist *h;
+
+	if (buf == NULL) {
+		atomic_store(&_mon_hist, NULL);
+		return;
+	}
+	if (_mon_outpcs == NULL)
+		_mon_outpcs = _mon_map(_MON_NOUTPC * sizeof(*_mon_outpcs));
+	h = &desc[ndesc++ % NDESC];
+	while (atomic_load(&_mon_hist) == h || atomic_load(&h->users) != 0)
+		sched_yield();
+	h->buf = buf;
+	h->nwords = nwords;
+	h->off = off;
+	h->scale = scale;
+	atomic_store_explicit(&_mon_hist, h, memory_order_release);
+}

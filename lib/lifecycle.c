@@ -1,0 +1,354 @@
+/*
+ * lifecycle.c -- what happens to a profile at each event of a process's
+ * life, one function per event, each calling the parts in a stated
+ * order: start, stop, profil(), fork (prepare, parent, child), exec
+ * (before, failed), thread start and end.  monitor.c and profil.c are
+ * thin public wrappers over these; crt/gmon.c, exec.c and thread.c call
+ * the rest.
+ *
+ * The profile: the caller's buffer (bufsize WORDs), laid out as mon.out:
+ *
+ *	buffer                                      buffer + bufsize
+ *	+------------+------------------+------------------------------+
+ *	| struct hdr | struct cnt[nfunc]|  WORD histogram              |
+ *	| lpc hpc n  | filled at stop   |  bufsize - ssiz counters     |
+ *	+------------+------------------+------------------------------+
+ *	 ssiz = (sizeof(hdr) + nfunc * sizeof(cnt)) / sizeof(WORD)
+ *
+ * The call counts of cc -p code live in per-thread tables (mcount.c) and
+ * are summed into the buffers' cells -- then into cells of their own
+ * past nfunc, so none is lost -- when the profile stops.  A later start
+ * adds its cells as capacity and replaces the histogram.  A profile is
+ * written once, by the stop that ends it; a stop that finds nothing
+ * running touches nothing (the caller may have freed its buffer).
+ *
+ * The process that started the profile owns it.  A fork child that
+ * came through fork()'s handlers profiles on with everything emptied,
+ * so the files of a parent and its children add up; one that did not
+ * (_Fork, clone) owns nothing and writes nothing.
+ */
+#include <sys/mman.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mon_private.h"
+
+#define NBLOCK	64
+
+struct block {
+	WORD	*buf;
+	size_t	 nfunc;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct block	blocks[NBLOCK];
+static size_t		nblocks;
+static struct hdr	*curhdr;	/* header of the last start */
+static WORD		*curhist;
+static size_t		 curnhist;
+static unsigned int	 curscale;
+static int		 profiling;	/* between a start and its stop */
+static int		 classic;	/* profil() alone runs the clock */
+static int		 bufours;	/* the buffer is libmon's own memory */
+static pid_t		 owner;		/* the process the profile is of */
+static int		 hooked;
+
+/*
+ * thread.c, sigaction.c, exec.c and dlclose.c take the place of libc
+ * functions.  A static archive member is only linked when something
+ * needs it, and a program's own references may already be satisfied by
+ * a shared library ahead of libmon (a sanitizer runtime does this):
+ * naming them here brings them in whenever the lifecycle is, and a
+ * definition in the program then wins over any shared one.
+ */
+extern const char _mon_link_thread, _mon_link_sigaction, _mon_link_exec,
+    _mon_link_dlclose;
+__attribute__((used)) static const char *const pull[] = {
+	&_mon_link_thread, &_mon_link_sigaction, &_mon_link_exec,
+	&_mon_link_dlclose,
+};
+
+static void fork_prepare(void);
+static void fork_parent(void);
+static void fork_child(void);
+
+static void
+hook(void)
+{
+	if (!hooked && pthread_atfork(fork_prepare, fork_parent,
+	    fork_child) == 0)
+		hooked = 1;
+}
+
+/*
+ * Zero n WORDs at p.  Whole pages of memory that is libmon's own go back
+ * to the kernel instead, so that a fork child that only execs never
+ * copies them.
+ */
+static void
+zero(WORD *p, size_t n, int ours)
+{
+	uintptr_t a, b, pg;
+
+	pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	a = ((uintptr_t)p + pg - 1) & ~(pg - 1);
+	b = ((uintptr_t)(p + n)) & ~(pg - 1);
+	if (!ours || b <= a || madvise((void *)a, b - a, MADV_DONTNEED) != 0) {
+		memset(p, 0, n * sizeof(WORD));
+		return;
+	}
+	memset(p, 0, a - (uintptr_t)p);
+	memset((void *)b, 0, (uintptr_t)(p + n) - b);
+}
+
+/* The classic scale: one counter per 2 bytes of text when it fits. */
+static unsigned int
+classic_scale(size_t words, uintptr_t lo, uintptr_t hi)
+{
+	uintptr_t text;
+
+	text = (hi - lo) / 2 + ((hi - lo) & 1);		/* (hi-lo+1)/2 */
+	if (words < text)
+		return (unsigned int)((double)words * 65536.0 / (double)text);
+	return 0xffff;
+}
+
+/*
+ * A histogram for the samples, or none: earlier samples still on their
+ * way belong to the old one.  Starts the clock if it is not running,
+ * stops it with none.  Caller holds lock.
+ */
+static int
+set_hist(WORD *buf, size_t nwords, uintptr_t off, unsigned int scale,
+    int classic_clock)
+{
+	_mon_clock_drain();
+	if (buf == NULL) {
+		_mon_hist_set(NULL, 0, 0, 0);
+		_mon_clock_stop();
+		return 0;
+	}
+	_mon_hist_set(buf, nwords, off, scale);
+	if (_mon_clock_start(classic_clock) != 0) {
+		_mon_hist_set(NULL, 0, 0, 0);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Start or restart profiling [lo, hi) into buf (bufsize WORDs, nfunc
+ * cells); 0, or EINVAL with nothing changed.  A first start empties
+ * every count; the order: counts, unloads, statistics, histogram and
+ * clock, then counting on.
+ */
+int
+_mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
+    int ours)
+{
+	size_t ssiz, nhist;
+	struct hdr *h;
+
+	if (nfunc > (SIZE_MAX - sizeof(struct hdr)) / sizeof(struct cnt))
+		return EINVAL;
+	ssiz = (sizeof(struct hdr) + nfunc * sizeof(struct cnt)) /
+	    sizeof(WORD);
+	if (buf == NULL || lo == NULL || lo >= hi || ssiz >= bufsize)
+		return EINVAL;
+	pthread_mutex_lock(&lock);
+	hook();
+	if (_mon_outname_init() == 1) {		/* PROFDIR="": none */
+		pthread_mutex_unlock(&lock);
+		return 0;
+	}
+	h = (struct hdr *)buf;
+	h->lpc = lo;
+	h->hpc = hi;
+	h->nfns = nfunc;
+	memset(h + 1, 0, nfunc * sizeof(struct cnt));
+	nhist = bufsize - ssiz;
+	zero(buf + ssiz, nhist, ours);
+	if (!profiling) {
+		nblocks = 0;
+		_mon_cells_reset();
+		_mon_gone_reset();
+	}
+	if (nblocks < NBLOCK)
+		blocks[nblocks++] = (struct block){ buf, nfunc };
+	curhdr = h;
+	curhist = buf + ssiz;
+	curnhist = nhist;
+	curscale = classic_scale(nhist, (uintptr_t)lo, (uintptr_t)hi);
+	bufours = ours;
+	_mon_stats_reset();
+	if (set_hist(curhist, nhist, (uintptr_t)lo, curscale, 0) != 0)
+		_mon_warn("monitor", "cannot start the sampling clock", errno);
+	owner = getpid();
+	profiling = 1;
+	classic = 0;
+	_mon_counting = 1;
+	pthread_mutex_unlock(&lock);
+	return 0;
+}
+
+/* Copy the summed cells into the buffers' cell areas, in start order. */
+static void
+fill_blocks(const struct cnt *c, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < nblocks && n > 0; i++) {
+		k = blocks[i].nfunc < n ? blocks[i].nfunc : n;
+		memcpy((struct hdr *)blocks[i].buf + 1, c, k * sizeof(*c));
+		c += k;
+		n -= k;
+	}
+}
+
+static void
+write_profile(void)
+{
+	struct _mon_out d;
+	struct cnt *cells;
+	size_t ncells, maplen;
+	char path[_MON_MAXPATH];
+
+	cells = _mon_cells_merge(&ncells, &maplen);
+	fill_blocks(cells, ncells);
+	/* Each buffer's header keeps its own nfunc: the image stays valid. */
+	d.hdr = curhdr;
+	d.cells = cells;
+	d.ncells = ncells;
+	d.hist = curhist;
+	d.nhist = curnhist;
+	d.scale = curscale;
+	d.unsampled = _mon_clock_unsampled();
+	if (_mon_outpath(path, sizeof(path)) != 0)
+		_mon_warn("PROFDIR", "path too long", 0);
+	else
+		(void)_mon_write(path, &d);
+	_mon_unmap(cells, maplen);
+}
+
+/*
+ * Stop and write the profile: counting off, the clock stopped with its
+ * last samples in, the CPU time fixed, then the file.  In a process that
+ * did not start the profile and was not told of its fork, nothing is
+ * its own: the clock is forgotten and nothing is written.
+ */
+void
+_mon_life_stop(void)
+{
+	pthread_mutex_lock(&lock);
+	if (!profiling) {
+		pthread_mutex_unlock(&lock);
+		return;
+	}
+	_mon_counting = 0;
+	profiling = 0;
+	if (getpid() != owner) {
+		_mon_clock_forget();
+		_mon_hist_set(NULL, 0, 0, 0);
+		pthread_mutex_unlock(&lock);
+		return;
+	}
+	(void)set_hist(NULL, 0, 0, 0, 0);
+	_mon_stats_stop();
+	write_profile();
+	pthread_mutex_unlock(&lock);
+}
+
+/*
+ * profil() called by the program: its histogram takes over from
+ * monitor()'s, with ITIMER_PROF if no clock runs; scale 0 or 1 (or no
+ * buffer) stops the samples.
+ */
+int
+_mon_life_profil(WORD *buf, size_t bufsiz, uintptr_t off, unsigned int scale)
+{
+	int r;
+
+	pthread_mutex_lock(&lock);
+	hook();
+	/* Decide "off" from scale first: buf may be declared nonnull. */
+	if (scale < 2 || bufsiz < sizeof(WORD) || buf == NULL) {
+		r = set_hist(NULL, 0, 0, 0, 0);
+		classic = 0;
+	} else {
+		if (!_mon_clock_running())
+			classic = 1;
+		owner = getpid();
+		r = set_hist(buf, bufsiz / sizeof(WORD), off, scale, 1);
+	}
+	pthread_mutex_unlock(&lock);
+	return r;
+}
+
+/*
+ * fork(): the parts are held in the order the child will find them --
+ * the profile, the clock, the unload table -- and let go in reverse.
+ */
+static void
+fork_prepare(void)
+{
+	pthread_mutex_lock(&lock);
+	_mon_clock_fork_prepare();
+}
+
+static void
+fork_parent(void)
+{
+	_mon_clock_fork_parent();
+	pthread_mutex_unlock(&lock);
+}
+
+/*
+ * The child: locks renewed; a running profile starts again from zero --
+ * histogram, statistics, counts, unloads -- with the child's own clock;
+ * profil() alone goes on with the same buffer, as it classically does.
+ */
+static void
+fork_child(void)
+{
+	pthread_mutex_init(&lock, NULL);
+	_mon_gone_fork();
+	if (profiling) {
+		owner = getpid();
+		zero(curhist, curnhist, bufours);
+		_mon_stats_reset();
+		_mon_cells_fork();
+		_mon_gone_reset();
+	} else if (classic)
+		owner = getpid();
+	_mon_clock_fork_child();
+}
+
+/* exec(): nothing of the clock may reach the new image. */
+void
+_mon_life_exec_before(void)
+{
+	_mon_clock_exec_before();
+}
+
+void
+_mon_life_exec_failed(void)
+{
+	_mon_clock_exec_failed();
+}
+
+/* A thread created with pthread_create starts, or ends. */
+void
+_mon_life_thread_start(void)
+{
+	_mon_clock_thread_start();
+}
+
+void
+_mon_life_thread_end(void)
+{
+	_mon_clock_thread_end();
+}

@@ -1,0 +1,447 @@
+/*
+ * ring.c -- the perf clock: samples the kernel writes into rings that a
+ * thread of libmon's own empties, so that no signal, descriptor or stack
+ * frame of libmon's ever reaches the program's threads.
+ *
+ *	program threads                     libmon's drainer thread
+ *	  | task-clock expires (hrtimer)      (all signals blocked,
+ *	  v                                    not itself sampled)
+ *	kernel writes {hdr, pc} ------> ring[cpu] ---- every drain_ns ----+
+ *	  into the ring of the CPU            ...                        |
+ *	  the thread runs on                ring[cpu'] <------------------+
+ *	                                          |
+ *	                                          v _mon_sample(pc) (hist.c)
+ *
+ * One perf_event task-clock per CPU is opened on the starting thread with
+ * inherit and inherit_thread: every thread it or its threads create later
+ * -- the C library's own helper threads included -- carries the same
+ * events from its first instruction, at no cost to pthread_create, and
+ * the kernel writes all their samples into the starting thread's rings.
+ * A fork child inherits nothing (inherit_thread); an exec drops the
+ * events (remove_on_exec).  Threads that already exist when profiling
+ * starts get events and rings of their own, again per CPU.
+ *
+ * Descriptors: each event's descriptor is closed as soon as its ring is
+ * mapped -- the mapping keeps the event alive -- so libmon holds none
+ * while the program runs, and stopping is unmapping.  Where a ring
+ * cannot be had for a thread (locked-memory limit, descriptors
+ * exhausted) that thread is counted as unsampled.
+ *
+ * The drainer is created before the events are opened, so it inherits
+ * none and its own few microseconds a drain are never in the profile.
+ * Drains are serialised by one mutex: by the drainer, before the
+ * histogram changes, and at stop.  None runs in signal context.
+ */
+#define _GNU_SOURCE	/* pthread_attr_setsigmask_np */
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mon_private.h"
+
+#define RINGSECS	2	/* a ring holds 1/RINGSECS s of samples, */
+#define RINGMAX		64	/* within 2..RINGMAX data pages, */
+#define DRAINS		4	/* and is drained DRAINS times as it fills */
+#define DRAINER_STACK	(256u << 10)
+#define RECLEN		16	/* a sample: header and pc */
+
+struct ring {
+	struct perf_event_mmap_page *m;
+	pid_t		 tid;		/* the thread whose events feed it */
+};
+
+typedef int (*createfn)(pthread_t *, const pthread_attr_t *,
+    void *(*)(void *), void *);
+
+static pthread_mutex_t	drainlock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t	waitlock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t	waitcv;
+static pthread_t	drainer;
+static _Atomic pid_t	drainer_tid;
+static int		quit;		/* under waitlock */
+static struct ring	*rings;		/* nring of cap, from mmap */
+static size_t		 nring, cap, capbytes;
+static size_t		 pagesz, ringlen;
+static uint64_t		 period, drain_ns;
+static int		 ncpu;
+static uint32_t		 unsampled;	/* threads that got no ring */
+
+/* Sizes of the rings and their draining, for the period asked. */
+static void
+size_rings(void)
+{
+	uint64_t want, samples;
+	size_t n;
+
+	pagesz = (size_t)sysconf(_SC_PAGESIZE);
+	want = 1000000000u / period / RINGSECS * RECLEN;
+	for (n = 2; n < RINGMAX && n * pagesz < want; n *= 2)
+		continue;
+	ringlen = (n + 1) * pagesz;
+	samples = n * pagesz / RECLEN;
+	drain_ns = samples / DRAINS * period;
+	if (drain_ns > 250000000u)
+		drain_ns = 250000000u;
+}
+
+/*
+ * Thread tid's task-clock on one CPU, its samples into a ring of its
+ * own; the descriptor is closed before returning.  1 when the CPU is
+ * offline (nothing to do), 0, or -1.
+ */
+static int
+open_one(pid_t tid, int cpu, int inherit, struct ring *r)
+{
+	struct perf_event_attr a;
+	void *p;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.sample_period = period;
+	a.sample_type = PERF_SAMPLE_IP;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.inherit = inherit;
+	a.inherit_thread = inherit;
+	a.remove_on_exec = 1;
+	/* Nobody waits on the ring: ask for as few wake-ups as can be. */
+	a.watermark = 1;
+	a.wakeup_watermark = (uint32_t)(ringlen - pagesz);
+	fd = (int)syscall(SYS_perf_event_open, &a, tid, cpu, -1,
+	    PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return errno == ENODEV ? 1 : -1;
+	p = mmap(NULL, ringlen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	(void)close(fd);
+	if (p == MAP_FAILED)
+		return -1;
+	r->m = p;
+	r->tid = tid;
+	return 0;
+}
+
+/*
+ * Events on every CPU for thread tid (inherit: for the threads it
+ * creates too).  All or nothing; 0 or -1.
+ */
+static int
+arm(pid_t tid, int inherit)
+{
+	size_t first;
+	int cpu, r;
+
+	first = nring;
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		if (nring == cap)
+			goto fail;
+		if ((r = open_one(tid, cpu, inherit, &rings[nring])) < 0)
+			goto fail;
+		if (r == 0)
+			nring++;
+	}
+	if (nring > first)
+		return 0;
+fail:
+	while (nring > first)
+		(void)munmap(rings[--nring].m, ringlen);
+	return -1;
+}
+
+/* The next 8 bytes of a ring's data, which may wrap. */
+static uint64_t
+ring_u64(const unsigned char *data, uint64_t size, uint64_t at)
+{
+	uint64_t v;
+
+	memcpy(&v, data + (at & (size - 1)), sizeof(v));
+	return v;
+}
+
+/*
+ * Move what the kernel has written to m into the histogram.  Records are
+ * 8-byte aligned in a power-of-two ring, so no 8-byte field straddles
+ * its end.  Caller holds drainlock.
+ */
+static void
+drain_ring(struct perf_event_mmap_page *m)
+{
+	const unsigned char *data;
+	uint64_t head, tail, size, hdr;
+	uint32_t type, len;
+
+	size = m->data_size != 0 ? m->data_size : ringlen - pagesz;
+	data = (const unsigned char *)m +
+	    (m->data_offset != 0 ? m->data_offset : pagesz);
+	head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
+	tail = m->data_tail;
+	while (head - tail >= 8) {
+		hdr = ring_u64(data, size, tail);
+		type = (uint32_t)hdr;
+		len = (uint32_t)(hdr >> 48);
+		if (len < 8 || len % 8 != 0 || len > head - tail)
+			break;		/* cannot be: leave the ring as it is */
+		if (type == PERF_RECORD_SAMPLE && len >= 16)
+			_mon_sample((uintptr_t)ring_u64(data, size, tail + 8),
+			    1);
+		else if (type == PERF_RECORD_LOST && len >= 24)
+			_mon_stats_dropped(ring_u64(data, size, tail + 16));
+		tail += len;
+	}
+	__atomic_store_n(&m->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+/* Empty every ring into the current histogram.  Not for signal context. */
+void
+_mon_ring_drain(void)
+{
+	size_t i;
+
+	pthread_mutex_lock(&drainlock);
+	for (i = 0; i < nring; i++)
+		drain_ring(rings[i].m);
+	pthread_mutex_unlock(&drainlock);
+}
+
+static void *
+drain_loop(void *unused)
+{
+	struct timespec t;
+
+	(void)unused;
+	atomic_store(&drainer_tid, _mon_gettid());
+	pthread_mutex_lock(&waitlock);
+	pthread_cond_broadcast(&waitcv);
+	while (!quit) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		t.tv_nsec += (long)(drain_ns % 1000000000u);
+		t.tv_sec += (time_t)(drain_ns / 1000000000u) +
+		    t.tv_nsec / 1000000000;
+		t.tv_nsec %= 1000000000;
+		(void)pthread_cond_timedwait(&waitcv, &waitlock, &t);
+		pthread_mutex_unlock(&waitlock);
+		_mon_ring_drain();
+		pthread_mutex_lock(&waitlock);
+	}
+	pthread_mutex_unlock(&waitlock);
+	return NULL;
+}
+
+/*
+ * Start the drainer with every signal blocked and wait until its id is
+ * known.  libc's own pthread_create: libmon's would give it a clock.
+ */
+static int
+start_drainer(void)
+{
+	static createfn real;
+	pthread_condattr_t ca;
+	pthread_attr_t at;
+	sigset_t all;
+	int r;
+
+	if (real == NULL && (real = (createfn)_mon_libc("pthread_create")) ==
+	    NULL)
+		return -1;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&waitcv, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&waitlock, NULL);
+	quit = 0;
+	atomic_store(&drainer_tid, 0);
+	sigfillset(&all);
+	pthread_attr_init(&at);
+	pthread_attr_setstacksize(&at, DRAINER_STACK);
+	pthread_attr_setsigmask_np(&at, &all);
+	pthread_mutex_lock(&waitlock);
+	r = real(&drainer, &at, drain_loop, NULL);
+	pthread_attr_destroy(&at);
+	while (r == 0 && atomic_load(&drainer_tid) == 0)
+		pthread_cond_wait(&waitcv, &waitlock);
+	pthread_mutex_unlock(&waitlock);
+	return r == 0 ? 0 : -1;
+}
+
+static void
+stop_drainer(void)
+{
+	pthread_mutex_lock(&waitlock);
+	quit = 1;
+	pthread_cond_broadcast(&waitcv);
+	pthread_mutex_unlock(&waitlock);
+	(void)pthread_join(drainer, NULL);
+	atomic_store(&drainer_tid, 0);
+}
+
+/* How many threads the process has now, from /proc/self/task. */
+static size_t
+count_tasks(void)
+{
+	struct dirent *e;
+	size_t n;
+	DIR *d;
+
+	if ((d = opendir("/proc/self/task")) == NULL)
+		return 1;
+	for (n = 0; (e = readdir(d)) != NULL;)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/*
+ * Give every other thread that exists now events of its own; those
+ * that cannot have them are counted.  The drainer is not profiled.
+ */
+static void
+arm_others(void)
+{
+	struct dirent *e;
+	pid_t me, t;
+	DIR *d;
+
+	if ((d = opendir("/proc/self/task")) == NULL)
+		return;
+	me = _mon_gettid();
+	while ((e = readdir(d)) != NULL) {
+		t = (pid_t)atoi(e->d_name);
+		if (t > 0 && t != me && t != atomic_load(&drainer_tid) &&
+		    arm(t, 1) != 0)
+			unsampled++;
+	}
+	closedir(d);
+}
+
+/*
+ * Start the perf clock at period ns for the calling thread, the threads
+ * it will create and those that exist; 0, or -1 with nothing left
+ * behind (the caller then falls back to a clock that signals).
+ */
+int
+_mon_ring_start(uint64_t ns)
+{
+	size_t len;
+
+	period = ns;
+	size_rings();
+	if ((ncpu = (int)sysconf(_SC_NPROCESSORS_CONF)) < 1)
+		ncpu = 1;
+	unsampled = 0;
+	nring = 0;
+	len = (size_t)ncpu * (count_tasks() + 8) * sizeof(struct ring);
+	if ((rings = _mon_map(len)) == NULL)
+		return -1;
+	capbytes = len;
+	cap = len / sizeof(struct ring);
+	if (start_drainer() != 0)
+		goto fail;
+	if (arm(_mon_gettid(), 1) != 0) {
+		stop_drainer();
+		goto fail;
+	}
+	arm_others();
+	return 0;
+fail:
+	_mon_unmap(rings, capbytes);
+	rings = NULL;
+	cap = 0;
+	return -1;
+}
+
+/*
+ * Stop: the drainer ends, every ring is emptied one last time and
+ * unmapped, which ends its events.
+ */
+void
+_mon_ring_stop(void)
+{
+	size_t i;
+
+	if (rings == NULL)
+		return;
+	stop_drainer();
+	pthread_mutex_lock(&drainlock);
+	for (i = 0; i < nring; i++) {
+		drain_ring(rings[i].m);
+		(void)munmap(rings[i].m, ringlen);
+	}
+	nring = 0;
+	pthread_mutex_unlock(&drainlock);
+	_mon_unmap(rings, capbytes);
+	rings = NULL;
+	cap = 0;
+}
+
+/*
+ * The process that armed the clock forks.  prepare holds drainlock so
+ * that the child's copy of the table is not mid-drain; parent lets go.
+ */
+void
+_mon_ring_fork_prepare(void)
+{
+	pthread_mutex_lock(&drainlock);
+}
+
+void
+_mon_ring_fork_parent(void)
+{
+	pthread_mutex_unlock(&drainlock);
+}
+
+/*
+ * In the child no ring is mapped (the kernel does not copy them) and no
+ * drainer runs: forget the parent's and start afresh.  0 or -1.
+ */
+int
+_mon_ring_fork_child(void)
+{
+	pthread_mutex_init(&drainlock, NULL);
+	nring = 0;
+	if (rings == NULL)
+		return -1;
+	unsampled = 0;
+	if (start_drainer() != 0 || arm(_mon_gettid(), 1) != 0) {
+		_mon_unmap(rings, capbytes);
+		rings = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A process that did not come through fork's handlers (_Fork, clone):
+ * nothing of the table is its own.  Forget it without touching it.
+ */
+void
+_mon_ring_forget(void)
+{
+	rings = NULL;
+	nring = cap = 0;
+	pthread_mutex_init(&drainlock, NULL);
+}
+
+/* Threads that existed at start and could get no ring. */
+uint32_t
+_mon_ring_unsampled(void)
+{
+	return unsampled;
+}
+
+/* The drainer's thread id, 0 if none: it is libmon's, not the program's. */
+pid_t
+_mon_ring_drainer(void)
+{
+	return atomic_load(&drainer_tid);
+}

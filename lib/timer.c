@@ -1,0 +1,289 @@
+/*
+ * timer.c -- the clocks that sample by signal, for where perf_event_open
+ * is refused (perf_event_paranoid 3, container seccomp profiles):
+ *
+ *  timer	timer_create() on each thread's CPU-time clock, SIGPROF to
+ *		that thread; the kernel checks it at its tick, so missed
+ *		expirations come back as si_overrun and are counted.
+ *  itimer	setitimer(ITIMER_PROF): all threads' CPU time, the signal to
+ *		whichever thread runs; capped at the kernel tick.  profil()
+ *		called by the program itself always uses this one, as the
+ *		classic interface did.
+ *
+ * The per-thread timers live in a table of slots, one per armed thread.
+ * Arming (a thread starting) and stopping exclude each other through one
+ * mutex, so no thread is left with a live timer after stop returns.  A
+ * slot whose thread ended without passing through thread.c (a thread
+ * libc made, one that the program killed) is found stale when its
+ * thread id comes back, and taken over.
+ */
+#define _GNU_SOURCE	/* SIGEV_THREAD_ID */
+#include <sys/time.h>
+
+#include <dirent.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mon_private.h"
+
+#define MAXTHREADS	4096
+
+struct tslot {
+	pid_t		tid;		/* 0: free */
+	timer_t		timer;
+};
+
+static pthread_mutex_t	armlock = PTHREAD_MUTEX_INITIALIZER;
+static struct tslot	tslots[MAXTHREADS];
+static int		running;	/* under armlock */
+static uint64_t		period;
+static uint32_t		unarmed;	/* threads that got no timer */
+static struct itimerval	oldtimer, ourtimer;
+
+static int
+open_timer(pid_t tid, struct tslot *s)
+{
+	struct itimerspec its;
+	struct sigevent ev;
+	clockid_t clk;
+
+	/* The CPU-time clock of thread tid (the kernel's encoding). */
+	clk = (clockid_t)((~(unsigned int)tid << 3) | 4 | 2);
+	memset(&ev, 0, sizeof(ev));
+	ev.sigev_notify = SIGEV_THREAD_ID;
+	ev.sigev_signo = SIGPROF;
+	ev.sigev_value.sival_ptr = s;		/* marks the signal as ours */
+	ev._sigev_un._tid = tid;
+	if (timer_create(clk, &ev, &s->timer) != 0)
+		return -1;
+	its.it_interval.tv_sec = period / 1000000000u;
+	its.it_interval.tv_nsec = period % 1000000000u;
+	its.it_value = its.it_interval;
+	if (timer_settime(s->timer, 0, &its, NULL) != 0) {
+		timer_delete(s->timer);
+		return -1;
+	}
+	s->tid = tid;
+	return 0;
+}
+
+/* Give thread tid a timer; a slot it held before is stale.  armlock. */
+static int
+arm(pid_t tid)
+{
+	struct tslot *free;
+	size_t i;
+
+	free = NULL;
+	for (i = 0; i < MAXTHREADS; i++) {
+		if (tslots[i].tid == tid) {
+			timer_delete(tslots[i].timer);
+			tslots[i].tid = 0;
+		}
+		if (tslots[i].tid == 0 && free == NULL)
+			free = &tslots[i];
+	}
+	if (free == NULL || open_timer(tid, free) != 0) {
+		unarmed++;
+		return -1;
+	}
+	return 0;
+}
+
+static void
+disarm_all(void)
+{
+	size_t i;
+
+	for (i = 0; i < MAXTHREADS; i++)
+		if (tslots[i].tid != 0) {
+			timer_delete(tslots[i].timer);
+			tslots[i].tid = 0;
+		}
+}
+
+/* Did si come from one of our timers?  Signal context. */
+int
+_mon_timer_ours(const siginfo_t *si)
+{
+	const struct tslot *tag;
+
+	if (si->si_code != SI_TIMER)
+		return 0;
+	tag = si->si_value.sival_ptr;
+	return tag >= tslots && tag < tslots + MAXTHREADS;
+}
+
+/* Arm the calling thread and every other that exists now; 0 or -1. */
+int
+_mon_timer_start(uint64_t ns)
+{
+	struct dirent *e;
+	pid_t me, t;
+	DIR *d;
+
+	pthread_mutex_lock(&armlock);
+	period = ns;
+	unarmed = 0;
+	me = _mon_gettid();
+	if (arm(me) != 0) {
+		unarmed = 0;
+		pthread_mutex_unlock(&armlock);
+		return -1;
+	}
+	running = 1;
+	if ((d = opendir("/proc/self/task")) != NULL) {
+		while ((e = readdir(d)) != NULL) {
+			t = (pid_t)atoi(e->d_name);
+			if (t > 0 && t != me && t != _mon_ring_drainer())
+				(void)arm(t);
+		}
+		closedir(d);
+	}
+	pthread_mutex_unlock(&armlock);
+	return 0;
+}
+
+void
+_mon_timer_stop(void)
+{
+	pthread_mutex_lock(&armlock);
+	running = 0;
+	disarm_all();
+	pthread_mutex_unlock(&armlock);
+}
+
+/* A new thread starts (thread.c): its timer, unless stopped. */
+void
+_mon_timer_thread_start(void)
+{
+	pthread_mutex_lock(&armlock);
+	if (running)
+		(void)arm(_mon_gettid());
+	pthread_mutex_unlock(&armlock);
+}
+
+/* A thread ends (thread.c): its timer goes with it. */
+void
+_mon_timer_thread_end(void)
+{
+	pid_t me;
+	size_t i;
+
+	me = _mon_gettid();
+	pthread_mutex_lock(&armlock);
+	for (i = 0; i < MAXTHREADS; i++)
+		if (tslots[i].tid == me) {
+			timer_delete(tslots[i].timer);
+			tslots[i].tid = 0;
+		}
+	pthread_mutex_unlock(&armlock);
+}
+
+void
+_mon_timer_fork_prepare(void)
+{
+	pthread_mutex_lock(&armlock);
+}
+
+void
+_mon_timer_fork_parent(void)
+{
+	pthread_mutex_unlock(&armlock);
+}
+
+/*
+ * In a fork child no timer of the parent's exists (timers are not
+ * inherited): forget the slots and arm the one thread there is.
+ */
+void
+_mon_timer_fork_child(void)
+{
+	pthread_mutex_init(&armlock, NULL);
+	memset(tslots, 0, sizeof(tslots));
+	unarmed = 0;
+	if (running)
+		(void)arm(_mon_gettid());
+}
+
+/* A process that skipped fork's handlers: nothing here is its own. */
+void
+_mon_timer_forget(void)
+{
+	pthread_mutex_init(&armlock, NULL);
+	memset(tslots, 0, sizeof(tslots));
+	running = 0;
+}
+
+uint32_t
+_mon_timer_unarmed(void)
+{
+	return unarmed;
+}
+
+/* ITIMER_PROF at period ns, the old timer kept; 0 or -1. */
+int
+_mon_itimer_start(uint64_t ns)
+{
+	ourtimer.it_interval.tv_sec = ns / 1000000000u;
+	ourtimer.it_interval.tv_usec = (ns % 1000000000u) / 1000u;
+	if (ourtimer.it_interval.tv_sec == 0 &&
+	    ourtimer.it_interval.tv_usec == 0)
+		ourtimer.it_interval.tv_usec = 1;
+	ourtimer.it_value = ourtimer.it_interval;
+	return setitimer(ITIMER_PROF, &ourtimer, &oldtimer);
+}
+
+/* Is ITIMER_PROF still the one we set? */
+static int
+itimer_ours(void)
+{
+	struct itimerval cur;
+
+	return getitimer(ITIMER_PROF, &cur) == 0 &&
+	    cur.it_interval.tv_sec == ourtimer.it_interval.tv_sec &&
+	    cur.it_interval.tv_usec == ourtimer.it_interval.tv_usec;
+}
+
+/*
+ * Stop: the old timer comes back only if ours is still the one set; a
+ * program that set its own since keeps it.
+ */
+void
+_mon_itimer_stop(void)
+{
+	if (itimer_ours())
+		(void)setitimer(ITIMER_PROF, &oldtimer, NULL);
+}
+
+/*
+ * The program sets its own SIGPROF action while ITIMER_PROF samples:
+ * its action takes over, and our timer must not fire into it.
+ */
+void
+_mon_itimer_yield(void)
+{
+	static const struct itimerval zero;
+
+	if (itimer_ours())
+		(void)setitimer(ITIMER_PROF, &zero, NULL);
+}
+
+/* Around an exec: ITIMER_PROF would outlive the image. */
+void
+_mon_itimer_pause(void)
+{
+	static const struct itimerval zero;
+
+	(void)setitimer(ITIMER_PROF, &zero, NULL);
+}
+
+void
+_mon_itimer_resume(void)
+{
+	(void)setitimer(ITIMER_PROF, &ourtimer, NULL);
+}
