@@ -1,0 +1,281 @@
+#! /usr/bin/env atf-sh
+#
+# never_test -- profiling never changes the program: a cc -p program
+# (h_never) written as daemons, launchers and thread pools are written
+# must print, write and exit exactly as it does with profiling off
+# (PROFDIR=""), and its profile must be about it and no other process.
+# Each case names the clocks it holds for; where a clock that samples by
+# signal cannot keep a promise, the README's fault table says so and the
+# case does not judge it.
+
+setup()
+{
+	srcdir=$(atf_get_srcdir)
+	H=$srcdir/h_never
+	PROF=$srcdir/../../prof/prof
+	DUMP=$srcdir/t_mondump
+	unset PROFDIR PROFHZ PROFCLOCK
+	LC_ALL=C
+	export LC_ALL
+	bad=
+}
+
+# run DIR [VAR=VALUE ...] PROG ARGS...: in DIR, made afresh; stdout to
+# DIR/out, stderr to DIR/err, the status to DIR/status.
+run()
+{
+	local d
+
+	d=$1
+	shift
+	rm -rf "$d"
+	mkdir "$d" || atf_fail "mkdir $d"
+	( cd "$d" && env "$@" >out 2>err; echo $? >status )
+}
+
+fail()
+{
+	bad="$bad $(echo "$*" | tr '\n' ' ');"
+}
+
+verdict()
+{
+	[ -z "$bad" ] || atf_fail "$bad"
+}
+
+holds()
+{
+	awk "BEGIN { exit !($1) }" </dev/null || fail "$2"
+}
+
+# same DIR: DIR's status, stdout and stderr are those of the run with
+# profiling off (DIR "plain").
+same()
+{
+	local f
+
+	for f in status out err; do
+		cmp -s plain/$f $1/$f ||
+		    fail "$1: $f '$(cat $1/$f)', profiling off '$(cat plain/$f)'"
+	done
+}
+
+# profiled DIR [FILE]: DIR/FILE (mon.out) is a whole profile prof reads.
+profiled()
+{
+	local f
+
+	f=$1/${2:-mon.out}
+	[ -f "$f" ] || { fail "$1: no ${2:-mon.out}"; return 1; }
+	"$DUMP" "$f" >$1/dump 2>$1/dumperr ||
+	    { fail "$1: $(cat $1/dumperr)"; return 1; }
+	( cd $1 && "$PROF" -s "$H" "${2:-mon.out}" >rows 2>stats ) ||
+	    { fail "$1: prof: $(cat $1/stats)"; return 1; }
+}
+
+field()
+{
+	awk -v k="$2" '$1 == k { print $2; exit }' "$1/dump"
+}
+
+fact()
+{
+	awk -v k="$2" '$1 == k { print $2; exit }' "$1/facts"
+}
+
+# secs DIR NAME: the seconds prof gives function NAME.
+secs()
+{
+	awk -v n="$2" '$NF == n { print $2; found = 1; exit }
+	    END { if (!found) print 0 }' "$1/rows"
+}
+
+atf_test_case closed_descriptors_kept
+closed_descriptors_kept_head()
+{
+	atf_set descr "A program that closes every descriptor above 2 at" \
+	    "start, as daemons do, then opens its own log while threads" \
+	    "come and go keeps its log whole, and holds no descriptor of" \
+	    "libmon's, whatever the clock"
+}
+closed_descriptors_kept_body()
+{
+	setup
+	run plain PROFDIR= "$H" closefds 300
+	[ "$(cat plain/log.txt)" = "important line" ] ||
+	    atf_fail "without profiling the log is '$(cat plain/log.txt)'"
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c "$H" closefds 300
+		same $c
+		[ "$(cat $c/log.txt 2>/dev/null)" = "important line" ] ||
+		    fail "$c: log.txt is '$(cat $c/log.txt 2>/dev/null)'"
+		profiled $c
+	done
+	verdict
+}
+
+atf_test_case underscore_fork_child_writes_nothing
+underscore_fork_child_writes_nothing_head()
+{
+	atf_set descr "A child made by _Fork(), which runs no atfork" \
+	    "handler, ends as it would without libmon (its output kept," \
+	    "status 0) and writes no profile: it is not the process that" \
+	    "started it; the parent's profile is written"
+}
+underscore_fork_child_writes_nothing_body()
+{
+	setup
+	run plain PROFDIR= "$H" fork_ 200
+	for c in perf timer itimer; do
+		mkdir -p $c.d
+		run $c PROFCLOCK=$c PROFDIR=$PWD/$c.d "$H" fork_ 200
+		same $c
+		n=$(ls $c.d | wc -l)
+		[ "$n" -eq 1 ] || fail "$c: $n profiles in PROFDIR: $(ls $c.d)"
+		rm -rf $c.d
+	done
+	verdict
+}
+
+atf_test_case sigwait_sees_only_the_programs_signals
+sigwait_sees_only_the_programs_signals_head()
+{
+	atf_set descr "A daemon that blocks every signal in every thread and" \
+	    "takes them with sigtimedwait() on a full set receives its own" \
+	    "signal, never libmon's SIGPROF, with the default clock and" \
+	    "with the per-thread timer clock"
+}
+sigwait_sees_only_the_programs_signals_body()
+{
+	setup
+	run plain PROFDIR= "$H" sigwait 300
+	grep -q 'first signal taken: 10$' plain/out ||
+	    atf_fail "without profiling: $(cat plain/out)"
+	for c in perf timer; do
+		run $c PROFCLOCK=$c "$H" sigwait 300
+		same $c
+		profiled $c
+	done
+	verdict
+}
+
+atf_test_case small_stacks_kept
+small_stacks_kept_head()
+{
+	atf_set descr "A thread on a PTHREAD_STACK_MIN stack that recurses" \
+	    "about as deep as it can without profiling does so profiled" \
+	    "with the default clock, which puts no signal frame on it"
+}
+small_stacks_kept_body()
+{
+	setup
+	run plain PROFDIR= "$H" smallstack 45
+	[ "$(cat plain/status)" = 3 ] ||
+	    atf_skip "45 frames do not fit even unprofiled here"
+	run perf PROFCLOCK=perf "$H" smallstack 45
+	same perf
+	profiled perf
+	verdict
+}
+
+atf_test_case libc_threads_sampled
+libc_threads_sampled_head()
+{
+	atf_set descr "A thread the C library starts itself (a SIGEV_THREAD" \
+	    "timer's callback) is sampled with the default clock: prof's" \
+	    "seconds for its work and main's match each thread's own CPU" \
+	    "clock within 15% and 30 ms"
+}
+libc_threads_sampled_body()
+{
+	setup
+	run perf "$H" sigevthread 500
+	[ "$(cat perf/status)" = 3 ] || atf_fail "status $(cat perf/status)"
+	profiled perf || verdict
+	[ "$(field perf run.clock)" = 1 ] || atf_skip "no perf clock here"
+	( cd perf && "$PROF" "$H" mon.out >rows ) || atf_fail "prof"
+	for f in cb_work:cb_ns main_work:main_ns; do
+		got=$(secs perf ${f%%:*})
+		want=$(fact perf ${f#*:})
+		holds "($got - $want / 1e9)^2 <= (0.15 * $want / 1e9 + 0.03)^2" \
+		    "${f%%:*}: prof ${got} s, its thread's CPU clock $want ns"
+	done
+	verdict
+}
+
+atf_test_case process_title_keeps_profdir_name
+process_title_keeps_profdir_name_head()
+{
+	atf_set descr "A program that rewrites argv[0] as its process title" \
+	    "and empties its environment still writes PROFDIR/<pid>.<name>," \
+	    "name and directory taken when profiling started"
+}
+process_title_keeps_profdir_name_body()
+{
+	setup
+	run plain PROFDIR= "$H" title 100
+	for c in perf timer itimer; do
+		mkdir -p $c.d
+		run $c PROFCLOCK=$c PROFDIR=$PWD/$c.d "$H" title 100
+		same $c
+		f=$(ls $c.d)
+		case $f in
+		[0-9]*.h_never)	profiled $c.d $f ;;
+		*)		fail "$c: PROFDIR holds '$f'" ;;
+		esac
+	done
+	verdict
+}
+
+atf_test_case fork_after_stop_writes_nothing
+fork_after_stop_writes_nothing_head()
+{
+	atf_set descr "Children forked after the program stopped its profile" \
+	    "with monitor(0) write nothing, and the exit writes nothing" \
+	    "more: one profile, the parent's"
+}
+fork_after_stop_writes_nothing_body()
+{
+	setup
+	run plain PROFDIR= "$H" stopfork 100
+	for c in perf timer itimer; do
+		mkdir -p $c.d
+		run $c PROFCLOCK=$c PROFDIR=$PWD/$c.d "$H" stopfork 100
+		same $c
+		n=$(ls $c.d | wc -l)
+		[ "$n" -eq 1 ] || fail "$c: $n profiles: $(ls $c.d)"
+	done
+	verdict
+}
+
+atf_test_case stop_and_thread_start_race
+stop_and_thread_start_race_head()
+{
+	atf_set descr "Profiles stopped and started 300 times while another" \
+	    "thread creates short threads without pause: no thread keeps a" \
+	    "clock past a stop, so the program ends with its own status" \
+	    "and the last profile is whole"
+}
+stop_and_thread_start_race_body()
+{
+	setup
+	run plain PROFDIR= "$H" churn 300
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c "$H" churn 300
+		same $c
+		profiled $c
+	done
+	verdict
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case closed_descriptors_kept
+	atf_add_test_case underscore_fork_child_writes_nothing
+	atf_add_test_case sigwait_sees_only_the_programs_signals
+	atf_add_test_case small_stacks_kept
+	atf_add_test_case libc_threads_sampled
+	atf_add_test_case process_title_keeps_profdir_name
+	atf_add_test_case fork_after_stop_writes_nothing
+	atf_add_test_case stop_and_thread_start_race
+}
