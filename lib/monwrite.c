@@ -139,7 +139,7 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 	len = sizeof(head);
 
 	memset(&run, 0, sizeof(run));
-	run.clock = _mon_stats.clock < 0 ? MONX_CLK_ITIMER : _mon_stats.clock;
+	run.clock = _mon_stats.clock;
 	run.pid = getpid();
 	run.period_ns = _mon_stats.period_ns;
 	run.cpu_ns = _mon_stats.cpu_ns;
