@@ -12,9 +12,10 @@
 #
 
 # Every build of h_calls: gcc -p (PIE), gcc -pg -no-pie, clang -pg,
-# gcc -pg -mfentry, clang -pg -mfentry, and gcc -specs=... -p.
+# gcc -pg -mfentry, clang -pg -mfentry, gcc -specs=... -p, and gcc -p
+# -flto with -lmon and through the specs file.
 VARIANTS="h_calls h_calls_nopie h_calls_clang h_calls_fentry \
-h_calls_clang_fentry h_calls_specs"
+h_calls_clang_fentry h_calls_specs h_calls_lto h_calls_lto_specs"
 
 dump()
 {
@@ -418,6 +419,56 @@ specs_file_body()
 	verdict
 }
 
+# defines_mcount PROG: PROG defines mcount itself, not taking the C
+# library's; a failure is recorded.
+defines_mcount()
+{
+	syms=$(nm "$(atf_get_srcdir)/$1")
+	echo "$syms" | grep -q ' T mcount$' ||
+	    bad="$bad $1: mcount is not defined in the program;"
+	! echo "$syms" | grep -q ' U mcount' ||
+	    bad="$bad $1: mcount is taken from a shared library;"
+}
+
+atf_test_case lto_counts
+lto_counts_head()
+{
+	atf_set "descr" "A program compiled and linked with -flto, whose " \
+	    "calls to mcount appear only at link time, defines mcount " \
+	    "itself and counts each call exactly, linked with -lmon or " \
+	    "through the specs file"
+}
+lto_counts_body()
+{
+	bad=
+	for v in h_calls_lto h_calls_lto_specs; do
+		defines_mcount $v
+		run $v counts 1000
+		dumped $v || continue
+		expect $v leaf 1000
+		expect $v main 1
+	done
+	verdict
+}
+
+atf_test_case clang_lto_counts
+clang_lto_counts_head()
+{
+	atf_set "descr" "clang -pg -flto, with clang's link-time " \
+	    "optimisation through the system's link editor, counts each " \
+	    "call exactly"
+}
+clang_lto_counts_body()
+{
+	skip=$(atf_get_srcdir)/h_calls_clang_lto.skip
+	[ ! -f "$skip" ] || atf_skip "$(cat "$skip")"
+	bad=
+	defines_mcount h_calls_clang_lto
+	run h_calls_clang_lto counts 1000
+	dumped h_calls_clang_lto && expect h_calls_clang_lto leaf 1000
+	verdict
+}
+
 atf_test_case setid_ignores_profdir
 setid_ignores_profdir_head()
 {
@@ -477,5 +528,7 @@ atf_init_test_cases()
 	atf_add_test_case bad_profdir_keeps_status
 	atf_add_test_case explicit_monitor_without_p
 	atf_add_test_case specs_file
+	atf_add_test_case lto_counts
+	atf_add_test_case clang_lto_counts
 	atf_add_test_case setid_ignores_profdir
 }
