@@ -469,6 +469,39 @@ clang_lto_counts_body()
 	verdict
 }
 
+atf_test_case shared_library_counts
+shared_library_counts_head()
+{
+	atf_set "descr" "A -pg -shared library built through the specs " \
+	    "file carries no libmon of its own but calls the program's " \
+	    "mcount, so a -p program linked with it counts the library's " \
+	    "calls exactly"
+}
+shared_library_counts_body()
+{
+	bad=
+	lib=$(atf_get_srcdir)/h_slib.so
+	nm -D "$lib" | grep -q ' U mcount' ||
+	    bad="$bad the library does not call an outside mcount;"
+	! nm "$lib" | grep -q -e ' __monstartup$' -e ' monitor$' ||
+	    bad="$bad the library holds libmon;"
+	run h_slib 1000
+	status_is h_slib 0
+	( cd h_slib && "$(atf_get_srcdir)/../../prof/prof" -z \
+	    "$(atf_get_srcdir)/h_slib" mon.out >report 2>&1 ) ||
+	    atf_fail "$bad prof: $(cat h_slib/report); h_slib: $(cat h_slib/err)"
+	# A row with counts: percent, seconds, cumsecs, calls, msec/call,
+	# then the name and, for a library's function, "(library)".
+	for want in slib_leaf:1000 slib_run:1; do
+		got=$(awk -v f=${want%:*} '
+		    NF == 7 && $6 == f && $7 == "(h_slib.so)" { print $4 }
+		    ' h_slib/report)
+		[ "$got" = ${want#*:} ] ||
+		    bad="$bad ${want%:*} has ${got:-no} calls, not ${want#*:};"
+	done
+	verdict
+}
+
 atf_test_case setid_ignores_profdir
 setid_ignores_profdir_head()
 {
@@ -530,5 +563,6 @@ atf_init_test_cases()
 	atf_add_test_case specs_file
 	atf_add_test_case lto_counts
 	atf_add_test_case clang_lto_counts
+	atf_add_test_case shared_library_counts
 	atf_add_test_case setid_ignores_profdir
 }

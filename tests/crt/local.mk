@@ -9,7 +9,7 @@ VARIANTS += tests/crt/h_calls_nopie tests/crt/h_calls_clang \
 	tests/crt/h_calls_fentry tests/crt/h_calls_clang_fentry \
 	tests/crt/h_calls_specs tests/crt/h_explicit_plain \
 	tests/crt/h_calls_lto tests/crt/h_calls_lto_specs \
-	tests/crt/h_calls_clang_lto
+	tests/crt/h_calls_clang_lto tests/crt/h_slib.so tests/crt/h_slib
 
 tests/crt/h_calls_nopie: tests/crt/h_calls.c lib/libmon.a
 	$(CC) -pg -no-pie $(CRT_FLAGS) -o $@ $< lib/libmon.a -lpthread
@@ -43,3 +43,13 @@ tests/crt/h_calls_clang_lto: tests/crt/h_calls.c lib/libmon.a
 	    2>$@.err || { echo "clang -flto cannot link here:" \
 	    "$$(head -1 $@.err)" >$@.skip; rm -f $@; }
 	@rm -f $@.err
+
+# A -pg -shared library built through the specs file, and a -p program
+# linked with it, which finds it beside itself.
+tests/crt/h_slib.so: tests/crt/slib.c lib/mon-build.specs lib/libmon.a \
+    tests/crt/local.mk
+	$(GCC) $(CRT_SPECS) -pg -fPIC -shared $(CRT_NOINC) \
+	    -Wl,-soname,h_slib.so -o $@ $<
+tests/crt/h_slib: tests/crt/slibmain.c tests/crt/h_slib.so
+	$(GCC) $(CRT_SPECS) -p $(CRT_NOINC) -o $@ $< tests/crt/h_slib.so \
+	    -Wl,-rpath,'$$ORIGIN'
