@@ -25,6 +25,9 @@
 void	mcount(void);
 __attribute__((used)) static void (*const pull)(void) = mcount;
 
+/* Fails a static link, where libmon cannot work: see nostatic.c. */
+void	libmon_does_not_support_static_linking(void) _mon_hidden;
+
 static WORD *buf;
 static size_t buflen;
 
@@ -39,6 +42,7 @@ __monstartup(unsigned long lowpc, unsigned long highpc)
 	int saved;
 
 	saved = errno;
+	libmon_does_not_support_static_linking();
 	if (highpc <= lowpc)
 		return;
 	/*

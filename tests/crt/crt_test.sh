@@ -502,6 +502,35 @@ shared_library_counts_body()
 	verdict
 }
 
+# refused LOG MESSAGE: the link that LOG records failed, with MESSAGE,
+# and left no program behind; a failure is recorded.
+refused()
+{
+	log=$(atf_get_srcdir)/$1
+	grep -q '^status [1-9]' "$log" || bad="$bad $1: the link succeeded;"
+	grep -q "$2" "$log" || bad="$bad $1: no '$2' in: $(cat "$log");"
+	[ ! -e "${log%.log}" ] || bad="$bad $1: a program was written;"
+}
+
+atf_test_case static_link_refused
+static_link_refused_head()
+{
+	atf_set "descr" "A static link with libmon (-static or " \
+	    "-static-pie, -p with -lmon or through the specs file, or a " \
+	    "program that calls monitor() itself) fails with a message " \
+	    "that says libmon does not support it, rather than give a " \
+	    "program whose threads and execs all fail"
+}
+static_link_refused_body()
+{
+	bad=
+	refused h_static.log "libmon_does_not_support_static_linking"
+	refused h_static_pie.log "libmon_does_not_support_static_linking"
+	refused h_static_specs.log "libmon does not support static linking"
+	refused h_explicit_static.log "libmon_does_not_support_static_linking"
+	verdict
+}
+
 atf_test_case setid_ignores_profdir
 setid_ignores_profdir_head()
 {
@@ -564,5 +593,6 @@ atf_init_test_cases()
 	atf_add_test_case lto_counts
 	atf_add_test_case clang_lto_counts
 	atf_add_test_case shared_library_counts
+	atf_add_test_case static_link_refused
 	atf_add_test_case setid_ignores_profdir
 }

@@ -9,7 +9,9 @@ VARIANTS += tests/crt/h_calls_nopie tests/crt/h_calls_clang \
 	tests/crt/h_calls_fentry tests/crt/h_calls_clang_fentry \
 	tests/crt/h_calls_specs tests/crt/h_explicit_plain \
 	tests/crt/h_calls_lto tests/crt/h_calls_lto_specs \
-	tests/crt/h_calls_clang_lto tests/crt/h_slib.so tests/crt/h_slib
+	tests/crt/h_calls_clang_lto tests/crt/h_slib.so tests/crt/h_slib \
+	tests/crt/h_static.log tests/crt/h_static_pie.log \
+	tests/crt/h_static_specs.log tests/crt/h_explicit_static.log
 
 tests/crt/h_calls_nopie: tests/crt/h_calls.c lib/libmon.a
 	$(CC) -pg -no-pie $(CRT_FLAGS) -o $@ $< lib/libmon.a -lpthread
@@ -53,3 +55,26 @@ tests/crt/h_slib.so: tests/crt/slib.c lib/mon-build.specs lib/libmon.a \
 tests/crt/h_slib: tests/crt/slibmain.c tests/crt/h_slib.so
 	$(GCC) $(CRT_SPECS) -p $(CRT_NOINC) -o $@ $< tests/crt/h_slib.so \
 	    -Wl,-rpath,'$$ORIGIN'
+
+# Static links, which must be refused: each log keeps the link's
+# messages and its exit status for crt_test.  Sanitizers have static
+# rules of their own, so they are left out.
+CRT_STATIC = $(filter-out -fsanitize% -fno-sanitize%,$(CRT_FLAGS))
+tests/crt/h_static.log: tests/crt/h_calls.c lib/libmon.a
+	rm -f $(@:.log=)
+	$(CC) $(PFLAG) -static $(CRT_STATIC) -o $(@:.log=) $< -Llib -lmon \
+	    -lpthread >$@ 2>&1; echo "status $$?" >>$@
+tests/crt/h_static_pie.log: tests/crt/h_calls.c lib/libmon.a
+	rm -f $(@:.log=)
+	$(CC) $(PFLAG) -static-pie $(CRT_STATIC) -o $(@:.log=) $< -Llib \
+	    -lmon -lpthread >$@ 2>&1; echo "status $$?" >>$@
+tests/crt/h_static_specs.log: tests/crt/h_calls.c lib/mon-build.specs \
+    lib/libmon.a
+	rm -f $(@:.log=)
+	$(GCC) $(CRT_SPECS) -p -static $(filter-out -I%,$(CRT_STATIC)) \
+	    -o $(@:.log=) $< -lpthread >$@ 2>&1; echo "status $$?" >>$@
+tests/crt/h_explicit_static.log: tests/crt/h_explicit.c lib/libmon.a \
+    tests/lib/h_burn.h
+	rm -f $(@:.log=)
+	$(CC) -static $(filter-out -fno-inline,$(CRT_STATIC)) -o $(@:.log=) \
+	    $< -Llib -lmon >$@ 2>&1; echo "status $$?" >>$@
