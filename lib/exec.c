@@ -193,3 +193,12 @@ execle(const char *path, const char *arg, ...)
 
 /* Referenced from lifecycle.c so that this file is always linked in. */
 const char _mon_link_exec _mon_hidden = 1;
+
+/*
+ * In a static link dlsym(RTLD_NEXT) finds nothing and every exec here
+ * would fail: naming nostatic.c's function makes that link fail instead,
+ * -p or not, since this file is in every link of libmon.
+ */
+void	libmon_does_not_support_static_linking(void) _mon_hidden;
+__attribute__((used)) static void (*const nostatic)(void) =
+    libmon_does_not_support_static_linking;

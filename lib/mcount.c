@@ -3,7 +3,7 @@
  * slow path of mcount.
  *
  * Every thread counts into a table of its own, so the fast path in
- * x86_64/mcount.S writes nothing another thread reads or writes:
+ * x86_64/mcount_entry.S writes nothing another thread reads or writes:
  *
  *	struct tbl (one page)          slot[] (sparse, nslot cells)
  *	+--------------------+         +--------+--------+----
@@ -42,7 +42,7 @@
 #define NPROBE		32		/* spill cells tried before giving up */
 
 struct tbl {
-	/* Read by x86_64/mcount.S at these offsets: keep them first. */
+	/* Read by x86_64/mcount_entry.S at these offsets: keep them first. */
 	uintptr_t		 lo;		/* 0 */
 	size_t			 nslot;		/* 8 */
 	struct cnt		*slot;		/* 16 */
@@ -170,8 +170,9 @@ spill(struct tbl *t, uintptr_t pc)
 
 /*
  * mcount's slow path: the thread has no table yet, or pc has no direct
- * cell.  Called from x86_64/mcount.S with every argument register saved;
- * may run in signal context, so it only uses mmap and raw system calls.
+ * cell.  Called from x86_64/mcount_entry.S with every argument register
+ * saved; may run in signal context, so it only uses mmap and raw system
+ * calls.
  */
 void
 _mon_count(uintptr_t pc)
