@@ -11,7 +11,7 @@
  *	util.c		mmap'd memory, one-line warnings, libc's own symbols
  *	hist.c		the PC histogram, the outside table, the statistics
  *	mcount.c	per-thread call-count tables; mcount's slow path
- *	x86_64/mcount.S	mcount and __fentry__: the fast path
+ *	x86_64/mcount_entry.S mcount and __fentry__: the fast path
  *	objects.c	the loaded objects: load bias, build-id, text range
  *	dlclose.c	dlclose: an unloaded library noted for the writer
  *	ring.c		the perf clock: per-CPU rings and their drainer
