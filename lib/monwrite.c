@@ -325,6 +325,62 @@ write_all(struct out *o, const struct _mon_out *d, const unsigned char *ext,
 	return o->err;
 }
 
+/*
+ * The signals that end a process by default and come from outside it
+ * (not the faults a thread's own code raises, which cannot wait).
+ */
+static const int endsigs[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM,
+	SIGVTALRM, SIGXCPU, SIGIO, SIGPWR, SIGSTKFLT,
+};
+#define NHELD	(sizeof(endsigs) / sizeof(endsigs[0]))
+
+static volatile sig_atomic_t caught;
+
+static void
+catch(int sig)
+{
+	caught = sig;
+}
+
+/*
+ * While the temporary exists, each of endsigs whose action is the
+ * default is caught instead, on whichever thread it comes to, and
+ * noted; old gets the actions there were.
+ */
+static void
+hold(struct sigaction *old)
+{
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = catch;
+	sigfillset(&sa.sa_mask);
+	caught = 0;
+	for (i = 0; i < NHELD; i++)
+		if (__sigaction(endsigs[i], NULL, &old[i]) != 0 ||
+		    old[i].sa_handler != SIG_DFL ||
+		    __sigaction(endsigs[i], &sa, NULL) != 0)
+			old[i].sa_handler = SIG_ERR;	/* left as it was */
+}
+
+/*
+ * The defaults back; a signal that came meanwhile is sent again to the
+ * process, which it now ends as it would have.
+ */
+static void
+release(const struct sigaction *old)
+{
+	size_t i;
+
+	for (i = 0; i < NHELD; i++)
+		if (old[i].sa_handler != SIG_ERR)
+			(void)__sigaction(endsigs[i], &old[i], NULL);
+	if (caught != 0)
+		(void)kill(getpid(), caught);
+}
+
 /* Write the profile d to path, whole or not at all.  0 or -1. */
 int
 _mon_write(const char *path, const struct _mon_out *d)
@@ -337,6 +393,7 @@ _mon_write(const char *path, const struct _mon_out *d)
 	char tmp[4096];
 	uid_t ofsuid = 0;
 	gid_t ofsgid = 0;
+	struct sigaction held[NHELD];
 	sigset_t all, oldmask;
 	int secure, err, saved;
 
@@ -367,10 +424,13 @@ _mon_write(const char *path, const struct _mon_out *d)
 	/*
 	 * From the temporary's creation to its rename or removal, a signal
 	 * that would end the program waits: it then ends it with the file
-	 * whole, not with a stray temporary.  (SIGKILL cannot wait.)
+	 * whole, not with a stray temporary.  (SIGKILL cannot wait.)  This
+	 * thread blocks them; for the program's other threads, those whose
+	 * action is to terminate are held aside (hold()).
 	 */
 	sigfillset(&all);
 	(void)pthread_sigmask(SIG_BLOCK, &all, &oldmask);
+	hold(held);
 	if ((o->fd = opentemp(path, tmp, sizeof(tmp))) < 0) {
 		err = errno;
 		_mon_warn(path, NULL, err);
@@ -385,6 +445,7 @@ _mon_write(const char *path, const struct _mon_out *d)
 			_mon_warn(path, NULL, err);
 		}
 	}
+	release(held);
 	(void)pthread_sigmask(SIG_SETMASK, &oldmask, NULL);
 	_mon_unmap(ext, extmap);
 	_mon_unmap(o, sizeof(*o));

@@ -26,6 +26,8 @@
  *				environment, as a process-title setter does
  *	h_never stopfork MS	spins, stops the profile with monitor(0),
  *				then forks 3 children that spin MS each
+ *	h_never busyexit MS	3 threads spin without end; main spins MS
+ *				and exits while they do
  *	h_never churn N		N rounds: a profile started and stopped by
  *				main while another thread creates short
  *				threads without pause
@@ -308,6 +310,29 @@ do_stopfork(void)
 	return EXIT_OK;
 }
 
+static void *
+spin_forever(void *arg)
+{
+	(void)arg;
+	for (;;)
+		spin_a(MS);
+	return NULL;
+}
+
+static int
+do_busyexit(void)
+{
+	pthread_t t;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (pthread_create(&t, NULL, spin_forever, NULL) != 0)
+			errx(1, "pthread_create");
+	spin_a(ms);
+	printf("exit with 3 threads busy\n");
+	return EXIT_OK;
+}
+
 static atomic_int churning;
 
 static void *
@@ -374,6 +399,8 @@ main(int argc, char *argv[])
 		r = do_title(argv);
 	else if (strcmp(m, "stopfork") == 0)
 		r = do_stopfork();
+	else if (strcmp(m, "busyexit") == 0)
+		r = do_busyexit();
 	else if (strcmp(m, "churn") == 0)
 		r = do_churn(num(argv[2]));
 	else

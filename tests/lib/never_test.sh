@@ -266,6 +266,50 @@ stop_and_thread_start_race_body()
 	verdict
 }
 
+atf_test_case terminated_while_writing_with_threads
+terminated_while_writing_with_threads_head()
+{
+	atf_set descr "A SIGTERM sent to the process while its profile is" \
+	    "being written, other threads running, ends the program with" \
+	    "status 143 and the profile whole: no temporary is left"
+	atf_set require.progs strace
+}
+terminated_while_writing_with_threads_body()
+{
+	setup
+	for c in perf timer itimer; do
+		rm -rf $c
+		mkdir $c
+		# The rename is held back 1.5 s; the SIGTERM comes meanwhile
+		# and goes to one of the busy threads.
+		( cd $c && exec env PROFCLOCK=$c strace -f -qq -o /dev/null \
+		    -e trace=rename,renameat,renameat2 \
+		    -e inject=rename,renameat,renameat2:delay_enter=1500000 \
+		    "$H" busyexit 100 >out 2>err ) &
+		spid=$!
+		i=0
+		while [ $i -lt 400 ] && ! ls $c/.mon.*.tmp >/dev/null 2>&1; do
+			sleep 0.05
+			i=$((i + 1))
+		done
+		t=$(ls $c/.mon.*.tmp 2>/dev/null | head -1)
+		if [ -z "$t" ]; then
+			wait $spid
+			fail "$c: no temporary seen"
+			continue
+		fi
+		pid=${t##*/.mon.}
+		kill -TERM ${pid%%.*}
+		wait $spid
+		st=$?
+		[ $st = 143 ] || fail "$c: status $st, not 143"
+		left=$(ls -A $c | grep -v '^\(out\|err\|facts\|mon.out\)$')
+		[ -z "$left" ] || fail "$c: left $left"
+		[ ! -e $c/mon.out ] || profiled $c
+	done
+	verdict
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case closed_descriptors_kept
@@ -276,4 +320,5 @@ atf_init_test_cases()
 	atf_add_test_case process_title_keeps_profdir_name
 	atf_add_test_case fork_after_stop_writes_nothing
 	atf_add_test_case stop_and_thread_start_race
+	atf_add_test_case terminated_while_writing_with_threads
 }
