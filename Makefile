@@ -85,8 +85,10 @@ check:
 	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	    sh tests/run-kyua
 
-lint:
+lint: lib/libmon.a prof/prof
 	@sh tests/run-lint $(MAN1) $(MAN3)
+	@sh tests/run-layers lib $(LIB_O)
+	@sh tests/run-layers prof $(PROF_O)
 
 # The demo: the example compiled the classic way, run, and reported.
 demo: all

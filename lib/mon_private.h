@@ -176,7 +176,9 @@ int	_mon_outpath(char *, size_t) _mon_hidden;
 
 /* objects.c */
 struct dl_phdr_info;
-size_t	_mon_objects(unsigned char *, size_t) _mon_hidden;
+struct _mon_gone;
+size_t	_mon_objects(unsigned char *, size_t,
+	    int (*)(uint64_t *, struct _mon_gone *)) _mon_hidden;
 const unsigned char *_mon_object_info(const struct dl_phdr_info *,
 	    struct monx_obj *) _mon_hidden;
 int	_mon_mapped(uint64_t, const char *) _mon_hidden;

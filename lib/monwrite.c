@@ -113,6 +113,16 @@ rec(unsigned char *p, uint32_t type, const void *body, uint32_t len)
 	return sizeof(r) + len + pad;
 }
 
+/* The next object dlclose() unloaded that is not mapped again. */
+static int
+unloaded(uint64_t *at, struct _mon_gone *g)
+{
+	while (_mon_gone_next(at, g))
+		if (!_mon_mapped(g->o.bias, g->path))
+			return 1;
+	return 0;
+}
+
 /*
  * Build the extension stream in fresh memory; *lenp gets its length and
  * *maplenp what to unmap.  NULL when there is no memory: the file is
@@ -131,7 +141,7 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 	for (i = 0; _mon_outpcs != NULL && i < _MON_NOUTPC; i++)
 		if (atomic_load(&_mon_outpcs[i].count) != 0)
 			npc++;
-	nobj = _mon_objects(NULL, 0);
+	nobj = _mon_objects(NULL, 0, unloaded);
 	cap = sizeof(head) + 3 * sizeof(struct monx_rec) + sizeof(run) +
 	    nobj + OBJBUF + npc * sizeof(pc) + 64;
 	if ((p = _mon_map(cap)) == NULL)
@@ -159,7 +169,7 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 
 	/* Objects may have come with dlopen since we measured: bound it. */
 	nobj = _mon_objects(p + len, cap - len - npc * sizeof(pc) -
-	    sizeof(struct monx_rec) - 8);
+	    sizeof(struct monx_rec) - 8, unloaded);
 	if (len + nobj + npc * sizeof(pc) + sizeof(struct monx_rec) + 8 > cap)
 		nobj = 0;
 	len += nobj;
@@ -390,7 +400,7 @@ _mon_write(const char *path, const struct _mon_out *d)
 	struct out *o;
 	unsigned char *ext;
 	size_t extlen, extmap;
-	char tmp[4096];
+	char tmp[_MON_MAXPATH];
 	uid_t ofsuid = 0;
 	gid_t ofsgid = 0;
 	struct sigaction held[NHELD];
