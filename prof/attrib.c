@@ -323,10 +323,7 @@ add_raw(struct attr *a, size_t obj, uint64_t addr, double samples,
 	/* The same unknown address of two processes is one row. */
 	if (obj != OBJ_NONE && a->p->objs[obj].jitpid != 0)
 		obj = OBJ_NONE;
-	if (a->nraws == a->rawcap) {
-		a->rawcap = a->rawcap == 0 ? 16 : a->rawcap * 2;
-		a->raws = xreallocarray(a->raws, a->rawcap, sizeof(*a->raws));
-	}
+	a->raws = xgrow(a->raws, &a->rawcap, a->nraws, 1, sizeof(*a->raws));
 	w = &a->raws[a->nraws++];
 	w->obj = obj;
 	w->addr = addr;
@@ -478,10 +475,7 @@ new_row(struct report *r, size_t *cap)
 {
 	struct row *w;
 
-	if (r->nrows == *cap) {
-		*cap = *cap == 0 ? 64 : *cap * 2;
-		r->rows = xreallocarray(r->rows, *cap, sizeof(*r->rows));
-	}
+	r->rows = xgrow(r->rows, cap, r->nrows, 1, sizeof(*r->rows));
 	w = &r->rows[r->nrows++];
 	memset(w, 0, sizeof(*w));
 	return w;

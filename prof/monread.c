@@ -112,23 +112,6 @@ get64(const unsigned char *p)
 	return v;
 }
 
-/* Room in *v (of *cap elements of size) for n more than *len. */
-static void *
-grow(void *v, size_t *cap, size_t len, size_t n, size_t size)
-{
-	size_t want;
-
-	if (__builtin_add_overflow(len, n, &want))
-		want = SIZE_MAX;
-	if (want <= *cap)
-		return v;
-	if (*cap > SIZE_MAX / 2 || want > *cap * 2)
-		*cap = want;
-	else
-		*cap = *cap * 2 < 16 ? 16 : *cap * 2;
-	return xreallocarray(v, *cap, size);
-}
-
 /* Read all of fd into *buf, *len; size is a hint.  0, or -1 and errno. */
 static int
 read_all(int fd, off_t size, unsigned char **buf, size_t *len)
@@ -303,7 +286,7 @@ parse_record(struct mfile *f, uint32_t type, const unsigned char *p,
 		f->hasexec = 1;
 		return parse_obj(f, p, len, &f->exec);
 	case MONX_R_OBJ:
-		f->objs = grow(f->objs, &f->objcap, f->nobjs, 1,
+		f->objs = xgrow(f->objs, &f->objcap, f->nobjs, 1,
 		    sizeof(*f->objs));
 		return parse_obj(f, p, len, &f->objs[f->nobjs++]);
 	case MONX_R_PCS:
@@ -311,7 +294,7 @@ parse_record(struct mfile *f, uint32_t type, const unsigned char *p,
 			return f->why = improper, -1;
 		if ((n = len / sizeof(struct monx_pc)) == 0)
 			return 0;
-		f->pcs = grow(f->pcs, &f->pcscap, f->npcs, n, sizeof(*f->pcs));
+		f->pcs = xgrow(f->pcs, &f->pcscap, f->npcs, n, sizeof(*f->pcs));
 		memcpy(f->pcs + f->npcs, p, len);
 		f->npcs += n;
 		return 0;
@@ -463,7 +446,7 @@ obj_join(struct profile *p, const char *path, size_t pathlen,
 	for (; (j = p->objhash[k]) != 0; k = (k + 1) & (p->hashcap - 1))
 		if (obj_is(&p->objs[j - 1], path, pathlen, id, idlen, jitpid))
 			return j - 1;
-	p->objs = grow(p->objs, &p->objcap, p->nobjs, 1, sizeof(*p->objs));
+	p->objs = xgrow(p->objs, &p->objcap, p->nobjs, 1, sizeof(*p->objs));
 	o = &p->objs[p->nobjs];
 	memset(o, 0, sizeof(*o));
 	o->path = xstrndup(path, pathlen);
@@ -486,7 +469,7 @@ join_objects(struct profile *p, struct mfile *f)
 	size_t i;
 
 	if (p->nobjs == 0) {
-		p->objs = grow(NULL, &p->objcap, 0, 1, sizeof(*p->objs));
+		p->objs = xgrow(NULL, &p->objcap, 0, 1, sizeof(*p->objs));
 		memset(&p->objs[OBJ_MAIN], 0, sizeof(*p->objs));
 		p->objs[OBJ_MAIN].path = f->hasexec ?
 		    xstrndup(e->path, e->pathlen) : xstrdup("");
@@ -579,7 +562,7 @@ add_span(struct mfile *f, size_t *cap, uint64_t lo, uint64_t hi,
 		s->hi = hi;
 		return;
 	}
-	f->spans = grow(f->spans, cap, f->nspans, 1, sizeof(*f->spans));
+	f->spans = xgrow(f->spans, cap, f->nspans, 1, sizeof(*f->spans));
 	s = &f->spans[f->nspans++];
 	s->lo = lo;
 	s->hi = hi;
@@ -832,7 +815,7 @@ merge_counts(struct profile *p, struct mfile *f)
 
 	p->cells = xreallocarray(p->cells, p->ncells + f->nfns,
 	    sizeof(*p->cells));
-	p->pcs = grow(p->pcs, &p->pcscap, p->npcs, f->npcs, sizeof(*p->pcs));
+	p->pcs = xgrow(p->pcs, &p->pcscap, p->npcs, f->npcs, sizeof(*p->pcs));
 	for (i = 0; i < f->nfns; i++) {
 		cell(f, i, &pc, &mcnt);
 		if (MONX_IS_CELL(pc, mcnt) || (pc == 0 && mcnt == 0))

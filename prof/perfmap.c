@@ -208,10 +208,7 @@ perfmap_parse(struct symtab *st, char *buf, size_t len)
 	for (s = buf; s < end; s = e + 1) {
 		if ((e = memchr(s, '\n', (size_t)(end - s))) == NULL)
 			e = end;
-		if (n == cap) {
-			cap = cap == 0 ? 256 : 2 * cap;
-			l = xreallocarray(l, cap, sizeof(*l));
-		}
+		l = xgrow(l, &cap, n, 1, sizeof(*l));
 		if (parse_line(s, e, &l[n]) == 0) {
 			l[n].seq = n;
 			n++;

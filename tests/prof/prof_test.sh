@@ -2253,20 +2253,16 @@ merged_rates_weighted_head()
 merged_rates_weighted_body()
 {
 	setup_prof
-	"$MKMON" fast.out <<EOF || atf_fail "t_mkmon failed"
-lpc $(slot 0)
-hpc $(slot 14)
-hist 14
-bin 3 1000
-run clock=1 period=1000000 cpu=1000000000 in=1000
-EOF
-	"$MKMON" slow.out <<EOF || atf_fail "t_mkmon failed"
-lpc $(slot 0)
-hpc $(slot 14)
-hist 14
-bin 0 100
-run clock=2 period=10000000 cpu=1000000000 in=100
-EOF
+	# one_bin file bin samples [run ...]: samples in one bin, and a RUN.
+	one_bin()
+	{
+		printf 'lpc %s\nhpc %s\nhist 14\nbin %s %s\n%s\n' \
+		    "$(slot 0)" "$(slot 14)" "$2" "$3" "$4" | "$MKMON" "$1" ||
+		    atf_fail "t_mkmon failed"
+	}
+	one_bin fast.out 3 1000 "run clock=1 period=1000000 cpu=1000000000 in=1000"
+	one_bin slow.out 0 100 "run clock=2 period=10000000 cpu=1000000000 in=100"
+	one_bin classic.out 0 100 ""
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   50.0    1.00    1.00                      alpha
@@ -2284,12 +2280,6 @@ EOF
 	    -o match:'^unattributed: 0.00 s in no known function$' \
 	    cat err
 	# A classic file (100 Hz) merged with one at 1 kHz.
-	"$MKMON" classic.out <<EOF || atf_fail "t_mkmon failed"
-lpc $(slot 0)
-hpc $(slot 14)
-hist 14
-bin 0 100
-EOF
 	atf_check -o file:expout -e inline:"prof: no call counts captured\n" \
 	    "$PROF" "$SYMS" fast.out classic.out
 }
