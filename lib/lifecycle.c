@@ -210,7 +210,7 @@ fill_blocks(const struct cnt *c, size_t n)
 }
 
 static void
-write_profile(void)
+write_profile(uint32_t unsampled)
 {
 	struct _mon_out d;
 	struct cnt *cells;
@@ -226,7 +226,7 @@ write_profile(void)
 	d.hist = curhist;
 	d.nhist = curnhist;
 	d.scale = curscale;
-	d.unsampled = _mon_clock_unsampled();
+	d.unsampled = unsampled;
 	if (_mon_outpath(path, sizeof(path)) != 0)
 		_mon_warn("PROFDIR", "path too long", 0);
 	else
@@ -243,6 +243,8 @@ write_profile(void)
 void
 _mon_life_stop(void)
 {
+	uint32_t unsampled;
+
 	pthread_mutex_lock(&lock);
 	if (!profiling) {
 		pthread_mutex_unlock(&lock);
@@ -256,9 +258,10 @@ _mon_life_stop(void)
 		pthread_mutex_unlock(&lock);
 		return;
 	}
+	unsampled = _mon_clock_unsampled();
 	(void)set_hist(NULL, 0, 0, 0, 0);
 	_mon_stats_stop();
-	write_profile();
+	write_profile(unsampled);
 	pthread_mutex_unlock(&lock);
 }
 

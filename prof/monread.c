@@ -347,8 +347,9 @@ parse_ext(struct mfile *f)
 /*
  * Seconds a sample of the file stands for: its clock's CPU time over
  * the samples it took, which the report then adds up to however many
- * ticks the kernel dropped; else the period it asked for; a classic
- * file ticks at 100 Hz.
+ * ticks the kernel dropped; else, or when some threads had no clock
+ * (their CPU time is in cpu_ns, not in the samples), the period it asked
+ * for; a classic file ticks at 100 Hz.
  */
 static double
 file_period(const struct mfile *f)
@@ -358,6 +359,10 @@ file_period(const struct mfile *f)
 
 	if (!f->hasrun)
 		return (double)CLASSIC_NS / 1e9;
+	/* Threads went unsampled: the CPU time is not all the samples'. */
+	if (r->unsampled > 0 && r->clock != MONX_CLK_ITIMER &&
+	    r->period_ns > 0)
+		return (double)r->period_ns / 1e9;
 	n = r->samples_in + r->samples_out + r->samples_lost + r->dropped;
 	if (r->cpu_ns > 0 && n > 0)
 		return (double)r->cpu_ns / (double)n / 1e9;
@@ -803,6 +808,8 @@ merge_run(struct profile *p, const struct mfile *f)
 	s->cells_lost += r->cells_lost;
 	s->threads += r->threads;
 	s->unloaded_lost += r->unloaded_lost;
+	s->outside_lost += r->outside_lost;
+	s->unsampled += r->unsampled;
 }
 
 static void
@@ -864,6 +871,13 @@ warn_objects(const struct mfile *f)
 	if (f->hasrun && f->run.unloaded_lost > 0)
 		warnx("warning: %s: %ju unloaded libraries not recorded",
 		    f->name, (uintmax_t)f->run.unloaded_lost);
+	if (f->hasrun && f->run.unsampled > 0)
+		warnx("warning: %s: %ju threads could not be sampled; their "
+		    "time is in no row", f->name,
+		    (uintmax_t)f->run.unsampled);
+	if (f->hasrun && f->run.outside_lost > 0)
+		warnx("warning: %s: %ju samples outside the histogram kept "
+		    "no address", f->name, (uintmax_t)f->run.outside_lost);
 	if (f->shared[0] > 0 || f->shared[1] > 0)
 		warnx("warning: %s: %ju samples, %ju calls at reused addresses",
 		    f->name, (uintmax_t)f->shared[1],

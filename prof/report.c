@@ -464,6 +464,11 @@ report_stats(const struct report *r, const struct profile *p,
 	    "buffer\n", run->dropped);
 	fprintf(stderr, "unloaded: %" PRIu64 " libraries unloaded with no "
 	    "room left to record them\n", run->unloaded_lost);
+	fprintf(stderr, "unplaced: %" PRIu64 " samples outside the "
+	    "histogram with no room left to keep their address\n",
+	    run->outside_lost);
+	fprintf(stderr, "unsampled: %" PRIu32 " threads no clock could be "
+	    "given\n", run->unsampled);
 	if (p->anyrun)
 		fprintf(stderr, "threads: %" PRIu32 "\n", run->threads);
 	fputs("symbols: ", stderr);

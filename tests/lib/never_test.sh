@@ -310,6 +310,46 @@ terminated_while_writing_with_threads_body()
 	verdict
 }
 
+atf_test_case unsampled_threads_counted
+unsampled_threads_counted_head()
+{
+	atf_set descr "Threads that can be given no clock (the timer clock" \
+	    "under a pending-signal limit) are counted in the file, prof" \
+	    "warns, and the threads that were sampled keep their own" \
+	    "seconds instead of being credited the others' CPU time"
+	atf_set require.user root
+	atf_set require.progs "setpriv prlimit"
+}
+unsampled_threads_counted_body()
+{
+	setup
+	HF=$srcdir/h_fault
+	mkdir d && chown 65534:65534 d || atf_fail "set-up"
+	# Four threads, each a timer; room for three pending signals, one
+	# of them main's: two threads go without.
+	( cd d && env PROFCLOCK=timer setpriv --reuid=65534 --regid=65534 \
+	    --clear-groups prlimit --sigpending=3 "$HF" spread 100 \
+	    >out 2>err; echo $? >status )
+	[ "$(cat d/status)" = 3 ] || atf_fail "status $(cat d/status)"
+	profiled d || verdict
+	( cd d && "$PROF" "$HF" mon.out >rows 2>warn )
+	n=$(field d run.unsampled)
+	[ "$n" -ge 1 ] || atf_skip "every thread got a timer ($n unsampled)"
+	grep -q "warning: mon.out: $n threads could not be sampled" d/warn ||
+	    fail "prof's warning: $(cat d/warn)"
+	sampled=0
+	for i in 0 1 2 3; do
+		got=$(secs d spin_$i)
+		want=$(fact d spin_${i}_ns)
+		awk "BEGIN { exit !($got == 0) }" && continue
+		sampled=$((sampled + 1))
+		holds "($got - $want / 1e9)^2 <= (0.15 * $want / 1e9 + 0.03)^2" \
+		    "spin_$i: prof $got s, its thread's CPU clock $want ns"
+	done
+	[ $sampled -ge 1 ] || fail "no thread was sampled"
+	verdict
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case closed_descriptors_kept
@@ -321,4 +361,5 @@ atf_init_test_cases()
 	atf_add_test_case fork_after_stop_writes_nothing
 	atf_add_test_case stop_and_thread_start_race
 	atf_add_test_case terminated_while_writing_with_threads
+	atf_add_test_case unsampled_threads_counted
 }
