@@ -64,6 +64,17 @@ __monstartup(unsigned long lowpc, unsigned long highpc)
 	errno = saved;
 }
 
+/*
+ * monstartup(): glibc's public name for the same, for programs that start
+ * profiling themselves; they write the profile with monitor(0, ...) or
+ * _mcleanup().
+ */
+_mon_public void
+monstartup(unsigned long lowpc, unsigned long highpc)
+{
+	__monstartup(lowpc, highpc);
+}
+
 /* Registered with atexit() by gcrt1.o: stop and write the profile. */
 _mon_public void
 _mcleanup(void)

@@ -60,6 +60,8 @@ _mon_stats_reset(void)
 	atomic_store(&_mon_stats.dropped, 0);
 	atomic_store(&_mon_stats.outlost, 0);
 	_mon_stats.cpu_ns = 0;
+	_mon_stats.paused_ns = 0;
+	_mon_stats.pause0_ns = 0;
 	_mon_stats.cpu0_ns = _mon_cputime();
 	if (_mon_outpcs != NULL) {
 		for (size_t i = 0; i < _MON_NOUTPC; i++) {
@@ -69,15 +71,39 @@ _mon_stats_reset(void)
 	}
 }
 
-/* Fix the CPU time the current histogram covers. */
+/*
+ * Samples are not taken from now until _mon_stats_resume(): that CPU
+ * time is left out of what the histogram covers.
+ */
 void
-_mon_stats_stop(void)
+_mon_stats_pause(void)
+{
+	_mon_stats.pause0_ns = _mon_cputime();
+}
+
+void
+_mon_stats_resume(void)
 {
 	uint64_t now;
 
 	now = _mon_cputime();
-	_mon_stats.cpu_ns = now > _mon_stats.cpu0_ns ?
-	    now - _mon_stats.cpu0_ns : 0;
+	if (_mon_stats.pause0_ns != 0 && now > _mon_stats.pause0_ns)
+		_mon_stats.paused_ns += now - _mon_stats.pause0_ns;
+	_mon_stats.pause0_ns = 0;
+}
+
+/* Fix the CPU time the current histogram covers, pauses left out. */
+void
+_mon_stats_stop(void)
+{
+	uint64_t now, used;
+
+	if (_mon_stats.pause0_ns != 0)
+		_mon_stats_resume();
+	now = _mon_cputime();
+	used = now > _mon_stats.cpu0_ns ? now - _mon_stats.cpu0_ns : 0;
+	_mon_stats.cpu_ns = used > _mon_stats.paused_ns ?
+	    used - _mon_stats.paused_ns : 0;
 }
 
 /* n samples the kernel could not deliver.  Signal context. */

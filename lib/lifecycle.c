@@ -54,6 +54,7 @@ static unsigned int	 curscale;
 static int		 profiling;	/* between a start and its stop */
 static int		 classic;	/* profil() alone runs the clock */
 static int		 bufours;	/* the buffer is libmon's own memory */
+static int		 paused;	/* moncontrol(0) */
 static pid_t		 owner;		/* the process the profile is of */
 static int		 hooked;
 
@@ -132,7 +133,8 @@ set_hist(WORD *buf, size_t nwords, uintptr_t off, unsigned int scale,
 		_mon_clock_stop();
 		return 0;
 	}
-	_mon_hist_set(buf, nwords, off, scale);
+	if (!paused)
+		_mon_hist_set(buf, nwords, off, scale);
 	if (_mon_clock_start(classic_clock) != 0) {
 		_mon_hist_set(NULL, 0, 0, 0);
 		return -1;
@@ -165,6 +167,9 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 		pthread_mutex_unlock(&lock);
 		return 0;
 	}
+	/* Samples on their way belong to the profile before, if any. */
+	_mon_clock_drain();
+	paused = 0;
 	h = (struct hdr *)buf;
 	h->lpc = lo;
 	h->hpc = hi;
@@ -193,6 +198,35 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 	_mon_counting = 1;
 	pthread_mutex_unlock(&lock);
 	return 0;
+}
+
+/*
+ * moncontrol(): pause (0) or resume (else) a running profile, samples
+ * and call counts alike, without stopping the clock -- a pause costs a
+ * store and a resume another.  The CPU time used while paused is left
+ * out of the profile's, so seconds stay those of the code profiled.
+ */
+void
+_mon_life_control(int on)
+{
+	pthread_mutex_lock(&lock);
+	if (profiling && on == paused) {
+		if (on) {
+			/* What the clock took while paused goes nowhere. */
+			_mon_clock_drain();
+			_mon_stats_resume();
+			_mon_hist_set(curhist, curnhist, (uintptr_t)curhdr->lpc,
+			    curscale);
+			_mon_counting = 1;
+		} else {
+			_mon_counting = 0;
+			_mon_clock_drain();
+			_mon_hist_set(NULL, 0, 0, 0);
+			_mon_stats_pause();
+		}
+		paused = !on;
+	}
+	pthread_mutex_unlock(&lock);
 }
 
 /* Copy the summed cells into the buffers' cell areas, in start order. */
@@ -252,6 +286,7 @@ _mon_life_stop(void)
 	}
 	_mon_counting = 0;
 	profiling = 0;
+	paused = 0;
 	if (getpid() != owner) {
 		_mon_clock_forget();
 		_mon_hist_set(NULL, 0, 0, 0);

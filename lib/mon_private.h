@@ -61,6 +61,8 @@ struct _mon_stats {
 	_Atomic uint64_t	outlost;	/* outside, no place in the table */
 	uint64_t		cpu0_ns;	/* process CPU clock at start */
 	uint64_t		cpu_ns;		/* CPU used, fixed at stop */
+	uint64_t		pause0_ns;	/* CPU clock at moncontrol(0) */
+	uint64_t		paused_ns;	/* CPU used while paused */
 	uint64_t		period_ns;	/* period asked of the clock */
 	int			clock;		/* MONX_CLK_* */
 };
@@ -83,6 +85,8 @@ void	_mon_hist_set(WORD *, size_t, uintptr_t, unsigned int) _mon_hidden;
 void	_mon_sample(uintptr_t, uint64_t) _mon_hidden;
 void	_mon_stats_reset(void) _mon_hidden;
 void	_mon_stats_stop(void) _mon_hidden;
+void	_mon_stats_pause(void) _mon_hidden;
+void	_mon_stats_resume(void) _mon_hidden;
 void	_mon_stats_dropped(uint64_t) _mon_hidden;
 void	_mon_stats_overrun(uint64_t) _mon_hidden;
 uint64_t _mon_cputime(void) _mon_hidden;
@@ -141,6 +145,7 @@ void	_mon_clock_exec_failed(void) _mon_hidden;
 int	_mon_life_start(char *, char *, WORD *, size_t, size_t, int)
 	    _mon_hidden;
 void	_mon_life_stop(void) _mon_hidden;
+void	_mon_life_control(int) _mon_hidden;
 int	_mon_life_profil(WORD *, size_t, uintptr_t, unsigned int) _mon_hidden;
 void	_mon_life_exec_before(void) _mon_hidden;
 void	_mon_life_exec_failed(void) _mon_hidden;

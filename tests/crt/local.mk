@@ -78,3 +78,10 @@ tests/crt/h_explicit_static.log: tests/crt/h_explicit.c lib/libmon.a \
 	rm -f $(@:.log=)
 	$(CC) -static $(filter-out -fno-inline,$(CRT_STATIC)) -o $(@:.log=) \
 	    $< -Llib -lmon >$@ 2>&1; echo "status $$?" >>$@
+
+# glibc's calls from a program built without -p, as glibc documents.
+VARIANTS += tests/crt/h_gmonapi_plain
+tests/crt/h_gmonapi: tests/lib/h_spin.h
+tests/crt/h_gmonapi_plain: tests/crt/h_gmonapi.c tests/lib/h_spin.h \
+    lib/libmon.a
+	$(CC) $(TEST_CFLAGS) -fno-inline -o $@ $< lib/libmon.a
