@@ -28,6 +28,9 @@
  *				then forks 3 children that spin MS each
  *	h_never busyexit MS	3 threads spin without end; main spins MS
  *				and exits while they do
+ *	h_never idle N		N threads wait on a condition, as a thread per
+ *				connection server's do; then files are opened
+ *				until one fails or 400 are, and counted
  *	h_never churn N		N rounds: a profile started and stopped by
  *				main while another thread creates short
  *				threads without pause
@@ -333,6 +336,54 @@ do_busyexit(void)
 	return EXIT_OK;
 }
 
+static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t idle_cv = PTHREAD_COND_INITIALIZER;
+static int idle_over;
+
+static void *
+idle_thread(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&idle_lock);
+	while (!idle_over)
+		pthread_cond_wait(&idle_cv, &idle_lock);
+	pthread_mutex_unlock(&idle_lock);
+	return NULL;
+}
+
+static int
+do_idle(uint64_t n)
+{
+	pthread_attr_t at;
+	pthread_t *t;
+	FILE *f[400];
+	uint64_t i;
+	int k;
+
+	if ((t = calloc(n, sizeof(*t))) == NULL)
+		err(1, "calloc");
+	pthread_attr_init(&at);
+	pthread_attr_setstacksize(&at, 64 * 1024);
+	for (i = 0; i < n; i++)
+		if (pthread_create(&t[i], &at, idle_thread, NULL) != 0)
+			errx(1, "pthread_create %ju", (uintmax_t)i);
+	spin_a(100 * MS);
+	for (k = 0; k < 400; k++)
+		if ((f[k] = fopen("/dev/null", "r")) == NULL)
+			break;
+	printf("%ju threads, %d files opened\n", (uintmax_t)n, k);
+	while (k-- > 0)
+		fclose(f[k]);
+	pthread_mutex_lock(&idle_lock);
+	idle_over = 1;
+	pthread_cond_broadcast(&idle_cv);
+	pthread_mutex_unlock(&idle_lock);
+	for (i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	free(t);
+	return EXIT_OK;
+}
+
 static atomic_int churning;
 
 static void *
@@ -401,6 +452,8 @@ main(int argc, char *argv[])
 		r = do_stopfork();
 	else if (strcmp(m, "busyexit") == 0)
 		r = do_busyexit();
+	else if (strcmp(m, "idle") == 0)
+		r = do_idle(num(argv[2]));
 	else if (strcmp(m, "churn") == 0)
 		r = do_churn(num(argv[2]));
 	else

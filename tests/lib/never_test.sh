@@ -350,6 +350,74 @@ unsampled_threads_counted_body()
 	verdict
 }
 
+atf_test_case idle_threads_leave_descriptors
+idle_threads_leave_descriptors_head()
+{
+	atf_set descr "A server with a thread per connection -- 900 idle" \
+	    "threads under a limit of 1024 descriptors -- opens as many" \
+	    "files profiled as unprofiled: libmon takes no descriptor per" \
+	    "thread, with any clock"
+	atf_set require.progs prlimit
+}
+idle_threads_leave_descriptors_body()
+{
+	setup
+	run plain PROFDIR= prlimit --nofile=1024 "$H" idle 900
+	grep -q '^900 threads, 400 files opened$' plain/out ||
+	    atf_skip "unprofiled: $(cat plain/out) $(cat plain/err)"
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c prlimit --nofile=1024 "$H" idle 900
+		same $c
+		profiled $c
+	done
+	verdict
+}
+
+atf_test_case exit_path_uses_no_stdio
+exit_path_uses_no_stdio_head()
+{
+	atf_set descr "The code that runs at exit and in signal context --" \
+	    "the writer, the lifecycle, the histogram, the rings, the" \
+	    "warnings -- calls no stdio, strerror or malloc"
+	atf_set require.progs nm
+}
+exit_path_uses_no_stdio_body()
+{
+	setup
+	lib=$srcdir/../../lib
+	for o in monwrite lifecycle hist ring util objects mcount sigprof; do
+		[ -f $lib/$o.o ] || atf_fail "$o.o is not built"
+		nm -u $lib/$o.o | awk '{ print $NF }' |
+		    grep -E '^(f?printf|s?n?printf|v[a-z]*printf|f?puts|fwrite|fopen|fflush|strerror|malloc|calloc|realloc|free)$' \
+		    >bad.$o && fail "$o.o calls $(tr '\n' ' ' <bad.$o)"
+	done
+	verdict
+}
+
+atf_test_case setid_ignores_profiling_variables
+setid_ignores_profiling_variables_head()
+{
+	atf_set descr "A set-user-ID program does not read PROFHZ or" \
+	    "PROFCLOCK: a value it would refuse draws no warning"
+	atf_set require.user root
+	atf_set require.progs setpriv
+}
+setid_ignores_profiling_variables_body()
+{
+	setup
+	cp "$H" h_setid && chmod 4755 h_setid || atf_fail "set-up"
+	mkdir d && chown 65534:65534 d || atf_fail "set-up"
+	( cd d && env PROFHZ=bogus PROFCLOCK=bogus setpriv --reuid=65534 \
+	    --regid=65534 --clear-groups ../h_setid title 50 >out 2>err;
+	    echo $? >status )
+	[ "$(cat d/status)" = 3 ] || atf_fail "status $(cat d/status)"
+	[ ! -s d/err ] || fail "stderr: $(cat d/err)"
+	( env PROFHZ=bogus PROFCLOCK=bogus "$H" title 50 >out 2>err )
+	[ "$(grep -c 'PROFHZ\|PROFCLOCK' err)" = 2 ] ||
+	    fail "an ordinary program did not warn: $(cat err)"
+	verdict
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case closed_descriptors_kept
@@ -362,4 +430,7 @@ atf_init_test_cases()
 	atf_add_test_case stop_and_thread_start_race
 	atf_add_test_case terminated_while_writing_with_threads
 	atf_add_test_case unsampled_threads_counted
+	atf_add_test_case idle_threads_leave_descriptors
+	atf_add_test_case exit_path_uses_no_stdio
+	atf_add_test_case setid_ignores_profiling_variables
 }
