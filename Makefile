@@ -14,6 +14,7 @@ GCC	?= gcc
 # clang takes only -pg; gcc takes -p, the classic spelling, alike.
 PFLAG	 = $(if $(findstring clang,$(CC)),-pg,-p)
 AR	?= ar
+OBJCOPY	?= objcopy
 # clang 14's DWARF 5 is more than valgrind 3.19 reads.
 CFLAGS	?= -O2 -g $(if $(findstring clang,$(CC)),-gdwarf-4)
 LDFLAGS	?=
@@ -51,12 +52,23 @@ MAN3	 = $(wildcard man3c/*.3c)
 
 all: lib/libmon.a prof/prof lib/mon-build.specs
 
+# libmon's code goes into a section of its own, libmon_text, which the
+# link editor keeps in one piece: the runtime records where it lies, so
+# that prof can keep libmon's time apart from the program's.  The
+# compiler is asked for one .text per file to rename.
+SELF	 = $(OBJCOPY) --rename-section \
+	.text=libmon_text,alloc,load,readonly,code,contents $@
+LIB_CFLAGS += $(if $(findstring clang,$(CC)),,-fno-reorder-blocks-and-partition)
+
 lib/%.o: lib/%.c $(HDRS)
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
+	$(SELF)
 lib/x86_64/%.o: lib/x86_64/%.S .flags
 	$(CC) $(CPPFLAGS_) $(CFLAGS) -fPIC -c -o $@ $<
+	$(SELF)
 crt/%.o: crt/%.c $(HDRS)
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
+	$(SELF)
 
 # mcount's slow path runs with vector registers live in the caller.
 lib/mcount.o: LIB_CFLAGS += -mgeneral-regs-only

@@ -23,6 +23,8 @@
  * Everything here may run in a signal handler: no lock, no malloc, and
  * errno is never changed.
  */
+#include <sys/resource.h>
+
 #include <sched.h>
 #include <stdint.h>
 #include <time.h>
@@ -48,6 +50,21 @@ _mon_cputime(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The process's user and system CPU time so far, in ns. */
+static void
+split(uint64_t *user, uint64_t *sys)
+{
+	struct rusage ru;
+
+	*user = *sys = 0;
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return;
+	*user = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
+	    (uint64_t)ru.ru_utime.tv_usec * 1000u;
+	*sys = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+	    (uint64_t)ru.ru_stime.tv_usec * 1000u;
+}
+
 /* Empty the statistics and the outside table for a new histogram. */
 void
 _mon_stats_reset(void)
@@ -63,6 +80,7 @@ _mon_stats_reset(void)
 	_mon_stats.paused_ns = 0;
 	_mon_stats.pause0_ns = 0;
 	_mon_stats.cpu0_ns = _mon_cputime();
+	split(&_mon_stats.user0_ns, &_mon_stats.sys0_ns);
 	if (_mon_outpcs != NULL) {
 		for (size_t i = 0; i < _MON_NOUTPC; i++) {
 			atomic_store(&_mon_outpcs[i].pc, 0);
@@ -92,12 +110,20 @@ _mon_stats_resume(void)
 	_mon_stats.pause0_ns = 0;
 }
 
-/* Fix the CPU time the current histogram covers, pauses left out. */
+/*
+ * Fix the CPU time the current histogram covers, pauses left out, and
+ * how it divides between user and system time.
+ */
 void
 _mon_stats_stop(void)
 {
-	uint64_t now, used;
+	uint64_t now, used, user, sys;
 
+	split(&user, &sys);
+	_mon_stats.user_ns = user > _mon_stats.user0_ns ?
+	    user - _mon_stats.user0_ns : 0;
+	_mon_stats.sys_ns = sys > _mon_stats.sys0_ns ?
+	    sys - _mon_stats.sys0_ns : 0;
 	if (_mon_stats.pause0_ns != 0)
 		_mon_stats_resume();
 	now = _mon_cputime();

@@ -63,6 +63,10 @@ struct _mon_stats {
 	uint64_t		cpu_ns;		/* CPU used, fixed at stop */
 	uint64_t		pause0_ns;	/* CPU clock at moncontrol(0) */
 	uint64_t		paused_ns;	/* CPU used while paused */
+	uint64_t		user0_ns;	/* user CPU at start */
+	uint64_t		sys0_ns;	/* system CPU at start */
+	uint64_t		user_ns;	/* user CPU, fixed at stop */
+	uint64_t		sys_ns;		/* system CPU, fixed at stop */
 	uint64_t		period_ns;	/* period asked of the clock */
 	int			clock;		/* MONX_CLK_* */
 };

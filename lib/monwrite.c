@@ -34,6 +34,10 @@
 
 #define OBJBUF	(1u << 16)
 
+/* Where the link editor put libmon's code (the Makefile's SELF). */
+extern char __start_libmon_text[] __attribute__((weak, visibility("hidden")));
+extern char __stop_libmon_text[] __attribute__((weak, visibility("hidden")));
+
 struct out {
 	int		fd;
 	int		err;		/* first errno, 0 if all went well */
@@ -142,7 +146,8 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 		if (atomic_load(&_mon_outpcs[i].count) != 0)
 			npc++;
 	nobj = _mon_objects(NULL, 0, unloaded);
-	cap = sizeof(head) + 3 * sizeof(struct monx_rec) + sizeof(run) +
+	cap = sizeof(head) + 4 * sizeof(struct monx_rec) + sizeof(run) +
+	    sizeof(struct monx_range) +
 	    nobj + OBJBUF + npc * sizeof(pc) + 64;
 	if ((p = _mon_map(cap)) == NULL)
 		return NULL;
@@ -162,10 +167,19 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 	run.unloaded_lost = _mon_gone_lost();
 	run.outside_lost = atomic_load(&_mon_stats.outlost);
 	run.unsampled = d->unsampled;
+	run.user_ns = _mon_stats.user_ns;
+	run.sys_ns = _mon_stats.sys_ns;
 	run.cells_lost = _mon_cells_lost();
 	run.scale = d->scale;
 	run.threads = _mon_cells_threads();
 	len += rec(p + len, MONX_R_RUN, &run, sizeof(run));
+	if (__start_libmon_text != NULL &&
+	    (uintptr_t)__stop_libmon_text > (uintptr_t)__start_libmon_text) {
+		struct monx_range self = { (uintptr_t)__start_libmon_text,
+		    (uintptr_t)__stop_libmon_text };
+
+		len += rec(p + len, MONX_R_SELF, &self, sizeof(self));
+	}
 
 	/* Objects may have come with dlopen since we measured: bound it. */
 	nobj = _mon_objects(p + len, cap - len - npc * sizeof(pc) -
