@@ -343,7 +343,10 @@ unsampled_threads_counted_body()
 		want=$(fact d spin_${i}_ns)
 		awk "BEGIN { exit !($got == 0) }" && continue
 		sampled=$((sampled + 1))
-		holds "($got - $want / 1e9)^2 <= (0.15 * $want / 1e9 + 0.03)^2" \
+		# The timer clock is checked at the kernel's tick: on a busy
+		# machine a thread's share wanders more than perf's.  Credited
+		# the unsampled threads' time, it would be twice its own.
+		holds "($got - $want / 1e9)^2 <= (0.3 * $want / 1e9 + 0.03)^2" \
 		    "spin_$i: prof $got s, its thread's CPU clock $want ns"
 	done
 	[ $sampled -ge 1 ] || fail "no thread was sampled"
