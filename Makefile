@@ -42,6 +42,7 @@ HDRS	 = include/mon.h $(wildcard lib/*.h) $(wildcard prof/*.h) .flags
 
 MAN1	 = $(wildcard man1/*.1)
 MAN3	 = $(wildcard man3c/*.3c)
+MAN7	 = $(wildcard man7/*.7)
 
 .PHONY: all check lint demo bench fuzz install uninstall clean tests FORCE
 
@@ -98,7 +99,7 @@ check:
 	    sh tests/run-kyua
 
 lint: lib/libmon.a prof/prof
-	@sh tests/run-lint $(MAN1) $(MAN3)
+	@sh tests/run-lint $(MAN1) $(MAN3) $(MAN7)
 	@sh tests/run-layers lib $(LIB_O)
 	@sh tests/run-layers prof $(PROF_O)
 
@@ -118,7 +119,8 @@ fuzz:
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
-	    $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3c
+	    $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3c \
+	    $(DESTDIR)$(MANDIR)/man7
 	install -m 755 prof/prof $(DESTDIR)$(BINDIR)/prof
 	install -m 644 lib/libmon.a $(DESTDIR)$(LIBDIR)/libmon.a
 	install -m 644 include/mon.h $(DESTDIR)$(INCDIR)/mon.h
@@ -127,6 +129,7 @@ install: all
 	    lib/mon.specs.in > $(DESTDIR)$(DATADIR)/mon.specs
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(MAN3) $(DESTDIR)$(MANDIR)/man3c/
+	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/prof $(DESTDIR)$(LIBDIR)/libmon.a \
@@ -134,8 +137,10 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/,$(notdir $(CRT_C:.c=.o)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man3c/,$(notdir $(MAN3)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7)))
 	-rmdir --ignore-fail-on-non-empty $(DESTDIR)$(DATADIR) \
-	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3c $(DESTDIR)$(MANDIR) \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3c \
+	    $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(MANDIR) \
 	    $(DESTDIR)$(PREFIX)/share $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 	    $(DESTDIR)$(INCDIR)
 
