@@ -6,14 +6,23 @@
  * While such a clock runs, libmon's handler is the installed action and
  * the program's own action is kept aside: the program reads back what
  * it set (sigaction.c), receives every SIGPROF that is not one of
- * libmon's samples -- its own ITIMER_PROF, its own timers -- and finds
- * its action in place when profiling stops.
+ * libmon's samples -- its own ITIMER_PROF, its own timers, kill() and
+ * raise() -- and finds its action in place when profiling stops.
+ *
+ * A signal passed on reaches the program's handler as the kernel would
+ * have delivered it: with the mask the action asks for (the interrupted
+ * mask, sa_mask, and SIGPROF itself unless SA_NODEFER), the action reset
+ * first if SA_RESETHAND, on the alternate stack if SA_ONSTACK, and a
+ * system call it interrupted restarted only if SA_RESTART.  The last two
+ * are decided by the kernel from the installed action, so libmon's is
+ * installed with those two flags as the program's action has them (see
+ * ours_for()).
  *
  * The handler is the only code of libmon that runs in the program's
  * signal context: it reads the interrupted pc from the ucontext and
  * calls down into the histogram (hist.c); errno is kept.
  */
-#define _GNU_SOURCE	/* REG_RIP */
+#define _GNU_SOURCE	/* REG_RIP, sigorset */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -24,31 +33,115 @@
 
 static struct sigaction	saved;		/* the program's action */
 static volatile sig_atomic_t installed;
-static int		itimer;		/* every SIGPROF is a sample */
+static int		itimer;		/* ITIMER_PROF samples */
+
+static void handler(int, siginfo_t *, void *);
+
+/* Does action a run a handler of the program's? */
+static int
+catches(const struct sigaction *a)
+{
+	return a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN;
+}
 
 /*
- * Pass a signal that is not ours to the action the program had.  Its
- * default action is to terminate, and so it does, as it would have
+ * libmon's action while prog is the program's.  How a system call is
+ * resumed and which stack a handler runs on are the kernel's choice,
+ * made from the installed action: while the program's action catches
+ * the signal, SA_ONSTACK and SA_RESTART are the program's.  Dropping
+ * SA_RESTART is safe for the per-thread timers, which only signal a
+ * thread that runs, but not for ITIMER_PROF, which may signal one asleep
+ * in read(): that clock keeps it.
+ */
+static void
+ours_for(const struct sigaction *prog, struct sigaction *sa)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sa_sigaction = handler;
+	sigfillset(&sa->sa_mask);
+	sa->sa_flags = SA_SIGINFO | SA_RESTART;
+	if (!catches(prog))
+		return;
+	sa->sa_flags |= prog->sa_flags & SA_ONSTACK;
+	if (!itimer && !(prog->sa_flags & SA_RESTART))
+		sa->sa_flags &= ~SA_RESTART;
+}
+
+/* Is si one of libmon's samples? */
+static int
+sample(const siginfo_t *si)
+{
+	if (itimer)		/* ITIMER_PROF signals come from the kernel */
+		return si->si_code == SI_KERNEL;
+	return _mon_timer_ours(si);
+}
+
+/*
+ * Run the program's handler of action a under the mask the kernel would
+ * have set, then go back to libmon's (every signal blocked) for the
+ * return.  A handler that leaves by siglongjmp() keeps its own mask.
+ */
+static void
+call(const struct sigaction *a, int sig, siginfo_t *si, void *uc)
+{
+	sigset_t mask, entry;
+	int err;
+
+	mask = ((ucontext_t *)uc)->uc_sigmask;
+	sigorset(&mask, &mask, &a->sa_mask);
+	if (!(a->sa_flags & SA_NODEFER))
+		sigaddset(&mask, sig);
+	err = errno;
+	(void)pthread_sigmask(SIG_SETMASK, &mask, &entry);
+	errno = err;
+	if (a->sa_flags & SA_SIGINFO)
+		a->sa_sigaction(sig, si, uc);
+	else
+		a->sa_handler(sig);
+	err = errno;
+	(void)pthread_sigmask(SIG_SETMASK, &entry, NULL);
+	errno = err;
+}
+
+/*
+ * SIGPROF's default action, terminate, as it would have been taken
  * without libmon.
+ */
+static void
+terminate(int sig)
+{
+	struct sigaction dfl;
+	sigset_t set;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	(void)__sigaction(sig, &dfl, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	(void)pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	(void)raise(sig);
+}
+
+/*
+ * Pass a signal that is not a sample to the action the program had.  As
+ * the kernel does, SA_RESETHAND puts SIG_DFL in place (the flags stay)
+ * before the handler runs.
  */
 static void
 chain(int sig, siginfo_t *si, void *uc)
 {
 	struct sigaction a;
-	sigset_t set;
 
 	a = saved;
-	if (a.sa_flags & SA_SIGINFO) {
-		if (a.sa_sigaction != NULL)
-			a.sa_sigaction(sig, si, uc);
-	} else if (a.sa_handler == SIG_DFL) {
-		(void)__sigaction(sig, &a, NULL);
-		sigemptyset(&set);
-		sigaddset(&set, sig);
-		(void)pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-		(void)raise(sig);
-	} else if (a.sa_handler != SIG_IGN)
-		a.sa_handler(sig);
+	if (a.sa_handler == SIG_IGN)
+		return;
+	if (a.sa_handler == SIG_DFL) {
+		terminate(sig);
+		return;
+	}
+	if (a.sa_flags & SA_RESETHAND)
+		saved.sa_handler = SIG_DFL;
+	call(&a, sig, si, uc);
 }
 
 static void
@@ -57,14 +150,13 @@ handler(int sig, siginfo_t *si, void *uc)
 	uint64_t n;
 	int err;
 
-	err = errno;
-	if (!itimer && (si == NULL || !_mon_timer_ours(si))) {
+	if (!sample(si)) {
 		chain(sig, si, uc);
-		errno = err;
 		return;
 	}
+	err = errno;
 	n = 1;
-	if (si != NULL && si->si_code == SI_TIMER && si->si_overrun > 0) {
+	if (si->si_code == SI_TIMER && si->si_overrun > 0) {
 		n += (uint64_t)si->si_overrun;
 		_mon_stats_overrun((uint64_t)si->si_overrun);
 	}
@@ -73,20 +165,27 @@ handler(int sig, siginfo_t *si, void *uc)
 	errno = err;
 }
 
+/* Is a libmon's action? */
+static int
+is_ours(const struct sigaction *a)
+{
+	return (a->sa_flags & SA_SIGINFO) && a->sa_sigaction == handler;
+}
+
 /*
- * Install the handler, keeping the program's action aside; every
- * SIGPROF is a sample when whole_process (ITIMER_PROF).  0 or -1.
+ * Install the handler, keeping the program's action aside; SIGPROFs from
+ * the kernel are the samples when whole_process (ITIMER_PROF), those of
+ * timer.c's timers otherwise.  0 or -1.
  */
 int
 _mon_sigprof_install(int whole_process)
 {
-	struct sigaction sa;
+	struct sigaction sa, prog;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = handler;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigfillset(&sa.sa_mask);
 	itimer = whole_process;
+	if (__sigaction(SIGPROF, NULL, &prog) != 0)
+		return -1;
+	ours_for(&prog, &sa);
 	if (__sigaction(SIGPROF, &sa, &saved) != 0)
 		return -1;
 	installed = 1;
@@ -112,8 +211,7 @@ _mon_sigprof_restore(void)
 		return;
 	err = errno;
 	installed = 0;
-	if (__sigaction(SIGPROF, NULL, &cur) == 0 &&
-	    (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == handler) {
+	if (__sigaction(SIGPROF, NULL, &cur) == 0 && is_ours(&cur)) {
 		memset(&ign, 0, sizeof(ign));
 		ign.sa_handler = SIG_IGN;
 		sigemptyset(&ign.sa_mask);
@@ -146,25 +244,46 @@ _mon_sigprof_discard(void)
 }
 
 /*
- * The program sets or reads its SIGPROF action (sigaction.c).  While a
- * per-thread clock samples, the action is kept aside for chaining and
- * put in place at stop; 1 if so handled.
+ * With ITIMER_PROF: an action the program sets takes the place of
+ * libmon's, and the timer yields to it; what it reads back while
+ * libmon's is in place is its own.
+ */
+static int
+adopt_itimer(const struct sigaction *act, struct sigaction *oact)
+{
+	struct sigaction old;
+
+	if (act != NULL)
+		_mon_itimer_yield();
+	if (__sigaction(SIGPROF, act, &old) != 0)
+		return -1;
+	if (oact != NULL)
+		*oact = is_ours(&old) ? saved : old;
+	return 1;
+}
+
+/*
+ * The program sets or reads its SIGPROF action (sigaction.c); act and
+ * oact are distinct.  While a per-thread clock samples, the action is
+ * kept aside for chaining and put in place at stop, and libmon's takes
+ * the flags that go with it.  Returns 1 if so handled, -1 if so handled
+ * and failed (errno set), 0 if the call is libc's to make.
  */
 int
 _mon_sigprof_adopt(const struct sigaction *act, struct sigaction *oact)
 {
-	struct sigaction old;
+	struct sigaction old, sa;
 
 	if (!installed)
 		return 0;
-	if (itimer) {
-		if (act != NULL)
-			_mon_itimer_yield();
-		return 0;
-	}
+	if (itimer)
+		return adopt_itimer(act, oact);
 	old = saved;
-	if (act != NULL)
+	if (act != NULL) {
 		saved = *act;
+		ours_for(act, &sa);
+		(void)__sigaction(SIGPROF, &sa, NULL);
+	}
 	if (oact != NULL)
 		*oact = old;
 	return 1;

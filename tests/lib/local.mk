@@ -2,6 +2,7 @@
 tests/lib/profil_test: tests/lib/h_support.h tests/lib/h_burn.h
 tests/lib/monitor_test: tests/lib/h_support.h tests/lib/h_burn.h \
 	tests/lib/h_monread.h
+tests/lib/signals_test: tests/lib/h_support.h tests/lib/h_burn.h
 tests/lib/h_monitor: tests/lib/h_burn.h
 tests/lib/t_mondump: tests/lib/h_monread.h
 tests/lib/h_fault tests/lib/t_spin: tests/lib/h_spin.h

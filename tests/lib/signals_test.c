@@ -1,0 +1,415 @@
+/*
+ * signals_test -- what a program that uses SIGPROF itself sees while a
+ * clock of libmon's samples by that signal: its action delivered with
+ * the flags it asked for, its action kept safely while handlers run,
+ * its timers and actions left to it, and nothing of libmon's handed on
+ * across exec.
+ *
+ * The clocks under test are the signal ones: "timer" (monitor() under
+ * PROFCLOCK=timer, the program's action set after the start) and
+ * "profil" (the program's action set first, then profil(), which runs
+ * ITIMER_PROF).  Each case runs in a forked child (run_child) that
+ * reports through shared memory; the parent judges.  This program is
+ * linked with libmon, so its sigaction(), signal() and exec calls are
+ * libmon's.
+ */
+#define _GNU_SOURCE	/* pthread_sigqueue, execveat */
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+
+#include <atf-c.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <mon.h>
+
+#include "h_support.h"
+
+#define BUFW		4096		/* WORDs in a child's profile buffer */
+#define EXIT_CODE	7
+#define ALTSTACK	65536
+#ifndef SA_RESTORER
+#define SA_RESTORER	0x04000000	/* glibc sets it in what it reads */
+#endif
+
+static const char *const clocks[] = { "timer", "profil" };
+#define NCLOCKS	(sizeof(clocks) / sizeof(clocks[0]))
+
+/* What a child does, and what its handler saw. */
+struct sig {
+	/* set by the parent */
+	const char	*clock;
+	int		flags;		/* the program's sa_flags */
+	int		raises;		/* SIGPROFs it raises */
+	/* set by the child */
+	int		started;	/* the clock runs */
+	int		adopted;	/* libmon's handler stayed installed */
+	volatile int	calls;
+	int		prof_blocked, usr1_blocked, usr2_blocked;
+	int		on_altstack;
+	int		read_back;	/* reads back its action */
+	int		dfl_after;	/* reads back SIG_DFL after one */
+	ssize_t		nread;		/* read() of a pipe: result */
+	int		read_errno;
+	WORD		buf[BUFW];
+};
+
+static struct sig *cur;
+static char altstack[ALTSTACK];
+
+/* The action the kernel has in place, libmon's sigaction() bypassed. */
+static void *
+kernel_handler(int sig)
+{
+	struct {
+		void	*handler;
+		unsigned long flags;
+		void	*restorer;
+		uint64_t mask;
+	} k;
+
+	if (syscall(SYS_rt_sigaction, sig, NULL, &k, sizeof(k.mask)) != 0)
+		return NULL;
+	return k.handler;
+}
+
+static void
+seen(int sig)
+{
+	sigset_t m;
+	char here;
+
+	(void)sig;
+	if (pthread_sigmask(SIG_BLOCK, NULL, &m) == 0) {
+		cur->prof_blocked = sigismember(&m, SIGPROF);
+		cur->usr1_blocked = sigismember(&m, SIGUSR1);
+		cur->usr2_blocked = sigismember(&m, SIGUSR2);
+	}
+	cur->on_altstack = &here >= altstack && &here < altstack + ALTSTACK;
+	cur->calls++;
+}
+
+/* The program's action: seen(), SIGUSR1 in its mask, s->flags. */
+static int
+set_action(struct sig *s)
+{
+	struct sigaction sa;
+	stack_t ss;
+
+	if (s->flags & SA_ONSTACK) {
+		ss.ss_sp = altstack;
+		ss.ss_size = sizeof(altstack);
+		ss.ss_flags = 0;
+		if (sigaltstack(&ss, NULL) != 0)
+			return -1;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = seen;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGUSR1);
+	sa.sa_flags = s->flags;
+	return sigaction(SIGPROF, &sa, NULL);
+}
+
+/*
+ * Start the clock s->clock names, with the program's action set as that
+ * case has it; s->started and s->adopted say what came of it.
+ */
+static int
+start(struct sig *s)
+{
+	int r;
+
+	cur = s;
+	if (strcmp(s->clock, "timer") == 0) {
+		setenv("PROFCLOCK", "timer", 1);
+		monitor((int (*)(void))(uintptr_t)burn_a,
+		    (int (*)(void))(uintptr_t)burn_c_end, s->buf, BUFW, 4);
+		s->started = kernel_handler(SIGPROF) != NULL;
+		r = set_action(s);
+	} else {
+		r = set_action(s);
+		s->started = profil(s->buf, sizeof(s->buf),
+		    (uintptr_t)burn_a, 0x10000) == 0;
+	}
+	s->adopted = kernel_handler(SIGPROF) != (void *)seen;
+	return r;
+}
+
+static void
+stop(struct sig *s)
+{
+	if (strcmp(s->clock, "timer") == 0)
+		monitor(NULL, NULL, NULL, 0, 0);
+	else
+		(void)profil(s->buf, 0, 0, 0);
+}
+
+static struct sig *
+newsig(const char *clock, int flags)
+{
+	struct sig *s;
+
+	s = shared(sizeof(*s));
+	s->clock = clock;
+	s->flags = flags;
+	s->raises = 1;
+	return s;
+}
+
+/* Raise s->raises SIGPROFs of the program's own. */
+static int
+child_raise(void *arg)
+{
+	struct sig *s = arg;
+	struct sigaction cur_act;
+	int i;
+
+	if (start(s) != 0)
+		return 100;
+	if (sigaction(SIGPROF, NULL, &cur_act) != 0)
+		return 101;
+	s->read_back = cur_act.sa_handler == seen &&
+	    (cur_act.sa_flags & ~SA_RESTORER) == s->flags &&
+	    sigismember(&cur_act.sa_mask, SIGUSR1);
+	for (i = 0; i < s->raises; i++) {
+		(void)raise(SIGPROF);
+		if (sigaction(SIGPROF, NULL, &cur_act) != 0)
+			return 101;
+		s->dfl_after = cur_act.sa_handler == SIG_DFL;
+	}
+	stop(s);
+	return EXIT_CODE;
+}
+
+/* Run fn for s and require that the clock was one that signals. */
+static void
+run_sig(int (*fn)(void *), struct sig *s, struct child *c)
+{
+	run_child(fn, s, c);
+	ATF_REQUIRE_MSG(s->started, "%s: the clock did not start", s->clock);
+	if (!s->adopted)
+		atf_tc_skip("%s: the program's action replaced libmon's "
+		    "(no per-thread clock here)", s->clock);
+}
+
+ATF_TC(action_mask_as_asked);
+ATF_TC_HEAD(action_mask_as_asked, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "The program's SIGPROF handler runs "
+	    "with the mask its action asks for -- the interrupted mask, its "
+	    "sa_mask and SIGPROF itself -- and no other signal blocked, as "
+	    "without libmon; the action reads back as set");
+}
+ATF_TC_BODY(action_mask_as_asked, tc)
+{
+	struct child c;
+	struct sig *s;
+	size_t i;
+
+	for (i = 0; i < NCLOCKS; i++) {
+		s = newsig(clocks[i], 0);
+		run_sig(child_raise, s, &c);
+		REQUIRE_EXIT(&c, EXIT_CODE);
+		ATF_REQUIRE_MSG(s->calls == 1, "%s: the handler ran %d times",
+		    s->clock, s->calls);
+		ATF_CHECK_MSG(s->prof_blocked, "%s: SIGPROF not blocked in "
+		    "its handler", s->clock);
+		ATF_CHECK_MSG(s->usr1_blocked, "%s: SIGUSR1, in sa_mask, not "
+		    "blocked in the handler", s->clock);
+		ATF_CHECK_MSG(!s->usr2_blocked, "%s: SIGUSR2, in no mask, "
+		    "blocked in the handler", s->clock);
+		ATF_CHECK_MSG(s->read_back, "%s: sigaction() does not read "
+		    "back the action set", s->clock);
+	}
+}
+
+ATF_TC(action_nodefer);
+ATF_TC_HEAD(action_nodefer, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "With SA_NODEFER the program's "
+	    "SIGPROF handler runs with SIGPROF unblocked (Open POSIX "
+	    "sigaction/22-20)");
+}
+ATF_TC_BODY(action_nodefer, tc)
+{
+	struct child c;
+	struct sig *s;
+	size_t i;
+
+	for (i = 0; i < NCLOCKS; i++) {
+		s = newsig(clocks[i], SA_NODEFER);
+		run_sig(child_raise, s, &c);
+		REQUIRE_EXIT(&c, EXIT_CODE);
+		ATF_REQUIRE_MSG(s->calls == 1, "%s: the handler ran %d times",
+		    s->clock, s->calls);
+		ATF_CHECK_MSG(!s->prof_blocked, "%s: SIGPROF blocked in a "
+		    "handler installed with SA_NODEFER", s->clock);
+		ATF_CHECK_MSG(s->usr1_blocked, "%s: SIGUSR1, in sa_mask, not "
+		    "blocked in the handler", s->clock);
+	}
+}
+
+ATF_TC(action_resethand);
+ATF_TC_HEAD(action_resethand, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "With SA_RESETHAND the program's "
+	    "SIGPROF handler runs once: the action reads back SIG_DFL after, "
+	    "and the next SIGPROF ends the program as SIG_DFL does");
+}
+ATF_TC_BODY(action_resethand, tc)
+{
+	struct child c;
+	struct sig *s;
+	size_t i;
+
+	for (i = 0; i < NCLOCKS; i++) {
+		s = newsig(clocks[i], SA_RESETHAND);
+		s->raises = 2;
+		run_sig(child_raise, s, &c);
+		ATF_CHECK_MSG(WIFSIGNALED(c.status) &&
+		    WTERMSIG(c.status) == SIGPROF, "%s: status %#x, not the "
+		    "end by SIGPROF", s->clock, c.status);
+		ATF_CHECK_MSG(s->calls == 1, "%s: the handler ran %d times",
+		    s->clock, s->calls);
+		ATF_CHECK_MSG(s->dfl_after, "%s: the action does not read "
+		    "back SIG_DFL after the first signal", s->clock);
+	}
+}
+
+ATF_TC(action_onstack);
+ATF_TC_HEAD(action_onstack, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "With SA_ONSTACK the program's "
+	    "SIGPROF handler runs on the alternate signal stack it set");
+}
+ATF_TC_BODY(action_onstack, tc)
+{
+	struct child c;
+	struct sig *s;
+	size_t i;
+
+	for (i = 0; i < NCLOCKS; i++) {
+		s = newsig(clocks[i], SA_ONSTACK);
+		run_sig(child_raise, s, &c);
+		REQUIRE_EXIT(&c, EXIT_CODE);
+		ATF_REQUIRE_MSG(s->calls == 1, "%s: the handler ran %d times",
+		    s->clock, s->calls);
+		ATF_CHECK_MSG(s->on_altstack, "%s: the handler did not run "
+		    "on the alternate stack", s->clock);
+	}
+}
+
+/*
+ * Is thread tid asleep in read()?  /proc gives the system call a thread
+ * is blocked in; read is 0 on x86_64.
+ */
+static int
+in_read(pid_t tid)
+{
+	char path[64], line[64];
+	FILE *f;
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	r = fgets(line, sizeof(line), f) != NULL && strncmp(line, "0 ", 2) == 0;
+	fclose(f);
+	return r;
+}
+
+struct reader {
+	pthread_t	main;
+	pid_t		tid;
+	int		wfd;
+};
+
+/*
+ * Once the main thread sleeps in read(), send it a SIGPROF of the
+ * program's own; a while later, give read() a byte, so that a call the
+ * signal restarted ends too.
+ */
+static void *
+interrupter(void *arg)
+{
+	struct reader *r = arg;
+	struct timespec ts = { 0, 1000000 };
+	int i;
+
+	for (i = 0; i < 5000 && !in_read(r->tid); i++)
+		nanosleep(&ts, NULL);
+	(void)pthread_kill(r->main, SIGPROF);
+	ts.tv_nsec = 200000000;
+	nanosleep(&ts, NULL);
+	(void)write(r->wfd, "x", 1);
+	return NULL;
+}
+
+static int
+child_read(void *arg)
+{
+	struct sig *s = arg;
+	struct reader r;
+	pthread_t t;
+	int fds[2];
+	char b;
+
+	if (start(s) != 0 || pipe(fds) != 0)
+		return 100;
+	r.main = pthread_self();
+	r.tid = (pid_t)syscall(SYS_gettid);
+	r.wfd = fds[1];
+	if (pthread_create(&t, NULL, interrupter, &r) != 0)
+		return 101;
+	s->nread = read(fds[0], &b, 1);
+	s->read_errno = errno;
+	pthread_join(t, NULL);
+	stop(s);
+	return EXIT_CODE;
+}
+
+ATF_TC(action_restart_or_not);
+ATF_TC_HEAD(action_restart_or_not, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "Under the per-thread clock, a read() "
+	    "that the program's own SIGPROF interrupts fails with EINTR when "
+	    "its action lacks SA_RESTART, and is restarted when it has it");
+}
+ATF_TC_BODY(action_restart_or_not, tc)
+{
+	struct child c;
+	struct sig *s;
+
+	s = newsig("timer", 0);
+	run_sig(child_read, s, &c);
+	REQUIRE_EXIT(&c, EXIT_CODE);
+	ATF_REQUIRE_MSG(s->calls == 1, "the handler ran %d times", s->calls);
+	ATF_CHECK_MSG(s->nread == -1 && s->read_errno == EINTR, "without "
+	    "SA_RESTART: read() gave %zd (%s), not EINTR", s->nread,
+	    strerror(s->read_errno));
+
+	s = newsig("timer", SA_RESTART);
+	run_sig(child_read, s, &c);
+	REQUIRE_EXIT(&c, EXIT_CODE);
+	ATF_REQUIRE_MSG(s->calls == 1, "the handler ran %d times", s->calls);
+	ATF_CHECK_MSG(s->nread == 1, "with SA_RESTART: read() gave %zd (%s), "
+	    "not the byte", s->nread, strerror(s->read_errno));
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, action_mask_as_asked);
+	ATF_TP_ADD_TC(tp, action_nodefer);
+	ATF_TP_ADD_TC(tp, action_resethand);
+	ATF_TP_ADD_TC(tp, action_onstack);
+	ATF_TP_ADD_TC(tp, action_restart_or_not);
+	return atf_no_error();
+}
