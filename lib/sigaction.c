@@ -20,16 +20,12 @@ _mon_public int
 sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
 {
 	struct sigaction copy;
-	int r;
 
 	if (sig == SIGPROF) {
 		/* act and oact may be one object. */
 		if (act != NULL)
 			copy = *act;
-		r = _mon_sigprof_adopt(act != NULL ? &copy : NULL, oact);
-		if (r != 0)
-			return r > 0 ? 0 : -1;
-		return __sigaction(sig, act != NULL ? &copy : NULL, oact);
+		return _mon_sigprof_adopt(act != NULL ? &copy : NULL, oact);
 	}
 	return __sigaction(sig, act, oact);
 }

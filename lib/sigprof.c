@@ -18,6 +18,16 @@
  * installed with those two flags as the program's action has them (see
  * ours_for()).
  *
+ * The program's action is read by handlers on any thread while another
+ * may set it.  It lives in two slots: a writer fills the one that is not
+ * current and then moves gen on, so a reader copies the slot gen names
+ * and keeps the copy if gen has not moved meanwhile -- it never waits,
+ * not even on a writer its own signal interrupted.  Writers (sigaction,
+ * install, restore, and a handler resetting an SA_RESETHAND action)
+ * exclude each other through wlock, taken with every signal blocked so
+ * that no handler on the holder's thread can wait on it.  wlock names
+ * the holder's process: a fork child finds its parent's holder gone.
+ *
  * The handler is the only code of libmon that runs in the program's
  * signal context: it reads the interrupted pc from the ucontext and
  * calls down into the histogram (hist.c); errno is kept.
@@ -25,14 +35,18 @@
 #define _GNU_SOURCE	/* REG_RIP, sigorset */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include "mon_private.h"
 
-static struct sigaction	saved;		/* the program's action */
-static volatile sig_atomic_t installed;
+static struct sigaction	slot[2];	/* the action: slot[gen & 1] */
+static _Atomic unsigned long gen;
+static _Atomic pid_t	wlock;		/* the writer's process; 0: none */
+static int		installed;	/* under wlock */
 static int		itimer;		/* ITIMER_PROF samples */
 
 static void handler(int, siginfo_t *, void *);
@@ -42,6 +56,64 @@ static int
 catches(const struct sigaction *a)
 {
 	return a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN;
+}
+
+/* Copy the program's action into a; its generation.  Signal-safe. */
+static unsigned long
+load(struct sigaction *a)
+{
+	unsigned long g;
+
+	for (;;) {
+		g = atomic_load_explicit(&gen, memory_order_acquire);
+		memcpy(a, &slot[g & 1], sizeof(*a));
+		atomic_thread_fence(memory_order_acquire);
+		if (atomic_load_explicit(&gen, memory_order_relaxed) == g)
+			return g;
+	}
+}
+
+/* Make a the program's action.  Caller holds wlock. */
+static void
+store(const struct sigaction *a)
+{
+	unsigned long g;
+
+	g = atomic_load_explicit(&gen, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+	memcpy(&slot[(g + 1) & 1], a, sizeof(*a));
+	atomic_store_explicit(&gen, g + 1, memory_order_release);
+}
+
+/*
+ * Take wlock, every signal blocked (the mask before in *was); a holder
+ * of another process is one a fork left behind.  Signal-safe.
+ */
+static void
+lock(sigset_t *was)
+{
+	sigset_t all;
+	pid_t me, cur;
+
+	sigfillset(&all);
+	(void)pthread_sigmask(SIG_SETMASK, &all, was);
+	me = getpid();
+	for (;;) {
+		cur = 0;
+		if (atomic_compare_exchange_weak(&wlock, &cur, me))
+			return;
+		if (cur != me && cur != 0 &&
+		    atomic_compare_exchange_weak(&wlock, &cur, me))
+			return;
+		(void)sched_yield();
+	}
+}
+
+static void
+unlock(const sigset_t *was)
+{
+	atomic_store(&wlock, 0);
+	(void)pthread_sigmask(SIG_SETMASK, was, NULL);
 }
 
 /*
@@ -123,25 +195,49 @@ terminate(int sig)
 }
 
 /*
- * Pass a signal that is not a sample to the action the program had.  As
- * the kernel does, SA_RESETHAND puts SIG_DFL in place (the flags stay)
- * before the handler runs.
+ * SA_RESETHAND: action a, of generation g, is replaced by SIG_DFL (its
+ * flags stay, as the kernel does) -- unless it is no longer current, so
+ * that of two threads it reaches at once only one runs the handler.
+ * libmon's action is matched to it.  Signal-safe; 1 if reset.
  */
+static int
+reset(unsigned long g, const struct sigaction *a)
+{
+	struct sigaction dfl, sa;
+	sigset_t was;
+	int done, err;
+
+	err = errno;
+	lock(&was);
+	done = atomic_load_explicit(&gen, memory_order_relaxed) == g;
+	if (done) {
+		dfl = *a;
+		dfl.sa_handler = SIG_DFL;
+		store(&dfl);
+		ours_for(&dfl, &sa);
+		(void)__sigaction(SIGPROF, &sa, NULL);
+	}
+	unlock(&was);
+	errno = err;
+	return done;
+}
+
+/* Pass a signal that is not a sample to the action the program had. */
 static void
 chain(int sig, siginfo_t *si, void *uc)
 {
 	struct sigaction a;
+	unsigned long g;
 
-	a = saved;
+	do
+		g = load(&a);
+	while (catches(&a) && (a.sa_flags & SA_RESETHAND) && !reset(g, &a));
 	if (a.sa_handler == SIG_IGN)
 		return;
-	if (a.sa_handler == SIG_DFL) {
+	if (a.sa_handler == SIG_DFL)
 		terminate(sig);
-		return;
-	}
-	if (a.sa_flags & SA_RESETHAND)
-		saved.sa_handler = SIG_DFL;
-	call(&a, sig, si, uc);
+	else
+		call(&a, sig, si, uc);
 }
 
 static void
@@ -181,15 +277,20 @@ int
 _mon_sigprof_install(int whole_process)
 {
 	struct sigaction sa, prog;
+	sigset_t was;
+	int r;
 
+	lock(&was);
 	itimer = whole_process;
-	if (__sigaction(SIGPROF, NULL, &prog) != 0)
-		return -1;
-	ours_for(&prog, &sa);
-	if (__sigaction(SIGPROF, &sa, &saved) != 0)
-		return -1;
-	installed = 1;
-	return 0;
+	r = -1;
+	if (__sigaction(SIGPROF, NULL, &prog) == 0) {
+		store(&prog);
+		ours_for(&prog, &sa);
+		r = __sigaction(SIGPROF, &sa, NULL);
+	}
+	installed = r == 0;
+	unlock(&was);
+	return r;
 }
 
 /*
@@ -204,20 +305,23 @@ _mon_sigprof_install(int whole_process)
 void
 _mon_sigprof_restore(void)
 {
-	struct sigaction cur, ign;
+	struct sigaction cur, ign, prog;
+	sigset_t was;
 	int err;
 
-	if (!installed)
-		return;
 	err = errno;
-	installed = 0;
-	if (__sigaction(SIGPROF, NULL, &cur) == 0 && is_ours(&cur)) {
+	lock(&was);
+	if (installed && __sigaction(SIGPROF, NULL, &cur) == 0 &&
+	    is_ours(&cur)) {
 		memset(&ign, 0, sizeof(ign));
 		ign.sa_handler = SIG_IGN;
 		sigemptyset(&ign.sa_mask);
 		(void)__sigaction(SIGPROF, &ign, NULL);
-		(void)__sigaction(SIGPROF, &saved, NULL);
+		(void)load(&prog);
+		(void)__sigaction(SIGPROF, &prog, NULL);
 	}
+	installed = 0;
+	unlock(&was);
 	errno = err;
 }
 
@@ -230,23 +334,24 @@ void
 _mon_sigprof_discard(void)
 {
 	struct sigaction cur, ign;
+	sigset_t was;
 	int err;
 
-	if (!installed)
-		return;
 	err = errno;
+	lock(&was);
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;
 	sigemptyset(&ign.sa_mask);
-	if (__sigaction(SIGPROF, &ign, &cur) == 0)
+	if (installed && __sigaction(SIGPROF, &ign, &cur) == 0)
 		(void)__sigaction(SIGPROF, &cur, NULL);
+	unlock(&was);
 	errno = err;
 }
 
 /*
  * With ITIMER_PROF: an action the program sets takes the place of
  * libmon's, and the timer yields to it; what it reads back while
- * libmon's is in place is its own.
+ * libmon's is in place is its own.  Caller holds wlock.
  */
 static int
 adopt_itimer(const struct sigaction *act, struct sigaction *oact)
@@ -257,34 +362,55 @@ adopt_itimer(const struct sigaction *act, struct sigaction *oact)
 		_mon_itimer_yield();
 	if (__sigaction(SIGPROF, act, &old) != 0)
 		return -1;
-	if (oact != NULL)
-		*oact = is_ours(&old) ? saved : old;
-	return 1;
+	if (oact != NULL) {
+		if (is_ours(&old))
+			(void)load(&old);
+		*oact = old;
+	}
+	return 0;
 }
 
 /*
- * The program sets or reads its SIGPROF action (sigaction.c); act and
- * oact are distinct.  While a per-thread clock samples, the action is
- * kept aside for chaining and put in place at stop, and libmon's takes
- * the flags that go with it.  Returns 1 if so handled, -1 if so handled
- * and failed (errno set), 0 if the call is libc's to make.
+ * While a per-thread clock samples, the action is kept aside for
+ * chaining and put in place at stop, and libmon's takes the flags that
+ * go with it.  Caller holds wlock.
  */
-int
-_mon_sigprof_adopt(const struct sigaction *act, struct sigaction *oact)
+static int
+adopt_timer(const struct sigaction *act, struct sigaction *oact)
 {
 	struct sigaction old, sa;
 
-	if (!installed)
-		return 0;
-	if (itimer)
-		return adopt_itimer(act, oact);
-	old = saved;
+	(void)load(&old);
 	if (act != NULL) {
-		saved = *act;
+		store(act);
 		ours_for(act, &sa);
 		(void)__sigaction(SIGPROF, &sa, NULL);
 	}
 	if (oact != NULL)
 		*oact = old;
-	return 1;
+	return 0;
+}
+
+/*
+ * The program sets or reads its SIGPROF action (sigaction.c); act and
+ * oact are distinct.  With no signal clock, libc's call.  Returns what
+ * sigaction() returns, errno set on failure.  Signal-safe.
+ */
+int
+_mon_sigprof_adopt(const struct sigaction *act, struct sigaction *oact)
+{
+	sigset_t was;
+	int r, err;
+
+	lock(&was);
+	if (!installed)
+		r = __sigaction(SIGPROF, act, oact);
+	else if (itimer)
+		r = adopt_itimer(act, oact);
+	else
+		r = adopt_timer(act, oact);
+	err = errno;
+	unlock(&was);
+	errno = err;
+	return r;
 }

@@ -404,6 +404,115 @@ ATF_TC_BODY(action_restart_or_not, tc)
 	    "not the byte", s->nread, strerror(s->read_errno));
 }
 
+/*
+ * Two actions a thread switches between while another takes SIGPROFs
+ * of its own: each handler checks that it runs under its own action's
+ * mask and flags, not a mix of the two.
+ */
+#define NRAISE		50000
+
+struct race {
+	struct sig	s;
+	volatile int	done;
+	volatile int	mixed;		/* a handler under the other's mask */
+	volatile int	a_calls, b_calls;
+};
+
+static struct race *race;
+
+static int
+blocked(int sig)
+{
+	sigset_t m;
+
+	return pthread_sigmask(SIG_BLOCK, NULL, &m) == 0 &&
+	    sigismember(&m, sig);
+}
+
+/* Action A: SIGUSR1 in its mask, SIGPROF deferred. */
+static void
+seen_a(int sig)
+{
+	(void)sig;
+	race->a_calls++;
+	if (!blocked(SIGUSR1) || blocked(SIGUSR2) || !blocked(SIGPROF))
+		race->mixed++;
+}
+
+/* Action B: SIGUSR2 in its mask, SA_NODEFER. */
+static void
+seen_b(int sig)
+{
+	(void)sig;
+	race->b_calls++;
+	if (blocked(SIGUSR1) || !blocked(SIGUSR2) || blocked(SIGPROF))
+		race->mixed++;
+}
+
+static void *
+switcher(void *arg)
+{
+	struct sigaction a, b;
+
+	(void)arg;
+	memset(&a, 0, sizeof(a));
+	a.sa_handler = seen_a;
+	sigemptyset(&a.sa_mask);
+	sigaddset(&a.sa_mask, SIGUSR1);
+	b = a;
+	b.sa_handler = seen_b;
+	sigemptyset(&b.sa_mask);
+	sigaddset(&b.sa_mask, SIGUSR2);
+	b.sa_flags = SA_NODEFER;
+	while (!race->done) {
+		(void)sigaction(SIGPROF, &a, NULL);
+		(void)sigaction(SIGPROF, &b, NULL);
+	}
+	return NULL;
+}
+
+static int
+child_race(void *arg)
+{
+	pthread_t t;
+	int i;
+
+	race = arg;
+	if (start(&race->s) != 0)
+		return 100;
+	if (pthread_create(&t, NULL, switcher, NULL) != 0)
+		return 101;
+	for (i = 0; i < NRAISE; i++)
+		(void)raise(SIGPROF);
+	race->done = 1;
+	pthread_join(t, NULL);
+	stop(&race->s);
+	return EXIT_CODE;
+}
+
+ATF_TC(action_update_not_torn);
+ATF_TC_HEAD(action_update_not_torn, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "While one thread switches the "
+	    "SIGPROF action back and forth, every signal another thread "
+	    "takes runs one action's handler under that action's own mask "
+	    "and flags, never a mix of the two");
+}
+ATF_TC_BODY(action_update_not_torn, tc)
+{
+	struct race *r;
+	struct child c;
+
+	r = shared(sizeof(*r));
+	r->s.clock = "timer";
+	run_sig(child_race, &r->s, &c);
+	REQUIRE_EXIT(&c, EXIT_CODE);
+	ATF_REQUIRE_MSG(r->a_calls > 0 && r->b_calls > 0, "calls: %d of A, "
+	    "%d of B", r->a_calls, r->b_calls);
+	ATF_CHECK_EQ_MSG(r->mixed, 0, "%d of %d signals ran under a mix of "
+	    "the two actions", r->mixed, r->a_calls + r->b_calls);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, action_mask_as_asked);
@@ -411,5 +520,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, action_resethand);
 	ATF_TP_ADD_TC(tp, action_onstack);
 	ATF_TP_ADD_TC(tp, action_restart_or_not);
+	ATF_TP_ADD_TC(tp, action_update_not_torn);
 	return atf_no_error();
 }
