@@ -33,11 +33,14 @@
  * calls down into the histogram (hist.c); errno is kept.
  */
 #define _GNU_SOURCE	/* REG_RIP, sigorset */
+#include <sys/syscall.h>
+
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -326,6 +329,34 @@ _mon_sigprof_restore(void)
 }
 
 /*
+ * Take libmon's samples pending on the calling thread or for the whole
+ * process out of the way; a SIGPROF of the program's own is put back,
+ * on the calling thread, with its siginfo.  Samples that other threads
+ * hold are theirs to take.  Caller holds wlock (so SIGPROF is blocked)
+ * and libmon's action is installed.
+ */
+#define NKEEP	16
+static void
+drain(void)
+{
+	static const struct timespec zero;
+	siginfo_t keep[NKEEP], si;
+	sigset_t set;
+	int i, n;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGPROF);
+	n = 0;
+	for (i = 0; i < 4 * NKEEP && sigtimedwait(&set, &si, &zero) == SIGPROF;
+	    i++)
+		if (!sample(&si) && n < NKEEP)
+			keep[n++] = si;
+	for (i = 0; i < n; i++)
+		(void)syscall(SYS_rt_tgsigqueueinfo, getpid(), _mon_gettid(),
+		    SIGPROF, &keep[i]);
+}
+
+/*
  * Discard every SIGPROF pending on the calling thread or the process,
  * whatever the action, without changing it: before an exec, so that the
  * new image is not handed one of libmon's samples.
@@ -350,16 +381,21 @@ _mon_sigprof_discard(void)
 
 /*
  * With ITIMER_PROF: an action the program sets takes the place of
- * libmon's, and the timer yields to it; what it reads back while
- * libmon's is in place is its own.  Caller holds wlock.
+ * libmon's, and the timer yields to it, with no sample of its left
+ * pending for the action (SIG_DFL would end the program); what the
+ * program reads back while libmon's is in place is its own.  Caller
+ * holds wlock.
  */
 static int
 adopt_itimer(const struct sigaction *act, struct sigaction *oact)
 {
 	struct sigaction old;
 
-	if (act != NULL)
+	if (act != NULL && __sigaction(SIGPROF, NULL, &old) == 0 &&
+	    is_ours(&old)) {
 		_mon_itimer_yield();
+		drain();
+	}
 	if (__sigaction(SIGPROF, act, &old) != 0)
 		return -1;
 	if (oact != NULL) {

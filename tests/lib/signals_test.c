@@ -21,6 +21,7 @@
 #include <atf-c.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -30,6 +31,7 @@
 
 #include <mon.h>
 
+#include "h_monread.h"
 #include "h_support.h"
 
 #define BUFW		4096		/* WORDs in a child's profile buffer */
@@ -513,6 +515,157 @@ ATF_TC_BODY(action_update_not_torn, tc)
 	    "the two actions", r->mixed, r->a_calls + r->b_calls);
 }
 
+/*
+ * Run argv[0] with PROFCLOCK=clock (unless NULL) in the working
+ * directory, its stdout to out (unless NULL); its status.
+ */
+static int
+spawn(char *const argv[], const char *clock, const char *out)
+{
+	int fd, status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	ATF_REQUIRE_MSG(pid != -1, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		if (clock != NULL)
+			setenv("PROFCLOCK", clock, 1);
+		unsetenv("PROFDIR");
+		if (out != NULL && ((fd = open(out, O_WRONLY | O_CREAT |
+		    O_TRUNC, 0644)) < 0 || dup2(fd, STDOUT_FILENO) < 0))
+			_exit(120);
+		execv(argv[0], argv);
+		_exit(121);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		ATF_REQUIRE_MSG(errno == EINTR, "waitpid: %s", strerror(errno));
+	return status;
+}
+
+/* The helper name in the test's source directory. */
+static void
+helper(const atf_tc_t *tc, const char *name, char *path, size_t size)
+{
+	ATF_REQUIRE((size_t)snprintf(path, size, "%s/%s",
+	    atf_tc_get_config_var(tc, "srcdir"), name) < size);
+}
+
+/* Does file hold the line? */
+static int
+has_line(const char *file, const char *line)
+{
+	char buf[256];
+	FILE *f;
+	int found;
+
+	if ((f = fopen(file, "r")) == NULL)
+		return 0;
+	found = 0;
+	while (!found && fgets(buf, sizeof(buf), f) != NULL) {
+		buf[strcspn(buf, "\n")] = '\0';
+		found = strcmp(buf, line) == 0;
+	}
+	fclose(f);
+	return found;
+}
+
+/* mon.out is there, well formed, and prof -s reads it for prog. */
+static void
+check_profile(const atf_tc_t *tc, const char *prog, struct mon_file *m)
+{
+	char why[256], prof[PATH_MAX];
+	char *argv[] = { prof, "-s", (char *)prog, MON_OUT, NULL };
+	int st;
+
+	ATF_REQUIRE_MSG(mon_read(MON_OUT, m, why, sizeof(why)) == 0, "%s: %s",
+	    MON_OUT, why);
+	helper(tc, "../../prof/prof", prof, sizeof(prof));
+	st = spawn(argv, NULL, "prof.out");
+	ATF_CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "prof -s: "
+	    "status %#x", st);
+}
+
+ATF_TC(itimer_sig_dfl_not_killed);
+ATF_TC_HEAD(itimer_sig_dfl_not_killed, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "With PROFCLOCK=itimer, a program "
+	    "that sets SIGPROF back to SIG_DFL is not killed by libmon's "
+	    "timer: it keeps its exit status, mon.out is written and prof -s "
+	    "reads it");
+}
+ATF_TC_BODY(itimer_sig_dfl_not_killed, tc)
+{
+	char prog[PATH_MAX];
+	char *argv[] = { prog, "dfl", "300", NULL };
+	struct mon_file m;
+	int st;
+
+	helper(tc, "h_sigprog", prog, sizeof(prog));
+	st = spawn(argv, "itimer", "out");
+	ATF_REQUIRE_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 3, "status %#x%s",
+	    st, WIFSIGNALED(st) && WTERMSIG(st) == SIGPROF ? " (SIGPROF)" : "");
+	ATF_CHECK_MSG(has_line("out", "read back: own"), "SIG_DFL does not "
+	    "read back");
+	check_profile(tc, prog, &m);
+	ATF_CHECK_MSG(m.has_run && m.run.clock == MONX_CLK_ITIMER, "not the "
+	    "itimer clock");
+	mon_free(&m);
+}
+
+/* Set SIG_DFL while SIGPROF is blocked and a sample is pending. */
+static int
+child_dfl_pending(void *arg)
+{
+	struct sig *s = arg;
+	struct sigaction dfl;
+	sigset_t set, pend;
+	uint64_t t0;
+
+	cur = s;
+	setenv("PROFCLOCK", "itimer", 1);
+	monitor((int (*)(void))(uintptr_t)burn_a,
+	    (int (*)(void))(uintptr_t)burn_c_end, s->buf, BUFW, 4);
+	s->started = kernel_handler(SIGPROF) != NULL;
+	sigemptyset(&set);
+	sigaddset(&set, SIGPROF);
+	(void)sigprocmask(SIG_BLOCK, &set, NULL);
+	t0 = thread_ns();
+	do {
+		burn_a(BURN_CHUNK);
+		(void)sigpending(&pend);
+	} while (!sigismember(&pend, SIGPROF) && thread_ns() - t0 < CPU_CAP_NS);
+	s->adopted = sigismember(&pend, SIGPROF);	/* a sample pends */
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	if (sigaction(SIGPROF, &dfl, NULL) != 0)
+		return 100;
+	(void)sigprocmask(SIG_UNBLOCK, &set, NULL);
+	burn_for(burn_a, 50 * MS);
+	monitor(NULL, NULL, NULL, 0, 0);
+	return EXIT_CODE;
+}
+
+ATF_TC(itimer_sig_dfl_sample_pending);
+ATF_TC_HEAD(itimer_sig_dfl_sample_pending, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "With PROFCLOCK=itimer, a program "
+	    "that sets SIGPROF to SIG_DFL while it blocks the signal and a "
+	    "sample is pending is not killed when it unblocks it");
+}
+ATF_TC_BODY(itimer_sig_dfl_sample_pending, tc)
+{
+	struct child c;
+	struct sig *s;
+
+	s = newsig("itimer", 0);
+	run_child(child_dfl_pending, s, &c);
+	ATF_REQUIRE_MSG(s->started && s->adopted, "no sample came pending");
+	ATF_CHECK_MSG(WIFEXITED(c.status) && WEXITSTATUS(c.status) ==
+	    EXIT_CODE, "status %#x%s", c.status, WIFSIGNALED(c.status) &&
+	    WTERMSIG(c.status) == SIGPROF ? " (SIGPROF)" : "");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, action_mask_as_asked);
@@ -521,5 +674,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, action_onstack);
 	ATF_TP_ADD_TC(tp, action_restart_or_not);
 	ATF_TP_ADD_TC(tp, action_update_not_torn);
+	ATF_TP_ADD_TC(tp, itimer_sig_dfl_not_killed);
+	ATF_TP_ADD_TC(tp, itimer_sig_dfl_sample_pending);
 	return atf_no_error();
 }
