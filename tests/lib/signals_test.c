@@ -58,6 +58,8 @@ struct sig {
 	int		on_altstack;
 	int		read_back;	/* reads back its action */
 	int		dfl_after;	/* reads back SIG_DFL after one */
+	char		prog[PATH_MAX];	/* a program to exec */
+	long		interval_us;	/* ITIMER_PROF's, as found */
 	ssize_t		nread;		/* read() of a pipe: result */
 	int		read_errno;
 	WORD		buf[BUFW];
@@ -121,8 +123,9 @@ set_action(struct sig *s)
 }
 
 /*
- * Start the clock s->clock names, with the program's action set as that
- * case has it; s->started and s->adopted say what came of it.
+ * Start the clock s->clock names -- monitor() under that PROFCLOCK, the
+ * program's action set after; or the action, then profil() -- and say
+ * in s->started and s->adopted what came of it.
  */
 static int
 start(struct sig *s)
@@ -130,8 +133,8 @@ start(struct sig *s)
 	int r;
 
 	cur = s;
-	if (strcmp(s->clock, "timer") == 0) {
-		setenv("PROFCLOCK", "timer", 1);
+	if (strcmp(s->clock, "profil") != 0) {
+		setenv("PROFCLOCK", s->clock, 1);
 		monitor((int (*)(void))(uintptr_t)burn_a,
 		    (int (*)(void))(uintptr_t)burn_c_end, s->buf, BUFW, 4);
 		s->started = kernel_handler(SIGPROF) != NULL;
@@ -148,7 +151,7 @@ start(struct sig *s)
 static void
 stop(struct sig *s)
 {
-	if (strcmp(s->clock, "timer") == 0)
+	if (strcmp(s->clock, "profil") != 0)
 		monitor(NULL, NULL, NULL, 0, 0);
 	else
 		(void)profil(s->buf, 0, 0, 0);
@@ -666,6 +669,119 @@ ATF_TC_BODY(itimer_sig_dfl_sample_pending, tc)
 	    WTERMSIG(c.status) == SIGPROF ? " (SIGPROF)" : "");
 }
 
+enum { OWN_STOP, OWN_EXEC_FAILS, OWN_EXEC };
+
+/*
+ * Under ITIMER_PROF, the program takes SIGPROF and ITIMER_PROF (7 ms)
+ * for itself, then stops profiling, or execs s->prog and fails, or
+ * execs t_exec count.
+ */
+static int
+child_own_itimer(void *arg)
+{
+	struct sig *s = arg;
+	struct itimerval it;
+
+	if (start(s) != 0)
+		return 100;
+	memset(&it, 0, sizeof(it));
+	it.it_interval.tv_usec = 7000;
+	it.it_value = it.it_interval;
+	if (setitimer(ITIMER_PROF, &it, NULL) != 0)
+		return 101;
+	burn_for(burn_a, 30 * MS);
+	if (s->raises == OWN_STOP)
+		stop(s);
+	else if (s->raises == OWN_EXEC_FAILS)
+		(void)execl("/nonexistent/t_exec", "t_exec", (char *)NULL);
+	else {
+		/* Time for t_exec to set its handler before the first. */
+		it.it_value.tv_usec = 30000;
+		(void)setitimer(ITIMER_PROF, &it, NULL);
+		(void)execl(s->prog, "t_exec", "count", "100", (char *)NULL);
+		return 102;
+	}
+	if (getitimer(ITIMER_PROF, &it) != 0)
+		return 103;
+	s->interval_us = it.it_interval.tv_sec * 1000000 +
+	    it.it_interval.tv_usec;
+	s->read_back = kernel_handler(SIGPROF) == (void *)seen;
+	return EXIT_CODE;
+}
+
+static struct sig *
+own_itimer(int what, struct child *c)
+{
+	struct sig *s;
+
+	s = newsig("itimer", SA_RESTART);
+	s->raises = what;
+	run_child(child_own_itimer, s, c);
+	ATF_REQUIRE_MSG(s->started, "the clock did not start");
+	return s;
+}
+
+ATF_TC(itimer_stop_keeps_program_timer);
+ATF_TC_HEAD(itimer_stop_keeps_program_timer, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "With PROFCLOCK=itimer, an "
+	    "ITIMER_PROF the program set while profiled is still its own "
+	    "after the stop, with its action: the timer of before the start "
+	    "is not put back over it");
+}
+ATF_TC_BODY(itimer_stop_keeps_program_timer, tc)
+{
+	struct child c;
+	struct sig *s;
+
+	s = own_itimer(OWN_STOP, &c);
+	REQUIRE_EXIT(&c, EXIT_CODE);
+	ATF_CHECK_MSG(s->calls > 0, "the program's handler got no signal");
+	ATF_CHECK_EQ_MSG(s->interval_us, 7000, "ITIMER_PROF's interval is "
+	    "%ld us after the stop, not the program's 7000", s->interval_us);
+	ATF_CHECK_MSG(s->read_back, "the program's action is not in place");
+}
+
+ATF_TC(itimer_failed_exec_keeps_program_timer);
+ATF_TC_HEAD(itimer_failed_exec_keeps_program_timer, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "With PROFCLOCK=itimer, an exec that "
+	    "fails leaves the ITIMER_PROF the program set as it was: libmon's "
+	    "timer, which had yielded, does not come back over it");
+}
+ATF_TC_BODY(itimer_failed_exec_keeps_program_timer, tc)
+{
+	struct child c;
+	struct sig *s;
+
+	s = own_itimer(OWN_EXEC_FAILS, &c);
+	REQUIRE_EXIT(&c, EXIT_CODE);
+	ATF_CHECK_EQ_MSG(s->interval_us, 7000, "ITIMER_PROF's interval is "
+	    "%ld us after the failed exec, not the program's 7000",
+	    s->interval_us);
+}
+
+ATF_TC(itimer_exec_hands_on_program_timer);
+ATF_TC_HEAD(itimer_exec_hands_on_program_timer, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "With PROFCLOCK=itimer, an "
+	    "ITIMER_PROF the program set goes on into the program it execs, "
+	    "as it does without libmon");
+}
+ATF_TC_BODY(itimer_exec_hands_on_program_timer, tc)
+{
+	struct child c;
+	struct sig *s;
+
+	s = newsig("itimer", SA_RESTART);
+	s->raises = OWN_EXEC;
+	helper(tc, "t_exec", s->prog, sizeof(s->prog));
+	run_child(child_own_itimer, s, &c);
+	ATF_CHECK_MSG(WIFEXITED(c.status) && WEXITSTATUS(c.status) > 0 &&
+	    WEXITSTATUS(c.status) < 100, "t_exec count: status %#x, no "
+	    "SIGPROF of the inherited timer", c.status);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, action_mask_as_asked);
@@ -676,5 +792,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, action_update_not_torn);
 	ATF_TP_ADD_TC(tp, itimer_sig_dfl_not_killed);
 	ATF_TP_ADD_TC(tp, itimer_sig_dfl_sample_pending);
+	ATF_TP_ADD_TC(tp, itimer_stop_keeps_program_timer);
+	ATF_TP_ADD_TC(tp, itimer_failed_exec_keeps_program_timer);
+	ATF_TP_ADD_TC(tp, itimer_exec_hands_on_program_timer);
 	return atf_no_error();
 }
