@@ -357,24 +357,24 @@ drain(void)
 }
 
 /*
- * Discard every SIGPROF pending on the calling thread or the process,
- * whatever the action, without changing it: before an exec, so that the
- * new image is not handed one of libmon's samples.
+ * Before an exec: the new image must not be handed one of libmon's
+ * samples, pending on the calling thread or the process (other threads
+ * and what they hold end with the exec), or under SIG_DFL it would die
+ * of it.  A SIGPROF of the program's own is handed on, as it would be
+ * without libmon.  The clock is stopped for the calling thread first.
  */
 void
 _mon_sigprof_discard(void)
 {
-	struct sigaction cur, ign;
+	struct sigaction cur;
 	sigset_t was;
 	int err;
 
 	err = errno;
 	lock(&was);
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
-	sigemptyset(&ign.sa_mask);
-	if (installed && __sigaction(SIGPROF, &ign, &cur) == 0)
-		(void)__sigaction(SIGPROF, &cur, NULL);
+	if (installed && __sigaction(SIGPROF, NULL, &cur) == 0 &&
+	    is_ours(&cur))
+		drain();
 	unlock(&was);
 	errno = err;
 }

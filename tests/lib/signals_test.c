@@ -100,13 +100,18 @@ seen(int sig)
 	cur->calls++;
 }
 
-/* The program's action: seen(), SIGUSR1 in its mask, s->flags. */
+/*
+ * The program's action: seen(), SIGUSR1 in its mask, s->flags; none if
+ * the flags are -1.
+ */
 static int
 set_action(struct sig *s)
 {
 	struct sigaction sa;
 	stack_t ss;
 
+	if (s->flags == -1)
+		return 0;
 	if (s->flags & SA_ONSTACK) {
 		ss.ss_sp = altstack;
 		ss.ss_size = sizeof(altstack);
@@ -782,6 +787,89 @@ ATF_TC_BODY(itimer_exec_hands_on_program_timer, tc)
 	    "SIGPROF of the inherited timer", c.status);
 }
 
+/*
+ * Every signal blocked, as a launcher holds them before it execs: burn
+ * until a sample is pending (after raising one SIGPROF of the program's
+ * own if s->raises), then exec t_exec, which unblocks everything.
+ */
+static int
+child_exec_pending(void *arg)
+{
+	struct sig *s = arg;
+	sigset_t all, pend;
+	uint64_t t0;
+
+	if (start(s) != 0)
+		return 100;
+	sigfillset(&all);
+	(void)sigprocmask(SIG_BLOCK, &all, NULL);
+	if (s->raises)
+		(void)raise(SIGPROF);
+	t0 = thread_ns();
+	do {
+		burn_a(BURN_CHUNK);
+		(void)sigpending(&pend);
+	} while ((s->raises || !sigismember(&pend, SIGPROF)) &&
+	    thread_ns() - t0 < (s->raises ? 50 * MS : CPU_CAP_NS));
+	s->adopted = sigismember(&pend, SIGPROF);	/* one is pending */
+	(void)execl(s->prog, "t_exec", s->raises ? "count" : "burn", "200",
+	    (char *)NULL);
+	return 102;
+}
+
+ATF_TC(exec_pending_sample_not_handed_on);
+ATF_TC_HEAD(exec_pending_sample_not_handed_on, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A program exec'd with every signal "
+	    "blocked while a sample of libmon's was pending (PROFCLOCK=timer, "
+	    "itimer, profil()) does not die of it when it unblocks SIGPROF: "
+	    "it runs to its own exit status");
+}
+ATF_TC_BODY(exec_pending_sample_not_handed_on, tc)
+{
+	static const char *const with[] = { "timer", "itimer", "profil" };
+	struct child c;
+	struct sig *s;
+	size_t i;
+
+	for (i = 0; i < sizeof(with) / sizeof(with[0]); i++) {
+		s = newsig(with[i], -1);
+		s->raises = 0;
+		helper(tc, "t_exec", s->prog, sizeof(s->prog));
+		run_child(child_exec_pending, s, &c);
+		ATF_REQUIRE_MSG(s->started && s->adopted, "%s: no sample came "
+		    "pending", s->clock);
+		ATF_CHECK_MSG(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
+		    "%s: t_exec burn: status %#x%s", s->clock, c.status,
+		    WIFSIGNALED(c.status) && WTERMSIG(c.status) == SIGPROF ?
+		    " (SIGPROF)" : "");
+	}
+}
+
+ATF_TC(exec_hands_on_own_pending_sigprof);
+ATF_TC_HEAD(exec_hands_on_own_pending_sigprof, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A SIGPROF the program raised itself "
+	    "and left pending when it execs reaches the new image, as without "
+	    "libmon, while libmon's own pending sample does not");
+}
+ATF_TC_BODY(exec_hands_on_own_pending_sigprof, tc)
+{
+	static const char *const with[] = { "timer", "itimer", "profil" };
+	struct child c;
+	struct sig *s;
+	size_t i;
+
+	for (i = 0; i < sizeof(with) / sizeof(with[0]); i++) {
+		s = newsig(with[i], -1);
+		helper(tc, "t_exec", s->prog, sizeof(s->prog));
+		run_child(child_exec_pending, s, &c);
+		ATF_CHECK_MSG(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 1,
+		    "%s: t_exec count: status %#x, not one SIGPROF", s->clock,
+		    c.status);
+	}
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, action_mask_as_asked);
@@ -795,5 +883,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, itimer_stop_keeps_program_timer);
 	ATF_TP_ADD_TC(tp, itimer_failed_exec_keeps_program_timer);
 	ATF_TP_ADD_TC(tp, itimer_exec_hands_on_program_timer);
+	ATF_TP_ADD_TC(tp, exec_pending_sample_not_handed_on);
+	ATF_TP_ADD_TC(tp, exec_hands_on_own_pending_sigprof);
 	return atf_no_error();
 }
