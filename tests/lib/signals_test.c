@@ -870,6 +870,152 @@ ATF_TC_BODY(exec_hands_on_own_pending_sigprof, tc)
 	}
 }
 
+ATF_TC(sysv_signal_program_kept_apart);
+ATF_TC_HEAD(sysv_signal_program_kept_apart, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "Under PROFCLOCK=timer, a strict ISO "
+	    "C program whose signal() is __sysv_signal reads back its SIGPROF "
+	    "handler, gets its own ITIMER_PROF's signals at its own rate, "
+	    "re-arming the handler each time, and libmon samples on");
+}
+ATF_TC_BODY(sysv_signal_program_kept_apart, tc)
+{
+	char prog[PATH_MAX], line[64];
+	char *argv[] = { prog, "sysv", "500", NULL };
+	struct mon_file m;
+	uint64_t n;
+	FILE *f;
+	int st, own;
+
+	helper(tc, "h_sigprog", prog, sizeof(prog));
+	st = spawn(argv, "timer", "out");
+	ATF_REQUIRE_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 3, "status %#x",
+	    st);
+	ATF_CHECK_MSG(has_line("out", "read back: own"), "the handler does "
+	    "not read back");
+	own = -1;
+	ATF_REQUIRE((f = fopen("out", "r")) != NULL);
+	while (fgets(line, sizeof(line), f) != NULL)
+		(void)sscanf(line, "own %d", &own);
+	fclose(f);
+	/* 100 Hz over 0.5 s of CPU: 50; libmon's 1000 Hz would be 500. */
+	ATF_CHECK_MSG(own >= 15 && own <= 100, "the handler got %d signals, "
+	    "not about 50", own);
+	check_profile(tc, prog, &m);
+	if (m.has_run && m.run.clock == MONX_CLK_ITIMER) {
+		mon_free(&m);
+		atf_tc_skip("no per-thread clock here");
+	}
+	n = m.has_run ? m.run.samples_in + m.run.samples_out : 0;
+	ATF_CHECK_MSG(n >= 100, "libmon took %ju samples in 0.5 s of CPU",
+	    (uintmax_t)n);
+	mon_free(&m);
+}
+
+/* What sigset() and sysv_signal() did, as the program sees it. */
+struct family {
+	struct sig	s;
+	int		set_prev_dfl;	/* sigset returned SIG_DFL */
+	int		set_read_back;	/* handler, flags 0, empty mask */
+	int		set_calls;
+	int		hold_prev;	/* SIG_HOLD returned the handler */
+	int		hold_blocks;
+	int		unhold;		/* sigset after SIG_HOLD: SIG_HOLD */
+	int		unblocked;
+	int		sysv_read_back;	/* SA_RESETHAND | SA_NODEFER */
+	int		sysv_calls;
+	int		sysv_reset;	/* SIG_DFL after one */
+};
+
+static int
+blocked_now(int sig)
+{
+	sigset_t m;
+
+	return sigprocmask(SIG_BLOCK, NULL, &m) == 0 && sigismember(&m, sig);
+}
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static int
+child_family(void *arg)
+{
+	struct family *f = arg;
+	struct sigaction a;
+	int sysvf;
+
+	if (start(&f->s) != 0)
+		return 100;
+	f->set_prev_dfl = sigset(SIGPROF, seen) == SIG_DFL;
+	if (sigaction(SIGPROF, NULL, &a) != 0)
+		return 101;
+	f->set_read_back = a.sa_handler == seen &&
+	    (a.sa_flags & ~SA_RESTORER) == 0 && !sigismember(&a.sa_mask, SIGPROF);
+	(void)raise(SIGPROF);
+	f->set_calls = f->s.calls;
+	f->hold_prev = sigset(SIGPROF, SIG_HOLD) == seen;
+	f->hold_blocks = blocked_now(SIGPROF);
+	f->unhold = sigset(SIGPROF, seen) == SIG_HOLD;
+	f->unblocked = !blocked_now(SIGPROF);
+
+	f->s.calls = 0;
+	(void)sysv_signal(SIGPROF, seen);
+	if (sigaction(SIGPROF, NULL, &a) != 0)
+		return 102;
+	sysvf = SA_RESETHAND | SA_NODEFER;
+	f->sysv_read_back = a.sa_handler == seen &&
+	    (a.sa_flags & sysvf) == sysvf;
+	(void)raise(SIGPROF);
+	f->sysv_calls = f->s.calls;
+	if (sigaction(SIGPROF, NULL, &a) != 0)
+		return 103;
+	f->sysv_reset = a.sa_handler == SIG_DFL;
+	stop(&f->s);
+	return EXIT_CODE;
+}
+#pragma GCC diagnostic pop
+
+ATF_TC(sigset_and_sysv_signal);
+ATF_TC_HEAD(sigset_and_sysv_signal, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "While a signal clock samples, "
+	    "sigset() and sysv_signal() on SIGPROF behave as the C library's: "
+	    "sigset's action reads back with no flags and an empty mask, "
+	    "SIG_HOLD blocks the signal and the next sigset() reports and "
+	    "lifts it; sysv_signal's handler runs once and leaves SIG_DFL");
+}
+ATF_TC_BODY(sigset_and_sysv_signal, tc)
+{
+	struct family *f;
+	struct child c;
+	size_t i;
+
+	for (i = 0; i < NCLOCKS; i++) {
+		f = shared(sizeof(*f));
+		f->s.clock = clocks[i];
+		f->s.flags = -1;
+		run_child(child_family, f, &c);
+		REQUIRE_EXIT(&c, EXIT_CODE);
+		ATF_REQUIRE_MSG(f->s.started, "%s: no clock", f->s.clock);
+		ATF_CHECK_MSG(f->set_prev_dfl, "%s: sigset did not return "
+		    "SIG_DFL", f->s.clock);
+		ATF_CHECK_MSG(f->set_read_back, "%s: sigset's action reads back "
+		    "otherwise", f->s.clock);
+		ATF_CHECK_EQ_MSG(f->set_calls, 1, "%s: sigset's handler ran %d "
+		    "times", f->s.clock, f->set_calls);
+		ATF_CHECK_MSG(f->hold_prev && f->hold_blocks, "%s: SIG_HOLD",
+		    f->s.clock);
+		ATF_CHECK_MSG(f->unhold && f->unblocked, "%s: sigset after "
+		    "SIG_HOLD", f->s.clock);
+		ATF_CHECK_MSG(f->sysv_read_back, "%s: sysv_signal's action "
+		    "reads back otherwise", f->s.clock);
+		ATF_CHECK_EQ_MSG(f->sysv_calls, 1, "%s: sysv_signal's handler "
+		    "ran %d times", f->s.clock, f->sysv_calls);
+		ATF_CHECK_MSG(f->sysv_reset, "%s: no SIG_DFL after "
+		    "sysv_signal's handler ran", f->s.clock);
+	}
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, action_mask_as_asked);
@@ -885,5 +1031,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, itimer_exec_hands_on_program_timer);
 	ATF_TP_ADD_TC(tp, exec_pending_sample_not_handed_on);
 	ATF_TP_ADD_TC(tp, exec_hands_on_own_pending_sigprof);
+	ATF_TP_ADD_TC(tp, sysv_signal_program_kept_apart);
+	ATF_TP_ADD_TC(tp, sigset_and_sysv_signal);
 	return atf_no_error();
 }
