@@ -1016,6 +1016,121 @@ ATF_TC_BODY(sigset_and_sysv_signal, tc)
 	}
 }
 
+static int
+child_execle(void *arg)
+{
+	struct sig *s = arg;
+	char *env[] = { "MONTEST=passed", NULL };
+
+	setenv("MONTEST", "environ", 1);
+	if (start(s) != 0)
+		return 100;
+	(void)execle(s->prog, "t_exec", "env", "MONTEST", "passed",
+	    (char *)NULL, env);
+	return 101;
+}
+
+ATF_TC(execle_environment_reaches_program);
+ATF_TC_HEAD(execle_environment_reaches_program, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "execle() from a profiled process "
+	    "gives the new program the environment passed after the "
+	    "arguments, not the caller's environ");
+}
+ATF_TC_BODY(execle_environment_reaches_program, tc)
+{
+	struct child c;
+	struct sig *s;
+
+	s = newsig("timer", -1);
+	helper(tc, "t_exec", s->prog, sizeof(s->prog));
+	run_child(child_execle, s, &c);
+	ATF_CHECK_MSG(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
+	    "t_exec env: status %#x", c.status);
+}
+
+/* "a0000" .. "a4999", as literal arguments of one call. */
+#define STR(x)		#x
+#define ARG(x)		"a" STR(x)
+#define T10(p)		ARG(p##0), ARG(p##1), ARG(p##2), ARG(p##3),	\
+			ARG(p##4), ARG(p##5), ARG(p##6), ARG(p##7),	\
+			ARG(p##8), ARG(p##9)
+#define H100(p)		T10(p##0), T10(p##1), T10(p##2), T10(p##3),	\
+			T10(p##4), T10(p##5), T10(p##6), T10(p##7),	\
+			T10(p##8), T10(p##9)
+#define K1000(p)	H100(p##0), H100(p##1), H100(p##2), H100(p##3),	\
+			H100(p##4), H100(p##5), H100(p##6), H100(p##7),	\
+			H100(p##8), H100(p##9)
+
+static int
+child_execl_long(void *arg)
+{
+	struct sig *s = arg;
+
+	if (start(s) != 0)
+		return 100;
+	(void)execl(s->prog, "t_exec", "args", "5000", K1000(0), K1000(1),
+	    K1000(2), K1000(3), K1000(4), (char *)NULL);
+	return 101;
+}
+
+ATF_TC(execl_5000_arguments);
+ATF_TC_HEAD(execl_5000_arguments, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "execl() from a profiled process "
+	    "passes 5000 arguments, in order, as the C library's does: "
+	    "libmon sets no limit of its own");
+}
+ATF_TC_BODY(execl_5000_arguments, tc)
+{
+	struct child c;
+	struct sig *s;
+
+	s = newsig("timer", -1);
+	helper(tc, "t_exec", s->prog, sizeof(s->prog));
+	run_child(child_execl_long, s, &c);
+	ATF_CHECK_MSG(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
+	    "t_exec args: status %#x", c.status);
+}
+
+static int
+child_execveat(void *arg)
+{
+	struct sig *s = arg;
+	char *argv[] = { "t_exec", "burn", "300", NULL };
+	int fd;
+
+	if (start(s) != 0)
+		return 100;
+	burn_for(burn_a, 20 * MS);
+	if ((fd = open(s->prog, O_RDONLY)) < 0)
+		return 101;
+	(void)execveat(fd, "", argv, environ, AT_EMPTY_PATH);
+	return 102;
+}
+
+ATF_TC(execveat_busy_program_completes);
+ATF_TC_HEAD(execveat_busy_program_completes, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A CPU-bound program started by "
+	    "execveat(fd, \"\", ..., AT_EMPTY_PATH) from a process profiled "
+	    "with PROFCLOCK=itimer runs to completion: ITIMER_PROF does not "
+	    "follow it");
+}
+ATF_TC_BODY(execveat_busy_program_completes, tc)
+{
+	struct child c;
+	struct sig *s;
+
+	s = newsig("itimer", -1);
+	helper(tc, "t_exec", s->prog, sizeof(s->prog));
+	run_child(child_execveat, s, &c);
+	ATF_REQUIRE_MSG(s->started, "the clock did not start");
+	ATF_CHECK_MSG(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
+	    "t_exec burn: status %#x%s", c.status, WIFSIGNALED(c.status) &&
+	    WTERMSIG(c.status) == SIGPROF ? " (SIGPROF)" : "");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, action_mask_as_asked);
@@ -1033,5 +1148,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, exec_hands_on_own_pending_sigprof);
 	ATF_TP_ADD_TC(tp, sysv_signal_program_kept_apart);
 	ATF_TP_ADD_TC(tp, sigset_and_sysv_signal);
+	ATF_TP_ADD_TC(tp, execle_environment_reaches_program);
+	ATF_TP_ADD_TC(tp, execl_5000_arguments);
+	ATF_TP_ADD_TC(tp, execveat_busy_program_completes);
 	return atf_no_error();
 }

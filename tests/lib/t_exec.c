@@ -8,7 +8,8 @@
  *	t_exec count MS		the same with a SIGPROF handler: exit with
  *				the number of SIGPROFs received
  *	t_exec env NAME VALUE	exit 0 if NAME is VALUE in environ, else 1
- *	t_exec args N		exit 0 if N arguments "a0" .. follow, else 1
+ *	t_exec args N ...	exit 0 if N arguments "a0000" .. follow,
+ *				and no more; else 1
  */
 #include <signal.h>
 #include <stdio.h>
@@ -59,7 +60,7 @@ args(int n, char *argv[])
 	int i;
 
 	for (i = 0; i < n; i++) {
-		snprintf(want, sizeof(want), "a%d", i);
+		snprintf(want, sizeof(want), "a%04d", i);
 		if (argv[i] == NULL || strcmp(argv[i], want) != 0)
 			return 1;
 	}
@@ -81,6 +82,6 @@ main(int argc, char *argv[])
 	if (argc >= 3 && strcmp(argv[1], "args") == 0)
 		return args(atoi(argv[2]), argv + 3);
 	fprintf(stderr, "usage: t_exec burn|count MS | env NAME VALUE | "
-	    "args N a0 ...\n");
+	    "args N a0000 ...\n");
 	return 2;
 }
