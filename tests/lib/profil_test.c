@@ -7,7 +7,6 @@
  * through shared memory; the parent judges.  Both <unistd.h> and
  * <mon.h> are included on purpose: they must agree on the prototype.
  */
-#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 
@@ -333,25 +332,6 @@ mine(int sig)
 	mine_called = 1;
 }
 
-/*
- * The SIGPROF handler the kernel has in place.  sigaction() gives the
- * program its own action back while profil() samples.
- */
-static void *
-kernel_handler(void)
-{
-	struct {
-		void	*handler;
-		unsigned long flags;
-		void	*restorer;
-		uint64_t mask;
-	} k;
-
-	if (syscall(SYS_rt_sigaction, SIGPROF, NULL, &k, sizeof(k.mask)) != 0)
-		return NULL;
-	return k.handler;
-}
-
 struct restore {
 	int		ret_on, ret_off;
 	int		taken;		/* the action replaced while on */
@@ -384,7 +364,7 @@ child_restore(void *arg)
 	r->ret_on = profil(buf, sizeof(buf), (uintptr_t)burn_a - 256, 0x10000);
 	if (getitimer(ITIMER_PROF, &now) != 0)
 		return 3;
-	r->taken = kernel_handler() != (void *)mine;
+	r->taken = kernel_handler(SIGPROF) != (void *)mine;
 	r->timer_ours = now.it_interval.tv_sec != 7;
 	burn_for(burn_a, 50 * MS);
 

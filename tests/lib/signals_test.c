@@ -68,22 +68,6 @@ struct sig {
 static struct sig *cur;
 static char altstack[ALTSTACK];
 
-/* The action the kernel has in place, libmon's sigaction() bypassed. */
-static void *
-kernel_handler(int sig)
-{
-	struct {
-		void	*handler;
-		unsigned long flags;
-		void	*restorer;
-		uint64_t mask;
-	} k;
-
-	if (syscall(SYS_rt_sigaction, sig, NULL, &k, sizeof(k.mask)) != 0)
-		return NULL;
-	return k.handler;
-}
-
 static void
 seen(int sig)
 {
@@ -210,6 +194,24 @@ run_sig(int (*fn)(void *), struct sig *s, struct child *c)
 		    "(no per-thread clock here)", s->clock);
 }
 
+/*
+ * One SIGPROF of the program's own, raised under clock with an action
+ * of these flags: what its handler saw, having run once.
+ */
+static struct sig *
+raise_once(const char *clock, int flags)
+{
+	struct child c;
+	struct sig *s;
+
+	s = newsig(clock, flags);
+	run_sig(child_raise, s, &c);
+	REQUIRE_EXIT(&c, EXIT_CODE);
+	ATF_REQUIRE_MSG(s->calls == 1, "%s: the handler ran %d times",
+	    clock, s->calls);
+	return s;
+}
+
 ATF_TC(action_mask_as_asked);
 ATF_TC_HEAD(action_mask_as_asked, tc)
 {
@@ -220,16 +222,11 @@ ATF_TC_HEAD(action_mask_as_asked, tc)
 }
 ATF_TC_BODY(action_mask_as_asked, tc)
 {
-	struct child c;
 	struct sig *s;
 	size_t i;
 
 	for (i = 0; i < NCLOCKS; i++) {
-		s = newsig(clocks[i], 0);
-		run_sig(child_raise, s, &c);
-		REQUIRE_EXIT(&c, EXIT_CODE);
-		ATF_REQUIRE_MSG(s->calls == 1, "%s: the handler ran %d times",
-		    s->clock, s->calls);
+		s = raise_once(clocks[i], 0);
 		ATF_CHECK_MSG(s->prof_blocked, "%s: SIGPROF not blocked in "
 		    "its handler", s->clock);
 		ATF_CHECK_MSG(s->usr1_blocked, "%s: SIGUSR1, in sa_mask, not "
@@ -250,16 +247,11 @@ ATF_TC_HEAD(action_nodefer, tc)
 }
 ATF_TC_BODY(action_nodefer, tc)
 {
-	struct child c;
 	struct sig *s;
 	size_t i;
 
 	for (i = 0; i < NCLOCKS; i++) {
-		s = newsig(clocks[i], SA_NODEFER);
-		run_sig(child_raise, s, &c);
-		REQUIRE_EXIT(&c, EXIT_CODE);
-		ATF_REQUIRE_MSG(s->calls == 1, "%s: the handler ran %d times",
-		    s->clock, s->calls);
+		s = raise_once(clocks[i], SA_NODEFER);
 		ATF_CHECK_MSG(!s->prof_blocked, "%s: SIGPROF blocked in a "
 		    "handler installed with SA_NODEFER", s->clock);
 		ATF_CHECK_MSG(s->usr1_blocked, "%s: SIGUSR1, in sa_mask, not "
@@ -302,16 +294,11 @@ ATF_TC_HEAD(action_onstack, tc)
 }
 ATF_TC_BODY(action_onstack, tc)
 {
-	struct child c;
 	struct sig *s;
 	size_t i;
 
 	for (i = 0; i < NCLOCKS; i++) {
-		s = newsig(clocks[i], SA_ONSTACK);
-		run_sig(child_raise, s, &c);
-		REQUIRE_EXIT(&c, EXIT_CODE);
-		ATF_REQUIRE_MSG(s->calls == 1, "%s: the handler ran %d times",
-		    s->clock, s->calls);
+		s = raise_once(clocks[i], SA_ONSTACK);
 		ATF_CHECK_MSG(s->on_altstack, "%s: the handler did not run "
 		    "on the alternate stack", s->clock);
 	}
@@ -621,29 +608,39 @@ ATF_TC_BODY(itimer_sig_dfl_not_killed, tc)
 	mon_free(&m);
 }
 
+/*
+ * Burn, SIGPROF blocked, until a sample is pending or cap ns of CPU
+ * have gone; 1 if one is.
+ */
+static int
+burn_to_pending(uint64_t cap)
+{
+	sigset_t pend;
+	uint64_t t0;
+
+	t0 = thread_ns();
+	do {
+		burn_a(BURN_CHUNK);
+		if (sigpending(&pend) != 0)
+			return 0;
+	} while (!sigismember(&pend, SIGPROF) && thread_ns() - t0 < cap);
+	return sigismember(&pend, SIGPROF);
+}
+
 /* Set SIG_DFL while SIGPROF is blocked and a sample is pending. */
 static int
 child_dfl_pending(void *arg)
 {
 	struct sig *s = arg;
 	struct sigaction dfl;
-	sigset_t set, pend;
-	uint64_t t0;
+	sigset_t set;
 
-	cur = s;
-	setenv("PROFCLOCK", "itimer", 1);
-	monitor((int (*)(void))(uintptr_t)burn_a,
-	    (int (*)(void))(uintptr_t)burn_c_end, s->buf, BUFW, 4);
-	s->started = kernel_handler(SIGPROF) != NULL;
+	if (start(s) != 0)
+		return 101;
 	sigemptyset(&set);
 	sigaddset(&set, SIGPROF);
 	(void)sigprocmask(SIG_BLOCK, &set, NULL);
-	t0 = thread_ns();
-	do {
-		burn_a(BURN_CHUNK);
-		(void)sigpending(&pend);
-	} while (!sigismember(&pend, SIGPROF) && thread_ns() - t0 < CPU_CAP_NS);
-	s->adopted = sigismember(&pend, SIGPROF);	/* a sample pends */
+	s->adopted = burn_to_pending(CPU_CAP_NS);	/* a sample pends */
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;
 	if (sigaction(SIGPROF, &dfl, NULL) != 0)
@@ -666,7 +663,7 @@ ATF_TC_BODY(itimer_sig_dfl_sample_pending, tc)
 	struct child c;
 	struct sig *s;
 
-	s = newsig("itimer", 0);
+	s = newsig("itimer", -1);
 	run_child(child_dfl_pending, s, &c);
 	ATF_REQUIRE_MSG(s->started && s->adopted, "no sample came pending");
 	ATF_CHECK_MSG(WIFEXITED(c.status) && WEXITSTATUS(c.status) ==
@@ -796,22 +793,18 @@ static int
 child_exec_pending(void *arg)
 {
 	struct sig *s = arg;
-	sigset_t all, pend;
-	uint64_t t0;
+	sigset_t all;
 
 	if (start(s) != 0)
 		return 100;
 	sigfillset(&all);
 	(void)sigprocmask(SIG_BLOCK, &all, NULL);
-	if (s->raises)
+	if (s->raises) {
 		(void)raise(SIGPROF);
-	t0 = thread_ns();
-	do {
-		burn_a(BURN_CHUNK);
-		(void)sigpending(&pend);
-	} while ((s->raises || !sigismember(&pend, SIGPROF)) &&
-	    thread_ns() - t0 < (s->raises ? 50 * MS : CPU_CAP_NS));
-	s->adopted = sigismember(&pend, SIGPROF);	/* one is pending */
+		burn_for(burn_a, 50 * MS);	/* a sample pends too */
+		s->adopted = 1;
+	} else
+		s->adopted = burn_to_pending(CPU_CAP_NS);
 	(void)execl(s->prog, "t_exec", s->raises ? "count" : "burn", "200",
 	    (char *)NULL);
 	return 102;
