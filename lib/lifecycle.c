@@ -44,7 +44,7 @@ struct block {
 	size_t	 nfunc;
 };
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t proflock = PTHREAD_MUTEX_INITIALIZER;
 static struct block	blocks[NBLOCK];
 static size_t		nblocks;
 static struct hdr	*curhdr;	/* header of the last start */
@@ -56,7 +56,7 @@ static int		 classic;	/* profil() alone runs the clock */
 static int		 bufours;	/* the buffer is libmon's own memory */
 static int		 paused;	/* moncontrol(0) */
 static pid_t		 owner;		/* the process the profile is of */
-static int		 hooked;
+static int		 atfork_set;
 
 /*
  * thread.c, sigaction.c, exec.c and dlclose.c take the place of libc
@@ -80,9 +80,9 @@ static void fork_child(void);
 static void
 hook(void)
 {
-	if (!hooked && pthread_atfork(fork_prepare, fork_parent,
+	if (!atfork_set && pthread_atfork(fork_prepare, fork_parent,
 	    fork_child) == 0)
-		hooked = 1;
+		atfork_set = 1;
 }
 
 /*
@@ -121,7 +121,7 @@ classic_scale(size_t words, uintptr_t lo, uintptr_t hi)
 /*
  * A histogram for the samples, or none: earlier samples still on their
  * way belong to the old one.  Starts the clock if it is not running,
- * stops it with none.  Caller holds lock.
+ * stops it with none.  Caller holds proflock.
  */
 static int
 set_hist(WORD *buf, size_t nwords, uintptr_t off, unsigned int scale,
@@ -161,10 +161,10 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 	    sizeof(WORD);
 	if (buf == NULL || lo == NULL || lo >= hi || ssiz >= bufsize)
 		return EINVAL;
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&proflock);
 	hook();
 	if (_mon_outname_init() == 1) {		/* PROFDIR="": none */
-		pthread_mutex_unlock(&lock);
+		pthread_mutex_unlock(&proflock);
 		return 0;
 	}
 	/* Samples on their way belong to the profile before, if any. */
@@ -196,7 +196,7 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 	profiling = 1;
 	classic = 0;
 	_mon_counting = 1;
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&proflock);
 	return 0;
 }
 
@@ -209,7 +209,7 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 void
 _mon_life_control(int on)
 {
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&proflock);
 	if (profiling && on == paused) {
 		if (on) {
 			/* What the clock took while paused goes nowhere. */
@@ -226,7 +226,7 @@ _mon_life_control(int on)
 		}
 		paused = !on;
 	}
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&proflock);
 }
 
 /* Copy the summed cells into the buffers' cell areas, in start order. */
@@ -279,9 +279,9 @@ _mon_life_stop(void)
 {
 	uint32_t unsampled;
 
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&proflock);
 	if (!profiling) {
-		pthread_mutex_unlock(&lock);
+		pthread_mutex_unlock(&proflock);
 		return;
 	}
 	_mon_counting = 0;
@@ -290,14 +290,14 @@ _mon_life_stop(void)
 	if (getpid() != owner) {
 		_mon_clock_forget();
 		_mon_hist_set(NULL, 0, 0, 0);
-		pthread_mutex_unlock(&lock);
+		pthread_mutex_unlock(&proflock);
 		return;
 	}
 	unsampled = _mon_clock_unsampled();
 	(void)set_hist(NULL, 0, 0, 0, 0);
 	_mon_stats_stop();
 	write_profile(unsampled);
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&proflock);
 }
 
 /*
@@ -310,7 +310,7 @@ _mon_life_profil(WORD *buf, size_t bufsiz, uintptr_t off, unsigned int scale)
 {
 	int r;
 
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&proflock);
 	hook();
 	/* Decide "off" from scale first: buf may be declared nonnull. */
 	if (scale < 2 || bufsiz < sizeof(WORD) || buf == NULL) {
@@ -322,7 +322,7 @@ _mon_life_profil(WORD *buf, size_t bufsiz, uintptr_t off, unsigned int scale)
 		owner = getpid();
 		r = set_hist(buf, bufsiz / sizeof(WORD), off, scale, 1);
 	}
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&proflock);
 	return r;
 }
 
@@ -333,7 +333,7 @@ _mon_life_profil(WORD *buf, size_t bufsiz, uintptr_t off, unsigned int scale)
 static void
 fork_prepare(void)
 {
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&proflock);
 	_mon_clock_fork_prepare();
 }
 
@@ -341,7 +341,7 @@ static void
 fork_parent(void)
 {
 	_mon_clock_fork_parent();
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&proflock);
 }
 
 /*
@@ -352,7 +352,7 @@ fork_parent(void)
 static void
 fork_child(void)
 {
-	pthread_mutex_init(&lock, NULL);
+	pthread_mutex_init(&proflock, NULL);
 	_mon_gone_fork();
 	if (profiling) {
 		owner = getpid();

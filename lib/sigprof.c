@@ -20,7 +20,7 @@
  *
  * The program's action is read by handlers on any thread while another
  * may set it.  It lives in two slots: a writer fills the one that is not
- * current and then moves gen on, so a reader copies the slot gen names
+ * current and then moves gen on, so a reader copies the copy gen names
  * and keeps the copy if gen has not moved meanwhile -- it never waits,
  * not even on a writer its own signal interrupted.  Writers (sigaction,
  * install, restore, and a handler resetting an SA_RESETHAND action)
@@ -46,7 +46,7 @@
 
 #include "mon_private.h"
 
-static struct sigaction	slot[2];	/* the action: slot[gen & 1] */
+static struct sigaction	copy[2];	/* the action: copy[gen & 1] */
 static _Atomic unsigned long gen;
 static _Atomic pid_t	wlock;		/* the writer's process; 0: none */
 static int		installed;	/* under wlock */
@@ -69,7 +69,7 @@ load(struct sigaction *a)
 
 	for (;;) {
 		g = atomic_load_explicit(&gen, memory_order_acquire);
-		memcpy(a, &slot[g & 1], sizeof(*a));
+		memcpy(a, &copy[g & 1], sizeof(*a));
 		atomic_thread_fence(memory_order_acquire);
 		if (atomic_load_explicit(&gen, memory_order_relaxed) == g)
 			return g;
@@ -84,7 +84,7 @@ store(const struct sigaction *a)
 
 	g = atomic_load_explicit(&gen, memory_order_relaxed);
 	atomic_thread_fence(memory_order_release);
-	memcpy(&slot[(g + 1) & 1], a, sizeof(*a));
+	memcpy(&copy[(g + 1) & 1], a, sizeof(*a));
 	atomic_store_explicit(&gen, g + 1, memory_order_release);
 }
 
@@ -93,7 +93,7 @@ store(const struct sigaction *a)
  * of another process is one a fork left behind.  Signal-safe.
  */
 static void
-lock(sigset_t *was)
+writer_lock(sigset_t *was)
 {
 	sigset_t all;
 	pid_t me, cur;
@@ -113,7 +113,7 @@ lock(sigset_t *was)
 }
 
 static void
-unlock(const sigset_t *was)
+writer_unlock(const sigset_t *was)
 {
 	atomic_store(&wlock, 0);
 	(void)pthread_sigmask(SIG_SETMASK, was, NULL);
@@ -211,7 +211,7 @@ reset(unsigned long g, const struct sigaction *a)
 	int done, err;
 
 	err = errno;
-	lock(&was);
+	writer_lock(&was);
 	done = atomic_load_explicit(&gen, memory_order_relaxed) == g;
 	if (done) {
 		dfl = *a;
@@ -220,7 +220,7 @@ reset(unsigned long g, const struct sigaction *a)
 		ours_for(&dfl, &sa);
 		(void)__sigaction(SIGPROF, &sa, NULL);
 	}
-	unlock(&was);
+	writer_unlock(&was);
 	errno = err;
 	return done;
 }
@@ -283,7 +283,7 @@ _mon_sigprof_install(int whole_process)
 	sigset_t was;
 	int r;
 
-	lock(&was);
+	writer_lock(&was);
 	itimer = whole_process;
 	r = -1;
 	if (__sigaction(SIGPROF, NULL, &prog) == 0) {
@@ -292,7 +292,7 @@ _mon_sigprof_install(int whole_process)
 		r = __sigaction(SIGPROF, &sa, NULL);
 	}
 	installed = r == 0;
-	unlock(&was);
+	writer_unlock(&was);
 	return r;
 }
 
@@ -313,7 +313,7 @@ _mon_sigprof_restore(void)
 	int err;
 
 	err = errno;
-	lock(&was);
+	writer_lock(&was);
 	if (installed && __sigaction(SIGPROF, NULL, &cur) == 0 &&
 	    is_ours(&cur)) {
 		memset(&ign, 0, sizeof(ign));
@@ -324,7 +324,7 @@ _mon_sigprof_restore(void)
 		(void)__sigaction(SIGPROF, &prog, NULL);
 	}
 	installed = 0;
-	unlock(&was);
+	writer_unlock(&was);
 	errno = err;
 }
 
@@ -371,11 +371,11 @@ _mon_sigprof_discard(void)
 	int err;
 
 	err = errno;
-	lock(&was);
+	writer_lock(&was);
 	if (installed && __sigaction(SIGPROF, NULL, &cur) == 0 &&
 	    is_ours(&cur))
 		drain();
-	unlock(&was);
+	writer_unlock(&was);
 	errno = err;
 }
 
@@ -438,7 +438,7 @@ _mon_sigprof_adopt(const struct sigaction *act, struct sigaction *oact)
 	sigset_t was;
 	int r, err;
 
-	lock(&was);
+	writer_lock(&was);
 	if (!installed)
 		r = __sigaction(SIGPROF, act, oact);
 	else if (itimer)
@@ -446,7 +446,7 @@ _mon_sigprof_adopt(const struct sigaction *act, struct sigaction *oact)
 	else
 		r = adopt_timer(act, oact);
 	err = errno;
-	unlock(&was);
+	writer_unlock(&was);
 	errno = err;
 	return r;
 }

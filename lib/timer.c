@@ -39,7 +39,7 @@ struct tslot {
 
 static pthread_mutex_t	armlock = PTHREAD_MUTEX_INITIALIZER;
 static struct tslot	tslots[MAXTHREADS];
-static int		running;	/* under armlock */
+static int		timers_on;	/* under armlock */
 static uint64_t		period;
 static uint32_t		unarmed;	/* threads that got no timer */
 static struct itimerval	oldtimer, ourtimer;
@@ -137,7 +137,7 @@ _mon_timer_start(uint64_t ns)
 		pthread_mutex_unlock(&armlock);
 		return -1;
 	}
-	running = 1;
+	timers_on = 1;
 	if ((d = opendir("/proc/self/task")) != NULL) {
 		while ((e = readdir(d)) != NULL) {
 			t = (pid_t)atoi(e->d_name);
@@ -154,7 +154,7 @@ void
 _mon_timer_stop(void)
 {
 	pthread_mutex_lock(&armlock);
-	running = 0;
+	timers_on = 0;
 	disarm_all();
 	pthread_mutex_unlock(&armlock);
 }
@@ -164,7 +164,7 @@ void
 _mon_timer_thread_start(void)
 {
 	pthread_mutex_lock(&armlock);
-	if (running)
+	if (timers_on)
 		(void)arm(_mon_gettid());
 	pthread_mutex_unlock(&armlock);
 }
@@ -208,7 +208,7 @@ _mon_timer_fork_child(void)
 	pthread_mutex_init(&armlock, NULL);
 	memset(tslots, 0, sizeof(tslots));
 	unarmed = 0;
-	if (running)
+	if (timers_on)
 		(void)arm(_mon_gettid());
 }
 
@@ -218,7 +218,7 @@ _mon_timer_forget(void)
 {
 	pthread_mutex_init(&armlock, NULL);
 	memset(tslots, 0, sizeof(tslots));
-	running = 0;
+	timers_on = 0;
 }
 
 uint32_t
