@@ -2165,40 +2165,52 @@ burn_rows()
 }
 
 # check_burn prog: run prog (built with -p) and judge its report: calls
-# exactly 500/300/200, shares of the three 50/30/20 within 5 points,
-# and at least 85% of all samples theirs.
+# exactly 5/3/2, shares of the three 50/30/20 within 5 points, and at
+# least 85% of all samples theirs.  One round of 80 ms calls: with
+# short calls a clock checked at the kernel's tick (timer, where perf is
+# refused) beats with the rounds, and a share strays by 15 points.  With
+# timer the share of the CPU time its samples do not cover is allowed
+# too: under load the kernel loses some expirations uncounted.
 check_burn()
 {
 	rm -f mon.out
-	atf_check "$1"
+	atf_check "$1" 60000000 1
 	[ -s mon.out ] || atf_fail "$1 wrote no mon.out"
 	"$PROF" "$1" >report 2>err || atf_fail "prof failed: $(cat err)"
 	[ -s err ] && atf_fail "prof warned: $(cat err)"
+	"$PROF" -s "$1" >/dev/null 2>stats || atf_fail "prof -s failed"
 	burn_rows "$1" >rows
 	awk '
+	    FILENAME == "stats" && /^clock: timer_create/ {
+		# ..., ASKED Hz asked, MEASURED Hz measured over ...
+		lost = 100 * (1 - $(NF - 7) / $(NF - 10))
+	    }
+	    FILENAME == "stats" { next }
 	    { pct[$1] = $2; calls[$1] = $3; sum += $2 }
 	    END {
-		split("burn50 50 500 burn30 30 300 burn20 20 200", w, " ")
+		band = 5 + (lost > 0 ? lost : 0)
+		split("burn50 50 5 burn30 30 3 burn20 20 2", w, " ")
 		for (i = 1; i <= 9; i += 3) {
 			n = w[i]
 			if (calls[n] != w[i + 2]) {
-				print n ": " calls[n] " calls, not " w[i + 2]
+				printf "%s: %s calls, not %d; ", n, calls[n],
+				    w[i + 2]
 				bad = 1
 			}
 			share = sum > 0 ? 100 * pct[n] / sum : 0
-			if (share < w[i + 1] - 5 || share > w[i + 1] + 5) {
-				printf "%s: %.1f%% of the three, not %d\n",
-				    n, share, w[i + 1]
+			if ((share - w[i + 1])^2 > band^2) {
+				printf "%s: %.1f%% of the three, not %d" \
+				    " (+-%.1f); ", n, share, w[i + 1], band
 				bad = 1
 			}
 		}
 		if (sum < 85) {
-			print "the three have only " sum "% of the samples"
+			printf "the three have only %s%% of the samples; ", sum
 			bad = 1
 		}
 		exit bad
-	    }' rows >verdict ||
-	    atf_fail "$(cat verdict) -- report: $(cat report)"
+	    }' stats rows >verdict ||
+	    atf_fail "$(cat verdict)report: $(tr '\n' ' ' <report)"
 }
 
 atf_test_case e2e_statics_fold_within_their_file
@@ -2245,7 +2257,7 @@ atf_test_case e2e_pie
 e2e_pie_head()
 {
 	atf_set descr "A PIE program compiled with cc -p: time splits" \
-	    "50/30/20 within 5 points, calls 500/300/200 exactly"
+	    "50/30/20 within 5 points, calls 5/3/2 exactly"
 }
 e2e_pie_body()
 {
