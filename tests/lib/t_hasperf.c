@@ -11,23 +11,20 @@
 
 #include <linux/perf_event.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 int
 main(void)
 {
-	struct perf_event_attr a;
+	/* User time only, as perf_event_paranoid 2 lets a process have. */
+	struct perf_event_attr a = {
+		.size = sizeof(a),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_TASK_CLOCK,
+		.exclude_kernel = 1,
+	};
 	int fd;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_TASK_CLOCK;
-	a.sample_period = 1000000;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	a.disabled = 1;
 	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
 	if (fd < 0) {
 		perror("t_hasperf: perf_event_open");
