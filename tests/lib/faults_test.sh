@@ -244,12 +244,12 @@ unsampled()
 # printed to two decimals; 5% of the truth, for the kernel's accounting;
 # a grain for each of the STRETCHES of uninterrupted work, as the
 # samples at its ends may carry time from the code before it or leave
-# some to the code after, never more than a grain in all;
-# with timer, the time unsampled; and with itimer, which signals
-# whichever thread runs as the tick comes, 4 standard deviations of the
-# binomial count of a thread's samples among the others', at most
-# sqrt(truth * grain) seconds: 6e-5 of correct runs fail a check, under
-# 1 in 1000 for all of a case's.
+# some to the code after, never more than a grain in all; with timer,
+# the time unsampled.  Those are bounds, not odds.  With itimer, which
+# signals whichever thread runs as the tick comes, a thread's samples
+# are a binomial draw among the others': 4 standard deviations more, at
+# most 4 sqrt(truth * grain) seconds, which a correct run exceeds once
+# in 16000 checks, under 1 in 1000 for all of a case's.
 near()
 {
 	local secs t g tol
