@@ -100,11 +100,12 @@ function callrow(r, j, label,    made, m) {
 	    frac(j, "pg", made), "= made")
 }
 
-# Report seconds over CPU seconds of the same builds.
+# The report's seconds in part_a, part_b and part_c over the seconds the
+# same runs' threads measured there on their own CPU clocks.
 function acct(j, v) {
 	if (!has(j, v, "secs"))
 		return why(j, v, "secs", 1)
-	return sprintf("%.3f / %.3f", med(j, v, "secs"), med(j, v, "cpu"))
+	return sprintf("%.3f / %.3f", med(j, v, "secs"), med(j, v, "tcpu"))
 }
 
 function topcell(v, i) {
@@ -205,9 +206,9 @@ END {
 	# 6. time accounted
 	for (t = 1; t <= 4; t *= 4) {
 		j = "burn" t
-		row(6, sprintf("report s / CPU s, burn, %d thread%s", t,
-		    t > 1 ? "s" : ""),
-		    cell(j, "base", "cpu", "%.3f CPU s"), acct(j, "mon"),
+		row(6, sprintf("report s / thread CPU clock s, parts a+b+c," \
+		    " burn, %d thread%s", t, t > 1 ? "s" : ""),
+		    cell(j, "base", "tcpu", "%.3f s measured"), acct(j, "mon"),
 		    acct(j, "pg"),
 		    cell(j, "mon", "acct", "%.3f", 1),
 		    cell(j, "pg", "acct", "%.3f", 1), "~1.0")

@@ -5,6 +5,8 @@
 #   tests/*/h_NAME.c	helper, compiled with -p (-pg for clang) and linked
 #			with libmon.a
 #   tests/*/t_NAME.c	plain tool: no -p, no libmon (e.g. a file forger)
+#   tests/t_noperf.c	the same, for the whole suite: runs it with
+#			perf_event_open refused (.ci/run)
 #   tests/*/local.mk	a folder's own extra rules (variants, libraries);
 #			it adds its targets to VARIANTS
 # Variants of one helper (other compiler, no-pie, -mfentry) are listed
@@ -17,7 +19,7 @@ ATF_LIBS    = -latf-c
 C_TESTS  = $(patsubst %.c,%,$(wildcard tests/*/*_test.c))
 SH_TESTS = $(patsubst %.sh,%,$(wildcard tests/*/*_test.sh))
 HELPERS  = $(patsubst %.c,%,$(wildcard tests/*/h_*.c))
-TOOLS    = $(patsubst %.c,%,$(wildcard tests/*/t_*.c))
+TOOLS    = $(patsubst %.c,%,$(wildcard tests/*/t_*.c)) tests/t_noperf
 VARIANTS =
 
 -include $(wildcard tests/*/local.mk)

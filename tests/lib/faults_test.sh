@@ -209,6 +209,62 @@ per_thread()
 	    atf_skip "no per-thread clock here (perf_event, timer_create)"
 }
 
+# grain DIR: the CPU time, in seconds, between two samples DIR's run
+# took: the period asked for with perf; the kernel's tick with timer
+# (whose missed expirations come as overruns) and itimer.
+grain()
+{
+	awk '$1 == "run.cpu_ns" { cpu = $2 }
+	    $1 ~ /^run\.(samples_(in|out|lost)|dropped)$/ { n += $2 }
+	    $1 == "run.overruns" { n -= $2 }
+	    END { g = n > 0 ? cpu / n / 1e9 : 1; printf "%.6f\n", g }' \
+	    "$1/dump"
+}
+
+# unsampled DIR: with timer, the CPU time in seconds that DIR's file
+# records and its samples, overruns included, do not cover.  Under load
+# the kernel's thread CPU-time timers lose expirations and count no
+# overrun for them: in a bare program, without libmon, 1 thread in 20
+# lost 5% or more on 2 CPUs at a load of 7, 1 in 400 lost 45%.  prof
+# spreads the recorded time over the samples that came, so any function
+# may be off by this much, which prof -s shows as a rate below the one
+# asked.  0 with the other clocks.
+unsampled()
+{
+	awk '$1 == "run.clock" { c = $2 } $1 == "run.cpu_ns" { cpu = $2 }
+	    $1 == "run.period_ns" { p = $2 }
+	    $1 ~ /^run\.(samples_(in|out|lost)|dropped)$/ { n += $2 }
+	    END { u = c == 2 && cpu > n * p ? (cpu - n * p) / 1e9 : 0
+		printf "%.6f\n", u }' "$1/dump"
+}
+
+# near DIR FUNC TRUTH_NS STRETCHES: FUNC's seconds in DIR/rows are
+# TRUTH_NS, the time its threads spent in it by their own CPU clocks,
+# which no clock of libmon's touches.  Allowed: 0.005 s, Seconds being
+# printed to two decimals; 5% of the truth, for the kernel's accounting;
+# a grain for each of the STRETCHES of uninterrupted work, as the
+# samples at its ends may carry time from the code before it or leave
+# some to the code after, never more than a grain in all; with timer,
+# the time unsampled.  Those are bounds, not odds.  With itimer, which
+# signals whichever thread runs as the tick comes, a thread's samples
+# are a binomial draw among the others': 4 standard deviations more, at
+# most 4 sqrt(truth * grain) seconds, which a correct run exceeds once
+# in 16000 checks, under 1 in 1000 for all of a case's.
+near()
+{
+	local secs t g tol
+
+	secs=$(row "$1" "$2" | awk '{ print $2 }')
+	t=$(awk -v t="$3" 'BEGIN { printf "%.6f\n", t / 1e9 }')
+	g=$(grain "$1")
+	tol=$(awk -v t="$t" -v g="$g" -v k="$4" -v u="$(unsampled "$1")" \
+	    -v c="$(field "$1" run.clock)" \
+	    'BEGIN { x = c == 0 ? 4 * sqrt(t * g) : 0
+		printf "%.4f\n", 0.005 + 0.05 * t + k * g + u + x }')
+	holds "(${secs:-0} - $t)^2 <= $tol^2" \
+	    "$1: $2 has ${secs:-no} s, its threads' CPU clocks $t s (+-$tol)"
+}
+
 # --- SIGPROF: blocked, taken over --------------------------------------
 
 atf_test_case sigprof_blocked_for_a_while
@@ -217,9 +273,12 @@ sigprof_blocked_for_a_while_head()
 	atf_set descr "A program that blocks SIGPROF in all its threads for" \
 	    "a while keeps its output and exit status and gets exact call" \
 	    "counts, whatever the clock; the file's CPU time covers the" \
-	    "whole run and prof's seconds add up to it.  The perf clock's" \
-	    "rings need no signal, so the blocked stretch gets its true" \
-	    "third; the clocks that sample by signal give it none"
+	    "whole run.  Held to each spin's time on its thread's CPU clock:" \
+	    "the perf clock's rings need no signal, so both spins get their" \
+	    "own seconds; timer's merged sample carries the blocked stretch" \
+	    "to where the thread unblocks, so the spin outside it keeps its" \
+	    "own; itimer loses the samples due, and the" \
+	    "stretch's seconds go to the code sampled, the spin outside it"
 }
 sigprof_blocked_for_a_while_body()
 {
@@ -241,17 +300,23 @@ sigprof_blocked_for_a_while_body()
 		holds "$cpu >= 1.2e9 && $cpu >= 0.95 * $used &&
 		    $cpu <= 1.05 * $used + 2e7" \
 		    "$c: RUN cpu_ns $cpu, the program used $used (1.2e9 spun)"
-		secs=$(summary $c 'seconds:')
-		holds "($secs - $cpu / 1e9)^2 < 0.011^2" \
-		    "$c: $secs s covered by samples, $cpu ns of CPU"
+		# Each thread spins in spin_a twice, in spin_b once.
+		a=$(fact $c spin_a_ns)
+		b=$(fact $c spin_b_ns)
+		# The clock the file records, not the one asked for: where
+		# perf is refused, perf falls back to timer.
+		case $(field $c run.clock):$c in
+		1:perf)
+			near $c spin_a "$a" 4
+			near $c spin_b "$b" 2
+			continue
+			;;
+		2:*)	near $c spin_a "$a" 4 ;;
+		*)	near $c spin_a "$((a + b))" 4 ;;
+		esac
 		p=$(pct $c spin_b)
-		if [ $c = perf ]; then
-			holds "$p >= 30 && $p <= 36.7" \
-			    "$c: the blocked stretch got $p% of the time, not 33"
-		else
-			holds "$p <= 2" \
-			    "$c: the blocked stretch got $p% of the time, not 0"
-		fi
+		holds "$p <= 2" \
+		    "$c: the blocked stretch got $p% of the time, not 0"
 	done
 	verdict
 }
@@ -926,13 +991,16 @@ atf_test_case forced_clock_recorded
 forced_clock_recorded_head()
 {
 	atf_set descr "Each clock PROFCLOCK forces is the one the file" \
-	    "records and prof -s names; any other value draws one line" \
-	    "naming PROFCLOCK and the default clock"
+	    "records and prof -s names -- perf, where the kernel refuses" \
+	    "perf_event_open, falling back to timer; any other value draws" \
+	    "one line naming PROFCLOCK and the default clock"
 }
 forced_clock_recorded_body()
 {
 	setup
-	for c in "perf:1:perf_event task-clock" \
+	perf="1:perf_event task-clock"
+	"$srcdir/t_hasperf" 2>/dev/null || perf="2:timer_create thread CPU-time"
+	for c in "perf:$perf" \
 	    "timer:2:timer_create thread CPU-time" \
 	    "itimer:0:setitimer ITIMER_PROF"; do
 		k=${c%%:*}
@@ -981,15 +1049,16 @@ profhz_rate_measured_body()
 	verdict
 }
 
-atf_test_case seconds_add_up_in_threads
-seconds_add_up_in_threads_head()
+atf_test_case seconds_match_thread_clocks
+seconds_match_thread_clocks_head()
 {
-	atf_set descr "In a program of 4 busy threads prof's seconds add up" \
-	    "to the CPU time the file records, within 5%, whatever the" \
-	    "clock; with perf and timer each thread's function gets its" \
-	    "thread's share of the CPU within 6 points"
+	atf_set descr "In a program of 4 busy threads each thread's function" \
+	    "gets the seconds its thread spent in it by its own CPU clock," \
+	    "whatever the clock: within 5% and a sample's worth, and" \
+	    "with itimer, which splits time among threads that compete for" \
+	    "the CPUs only roughly, within 4 standard deviations more"
 }
-seconds_add_up_in_threads_body()
+seconds_match_thread_clocks_body()
 {
 	setup
 	for c in perf timer itimer; do
@@ -999,25 +1068,13 @@ seconds_add_up_in_threads_body()
 		quiet $c
 		dumped $c && report $c "$H" || continue
 		cpu=$(field $c run.cpu_ns)
-		total=$(tail -1 $c/rows | awk '{ print substr($0, 15, 8) + 0 }')
-		holds "$total >= 0.95 * $cpu / 1e9 &&
-		    $total <= 1.05 * $cpu / 1e9" \
-		    "$c: seconds column adds up to $total, CPU $cpu ns"
 		spun=0
 		for i in 0 1 2 3; do
-			spun=$(( spun + $(fact $c spin_${i}_ns) ))
+			t=$(fact $c spin_${i}_ns)
+			spun=$((spun + t))
+			near $c spin_$i "$t" 1
 		done
 		holds "$spun <= $cpu" "$c: threads spun $spun ns, CPU $cpu ns"
-		# ITIMER_PROF splits time among threads that compete for the
-		# CPUs only roughly (monitor(3c), CAVEATS); perf follows each
-		# thread's CPU, and a timer sample carries its overruns.
-		[ $c = itimer ] && continue
-		for i in 0 1 2 3; do
-			p=$(pct $c spin_$i)
-			t=$(fact $c spin_${i}_ns)
-			holds "($p - 100 * $t / $cpu)^2 <= 36" \
-			    "$c: spin_$i has $p%, its thread used $t of $cpu ns"
-		done
 	done
 	verdict
 }
@@ -1085,6 +1142,20 @@ full_file_system_no_file_body()
 	verdict
 }
 
+# setgid_honoured: skip unless exec here gives a set-group-ID program
+# its file's group: under no_new_privs (t_noperf sets it) or from a
+# nosuid mount, the bit is ignored and there is nothing to test.
+setgid_honoured()
+{
+	cp "$(command -v id)" id.setgid && chown 0:0 id.setgid &&
+	    chmod 2755 id.setgid || atf_fail "cannot make a set-group-ID id"
+	[ "$(setpriv --regid=65534 --clear-groups ./id.setgid -g)" = 0 ] ||
+	    atf_skip "exec ignores the set-group-ID bit here (NoNewPrivs:" \
+	    "$(awk '$1 == "NoNewPrivs:" { print $2 }' /proc/self/status)," \
+	    "else a nosuid mount)"
+	rm -f id.setgid
+}
+
 atf_test_case setgid_ignores_profdir
 setgid_ignores_profdir_head()
 {
@@ -1097,6 +1168,7 @@ setgid_ignores_profdir_head()
 setgid_ignores_profdir_body()
 {
 	setup
+	setgid_honoured
 	! nm "$H" | grep -q __asan_init ||
 	    atf_skip "LeakSanitizer cannot run in a set-group-ID process"
 	cp "$H" h_setgid && chown 0:0 h_setgid && chmod 2755 h_setgid ||
@@ -1144,7 +1216,7 @@ atf_init_test_cases()
 	atf_add_test_case library_calls_reach_libmon
 	atf_add_test_case forced_clock_recorded
 	atf_add_test_case profhz_rate_measured
-	atf_add_test_case seconds_add_up_in_threads
+	atf_add_test_case seconds_match_thread_clocks
 	atf_add_test_case non_regular_output_left_alone
 	atf_add_test_case full_file_system_no_file
 	atf_add_test_case setgid_ignores_profdir

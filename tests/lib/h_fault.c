@@ -10,7 +10,8 @@
  *	h_fault block MS		2 threads, each: MS in spin_a, MS in
  *					spin_b with SIGPROF blocked (both at
  *					once), MS in spin_a; leaf() 100000
- *					times in every phase
+ *					times in every phase.  The thread
+ *					CPU time of each spin goes to facts
  *	h_fault ownitimer HZ MS		its own SIGPROF handler and its own
  *					ITIMER_PROF at HZ, then MS in spin_a
  *	h_fault threads N ALIVE CALLS	N threads, at most ALIVE at a time,
@@ -182,6 +183,18 @@ do_spread(void)
 /* --- block: SIGPROF blocked in every thread for a while --------------- */
 
 static pthread_barrier_t barrier;
+static atomic_ullong spent_a, spent_b;	/* thread CPU ns in spin_a, spin_b */
+
+/* fn(ns), its thread CPU time added to *spent. */
+static void
+timed(void (*fn)(uint64_t), uint64_t ns, atomic_ullong *spent)
+{
+	uint64_t t0;
+
+	t0 = SPIN_NOW(THREAD);
+	fn(ns);
+	atomic_fetch_add(spent, SPIN_NOW(THREAD) - t0);
+}
 
 static void *
 block_phases(void *unused)
@@ -192,17 +205,17 @@ block_phases(void *unused)
 	sigemptyset(&prof);
 	sigaddset(&prof, SIGPROF);
 	call(leaf, PHASE_CALLS);
-	spin_a(ms);
+	timed(spin_a, ms, &spent_a);
 	pthread_barrier_wait(&barrier);
 	if ((errno = pthread_sigmask(SIG_BLOCK, &prof, NULL)) != 0)
 		err(1, "pthread_sigmask");
 	call(leaf, PHASE_CALLS);
-	spin_b(ms);
+	timed(spin_b, ms, &spent_b);
 	pthread_barrier_wait(&barrier);
 	if ((errno = pthread_sigmask(SIG_UNBLOCK, &prof, NULL)) != 0)
 		err(1, "pthread_sigmask");
 	call(leaf, PHASE_CALLS);
-	spin_a(ms);
+	timed(spin_a, ms, &spent_a);
 	return NULL;
 }
 
@@ -216,6 +229,8 @@ do_block(void)
 	start(&t, block_phases, NULL);
 	block_phases(NULL);
 	pthread_join(t, NULL);
+	fact("spin_a_ns", (long long)atomic_load(&spent_a));
+	fact("spin_b_ns", (long long)atomic_load(&spent_b));
 	printf("leaf %d\n", 6 * PHASE_CALLS);
 	return EXIT_OK;
 }

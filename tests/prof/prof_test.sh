@@ -2332,40 +2332,52 @@ burn_rows()
 }
 
 # check_burn prog: run prog (built with -p) and judge its report: calls
-# exactly 500/300/200, shares of the three 50/30/20 within 5 points,
-# and at least 85% of all samples theirs.
+# exactly 5/3/2, shares of the three 50/30/20 within 5 points, and at
+# least 85% of all samples theirs.  One round of 80 ms calls: with
+# short calls a clock checked at the kernel's tick (timer, where perf is
+# refused) beats with the rounds, and a share strays by 15 points.  With
+# timer the share of the CPU time its samples do not cover is allowed
+# too: under load the kernel loses some expirations uncounted.
 check_burn()
 {
 	rm -f mon.out
-	atf_check "$1"
+	atf_check "$1" 60000000 1
 	[ -s mon.out ] || atf_fail "$1 wrote no mon.out"
 	"$PROF" "$1" >report 2>err || atf_fail "prof failed: $(cat err)"
 	[ -s err ] && atf_fail "prof warned: $(cat err)"
+	"$PROF" -s "$1" >/dev/null 2>stats || atf_fail "prof -s failed"
 	burn_rows "$1" >rows
 	awk '
+	    FILENAME == "stats" && /^clock: timer_create/ {
+		# ..., ASKED Hz asked, MEASURED Hz measured over ...
+		lost = 100 * (1 - $(NF - 7) / $(NF - 10))
+	    }
+	    FILENAME == "stats" { next }
 	    { pct[$1] = $2; calls[$1] = $3; sum += $2 }
 	    END {
-		split("burn50 50 500 burn30 30 300 burn20 20 200", w, " ")
+		band = 5 + (lost > 0 ? lost : 0)
+		split("burn50 50 5 burn30 30 3 burn20 20 2", w, " ")
 		for (i = 1; i <= 9; i += 3) {
 			n = w[i]
 			if (calls[n] != w[i + 2]) {
-				print n ": " calls[n] " calls, not " w[i + 2]
+				printf "%s: %s calls, not %d; ", n, calls[n],
+				    w[i + 2]
 				bad = 1
 			}
 			share = sum > 0 ? 100 * pct[n] / sum : 0
-			if (share < w[i + 1] - 5 || share > w[i + 1] + 5) {
-				printf "%s: %.1f%% of the three, not %d\n",
-				    n, share, w[i + 1]
+			if ((share - w[i + 1])^2 > band^2) {
+				printf "%s: %.1f%% of the three, not %d" \
+				    " (+-%.1f); ", n, share, w[i + 1], band
 				bad = 1
 			}
 		}
 		if (sum < 85) {
-			print "the three have only " sum "% of the samples"
+			printf "the three have only %s%% of the samples; ", sum
 			bad = 1
 		}
 		exit bad
-	    }' rows >verdict ||
-	    atf_fail "$(cat verdict) -- report: $(cat report)"
+	    }' stats rows >verdict ||
+	    atf_fail "$(cat verdict)report: $(tr '\n' ' ' <report)"
 }
 
 atf_test_case e2e_statics_fold_within_their_file
@@ -2412,7 +2424,7 @@ atf_test_case e2e_pie
 e2e_pie_head()
 {
 	atf_set descr "A PIE program compiled with cc -p: time splits" \
-	    "50/30/20 within 5 points, calls 500/300/200 exactly"
+	    "50/30/20 within 5 points, calls 5/3/2 exactly"
 }
 e2e_pie_body()
 {
@@ -2471,22 +2483,58 @@ e2e_addresses_match_nm_body()
 	done
 }
 
-atf_test_case e2e_seconds_are_cpu_time
-e2e_seconds_are_cpu_time_head()
+atf_test_case e2e_seconds_match_thread_clock
+e2e_seconds_match_thread_clock_head()
 {
-	atf_set descr "In a real profile the seconds covered are the CPU" \
-	    "time the clock measured, and the clock is named"
+	atf_set descr "In a real profile each function's seconds are the time" \
+	    "its calls took by the thread's own CPU clock, within 5% and" \
+	    "a sample's worth, and the clock is named"
 }
-e2e_seconds_are_cpu_time_body()
+e2e_seconds_match_thread_clock_body()
 {
 	setup_prof
 	prog=$(atf_get_srcdir)/h_burn
-	atf_check "$prog" 300000
-	"$PROF" -s "$prog" >/dev/null 2>err || atf_fail "prof -s failed"
-	cpu=$(sed -n 's/^clock: .* Hz measured over \([0-9.]*\) s of CPU$/\1/p' err)
-	covered=$(sed -n 's/^seconds: \([0-9.]*\) covered.*/\1/p' err)
-	[ -n "$cpu" ] || atf_fail "no measured CPU time in: $(cat err)"
-	atf_check_equal "$cpu" "$covered"
+	# One round of calls of 80 ms each: each function's time is one
+	# stretch, so that a clock checked at the kernel's tick (timer,
+	# where perf is refused) is off by a tick at its ends, not by one
+	# at every call.
+	atf_check "$prog" 60000000 1 truth
+	"$PROF" -s "$prog" >rows 2>err || atf_fail "prof -s failed: $(cat err)"
+	grep -q '^clock: [a-z].*, [0-9]* Hz asked, [0-9.]* Hz measured' err ||
+	    atf_fail "no clock named in: $(cat err)"
+	# The grain: the CPU time between two samples taken (with timer,
+	# the tick: overruns are the expirations it missed).  Allowed:
+	# Seconds' rounding to 0.01, 5% for the kernel's CPU accounting,
+	# a grain for the ends of the stretch (a sample there may carry
+	# time from before it or leave some to what follows, a grain in
+	# all), and with timer the CPU time
+	# its samples do not cover, as the rate measured tells: under load
+	# the kernel loses some of its expirations uncounted (see
+	# faults_test's unsampled()).
+	awk '
+	    FILENAME == "err" && /^samples:/ { n = $2 }
+	    FILENAME == "err" && /^overruns:/ { o = $2 }
+	    FILENAME == "err" && /^seconds:/ { a = $6 }
+	    FILENAME == "err" && /^clock: timer_create/ {
+		# ..., ASKED Hz asked, MEASURED Hz measured over S s of CPU
+		u = $(NF - 3) * (1 - $(NF - 7) / $(NF - 10))
+	    }
+	    FILENAME == "truth" { t[$1] = $2 }
+	    FILENAME == "rows" && $NF in t { s[$NF] = substr($0, 7, 8) + 0 }
+	    END {
+		g = n > o ? a * n / (n - o) : 1
+		u = u > 0 ? u : 0
+		for (f in t) {
+			tol = 0.005 + 0.05 * t[f] + g + u
+			if ((s[f] - t[f])^2 > tol^2) {
+				printf "%s: %.2f s, its thread CPU clock %.3f" \
+				    " s (+-%.3f); ", f, s[f], t[f], tol
+				bad = 1
+			}
+		}
+		exit bad
+	    }' err truth rows >verdict ||
+	    atf_fail "$(cat verdict)report: $(tr '\n' ' ' <rows)"
 }
 
 atf_test_case e2e_forked_children_sum
@@ -2721,7 +2769,7 @@ atf_init_test_cases()
 	atf_add_test_case e2e_clang
 	atf_add_test_case e2e_fentry
 	atf_add_test_case e2e_addresses_match_nm
-	atf_add_test_case e2e_seconds_are_cpu_time
+	atf_add_test_case e2e_seconds_match_thread_clock
 	atf_add_test_case e2e_forked_children_sum
 	atf_add_test_case e2e_many_runs_sum
 	atf_add_test_case e2e_runs_at_two_rates_sum
