@@ -25,6 +25,7 @@
  */
 #include <sched.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 
 #include "mon_private.h"
@@ -33,7 +34,6 @@
 
 _Atomic(struct _mon_hist *) _mon_hist;
 struct _mon_stats _mon_stats;
-struct _mon_outpc *_mon_outpcs;
 
 static struct _mon_hist desc[NDESC];
 static unsigned int ndesc;
@@ -46,27 +46,6 @@ _mon_cputime(void)
 	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
 		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Empty the statistics and the outside table for a new histogram. */
-void
-_mon_stats_reset(void)
-{
-	atomic_store(&_mon_stats.in, 0);
-	atomic_store(&_mon_stats.out, 0);
-	atomic_store(&_mon_stats.lost, 0);
-	atomic_store(&_mon_stats.saturated, 0);
-	atomic_store(&_mon_stats.overruns, 0);
-	atomic_store(&_mon_stats.dropped, 0);
-	atomic_store(&_mon_stats.outlost, 0);
-	_mon_stats.cpu_ns = 0;
-	_mon_stats.cpu0_ns = _mon_cputime();
-	if (_mon_outpcs != NULL) {
-		for (size_t i = 0; i < _MON_NOUTPC; i++) {
-			atomic_store(&_mon_outpcs[i].pc, 0);
-			atomic_store(&_mon_outpcs[i].count, 0);
-		}
-	}
 }
 
 /* Fix the CPU time the current histogram covers. */
@@ -97,43 +76,91 @@ _mon_stats_overrun(uint64_t n)
 }
 
 /*
- * Count n samples outside the histogram by address.  Probing is bounded:
- * past _MON_OUTPROBE slots the sample is counted by its 4 KiB page
- * instead (the page's address, its low bit set, in the same table), and
- * only when that finds no place either is it counted as unplaced.
- * Signal context.
+ * The outside table: samples whose pc is outside the histogram, counted
+ * by address (table.c: it grows, a probe is bounded).  When it has no
+ * room for a pc -- past its largest size, or without memory -- the
+ * sample is counted by its 4 KiB page instead, the page's address with
+ * its low bit set (exact keys have it clear); only when that finds no
+ * place either is it counted in outlost.  2^13 slots to start with, up
+ * to 2^20 in the last of 8 hashes: about a million places.
  */
+static struct _mon_tab outside = { .bits0 = 13, .nhash = 8 };
+
 static int
 outside_add(uintptr_t key, uint64_t n)
 {
-	struct _mon_outpc *t = _mon_outpcs;
-	uintptr_t want;
-	size_t i, k;
+	struct _mon_slot *s;
 
-	i = _mon_hash(key, _MON_NOUTPC_BITS);
-	for (k = 0; k < _MON_OUTPROBE; k++, i = (i + 1) & (_MON_NOUTPC - 1)) {
-		want = 0;
-		if (atomic_load_explicit(&t[i].pc, memory_order_relaxed) ==
-		    key || atomic_compare_exchange_strong(&t[i].pc, &want,
-		    key) || want == key) {
-			atomic_fetch_add_explicit(&t[i].count, n,
-			    memory_order_relaxed);
-			return 1;
-		}
-	}
-	return 0;
+	if ((s = _mon_tab_slot(&outside, key)) == NULL)
+		return 0;
+	atomic_fetch_add_explicit(&s->count, n, memory_order_relaxed);
+	return 1;
 }
 
 static void
 count_outside(uintptr_t pc, uint64_t n)
 {
 	atomic_fetch_add_explicit(&_mon_stats.out, n, memory_order_relaxed);
-	if (_mon_outpcs == NULL || pc == 0)
+	if (pc == 0)
 		return;
 	if (!outside_add(pc & ~(uintptr_t)1, n) &&
 	    !outside_add((pc & ~(uintptr_t)0xfff) | 1, n))
 		atomic_fetch_add_explicit(&_mon_stats.outlost, n,
 		    memory_order_relaxed);
+}
+
+/*
+ * Copy the outside places with samples, as struct monx_pc, to p (room
+ * for max of them; p NULL to only count them).  Returns how many.
+ */
+size_t
+_mon_outside_copy(unsigned char *p, size_t max)
+{
+	struct _mon_slot *s;
+	struct monx_pc pc;
+	unsigned int k;
+	size_t i, n, ns;
+
+	n = 0;
+	for (k = 0; k < _MON_TABMAX; k++) {
+		s = _mon_tab_hash(&outside, k, &ns);
+		for (i = 0; s != NULL && i < ns; i++) {
+			pc.count = atomic_load(&s[i].count);
+			pc.pc = atomic_load(&s[i].key);
+			if (pc.count == 0 || pc.pc == 0)
+				continue;
+			if (p != NULL) {
+				if (n == max)
+					return n;
+				memcpy(p + n * sizeof(pc), &pc, sizeof(pc));
+			}
+			n++;
+		}
+	}
+	return n;
+}
+
+/* How many places _mon_outside_copy() would give. */
+size_t
+_mon_outside_count(void)
+{
+	return _mon_outside_copy(NULL, 0);
+}
+
+/* Empty the statistics and the outside table for a new histogram. */
+void
+_mon_stats_reset(void)
+{
+	atomic_store(&_mon_stats.in, 0);
+	atomic_store(&_mon_stats.out, 0);
+	atomic_store(&_mon_stats.lost, 0);
+	atomic_store(&_mon_stats.saturated, 0);
+	atomic_store(&_mon_stats.overruns, 0);
+	atomic_store(&_mon_stats.dropped, 0);
+	atomic_store(&_mon_stats.outlost, 0);
+	_mon_stats.cpu_ns = 0;
+	_mon_stats.cpu0_ns = _mon_cputime();
+	_mon_tab_reset(&outside);
 }
 
 /* The published histogram, marked in use; NULL if none.  Signal context. */
@@ -219,8 +246,6 @@ _mon_hist_set(WORD *buf, size_t nwords, uintptr_t off, unsigned int scale)
 		atomic_store(&_mon_hist, NULL);
 		return;
 	}
-	if (_mon_outpcs == NULL)
-		_mon_outpcs = _mon_map(_MON_NOUTPC * sizeof(*_mon_outpcs));
 	h = &desc[ndesc++ % NDESC];
 	while (atomic_load(&_mon_hist) == h || atomic_load(&h->users) != 0)
 		sched_yield();
