@@ -77,21 +77,23 @@ _mon_stats_overrun(uint64_t n)
 
 /*
  * The outside table: samples whose pc is outside the histogram, counted
- * by address (table.c: it grows, a probe is bounded).  When it has no
- * room for a pc -- past its largest size, or without memory -- the
- * sample is counted by its 4 KiB page instead, the page's address with
- * its low bit set (exact keys have it clear); only when that finds no
- * place either is it counted in outlost.  2^13 slots to start with, up
- * to 2^20 in the last of 8 hashes: about a million places.
+ * by address (table.c: it grows, a probe is bounded), 2^13 slots to
+ * start with, up to 2^20 in the last of 8 hashes: about a million
+ * places.  When it has no room for a pc -- past its largest size, or
+ * without memory -- the sample is counted by its 4 KiB page in a table
+ * of their own (up to 2^17 slots), keyed by the page's address with its
+ * low bit set (exact keys have it clear); only when that finds no place
+ * either is it counted in outlost.
  */
 static struct _mon_tab outside = { .bits0 = 13, .nhash = 8 };
+static struct _mon_tab pages = { .bits0 = 8, .nhash = 10 };
 
 static int
-outside_add(uintptr_t key, uint64_t n)
+outside_add(struct _mon_tab *t, uintptr_t key, uint64_t n)
 {
 	struct _mon_slot *s;
 
-	if ((s = _mon_tab_slot(&outside, key)) == NULL)
+	if ((s = _mon_tab_slot(t, key)) == NULL)
 		return 0;
 	atomic_fetch_add_explicit(&s->count, n, memory_order_relaxed);
 	return 1;
@@ -103,27 +105,23 @@ count_outside(uintptr_t pc, uint64_t n)
 	atomic_fetch_add_explicit(&_mon_stats.out, n, memory_order_relaxed);
 	if (pc == 0)
 		return;
-	if (!outside_add(pc & ~(uintptr_t)1, n) &&
-	    !outside_add((pc & ~(uintptr_t)0xfff) | 1, n))
+	if (!outside_add(&outside, pc & ~(uintptr_t)1, n) &&
+	    !outside_add(&pages, (pc & ~(uintptr_t)0xfff) | 1, n))
 		atomic_fetch_add_explicit(&_mon_stats.outlost, n,
 		    memory_order_relaxed);
 }
 
-/*
- * Copy the outside places with samples, as struct monx_pc, to p (room
- * for max of them; p NULL to only count them).  Returns how many.
- */
-size_t
-_mon_outside_copy(unsigned char *p, size_t max)
+/* Copy t's places to p from place n on, as _mon_outside_copy() says. */
+static size_t
+outside_copy(struct _mon_tab *t, unsigned char *p, size_t n, size_t max)
 {
 	struct _mon_slot *s;
 	struct monx_pc pc;
 	unsigned int k;
-	size_t i, n, ns;
+	size_t i, ns;
 
-	n = 0;
 	for (k = 0; k < _MON_TABMAX; k++) {
-		s = _mon_tab_hash(&outside, k, &ns);
+		s = _mon_tab_hash(t, k, &ns);
 		for (i = 0; s != NULL && i < ns; i++) {
 			pc.count = atomic_load(&s[i].count);
 			pc.pc = atomic_load(&s[i].key);
@@ -138,6 +136,17 @@ _mon_outside_copy(unsigned char *p, size_t max)
 		}
 	}
 	return n;
+}
+
+/*
+ * Copy the outside places with samples, as struct monx_pc, to p (room
+ * for max of them; p NULL to only count them).  Returns how many.
+ */
+size_t
+_mon_outside_copy(unsigned char *p, size_t max)
+{
+	return outside_copy(&pages, p, outside_copy(&outside, p, 0, max),
+	    max);
 }
 
 /* How many places _mon_outside_copy() would give. */
@@ -161,6 +170,7 @@ _mon_stats_reset(void)
 	_mon_stats.cpu_ns = 0;
 	_mon_stats.cpu0_ns = _mon_cputime();
 	_mon_tab_reset(&outside);
+	_mon_tab_reset(&pages);
 }
 
 /* The published histogram, marked in use; NULL if none.  Signal context. */

@@ -48,6 +48,7 @@ run(const struct monx_run *r)
 	printf("run.threads %" PRIu32 "\n", r->threads);
 	printf("run.dropped %" PRIu64 "\n", r->dropped);
 	printf("run.unloaded_lost %" PRIu64 "\n", r->unloaded_lost);
+	printf("run.outside_lost %" PRIu64 "\n", r->outside_lost);
 }
 
 static void
