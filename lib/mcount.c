@@ -66,7 +66,6 @@ struct tbl {
 
 	_Atomic(struct block *)	 blocks;
 	_Atomic size_t		 nused;		/* direct cells claimed */
-	size_t			 maplen;	/* this header and dir[] */
 	_Atomic pid_t		 owner;		/* thread id, 0 if free */
 	struct tbl		*next;
 	struct _mon_tab		 spill;		/* counts in its slots */
@@ -74,7 +73,12 @@ struct tbl {
 };
 _Static_assert(sizeof(struct tbl) <= DIROFF, "struct tbl overlaps dir[]");
 
-#define DIR(t)	((_Atomic(struct cnt *) *)((char *)(t) + DIROFF))
+/* The chunk directory that follows the header. */
+static inline _Atomic(struct cnt *) *
+chunkdir(struct tbl *t)
+{
+	return (_Atomic(struct cnt *) *)((char *)t + DIROFF);
+}
 
 extern char __executable_start[] __attribute__((weak));
 extern char etext[] __attribute__((weak));
@@ -115,7 +119,6 @@ newtbl(pid_t me)
 		return NULL;
 	t->lo = lo;
 	t->len = nchunk << CHUNK;
-	t->maplen = len;
 	t->spill.bits0 = 10;		/* 16 KiB, up to 16 MiB */
 	t->spill.nhash = 11;
 	atomic_store(&t->owner, me);
@@ -180,12 +183,12 @@ direct(struct tbl *t, uintptr_t pc)
 	d = pc - t->lo;
 	if (pc < t->lo || d >= t->len)
 		return NULL;
-	if ((c = atomic_load(&DIR(t)[d >> CHUNK])) == NULL) {
+	if ((c = atomic_load(&chunkdir(t)[d >> CHUNK])) == NULL) {
 		if ((c = chunk_new(t)) == NULL)
 			return NULL;
 		want = NULL;
-		if (!atomic_compare_exchange_strong(&DIR(t)[d >> CHUNK], &want,
-		    c))
+		if (!atomic_compare_exchange_strong(&chunkdir(t)[d >> CHUNK],
+		    &want, c))
 			c = want;	/* the chunk carved stays unused */
 	}
 	return &c[(d >> GRAIN) & (CHUNKCELLS - 1)];
