@@ -14,6 +14,7 @@ GCC	?= gcc
 # clang takes only -pg; gcc takes -p, the classic spelling, alike.
 PFLAG	 = $(if $(findstring clang,$(CC)),-pg,-p)
 AR	?= ar
+OBJCOPY	?= objcopy
 # clang 14's DWARF 5 is more than valgrind 3.19 reads.
 CFLAGS	?= -O2 -g $(if $(findstring clang,$(CC)),-gdwarf-4)
 LDFLAGS	?=
@@ -41,6 +42,7 @@ HDRS	 = include/mon.h $(wildcard lib/*.h) $(wildcard prof/*.h) .flags
 
 MAN1	 = $(wildcard man1/*.1)
 MAN3	 = $(wildcard man3c/*.3c)
+MAN7	 = $(wildcard man7/*.7)
 
 .PHONY: all check lint demo bench fuzz install uninstall clean tests FORCE
 
@@ -51,12 +53,23 @@ MAN3	 = $(wildcard man3c/*.3c)
 
 all: lib/libmon.a prof/prof lib/mon-build.specs
 
+# libmon's code goes into a section of its own, libmon_text, which the
+# link editor keeps in one piece: the runtime records where it lies, so
+# that prof can keep libmon's time apart from the program's.  The
+# compiler is asked for one .text per file to rename.
+SELF	 = $(OBJCOPY) --rename-section \
+	.text=libmon_text,alloc,load,readonly,code,contents $@
+LIB_CFLAGS += $(if $(findstring clang,$(CC)),,-fno-reorder-blocks-and-partition)
+
 lib/%.o: lib/%.c $(HDRS)
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
+	$(SELF)
 lib/x86_64/%.o: lib/x86_64/%.S .flags
 	$(CC) $(CPPFLAGS_) $(CFLAGS) -fPIC -c -o $@ $<
+	$(SELF)
 crt/%.o: crt/%.c $(HDRS)
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
+	$(SELF)
 
 # mcount's slow path runs with vector registers live in the caller.
 lib/mcount.o: LIB_CFLAGS += -mgeneral-regs-only
@@ -85,8 +98,10 @@ check:
 	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	    sh tests/run-kyua
 
-lint:
-	@sh tests/run-lint $(MAN1) $(MAN3)
+lint: lib/libmon.a prof/prof
+	@sh tests/run-lint $(MAN1) $(MAN3) $(MAN7)
+	@sh tests/run-layers lib $(LIB_O)
+	@sh tests/run-layers prof $(PROF_O)
 
 # The demo: the example compiled the classic way, run, and reported.
 demo: all
@@ -104,7 +119,8 @@ fuzz:
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
-	    $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3c
+	    $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3c \
+	    $(DESTDIR)$(MANDIR)/man7
 	install -m 755 prof/prof $(DESTDIR)$(BINDIR)/prof
 	install -m 644 lib/libmon.a $(DESTDIR)$(LIBDIR)/libmon.a
 	install -m 644 include/mon.h $(DESTDIR)$(INCDIR)/mon.h
@@ -113,6 +129,7 @@ install: all
 	    lib/mon.specs.in > $(DESTDIR)$(DATADIR)/mon.specs
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(MAN3) $(DESTDIR)$(MANDIR)/man3c/
+	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/prof $(DESTDIR)$(LIBDIR)/libmon.a \
@@ -120,8 +137,10 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/,$(notdir $(CRT_C:.c=.o)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man3c/,$(notdir $(MAN3)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7)))
 	-rmdir --ignore-fail-on-non-empty $(DESTDIR)$(DATADIR) \
-	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3c $(DESTDIR)$(MANDIR) \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3c \
+	    $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(MANDIR) \
 	    $(DESTDIR)$(PREFIX)/share $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 	    $(DESTDIR)$(INCDIR)
 

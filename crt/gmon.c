@@ -14,6 +14,20 @@
 
 #include "mon_private.h"
 
+/*
+ * With -flto a program's calls to mcount (or __fentry__) are made only
+ * by the link-time code generation, after the link editor has scanned
+ * libmon.a: nothing asked for mcount then, so the calls went to the C
+ * library's and counted nothing.  gcrt1.o asks for __monstartup; naming
+ * mcount here brings in the member that defines both entry points with
+ * it, whether libmon comes by -lmon, by path or by the specs file.
+ */
+void	mcount(void);
+__attribute__((used)) static void (*const pull)(void) = mcount;
+
+/* Fails a static link, where libmon cannot work: see nostatic.c. */
+void	libmon_does_not_support_static_linking(void) _mon_hidden;
+
 static WORD *buf;
 static size_t buflen;
 
@@ -28,6 +42,7 @@ __monstartup(unsigned long lowpc, unsigned long highpc)
 	int saved;
 
 	saved = errno;
+	libmon_does_not_support_static_linking();
 	if (highpc <= lowpc)
 		return;
 	/*
@@ -47,6 +62,17 @@ __monstartup(unsigned long lowpc, unsigned long highpc)
 	(void)_mon_life_start((char *)lowpc, (char *)highpc, buf,
 	    bytes / sizeof(WORD), MPROGS0, 1);
 	errno = saved;
+}
+
+/*
+ * monstartup(): glibc's public name for the same, for programs that start
+ * profiling themselves; they write the profile with monitor(0, ...) or
+ * _mcleanup().
+ */
+_mon_public void
+monstartup(unsigned long lowpc, unsigned long highpc)
+{
+	__monstartup(lowpc, highpc);
 }
 
 /* Registered with atexit() by gcrt1.o: stop and write the profile. */

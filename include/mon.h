@@ -7,7 +7,8 @@
  * the histogram length from what is left after the cells.
  *
  * profil() is declared here with glibc's prototype so that this header
- * and <unistd.h> can be included together, in either order, from C or C++.
+ * and <unistd.h> can be included together, in either order, from C or C++;
+ * moncontrol() and monstartup() as <sys/gmon.h> declares them.
  */
 #ifndef _MON_H
 #define _MON_H
@@ -38,6 +39,10 @@ typedef unsigned short WORD;
 
 void	monitor(int (*)(void), int (*)(void), WORD *, size_t, size_t);
 int	profil(unsigned short *, size_t, size_t, unsigned int) __THROW;
+
+/* glibc's <sys/gmon.h> names, with its prototypes. */
+void	moncontrol(int) __THROW;
+void	monstartup(unsigned long, unsigned long) __THROW;
 
 #ifdef __cplusplus
 }

@@ -13,12 +13,12 @@
  * it, or it cannot be unloaded).  The writer adds each noted object
  * that is not mapped after the ones that are.
  *
- * The table: NGONE slots in memory from mmap, one mutex around them.
+ * The table: NGONE notes in memory from mmap, one mutex around them.
  * Nothing that takes another lock is called with the mutex held, so
  * dlclose may come from any thread, from a destructor that runs inside
  * another dlclose, or while the writer reads the table.  A slot is
  * PENDING while its dlclose runs -- the writer takes it too, if the
- * object is gone by then -- and GONE after; the writer takes slots in
+ * object is gone by then -- and GONE after; the writer takes notes in
  * the order they were noted.  An object identical to one already GONE
  * (a plugin loaded and unloaded again and again at one address) takes
  * no second slot.  An object unloaded when every slot
@@ -46,7 +46,7 @@
 
 enum { FREE, PENDING, GONE };
 
-struct slot {
+struct note {
 	int		 state;
 	uint64_t	 stamp;		/* the order of the notes */
 	struct _mon_gone g;
@@ -54,10 +54,10 @@ struct slot {
 
 typedef int (*closefn)(void *);
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct slot	*slots;		/* NGONE, mapped at the first start */
-static size_t		 nused;		/* slots[nused..] unused this run */
-static uint64_t		 lost;		/* unloaded with every slot taken */
+static pthread_mutex_t notelock = PTHREAD_MUTEX_INITIALIZER;
+static struct note	*notes;		/* NGONE, mapped at the first start */
+static size_t		 nused;		/* notes[nused..] unused this run */
+static uint64_t		 unnoted;		/* unloaded with every slot taken */
 static uint64_t		 stamps;	/* notes taken */
 static unsigned long	 gen;		/* tables begun, to tell stale notes */
 static _Atomic int	 armed;		/* monitor() has started */
@@ -120,15 +120,15 @@ identical(const struct _mon_gone *a, const struct _mon_gone *b)
 	    memcmp(a->path, b->path, a->o.pathlen) == 0;
 }
 
-/* Does a GONE slot other than skip hold g?  Caller holds lock. */
+/* Does a GONE slot other than skip hold g?  Caller holds notelock. */
 static int
 known(const struct _mon_gone *g, size_t skip)
 {
 	size_t i;
 
 	for (i = 0; i < nused; i++)
-		if (i != skip && slots[i].state == GONE &&
-		    identical(&slots[i].g, g))
+		if (i != skip && notes[i].state == GONE &&
+		    identical(&notes[i].g, g))
 			return 1;
 	return 0;
 }
@@ -139,20 +139,20 @@ note(const struct _mon_gone *g, unsigned long *seqp)
 {
 	size_t i;
 
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&notelock);
 	*seqp = gen;
-	for (i = 0; i < nused && slots[i].state != FREE; i++)
+	for (i = 0; i < nused && notes[i].state != FREE; i++)
 		continue;
-	if (slots == NULL || (i == nused && nused == NGONE))
+	if (notes == NULL || (i == nused && nused == NGONE))
 		i = NGONE;
 	else {
 		if (i == nused)
 			nused++;
-		slots[i].g = *g;
-		slots[i].stamp = ++stamps;
-		slots[i].state = PENDING;
+		notes[i].g = *g;
+		notes[i].stamp = ++stamps;
+		notes[i].state = PENDING;
 	}
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&notelock);
 	return i;
 }
 
@@ -161,15 +161,15 @@ note(const struct _mon_gone *g, unsigned long *seqp)
  * note taken before the current profile began went with its table.
  */
 static void
-settle(size_t i, unsigned long seq, const struct _mon_gone *g, int mapped)
+confirm(size_t i, unsigned long seq, const struct _mon_gone *g, int mapped)
 {
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&notelock);
 	if (seq == gen && i == NGONE) {
 		if (!mapped && !known(g, NGONE))
-			lost++;
+			unnoted++;
 	} else if (seq == gen)
-		slots[i].state = mapped || known(g, i) ? FREE : GONE;
-	pthread_mutex_unlock(&lock);
+		notes[i].state = mapped || known(g, i) ? FREE : GONE;
+	pthread_mutex_unlock(&notelock);
 }
 
 /*
@@ -195,7 +195,7 @@ dlclose(void *handle)
 	r = real(handle);
 	if (noted) {
 		saved = errno;
-		settle(i, seq, &g, _mon_mapped(g.o.bias, g.path));
+		confirm(i, seq, &g, _mon_mapped(g.o.bias, g.path));
 		errno = saved;
 	}
 	return r;
@@ -208,14 +208,14 @@ dlclose(void *handle)
 void
 _mon_gone_reset(void)
 {
-	pthread_mutex_lock(&lock);
-	if (slots == NULL)
-		slots = _mon_map(NGONE * sizeof(*slots));
+	pthread_mutex_lock(&notelock);
+	if (notes == NULL)
+		notes = _mon_map(NGONE * sizeof(*notes));
 	nused = 0;
-	lost = 0;
+	unnoted = 0;
 	gen++;
 	atomic_store(&armed, 1);
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&notelock);
 }
 
 /*
@@ -228,10 +228,10 @@ _mon_gone_fork(void)
 {
 	size_t i;
 
-	pthread_mutex_init(&lock, NULL);
+	pthread_mutex_init(&notelock, NULL);
 	for (i = 0; i < nused; i++)
-		if (slots[i].state == PENDING)
-			slots[i].state = FREE;
+		if (notes[i].state == PENDING)
+			notes[i].state = FREE;
 	gen++;
 }
 
@@ -245,16 +245,16 @@ _mon_gone_next(uint64_t *after, struct _mon_gone *g)
 {
 	size_t i, k;
 
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&notelock);
 	for (i = 0, k = NGONE; i < nused; i++)
-		if (slots[i].state != FREE && slots[i].stamp > *after &&
-		    (k == NGONE || slots[i].stamp < slots[k].stamp))
+		if (notes[i].state != FREE && notes[i].stamp > *after &&
+		    (k == NGONE || notes[i].stamp < notes[k].stamp))
 			k = i;
 	if (k != NGONE) {
-		*g = slots[k].g;
-		*after = slots[k].stamp;
+		*g = notes[k].g;
+		*after = notes[k].stamp;
 	}
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&notelock);
 	return k != NGONE;
 }
 
@@ -264,9 +264,9 @@ _mon_gone_lost(void)
 {
 	uint64_t n;
 
-	pthread_mutex_lock(&lock);
-	n = lost;
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_lock(&notelock);
+	n = unnoted;
+	pthread_mutex_unlock(&notelock);
 	return n;
 }
 

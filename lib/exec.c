@@ -127,69 +127,75 @@ count(const char *arg0, va_list *ap)
 	return n;		/* arg0 and the rest, without the NULL */
 }
 
-static char **
-gather(char **argv, const char *arg0, size_t n, va_list *ap)
-{
-	size_t i;
+enum listed { L, LP, LE };
 
-	argv[0] = (char *)arg0;
-	for (i = 1; i <= n; i++)
-		argv[i] = va_arg(*ap, char *);	/* the last one is NULL */
-	return argv;
+/*
+ * execl (L), execlp (LP) or execle (LE) of the list ap, whose first
+ * argument is arg: its argv as long as it is, on this stack frame.
+ */
+static int
+listed(enum listed how, const char *file, const char *arg, va_list *ap)
+{
+	size_t i, n;
+
+	n = count(arg, ap);
+	{
+		char *argv[n + 1];
+
+		argv[0] = (char *)arg;
+		for (i = 1; i <= n; i++)
+			argv[i] = va_arg(*ap, char *);	/* the last is NULL */
+		if (how == LP)
+			return execvpe(file, argv, environ);
+		return execve(file, argv, how == LE ? va_arg(*ap, char **) :
+		    environ);
+	}
 }
 
 _mon_public int
 execl(const char *path, const char *arg, ...)
 {
 	va_list ap;
-	size_t n;
+	int r;
 
 	va_start(ap, arg);
-	n = count(arg, &ap);
-	{
-		char *argv[n + 1];
-
-		gather(argv, arg, n, &ap);
-		va_end(ap);
-		return execve(path, argv, environ);
-	}
+	r = listed(L, path, arg, &ap);
+	va_end(ap);
+	return r;
 }
 
 _mon_public int
 execlp(const char *file, const char *arg, ...)
 {
 	va_list ap;
-	size_t n;
+	int r;
 
 	va_start(ap, arg);
-	n = count(arg, &ap);
-	{
-		char *argv[n + 1];
-
-		gather(argv, arg, n, &ap);
-		va_end(ap);
-		return execvpe(file, argv, environ);
-	}
+	r = listed(LP, file, arg, &ap);
+	va_end(ap);
+	return r;
 }
 
 _mon_public int
 execle(const char *path, const char *arg, ...)
 {
-	char **envp;
 	va_list ap;
-	size_t n;
+	int r;
 
 	va_start(ap, arg);
-	n = count(arg, &ap);
-	{
-		char *argv[n + 1];
-
-		gather(argv, arg, n, &ap);
-		envp = va_arg(ap, char **);
-		va_end(ap);
-		return execve(path, argv, envp);
-	}
+	r = listed(LE, path, arg, &ap);
+	va_end(ap);
+	return r;
 }
 
 /* Referenced from lifecycle.c so that this file is always linked in. */
 const char _mon_link_exec _mon_hidden = 1;
+
+/*
+ * In a static link dlsym(RTLD_NEXT) finds nothing and every exec here
+ * would fail: naming nostatic.c's function makes that link fail instead,
+ * -p or not, since this file is in every link of libmon.
+ */
+void	libmon_does_not_support_static_linking(void) _mon_hidden;
+__attribute__((used)) static void (*const nostatic)(void) =
+    libmon_does_not_support_static_linking;

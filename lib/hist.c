@@ -23,6 +23,8 @@
  * Everything here may run in a signal handler: no lock, no malloc, and
  * errno is never changed.
  */
+#include <sys/resource.h>
+
 #include <sched.h>
 #include <stdint.h>
 #include <string.h>
@@ -48,15 +50,62 @@ _mon_cputime(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Fix the CPU time the current histogram covers. */
+/* The process's user and system CPU time so far, in ns. */
+static void
+split(uint64_t *user, uint64_t *sys)
+{
+	struct rusage ru;
+
+	*user = *sys = 0;
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return;
+	*user = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
+	    (uint64_t)ru.ru_utime.tv_usec * 1000u;
+	*sys = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+	    (uint64_t)ru.ru_stime.tv_usec * 1000u;
+}
+
+/*
+ * Samples are not taken from now until _mon_stats_resume(): that CPU
+ * time is left out of what the histogram covers.
+ */
 void
-_mon_stats_stop(void)
+_mon_stats_pause(void)
+{
+	_mon_stats.pause0_ns = _mon_cputime();
+}
+
+void
+_mon_stats_resume(void)
 {
 	uint64_t now;
 
 	now = _mon_cputime();
-	_mon_stats.cpu_ns = now > _mon_stats.cpu0_ns ?
-	    now - _mon_stats.cpu0_ns : 0;
+	if (_mon_stats.pause0_ns != 0 && now > _mon_stats.pause0_ns)
+		_mon_stats.paused_ns += now - _mon_stats.pause0_ns;
+	_mon_stats.pause0_ns = 0;
+}
+
+/*
+ * Fix the CPU time the current histogram covers, pauses left out, and
+ * how it divides between user and system time.
+ */
+void
+_mon_stats_stop(void)
+{
+	uint64_t now, used, user, sys;
+
+	split(&user, &sys);
+	_mon_stats.user_ns = user > _mon_stats.user0_ns ?
+	    user - _mon_stats.user0_ns : 0;
+	_mon_stats.sys_ns = sys > _mon_stats.sys0_ns ?
+	    sys - _mon_stats.sys0_ns : 0;
+	if (_mon_stats.pause0_ns != 0)
+		_mon_stats_resume();
+	now = _mon_cputime();
+	used = now > _mon_stats.cpu0_ns ? now - _mon_stats.cpu0_ns : 0;
+	_mon_stats.cpu_ns = used > _mon_stats.paused_ns ?
+	    used - _mon_stats.paused_ns : 0;
 }
 
 /* n samples the kernel could not deliver.  Signal context. */
@@ -168,7 +217,10 @@ _mon_stats_reset(void)
 	atomic_store(&_mon_stats.dropped, 0);
 	atomic_store(&_mon_stats.outlost, 0);
 	_mon_stats.cpu_ns = 0;
+	_mon_stats.paused_ns = 0;
+	_mon_stats.pause0_ns = 0;
 	_mon_stats.cpu0_ns = _mon_cputime();
+	split(&_mon_stats.user0_ns, &_mon_stats.sys0_ns);
 	_mon_tab_reset(&outside);
 	_mon_tab_reset(&pages);
 }

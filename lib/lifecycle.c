@@ -44,7 +44,7 @@ struct block {
 	size_t	 nfunc;
 };
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t proflock = PTHREAD_MUTEX_INITIALIZER;
 static struct block	blocks[NBLOCK];
 static size_t		nblocks;
 static struct hdr	*curhdr;	/* header of the last start */
@@ -54,8 +54,9 @@ static unsigned int	 curscale;
 static int		 profiling;	/* between a start and its stop */
 static int		 classic;	/* profil() alone runs the clock */
 static int		 bufours;	/* the buffer is libmon's own memory */
+static int		 paused;	/* moncontrol(0) */
 static pid_t		 owner;		/* the process the profile is of */
-static int		 hooked;
+static int		 atfork_set;
 
 /*
  * thread.c, sigaction.c, exec.c and dlclose.c take the place of libc
@@ -79,9 +80,9 @@ static void fork_child(void);
 static void
 hook(void)
 {
-	if (!hooked && pthread_atfork(fork_prepare, fork_parent,
+	if (!atfork_set && pthread_atfork(fork_prepare, fork_parent,
 	    fork_child) == 0)
-		hooked = 1;
+		atfork_set = 1;
 }
 
 /*
@@ -120,7 +121,7 @@ classic_scale(size_t words, uintptr_t lo, uintptr_t hi)
 /*
  * A histogram for the samples, or none: earlier samples still on their
  * way belong to the old one.  Starts the clock if it is not running,
- * stops it with none.  Caller holds lock.
+ * stops it with none.  Caller holds proflock.
  */
 static int
 set_hist(WORD *buf, size_t nwords, uintptr_t off, unsigned int scale,
@@ -132,7 +133,8 @@ set_hist(WORD *buf, size_t nwords, uintptr_t off, unsigned int scale,
 		_mon_clock_stop();
 		return 0;
 	}
-	_mon_hist_set(buf, nwords, off, scale);
+	if (!paused)
+		_mon_hist_set(buf, nwords, off, scale);
 	if (_mon_clock_start(classic_clock) != 0) {
 		_mon_hist_set(NULL, 0, 0, 0);
 		return -1;
@@ -159,12 +161,15 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 	    sizeof(WORD);
 	if (buf == NULL || lo == NULL || lo >= hi || ssiz >= bufsize)
 		return EINVAL;
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&proflock);
 	hook();
 	if (_mon_outname_init() == 1) {		/* PROFDIR="": none */
-		pthread_mutex_unlock(&lock);
+		pthread_mutex_unlock(&proflock);
 		return 0;
 	}
+	/* Samples on their way belong to the profile before, if any. */
+	_mon_clock_drain();
+	paused = 0;
 	h = (struct hdr *)buf;
 	h->lpc = lo;
 	h->hpc = hi;
@@ -191,8 +196,37 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 	profiling = 1;
 	classic = 0;
 	_mon_counting = 1;
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&proflock);
 	return 0;
+}
+
+/*
+ * moncontrol(): pause (0) or resume (else) a running profile, samples
+ * and call counts alike, without stopping the clock -- a pause costs a
+ * store and a resume another.  The CPU time used while paused is left
+ * out of the profile's, so seconds stay those of the code profiled.
+ */
+void
+_mon_life_control(int on)
+{
+	pthread_mutex_lock(&proflock);
+	if (profiling && on == paused) {
+		if (on) {
+			/* What the clock took while paused goes nowhere. */
+			_mon_clock_drain();
+			_mon_stats_resume();
+			_mon_hist_set(curhist, curnhist, (uintptr_t)curhdr->lpc,
+			    curscale);
+			_mon_counting = 1;
+		} else {
+			_mon_counting = 0;
+			_mon_clock_drain();
+			_mon_hist_set(NULL, 0, 0, 0);
+			_mon_stats_pause();
+		}
+		paused = !on;
+	}
+	pthread_mutex_unlock(&proflock);
 }
 
 /* Copy the summed cells into the buffers' cell areas, in start order. */
@@ -210,7 +244,7 @@ fill_blocks(const struct cnt *c, size_t n)
 }
 
 static void
-write_profile(void)
+write_profile(uint32_t unsampled)
 {
 	struct _mon_out d;
 	struct cnt *cells;
@@ -226,7 +260,7 @@ write_profile(void)
 	d.hist = curhist;
 	d.nhist = curnhist;
 	d.scale = curscale;
-	d.unsampled = _mon_clock_unsampled();
+	d.unsampled = unsampled;
 	if (_mon_outpath(path, sizeof(path)) != 0)
 		_mon_warn("PROFDIR", "path too long", 0);
 	else
@@ -243,23 +277,27 @@ write_profile(void)
 void
 _mon_life_stop(void)
 {
-	pthread_mutex_lock(&lock);
+	uint32_t unsampled;
+
+	pthread_mutex_lock(&proflock);
 	if (!profiling) {
-		pthread_mutex_unlock(&lock);
+		pthread_mutex_unlock(&proflock);
 		return;
 	}
 	_mon_counting = 0;
 	profiling = 0;
+	paused = 0;
 	if (getpid() != owner) {
 		_mon_clock_forget();
 		_mon_hist_set(NULL, 0, 0, 0);
-		pthread_mutex_unlock(&lock);
+		pthread_mutex_unlock(&proflock);
 		return;
 	}
+	unsampled = _mon_clock_unsampled();
 	(void)set_hist(NULL, 0, 0, 0, 0);
 	_mon_stats_stop();
-	write_profile();
-	pthread_mutex_unlock(&lock);
+	write_profile(unsampled);
+	pthread_mutex_unlock(&proflock);
 }
 
 /*
@@ -272,7 +310,7 @@ _mon_life_profil(WORD *buf, size_t bufsiz, uintptr_t off, unsigned int scale)
 {
 	int r;
 
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&proflock);
 	hook();
 	/* Decide "off" from scale first: buf may be declared nonnull. */
 	if (scale < 2 || bufsiz < sizeof(WORD) || buf == NULL) {
@@ -284,7 +322,7 @@ _mon_life_profil(WORD *buf, size_t bufsiz, uintptr_t off, unsigned int scale)
 		owner = getpid();
 		r = set_hist(buf, bufsiz / sizeof(WORD), off, scale, 1);
 	}
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&proflock);
 	return r;
 }
 
@@ -295,7 +333,7 @@ _mon_life_profil(WORD *buf, size_t bufsiz, uintptr_t off, unsigned int scale)
 static void
 fork_prepare(void)
 {
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&proflock);
 	_mon_clock_fork_prepare();
 }
 
@@ -303,7 +341,7 @@ static void
 fork_parent(void)
 {
 	_mon_clock_fork_parent();
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&proflock);
 }
 
 /*
@@ -314,7 +352,7 @@ fork_parent(void)
 static void
 fork_child(void)
 {
-	pthread_mutex_init(&lock, NULL);
+	pthread_mutex_init(&proflock, NULL);
 	_mon_gone_fork();
 	if (profiling) {
 		owner = getpid();

@@ -3,9 +3,9 @@
  * slow path of mcount.
  *
  * Every thread counts into a table of its own, so the fast path in
- * x86_64/mcount.S writes nothing another thread reads or writes.  The
- * main program's text is mapped in two levels, so that a thread's table
- * grows with the functions it calls, not with the size of the text:
+ * x86_64/mcount_entry.S writes nothing another thread reads or writes.
+ * The main program's text is mapped in two levels, so that a thread's
+ * table grows with the functions it calls, not with the size of the text:
  *
  *	struct tbl                     chunk (8 KiB, made on first call)
  *	+----------------------+       +--------+--------+----
@@ -47,7 +47,7 @@
 #define CHUNK		12		/* log2 bytes of text per chunk */
 #define CHUNKCELLS	(1u << (CHUNK - GRAIN))
 #define CHUNKLEN	(CHUNKCELLS * sizeof(struct cnt))
-#define DIROFF		512		/* dir[] in struct tbl: mcount.S */
+#define DIROFF		512		/* dir[] in struct tbl: mcount_entry.S */
 #define BLOCKHDR	4096		/* a block's header page */
 #define BLOCK0		((size_t)64 << 10)
 #define BLOCKMAX	((size_t)4 << 20)
@@ -60,7 +60,7 @@ struct block {
 };
 
 struct tbl {
-	/* Read by x86_64/mcount.S at these offsets: keep them first. */
+	/* Read by x86_64/mcount_entry.S at these offsets: keep them first. */
 	uintptr_t		 lo;		/* 0 */
 	size_t			 len;		/* 8: text bytes dir[] maps */
 
@@ -217,8 +217,9 @@ claim(struct tbl *t, struct cnt *c, uintptr_t pc)
 
 /*
  * mcount's slow path: the thread has no table yet, or pc has no direct
- * cell.  Called from x86_64/mcount.S with every argument register saved;
- * may run in signal context, so it only uses mmap and raw system calls.
+ * cell.  Called from x86_64/mcount_entry.S with every argument register
+ * saved; may run in signal context, so it only uses mmap and raw system
+ * calls.
  */
 void
 _mon_count(uintptr_t pc)

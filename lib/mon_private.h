@@ -12,7 +12,7 @@
  *	table.c		counts by address in open hashes that grow
  *	hist.c		the PC histogram, the outside table, the statistics
  *	mcount.c	per-thread call-count tables; mcount's slow path
- *	x86_64/mcount.S	mcount and __fentry__: the fast path
+ *	x86_64/mcount_entry.S mcount and __fentry__: the fast path
  *	objects.c	the loaded objects: load bias, build-id, text range
  *	dlclose.c	dlclose: an unloaded library noted for the writer
  *	ring.c		the perf clock: per-CPU rings and their drainer
@@ -62,6 +62,12 @@ struct _mon_stats {
 	_Atomic uint64_t	outlost;	/* outside, no place in the table */
 	uint64_t		cpu0_ns;	/* process CPU clock at start */
 	uint64_t		cpu_ns;		/* CPU used, fixed at stop */
+	uint64_t		pause0_ns;	/* CPU clock at moncontrol(0) */
+	uint64_t		paused_ns;	/* CPU used while paused */
+	uint64_t		user0_ns;	/* user CPU at start */
+	uint64_t		sys0_ns;	/* system CPU at start */
+	uint64_t		user_ns;	/* user CPU, fixed at stop */
+	uint64_t		sys_ns;		/* system CPU, fixed at stop */
 	uint64_t		period_ns;	/* period asked of the clock */
 	int			clock;		/* MONX_CLK_* */
 };
@@ -93,6 +99,8 @@ void	_mon_hist_set(WORD *, size_t, uintptr_t, unsigned int) _mon_hidden;
 void	_mon_sample(uintptr_t, uint64_t) _mon_hidden;
 void	_mon_stats_reset(void) _mon_hidden;
 void	_mon_stats_stop(void) _mon_hidden;
+void	_mon_stats_pause(void) _mon_hidden;
+void	_mon_stats_resume(void) _mon_hidden;
 void	_mon_stats_dropped(uint64_t) _mon_hidden;
 void	_mon_stats_overrun(uint64_t) _mon_hidden;
 uint64_t _mon_cputime(void) _mon_hidden;
@@ -153,6 +161,7 @@ void	_mon_clock_exec_failed(void) _mon_hidden;
 int	_mon_life_start(char *, char *, WORD *, size_t, size_t, int)
 	    _mon_hidden;
 void	_mon_life_stop(void) _mon_hidden;
+void	_mon_life_control(int) _mon_hidden;
 int	_mon_life_profil(WORD *, size_t, uintptr_t, unsigned int) _mon_hidden;
 void	_mon_life_exec_before(void) _mon_hidden;
 void	_mon_life_exec_failed(void) _mon_hidden;
@@ -188,7 +197,9 @@ int	_mon_outpath(char *, size_t) _mon_hidden;
 
 /* objects.c */
 struct dl_phdr_info;
-size_t	_mon_objects(unsigned char *, size_t) _mon_hidden;
+struct _mon_gone;
+size_t	_mon_objects(unsigned char *, size_t,
+	    int (*)(uint64_t *, struct _mon_gone *)) _mon_hidden;
 const unsigned char *_mon_object_info(const struct dl_phdr_info *,
 	    struct monx_obj *) _mon_hidden;
 int	_mon_mapped(uint64_t, const char *) _mon_hidden;

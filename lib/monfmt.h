@@ -55,6 +55,7 @@ struct monx_rec {
 #define MONX_R_EXEC	2		/* struct monx_obj + build-id + path */
 #define MONX_R_OBJ	3		/* another object: same layout */
 #define MONX_R_PCS	4		/* struct monx_pc[]: samples outside */
+#define MONX_R_SELF	5		/* struct monx_range: libmon's code */
 
 /* Clocks that drove the histogram (monx_run.clock). */
 #define MONX_CLK_ITIMER		0	/* setitimer(ITIMER_PROF), whole process */
@@ -79,6 +80,8 @@ struct monx_run {
 	uint64_t	outside_lost;	/* samples outside, no place to keep */
 	uint32_t	unsampled;	/* threads no clock could be given */
 	uint32_t	spare;		/* 0 */
+	uint64_t	user_ns;	/* of which user time (getrusage) */
+	uint64_t	sys_ns;		/* and system time; their ratio holds */
 };
 
 /* What a RUN record holds at least: version 1's first writers ended it here. */
@@ -99,6 +102,15 @@ struct monx_obj {
 	uint64_t	hi;
 	uint32_t	idlen;
 	uint32_t	pathlen;
+};
+
+/*
+ * Run-time addresses [lo, hi) of libmon's own code in the program (its
+ * section libmon_text): time there is profiling's, not the program's.
+ */
+struct monx_range {
+	uint64_t	lo;
+	uint64_t	hi;
 };
 
 struct monx_pc {

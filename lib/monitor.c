@@ -1,5 +1,6 @@
 /*
- * monitor.c -- monitor(3C): profile a range of the program's text.
+ * monitor.c -- monitor(3C): profile a range of the program's text; and
+ * moncontrol(), glibc's pause and resume of a running profile.
  *
  * The work is in lifecycle.c; this is the public face, which keeps errno
  * for every call that succeeds.
@@ -31,4 +32,19 @@ monitor(int (*lowpc)(void), int (*highpc)(void), WORD *buffer,
 		r = _mon_life_start((char *)(uintptr_t)lowpc,
 		    (char *)(uintptr_t)highpc, buffer, bufsize, nfunc, 0);
 	errno = r != 0 ? r : saved;
+}
+
+/*
+ * moncontrol(mode): 0 pauses the running profile -- no samples, no call
+ * counts -- and anything else resumes it.  The time paused is not in
+ * the profile.  Nothing happens when no profile runs.  errno is kept.
+ */
+_mon_public void
+moncontrol(int mode)
+{
+	int saved;
+
+	saved = errno;
+	_mon_life_control(mode != 0);
+	errno = saved;
 }

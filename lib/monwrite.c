@@ -34,6 +34,10 @@
 
 #define OBJBUF	(1u << 16)
 
+/* Where the link editor put libmon's code (the Makefile's SELF). */
+extern char __start_libmon_text[] __attribute__((weak, visibility("hidden")));
+extern char __stop_libmon_text[] __attribute__((weak, visibility("hidden")));
+
 struct out {
 	int		fd;
 	int		err;		/* first errno, 0 if all went well */
@@ -113,6 +117,16 @@ rec(unsigned char *p, uint32_t type, const void *body, uint32_t len)
 	return sizeof(r) + len + pad;
 }
 
+/* The next object dlclose() unloaded that is not mapped again. */
+static int
+unloaded(uint64_t *at, struct _mon_gone *g)
+{
+	while (_mon_gone_next(at, g))
+		if (!_mon_mapped(g->o.bias, g->path))
+			return 1;
+	return 0;
+}
+
 /*
  * Build the extension stream in fresh memory; *lenp gets its length and
  * *maplenp what to unmap.  NULL when there is no memory: the file is
@@ -128,8 +142,9 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 	size_t cap, len, nobj, npc;
 
 	npc = _mon_outside_count();
-	nobj = _mon_objects(NULL, 0);
-	cap = sizeof(head) + 3 * sizeof(struct monx_rec) + sizeof(run) +
+	nobj = _mon_objects(NULL, 0, unloaded);
+	cap = sizeof(head) + 4 * sizeof(struct monx_rec) + sizeof(run) +
+	    sizeof(struct monx_range) +
 	    nobj + OBJBUF + npc * sizeof(pc) + 64;
 	if ((p = _mon_map(cap)) == NULL)
 		return NULL;
@@ -149,14 +164,23 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 	run.unloaded_lost = _mon_gone_lost();
 	run.outside_lost = atomic_load(&_mon_stats.outlost);
 	run.unsampled = d->unsampled;
+	run.user_ns = _mon_stats.user_ns;
+	run.sys_ns = _mon_stats.sys_ns;
 	run.cells_lost = _mon_cells_lost();
 	run.scale = d->scale;
 	run.threads = _mon_cells_threads();
 	len += rec(p + len, MONX_R_RUN, &run, sizeof(run));
+	if (__start_libmon_text != NULL &&
+	    (uintptr_t)__stop_libmon_text > (uintptr_t)__start_libmon_text) {
+		struct monx_range self = { (uintptr_t)__start_libmon_text,
+		    (uintptr_t)__stop_libmon_text };
+
+		len += rec(p + len, MONX_R_SELF, &self, sizeof(self));
+	}
 
 	/* Objects may have come with dlopen since we measured: bound it. */
 	nobj = _mon_objects(p + len, cap - len - npc * sizeof(pc) -
-	    sizeof(struct monx_rec) - 8);
+	    sizeof(struct monx_rec) - 8, unloaded);
 	if (len + nobj + npc * sizeof(pc) + sizeof(struct monx_rec) + 8 > cap)
 		nobj = 0;
 	len += nobj;
@@ -315,6 +339,62 @@ write_all(struct out *o, const struct _mon_out *d, const unsigned char *ext,
 	return o->err;
 }
 
+/*
+ * The signals that end a process by default and come from outside it
+ * (not the faults a thread's own code raises, which cannot wait).
+ */
+static const int endsigs[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM,
+	SIGVTALRM, SIGXCPU, SIGIO, SIGPWR, SIGSTKFLT,
+};
+#define NHELD	(sizeof(endsigs) / sizeof(endsigs[0]))
+
+static volatile sig_atomic_t caught;
+
+static void
+catch(int sig)
+{
+	caught = sig;
+}
+
+/*
+ * While the temporary exists, each of endsigs whose action is the
+ * default is caught instead, on whichever thread it comes to, and
+ * noted; old gets the actions there were.
+ */
+static void
+hold(struct sigaction *old)
+{
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = catch;
+	sigfillset(&sa.sa_mask);
+	caught = 0;
+	for (i = 0; i < NHELD; i++)
+		if (__sigaction(endsigs[i], NULL, &old[i]) != 0 ||
+		    old[i].sa_handler != SIG_DFL ||
+		    __sigaction(endsigs[i], &sa, NULL) != 0)
+			old[i].sa_handler = SIG_ERR;	/* left as it was */
+}
+
+/*
+ * The defaults back; a signal that came meanwhile is sent again to the
+ * process, which it now ends as it would have.
+ */
+static void
+release(const struct sigaction *old)
+{
+	size_t i;
+
+	for (i = 0; i < NHELD; i++)
+		if (old[i].sa_handler != SIG_ERR)
+			(void)__sigaction(endsigs[i], &old[i], NULL);
+	if (caught != 0)
+		(void)kill(getpid(), caught);
+}
+
 /* Write the profile d to path, whole or not at all.  0 or -1. */
 int
 _mon_write(const char *path, const struct _mon_out *d)
@@ -324,9 +404,10 @@ _mon_write(const char *path, const struct _mon_out *d)
 	struct out *o;
 	unsigned char *ext;
 	size_t extlen, extmap;
-	char tmp[4096];
+	char tmp[_MON_MAXPATH];
 	uid_t ofsuid = 0;
 	gid_t ofsgid = 0;
+	struct sigaction held[NHELD];
 	sigset_t all, oldmask;
 	int secure, err, saved;
 
@@ -357,10 +438,13 @@ _mon_write(const char *path, const struct _mon_out *d)
 	/*
 	 * From the temporary's creation to its rename or removal, a signal
 	 * that would end the program waits: it then ends it with the file
-	 * whole, not with a stray temporary.  (SIGKILL cannot wait.)
+	 * whole, not with a stray temporary.  (SIGKILL cannot wait.)  This
+	 * thread blocks them; for the program's other threads, those whose
+	 * action is to terminate are held aside (hold()).
 	 */
 	sigfillset(&all);
 	(void)pthread_sigmask(SIG_BLOCK, &all, &oldmask);
+	hold(held);
 	if ((o->fd = opentemp(path, tmp, sizeof(tmp))) < 0) {
 		err = errno;
 		_mon_warn(path, NULL, err);
@@ -375,6 +459,7 @@ _mon_write(const char *path, const struct _mon_out *d)
 			_mon_warn(path, NULL, err);
 		}
 	}
+	release(held);
 	(void)pthread_sigmask(SIG_SETMASK, &oldmask, NULL);
 	_mon_unmap(ext, extmap);
 	_mon_unmap(o, sizeof(*o));

@@ -5,8 +5,9 @@
  * program, first) and MONX_R_OBJ records (see monfmt.h).
  *
  * The objects mapped now come first, as the loader lists them; then
- * those dlclose() unloaded while profiled (dlclose.c) and that are not
- * mapped again, in the order they were unloaded, in the same layout.
+ * those the caller names -- the writer: the ones dlclose() unloaded
+ * while profiled and that are not mapped again, in the order they were
+ * unloaded -- in the same layout.
  * prof credits an address to the first object whose text holds it, so
  * where a later load reused an unloaded library's addresses the object
  * mapped now wins, and of two unloaded ones the first unloaded.
@@ -125,7 +126,7 @@ one(struct dl_phdr_info *info, size_t size, void *arg)
 	struct walk *w = arg;
 	struct monx_obj o;
 	const unsigned char *id;
-	char path[4096];
+	char path[_MON_MAXPATH];
 	const char *name;
 	ssize_t n;
 
@@ -173,33 +174,26 @@ _mon_mapped(uint64_t bias, const char *path)
 	return dl_iterate_phdr(same, &m) != 0;
 }
 
-/* The objects dlclose() unloaded that are not back, in that order. */
-static void
-gone(struct walk *w)
-{
-	struct _mon_gone g;
-	uint64_t at;
-
-	for (at = 0; _mon_gone_next(&at, &g); )
-		if (!_mon_mapped(g.o.bias, g.path))
-			put_obj(w, MONX_R_OBJ, &g.o, g.id, g.path);
-}
-
 /*
- * Encode the records of every loaded object into buf (cap bytes); the
- * return value is the length needed, which may exceed cap, in which case
- * the caller retries with a larger buffer.
+ * Encode the records of every loaded object into buf (cap bytes), then
+ * those more() gives one by one (the unloaded ones, which the writer
+ * takes from dlclose.c); the return value is the length needed, which
+ * may exceed cap, in which case the caller retries with a larger buffer.
  */
 size_t
-_mon_objects(unsigned char *buf, size_t cap)
+_mon_objects(unsigned char *buf, size_t cap,
+    int (*more)(uint64_t *, struct _mon_gone *))
 {
+	struct _mon_gone g;
 	struct walk w;
+	uint64_t at;
 
 	w.buf = buf;
 	w.cap = cap;
 	w.len = 0;
 	w.first = 1;
 	dl_iterate_phdr(one, &w);
-	gone(&w);
+	for (at = 0; more != NULL && more(&at, &g); )
+		put_obj(&w, MONX_R_OBJ, &g.o, g.id, g.path);
 	return w.len;
 }

@@ -25,9 +25,7 @@ sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
 		/* act and oact may be one object. */
 		if (act != NULL)
 			copy = *act;
-		if (_mon_sigprof_adopt(act != NULL ? &copy : NULL, oact))
-			return 0;
-		return __sigaction(sig, act != NULL ? &copy : NULL, oact);
+		return _mon_sigprof_adopt(act != NULL ? &copy : NULL, oact);
 	}
 	return __sigaction(sig, act, oact);
 }
@@ -91,9 +89,10 @@ sysv_signal(int sig, sighandler handler)
 }
 
 /*
- * sigset(): the handler with the signal blocked while it runs and
- * unblocked now; SIG_HOLD only blocks it.  SIG_HOLD is returned when
- * the signal was blocked before.
+ * sigset(): the handler, with no flags and an empty mask (the kernel
+ * blocks the signal while it runs), and the signal unblocked now;
+ * SIG_HOLD only blocks it.  SIG_HOLD is returned when the signal was
+ * blocked before.
  */
 _mon_public sighandler
 sigset(int sig, sighandler disp)
@@ -112,7 +111,7 @@ sigset(int sig, sighandler disp)
 			return SIG_ERR;
 		return sigismember(&was, sig) ? SIG_HOLD : old.sa_handler;
 	}
-	if ((prev = setprof(disp, 0, 1)) == SIG_ERR ||
+	if ((prev = setprof(disp, 0, 0)) == SIG_ERR ||
 	    pthread_sigmask(SIG_UNBLOCK, &set, &was) != 0)
 		return SIG_ERR;
 	return sigismember(&was, sig) ? SIG_HOLD : prev;

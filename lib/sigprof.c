@@ -6,49 +6,241 @@
  * While such a clock runs, libmon's handler is the installed action and
  * the program's own action is kept aside: the program reads back what
  * it set (sigaction.c), receives every SIGPROF that is not one of
- * libmon's samples -- its own ITIMER_PROF, its own timers -- and finds
- * its action in place when profiling stops.
+ * libmon's samples -- its own ITIMER_PROF, its own timers, kill() and
+ * raise() -- and finds its action in place when profiling stops.
+ *
+ * A signal passed on reaches the program's handler as the kernel would
+ * have delivered it: with the mask the action asks for (the interrupted
+ * mask, sa_mask, and SIGPROF itself unless SA_NODEFER), the action reset
+ * first if SA_RESETHAND, on the alternate stack if SA_ONSTACK, and a
+ * system call it interrupted restarted only if SA_RESTART.  The last two
+ * are decided by the kernel from the installed action, so libmon's is
+ * installed with those two flags as the program's action has them (see
+ * ours_for()).
+ *
+ * The program's action is read by handlers on any thread while another
+ * may set it.  It lives in two slots: a writer fills the one that is not
+ * current and then moves gen on, so a reader copies the copy gen names
+ * and keeps the copy if gen has not moved meanwhile -- it never waits,
+ * not even on a writer its own signal interrupted.  Writers (sigaction,
+ * install, restore, and a handler resetting an SA_RESETHAND action)
+ * exclude each other through wlock, taken with every signal blocked so
+ * that no handler on the holder's thread can wait on it.  wlock names
+ * the holder's process: a fork child finds its parent's holder gone.
  *
  * The handler is the only code of libmon that runs in the program's
  * signal context: it reads the interrupted pc from the ucontext and
  * calls down into the histogram (hist.c); errno is kept.
  */
-#define _GNU_SOURCE	/* REG_RIP */
+#define _GNU_SOURCE	/* REG_RIP, sigorset */
+#include <sys/syscall.h>
+
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include "mon_private.h"
 
-static struct sigaction	saved;		/* the program's action */
-static volatile sig_atomic_t installed;
-static int		itimer;		/* every SIGPROF is a sample */
+static struct sigaction	copy[2];	/* the action: copy[gen & 1] */
+static _Atomic unsigned long gen;
+static _Atomic pid_t	wlock;		/* the writer's process; 0: none */
+static int		installed;	/* under wlock */
+static int		itimer;		/* ITIMER_PROF samples */
+
+static void handler(int, siginfo_t *, void *);
+
+/* Does action a run a handler of the program's? */
+static int
+catches(const struct sigaction *a)
+{
+	return a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN;
+}
+
+/* Copy the program's action into a; its generation.  Signal-safe. */
+static unsigned long
+load(struct sigaction *a)
+{
+	unsigned long g;
+
+	for (;;) {
+		g = atomic_load_explicit(&gen, memory_order_acquire);
+		memcpy(a, &copy[g & 1], sizeof(*a));
+		atomic_thread_fence(memory_order_acquire);
+		if (atomic_load_explicit(&gen, memory_order_relaxed) == g)
+			return g;
+	}
+}
+
+/* Make a the program's action.  Caller holds wlock. */
+static void
+store(const struct sigaction *a)
+{
+	unsigned long g;
+
+	g = atomic_load_explicit(&gen, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+	memcpy(&copy[(g + 1) & 1], a, sizeof(*a));
+	atomic_store_explicit(&gen, g + 1, memory_order_release);
+}
 
 /*
- * Pass a signal that is not ours to the action the program had.  Its
- * default action is to terminate, and so it does, as it would have
+ * Take wlock, every signal blocked (the mask before in *was); a holder
+ * of another process is one a fork left behind.  Signal-safe.
+ */
+static void
+writer_lock(sigset_t *was)
+{
+	sigset_t all;
+	pid_t me, cur;
+
+	sigfillset(&all);
+	(void)pthread_sigmask(SIG_SETMASK, &all, was);
+	me = getpid();
+	for (;;) {
+		cur = 0;
+		if (atomic_compare_exchange_weak(&wlock, &cur, me))
+			return;
+		if (cur != me && cur != 0 &&
+		    atomic_compare_exchange_weak(&wlock, &cur, me))
+			return;
+		(void)sched_yield();
+	}
+}
+
+static void
+writer_unlock(const sigset_t *was)
+{
+	atomic_store(&wlock, 0);
+	(void)pthread_sigmask(SIG_SETMASK, was, NULL);
+}
+
+/*
+ * libmon's action while prog is the program's.  How a system call is
+ * resumed and which stack a handler runs on are the kernel's choice,
+ * made from the installed action: while the program's action catches
+ * the signal, SA_ONSTACK and SA_RESTART are the program's.  Dropping
+ * SA_RESTART is safe for the per-thread timers, which only signal a
+ * thread that runs, but not for ITIMER_PROF, which may signal one asleep
+ * in read(): that clock keeps it.
+ */
+static void
+ours_for(const struct sigaction *prog, struct sigaction *sa)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sa_sigaction = handler;
+	sigfillset(&sa->sa_mask);
+	sa->sa_flags = SA_SIGINFO | SA_RESTART;
+	if (!catches(prog))
+		return;
+	sa->sa_flags |= prog->sa_flags & SA_ONSTACK;
+	if (!itimer && !(prog->sa_flags & SA_RESTART))
+		sa->sa_flags &= ~SA_RESTART;
+}
+
+/* Is si one of libmon's samples? */
+static int
+sample(const siginfo_t *si)
+{
+	if (itimer)		/* ITIMER_PROF signals come from the kernel */
+		return si->si_code == SI_KERNEL;
+	return _mon_timer_ours(si);
+}
+
+/*
+ * Run the program's handler of action a under the mask the kernel would
+ * have set, then go back to libmon's (every signal blocked) for the
+ * return.  A handler that leaves by siglongjmp() keeps its own mask.
+ */
+static void
+call(const struct sigaction *a, int sig, siginfo_t *si, void *uc)
+{
+	sigset_t mask, entry;
+	int err;
+
+	mask = ((ucontext_t *)uc)->uc_sigmask;
+	sigorset(&mask, &mask, &a->sa_mask);
+	if (!(a->sa_flags & SA_NODEFER))
+		sigaddset(&mask, sig);
+	err = errno;
+	(void)pthread_sigmask(SIG_SETMASK, &mask, &entry);
+	errno = err;
+	if (a->sa_flags & SA_SIGINFO)
+		a->sa_sigaction(sig, si, uc);
+	else
+		a->sa_handler(sig);
+	err = errno;
+	(void)pthread_sigmask(SIG_SETMASK, &entry, NULL);
+	errno = err;
+}
+
+/*
+ * SIGPROF's default action, terminate, as it would have been taken
  * without libmon.
  */
+static void
+terminate(int sig)
+{
+	struct sigaction dfl;
+	sigset_t set;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	(void)__sigaction(sig, &dfl, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	(void)pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	(void)raise(sig);
+}
+
+/*
+ * SA_RESETHAND: action a, of generation g, is replaced by SIG_DFL (its
+ * flags stay, as the kernel does) -- unless it is no longer current, so
+ * that of two threads it reaches at once only one runs the handler.
+ * libmon's action is matched to it.  Signal-safe; 1 if reset.
+ */
+static int
+reset(unsigned long g, const struct sigaction *a)
+{
+	struct sigaction dfl, sa;
+	sigset_t was;
+	int done, err;
+
+	err = errno;
+	writer_lock(&was);
+	done = atomic_load_explicit(&gen, memory_order_relaxed) == g;
+	if (done) {
+		dfl = *a;
+		dfl.sa_handler = SIG_DFL;
+		store(&dfl);
+		ours_for(&dfl, &sa);
+		(void)__sigaction(SIGPROF, &sa, NULL);
+	}
+	writer_unlock(&was);
+	errno = err;
+	return done;
+}
+
+/* Pass a signal that is not a sample to the action the program had. */
 static void
 chain(int sig, siginfo_t *si, void *uc)
 {
 	struct sigaction a;
-	sigset_t set;
+	unsigned long g;
 
-	a = saved;
-	if (a.sa_flags & SA_SIGINFO) {
-		if (a.sa_sigaction != NULL)
-			a.sa_sigaction(sig, si, uc);
-	} else if (a.sa_handler == SIG_DFL) {
-		(void)__sigaction(sig, &a, NULL);
-		sigemptyset(&set);
-		sigaddset(&set, sig);
-		(void)pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-		(void)raise(sig);
-	} else if (a.sa_handler != SIG_IGN)
-		a.sa_handler(sig);
+	do
+		g = load(&a);
+	while (catches(&a) && (a.sa_flags & SA_RESETHAND) && !reset(g, &a));
+	if (a.sa_handler == SIG_IGN)
+		return;
+	if (a.sa_handler == SIG_DFL)
+		terminate(sig);
+	else
+		call(&a, sig, si, uc);
 }
 
 static void
@@ -57,14 +249,13 @@ handler(int sig, siginfo_t *si, void *uc)
 	uint64_t n;
 	int err;
 
-	err = errno;
-	if (!itimer && (si == NULL || !_mon_timer_ours(si))) {
+	if (!sample(si)) {
 		chain(sig, si, uc);
-		errno = err;
 		return;
 	}
+	err = errno;
 	n = 1;
-	if (si != NULL && si->si_code == SI_TIMER && si->si_overrun > 0) {
+	if (si->si_code == SI_TIMER && si->si_overrun > 0) {
 		n += (uint64_t)si->si_overrun;
 		_mon_stats_overrun((uint64_t)si->si_overrun);
 	}
@@ -73,24 +264,36 @@ handler(int sig, siginfo_t *si, void *uc)
 	errno = err;
 }
 
+/* Is a libmon's action? */
+static int
+is_ours(const struct sigaction *a)
+{
+	return (a->sa_flags & SA_SIGINFO) && a->sa_sigaction == handler;
+}
+
 /*
- * Install the handler, keeping the program's action aside; every
- * SIGPROF is a sample when whole_process (ITIMER_PROF).  0 or -1.
+ * Install the handler, keeping the program's action aside; SIGPROFs from
+ * the kernel are the samples when whole_process (ITIMER_PROF), those of
+ * timer.c's timers otherwise.  0 or -1.
  */
 int
 _mon_sigprof_install(int whole_process)
 {
-	struct sigaction sa;
+	struct sigaction sa, prog;
+	sigset_t was;
+	int r;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = handler;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigfillset(&sa.sa_mask);
+	writer_lock(&was);
 	itimer = whole_process;
-	if (__sigaction(SIGPROF, &sa, &saved) != 0)
-		return -1;
-	installed = 1;
-	return 0;
+	r = -1;
+	if (__sigaction(SIGPROF, NULL, &prog) == 0) {
+		store(&prog);
+		ours_for(&prog, &sa);
+		r = __sigaction(SIGPROF, &sa, NULL);
+	}
+	installed = r == 0;
+	writer_unlock(&was);
+	return r;
 }
 
 /*
@@ -105,67 +308,145 @@ _mon_sigprof_install(int whole_process)
 void
 _mon_sigprof_restore(void)
 {
-	struct sigaction cur, ign;
+	struct sigaction cur, ign, prog;
+	sigset_t was;
 	int err;
 
-	if (!installed)
-		return;
 	err = errno;
-	installed = 0;
-	if (__sigaction(SIGPROF, NULL, &cur) == 0 &&
-	    (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == handler) {
+	writer_lock(&was);
+	if (installed && __sigaction(SIGPROF, NULL, &cur) == 0 &&
+	    is_ours(&cur)) {
 		memset(&ign, 0, sizeof(ign));
 		ign.sa_handler = SIG_IGN;
 		sigemptyset(&ign.sa_mask);
 		(void)__sigaction(SIGPROF, &ign, NULL);
-		(void)__sigaction(SIGPROF, &saved, NULL);
+		(void)load(&prog);
+		(void)__sigaction(SIGPROF, &prog, NULL);
 	}
+	installed = 0;
+	writer_unlock(&was);
 	errno = err;
 }
 
 /*
- * Discard every SIGPROF pending on the calling thread or the process,
- * whatever the action, without changing it: before an exec, so that the
- * new image is not handed one of libmon's samples.
+ * Take libmon's samples pending on the calling thread or for the whole
+ * process out of the way; a SIGPROF of the program's own is put back,
+ * on the calling thread, with its siginfo.  Samples that other threads
+ * hold are theirs to take.  Caller holds wlock (so SIGPROF is blocked)
+ * and libmon's action is installed.
+ */
+#define NKEEP	16
+static void
+drain(void)
+{
+	static const struct timespec zero;
+	siginfo_t keep[NKEEP], si;
+	sigset_t set;
+	int i, n;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGPROF);
+	n = 0;
+	for (i = 0; i < 4 * NKEEP && sigtimedwait(&set, &si, &zero) == SIGPROF;
+	    i++)
+		if (!sample(&si) && n < NKEEP)
+			keep[n++] = si;
+	for (i = 0; i < n; i++)
+		(void)syscall(SYS_rt_tgsigqueueinfo, getpid(), _mon_gettid(),
+		    SIGPROF, &keep[i]);
+}
+
+/*
+ * Before an exec: the new image must not be handed one of libmon's
+ * samples, pending on the calling thread or the process (other threads
+ * and what they hold end with the exec), or under SIG_DFL it would die
+ * of it.  A SIGPROF of the program's own is handed on, as it would be
+ * without libmon.  The clock is stopped for the calling thread first.
  */
 void
 _mon_sigprof_discard(void)
 {
-	struct sigaction cur, ign;
+	struct sigaction cur;
+	sigset_t was;
 	int err;
 
-	if (!installed)
-		return;
 	err = errno;
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
-	sigemptyset(&ign.sa_mask);
-	if (__sigaction(SIGPROF, &ign, &cur) == 0)
-		(void)__sigaction(SIGPROF, &cur, NULL);
+	writer_lock(&was);
+	if (installed && __sigaction(SIGPROF, NULL, &cur) == 0 &&
+	    is_ours(&cur))
+		drain();
+	writer_unlock(&was);
 	errno = err;
 }
 
 /*
- * The program sets or reads its SIGPROF action (sigaction.c).  While a
- * per-thread clock samples, the action is kept aside for chaining and
- * put in place at stop; 1 if so handled.
+ * With ITIMER_PROF: an action the program sets takes the place of
+ * libmon's, and the timer yields to it, with no sample of its left
+ * pending for the action (SIG_DFL would end the program); what the
+ * program reads back while libmon's is in place is its own.  Caller
+ * holds wlock.
+ */
+static int
+adopt_itimer(const struct sigaction *act, struct sigaction *oact)
+{
+	struct sigaction old;
+
+	if (act != NULL && __sigaction(SIGPROF, NULL, &old) == 0 &&
+	    is_ours(&old)) {
+		_mon_itimer_yield();
+		drain();
+	}
+	if (__sigaction(SIGPROF, act, &old) != 0)
+		return -1;
+	if (oact != NULL) {
+		if (is_ours(&old))
+			(void)load(&old);
+		*oact = old;
+	}
+	return 0;
+}
+
+/*
+ * While a per-thread clock samples, the action is kept aside for
+ * chaining and put in place at stop, and libmon's takes the flags that
+ * go with it.  Caller holds wlock.
+ */
+static int
+adopt_timer(const struct sigaction *act, struct sigaction *oact)
+{
+	struct sigaction old, sa;
+
+	(void)load(&old);
+	if (act != NULL) {
+		store(act);
+		ours_for(act, &sa);
+		(void)__sigaction(SIGPROF, &sa, NULL);
+	}
+	if (oact != NULL)
+		*oact = old;
+	return 0;
+}
+
+/*
+ * The program sets or reads its SIGPROF action (sigaction.c); act and
+ * oact are distinct.  With no signal clock, libc's call.  Returns what
+ * sigaction() returns, errno set on failure.  Signal-safe.
  */
 int
 _mon_sigprof_adopt(const struct sigaction *act, struct sigaction *oact)
 {
-	struct sigaction old;
+	sigset_t was;
+	int r, err;
 
+	writer_lock(&was);
 	if (!installed)
-		return 0;
-	if (itimer) {
-		if (act != NULL)
-			_mon_itimer_yield();
-		return 0;
-	}
-	old = saved;
-	if (act != NULL)
-		saved = *act;
-	if (oact != NULL)
-		*oact = old;
-	return 1;
+		r = __sigaction(SIGPROF, act, oact);
+	else if (itimer)
+		r = adopt_itimer(act, oact);
+	else
+		r = adopt_timer(act, oact);
+	err = errno;
+	writer_unlock(&was);
+	errno = err;
+	return r;
 }

@@ -39,10 +39,12 @@ struct tslot {
 
 static pthread_mutex_t	armlock = PTHREAD_MUTEX_INITIALIZER;
 static struct tslot	tslots[MAXTHREADS];
-static int		running;	/* under armlock */
+static int		timers_on;	/* under armlock */
 static uint64_t		period;
 static uint32_t		unarmed;	/* threads that got no timer */
 static struct itimerval	oldtimer, ourtimer;
+static int		paused;		/* exec: 1 ours stopped, -1 not ours */
+static int		yielded;	/* ours gave way to the program's */
 
 static int
 open_timer(pid_t tid, struct tslot *s)
@@ -135,7 +137,7 @@ _mon_timer_start(uint64_t ns)
 		pthread_mutex_unlock(&armlock);
 		return -1;
 	}
-	running = 1;
+	timers_on = 1;
 	if ((d = opendir("/proc/self/task")) != NULL) {
 		while ((e = readdir(d)) != NULL) {
 			t = (pid_t)atoi(e->d_name);
@@ -152,7 +154,7 @@ void
 _mon_timer_stop(void)
 {
 	pthread_mutex_lock(&armlock);
-	running = 0;
+	timers_on = 0;
 	disarm_all();
 	pthread_mutex_unlock(&armlock);
 }
@@ -162,7 +164,7 @@ void
 _mon_timer_thread_start(void)
 {
 	pthread_mutex_lock(&armlock);
-	if (running)
+	if (timers_on)
 		(void)arm(_mon_gettid());
 	pthread_mutex_unlock(&armlock);
 }
@@ -206,7 +208,7 @@ _mon_timer_fork_child(void)
 	pthread_mutex_init(&armlock, NULL);
 	memset(tslots, 0, sizeof(tslots));
 	unarmed = 0;
-	if (running)
+	if (timers_on)
 		(void)arm(_mon_gettid());
 }
 
@@ -216,7 +218,7 @@ _mon_timer_forget(void)
 {
 	pthread_mutex_init(&armlock, NULL);
 	memset(tslots, 0, sizeof(tslots));
-	running = 0;
+	timers_on = 0;
 }
 
 uint32_t
@@ -235,6 +237,8 @@ _mon_itimer_start(uint64_t ns)
 	    ourtimer.it_interval.tv_usec == 0)
 		ourtimer.it_interval.tv_usec = 1;
 	ourtimer.it_value = ourtimer.it_interval;
+	yielded = 0;
+	paused = 0;
 	return setitimer(ITIMER_PROF, &ourtimer, &oldtimer);
 }
 
@@ -269,21 +273,36 @@ _mon_itimer_yield(void)
 {
 	static const struct itimerval zero;
 
-	if (itimer_ours())
+	if (itimer_ours()) {
 		(void)setitimer(ITIMER_PROF, &zero, NULL);
+		yielded = 1;
+	}
 }
 
-/* Around an exec: ITIMER_PROF would outlive the image. */
+/*
+ * Around an exec: ITIMER_PROF would outlive the image.  A timer the
+ * program set in place of ours is its own, and goes on into the new
+ * image as it would without libmon.
+ */
 void
 _mon_itimer_pause(void)
 {
 	static const struct itimerval zero;
 
-	(void)setitimer(ITIMER_PROF, &zero, NULL);
+	paused = itimer_ours() ? 1 : -1;
+	if (paused > 0)
+		(void)setitimer(ITIMER_PROF, &zero, NULL);
 }
 
+/*
+ * The exec failed: our timer comes back if it was paused.  Or a fork
+ * child starts, where no ITIMER_PROF is inherited: ours starts, unless
+ * it had yielded to the program's action.
+ */
 void
 _mon_itimer_resume(void)
 {
-	(void)setitimer(ITIMER_PROF, &ourtimer, NULL);
+	if (paused > 0 || (paused == 0 && !yielded))
+		(void)setitimer(ITIMER_PROF, &ourtimer, NULL);
+	paused = 0;
 }

@@ -24,9 +24,14 @@
  * in their process's perf map, read on first use too: a function there
  * is a row "name (perf-PID.map)", and an address no line of the map
  * covers, or of a map that could not be read, is [unknown]+0xaddress.
+ *
+ * Samples are the weighted ones of the profile, so that files taken at
+ * different rates add up in seconds.  Names and paths go into the rows
+ * as the files gave them; report.c makes them printable.  What became
+ * of each object (read, from where, or why not) is left in the report's
+ * uses for -s, which report.c words.
  */
 #include <err.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,37 +246,29 @@ jit_entries(struct otab *t)
 	}
 }
 
-/* A copy of s fit for a report line: control bytes become '?'. */
-static char *
-printable(const char *s)
-{
-	char *p, *q;
-
-	p = xstrdup(s);
-	for (q = p; *q != '\0'; q++)
-		if ((unsigned char)*q < 0x20 || *q == 0x7f)
-			*q = '?';
-	return p;
-}
-
 /* How rows name an object: the last part of its path. */
 static char *
 label(const char *path)
 {
 	const char *s = strrchr(path, '/');
 
-	return printable(s != NULL && s[1] != '\0' ? s + 1 : path);
+	return xstrdup(s != NULL && s[1] != '\0' ? s + 1 : path);
 }
 
 /* Warn when the file at an object's path is not what the run loaded. */
 static void
 check_object(const struct object *o, const struct symtab *st)
 {
+	char *path;
+
 	if (o->idlen == 0 || st->id == NULL)
 		return;
-	if (o->idlen != st->idlen || memcmp(o->id, st->id, o->idlen) != 0)
-		warnx("warning: %s is not the build the profiled run loaded "
-		    "(build-id differs)", o->path);
+	if (o->idlen == st->idlen && memcmp(o->id, st->id, o->idlen) == 0)
+		return;
+	path = printable(o->path);
+	warnx("warning: %s is not the build the profiled run loaded "
+	    "(build-id differs)", path);
+	free(path);
 }
 
 /* Do object i's local functions have entries of their own? */
@@ -296,7 +293,6 @@ load_table(struct attr *a, size_t i, struct otab *t)
 	if (symtab_load(&t->st, o->path, &t->why) != 0)
 		return -1;
 	make_entries(t, locals_of(a, i));
-	a->r->objsused++;
 	check_object(o, &t->st);
 	return 0;
 }
@@ -329,10 +325,7 @@ add_raw(struct attr *a, size_t obj, uint64_t addr, double samples,
 	/* The same unknown address of two processes is one row. */
 	if (obj != OBJ_NONE && a->p->objs[obj].jitpid != 0)
 		obj = OBJ_NONE;
-	if (a->nraws == a->rawcap) {
-		a->rawcap = a->rawcap == 0 ? 16 : a->rawcap * 2;
-		a->raws = xreallocarray(a->raws, a->rawcap, sizeof(*a->raws));
-	}
+	a->raws = xgrow(a->raws, &a->rawcap, a->nraws, 1, sizeof(*a->raws));
 	w = &a->raws[a->nraws++];
 	w->obj = obj;
 	w->addr = addr;
@@ -400,7 +393,7 @@ overlap(const struct func *f, uint64_t lo, uint64_t hi)
 
 /* Share the samples of one bin [lo, hi) among the functions in it. */
 static double
-share_bin(struct otab *t, uint64_t lo, uint64_t hi, uint64_t count)
+share_bin(struct otab *t, uint64_t lo, uint64_t hi, double count)
 {
 	const struct symtab *st = &t->st;
 	uint64_t covered = 0, ov;
@@ -416,27 +409,30 @@ share_bin(struct otab *t, uint64_t lo, uint64_t hi, uint64_t count)
 	    k = group_end(st, k)) {
 		if ((ov = overlap(&st->funcs[k], lo, hi)) > 0)
 			t->ents[st->funcs[k].entry].samples +=
-			    (double)count * (double)ov / (double)covered;
+			    count * (double)ov / (double)covered;
 	}
-	return (double)count;
+	return count;
 }
 
-static void
+/* The histogram's samples to functions; returns how many it had. */
+static double
 attribute_hist(struct attr *a)
 {
 	const struct profile *p = a->p;
 	struct otab *t = otab(a, OBJ_MAIN);
 	uint64_t lo, hi;
+	double sum = 0;
 	size_t i;
 
 	for (i = 0; i < p->nhist; i++) {
-		a->r->histsum += p->hist[i];
+		sum += p->hist[i];
 		if (p->hist[i] == 0)
 			continue;
 		bin_range(p, i, &lo, &hi);
 		if (lo < hi)
 			a->r->histattr += share_bin(t, lo, hi, p->hist[i]);
 	}
+	return sum;
 }
 
 /*
@@ -468,12 +464,14 @@ attribute_places(struct attr *a)
 	for (i = 0; i < p->ncells; i++) {
 		pl = &p->cells[i];
 		a->r->calltotal += pl->count;
+		a->r->cellscalled += pl->count > 0;
 		t = otab(a, pl->obj);
 		k = t == NULL || pl->addr == 0 ? SIZE_MAX :
 		    symtab_lookup(&t->st, pl->addr - 1);
-		if (k != SIZE_MAX)
+		if (k != SIZE_MAX) {
 			t->ents[t->st.funcs[k].entry].calls += pl->count;
-		else {
+			a->r->cellsnamed += pl->count > 0;
+		} else {
 			a->r->callsunmatched += pl->count;
 			if (pl->obj != OBJ_MAIN)
 				add_raw(a, pl->obj, pl->addr, 0, pl->count);
@@ -481,7 +479,6 @@ attribute_places(struct attr *a)
 	}
 	for (i = 0; i < p->npcs; i++) {
 		pl = &p->pcs[i];
-		a->r->outside += pl->count;
 		t = otab(a, pl->obj);
 		if ((shared = share_page(t, pl)) > 0) {
 			a->r->attributed += shared;
@@ -489,11 +486,10 @@ attribute_places(struct attr *a)
 		}
 		k = t == NULL ? SIZE_MAX : symtab_lookup(&t->st, pl->addr);
 		if (k != SIZE_MAX) {
-			t->ents[t->st.funcs[k].entry].samples +=
-			    (double)pl->count;
-			a->r->attributed += (double)pl->count;
+			t->ents[t->st.funcs[k].entry].samples += pl->samples;
+			a->r->attributed += pl->samples;
 		} else if (pl->obj != OBJ_MAIN)
-			add_raw(a, pl->obj, pl->addr, (double)pl->count, 0);
+			add_raw(a, pl->obj, pl->addr, pl->samples, 0);
 	}
 }
 
@@ -502,10 +498,7 @@ new_row(struct report *r, size_t *cap)
 {
 	struct row *w;
 
-	if (r->nrows == *cap) {
-		*cap = *cap == 0 ? 64 : *cap * 2;
-		r->rows = xreallocarray(r->rows, *cap, sizeof(*r->rows));
-	}
+	r->rows = xgrow(r->rows, cap, r->nrows, 1, sizeof(*r->rows));
 	w = &r->rows[r->nrows++];
 	memset(w, 0, sizeof(*w));
 	return w;
@@ -637,7 +630,8 @@ raw_rows(struct attr *a, size_t *cap)
 {
 	struct raw *w;
 	struct row *row;
-	char *lab, *name;
+	const char *lab;
+	char *name;
 	size_t i, j, len;
 
 	if (a->nraws == 0)
@@ -651,130 +645,44 @@ raw_rows(struct attr *a, size_t *cap)
 			row->calls += a->raws[j].calls;
 		}
 		if (w->obj == OBJ_NONE)
-			lab = xstrdup("[unknown]");
+			lab = "[unknown]";
 		else if (a->tabs[w->obj].ok)
-			lab = xstrdup(a->tabs[w->obj].label);
+			lab = a->tabs[w->obj].label;
 		else
-			lab = printable(a->p->objs[w->obj].path);
+			lab = a->p->objs[w->obj].path;
 		len = strlen(lab) + 20;
 		name = xmalloc(len);
 		(void)snprintf(name, len, "%s+0x%llx", lab,
 		    (unsigned long long)w->addr);
-		free(lab);
 		row->names = xcalloc(1, sizeof(*row->names));
-		row->names[0] = name;
+		row->names[0] = row->own = name;
 		row->nnames = 1;
 		row->objidx = w->obj;
 		row->addr = w->addr;
 	}
 }
 
-/* Append to the string *s of length *len, as printf would print. */
+/* What became of each object, for -s (report.c). */
 static void
-catf(char **s, size_t *len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		err(1, "vsnprintf");
-	*s = xreallocarray(*s, *len + (size_t)n + 1, 1);
-	va_start(ap, fmt);
-	(void)vsnprintf(*s + *len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	*len += (size_t)n;
-}
-
-/* Objects that had data but could not be read, for -s. */
-static void
-note_unread(struct attr *a)
-{
-	size_t i, len = 0;
-	char *s = NULL;
-
-	for (i = 1; i < a->p->nobjs; i++) {
-		if (!a->tabs[i].tried || a->tabs[i].ok ||
-		    a->p->objs[i].jitpid != 0)
-			continue;
-		catf(&s, &len, "%s%s (%s)", len > 0 ? ", " : "",
-		    a->p->objs[i].path, a->tabs[i].why);
-	}
-	a->r->unread = s;
-}
-
-/* Objects whose symbols came from a debug file, for -s. */
-static void
-note_debug(struct attr *a)
-{
-	size_t i, len = 0;
-	char *s = NULL, *path;
-
-	for (i = 1; i < a->p->nobjs; i++) {
-		if (!a->tabs[i].ok || a->tabs[i].st.debug == NULL)
-			continue;
-		path = printable(a->tabs[i].st.debug);
-		catf(&s, &len, "%s%s: %s", len > 0 ? ", " : "",
-		    a->tabs[i].label, path);
-		free(path);
-		a->r->objsdebug++;
-	}
-	a->r->debugs = s;
-}
-
-/* Objects that had only their exported names, for -s. */
-static void
-note_dynonly(struct attr *a)
-{
-	size_t i, len = 0;
-	char *s = NULL;
-
-	for (i = 1; i < a->p->nobjs; i++) {
-		if (!a->tabs[i].ok || strcmp(a->tabs[i].st.table, ".dynsym") != 0)
-			continue;
-		catf(&s, &len, "%s%s", len > 0 ? ", " : "", a->tabs[i].label);
-	}
-	a->r->dynonly = s;
-}
-
-/*
- * The perf maps looked in, for -s: of each one read, how many of its
- * entries took samples and how many lines were skipped; of the others,
- * why not.
- */
-static void
-note_maps(struct attr *a)
+note_uses(struct attr *a)
 {
 	const struct otab *t;
-	const char *path;
-	size_t i, k, hit, len = 0, ulen = 0;
-	char *s = NULL, *unread = NULL;
+	struct objuse *u;
+	size_t i, k;
 
+	a->r->uses = xcalloc(a->p->nobjs, sizeof(*a->r->uses));
 	for (i = 1; i < a->p->nobjs; i++) {
 		t = &a->tabs[i];
-		path = a->p->objs[i].path;
-		if (a->p->objs[i].jitpid == 0 || !t->tried)
+		u = &a->r->uses[i];
+		u->tried = t->tried;
+		u->why = t->why;
+		u->label = t->label;
+		if (!t->ok)
 			continue;
-		if (!t->ok) {
-			catf(&unread, &ulen, "%s%s (%s)", ulen > 0 ? ", " : "",
-			    path, t->why);
-			continue;
-		}
-		for (k = 0, hit = 0; k < t->nents; k++)
-			hit += t->ents[k].samples > 0;
-		catf(&s, &len, "%s%s (%zu of %zu entries sampled",
-		    len > 0 ? ", " : "", path, hit, t->st.nsyms);
-		if (t->st.nbad > 0)
-			catf(&s, &len, ", %zu line%s skipped", t->st.nbad,
-			    t->st.nbad == 1 ? "" : "s");
-		catf(&s, &len, ")");
+		u->st = &t->st;
+		for (k = 0; k < t->nents; k++)
+			u->sampled += t->ents[k].samples > 0;
 	}
-	if (unread != NULL)
-		catf(&s, &len, "%snot read: %s", len > 0 ? "; " : "", unread);
-	free(unread);
-	a->r->perfmaps = s;
 }
 
 /*
@@ -787,8 +695,7 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
     const struct opts *o)
 {
 	struct attr a;
-	const struct monx_run *run = &p->sum;
-	uint64_t out;
+	double hist;
 	size_t cap = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -796,30 +703,51 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	a.p = p;
 	a.o = o;
 	a.r = r;
-	a.tabs = xcalloc(p->nobjs, sizeof(*a.tabs));
+	r->ntabs = p->nobjs > 0 ? p->nobjs : 1;
+	a.tabs = xcalloc(r->ntabs, sizeof(*a.tabs));
 	r->tabs = a.tabs;		/* the rows point into them */
 	a.tabs[OBJ_MAIN].st = *st;
 	a.tabs[OBJ_MAIN].tried = a.tabs[OBJ_MAIN].ok = 1;
 	make_entries(&a.tabs[OBJ_MAIN], o->locals);
 	r->nsyms = st->nsyms;
 
-	attribute_hist(&a);
+	hist = attribute_hist(&a);
 	r->attributed = r->histattr;
 	attribute_places(&a);
 	entry_rows(&a, &cap);
 	raw_rows(&a, &cap);
-	note_unread(&a);
-	note_debug(&a);
-	note_dynonly(&a);
-	note_maps(&a);
+	note_uses(&a);
 
-	out = p->anyrun && run->samples_out > r->outside ?
-	    run->samples_out : r->outside;
-	r->outside = out;
-	r->total = (double)r->histsum + (double)out +
-	    (p->anyrun ? (double)run->samples_lost + (double)run->dropped :
-	    0);
-	r->period = profile_period(p);
+	r->histsum = p->histraw;
+	r->outside = p->outraw;
+	r->total = hist + p->wout + p->wlost;
+	r->period = p->period;
 	*st = a.tabs[OBJ_MAIN].st;
 	free(a.raws);
+}
+
+/*
+ * Give back all that attribute() made; the program's symbol table,
+ * which it was given, stays with the caller.
+ */
+void
+report_free(struct report *r)
+{
+	struct otab *tabs = r->tabs;
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++) {
+		free(r->rows[i].own);
+		free(r->rows[i].names);
+	}
+	for (i = 0; i < r->ntabs; i++) {
+		if (i != OBJ_MAIN)
+			symtab_free(&tabs[i].st);
+		free(tabs[i].label);
+		free(tabs[i].ents);
+	}
+	free(tabs);
+	free(r->rows);
+	free(r->uses);
+	memset(r, 0, sizeof(*r));
 }

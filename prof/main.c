@@ -6,8 +6,9 @@
  *	attribute time and calls to them	(attrib.c)
  *	print the report, then -s statistics	(report.c)
  *
- * Any error ends prof with one line on stderr naming the file at fault
- * and exit status 1; warnings are one line each and prof goes on.
+ * The steps return a reason when a file will not do; main() alone ends
+ * prof, with one line on stderr naming the file at fault and the reason,
+ * and exit status 1.  Warnings are one line each and prof goes on.
  */
 #include <err.h>
 #include <stdio.h>
@@ -68,8 +69,6 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 			o->stats = 1;
 			break;
 		case 'm':
-			*files = xreallocarray(*files, *nfiles + 1,
-			    sizeof(**files));
 			(*files)[(*nfiles)++] = optarg;
 			break;
 		case 'V':
@@ -117,21 +116,20 @@ main(int argc, char *argv[])
 	const char *prog = "a.out", *why;
 	size_t nfiles = 0, i;
 
+	/* Room for every argument, and mon.out when none is a file. */
+	files = xcalloc((size_t)argc + 1, sizeof(*files));
 	if (parse_options(argc, argv, &o, &files, &nfiles) && argc == 2)
 		return 0;	/* -V alone: the version was all */
 	if (optind < argc)
 		prog = argv[optind++];
-	for (; optind < argc; optind++) {
-		files = xreallocarray(files, nfiles + 1, sizeof(*files));
+	for (; optind < argc; optind++)
 		files[nfiles++] = argv[optind];
-	}
-	if (nfiles == 0) {
-		files = xreallocarray(files, 1, sizeof(*files));
+	if (nfiles == 0)
 		files[nfiles++] = MON_OUT;
-	}
 
 	for (i = 0; i < nfiles; i++)
-		profile_read(&p, files[i]);
+		if (profile_read(&p, files[i], &why) != 0)
+			errx(1, "%s: %s", files[i], why);
 	profile_finish(&p);
 	if (symtab_load(&st, prog, &why) != 0)
 		errx(1, "%s: %s", prog, why);

@@ -7,7 +7,10 @@
  * record must lie inside the payload that carries it.  A file that ends
  * too soon is "Premature EOF"; one whose header cannot be a mon.out
  * (hpc below lpc, addresses no x86_64 process has, a broken extension)
- * is "improper format".  Both end prof with one line naming the file.
+ * is "improper format".  Either is returned as the reason, and main()
+ * ends prof with one line naming the file.  Only a regular file is
+ * read, and it is opened so that a FIFO planted at its name cannot make
+ * prof wait for a writer.
  *
  * Each file is then placed: every run-time address it holds becomes an
  * object (the main program, a shared object, or none) and a link-time
@@ -16,19 +19,32 @@
  * unloaded while profiled, and a later load may have reused the
  * addresses of an unloaded one -- so an address belongs to the first
  * record that holds it, and counts that another object's record holds
- * too are counted for a warning.  An address in no object goes to the
- * perf map of the process the RUN record names, where a JIT may have
- * named it: each process has its own, and a file's addresses must be
- * looked up in its own process's map.  Placed data of
- * several files (a parent and its children, many runs) merge by simple
- * addition: histograms bin by bin, which requires the same range, size
- * and scale; cells and outside samples by place; run counters summed.
+ * too are counted for a warning.  The records are swept once, in order
+ * of address, into spans that do not overlap, each knowing its record
+ * and whether another object's record holds it too; an address is then
+ * placed by a binary search, so that a file of n records and m
+ * addresses costs O((n + m) log n) however its records overlap.  An
+ * address in no object goes to the perf map of the process the RUN
+ * record names, where a JIT may have named it: each process has its
+ * own, and a file's addresses must be looked up in its own process's
+ * map.  Objects of several files are joined by path and build-id
+ * through a hash table.
+ *
+ * Placed data of several files (a parent and its children, many runs)
+ * merge by addition: histograms bin by bin, which requires the same
+ * range, size and scale; cells and outside samples by place; run
+ * counters summed.  Files may have sampled at different rates, or with
+ * different clocks: each file's samples are weighted by its own period
+ * (its clock's CPU time over the samples it took, else the period it
+ * asked for, else a classic file's 100 Hz) over the first file's, so
+ * that the seconds of each add up to its own CPU time.
  */
 #include <sys/stat.h>
 
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,6 +53,9 @@
 #include "prof.h"
 
 #define USERTOP		(1ULL << 56)	/* above any x86_64 user address */
+
+static const char improper[] = "improper format";
+static const char premature[] = "Premature EOF";
 
 /* An object as one file describes it. */
 struct fobj {
@@ -48,9 +67,17 @@ struct fobj {
 	size_t			 gidx;		/* its index in profile.objs */
 };
 
+/* Addresses [lo, hi) of a file that belong to its OBJ record rec. */
+struct span {
+	uint64_t		 lo, hi;
+	size_t			 rec;
+	int			 shared;	/* another object's holds them */
+};
+
 /* One file, read and checked, before it is merged. */
 struct mfile {
 	const char		*name;
+	const char		*why;
 	unsigned char		*buf;
 	size_t			 len;
 	uint64_t		 lpc, hpc, nfns;
@@ -64,25 +91,17 @@ struct mfile {
 	int			 hasexec;
 	struct fobj		 exec;
 	struct fobj		*objs;
-	size_t			 nobjs;
+	size_t			 nobjs, objcap;
+	struct span		*spans;
+	size_t			 nspans;
 	struct monx_pc		*pcs;
-	size_t			 npcs;
+	size_t			 npcs, pcscap;
+	double			 period;	/* seconds a sample of its own */
+	double			 weight;	/* that over profile.period */
 	uint64_t		 shared[2];	/* calls, samples at an address
 						   two objects held */
 	size_t			 jit;		/* its process's perf map */
 };
-
-static void __attribute__((noreturn))
-improper(const struct mfile *f)
-{
-	errx(1, "%s: improper format", f->name);
-}
-
-static void __attribute__((noreturn))
-premature(const struct mfile *f)
-{
-	errx(1, "%s: Premature EOF", f->name);
-}
 
 static uint64_t
 get64(const unsigned char *p)
@@ -93,126 +112,151 @@ get64(const unsigned char *p)
 	return v;
 }
 
-/* The whole file in memory; refuses what cannot be a profile. */
-static void
-slurp(struct mfile *f)
+/* Read all of fd into *buf, *len; size is a hint.  0, or -1 and errno. */
+static int
+read_all(int fd, off_t size, unsigned char **buf, size_t *len)
 {
-	struct stat st;
 	size_t cap;
 	ssize_t n;
-	int fd;
 
-	if ((fd = open(f->name, O_RDONLY)) < 0)
-		err(1, "%s", f->name);
-	if (fstat(fd, &st) != 0)
-		err(1, "%s", f->name);
-	if (S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		err(1, "%s", f->name);
-	}
-	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
-		errx(1, "%s: not a regular file", f->name);
-	cap = S_ISREG(st.st_mode) && (uintmax_t)st.st_size < SIZE_MAX / 2 ?
-	    (size_t)st.st_size + 1 : 65536;
-	f->buf = xmalloc(cap);
-	f->len = 0;
+	cap = size >= 0 && (uintmax_t)size < SIZE_MAX / 2 ?
+	    (size_t)size + 1 : 65536;
+	*buf = xmalloc(cap);
+	*len = 0;
 	for (;;) {
-		if (f->len == cap) {
+		if (*len == cap) {
 			if (cap > SIZE_MAX / 2)
-				errx(1, "%s: file too large", f->name);
+				return errno = EFBIG, -1;
 			cap *= 2;
-			f->buf = xreallocarray(f->buf, cap, 1);
+			*buf = xreallocarray(*buf, cap, 1);
 		}
-		n = read(fd, f->buf + f->len, cap - f->len);
+		n = read(fd, *buf + *len, cap - *len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			err(1, "%s", f->name);
+			return -1;
 		if (n == 0)
-			break;
-		f->len += (size_t)n;
+			return 0;
+		*len += (size_t)n;
 	}
+}
+
+/*
+ * The whole file name in *buf, *len.  O_NONBLOCK: a FIFO at the name
+ * must be refused, not waited on; a regular file reads the same.
+ */
+static int
+slurp(const char *name, unsigned char **buf, size_t *len, const char **why)
+{
+	struct stat st;
+	int fd, rc = -1;
+
+	*buf = NULL;
+	if ((fd = open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return *why = strerror(errno), -1;
+	if (fstat(fd, &st) != 0)
+		*why = strerror(errno);
+	else if (S_ISDIR(st.st_mode))
+		*why = strerror(EISDIR);
+	else if (!S_ISREG(st.st_mode))
+		*why = "not a regular file";
+	else if (read_all(fd, st.st_size, buf, len) != 0)
+		*why = strerror(errno);
+	else
+		rc = 0;
 	(void)close(fd);
+	if (rc != 0) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return rc;
 }
 
 /* The classic part: header, cells, histogram. */
-static void
+static int
 parse_classic(struct mfile *f)
 {
 	struct hdr h;
 	size_t rest;
 
 	if (f->len < sizeof(h))
-		premature(f);
+		return f->why = premature, -1;
 	memcpy(&h, f->buf, sizeof(h));
 	f->lpc = (uintptr_t)h.lpc;
 	f->hpc = (uintptr_t)h.hpc;
 	f->nfns = h.nfns;
 	if (f->hpc < f->lpc || f->hpc >= USERTOP)
-		improper(f);
+		return f->why = improper, -1;
 	if (f->nfns > SIZE_MAX / sizeof(struct cnt))
-		improper(f);
+		return f->why = improper, -1;
 	rest = f->len - sizeof(h);
 	if (f->nfns > rest / sizeof(struct cnt))
-		premature(f);
+		return f->why = premature, -1;
 	f->cells = f->buf + sizeof(h);
 	rest -= f->nfns * sizeof(struct cnt);
 	if (rest % sizeof(WORD) != 0)
-		premature(f);
+		return f->why = premature, -1;
 	f->hist = f->cells + f->nfns * sizeof(struct cnt);
 	f->nhist = rest / sizeof(WORD);
+	return 0;
+}
+
+/* Cell i: its fnpc and its count. */
+static void
+cell(const struct mfile *f, size_t i, uint64_t *pc, int64_t *mcnt)
+{
+	const unsigned char *c = f->cells + i * sizeof(struct cnt);
+
+	*pc = get64(c);
+	memcpy(mcnt, c + 8, sizeof(*mcnt));
 }
 
 /*
  * Gather the payload of the marker cells, in array order, and check
  * the ordinary cells: a negative call count is no count at all.
  */
-static void
+static int
 gather_ext(struct mfile *f)
 {
-	const unsigned char *c;
 	uint64_t pc, v;
 	int64_t mcnt;
 	size_t i, j, n;
 
 	n = 0;
 	for (i = 0; i < f->nfns; i++) {
-		c = f->cells + i * sizeof(struct cnt);
-		pc = get64(c);
-		memcpy(&mcnt, c + 8, sizeof(mcnt));
+		cell(f, i, &pc, &mcnt);
 		if (MONX_IS_CELL(pc, mcnt))
 			n++;
 		else if (mcnt < 0)
-			improper(f);
+			return f->why = improper, -1;
 	}
 	f->extlen = n * MONX_PAYLOAD;
 	f->ext = xmalloc(f->extlen);
 	for (i = 0, j = 0; i < f->nfns; i++) {
-		c = f->cells + i * sizeof(struct cnt);
-		pc = get64(c);
-		memcpy(&mcnt, c + 8, sizeof(mcnt));
+		cell(f, i, &pc, &mcnt);
 		if (!MONX_IS_CELL(pc, mcnt))
 			continue;
 		for (v = 0; v < MONX_PAYLOAD; v++)
 			f->ext[j++] = (unsigned char)(pc >> (8 * v));
 	}
+	return 0;
 }
 
 /* An EXEC or OBJ record: struct monx_obj, build-id, path. */
-static void
+static int
 parse_obj(struct mfile *f, const unsigned char *p, size_t len,
     struct fobj *o)
 {
 	struct monx_obj mo;
 
 	if (len < sizeof(mo))
-		improper(f);
+		return f->why = improper, -1;
 	memcpy(&mo, p, sizeof(mo));
 	if ((uint64_t)mo.idlen + mo.pathlen > len - sizeof(mo))
-		improper(f);
+		return f->why = improper, -1;
 	if (mo.hi < mo.lo || (mo.hi > mo.lo && mo.lo < mo.bias) ||
 	    mo.hi > USERTOP)
-		improper(f);
+		return f->why = improper, -1;
 	o->bias = mo.bias;
 	o->lo = mo.lo;
 	o->hi = mo.hi;
@@ -221,9 +265,10 @@ parse_obj(struct mfile *f, const unsigned char *p, size_t len,
 	o->path = (const char *)p + sizeof(mo) + mo.idlen;
 	o->pathlen = strnlen(o->path, mo.pathlen);
 	o->gidx = OBJ_NONE;
+	return 0;
 }
 
-static void
+static int
 parse_record(struct mfile *f, uint32_t type, const unsigned char *p,
     size_t len)
 {
@@ -232,35 +277,34 @@ parse_record(struct mfile *f, uint32_t type, const unsigned char *p,
 	switch (type) {
 	case MONX_R_RUN:
 		if (len < MONX_RUN_MINLEN)
-			improper(f);
+			return f->why = improper, -1;
 		memset(&f->run, 0, sizeof(f->run));
 		memcpy(&f->run, p, len < sizeof(f->run) ? len : sizeof(f->run));
 		f->hasrun = 1;
-		break;
+		return 0;
 	case MONX_R_EXEC:
-		parse_obj(f, p, len, &f->exec);
 		f->hasexec = 1;
-		break;
+		return parse_obj(f, p, len, &f->exec);
 	case MONX_R_OBJ:
-		f->objs = xreallocarray(f->objs, f->nobjs + 1,
+		f->objs = xgrow(f->objs, &f->objcap, f->nobjs, 1,
 		    sizeof(*f->objs));
-		parse_obj(f, p, len, &f->objs[f->nobjs++]);
-		break;
+		return parse_obj(f, p, len, &f->objs[f->nobjs++]);
 	case MONX_R_PCS:
 		if (len % sizeof(struct monx_pc) != 0)
-			improper(f);
-		n = len / sizeof(struct monx_pc);
-		f->pcs = xreallocarray(f->pcs, f->npcs + n, sizeof(*f->pcs));
+			return f->why = improper, -1;
+		if ((n = len / sizeof(struct monx_pc)) == 0)
+			return 0;
+		f->pcs = xgrow(f->pcs, &f->pcscap, f->npcs, n, sizeof(*f->pcs));
 		memcpy(f->pcs + f->npcs, p, len);
 		f->npcs += n;
-		break;
+		return 0;
 	default:
-		break;		/* a newer writer's record: not ours */
+		return 0;	/* a newer writer's record: not ours */
 	}
 }
 
 /* The extension stream: a head, then records until its length. */
-static void
+static int
 parse_ext(struct mfile *f)
 {
 	struct monx_head head;
@@ -268,46 +312,63 @@ parse_ext(struct mfile *f)
 	size_t off, end, pad;
 
 	if (f->extlen == 0)
-		return;
+		return 0;
 	if (f->extlen < sizeof(head))
-		improper(f);
+		return f->why = improper, -1;
 	memcpy(&head, f->ext, sizeof(head));
 	if (memcmp(head.magic, MONX_MAGIC, sizeof(head.magic)) != 0)
-		improper(f);
+		return f->why = improper, -1;
 	if (head.version != MONX_VERSION) {
 		warnx("%s: extension version %u unknown, read as classic",
 		    f->name, head.version);
-		return;
+		return 0;
 	}
 	if (head.length > MONX_MAXLEN ||
 	    head.length > f->extlen - sizeof(head))
-		improper(f);
+		return f->why = improper, -1;
 	end = sizeof(head) + (size_t)head.length;
 	for (off = sizeof(head); off < end; ) {
 		if (end - off < sizeof(rec))
-			improper(f);
+			return f->why = improper, -1;
 		memcpy(&rec, f->ext + off, sizeof(rec));
 		off += sizeof(rec);
 		if (rec.len > end - off)
-			improper(f);
-		parse_record(f, rec.type, f->ext + off, rec.len);
+			return f->why = improper, -1;
+		if (parse_record(f, rec.type, f->ext + off, rec.len) != 0)
+			return -1;
 		pad = ((size_t)rec.len + 7) & ~(size_t)7;
 		off += pad < end - off ? pad : end - off;
 	}
 	if (f->hasexec && f->hpc > f->lpc && f->exec.bias > f->lpc)
-		improper(f);
+		return f->why = improper, -1;
+	return 0;
 }
 
-/* Read, check and decode one file; nothing is merged yet. */
-static void
-mfile_read(struct mfile *f, const char *name)
+/*
+ * Seconds a sample of the file stands for: its clock's CPU time over
+ * the samples it took, which the report then adds up to however many
+ * ticks the kernel dropped; else, or when some threads had no clock
+ * (their CPU time is in cpu_ns, not in the samples), the period it asked
+ * for; a classic file ticks at 100 Hz.
+ */
+static double
+file_period(const struct mfile *f)
 {
-	memset(f, 0, sizeof(*f));
-	f->name = name;
-	slurp(f);
-	parse_classic(f);
-	gather_ext(f);
-	parse_ext(f);
+	const struct monx_run *r = &f->run;
+	uint64_t n;
+
+	if (!f->hasrun)
+		return (double)CLASSIC_NS / 1e9;
+	/* Threads went unsampled: the CPU time is not all the samples'. */
+	if (r->unsampled > 0 && r->clock != MONX_CLK_ITIMER &&
+	    r->period_ns > 0)
+		return (double)r->period_ns / 1e9;
+	n = r->samples_in + r->samples_out + r->samples_lost + r->dropped;
+	if (r->cpu_ns > 0 && n > 0)
+		return (double)r->cpu_ns / (double)n / 1e9;
+	if (r->period_ns > 0)
+		return (double)r->period_ns / 1e9;
+	return (double)CLASSIC_NS / 1e9;
 }
 
 static void
@@ -316,61 +377,121 @@ mfile_free(struct mfile *f)
 	free(f->buf);
 	free(f->ext);
 	free(f->objs);
+	free(f->spans);
 	free(f->pcs);
 }
 
-static int
-same_obj(const struct object *o, const struct fobj *fo)
+/* --- the objects of all files ------------------------------------- */
+
+/* FNV-1a over what makes two objects one. */
+static size_t
+obj_hash(const char *path, size_t pathlen, const unsigned char *id,
+    size_t idlen, uint32_t jitpid)
 {
-	return strlen(o->path) == fo->pathlen &&
-	    memcmp(o->path, fo->path, fo->pathlen) == 0 &&
-	    o->idlen == fo->idlen &&
-	    (fo->idlen == 0 || memcmp(o->id, fo->id, fo->idlen) == 0);
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < pathlen; i++)
+		h = (h ^ (unsigned char)path[i]) * 0x100000001b3ULL;
+	h = (h ^ 0xff) * 0x100000001b3ULL;	/* path and id apart */
+	for (i = 0; i < idlen; i++)
+		h = (h ^ id[i]) * 0x100000001b3ULL;
+	h = (h ^ jitpid) * 0x100000001b3ULL;
+	return (size_t)(h ^ h >> 32);
 }
 
-static void
-set_obj(struct object *o, const struct fobj *fo)
+static int
+obj_is(const struct object *o, const char *path, size_t pathlen,
+    const unsigned char *id, size_t idlen, uint32_t jitpid)
 {
-	o->path = xstrndup(fo->path, fo->pathlen);
-	o->idlen = fo->idlen;
-	o->id = NULL;
-	if (fo->idlen > 0) {
-		o->id = xmalloc(fo->idlen);
-		memcpy(o->id, fo->id, fo->idlen);
+	return o->jitpid == jitpid && strlen(o->path) == pathlen &&
+	    memcmp(o->path, path, pathlen) == 0 && o->idlen == idlen &&
+	    (idlen == 0 || memcmp(o->id, id, idlen) == 0);
+}
+
+/* Put objs[i] in the hash table; the table has room. */
+static void
+hash_put(struct profile *p, size_t i)
+{
+	const struct object *o = &p->objs[i];
+	size_t k;
+
+	k = obj_hash(o->path, strlen(o->path), o->id, o->idlen, o->jitpid);
+	for (k &= p->hashcap - 1; p->objhash[k] != 0; k = (k + 1) &
+	    (p->hashcap - 1))
+		;
+	p->objhash[k] = i + 1;
+}
+
+/* Keep the table at most half full. */
+static void
+hash_room(struct profile *p)
+{
+	size_t i;
+
+	if (2 * p->nobjs < p->hashcap)
+		return;
+	free(p->objhash);
+	p->hashcap = p->hashcap == 0 ? 64 : 2 * p->hashcap;
+	p->objhash = xcalloc(p->hashcap, sizeof(*p->objhash));
+	for (i = 1; i < p->nobjs; i++)
+		hash_put(p, i);
+}
+
+/* The index of the object so described, added if it is new. */
+static size_t
+obj_join(struct profile *p, const char *path, size_t pathlen,
+    const unsigned char *id, size_t idlen, uint32_t jitpid)
+{
+	struct object *o;
+	size_t k, j;
+
+	hash_room(p);
+	k = obj_hash(path, pathlen, id, idlen, jitpid) & (p->hashcap - 1);
+	for (; (j = p->objhash[k]) != 0; k = (k + 1) & (p->hashcap - 1))
+		if (obj_is(&p->objs[j - 1], path, pathlen, id, idlen, jitpid))
+			return j - 1;
+	p->objs = xgrow(p->objs, &p->objcap, p->nobjs, 1, sizeof(*p->objs));
+	o = &p->objs[p->nobjs];
+	memset(o, 0, sizeof(*o));
+	o->path = xstrndup(path, pathlen);
+	o->jitpid = jitpid;
+	if (idlen > 0) {
+		o->id = xmalloc(idlen);
+		memcpy(o->id, id, idlen);
+		o->idlen = idlen;
 	}
+	p->objhash[k] = ++p->nobjs;
+	return p->nobjs - 1;
 }
 
 /* Give each of the file's objects its index in the merged table. */
 static void
 join_objects(struct profile *p, struct mfile *f)
 {
-	size_t i, j;
+	const struct fobj *e = &f->exec;
+	struct fobj *o;
+	size_t i;
 
 	if (p->nobjs == 0) {
-		p->objs = xcalloc(1, sizeof(*p->objs));
+		p->objs = xgrow(NULL, &p->objcap, 0, 1, sizeof(*p->objs));
+		memset(&p->objs[OBJ_MAIN], 0, sizeof(*p->objs));
+		p->objs[OBJ_MAIN].path = f->hasexec ?
+		    xstrndup(e->path, e->pathlen) : xstrdup("");
+		if (f->hasexec && e->idlen > 0) {
+			p->objs[OBJ_MAIN].id = xmalloc(e->idlen);
+			memcpy(p->objs[OBJ_MAIN].id, e->id, e->idlen);
+			p->objs[OBJ_MAIN].idlen = e->idlen;
+		}
 		p->nobjs = 1;
-		if (f->hasexec)
-			set_obj(&p->objs[OBJ_MAIN], &f->exec);
-		else
-			p->objs[OBJ_MAIN].path = xstrdup("");
 	}
 	for (i = 0; i < f->nobjs; i++) {
-		if (f->hasexec && f->objs[i].bias == f->exec.bias &&
-		    f->objs[i].lo == f->exec.lo) {
-			f->objs[i].gidx = OBJ_MAIN;	/* the program again */
-			continue;
-		}
-		for (j = 1; j < p->nobjs; j++)
-			if (p->objs[j].jitpid == 0 &&
-			    same_obj(&p->objs[j], &f->objs[i]))
-				break;
-		if (j == p->nobjs) {
-			p->objs = xreallocarray(p->objs, p->nobjs + 1,
-			    sizeof(*p->objs));
-			memset(&p->objs[p->nobjs], 0, sizeof(*p->objs));
-			set_obj(&p->objs[p->nobjs++], &f->objs[i]);
-		}
-		f->objs[i].gidx = j;
+		o = &f->objs[i];
+		if (f->hasexec && o->bias == e->bias && o->lo == e->lo)
+			o->gidx = OBJ_MAIN;	/* the program again */
+		else
+			o->gidx = obj_join(p, o->path, o->pathlen, o->id,
+			    o->idlen, 0);
 	}
 }
 
@@ -381,23 +502,163 @@ join_objects(struct profile *p, struct mfile *f)
 static void
 join_perfmap(struct profile *p, struct mfile *f)
 {
-	size_t j;
+	char *path;
+	size_t n = p->nobjs;
 
 	f->jit = OBJ_NONE;
 	if (!f->hasrun || f->run.pid == 0)
 		return;
-	for (j = 1; j < p->nobjs; j++)
-		if (p->objs[j].jitpid == f->run.pid)
-			break;
-	if (j == p->nobjs) {
-		p->objs = xreallocarray(p->objs, p->nobjs + 1,
-		    sizeof(*p->objs));
-		memset(&p->objs[p->nobjs], 0, sizeof(*p->objs));
-		p->objs[p->nobjs].path = perfmap_path(f->run.pid);
-		p->objs[p->nobjs++].jitpid = f->run.pid;
+	path = perfmap_path(f->run.pid);
+	f->jit = obj_join(p, path, strlen(path), NULL, 0, f->run.pid);
+	free(path);
+	if (p->nobjs > n)
 		p->nmaps++;
+}
+
+/* --- placing addresses -------------------------------------------- */
+
+/* The sweep's heap: the record that comes first in the file on top. */
+static int
+first_rec(const void *ctx, size_t a, size_t b)
+{
+	(void)ctx;
+	return a < b;
+}
+
+static const struct fobj *sortobjs;	/* for the C11 qsort below */
+
+static int
+cmp_lo(const void *a, const void *b)
+{
+	const struct fobj *x = &sortobjs[*(const size_t *)a];
+	const struct fobj *y = &sortobjs[*(const size_t *)b];
+
+	return x->lo != y->lo ? (x->lo < y->lo ? -1 : 1) : 0;
+}
+
+static int
+cmp_hi(const void *a, const void *b)
+{
+	const struct fobj *x = &sortobjs[*(const size_t *)a];
+	const struct fobj *y = &sortobjs[*(const size_t *)b];
+
+	return x->hi != y->hi ? (x->hi < y->hi ? -1 : 1) : 0;
+}
+
+/* The state of the sweep over a file's records. */
+struct sweep {
+	struct heap	 h;		/* records holding cur, dead or not */
+	size_t		*bylo, *byhi;	/* records by start, by end */
+	size_t		 m;		/* how many, empty ones left out */
+	size_t		 i, e;		/* next in bylo, in byhi */
+	unsigned char	*dead;		/* ended, though maybe in h */
+	size_t		*held;		/* live records, by object */
+	size_t		 live;
+};
+
+/* Append [lo, hi) of record rec, or widen the last span to it. */
+static void
+add_span(struct mfile *f, size_t *cap, uint64_t lo, uint64_t hi,
+    size_t rec, int shared)
+{
+	struct span *s = f->nspans > 0 ? &f->spans[f->nspans - 1] : NULL;
+
+	if (s != NULL && s->hi == lo && s->rec == rec && s->shared == shared) {
+		s->hi = hi;
+		return;
 	}
-	f->jit = j;
+	f->spans = xgrow(f->spans, cap, f->nspans, 1, sizeof(*f->spans));
+	s = &f->spans[f->nspans++];
+	s->lo = lo;
+	s->hi = hi;
+	s->rec = rec;
+	s->shared = shared;
+}
+
+/* Step the sweep to address cur: records that start and end there. */
+static void
+sweep_to(struct sweep *w, const struct fobj *o, uint64_t cur)
+{
+	size_t r;
+
+	for (; w->i < w->m && o[w->bylo[w->i]].lo <= cur; w->i++) {
+		r = w->bylo[w->i];
+		heap_push(&w->h, r);
+		w->held[o[r].gidx == OBJ_MAIN ? 0 : o[r].gidx]++;
+		w->live++;
+	}
+	for (; w->e < w->m && o[w->byhi[w->e]].hi <= cur; w->e++) {
+		r = w->byhi[w->e];
+		w->dead[r] = 1;
+		w->held[o[r].gidx == OBJ_MAIN ? 0 : o[r].gidx]--;
+		w->live--;
+	}
+	while (w->h.n > 0 && w->dead[w->h.v[0]])
+		heap_pop(&w->h);
+}
+
+/*
+ * Cut the file's records into spans: each address any record holds is
+ * in one span, of the first record that holds it, shared when a record
+ * of another object holds it too.  nobjs: objects in the profile.
+ */
+static void
+make_spans(struct mfile *f, size_t nobjs)
+{
+	const struct fobj *o = f->objs;
+	struct sweep w;
+	uint64_t cur = 0, next;
+	size_t k, top, cap = 0;
+
+	memset(&w, 0, sizeof(w));
+	w.bylo = xcalloc(f->nobjs, sizeof(*w.bylo));
+	for (k = 0; k < f->nobjs; k++)
+		if (o[k].lo < o[k].hi)
+			w.bylo[w.m++] = k;
+	w.byhi = xcalloc(w.m, sizeof(*w.byhi));
+	memcpy(w.byhi, w.bylo, w.m * sizeof(*w.byhi));
+	sortobjs = o;
+	qsort(w.bylo, w.m, sizeof(*w.bylo), cmp_lo);
+	qsort(w.byhi, w.m, sizeof(*w.byhi), cmp_hi);
+	w.h.v = xcalloc(w.m, sizeof(*w.h.v));
+	w.h.above = first_rec;
+	w.dead = xcalloc(f->nobjs, 1);
+	w.held = xcalloc(nobjs, sizeof(*w.held));
+	while (w.i < w.m || w.live > 0) {
+		if (w.live == 0)
+			cur = o[w.bylo[w.i]].lo;
+		sweep_to(&w, o, cur);
+		if (w.live == 0)
+			continue;
+		next = o[w.byhi[w.e]].hi;
+		if (w.i < w.m && o[w.bylo[w.i]].lo < next)
+			next = o[w.bylo[w.i]].lo;
+		top = w.h.v[0];
+		add_span(f, &cap, cur, next, top, w.held[o[top].gidx ==
+		    OBJ_MAIN ? 0 : o[top].gidx] != w.live);
+		cur = next;
+	}
+	free(w.bylo);
+	free(w.byhi);
+	free(w.h.v);
+	free(w.dead);
+	free(w.held);
+}
+
+/* The span holding pc, or NULL. */
+static const struct span *
+find_span(const struct mfile *f, uint64_t pc)
+{
+	size_t lo = 0, hi = f->nspans, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (f->spans[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && pc < f->spans[lo - 1].hi ? &f->spans[lo - 1] : NULL;
 }
 
 /*
@@ -407,8 +668,9 @@ join_perfmap(struct profile *p, struct mfile *f)
 static int
 place(const struct mfile *f, uint64_t pc, struct place *pl)
 {
+	const struct span *s;
+	const struct fobj *o;
 	uint64_t bias;
-	size_t i, j;
 
 	bias = f->hasexec ? f->exec.bias : 0;
 	if ((pc >= f->lpc && pc < f->hpc) ||
@@ -417,17 +679,11 @@ place(const struct mfile *f, uint64_t pc, struct place *pl)
 		pl->addr = pc - bias;
 		return 0;
 	}
-	for (i = 0; i < f->nobjs; i++) {
-		if (pc >= f->objs[i].lo && pc < f->objs[i].hi) {
-			pl->obj = f->objs[i].gidx;
-			pl->addr = pc - (pl->obj == OBJ_MAIN ? bias :
-			    f->objs[i].bias);
-			for (j = i + 1; j < f->nobjs; j++)
-				if (pc >= f->objs[j].lo && pc < f->objs[j].hi &&
-				    f->objs[j].gidx != pl->obj)
-					return 1;
-			return 0;
-		}
+	if ((s = find_span(f, pc)) != NULL) {
+		o = &f->objs[s->rec];
+		pl->obj = o->gidx;
+		pl->addr = pc - (o->gidx == OBJ_MAIN ? bias : o->bias);
+		return s->shared;
 	}
 	/*
 	 * A classic file knows only the program, as linked; in another,
@@ -439,7 +695,7 @@ place(const struct mfile *f, uint64_t pc, struct place *pl)
 }
 
 /* Append a count at pc; the caller has made room.  what: 0 calls. */
-static void
+static struct place *
 add_place(struct place *v, size_t *n, struct mfile *f, uint64_t pc,
     uint64_t count, int what)
 {
@@ -447,32 +703,80 @@ add_place(struct place *v, size_t *n, struct mfile *f, uint64_t pc,
 	    __builtin_add_overflow(f->shared[what], count, &f->shared[what]))
 		f->shared[what] = UINT64_MAX;
 	v[*n].count = count;
-	(*n)++;
+	v[*n].samples = 0;
+	return &v[(*n)++];
 }
 
-/* The histogram: the first file sets its shape, the others must match. */
-static void
-merge_hist(struct profile *p, const struct mfile *f, const char *first)
+/* --- merging ------------------------------------------------------ */
+
+/*
+ * The histogram: the first file sets its shape, the others must match.
+ * Checked before anything of f is merged, so that a file refused leaves
+ * the profile as it was.
+ */
+static int
+check_hist(struct profile *p, const struct mfile *f, const char **why)
 {
 	uint64_t bias, scale;
+	size_t len;
+
+	if (p->nfiles == 0)
+		return 0;
+	bias = f->hasexec && f->hpc > f->lpc ? f->exec.bias : 0;
+	scale = f->hasrun ? f->run.scale : 0;
+	if (p->lpc == f->lpc - bias && p->hpc == f->hpc - bias &&
+	    p->nhist == f->nhist && p->scale == scale)
+		return 0;
+	free(p->why);
+	len = strlen(p->first) + 64;
+	p->why = xmalloc(len);
+	(void)snprintf(p->why, len, "histogram range or size differs from %s",
+	    p->first);
+	*why = p->why;
+	return -1;
+}
+
+static void
+merge_hist(struct profile *p, struct mfile *f)
+{
+	uint64_t bias;
 	size_t i;
 	uint16_t w;
 
 	bias = f->hasexec && f->hpc > f->lpc ? f->exec.bias : 0;
-	scale = f->hasrun ? f->run.scale : 0;
 	if (p->nfiles == 0) {
 		p->lpc = f->lpc - bias;
 		p->hpc = f->hpc - bias;
 		p->nhist = f->nhist;
-		p->scale = (uint32_t)scale;
+		p->scale = f->hasrun ? f->run.scale : 0;
 		p->hist = xcalloc(f->nhist, sizeof(*p->hist));
-	} else if (p->lpc != f->lpc - bias || p->hpc != f->hpc - bias ||
-	    p->nhist != f->nhist || p->scale != scale)
-		errx(1, "%s: histogram range or size differs from %s",
-		    f->name, first);
+	}
 	for (i = 0; i < f->nhist; i++) {
 		memcpy(&w, f->hist + i * sizeof(w), sizeof(w));
-		p->hist[i] += w;
+		p->hist[i] += f->weight * w;
+		p->histraw += w;
+	}
+}
+
+/* The file's period, and what it weighs against the first file's. */
+static void
+merge_period(struct profile *p, struct mfile *f)
+{
+	f->period = file_period(f);
+	if (p->nfiles == 0) {
+		p->period = p->pmin = p->pmax = f->period;
+		p->askmin = UINT64_MAX;
+	}
+	if (f->period < p->pmin)
+		p->pmin = f->period;
+	if (f->period > p->pmax)
+		p->pmax = f->period;
+	f->weight = f->period / p->period;
+	if (f->hasrun && f->run.period_ns > 0) {
+		if (f->run.period_ns < p->askmin)
+			p->askmin = f->run.period_ns;
+		if (f->run.period_ns > p->askmax)
+			p->askmax = f->run.period_ns;
 	}
 }
 
@@ -486,11 +790,14 @@ merge_run(struct profile *p, const struct mfile *f)
 		p->run = 0;
 		return;
 	}
+	p->wlost += f->weight * ((double)r->samples_lost + (double)r->dropped);
 	if (!p->anyrun) {
 		*s = *r;
 		p->anyrun = 1;
 		return;
 	}
+	if (r->clock != s->clock)
+		p->clocks = 1;
 	s->cpu_ns += r->cpu_ns;
 	s->samples_in += r->samples_in;
 	s->samples_out += r->samples_out;
@@ -501,23 +808,23 @@ merge_run(struct profile *p, const struct mfile *f)
 	s->cells_lost += r->cells_lost;
 	s->threads += r->threads;
 	s->unloaded_lost += r->unloaded_lost;
+	s->outside_lost += r->outside_lost;
+	s->unsampled += r->unsampled;
 }
 
 static void
 merge_counts(struct profile *p, struct mfile *f)
 {
-	const unsigned char *c;
-	uint64_t pc;
+	struct place *pl;
+	uint64_t pc, out = 0;
 	int64_t mcnt;
 	size_t i;
 
 	p->cells = xreallocarray(p->cells, p->ncells + f->nfns,
 	    sizeof(*p->cells));
-	p->pcs = xreallocarray(p->pcs, p->npcs + f->npcs, sizeof(*p->pcs));
+	p->pcs = xgrow(p->pcs, &p->pcscap, p->npcs, f->npcs, sizeof(*p->pcs));
 	for (i = 0; i < f->nfns; i++) {
-		c = f->cells + i * sizeof(struct cnt);
-		pc = get64(c);
-		memcpy(&mcnt, c + 8, sizeof(mcnt));
+		cell(f, i, &pc, &mcnt);
 		if (MONX_IS_CELL(pc, mcnt) || (pc == 0 && mcnt == 0))
 			continue;
 		p->rawcells++;
@@ -525,10 +832,20 @@ merge_counts(struct profile *p, struct mfile *f)
 			p->usedcells++;
 		add_place(p->cells, &p->ncells, f, pc, (uint64_t)mcnt, 0);
 	}
-	for (i = 0; i < f->npcs; i++)
-		if (f->pcs[i].count > 0)
-			add_place(p->pcs, &p->npcs, f, f->pcs[i].pc,
-			    f->pcs[i].count, 1);
+	for (i = 0; i < f->npcs; i++) {
+		if (f->pcs[i].count == 0)
+			continue;
+		pl = add_place(p->pcs, &p->npcs, f, f->pcs[i].pc,
+		    f->pcs[i].count, 1);
+		pl->samples = f->weight * (double)f->pcs[i].count;
+		if (__builtin_add_overflow(out, f->pcs[i].count, &out))
+			out = UINT64_MAX;
+	}
+	/* The run may have taken more than it had room to record. */
+	if (f->hasrun && f->run.samples_out > out)
+		out = f->run.samples_out;
+	p->outraw += out;
+	p->wout += f->weight * (double)out;
 }
 
 /* Remember the build-id each file gives for the program. */
@@ -554,6 +871,13 @@ warn_objects(const struct mfile *f)
 	if (f->hasrun && f->run.unloaded_lost > 0)
 		warnx("warning: %s: %ju unloaded libraries not recorded",
 		    f->name, (uintmax_t)f->run.unloaded_lost);
+	if (f->hasrun && f->run.unsampled > 0)
+		warnx("warning: %s: %ju threads could not be sampled; their "
+		    "time is in no row", f->name,
+		    (uintmax_t)f->run.unsampled);
+	if (f->hasrun && f->run.outside_lost > 0)
+		warnx("warning: %s: %ju samples outside the histogram kept "
+		    "no address", f->name, (uintmax_t)f->run.outside_lost);
 	if (f->shared[0] > 0 || f->shared[1] > 0)
 		warnx("warning: %s: %ju samples, %ju calls at reused addresses",
 		    f->name, (uintmax_t)f->shared[1],
@@ -561,28 +885,61 @@ warn_objects(const struct mfile *f)
 }
 
 /*
- * Read the mon.out file name and add it to p.  Exits with one line on
- * any file that is not a sound mon.out or does not match the others.
+ * Add the mon.out file name, whose bytes are buf[0..len), to p; p takes
+ * buf.  0, or -1 with *why set to the reason and p as it was.
  */
-void
-profile_read(struct profile *p, const char *name)
+int
+profile_add(struct profile *p, const char *name, unsigned char *buf,
+    size_t len, const char **why)
 {
 	struct mfile f;
 
-	mfile_read(&f, name);
+	memset(&f, 0, sizeof(f));
+	f.name = name;
+	f.buf = buf;
+	f.len = len;
+	if (parse_classic(&f) != 0 || gather_ext(&f) != 0 ||
+	    parse_ext(&f) != 0) {
+		*why = f.why;
+		mfile_free(&f);
+		return -1;
+	}
+	if (check_hist(p, &f, why) != 0) {
+		mfile_free(&f);
+		return -1;
+	}
 	if (p->nfiles == 0) {
 		p->first = name;
 		p->run = 1;
 	}
 	join_objects(p, &f);
 	join_perfmap(p, &f);
-	merge_hist(p, &f, p->first);
+	make_spans(&f, p->nobjs);
+	merge_period(p, &f);
+	merge_hist(p, &f);
 	merge_run(p, &f);
 	merge_counts(p, &f);
 	note_id(p, &f);
 	warn_objects(&f);
 	p->nfiles++;
 	mfile_free(&f);
+	return 0;
+}
+
+/*
+ * Read the mon.out file name and add it to p.  0, or -1 with *why set
+ * to the reason: the file is no sound mon.out, or does not match the
+ * others.
+ */
+int
+profile_read(struct profile *p, const char *name, const char **why)
+{
+	unsigned char *buf;
+	size_t len;
+
+	if (slurp(name, &buf, &len, why) != 0)
+		return -1;
+	return profile_add(p, name, buf, len, why);
 }
 
 static int
@@ -611,6 +968,7 @@ coalesce(struct place *v, size_t n)
 			if (__builtin_add_overflow(v[k].count, v[i].count,
 			    &v[k].count))
 				v[k].count = UINT64_MAX;
+			v[k].samples += v[i].samples;
 		} else
 			v[++k] = v[i];
 	}
@@ -625,6 +983,30 @@ profile_finish(struct profile *p)
 	p->npcs = coalesce(p->pcs, p->npcs);
 	if (!p->anyrun)
 		p->run = 0;
+	if (p->nfiles == 0)
+		p->period = p->pmin = p->pmax = (double)CLASSIC_NS / 1e9;
+}
+
+/* Give back all p holds; p is empty again. */
+void
+profile_free(struct profile *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nobjs; i++) {
+		free(p->objs[i].path);
+		free(p->objs[i].id);
+	}
+	for (i = 0; i < p->nids; i++)
+		free(p->ids[i].id);
+	free(p->objs);
+	free(p->objhash);
+	free(p->ids);
+	free(p->hist);
+	free(p->cells);
+	free(p->pcs);
+	free(p->why);
+	memset(p, 0, sizeof(*p));
 }
 
 static void
@@ -666,32 +1048,14 @@ profile_check_id(const struct profile *p, const char *prog,
 	}
 }
 
-/*
- * Seconds per sample.  The clock's own count of CPU time divided by the
- * samples it took makes the report add up to the CPU time used, however
- * many ticks the kernel dropped; without it, the period asked for; a
- * classic file ticks at 100 Hz.
- */
-double
-profile_period(const struct profile *p)
-{
-	const struct monx_run *r = &p->sum;
-	uint64_t n;
-
-	n = r->samples_in + r->samples_out + r->samples_lost + r->dropped;
-	if (p->run && r->cpu_ns > 0 && n > 0)
-		return (double)r->cpu_ns / (double)n / 1e9;
-	if (p->anyrun && r->period_ns > 0)
-		return (double)r->period_ns / 1e9;
-	return (double)CLASSIC_NS / 1e9;
-}
-
 /* The name of the clock that drove the histogram. */
 const char *
 profile_clock(const struct profile *p)
 {
 	if (!p->anyrun)
 		return "unknown (classic mon.out)";
+	if (p->clocks)
+		return "several (the files differ)";
 	switch (p->sum.clock) {
 	case MONX_CLK_ITIMER:
 		return "setitimer ITIMER_PROF";

@@ -9,14 +9,15 @@
  * regular file, reached through no symbolic link, owned by the user
  * running prof or by root -- and read as untrusted text: a line that
  * does not parse (no number, a number past 64 bits, a zero size, an end
- * past the address space, no name) is skipped and counted, and control
- * bytes in a name become '?', as in every name prof prints.
+ * past the address space, no name) is skipped and counted.  A name is
+ * kept as the line has it; report.c prints it through printable(), as
+ * every name prof prints.
  *
  * A JIT that frees code and compiles other code in its place appends a
  * line for the new function, so the map holds both.  Each address
  * belongs to the last line that covers it.  The lines, sorted by start,
- * are swept once with a heap of those that cover the sweep's address,
- * the latest on top: the map becomes pieces that do not overlap, in
+ * are swept once with a heap (heap.c) of those that cover the sweep's
+ * address, the latest on top: the map becomes pieces that do not overlap, in
  * O(n log n) for n lines however they overlap.  A function that a later
  * one covered in part keeps the pieces left to it, and they count as
  * one function.
@@ -40,13 +41,6 @@ struct pline {
 	uint64_t	 end;		/* one past its last byte */
 	const char	*name;
 	size_t		 seq;		/* its rank among such lines */
-};
-
-/* The lines covering the sweep's address, the latest on top. */
-struct heap {
-	size_t			*v;	/* indices into l */
-	size_t			 n;
-	const struct pline	*l;
 };
 
 static int
@@ -109,8 +103,9 @@ parse_line(char *s, char *e, struct pline *l)
 	if (size == 0 || l->start > UINT64_MAX - size)
 		return -1;
 	l->end = l->start + size;
+	/* A NUL would end the name early: it becomes what printable() prints. */
 	for (p = s; p < e; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+		if (*p == '\0')
 			*p = '?';
 	*e = '\0';
 	l->name = s;
@@ -127,48 +122,13 @@ cmp_start(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* The sweep's heap: of two lines, the later one on top. */
 static int
-later(const struct heap *h, size_t i, size_t j)
+later(const void *ctx, size_t a, size_t b)
 {
-	return h->l[h->v[i]].seq > h->l[h->v[j]].seq;
-}
+	const struct pline *l = ctx;
 
-static void
-swap(struct heap *h, size_t i, size_t j)
-{
-	size_t t = h->v[i];
-
-	h->v[i] = h->v[j];
-	h->v[j] = t;
-}
-
-static void
-push(struct heap *h, size_t x)
-{
-	size_t i = h->n++;
-
-	h->v[i] = x;
-	for (; i > 0 && later(h, i, (i - 1) / 2); i = (i - 1) / 2)
-		swap(h, i, (i - 1) / 2);
-}
-
-static void
-pop(struct heap *h)
-{
-	size_t i = 0, c;
-
-	h->v[0] = h->v[--h->n];
-	for (;;) {
-		c = 2 * i + 1;
-		if (c >= h->n)
-			break;
-		if (c + 1 < h->n && later(h, c + 1, c))
-			c++;
-		if (!later(h, c, i))
-			break;
-		swap(h, i, c);
-		i = c;
-	}
+	return l[a].seq > l[b].seq;
 }
 
 /*
@@ -190,16 +150,17 @@ cut(struct symtab *st, const struct pline *l, size_t n)
 	ent = xcalloc(n, sizeof(*ent));
 	h.v = xcalloc(n, sizeof(*h.v));
 	h.n = 0;
-	h.l = l;
+	h.above = later;
+	h.ctx = l;
 	for (i = 0; i < n; i++)
 		ent[i] = SIZE_MAX;
 	for (i = 0; i < n || h.n > 0; ) {
 		if (h.n == 0)
 			cur = l[i].start;
 		for (; i < n && l[i].start <= cur; i++)
-			push(&h, i);
+			heap_push(&h, i);
 		while (h.n > 0 && l[h.v[0]].end <= cur)
-			pop(&h);
+			heap_pop(&h);
 		if (h.n == 0)
 			continue;
 		top = h.v[0];
@@ -247,10 +208,7 @@ perfmap_parse(struct symtab *st, char *buf, size_t len)
 	for (s = buf; s < end; s = e + 1) {
 		if ((e = memchr(s, '\n', (size_t)(end - s))) == NULL)
 			e = end;
-		if (n == cap) {
-			cap = cap == 0 ? 256 : 2 * cap;
-			l = xreallocarray(l, cap, sizeof(*l));
-		}
+		l = xgrow(l, &cap, n, 1, sizeof(*l));
 		if (parse_line(s, e, &l[n]) == 0) {
 			l[n].seq = n;
 			n++;

@@ -12,7 +12,15 @@
  *	attrib.c	histogram, call counts and outside samples -> rows
  *	report.c	sorting and printing the rows, the -s statistics
  *	demangle.c	-C: names through c++filt
+ *	printable.c	text from files made fit for a terminal
+ *	heap.c		the heap the range-cutting sweeps share
  *	xmalloc.c	allocation that cannot return NULL or overflow
+ *
+ * Errors: a reader returns -1 and a reason (a constant string, or one
+ * the structure it fills keeps until it is freed); main() alone decides
+ * to exit, with one line naming the file.  Warnings are one line each
+ * and prof goes on.  Running out of memory is the one exit from deep
+ * inside (xmalloc.c): no file is at fault, and nothing could go on.
  *
  * Addresses: mon.out holds run-time addresses.  The reader turns every
  * one of them into a place: an object (the main program is object 0) and
@@ -60,11 +68,15 @@ struct object {
 	uint32_t	 jitpid;	/* a perf map: the process's pid */
 };
 
-/* A count at a place: calls for a cell, samples for an outside pc. */
+/*
+ * A count at a place: calls for a cell, samples for an outside pc --
+ * those also weighted by their file's period (struct profile).
+ */
 struct place {
 	size_t		 obj;		/* index in objs, or OBJ_NONE */
 	uint64_t	 addr;		/* link-time address in that object */
 	uint64_t	 count;
+	double		 samples;	/* an outside pc's count, weighted */
 };
 
 /* The build-id a file gives for the program it profiled. */
@@ -74,26 +86,44 @@ struct runid {
 	size_t		 idlen;
 };
 
-/* What one or more mon.out files say, merged. */
+/*
+ * What one or more mon.out files say, merged.  Files may have sampled at
+ * different rates: each file's samples are weighted by its own period
+ * over the first file's, so that a weighted sample always stands for
+ * period seconds, and are summed as such.
+ */
 struct profile {
 	uint64_t	 lpc, hpc;	/* histogram range, link-time */
-	uint64_t	*hist;		/* summed counters */
+	double		*hist;		/* summed counters, weighted */
 	size_t		 nhist;
 	uint32_t	 scale;		/* profil() scale, 0 if unknown */
 	struct place	*cells;		/* summed by place, sorted */
 	size_t		 ncells;
 	struct place	*pcs;		/* samples outside the histogram */
 	size_t		 npcs;
+	size_t		 pcscap;
 	struct object	*objs;
 	size_t		 nobjs;
+	size_t		 objcap;
+	size_t		*objhash;	/* index + 1 of objs[1..], or 0 */
+	size_t		 hashcap;
 	size_t		 nmaps;		/* of which perf maps */
 	size_t		 nfiles;
 	const char	*first;		/* the first file, for messages */
+	char		*why;		/* a reason made for the last error */
 	struct runid	*ids;
 	size_t		 nids;
 	int		 run;		/* every file had a RUN record */
 	int		 anyrun;	/* some file had one */
+	int		 clocks;	/* files of different clocks */
 	struct monx_run	 sum;		/* their counters summed */
+	uint64_t	 askmin, askmax; /* periods asked, ns (RUN files) */
+	double		 period;	/* seconds a weighted sample */
+	double		 pmin, pmax;	/* the files' own periods */
+	uint64_t	 histraw;	/* samples in the histograms */
+	uint64_t	 outraw;	/* and outside them */
+	double		 wout;		/* the same, weighted */
+	double		 wlost;		/* samples lost or dropped, weighted */
 	uint64_t	 rawcells;	/* count cells in the files */
 	uint64_t	 usedcells;	/* of which with calls */
 };
@@ -127,13 +157,26 @@ struct row {
 	const char	**names;	/* synonyms, printed "a, b" */
 	size_t		 nnames;
 	const char	*obj;		/* object label, NULL for the program */
+	char		*own;		/* a name made for the row, or NULL */
 	size_t		 objidx;
 	uint64_t	 addr;
 	double		 samples;
 	uint64_t	 calls;
 };
 
-/* The report: rows and the totals they are measured against. */
+/* How attribution fared with object i > 0 of a profile, for -s. */
+struct objuse {
+	int			 tried;	/* it had data, and was looked up */
+	const char		*why;	/* why it could not be read, or NULL */
+	const struct symtab	*st;	/* its functions, when read */
+	const char		*label;	/* how rows name it */
+	size_t			 sampled; /* entries that took samples */
+};
+
+/*
+ * The report: rows and the totals they are measured against.  Samples
+ * are weighted ones (struct profile), but for the counts -s prints.
+ */
 struct report {
 	struct row	*rows;
 	size_t		 nrows;
@@ -141,28 +184,36 @@ struct report {
 	double		 attributed;	/* samples given to a named function */
 	double		 histattr;	/* of which from the histogram */
 	double		 period;	/* seconds per sample */
-	uint64_t	 histsum;
-	uint64_t	 outside;	/* samples outside the histogram */
+	uint64_t	 histsum;	/* samples in the histogram, counted */
+	uint64_t	 outside;	/* outside it, counted */
 	uint64_t	 calltotal;
 	uint64_t	 callsunmatched;
+	size_t		 cellscalled;	/* cells (by place) with calls */
+	size_t		 cellsnamed;	/* of which given to a function */
 	size_t		 qualified;	/* main-program functions */
 	size_t		 nsyms;		/* symbols in its table */
 	size_t		 idle;		/* qualified, but no time or calls */
-	size_t		 objsused;	/* objects other than the program read */
-	char		*unread;	/* objects that could not be read */
-	size_t		 objsdebug;	/* of objsused, read from debug files */
-	char		*debugs;	/* which, and from which files */
-	char		*dynonly;	/* objects named by .dynsym alone */
-	char		*perfmaps;	/* perf maps looked for, and how */
+	struct objuse	*uses;		/* one per object; [0] unused */
 	void		*tabs;		/* attrib.c's symbol tables */
+	size_t		 ntabs;
+};
+
+/* A heap of indices; above(ctx, a, b): a goes above b (heap.c). */
+struct heap {
+	size_t		*v;
+	size_t		 n;
+	int		(*above)(const void *, size_t, size_t);
+	const void	*ctx;
 };
 
 /* monread.c */
-void	profile_read(struct profile *, const char *);
+int	profile_read(struct profile *, const char *, const char **);
+int	profile_add(struct profile *, const char *, unsigned char *, size_t,
+	    const char **);
 void	profile_finish(struct profile *);
+void	profile_free(struct profile *);
 void	profile_check_id(const struct profile *, const char *,
 	    const struct symtab *);
-double	profile_period(const struct profile *);
 const char *profile_clock(const struct profile *);
 
 /* elfsym.c */
@@ -179,6 +230,7 @@ void	perfmap_parse(struct symtab *, char *, size_t);
 /* attrib.c */
 void	attribute(struct report *, const struct profile *, struct symtab *,
 	    const struct opts *);
+void	report_free(struct report *);
 
 /* report.c */
 void	report_print(struct report *, const struct opts *);
@@ -188,10 +240,18 @@ void	report_stats(const struct report *, const struct profile *,
 /* demangle.c */
 void	demangle(const char **, size_t);
 
+/* printable.c */
+char	*printable(const char *);
+
+/* heap.c */
+void	heap_push(struct heap *, size_t);
+void	heap_pop(struct heap *);
+
 /* xmalloc.c */
 void	*xmalloc(size_t);
 void	*xcalloc(size_t, size_t);
 void	*xreallocarray(void *, size_t, size_t);
+void	*xgrow(void *, size_t *, size_t, size_t, size_t);
 char	*xstrdup(const char *);
 char	*xstrndup(const char *, size_t);
 

@@ -12,7 +12,11 @@
  * function that has counts; msec/call shows fewer decimals as the calls
  * grow.  Rows of other objects carry the object's name after their own.
  * A call count too long for the classic 8 columns widens its column for
- * the whole report, so that it never runs into Cumsecs.
+ * the whole report, so that it never runs into Cumsecs.  Every name and
+ * path came from a file and goes out through printable().
+ *
+ * -s words what the reader and the attribution counted: the classic
+ * lines first, then the run's, then what became of each object.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -171,15 +175,31 @@ precision(uint64_t calls)
 	    calls < 10000 ? 3 : 4;
 }
 
+/* Text from a file on fp, made printable. */
+static void
+put_text(FILE *fp, const char *s)
+{
+	char *t = printable(s);
+
+	fputs(t, fp);
+	free(t);
+}
+
 static void
 print_name(const struct row *w)
 {
 	size_t k;
 
-	for (k = 0; k < w->nnames; k++)
-		printf("%s%s", k > 0 ? ", " : "", w->names[k]);
-	if (w->obj != NULL)
-		printf(" (%s)", w->obj);
+	for (k = 0; k < w->nnames; k++) {
+		if (k > 0)
+			fputs(", ", stdout);
+		put_text(stdout, w->names[k]);
+	}
+	if (w->obj != NULL) {
+		fputs(" (", stdout);
+		put_text(stdout, w->obj);
+		putchar(')');
+	}
 	putchar('\n');
 }
 
@@ -231,14 +251,18 @@ report_print(struct report *r, const struct opts *o)
 	}
 }
 
-/* The classic three lines of -s. */
+/*
+ * The classic three lines of -s.  Call counts: the cells (summed by
+ * place) that counted calls, and how many of them were credited to a
+ * named function.
+ */
 static void
 stats_classic(const struct report *r, const struct profile *p)
 {
 	uint64_t scale;
 
-	fprintf(stderr, "%5" PRIu64 "/%" PRIu64 " call counts used\n",
-	    p->usedcells, p->rawcells);
+	fprintf(stderr, "%5zu/%zu call counts used\n", r->cellsnamed,
+	    r->cellscalled);
 	fprintf(stderr, "%5zu/%zu symbols qualified", r->qualified, r->nsyms);
 	if (r->idle > 0)
 		fprintf(stderr, ", %zu had zero time and zero call-counts\n",
@@ -254,7 +278,7 @@ stats_classic(const struct report *r, const struct profile *p)
 
 /* The sampling clock: what was asked, what it delivered. */
 static void
-stats_clock(const struct report *r, const struct profile *p)
+stats_clock(const struct profile *p)
 {
 	const struct monx_run *run = &p->sum;
 	uint64_t n;
@@ -265,8 +289,11 @@ stats_clock(const struct report *r, const struct profile *p)
 		return;
 	}
 	fprintf(stderr, "clock: %s", profile_clock(p));
-	if (run->period_ns > 0)
-		fprintf(stderr, ", %.0f Hz asked", 1e9 / (double)run->period_ns);
+	if (p->askmax > 0 && p->askmin < p->askmax)
+		fprintf(stderr, ", %.0f to %.0f Hz asked",
+		    1e9 / (double)p->askmax, 1e9 / (double)p->askmin);
+	else if (p->askmax > 0)
+		fprintf(stderr, ", %.0f Hz asked", 1e9 / (double)p->askmax);
 	n = run->samples_in + run->samples_out + run->samples_lost +
 	    run->dropped;
 	if (p->run && run->cpu_ns > 0)
@@ -274,24 +301,138 @@ stats_clock(const struct report *r, const struct profile *p)
 		    (double)n * 1e9 / (double)run->cpu_ns,
 		    (double)run->cpu_ns / 1e9);
 	fputc('\n', stderr);
-	(void)r;
+}
+
+/* Seconds, and the samples no function took; per file rate if need be. */
+static void
+stats_seconds(const struct report *r, const struct profile *p)
+{
+	double none;
+
+	none = r->total - r->attributed;
+	if (none < 0.5)
+		none = 0;
+	if (p->pmin == p->pmax) {
+		fprintf(stderr, "seconds: %.2f covered by samples, %.6f a "
+		    "sample\n", r->total * r->period, r->period);
+		fprintf(stderr, "unattributed: %.0f samples (%.2f s) in no "
+		    "known function\n", none, none * r->period);
+		return;
+	}
+	fprintf(stderr, "seconds: %.2f covered by samples, %.6f to %.6f a "
+	    "sample (files at different rates)\n", r->total * r->period,
+	    p->pmin, p->pmax);
+	fprintf(stderr, "unattributed: %.2f s in no known function\n",
+	    none * r->period);
+}
+
+/* The lists of objects -s prints. */
+enum list { L_DEBUG, L_DYNONLY, L_UNREAD, L_MAPS, L_MAPSUNREAD };
+
+static int
+in_list(const struct profile *p, const struct objuse *u, size_t i,
+    enum list k)
+{
+	int map = p->objs[i].jitpid != 0;
+
+	switch (k) {
+	case L_DEBUG:
+		return !map && u->st != NULL && u->st->debug != NULL;
+	case L_DYNONLY:
+		return !map && u->st != NULL &&
+		    strcmp(u->st->table, ".dynsym") == 0;
+	case L_UNREAD:
+		return !map && u->tried && u->st == NULL;
+	case L_MAPS:
+		return map && u->st != NULL;
+	default:
+		return map && u->tried && u->st == NULL;
+	}
+}
+
+static void
+put_item(const struct profile *p, const struct objuse *u, size_t i,
+    enum list k)
+{
+	switch (k) {
+	case L_DEBUG:
+		put_text(stderr, u->label);
+		fputs(": ", stderr);
+		put_text(stderr, u->st->debug);
+		break;
+	case L_DYNONLY:
+		put_text(stderr, u->label);
+		break;
+	case L_MAPS:
+		put_text(stderr, p->objs[i].path);
+		fprintf(stderr, " (%zu of %zu entries sampled", u->sampled,
+		    u->st->nsyms);
+		if (u->st->nbad > 0)
+			fprintf(stderr, ", %zu line%s skipped", u->st->nbad,
+			    u->st->nbad == 1 ? "" : "s");
+		fputc(')', stderr);
+		break;
+	default:
+		put_text(stderr, p->objs[i].path);
+		fprintf(stderr, " (%s)", u->why);
+		break;
+	}
+}
+
+/* The objects of list k, after head, ", " between; how many (put 0: count). */
+static size_t
+put_list(const struct report *r, const struct profile *p, enum list k,
+    const char *head, int put)
+{
+	size_t i, n = 0;
+
+	for (i = 1; i < p->nobjs; i++) {
+		if (!in_list(p, &r->uses[i], i, k))
+			continue;
+		if (put) {
+			fputs(n == 0 ? head : ", ", stderr);
+			put_item(p, &r->uses[i], i, k);
+		}
+		n++;
+	}
+	return n;
 }
 
 /* The shared objects: how many were read, from where, which were not. */
 static void
 stats_objects(const struct report *r, const struct profile *p)
 {
+	size_t i, used = 0, ndebug;
+
+	for (i = 1; i < p->nobjs; i++)
+		used += p->objs[i].jitpid == 0 && r->uses[i].st != NULL;
 	fprintf(stderr, "objects: %zu loaded, %zu read for symbols",
-	    p->nobjs - 1 - p->nmaps, r->objsused);
-	if (r->debugs != NULL)
-		fprintf(stderr, ", %zu from %s (%s)", r->objsdebug,
-		    r->objsdebug == 1 ? "a debug file" : "debug files",
-		    r->debugs);
-	if (r->dynonly != NULL)
-		fprintf(stderr, "; exported names only (no .symtab, no debug "
-		    "file): %s", r->dynonly);
-	if (r->unread != NULL)
-		fprintf(stderr, "; not read: %s", r->unread);
+	    p->nobjs - 1 - p->nmaps, used);
+	if ((ndebug = put_list(r, p, L_DEBUG, NULL, 0)) > 0) {
+		fprintf(stderr, ", %zu from %s (", ndebug,
+		    ndebug == 1 ? "a debug file" : "debug files");
+		put_list(r, p, L_DEBUG, "", 1);
+		fputc(')', stderr);
+	}
+	put_list(r, p, L_DYNONLY, "; exported names only (no .symtab, no "
+	    "debug file): ", 1);
+	put_list(r, p, L_UNREAD, "; not read: ", 1);
+	fputc('\n', stderr);
+}
+
+/* The perf maps looked in: entries sampled, lines skipped, or why not. */
+static void
+stats_maps(const struct report *r, const struct profile *p)
+{
+	size_t n;
+
+	if (put_list(r, p, L_MAPS, NULL, 0) +
+	    put_list(r, p, L_MAPSUNREAD, NULL, 0) == 0)
+		return;
+	fputs("perf maps: ", stderr);
+	n = put_list(r, p, L_MAPS, "", 1);
+	put_list(r, p, L_MAPSUNREAD, n > 0 ? "; not read: " : "not read: ",
+	    1);
 	fputc('\n', stderr);
 }
 
@@ -301,23 +442,17 @@ report_stats(const struct report *r, const struct profile *p,
     const struct symtab *st)
 {
 	const struct monx_run *run = &p->sum;
-	double none;
 
 	stats_classic(r, p);
 	if (p->nfiles > 1)
 		fprintf(stderr, "files: %zu merged\n", p->nfiles);
-	fprintf(stderr, "samples: %.0f total, %" PRIu64 " in the histogram, "
-	    "%" PRIu64 " outside it, %" PRIu64 " lost\n", r->total,
-	    r->histsum, r->outside,
+	fprintf(stderr, "samples: %" PRIu64 " total, %" PRIu64 " in the "
+	    "histogram, %" PRIu64 " outside it, %" PRIu64 " lost\n",
+	    r->histsum + r->outside + (p->anyrun ? run->samples_lost +
+	    run->dropped : 0), r->histsum, r->outside,
 	    p->anyrun ? run->samples_lost + run->dropped : 0);
-	stats_clock(r, p);
-	fprintf(stderr, "seconds: %.2f covered by samples, %.6f a sample\n",
-	    r->total * r->period, r->period);
-	none = r->total - r->attributed;
-	if (none < 0.5)
-		none = 0;
-	fprintf(stderr, "unattributed: %.0f samples (%.2f s) in no known "
-	    "function\n", none, none * r->period);
+	stats_clock(p);
+	stats_seconds(r, p);
 	fprintf(stderr, "saturated: %" PRIu64 " counters, %" PRIu64
 	    " samples lost to them\n", run->saturated, run->samples_lost);
 	fprintf(stderr, "cells: %" PRIu64 " count cells, %" PRIu64
@@ -329,15 +464,22 @@ report_stats(const struct report *r, const struct profile *p,
 	    "buffer\n", run->dropped);
 	fprintf(stderr, "unloaded: %" PRIu64 " libraries unloaded with no "
 	    "room left to record them\n", run->unloaded_lost);
+	fprintf(stderr, "unplaced: %" PRIu64 " samples outside the "
+	    "histogram with no room left to keep their address\n",
+	    run->outside_lost);
+	fprintf(stderr, "unsampled: %" PRIu32 " threads no clock could be "
+	    "given\n", run->unsampled);
 	if (p->anyrun)
 		fprintf(stderr, "threads: %" PRIu32 "\n", run->threads);
-	if (st->debug != NULL)
-		fprintf(stderr, "symbols: %s of %s for %s\n", st->table,
-		    st->debug, st->path);
-	else
-		fprintf(stderr, "symbols: %s of %s\n", st->table, st->path);
+	fputs("symbols: ", stderr);
+	fprintf(stderr, "%s of ", st->table);
+	put_text(stderr, st->debug != NULL ? st->debug : st->path);
+	if (st->debug != NULL) {
+		fputs(" for ", stderr);
+		put_text(stderr, st->path);
+	}
+	fputc('\n', stderr);
 	if (p->nobjs - p->nmaps > 1)
 		stats_objects(r, p);
-	if (r->perfmaps != NULL)
-		fprintf(stderr, "perf maps: %s\n", r->perfmaps);
+	stats_maps(r, p);
 }

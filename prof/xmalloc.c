@@ -46,6 +46,27 @@ xreallocarray(void *p, size_t n, size_t size)
 	return p;
 }
 
+/*
+ * v, an array of *cap elements of size bytes, *len of them used, with
+ * room for n more: it grows by half its size at least, so that adding
+ * elements one at a time costs O(1) each.
+ */
+void *
+xgrow(void *v, size_t *cap, size_t len, size_t n, size_t size)
+{
+	size_t want, more;
+
+	if (__builtin_add_overflow(len, n, &want))
+		errx(1, "out of memory: %zu + %zu elements", len, n);
+	if (want <= *cap && v != NULL)
+		return v;
+	more = *cap / 2 < 16 ? 16 : *cap / 2;
+	if (want < *cap + more && *cap <= SIZE_MAX - more)
+		want = *cap + more;
+	*cap = want;
+	return xreallocarray(v, *cap, size);
+}
+
 char *
 xstrdup(const char *s)
 {

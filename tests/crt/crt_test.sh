@@ -12,9 +12,10 @@
 #
 
 # Every build of h_calls: gcc -p (PIE), gcc -pg -no-pie, clang -pg,
-# gcc -pg -mfentry, clang -pg -mfentry, and gcc -specs=... -p.
+# gcc -pg -mfentry, clang -pg -mfentry, gcc -specs=... -p, and gcc -p
+# -flto with -lmon and through the specs file.
 VARIANTS="h_calls h_calls_nopie h_calls_clang h_calls_fentry \
-h_calls_clang_fentry h_calls_specs"
+h_calls_clang_fentry h_calls_specs h_calls_lto h_calls_lto_specs"
 
 dump()
 {
@@ -418,6 +419,118 @@ specs_file_body()
 	verdict
 }
 
+# defines_mcount PROG: PROG defines mcount itself, not taking the C
+# library's; a failure is recorded.
+defines_mcount()
+{
+	syms=$(nm "$(atf_get_srcdir)/$1")
+	echo "$syms" | grep -q ' T mcount$' ||
+	    bad="$bad $1: mcount is not defined in the program;"
+	! echo "$syms" | grep -q ' U mcount' ||
+	    bad="$bad $1: mcount is taken from a shared library;"
+}
+
+atf_test_case lto_counts
+lto_counts_head()
+{
+	atf_set "descr" "A program compiled and linked with -flto, whose " \
+	    "calls to mcount appear only at link time, defines mcount " \
+	    "itself and counts each call exactly, linked with -lmon or " \
+	    "through the specs file"
+}
+lto_counts_body()
+{
+	bad=
+	for v in h_calls_lto h_calls_lto_specs; do
+		defines_mcount $v
+		run $v counts 1000
+		dumped $v || continue
+		expect $v leaf 1000
+		expect $v main 1
+	done
+	verdict
+}
+
+atf_test_case clang_lto_counts
+clang_lto_counts_head()
+{
+	atf_set "descr" "clang -pg -flto, with clang's link-time " \
+	    "optimisation through the system's link editor, counts each " \
+	    "call exactly"
+}
+clang_lto_counts_body()
+{
+	skip=$(atf_get_srcdir)/h_calls_clang_lto.skip
+	[ ! -f "$skip" ] || atf_skip "$(cat "$skip")"
+	bad=
+	defines_mcount h_calls_clang_lto
+	run h_calls_clang_lto counts 1000
+	dumped h_calls_clang_lto && expect h_calls_clang_lto leaf 1000
+	verdict
+}
+
+atf_test_case shared_library_counts
+shared_library_counts_head()
+{
+	atf_set "descr" "A -pg -shared library built through the specs " \
+	    "file carries no libmon of its own but calls the program's " \
+	    "mcount, so a -p program linked with it counts the library's " \
+	    "calls exactly"
+}
+shared_library_counts_body()
+{
+	bad=
+	lib=$(atf_get_srcdir)/h_slib.so
+	nm -D "$lib" | grep -q ' U mcount' ||
+	    bad="$bad the library does not call an outside mcount;"
+	! nm "$lib" | grep -q -e ' __monstartup$' -e ' monitor$' ||
+	    bad="$bad the library holds libmon;"
+	run h_slib 1000
+	status_is h_slib 0
+	( cd h_slib && "$(atf_get_srcdir)/../../prof/prof" -z \
+	    "$(atf_get_srcdir)/h_slib" mon.out >report 2>&1 ) ||
+	    atf_fail "$bad prof: $(cat h_slib/report); h_slib: $(cat h_slib/err)"
+	# A row with counts: percent, seconds, cumsecs, calls, msec/call,
+	# then the name and, for a library's function, "(library)".
+	for want in slib_leaf:1000 slib_run:1; do
+		got=$(awk -v f=${want%:*} '
+		    NF == 7 && $6 == f && $7 == "(h_slib.so)" { print $4 }
+		    ' h_slib/report)
+		[ "$got" = ${want#*:} ] ||
+		    bad="$bad ${want%:*} has ${got:-no} calls, not ${want#*:};"
+	done
+	verdict
+}
+
+# refused LOG MESSAGE: the link that LOG records failed, with MESSAGE,
+# and left no program behind; a failure is recorded.
+refused()
+{
+	log=$(atf_get_srcdir)/$1
+	grep -q '^status [1-9]' "$log" || bad="$bad $1: the link succeeded;"
+	grep -q "$2" "$log" || bad="$bad $1: no '$2' in: $(cat "$log");"
+	[ ! -e "${log%.log}" ] || bad="$bad $1: a program was written;"
+}
+
+atf_test_case static_link_refused
+static_link_refused_head()
+{
+	atf_set "descr" "A static link with libmon (-static or " \
+	    "-static-pie, -p with -lmon or through the specs file, or a " \
+	    "program that calls monitor() itself) fails with a message " \
+	    "that says libmon does not support it, rather than give a " \
+	    "program whose threads and execs all fail"
+}
+static_link_refused_body()
+{
+	bad=
+	refused h_static.log "libmon_does_not_support_static_linking"
+	refused h_static_pie.log "libmon_does_not_support_static_linking"
+	refused h_static_specs.log "libmon does not support static linking"
+	refused h_explicit_static.log "libmon_does_not_support_static_linking"
+	verdict
+}
+
 atf_test_case setid_ignores_profdir
 setid_ignores_profdir_head()
 {
@@ -477,5 +590,9 @@ atf_init_test_cases()
 	atf_add_test_case bad_profdir_keeps_status
 	atf_add_test_case explicit_monitor_without_p
 	atf_add_test_case specs_file
+	atf_add_test_case lto_counts
+	atf_add_test_case clang_lto_counts
+	atf_add_test_case shared_library_counts
+	atf_add_test_case static_link_refused
 	atf_add_test_case setid_ignores_profdir
 }

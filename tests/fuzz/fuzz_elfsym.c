@@ -5,15 +5,14 @@
  * are loaded; when that succeeds, a fixed real profile (a mon.out of
  * h_burn, read once) is checked against its build-id and attributed to
  * its functions twice, without and with -g, and the report and the -s
- * statistics are printed to nowhere: what a program's symbols can do to
- * the steps after the reader is fuzzed along with it.  Other objects the
- * profile names are not read (-p): their files are not the input.
+ * statistics are printed: what a program's symbols can do to the steps
+ * after the reader is fuzzed along with it.  Other objects the profile
+ * names are not read (-p): their files are not the input.
  *
  * Replay a crash with prof itself, with the options of either pass:
  * prof -s -p in tests/fuzz/seeds/monread/pie.out
  * prof -s -p -g -z -a -o in tests/fuzz/seeds/monread/pie.out
  */
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,49 +21,40 @@
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
+/* The fixed profile, read once and kept for every input. */
 static struct profile p;
-static int ready;
-
-/* The fixed profile, read once and kept, outside the tracking. */
-static void
-load_profile(void)
-{
-	if (setjmp(fuzz_env) != 0)
-		abort();	/* the seed must read */
-	profile_read(&p, fuzz_seed("monread", "pie.out"));
-	profile_finish(&p);
-	ready = 1;
-}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct symtab st;
-	static struct report r;
-	static struct opts o;
+	struct symtab st;
+	struct report r;
+	struct opts o;
 	const char *path, *why;
 	int locals;
 
-	if (!ready)
-		load_profile();
-	path = fuzz_file(0, data, size);
-	fuzz_begin();
-	if (setjmp(fuzz_env) == 0 && symtab_load(&st, path, &why) == 0) {
-		profile_check_id(&p, path, &st);
-		for (locals = 0; locals <= 1; locals++) {
-			memset(&o, 0, sizeof(o));
-			o.sort = locals ? 'a' : 't';
-			o.addr = locals ? 'o' : 0;
-			o.locals = locals;
-			o.zeros = locals;
-			o.progonly = 1;
-			attribute(&r, &p, &st, &o);
-			fuzz_mute();
-			report_print(&r, &o);
-			report_stats(&r, &p, &st);
-			fuzz_unmute();
-		}
+	if (p.nfiles == 0) {
+		if (profile_read(&p, fuzz_seed("monread", "pie.out"),
+		    &why) != 0)
+			abort();	/* the seed must read */
+		profile_finish(&p);
 	}
-	fuzz_end();
+	path = fuzz_file(data, size);
+	if (symtab_load(&st, path, &why) != 0)
+		return 0;
+	profile_check_id(&p, path, &st);
+	for (locals = 0; locals <= 1; locals++) {
+		memset(&o, 0, sizeof(o));
+		o.sort = locals ? 'a' : 't';
+		o.addr = locals ? 'o' : 0;
+		o.locals = locals;
+		o.zeros = locals;
+		o.progonly = 1;
+		attribute(&r, &p, &st, &o);
+		report_print(&r, &o);
+		report_stats(&r, &p, &st);
+		report_free(&r);
+	}
+	symtab_free(&st);
 	return 0;
 }

@@ -13,7 +13,7 @@
  * Replay a crash with prof itself, say for a length of 37 bytes:
  * prof -s -c -g -p tests/fuzz/seeds/elf/h_burn in in
  */
-#include <setjmp.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
@@ -21,22 +21,29 @@
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
-static const char *prog;
+/* The input as profile_add() takes it: a buffer of its own. */
+static unsigned char *
+copy(const uint8_t *data, size_t size)
+{
+	unsigned char *buf = xmalloc(size);
+
+	memcpy(buf, data, size);
+	return buf;
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct profile p;
-	static struct symtab st;
-	static struct report r;
-	static struct opts o;
-	const char *path, *why;
+	static const char *prog;
+	struct profile p;
+	struct symtab st;
+	struct report r;
+	struct opts o;
+	const char *why;
 
 	if (prog == NULL)
 		prog = fuzz_seed("elf", "h_burn");
-	path = fuzz_file(0, data, size);
 	memset(&p, 0, sizeof(p));
-	memset(&st, 0, sizeof(st));
 	memset(&o, 0, sizeof(o));
 	o.sort = "tcna"[size % 4];
 	o.locals = size & 4;
@@ -44,19 +51,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.addr = size & 16 ? 'x' : 0;
 	o.progonly = size & 32;
 	o.stats = 1;
-	fuzz_begin();
-	if (setjmp(fuzz_env) == 0) {
-		profile_read(&p, path);
-		profile_read(&p, path);
+	if (profile_add(&p, "in", copy(data, size), size, &why) == 0 &&
+	    profile_add(&p, "in", copy(data, size), size, &why) == 0) {
 		profile_finish(&p);
 		if (symtab_load(&st, prog, &why) != 0)
 			__builtin_trap();	/* the fixed program must load */
 		profile_check_id(&p, prog, &st);
 		attribute(&r, &p, &st, &o);
-		fuzz_mute();
 		report_print(&r, &o);
 		report_stats(&r, &p, &st);
+		report_free(&r);
+		symtab_free(&st);
 	}
-	fuzz_end();
+	profile_free(&p);
 	return 0;
 }

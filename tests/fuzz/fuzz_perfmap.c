@@ -6,7 +6,8 @@
  * for granted, trapping when it does not hold: every line is counted as
  * parsed or skipped; the pieces are sorted, not empty and do not
  * overlap; their entry numbers are dense and first met in address
- * order; no name holds a control byte.  For a map of a few lines it
+ * order; no name is empty, and printable() makes of each one a string
+ * with no control byte that it leaves as it is.  For a map of a few lines it
  * checks the rule itself against a slow reading: each line parsed
  * alone gives its range, and at both ends of every piece, and at every
  * line's first and last byte, the piece found must be the last line's
@@ -17,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
 #include "prof.h"
 
 #define FEW	64		/* lines for the slow reading */
@@ -31,11 +31,28 @@ struct oline {
 	const char	*name;
 };
 
+/* printable(name) holds no control byte, and is its own printable(). */
+static void
+check_printable(const char *name)
+{
+	char *s, *t;
+	const char *c;
+
+	s = printable(name);
+	for (c = s; *c != '\0'; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			__builtin_trap();
+	t = printable(s);
+	if (strcmp(s, t) != 0)
+		__builtin_trap();
+	free(s);
+	free(t);
+}
+
 static void
 check(const struct symtab *st, size_t lines)
 {
 	const struct func *f = st->funcs;
-	const char *s;
 	size_t k, next = 0;
 
 	if (st->nsyms + st->nbad != lines || st->nfuncs > 2 * st->nsyms)
@@ -51,9 +68,7 @@ check(const struct symtab *st, size_t lines)
 			next++;
 		if (f[k].name[0] == '\0')
 			__builtin_trap();
-		for (s = f[k].name; *s != '\0'; s++)
-			if ((unsigned char)*s < 0x20 || *s == 0x7f)
-				__builtin_trap();
+		check_printable(f[k].name);
 	}
 }
 
@@ -61,7 +76,7 @@ check(const struct symtab *st, size_t lines)
 static size_t
 lines_alone(const uint8_t *data, size_t size, struct oline *o)
 {
-	static struct symtab one;
+	struct symtab one;
 	const uint8_t *s, *e, *end = data + size;
 	size_t n = 0, len;
 
@@ -74,6 +89,7 @@ lines_alone(const uint8_t *data, size_t size, struct oline *o)
 		memcpy(o[n].text, s, len);
 		memset(&one, 0, sizeof(one));
 		perfmap_parse(&one, o[n].text, len);
+		one.strs = NULL;	/* o[n].text, freed below */
 		o[n].name = NULL;
 		if (one.nsyms == 1) {
 			if (one.nfuncs != 1)
@@ -82,6 +98,7 @@ lines_alone(const uint8_t *data, size_t size, struct oline *o)
 			o[n].end = one.funcs[0].end;
 			o[n].name = one.funcs[0].name;
 		}
+		symtab_free(&one);
 	}
 	return n;
 }
@@ -147,7 +164,7 @@ oracle(const struct symtab *st, const uint8_t *data, size_t size)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct symtab st;
+	struct symtab st;
 	size_t i, lines;
 	char *buf;
 
@@ -156,16 +173,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		lines += data[i] == '\n';
 	if (size > 0 && data[size - 1] != '\n')
 		lines++;
-	fuzz_begin();
-	if ((buf = malloc(size + 1)) == NULL)
-		abort();
+	buf = xmalloc(size + 1);
 	memcpy(buf, data, size);
 	memset(&st, 0, sizeof(st));
 	perfmap_parse(&st, buf, size);
 	check(&st, lines);
 	if (lines < FEW)
 		oracle(&st, data, size);
-	fuzz_end();		/* frees what perfmap_parse() allocated */
-	free(buf);
+	symtab_free(&st);	/* buf with it */
 	return 0;
 }

@@ -445,7 +445,8 @@ atf_test_case killed_while_writing
 killed_while_writing_head()
 {
 	atf_set descr "A program killed while its profile is being written" \
-	    "leaves no mon.out, never a partial one: at most the temporary" \
+	    "leaves no partial mon.out: SIGTERM waits for the file to be" \
+	    "whole or removed, and only SIGKILL may leave the temporary" \
 	    ".mon.pid.n.tmp"
 	atf_set require.progs strace
 }
@@ -469,8 +470,8 @@ killed_while_writing_body()
 		esac
 		[ ! -e $sig/mon.out ] || fail "$sig: mon.out written"
 		for f in $(left $sig); do
-			case $f in
-			.mon.[0-9]*.[0-9]*.tmp) ;;
+			case $sig:$f in
+			KILL:.mon.[0-9]*.[0-9]*.tmp) ;;
 			*) fail "$sig: $f left" ;;
 			esac
 		done

@@ -7,10 +7,12 @@
 #define H_SUPPORT_H
 
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include <atf-c.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +93,26 @@ run_child(int (*fn)(void *), void *arg, struct child *c)
 	    WEXITSTATUS((c)->status) == (code),				\
 	    "child: status %#x, expected exit %d; stderr: %s",		\
 	    (c)->status, (code), (c)->err)
+
+/*
+ * The handler of sig the kernel has in place, libmon's sigaction()
+ * bypassed: while a signal clock samples, sigaction() gives the program
+ * its own action back.
+ */
+static inline void *
+kernel_handler(int sig)
+{
+	struct {
+		void	*handler;
+		unsigned long flags;
+		void	*restorer;
+		uint64_t mask;
+	} k;
+
+	if (syscall(SYS_rt_sigaction, sig, NULL, &k, sizeof(k.mask)) != 0)
+		return NULL;
+	return k.handler;
+}
 
 /* Lines in s. */
 static inline int

@@ -2,9 +2,11 @@
 tests/lib/profil_test: tests/lib/h_support.h tests/lib/h_burn.h
 tests/lib/monitor_test: tests/lib/h_support.h tests/lib/h_burn.h \
 	tests/lib/h_monread.h
+tests/lib/signals_test: tests/lib/h_support.h tests/lib/h_burn.h \
+	tests/lib/h_monread.h
 tests/lib/h_monitor: tests/lib/h_burn.h
 tests/lib/t_mondump: tests/lib/h_monread.h
-tests/lib/h_fault tests/lib/t_spin: tests/lib/h_spin.h
+tests/lib/h_fault tests/lib/h_never tests/lib/t_spin tests/lib/t_exec: tests/lib/h_spin.h
 
 # faults_test: h_fault again, linked with mcount exported as the specs
 # file asks (GNU ld exports it anyway, glibc defining it too), so that a

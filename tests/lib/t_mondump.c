@@ -49,6 +49,9 @@ run(const struct monx_run *r)
 	printf("run.dropped %" PRIu64 "\n", r->dropped);
 	printf("run.unloaded_lost %" PRIu64 "\n", r->unloaded_lost);
 	printf("run.outside_lost %" PRIu64 "\n", r->outside_lost);
+	printf("run.unsampled %" PRIu32 "\n", r->unsampled);
+	printf("run.user_ns %" PRIu64 "\n", r->user_ns);
+	printf("run.sys_ns %" PRIu64 "\n", r->sys_ns);
 }
 
 static void

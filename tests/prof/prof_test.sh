@@ -905,7 +905,8 @@ atf_test_case summary_statistics_with_s
 summary_statistics_with_s_head()
 {
 	atf_set descr "-s prints the classic statistics and the run's on" \
-	    "stderr: samples in, out and lost, the clock and its rates," \
+	    "stderr: the cells with calls and those credited to a named" \
+	    "function, samples in, out and lost, the clock and its rates," \
 	    "seconds, unattributed samples, saturation, cells, overruns"
 }
 summary_statistics_with_s_body()
@@ -937,7 +938,8 @@ EOF
 EOF
 	"$PROF" -s "$SYMS" >out 2>err || atf_fail "prof -s failed"
 	atf_check -o file:expout cat out
-	atf_check -o match:'^    3/3 call counts used$' \
+	# 3 cells with calls, of which 2 in named functions: not 0x10
+	atf_check -o match:'^    2/3 call counts used$' \
 	    -o match:'^ *[0-9]+/[0-9]+ symbols qualified, [0-9]+ had zero time and zero call-counts$' \
 	    -o match:'^0x800 scale factor$' \
 	    -o match:'^samples: 250 total, 100 in the histogram, 130 outside it, 20 lost$' \
@@ -1861,6 +1863,32 @@ mdata_directory_body()
 	mdata_error "Is a directory"
 }
 
+atf_test_case mdata_not_regular_refused_at_once
+mdata_not_regular_refused_at_once_head()
+{
+	atf_set descr "A FIFO nobody writes, given or planted as mon.out, and" \
+	    "a device are refused at once in one line: prof does not wait" \
+	    "for a writer"
+	atf_set require.progs timeout
+}
+mdata_not_regular_refused_at_once_body()
+{
+	setup_prof
+	mkfifo mon.out || atf_fail "mkfifo failed"
+	# timeout only guards the run: a prof that blocks fails, not hangs.
+	atf_check -s exit:1 -o empty \
+	    -e inline:"prof: mon.out: not a regular file\n" \
+	    timeout 20 "$PROF" "$SYMS"
+	atf_check -s exit:1 -o empty \
+	    -e inline:"prof: mon.out: not a regular file\n" \
+	    timeout 20 "$PROF" "$SYMS" mon.out
+	for dev in /dev/zero /dev/null; do
+		atf_check -s exit:1 -o empty \
+		    -e inline:"prof: $dev: not a regular file\n" \
+		    timeout 20 "$PROF" "$SYMS" "$dev"
+	done
+}
+
 atf_test_case mdata_empty
 mdata_empty_head()
 {
@@ -2117,6 +2145,145 @@ prog_string_offsets_past_table_body()
 	patch prog $(( sh + 32 )) '\001\000\000\000\000\000\000\000'
 	prog_error "no symbols"
 }
+# --- forged files ------------------------------------------------------
+
+atf_test_case forged_large_file_read_in_time
+forged_large_file_read_in_time_head()
+{
+	atf_set descr "A forged mon.out of 200,000 overlapping OBJ records," \
+	    "each a different object, and 1,000,000 outside samples is" \
+	    "reported, each sample placed in the first record holding it" \
+	    "(a per-address scan of the records, or a pairwise join of" \
+	    "the objects, would not end)"
+	atf_set require.progs timeout
+}
+forged_large_file_read_in_time_body()
+{
+	setup_prof
+	# Record k holds [B + k * 4096, B + k * 4096 + 8192): every address
+	# is in two records.  Half the samples fall in the second half of
+	# the last record, which no other record holds; the other half at
+	# 500 addresses in no record.
+	awk -v lo="$(slot 0)" -v hi="$(slot 14)" -v syms="$SYMS" 'BEGIN {
+		B = 139637976727552; n = 200000	# 0x7f0000000000
+		print "lpc " lo; print "hpc " hi; print "hist 14"
+		print "bin 3 50"
+		print "run clock=1 period=1000000 in=50"
+		print "exec 0 " lo " " hi " - " syms
+		for (k = 0; k < n; k++) {
+			a = B + k * 4096
+			printf "obj %.0f %.0f %.0f - /nonexistent/l%d\n", a, a,
+			    a + 8192, k
+		}
+		for (i = 0; i < 1000000; i++)
+			if (i % 2)
+				printf "pcs %.0f 1\n", B + (n - 1) * 4096 + 6144
+			else
+				printf "pcs %.0f 1\n", B / 2 + (i % 1000) * 16
+	}' | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+	# timeout only guards the run: the case judges that prof ends.
+	timeout 60 "$PROF" "$SYMS" >out 2>err ||
+	    atf_fail "prof did not end well (status $?): $(head -3 err)"
+	atf_check -o inline:"prof: no call counts captured\n" cat err
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  50.0  500.00  500.00                      /nonexistent/l199999+0x1800
+EOF
+	atf_check -o file:expout head -2 out
+	atf_check -o inline:"503\n" sh -c 'wc -l <out'
+	atf_check -o inline:"500\n" sh -c 'grep -c "\[unknown\]+0x" out'
+}
+
+atf_test_case names_from_files_printed_safely
+names_from_files_printed_safely_head()
+{
+	atf_set descr "ESC and BEL in a symbol name of the program and in" \
+	    "object paths of the profile never reach the output raw: the" \
+	    "report, the -s lists and the warnings print them as '?'"
+	atf_set require.progs readelf
+}
+names_from_files_printed_safely_body()
+{
+	setup_prof
+	esc=$(printf '\033') bel=$(printf '\007')
+	prog_copy
+	# kappa becomes k ESC a BEL a in the program's string table.
+	sh=$(shdr_offset prog .strtab)
+	off=$(od -An -tu8 -j $(( sh + 24 )) -N8 prog | tr -d ' ')
+	size=$(od -An -tu8 -j $(( sh + 32 )) -N8 prog | tr -d ' ')
+	at=$(tail -c +$(( off + 1 )) prog | head -c "$size" |
+	    grep -obaF kappa | head -1 | cut -d: -f1)
+	[ -n "$at" ] || atf_fail "no kappa in .strtab"
+	patch prog $(( off + at )) 'k\033a\007a'
+	{
+		fixture_hist
+		fixture_cells
+		printf 'run clock=1 period=10000000 in=100 out=3\n'
+		printf 'exec 0 %s %s - prog\n' "$(slot 0)" "$(slot 14)"
+		printf 'obj 0x7f0000000000 0x7f0000001000 0x7f0000002000 - '
+		printf '/nonexistent/\033]0;x\007lib.so\n'
+		printf 'obj 0x7f0000100000 0x7f0000101000 0x7f0000102000 ab '
+		printf '%s/\033[2J\007.so\n' "$PWD"
+		printf 'pcs 0x7f0000001010 2\n'
+		printf 'pcs 0x7f0000101010 1\n'
+	} | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+	# The second object is the program again, with a build-id that is
+	# not its own: prof reads it, warns and names its rows.
+	cp prog "$(printf '\033[2J\007.so')"
+	"$PROF" -s prog >out 2>err || atf_fail "prof failed: $(cat err)"
+	for f in out err; do
+		if grep -q -e "$esc" -e "$bel" $f; then
+			cat -v $f
+			atf_fail "a raw ESC or BEL in std$f (above, by cat -v)"
+		fi
+	done
+	atf_check -o match:' k\?a\?a$' \
+	    -o match:' /nonexistent/\?\]0;x\?lib\.so\+0x1010$' cat out
+	atf_check -o match:'not read: /nonexistent/\?\]0;x\?lib\.so \(' \
+	    -o match:'warning: .*/\?\[2J\?\.so is not the build' cat err
+}
+
+atf_test_case merged_rates_weighted
+merged_rates_weighted_head()
+{
+	atf_set descr "Files taken at different rates merge with each file's" \
+	    "samples worth its own period: 1000 samples at 1 kHz and 100 at" \
+	    "100 Hz are a second each, and -s says the rates differ"
+}
+merged_rates_weighted_body()
+{
+	setup_prof
+	# one_bin file bin samples [run ...]: samples in one bin, and a RUN.
+	one_bin()
+	{
+		printf 'lpc %s\nhpc %s\nhist 14\nbin %s %s\n%s\n' \
+		    "$(slot 0)" "$(slot 14)" "$2" "$3" "$4" | "$MKMON" "$1" ||
+		    atf_fail "t_mkmon failed"
+	}
+	one_bin fast.out 3 1000 "run clock=1 period=1000000 cpu=1000000000 in=1000"
+	one_bin slow.out 0 100 "run clock=2 period=10000000 cpu=1000000000 in=100"
+	one_bin classic.out 0 100 ""
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  50.0    1.00    1.00                      alpha
+  50.0    1.00    2.00                      delta
+EOF
+	"$PROF" -s "$SYMS" fast.out slow.out >out 2>err ||
+	    atf_fail "prof failed: $(cat err)"
+	atf_check -o file:expout cat out
+	atf_check -o file:expout -e ignore "$PROF" -s "$SYMS" slow.out fast.out
+	atf_check -o match:'^prof: no call counts captured$' cat err
+	atf_check \
+	    -o match:'^samples: 1100 total, 1100 in the histogram, 0 outside it, 0 lost$' \
+	    -o match:'^clock: several \(the files differ\), 100 to 1000 Hz asked, 550.0 Hz measured over 2.00 s of CPU$' \
+	    -o match:'^seconds: 2.00 covered by samples, 0.001000 to 0.010000 a sample \(files at different rates\)$' \
+	    -o match:'^unattributed: 0.00 s in no known function$' \
+	    cat err
+	# A classic file (100 Hz) merged with one at 1 kHz.
+	atf_check -o file:expout -e inline:"prof: no call counts captured\n" \
+	    "$PROF" "$SYMS" fast.out classic.out
+}
+
 # --- a big program -----------------------------------------------------
 
 atf_test_case big_program
@@ -2359,6 +2526,44 @@ e2e_many_runs_sum_body()
 	    awk '\$NF ~ /^burn/ { print \$NF, \$4 }'"
 }
 
+atf_test_case e2e_runs_at_two_rates_sum
+e2e_runs_at_two_rates_sum_head()
+{
+	atf_set descr "A run at PROFHZ=1000 that spends its time in burn50" \
+	    "and one of equal work at PROFHZ=100 in burn20, merged, give" \
+	    "each function its own run's CPU time, within 25%"
+}
+e2e_runs_at_two_rates_sum_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_burn
+	# 200 calls of about 2.5 ms each: half a second a run.
+	PROFHZ=1000 atf_check "$prog" 1500000 40 50
+	mv mon.out fast.out
+	PROFHZ=100 atf_check "$prog" 1500000 100 20
+	mv mon.out slow.out
+	for f in fast slow; do
+		"$PROF" -s "$prog" $f.out >/dev/null 2>err ||
+		    atf_fail "prof failed: $(cat err)"
+		sed -n 's/^clock: .* measured over \([0-9.]*\) s of CPU$/\1/p' \
+		    err >$f.cpu
+		[ -s $f.cpu ] || atf_fail "no CPU time for $f: $(cat err)"
+	done
+	"$PROF" -h "$prog" fast.out slow.out >out 2>err ||
+	    atf_fail "prof failed: $(cat err)"
+	awk -v fast="$(cat fast.cpu)" -v slow="$(cat slow.cpu)" '
+	    $NF == "burn50" { b50 = $2 }
+	    $NF == "burn20" { b20 = $2 }
+	    END {
+		if (b50 < 0.75 * fast || b50 > 1.25 * fast ||
+		    b20 < 0.75 * slow || b20 > 1.25 * slow) {
+			printf "burn50 %s s of %s s, burn20 %s s of %s s\n",
+			    b50, fast, b20, slow
+			exit 1
+		}
+	    }' out >verdict || { cat out; atf_fail "$(cat verdict)"; }
+}
+
 atf_test_case e2e_shared_library
 e2e_shared_library_head()
 {
@@ -2494,6 +2699,7 @@ atf_init_test_cases()
 	atf_add_test_case perf_map_large
 	atf_add_test_case mdata_missing
 	atf_add_test_case mdata_directory
+	atf_add_test_case mdata_not_regular_refused_at_once
 	atf_add_test_case mdata_empty
 	atf_add_test_case mdata_truncated
 	atf_add_test_case mdata_foreign
@@ -2505,6 +2711,9 @@ atf_init_test_cases()
 	atf_add_test_case prog_without_symbols
 	atf_add_test_case prog_headers_lie
 	atf_add_test_case prog_string_offsets_past_table
+	atf_add_test_case forged_large_file_read_in_time
+	atf_add_test_case names_from_files_printed_safely
+	atf_add_test_case merged_rates_weighted
 	atf_add_test_case big_program
 	atf_add_test_case e2e_statics_fold_within_their_file
 	atf_add_test_case e2e_pie
@@ -2515,6 +2724,7 @@ atf_init_test_cases()
 	atf_add_test_case e2e_seconds_are_cpu_time
 	atf_add_test_case e2e_forked_children_sum
 	atf_add_test_case e2e_many_runs_sum
+	atf_add_test_case e2e_runs_at_two_rates_sum
 	atf_add_test_case e2e_shared_library
 	atf_add_test_case e2e_jit_code_named
 }

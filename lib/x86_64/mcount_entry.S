@@ -12,6 +12,8 @@
  * goes to _mon_count() in mcount.c, with every
  * caller-saved general register preserved and the stack aligned.  The C
  * side is built with -mgeneral-regs-only, so vector registers survive.
+ * (This file is not mcount.S: libmon.a's members need names of their
+ * own, and mcount.o is the C side's.)
  */
 	.text
 	.p2align 4

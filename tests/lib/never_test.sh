@@ -1,0 +1,439 @@
+#! /usr/bin/env atf-sh
+#
+# never_test -- profiling never changes the program: a cc -p program
+# (h_never) written as daemons, launchers and thread pools are written
+# must print, write and exit exactly as it does with profiling off
+# (PROFDIR=""), and its profile must be about it and no other process.
+# Each case names the clocks it holds for; where a clock that samples by
+# signal cannot keep a promise, the README's fault table says so and the
+# case does not judge it.
+
+setup()
+{
+	srcdir=$(atf_get_srcdir)
+	H=$srcdir/h_never
+	PROF=$srcdir/../../prof/prof
+	DUMP=$srcdir/t_mondump
+	unset PROFDIR PROFHZ PROFCLOCK
+	LC_ALL=C
+	export LC_ALL
+	bad=
+}
+
+# run DIR [VAR=VALUE ...] PROG ARGS...: in DIR, made afresh; stdout to
+# DIR/out, stderr to DIR/err, the status to DIR/status.
+run()
+{
+	local d
+
+	d=$1
+	shift
+	rm -rf "$d"
+	mkdir "$d" || atf_fail "mkdir $d"
+	( cd "$d" && env "$@" >out 2>err; echo $? >status )
+}
+
+fail()
+{
+	bad="$bad $(echo "$*" | tr '\n' ' ');"
+}
+
+verdict()
+{
+	[ -z "$bad" ] || atf_fail "$bad"
+}
+
+holds()
+{
+	awk "BEGIN { exit !($1) }" </dev/null || fail "$2"
+}
+
+# same DIR: DIR's status, stdout and stderr are those of the run with
+# profiling off (DIR "plain").
+same()
+{
+	local f
+
+	for f in status out err; do
+		cmp -s plain/$f $1/$f ||
+		    fail "$1: $f '$(cat $1/$f)', profiling off '$(cat plain/$f)'"
+	done
+}
+
+# profiled DIR [FILE]: DIR/FILE (mon.out) is a whole profile prof reads.
+profiled()
+{
+	local f
+
+	f=$1/${2:-mon.out}
+	[ -f "$f" ] || { fail "$1: no ${2:-mon.out}"; return 1; }
+	"$DUMP" "$f" >$1/dump 2>$1/dumperr ||
+	    { fail "$1: $(cat $1/dumperr)"; return 1; }
+	( cd $1 && "$PROF" -s "$H" "${2:-mon.out}" >rows 2>stats ) ||
+	    { fail "$1: prof: $(cat $1/stats)"; return 1; }
+}
+
+field()
+{
+	awk -v k="$2" '$1 == k { print $2; exit }' "$1/dump"
+}
+
+fact()
+{
+	awk -v k="$2" '$1 == k { print $2; exit }' "$1/facts"
+}
+
+# secs DIR NAME: the seconds prof gives function NAME.
+secs()
+{
+	awk -v n="$2" '$NF == n { print $2; found = 1; exit }
+	    END { if (!found) print 0 }' "$1/rows"
+}
+
+atf_test_case closed_descriptors_kept
+closed_descriptors_kept_head()
+{
+	atf_set descr "A program that closes every descriptor above 2 at" \
+	    "start, as daemons do, then opens its own log while threads" \
+	    "come and go keeps its log whole, and holds no descriptor of" \
+	    "libmon's, whatever the clock"
+}
+closed_descriptors_kept_body()
+{
+	setup
+	run plain PROFDIR= "$H" closefds 300
+	[ "$(cat plain/log.txt)" = "important line" ] ||
+	    atf_fail "without profiling the log is '$(cat plain/log.txt)'"
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c "$H" closefds 300
+		same $c
+		[ "$(cat $c/log.txt 2>/dev/null)" = "important line" ] ||
+		    fail "$c: log.txt is '$(cat $c/log.txt 2>/dev/null)'"
+		profiled $c
+	done
+	verdict
+}
+
+atf_test_case underscore_fork_child_writes_nothing
+underscore_fork_child_writes_nothing_head()
+{
+	atf_set descr "A child made by _Fork(), which runs no atfork" \
+	    "handler, ends as it would without libmon (its output kept," \
+	    "status 0) and writes no profile: it is not the process that" \
+	    "started it; the parent's profile is written"
+}
+underscore_fork_child_writes_nothing_body()
+{
+	setup
+	run plain PROFDIR= "$H" fork_ 200
+	for c in perf timer itimer; do
+		mkdir -p $c.d
+		run $c PROFCLOCK=$c PROFDIR=$PWD/$c.d "$H" fork_ 200
+		same $c
+		n=$(ls $c.d | wc -l)
+		[ "$n" -eq 1 ] || fail "$c: $n profiles in PROFDIR: $(ls $c.d)"
+		rm -rf $c.d
+	done
+	verdict
+}
+
+atf_test_case sigwait_sees_only_the_programs_signals
+sigwait_sees_only_the_programs_signals_head()
+{
+	atf_set descr "A daemon that blocks every signal in every thread and" \
+	    "takes them with sigtimedwait() on a full set receives its own" \
+	    "signal, never libmon's SIGPROF, with the default clock (the" \
+	    "clocks that sample by signal cannot promise it)"
+}
+sigwait_sees_only_the_programs_signals_body()
+{
+	setup
+	run plain PROFDIR= "$H" sigwait 300
+	grep -q 'first signal taken: 10$' plain/out ||
+	    atf_fail "without profiling: $(cat plain/out)"
+	run perf PROFCLOCK=perf "$H" sigwait 300
+	same perf
+	profiled perf
+	verdict
+}
+
+atf_test_case small_stacks_kept
+small_stacks_kept_head()
+{
+	atf_set descr "A thread on a PTHREAD_STACK_MIN stack that recurses" \
+	    "about as deep as it can without profiling does so profiled" \
+	    "with the default clock, which puts no signal frame on it"
+}
+small_stacks_kept_body()
+{
+	setup
+	run plain PROFDIR= "$H" smallstack 47
+	[ "$(cat plain/status)" = 3 ] ||
+	    atf_skip "47 frames do not fit even unprofiled here"
+	run perf PROFCLOCK=perf "$H" smallstack 47
+	same perf
+	profiled perf
+	verdict
+}
+
+atf_test_case libc_threads_sampled
+libc_threads_sampled_head()
+{
+	atf_set descr "A thread the C library starts itself (a SIGEV_THREAD" \
+	    "timer's callback) is sampled with the default clock: prof's" \
+	    "seconds for its work and main's match each thread's own CPU" \
+	    "clock within 15% and 30 ms"
+}
+libc_threads_sampled_body()
+{
+	setup
+	run perf "$H" sigevthread 500
+	[ "$(cat perf/status)" = 3 ] || atf_fail "status $(cat perf/status)"
+	profiled perf || verdict
+	[ "$(field perf run.clock)" = 1 ] || atf_skip "no perf clock here"
+	( cd perf && "$PROF" "$H" mon.out >rows ) || atf_fail "prof"
+	for f in cb_work:cb_ns main_work:main_ns; do
+		got=$(secs perf ${f%%:*})
+		want=$(fact perf ${f#*:})
+		holds "($got - $want / 1e9)^2 <= (0.15 * $want / 1e9 + 0.03)^2" \
+		    "${f%%:*}: prof ${got} s, its thread's CPU clock $want ns"
+	done
+	verdict
+}
+
+atf_test_case process_title_keeps_profdir_name
+process_title_keeps_profdir_name_head()
+{
+	atf_set descr "A program that rewrites argv[0] as its process title" \
+	    "and empties its environment still writes PROFDIR/<pid>.<name>," \
+	    "name and directory taken when profiling started"
+}
+process_title_keeps_profdir_name_body()
+{
+	setup
+	run plain PROFDIR= "$H" title 100
+	for c in perf timer itimer; do
+		mkdir -p $c.d
+		run $c PROFCLOCK=$c PROFDIR=$PWD/$c.d "$H" title 100
+		same $c
+		f=$(ls $c.d)
+		case $f in
+		[0-9]*.h_never)	profiled $c.d $f ;;
+		*)		fail "$c: PROFDIR holds '$f'" ;;
+		esac
+	done
+	verdict
+}
+
+atf_test_case fork_after_stop_writes_nothing
+fork_after_stop_writes_nothing_head()
+{
+	atf_set descr "Children forked after the program stopped its profile" \
+	    "with monitor(0) write nothing, and the exit writes nothing" \
+	    "more: one profile, the parent's"
+}
+fork_after_stop_writes_nothing_body()
+{
+	setup
+	run plain PROFDIR= "$H" stopfork 100
+	for c in perf timer itimer; do
+		mkdir -p $c.d
+		run $c PROFCLOCK=$c PROFDIR=$PWD/$c.d "$H" stopfork 100
+		same $c
+		n=$(ls $c.d | wc -l)
+		[ "$n" -eq 1 ] || fail "$c: $n profiles: $(ls $c.d)"
+	done
+	verdict
+}
+
+atf_test_case stop_and_thread_start_race
+stop_and_thread_start_race_head()
+{
+	atf_set descr "Profiles stopped and started 300 times while another" \
+	    "thread creates short threads without pause: no thread keeps a" \
+	    "clock past a stop, so the program ends with its own status" \
+	    "and the last profile is whole"
+}
+stop_and_thread_start_race_body()
+{
+	setup
+	run plain PROFDIR= "$H" churn 300
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c "$H" churn 300
+		same $c
+		profiled $c
+	done
+	verdict
+}
+
+atf_test_case terminated_while_writing_with_threads
+terminated_while_writing_with_threads_head()
+{
+	atf_set descr "A SIGTERM sent to the process while its profile is" \
+	    "being written, other threads running, ends the program with" \
+	    "status 143 and the profile whole: no temporary is left"
+	atf_set require.progs strace
+}
+terminated_while_writing_with_threads_body()
+{
+	setup
+	for c in perf timer itimer; do
+		rm -rf $c
+		mkdir $c
+		# The rename is held back 1.5 s; the SIGTERM comes meanwhile
+		# and goes to one of the busy threads.
+		( cd $c && exec env PROFCLOCK=$c strace -f -qq -o /dev/null \
+		    -e trace=rename,renameat,renameat2 \
+		    -e inject=rename,renameat,renameat2:delay_enter=1500000 \
+		    "$H" busyexit 100 >out 2>err ) &
+		spid=$!
+		i=0
+		while [ $i -lt 400 ] && ! ls $c/.mon.*.tmp >/dev/null 2>&1; do
+			sleep 0.05
+			i=$((i + 1))
+		done
+		t=$(ls $c/.mon.*.tmp 2>/dev/null | head -1)
+		if [ -z "$t" ]; then
+			wait $spid
+			fail "$c: no temporary seen"
+			continue
+		fi
+		pid=${t##*/.mon.}
+		kill -TERM ${pid%%.*}
+		wait $spid
+		st=$?
+		[ $st = 143 ] || fail "$c: status $st, not 143"
+		left=$(ls -A $c | grep -v '^\(out\|err\|facts\|mon.out\)$')
+		[ -z "$left" ] || fail "$c: left $left"
+		[ ! -e $c/mon.out ] || profiled $c
+	done
+	verdict
+}
+
+atf_test_case unsampled_threads_counted
+unsampled_threads_counted_head()
+{
+	atf_set descr "Threads that can be given no clock (the timer clock" \
+	    "under a pending-signal limit) are counted in the file, prof" \
+	    "warns, and the threads that were sampled keep their own" \
+	    "seconds instead of being credited the others' CPU time"
+	atf_set require.user root
+	atf_set require.progs "setpriv prlimit"
+}
+unsampled_threads_counted_body()
+{
+	setup
+	HF=$srcdir/h_fault
+	mkdir d && chown 65534:65534 d || atf_fail "set-up"
+	# Four threads, each a timer; room for three pending signals, one
+	# of them main's: two threads go without.
+	( cd d && env PROFCLOCK=timer setpriv --reuid=65534 --regid=65534 \
+	    --clear-groups prlimit --sigpending=3 "$HF" spread 100 \
+	    >out 2>err; echo $? >status )
+	[ "$(cat d/status)" = 3 ] || atf_fail "status $(cat d/status)"
+	profiled d || verdict
+	( cd d && "$PROF" "$HF" mon.out >rows 2>warn )
+	n=$(field d run.unsampled)
+	[ "$n" -ge 1 ] || atf_skip "every thread got a timer ($n unsampled)"
+	grep -q "warning: mon.out: $n threads could not be sampled" d/warn ||
+	    fail "prof's warning: $(cat d/warn)"
+	sampled=0
+	for i in 0 1 2 3; do
+		got=$(secs d spin_$i)
+		want=$(fact d spin_${i}_ns)
+		awk "BEGIN { exit !($got == 0) }" && continue
+		sampled=$((sampled + 1))
+		# The timer clock is checked at the kernel's tick: on a busy
+		# machine a thread's share wanders more than perf's.  Credited
+		# the unsampled threads' time, it would be twice its own.
+		holds "($got - $want / 1e9)^2 <= (0.3 * $want / 1e9 + 0.03)^2" \
+		    "spin_$i: prof $got s, its thread's CPU clock $want ns"
+	done
+	[ $sampled -ge 1 ] || fail "no thread was sampled"
+	verdict
+}
+
+atf_test_case idle_threads_leave_descriptors
+idle_threads_leave_descriptors_head()
+{
+	atf_set descr "A server with a thread per connection -- 900 idle" \
+	    "threads under a limit of 1024 descriptors -- opens as many" \
+	    "files profiled as unprofiled: libmon takes no descriptor per" \
+	    "thread, with any clock"
+	atf_set require.progs prlimit
+}
+idle_threads_leave_descriptors_body()
+{
+	setup
+	run plain PROFDIR= prlimit --nofile=1024 "$H" idle 900
+	grep -q '^900 threads, 400 files opened$' plain/out ||
+	    atf_skip "unprofiled: $(cat plain/out) $(cat plain/err)"
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c prlimit --nofile=1024 "$H" idle 900
+		same $c
+		profiled $c
+	done
+	verdict
+}
+
+atf_test_case exit_path_uses_no_stdio
+exit_path_uses_no_stdio_head()
+{
+	atf_set descr "The code that runs at exit and in signal context --" \
+	    "the writer, the lifecycle, the histogram, the rings, the" \
+	    "warnings -- calls no stdio, strerror or malloc"
+	atf_set require.progs nm
+}
+exit_path_uses_no_stdio_body()
+{
+	setup
+	lib=$srcdir/../../lib
+	for o in monwrite lifecycle hist ring util objects mcount sigprof; do
+		[ -f $lib/$o.o ] || atf_fail "$o.o is not built"
+		nm -u $lib/$o.o | awk '{ print $NF }' |
+		    grep -E '^(f?printf|s?n?printf|v[a-z]*printf|f?puts|fwrite|fopen|fflush|strerror|malloc|calloc|realloc|free)$' \
+		    >bad.$o && fail "$o.o calls $(tr '\n' ' ' <bad.$o)"
+	done
+	verdict
+}
+
+atf_test_case setid_ignores_profiling_variables
+setid_ignores_profiling_variables_head()
+{
+	atf_set descr "A set-user-ID program does not read PROFHZ or" \
+	    "PROFCLOCK: a value it would refuse draws no warning"
+	atf_set require.user root
+	atf_set require.progs setpriv
+}
+setid_ignores_profiling_variables_body()
+{
+	setup
+	cp "$H" h_setid && chmod 4755 h_setid || atf_fail "set-up"
+	mkdir d && chown 65534:65534 d || atf_fail "set-up"
+	( cd d && env PROFHZ=bogus PROFCLOCK=bogus setpriv --reuid=65534 \
+	    --regid=65534 --clear-groups ../h_setid title 50 >out 2>err;
+	    echo $? >status )
+	[ "$(cat d/status)" = 3 ] || atf_fail "status $(cat d/status)"
+	[ ! -s d/err ] || fail "stderr: $(cat d/err)"
+	( env PROFHZ=bogus PROFCLOCK=bogus "$H" title 50 >out 2>err )
+	[ "$(grep -c 'PROFHZ\|PROFCLOCK' err)" = 2 ] ||
+	    fail "an ordinary program did not warn: $(cat err)"
+	verdict
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case closed_descriptors_kept
+	atf_add_test_case underscore_fork_child_writes_nothing
+	atf_add_test_case sigwait_sees_only_the_programs_signals
+	atf_add_test_case small_stacks_kept
+	atf_add_test_case libc_threads_sampled
+	atf_add_test_case process_title_keeps_profdir_name
+	atf_add_test_case fork_after_stop_writes_nothing
+	atf_add_test_case stop_and_thread_start_race
+	atf_add_test_case terminated_while_writing_with_threads
+	atf_add_test_case unsampled_threads_counted
+	atf_add_test_case idle_threads_leave_descriptors
+	atf_add_test_case exit_path_uses_no_stdio
+	atf_add_test_case setid_ignores_profiling_variables
+}
