@@ -206,4 +206,6 @@ function notes() {
 	print "   clock."
 	print "12. `threads`: threads created and joined one after the other,"
 	print "   each calling one function; the wall-clock time of one."
+	print "13. `calls` of row 1 again, each build compiled and linked with"
+	print "   `-flto`, where the calls to mcount are made at link time."
 }

@@ -274,6 +274,14 @@ END {
 	    cell("thrs", "pg", "us", "%.1f"),
 	    ratio("thrs", "mon", "us"), ratio("thrs", "pg", "us"), "-")
 
+	# 13. link-time optimisation
+	row(13, sprintf("CPU s, leaf() x %dM, 1 thread, -flto", calls1 / 1e6),
+	    cell("lto", "base", "cpu", "%.3f"),
+	    cell("lto", "mon", "cpu", "%.3f"),
+	    cell("lto", "pg", "cpu", "%.3f"),
+	    ratio("lto", "mon", "cpu"), ratio("lto", "pg", "cpu"), "-")
+	callrow(13, "lto", "calls of leaf(), 1 thread, -flto")
+
 	verdict("row 1, leaf() x " calls1 / 1e6 "M, libmon <= 2.5x",
 	    "calls1", "mon", "cpu", 2.5)
 	verdict("row 2, fib, libmon <= 3x", "fib", "mon", "cpu", 3)
