@@ -436,9 +436,9 @@ attribute_hist(struct attr *a)
 }
 
 /*
- * Samples at a page key (a page's address + 1: the runtime's exact
- * addresses have bit 0 clear) shared out over the page's functions;
- * 0 if pl is no page key or the page holds none.
+ * The weighted samples at a page key (a page's address + 1: the
+ * runtime's exact addresses have bit 0 clear) shared out over the page's
+ * functions; 0 if pl is no page key or the page holds none.
  */
 static double
 share_page(struct otab *t, const struct place *pl)
@@ -448,7 +448,7 @@ share_page(struct otab *t, const struct place *pl)
 	if (t == NULL || (pl->addr & 0xfff) != 1)
 		return 0;
 	lo = pl->addr - 1;
-	return share_bin(t, lo, lo + 4096, pl->count);
+	return share_bin(t, lo, lo + 4096, pl->samples);
 }
 
 /* Calls of the cells, and samples outside the histogram. */
