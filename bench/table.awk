@@ -108,6 +108,14 @@ function acct(j, v) {
 	return sprintf("%.3f / %.3f", med(j, v, "secs"), med(j, v, "tcpu"))
 }
 
+# Samples and the share in no known function, from prof -s.
+function unattr(j, v) {
+	if (!has(j, v, "unattr"))
+		return why(j, v, "unattr", 1)
+	return sprintf("%.0f; %.2f%%", med(j, v, "samples"),
+	    med(j, v, "unattr"))
+}
+
 function topcell(v, i) {
 	if (("real" SUBSEP v SUBSEP i) in top)
 		return top["real", v, i]
@@ -245,6 +253,35 @@ END {
 	for (i = 1; i <= 5; i++)
 		row(9, "top " i " (last run)", "-", topcell("mon", i),
 		    topcell("pg", i), "-", "-", "-")
+
+	# 10. a long run in a big library
+	row(10, sprintf("CPU s, sled: 1 MiB of library code (libmon at %d Hz)",
+	    sledhz), cell("sled", "base", "cpu", "%.3f"),
+	    cell("sled", "mon", "cpu", "%.3f"),
+	    cell("sled", "pg", "cpu", "%.3f"),
+	    ratio("sled", "mon", "cpu"), ratio("sled", "pg", "cpu"), "-")
+	row(10, "samples; % in no known function", "-", unattr("sled", "mon"),
+	    "-", "-", "-", "~0%")
+
+	# 11, 12. fork+exec, thread start and end
+	row(11, "us per fork+exec, 20 MiB of text",
+	    cell("forkx", "base", "us", "%.1f"),
+	    cell("forkx", "mon", "us", "%.1f"),
+	    cell("forkx", "pg", "us", "%.1f"),
+	    ratio("forkx", "mon", "us"), ratio("forkx", "pg", "us"), "-")
+	row(12, "us per thread created and joined",
+	    cell("thrs", "base", "us", "%.1f"),
+	    cell("thrs", "mon", "us", "%.1f"),
+	    cell("thrs", "pg", "us", "%.1f"),
+	    ratio("thrs", "mon", "us"), ratio("thrs", "pg", "us"), "-")
+
+	# 13. link-time optimisation
+	row(13, sprintf("CPU s, leaf() x %dM, 1 thread, -flto", calls1 / 1e6),
+	    cell("lto", "base", "cpu", "%.3f"),
+	    cell("lto", "mon", "cpu", "%.3f"),
+	    cell("lto", "pg", "cpu", "%.3f"),
+	    ratio("lto", "mon", "cpu"), ratio("lto", "pg", "cpu"), "-")
+	callrow(13, "lto", "calls of leaf(), 1 thread, -flto")
 
 	verdict("row 1, leaf() x " calls1 / 1e6 "M, libmon <= 2.5x",
 	    "calls1", "mon", "cpu", 2.5)

@@ -27,6 +27,7 @@
 
 #include <sched.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 
 #include "mon_private.h"
@@ -35,7 +36,6 @@
 
 _Atomic(struct _mon_hist *) _mon_hist;
 struct _mon_stats _mon_stats;
-struct _mon_outpc *_mon_outpcs;
 
 static struct _mon_hist desc[NDESC];
 static unsigned int ndesc;
@@ -63,30 +63,6 @@ split(uint64_t *user, uint64_t *sys)
 	    (uint64_t)ru.ru_utime.tv_usec * 1000u;
 	*sys = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
 	    (uint64_t)ru.ru_stime.tv_usec * 1000u;
-}
-
-/* Empty the statistics and the outside table for a new histogram. */
-void
-_mon_stats_reset(void)
-{
-	atomic_store(&_mon_stats.in, 0);
-	atomic_store(&_mon_stats.out, 0);
-	atomic_store(&_mon_stats.lost, 0);
-	atomic_store(&_mon_stats.saturated, 0);
-	atomic_store(&_mon_stats.overruns, 0);
-	atomic_store(&_mon_stats.dropped, 0);
-	atomic_store(&_mon_stats.outlost, 0);
-	_mon_stats.cpu_ns = 0;
-	_mon_stats.paused_ns = 0;
-	_mon_stats.pause0_ns = 0;
-	_mon_stats.cpu0_ns = _mon_cputime();
-	split(&_mon_stats.user0_ns, &_mon_stats.sys0_ns);
-	if (_mon_outpcs != NULL) {
-		for (size_t i = 0; i < _MON_NOUTPC; i++) {
-			atomic_store(&_mon_outpcs[i].pc, 0);
-			atomic_store(&_mon_outpcs[i].count, 0);
-		}
-	}
 }
 
 /*
@@ -149,43 +125,104 @@ _mon_stats_overrun(uint64_t n)
 }
 
 /*
- * Count n samples outside the histogram by address.  Probing is bounded:
- * past _MON_OUTPROBE slots the sample is counted by its 4 KiB page
- * instead (the page's address, its low bit set, in the same table), and
- * only when that finds no place either is it counted as unplaced.
- * Signal context.
+ * The outside table: samples whose pc is outside the histogram, counted
+ * by address (table.c: it grows, a probe is bounded), 2^13 slots to
+ * start with, up to 2^20 in the last of 8 hashes: about a million
+ * places.  When it has no room for a pc -- past its largest size, or
+ * without memory -- the sample is counted by its 4 KiB page in a table
+ * of their own (up to 2^17 slots), keyed by the page's address with its
+ * low bit set (exact keys have it clear); only when that finds no place
+ * either is it counted in outlost.
  */
-static int
-outside_add(uintptr_t key, uint64_t n)
-{
-	struct _mon_outpc *t = _mon_outpcs;
-	uintptr_t want;
-	size_t i, k;
+static struct _mon_tab outside = { .bits0 = 13, .nhash = 8 };
+static struct _mon_tab pages = { .bits0 = 8, .nhash = 10 };
 
-	i = _mon_hash(key, _MON_NOUTPC_BITS);
-	for (k = 0; k < _MON_OUTPROBE; k++, i = (i + 1) & (_MON_NOUTPC - 1)) {
-		want = 0;
-		if (atomic_load_explicit(&t[i].pc, memory_order_relaxed) ==
-		    key || atomic_compare_exchange_strong(&t[i].pc, &want,
-		    key) || want == key) {
-			atomic_fetch_add_explicit(&t[i].count, n,
-			    memory_order_relaxed);
-			return 1;
-		}
-	}
-	return 0;
+static int
+outside_add(struct _mon_tab *t, uintptr_t key, uint64_t n)
+{
+	struct _mon_slot *s;
+
+	if ((s = _mon_tab_slot(t, key)) == NULL)
+		return 0;
+	atomic_fetch_add_explicit(&s->count, n, memory_order_relaxed);
+	return 1;
 }
 
 static void
 count_outside(uintptr_t pc, uint64_t n)
 {
 	atomic_fetch_add_explicit(&_mon_stats.out, n, memory_order_relaxed);
-	if (_mon_outpcs == NULL || pc == 0)
+	if (pc == 0)
 		return;
-	if (!outside_add(pc & ~(uintptr_t)1, n) &&
-	    !outside_add((pc & ~(uintptr_t)0xfff) | 1, n))
+	if (!outside_add(&outside, pc & ~(uintptr_t)1, n) &&
+	    !outside_add(&pages, (pc & ~(uintptr_t)0xfff) | 1, n))
 		atomic_fetch_add_explicit(&_mon_stats.outlost, n,
 		    memory_order_relaxed);
+}
+
+/* Copy t's places to p from place n on, as _mon_outside_copy() says. */
+static size_t
+outside_copy(struct _mon_tab *t, unsigned char *p, size_t n, size_t max)
+{
+	struct _mon_slot *s;
+	struct monx_pc pc;
+	unsigned int k;
+	size_t i, ns;
+
+	for (k = 0; k < _MON_TABMAX; k++) {
+		s = _mon_tab_hash(t, k, &ns);
+		for (i = 0; s != NULL && i < ns; i++) {
+			pc.count = atomic_load(&s[i].count);
+			pc.pc = atomic_load(&s[i].key);
+			if (pc.count == 0 || pc.pc == 0)
+				continue;
+			if (p != NULL) {
+				if (n == max)
+					return n;
+				memcpy(p + n * sizeof(pc), &pc, sizeof(pc));
+			}
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * Copy the outside places with samples, as struct monx_pc, to p (room
+ * for max of them; p NULL to only count them).  Returns how many.
+ */
+size_t
+_mon_outside_copy(unsigned char *p, size_t max)
+{
+	return outside_copy(&pages, p, outside_copy(&outside, p, 0, max),
+	    max);
+}
+
+/* How many places _mon_outside_copy() would give. */
+size_t
+_mon_outside_count(void)
+{
+	return _mon_outside_copy(NULL, 0);
+}
+
+/* Empty the statistics and the outside table for a new histogram. */
+void
+_mon_stats_reset(void)
+{
+	atomic_store(&_mon_stats.in, 0);
+	atomic_store(&_mon_stats.out, 0);
+	atomic_store(&_mon_stats.lost, 0);
+	atomic_store(&_mon_stats.saturated, 0);
+	atomic_store(&_mon_stats.overruns, 0);
+	atomic_store(&_mon_stats.dropped, 0);
+	atomic_store(&_mon_stats.outlost, 0);
+	_mon_stats.cpu_ns = 0;
+	_mon_stats.paused_ns = 0;
+	_mon_stats.pause0_ns = 0;
+	_mon_stats.cpu0_ns = _mon_cputime();
+	split(&_mon_stats.user0_ns, &_mon_stats.sys0_ns);
+	_mon_tab_reset(&outside);
+	_mon_tab_reset(&pages);
 }
 
 /* The published histogram, marked in use; NULL if none.  Signal context. */
@@ -271,8 +308,6 @@ _mon_hist_set(WORD *buf, size_t nwords, uintptr_t off, unsigned int scale)
 		atomic_store(&_mon_hist, NULL);
 		return;
 	}
-	if (_mon_outpcs == NULL)
-		_mon_outpcs = _mon_map(_MON_NOUTPC * sizeof(*_mon_outpcs));
 	h = &desc[ndesc++ % NDESC];
 	while (atomic_load(&_mon_hist) == h || atomic_load(&h->users) != 0)
 		sched_yield();

@@ -3,26 +3,32 @@
  * slow path of mcount.
  *
  * Every thread counts into a table of its own, so the fast path in
- * x86_64/mcount_entry.S writes nothing another thread reads or writes:
+ * x86_64/mcount_entry.S writes nothing another thread reads or writes.
+ * The main program's text is mapped in two levels, so that a thread's
+ * table grows with the functions it calls, not with the size of the text:
  *
- *	struct tbl (one page)          slot[] (sparse, nslot cells)
- *	+--------------------+         +--------+--------+----
- *	| lo, nslot, slot  --+-------> | fnpc   | mcnt   | ...   cell i holds
- *	| spill, used, owner |         +--------+--------+----   a pc in
- *	| next               |                                   [lo+8i, lo+8i+8)
- *	+--------------------+         spill[]: open hash for pcs outside
- *	                               [lo, lo+8*nslot) or whose slot is taken
+ *	struct tbl                     chunk (8 KiB, made on first call)
+ *	+----------------------+       +--------+--------+----
+ *	| lo, len, blocks,     |       | fnpc   | mcnt   | ...   cell i of
+ *	| owner, spill, ...    |       +--------+--------+----   chunk k holds
+ *	+----------------------+  +--> a pc in [lo + 4096k + 8i, ... + 8)
+ *	| dir[0] dir[1] ...  --+--+
+ *	+----------------------+       spill: open hash (table.c) for pcs
+ *	                               outside [lo, lo + len) or whose cell
+ *	                               is taken
  *
- * The main program's text is mapped directly: a function's cell is
- * slot[(selfpc - lo) >> 3], found with one subtraction and no probe.
- * Return addresses of mcount calls are at least 7 bytes apart, so two
- * functions rarely share a slot; when they do, or when the pc is in a
- * shared library, the spill hash takes it.
+ * A function's cell is dir[(selfpc - lo) >> 12][((selfpc - lo) >> 3) %
+ * 512]: two loads and no probe.  Return addresses of mcount calls are at
+ * least 7 bytes apart, so two functions rarely share a cell; when they
+ * do, or when the pc is in a shared library, the spill takes it.  Chunks
+ * are carved from blocks of memory mapped as needed, each twice the one
+ * before up to BLOCKMAX; the spill grows the same way (table.c), so a
+ * count is lost only when memory is.
  *
  * Cells are claimed with compare-and-swap on fnpc and counted with a
  * single increment instruction, so mcount may interrupt itself through
  * a signal handler on the same thread and lose nothing.  Nothing here
- * calls malloc; tables come from mmap.  A thread's table outlives the
+ * calls malloc; memory comes from mmap.  A thread's table outlives the
  * thread and is taken over by the next new thread once the kernel says
  * its owner is gone, so counts are never lost and tables do not pile up.
  * At stop, the writer sums the cells of all tables by pc.
@@ -31,29 +37,48 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <unistd.h>
 
 #include "mon_private.h"
 
-#define GRAIN		3		/* log2 bytes of text per direct slot */
-#define NSPILL_BITS	14
-#define NSPILL		(1u << NSPILL_BITS)	/* spill cells per thread */
-#define NPROBE		32		/* spill cells tried before giving up */
+#define GRAIN		3		/* log2 bytes of text per cell */
+#define CHUNK		12		/* log2 bytes of text per chunk */
+#define CHUNKCELLS	(1u << (CHUNK - GRAIN))
+#define CHUNKLEN	(CHUNKCELLS * sizeof(struct cnt))
+#define DIROFF		512		/* dir[] in struct tbl: mcount_entry.S */
+#define BLOCKHDR	4096		/* a block's header page */
+#define BLOCK0		((size_t)64 << 10)
+#define BLOCKMAX	((size_t)4 << 20)
+
+/* Memory chunks are carved from; the header page is never zeroed. */
+struct block {
+	struct block		*next;
+	size_t			 len;
+	_Atomic size_t		 off;		/* next free byte */
+};
 
 struct tbl {
 	/* Read by x86_64/mcount_entry.S at these offsets: keep them first. */
 	uintptr_t		 lo;		/* 0 */
-	size_t			 nslot;		/* 8 */
-	struct cnt		*slot;		/* 16 */
+	size_t			 len;		/* 8: text bytes dir[] maps */
 
-	struct cnt		*spill;
-	struct cnt		**used;		/* cells claimed, in order */
-	_Atomic size_t		 nused;
-	size_t			 maplen;	/* slot + spill + used */
+	_Atomic(struct block *)	 blocks;
+	_Atomic size_t		 nused;		/* direct cells claimed */
 	_Atomic pid_t		 owner;		/* thread id, 0 if free */
 	struct tbl		*next;
+	struct _mon_tab		 spill;		/* counts in its slots */
+	/* dir[len >> CHUNK], at DIROFF: chunk pointers, NULL until used */
 };
+_Static_assert(sizeof(struct tbl) <= DIROFF, "struct tbl overlaps dir[]");
+
+/* The chunk directory that follows the header. */
+static inline _Atomic(struct cnt *) *
+chunkdir(struct tbl *t)
+{
+	return (_Atomic(struct cnt *) *)((char *)t + DIROFF);
+}
 
 extern char __executable_start[] __attribute__((weak));
 extern char etext[] __attribute__((weak));
@@ -84,26 +109,18 @@ newtbl(pid_t me)
 {
 	struct tbl *t;
 	uintptr_t lo, hi;
-	size_t nslot, len;
-	char *m;
+	size_t nchunk, len;
 
 	lo = (uintptr_t)__executable_start;
 	hi = (uintptr_t)etext;
-	nslot = lo != 0 && hi > lo ? ((hi - lo) >> GRAIN) + 1 : 0;
-	len = nslot * sizeof(struct cnt) + NSPILL * sizeof(struct cnt) +
-	    (nslot + NSPILL) * sizeof(struct cnt *);
-	if ((t = _mon_map(sizeof(*t))) == NULL)
+	nchunk = lo != 0 && hi > lo ? ((hi - lo) >> CHUNK) + 1 : 0;
+	len = DIROFF + nchunk * sizeof(struct cnt *);
+	if ((t = _mon_map(len)) == NULL)
 		return NULL;
-	if ((m = _mon_map(len)) == NULL) {
-		_mon_unmap(t, sizeof(*t));
-		return NULL;
-	}
 	t->lo = lo;
-	t->nslot = nslot;
-	t->slot = (struct cnt *)m;
-	t->spill = (struct cnt *)(m + nslot * sizeof(struct cnt));
-	t->used = (struct cnt **)(m + (nslot + NSPILL) * sizeof(struct cnt));
-	t->maplen = len;
+	t->len = nchunk << CHUNK;
+	t->spill.bits0 = 10;		/* 16 KiB, up to 16 MiB */
+	t->spill.nhash = 11;
 	atomic_store(&t->owner, me);
 	t->next = atomic_load(&tables);
 	while (!atomic_compare_exchange_weak(&tables, &t->next, t))
@@ -127,11 +144,61 @@ acquire(void)
 	return newtbl(me);
 }
 
+/*
+ * A zeroed chunk of t, carved from its blocks, a new block mapped when
+ * they are used up; NULL without memory.  Signal context.
+ */
+static struct cnt *
+chunk_new(struct tbl *t)
+{
+	struct block *b, *nb;
+	size_t off, len;
+
+	for (;;) {
+		b = atomic_load(&t->blocks);
+		if (b != NULL) {
+			off = atomic_fetch_add(&b->off, CHUNKLEN);
+			if (off + CHUNKLEN <= b->len)
+				return (struct cnt *)((char *)b + off);
+		}
+		len = b == NULL ? BLOCK0 : b->len < BLOCKMAX ? 2 * b->len :
+		    BLOCKMAX;
+		if ((nb = _mon_map(len)) == NULL)
+			return NULL;
+		nb->next = b;
+		nb->len = len;
+		atomic_store(&nb->off, BLOCKHDR);
+		if (!atomic_compare_exchange_strong(&t->blocks, &b, nb))
+			_mon_unmap(nb, len);	/* a signal handler's came first */
+	}
+}
+
+/* pc's direct cell in t, its chunk made if need be; NULL if it has none. */
+static struct cnt *
+direct(struct tbl *t, uintptr_t pc)
+{
+	struct cnt *c, *want;
+	uintptr_t d;
+
+	d = pc - t->lo;
+	if (pc < t->lo || d >= t->len)
+		return NULL;
+	if ((c = atomic_load(&chunkdir(t)[d >> CHUNK])) == NULL) {
+		if ((c = chunk_new(t)) == NULL)
+			return NULL;
+		want = NULL;
+		if (!atomic_compare_exchange_strong(&chunkdir(t)[d >> CHUNK],
+		    &want, c))
+			c = want;	/* the chunk carved stays unused */
+	}
+	return &c[(d >> GRAIN) & (CHUNKCELLS - 1)];
+}
+
 static inline void
-bump(struct cnt *c)
+bump(long *n)
 {
 	/* One instruction: a signal cannot split it. */
-	__asm__ volatile("incq %0" : "+m"(c->mcnt));
+	__asm__ volatile("incq %0" : "+m"(*n));
 }
 
 /* Claim c for pc; 1 if c now belongs to pc. */
@@ -139,33 +206,13 @@ static int
 claim(struct tbl *t, struct cnt *c, uintptr_t pc)
 {
 	char *want;
-	size_t n;
 
 	want = NULL;
 	if (!__atomic_compare_exchange_n(&c->fnpc, &want, (char *)pc, 0,
 	    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		return want == (char *)pc;
-	n = atomic_fetch_add_explicit(&t->nused, 1, memory_order_relaxed);
-	t->used[n] = c;
+	atomic_fetch_add_explicit(&t->nused, 1, memory_order_relaxed);
 	return 1;
-}
-
-static struct cnt *
-spill(struct tbl *t, uintptr_t pc)
-{
-	struct cnt *c;
-	size_t i, n;
-
-	/* A bounded probe: a full table costs a lost count, not a scan. */
-	i = _mon_hash(pc, NSPILL_BITS);
-	for (n = 0; n < NPROBE; n++, i = (i + 1) & (NSPILL - 1)) {
-		c = &t->spill[i];
-		if (c->fnpc == (char *)pc)
-			return c;
-		if (c->fnpc == NULL && claim(t, c, pc))
-			return c;
-	}
-	return NULL;
 }
 
 /*
@@ -177,9 +224,9 @@ spill(struct tbl *t, uintptr_t pc)
 void
 _mon_count(uintptr_t pc)
 {
+	struct _mon_slot *s;
 	struct tbl *t;
 	struct cnt *c;
-	size_t i;
 
 	if (!_mon_counting)
 		return;
@@ -191,32 +238,46 @@ _mon_count(uintptr_t pc)
 		}
 		_mon_tls_tbl = t;
 	}
-	i = (pc - t->lo) >> GRAIN;
-	if (pc >= t->lo && i < t->nslot) {
-		c = &t->slot[i];
-		if (c->fnpc == (char *)pc || claim(t, c, pc)) {
-			bump(c);
-			return;
-		}
+	if ((c = direct(t, pc)) != NULL &&
+	    (c->fnpc == (char *)pc || claim(t, c, pc))) {
+		bump(&c->mcnt);
+		return;
 	}
-	if ((c = spill(t, pc)) != NULL)
-		bump(c);
+	if ((s = _mon_tab_slot(&t->spill, pc)) != NULL)
+		bump((long *)&s->count);
 	else
 		atomic_fetch_add_explicit(&lost, 1, memory_order_relaxed);
 }
 
-/* Zero every count, keeping the cells' places.  Other threads may run. */
+/* The chunks of block b: *np cells from the one returned. */
+static struct cnt *
+block_cells(struct block *b, size_t *np)
+{
+	size_t end;
+
+	end = atomic_load(&b->off);
+	if (end > b->len)
+		end = b->len;
+	*np = (end - BLOCKHDR) / sizeof(struct cnt);
+	return (struct cnt *)((char *)b + BLOCKHDR);
+}
+
+/*
+ * Zero every count and every place: the pages go back to the kernel, so
+ * that a fork child that only execs copies none of them.  Counting is
+ * off, or only the calling thread exists (a fork child).
+ */
 void
 _mon_cells_reset(void)
 {
 	struct tbl *t;
-	size_t i, n;
+	struct block *b;
 
 	for (t = atomic_load(&tables); t != NULL; t = t->next) {
-		n = atomic_load(&t->nused);
-		for (i = 0; i < n; i++)
-			if (t->used[i] != NULL)
-				t->used[i]->mcnt = 0;
+		for (b = atomic_load(&t->blocks); b != NULL; b = b->next)
+			_mon_rezero((char *)b + BLOCKHDR, b->len - BLOCKHDR);
+		_mon_tab_reset(&t->spill);
+		atomic_store(&t->nused, 0);
 	}
 	atomic_store(&lost, 0);
 }
@@ -286,6 +347,42 @@ sortcells(struct cnt *a, size_t n)
 	}
 }
 
+/* Add n calls at pc into the hash h of 2^bits cells. */
+static void
+merge_one(struct cnt *h, unsigned int bits, char *pc, long n)
+{
+	size_t j;
+
+	if (pc == NULL || n == 0)
+		return;
+	j = _mon_hash((uintptr_t)pc, bits);
+	while (h[j].fnpc != NULL && h[j].fnpc != pc)
+		j = (j + 1) & (((size_t)1 << bits) - 1);
+	h[j].fnpc = pc;
+	h[j].mcnt += n;
+}
+
+/* Add the cells of table t into the hash h of 2^bits cells. */
+static void
+merge_tbl(struct cnt *h, unsigned int bits, struct tbl *t)
+{
+	struct _mon_slot *s;
+	struct block *b;
+	struct cnt *c;
+	unsigned int k;
+	size_t i, n;
+
+	for (b = atomic_load(&t->blocks); b != NULL; b = b->next)
+		for (c = block_cells(b, &n), i = 0; i < n; i++)
+			merge_one(h, bits, c[i].fnpc, c[i].mcnt);
+	for (k = 0; k < _MON_TABMAX; k++) {
+		s = _mon_tab_hash(&t->spill, k, &n);
+		for (i = 0; s != NULL && i < n; i++)
+			merge_one(h, bits, (char *)atomic_load(&s[i].key),
+			    (long)atomic_load(&s[i].count));
+	}
+}
+
 /*
  * Sum the cells of every table by pc into one array sorted by pc, cells
  * with no calls left out.  Returns mmap'd memory holding *np cells, which
@@ -296,14 +393,14 @@ struct cnt *
 _mon_cells_merge(size_t *np, size_t *maplenp)
 {
 	struct tbl *t;
-	struct cnt *h, *out, *c;
-	size_t total, cap, i, j, n, k;
+	struct cnt *h;
+	size_t total, cap, i, k;
 	unsigned int bits;
 
 	*np = *maplenp = 0;
 	total = 0;
 	for (t = atomic_load(&tables); t != NULL; t = t->next)
-		total += atomic_load(&t->nused);
+		total += atomic_load(&t->nused) + _mon_tab_keys(&t->spill);
 	if (total == 0)
 		return NULL;
 	for (bits = 6, cap = 64; cap < 2 * total; bits++, cap <<= 1)
@@ -311,23 +408,12 @@ _mon_cells_merge(size_t *np, size_t *maplenp)
 	if ((h = _mon_map(cap * sizeof(*h))) == NULL)
 		return NULL;
 	*maplenp = cap * sizeof(*h);
-	for (t = atomic_load(&tables); t != NULL; t = t->next) {
-		n = atomic_load(&t->nused);
-		for (i = 0; i < n; i++) {
-			if ((c = t->used[i]) == NULL || c->mcnt == 0)
-				continue;
-			j = _mon_hash((uintptr_t)c->fnpc, bits);
-			while (h[j].fnpc != NULL && h[j].fnpc != c->fnpc)
-				j = (j + 1) & (cap - 1);
-			h[j].fnpc = c->fnpc;
-			h[j].mcnt += c->mcnt;
-		}
-	}
+	for (t = atomic_load(&tables); t != NULL; t = t->next)
+		merge_tbl(h, bits, t);
 	for (i = k = 0; i < cap; i++)
 		if (h[i].fnpc != NULL)
 			h[k++] = h[i];
-	out = h;
-	sortcells(out, k);
+	sortcells(h, k);
 	*np = k;
-	return out;
+	return h;
 }

@@ -9,6 +9,7 @@
  * (and util.c, which every one may):
  *
  *	util.c		mmap'd memory, one-line warnings, libc's own symbols
+ *	table.c		counts by address in open hashes that grow
  *	hist.c		the PC histogram, the outside table, the statistics
  *	mcount.c	per-thread call-count tables; mcount's slow path
  *	x86_64/mcount_entry.S mcount and __fentry__: the fast path
@@ -71,18 +72,27 @@ struct _mon_stats {
 	int			clock;		/* MONX_CLK_* */
 };
 
-/* Samples whose pc is outside the histogram, kept per address. */
-#define _MON_NOUTPC_BITS	15
-#define _MON_NOUTPC	(1u << _MON_NOUTPC_BITS)
-#define _MON_OUTPROBE	32		/* slots tried before coarsening */
-struct _mon_outpc {
-	_Atomic uintptr_t	pc;
-	_Atomic uint64_t	count;
-};
-
 extern _Atomic(struct _mon_hist *) _mon_hist _mon_hidden;
 extern struct _mon_stats _mon_stats _mon_hidden;
-extern struct _mon_outpc *_mon_outpcs _mon_hidden;
+
+/* table.c: a chain of open hashes, each twice the one before. */
+#define _MON_TABMAX	12
+struct _mon_slot {
+	_Atomic uintptr_t	key;		/* 0: free */
+	_Atomic uint64_t	count;
+};
+struct _mon_tab {
+	_Atomic(struct _mon_slot *) hash[_MON_TABMAX];
+	_Atomic size_t		nkeys[_MON_TABMAX];	/* slots taken */
+	_Atomic unsigned int	cur;		/* the hash keys go to */
+	unsigned int		bits0;		/* log2 slots of hash[0] */
+	unsigned int		nhash;		/* at most _MON_TABMAX */
+};
+struct _mon_slot *_mon_tab_slot(struct _mon_tab *, uintptr_t) _mon_hidden;
+void	_mon_tab_reset(struct _mon_tab *) _mon_hidden;
+struct _mon_slot *_mon_tab_hash(struct _mon_tab *, unsigned int, size_t *)
+	    _mon_hidden;
+size_t	_mon_tab_keys(struct _mon_tab *) _mon_hidden;
 
 /* hist.c */
 void	_mon_hist_set(WORD *, size_t, uintptr_t, unsigned int) _mon_hidden;
@@ -94,6 +104,8 @@ void	_mon_stats_resume(void) _mon_hidden;
 void	_mon_stats_dropped(uint64_t) _mon_hidden;
 void	_mon_stats_overrun(uint64_t) _mon_hidden;
 uint64_t _mon_cputime(void) _mon_hidden;
+size_t	_mon_outside_count(void) _mon_hidden;
+size_t	_mon_outside_copy(unsigned char *, size_t) _mon_hidden;
 
 /* ring.c */
 int	_mon_ring_start(uint64_t) _mon_hidden;
@@ -220,6 +232,7 @@ pid_t	_mon_gettid(void) _mon_hidden;
 void	_mon_warn(const char *, const char *, int) _mon_hidden;
 void	*_mon_map(size_t) _mon_hidden;
 void	_mon_unmap(void *, size_t) _mon_hidden;
+void	_mon_rezero(void *, size_t) _mon_hidden;
 void	*_mon_libc(const char *) _mon_hidden;
 
 #endif /* !_MON_PRIVATE_H */

@@ -139,12 +139,9 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 	struct monx_run run;
 	struct monx_pc pc;
 	unsigned char *p;
-	size_t cap, len, nobj, npc, i;
+	size_t cap, len, nobj, npc;
 
-	npc = 0;
-	for (i = 0; _mon_outpcs != NULL && i < _MON_NOUTPC; i++)
-		if (atomic_load(&_mon_outpcs[i].count) != 0)
-			npc++;
+	npc = _mon_outside_count();
 	nobj = _mon_objects(NULL, 0, unloaded);
 	cap = sizeof(head) + 4 * sizeof(struct monx_rec) + sizeof(run) +
 	    sizeof(struct monx_range) +
@@ -190,18 +187,11 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 
 	if (npc > 0) {
 		struct monx_rec r = { MONX_R_PCS, 0 };
-		size_t at = len, k = 0;
+		size_t at = len, k;
 
 		len += sizeof(r);
-		for (i = 0; i < _MON_NOUTPC && k < npc; i++) {
-			pc.count = atomic_load(&_mon_outpcs[i].count);
-			if (pc.count == 0)
-				continue;
-			pc.pc = atomic_load(&_mon_outpcs[i].pc);
-			memcpy(p + len, &pc, sizeof(pc));
-			len += sizeof(pc);
-			k++;
-		}
+		k = _mon_outside_copy(p + len, npc);
+		len += k * sizeof(pc);
 		r.len = k * sizeof(pc);
 		memcpy(p + at, &r, sizeof(r));
 	}

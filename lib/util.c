@@ -44,6 +44,18 @@ _mon_unmap(void *p, size_t len)
 }
 
 /*
+ * Zero len bytes of memory _mon_map() gave: the pages go back to the
+ * kernel, which maps fresh zero pages on the next touch, so nothing is
+ * written -- in a fork child, nothing is copied.  Async-signal-safe.
+ */
+void
+_mon_rezero(void *p, size_t len)
+{
+	if (p != NULL && madvise(p, len, MADV_DONTNEED) != 0)
+		memset(p, 0, len);
+}
+
+/*
  * Write "libmon: what: reason" as one line on stderr with a single
  * write(2), formatted by hand so that no stdio buffer or lock is
  * involved at exit.  errno is left as it was.

@@ -13,7 +13,9 @@
  * Time: a histogram bin covers a range of link-time addresses; its
  * samples go to the functions overlapping that range, in proportion of
  * the bytes each covers, and to nobody when none does.  Samples outside
- * the histogram come with their own address.  Calls: a cell counts for
+ * the histogram come with their own address, or, where the runtime's
+ * table had no room for it, with their 4 KiB page's (page + 1): a page
+ * is shared out as a bin is.  Calls: a cell counts for
  * the function holding fnpc - 1, the last byte of the call to mcount,
  * which is inside its caller even when the call ends the function.
  * Addresses in other objects are looked up in their own symbol tables,
@@ -433,6 +435,22 @@ attribute_hist(struct attr *a)
 	return sum;
 }
 
+/*
+ * The weighted samples at a page key (a page's address + 1: the
+ * runtime's exact addresses have bit 0 clear) shared out over the page's
+ * functions; 0 if pl is no page key or the page holds none.
+ */
+static double
+share_page(struct otab *t, const struct place *pl)
+{
+	uint64_t lo;
+
+	if (t == NULL || (pl->addr & 0xfff) != 1)
+		return 0;
+	lo = pl->addr - 1;
+	return share_bin(t, lo, lo + 4096, pl->samples);
+}
+
 /* Calls of the cells, and samples outside the histogram. */
 static void
 attribute_places(struct attr *a)
@@ -440,6 +458,7 @@ attribute_places(struct attr *a)
 	const struct profile *p = a->p;
 	const struct place *pl;
 	struct otab *t;
+	double shared;
 	size_t i, k;
 
 	for (i = 0; i < p->ncells; i++) {
@@ -461,6 +480,10 @@ attribute_places(struct attr *a)
 	for (i = 0; i < p->npcs; i++) {
 		pl = &p->pcs[i];
 		t = otab(a, pl->obj);
+		if ((shared = share_page(t, pl)) > 0) {
+			a->r->attributed += shared;
+			continue;
+		}
 		k = t == NULL ? SIZE_MAX : symtab_lookup(&t->st, pl->addr);
 		if (k != SIZE_MAX) {
 			t->ents[t->st.funcs[k].entry].samples += pl->samples;

@@ -4,10 +4,12 @@
  * gcc/clang -pg call mcount after the prologue (or __fentry__ before it,
  * with -mfentry); the return address on the stack is the function's
  * selfpc.  Every argument register may be live, so anything touched is
- * saved.  Fast path: the calling thread's table (a TLS pointer), then
- * slot[(selfpc - lo) >> 3]; if that cell is selfpc's, one incq and done.
- * Anything else -- no table yet, a pc outside the main text, a slot owned
- * by another pc -- goes to _mon_count() in mcount.c, with every
+ * saved.  Fast path: the calling thread's table (a TLS pointer), with
+ * d = selfpc - lo, the chunk dir[d >> 12] (struct tbl + 512), and in it
+ * the cell at byte ((d >> 3) & 511) * 16, that is (2d) & 0x1ff0; if that
+ * cell is selfpc's, one incq and done.  Anything else -- no table yet, a
+ * pc outside the main text, no chunk yet, a cell owned by another pc --
+ * goes to _mon_count() in mcount.c, with every
  * caller-saved general register preserved and the stack aligned.  The C
  * side is built with -mgeneral-regs-only, so vector registers survive.
  * (This file is not mcount.S: libmon.a's members need names of their
@@ -38,16 +40,20 @@ __fentry__:
 	testq	%rax, %rax
 	jz	3f
 	movq	24(%rsp), %rcx			/* selfpc */
-	movq	%rcx, %rdx
-	subq	(%rax), %rdx			/* - lo */
-	shrq	$3, %rdx
-	cmpq	8(%rax), %rdx			/* < nslot */
+	subq	(%rax), %rcx			/* d = selfpc - lo */
+	cmpq	8(%rax), %rcx			/* d < len */
 	jae	3f
-	shlq	$4, %rdx
-	addq	16(%rax), %rdx			/* &slot[i] */
-	cmpq	(%rdx), %rcx			/* fnpc == selfpc */
+	movq	%rcx, %rdx
+	shrq	$12, %rdx
+	movq	512(%rax,%rdx,8), %rax		/* chunk = dir[d >> 12] */
+	testq	%rax, %rax
+	jz	3f
+	addq	%rcx, %rcx
+	andl	$0x1ff0, %ecx			/* cell's byte in chunk */
+	movq	24(%rsp), %rdx			/* selfpc */
+	cmpq	(%rax,%rcx), %rdx		/* fnpc == selfpc */
 	jne	3f
-	incq	8(%rdx)				/* mcnt++ */
+	incq	8(%rax,%rcx)			/* mcnt++ */
 1:	popq	%rdx
 	.cfi_adjust_cfa_offset -8
 	popq	%rcx
