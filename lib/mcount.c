@@ -88,11 +88,12 @@ __thread struct tbl *_mon_tls_tbl _mon_hidden
     __attribute__((tls_model("initial-exec")));
 
 static _Atomic(struct tbl *) tables;
-static _Atomic uint64_t lost;		/* calls with no cell to go to */
+static _Atomic uint64_t uncounted;	/* calls with no cell to go to */
+static _Atomic uint32_t counters;	/* threads that took a table */
 
-/* Is thread t of this process gone?  Async-signal-safe. */
+/* Has thread t of this process exited?  Async-signal-safe. */
 static int
-gone(pid_t t)
+exited(pid_t t)
 {
 	int saved, r;
 
@@ -136,9 +137,11 @@ acquire(void)
 	pid_t me, o;
 
 	me = _mon_gettid();
+	atomic_fetch_add_explicit(&counters, 1, memory_order_relaxed);
 	for (t = atomic_load(&tables); t != NULL; t = t->next) {
 		o = atomic_load(&t->owner);
-		if (gone(o) && atomic_compare_exchange_strong(&t->owner, &o, me))
+		if (exited(o) &&
+		    atomic_compare_exchange_strong(&t->owner, &o, me))
 			return t;
 	}
 	return newtbl(me);
@@ -232,7 +235,7 @@ _mon_count(uintptr_t pc)
 		return;
 	if ((t = _mon_tls_tbl) == NULL) {
 		if ((t = acquire()) == NULL) {
-			atomic_fetch_add_explicit(&lost, 1,
+			atomic_fetch_add_explicit(&uncounted, 1,
 			    memory_order_relaxed);
 			return;
 		}
@@ -246,7 +249,7 @@ _mon_count(uintptr_t pc)
 	if ((s = _mon_tab_slot(&t->spill, pc)) != NULL)
 		bump((long *)&s->count);
 	else
-		atomic_fetch_add_explicit(&lost, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&uncounted, 1, memory_order_relaxed);
 }
 
 /* The chunks of block b: *np cells from the one returned. */
@@ -272,6 +275,7 @@ _mon_cells_reset(void)
 {
 	struct tbl *t;
 	struct block *b;
+	uint32_t n;
 
 	for (t = atomic_load(&tables); t != NULL; t = t->next) {
 		for (b = atomic_load(&t->blocks); b != NULL; b = b->next)
@@ -279,7 +283,12 @@ _mon_cells_reset(void)
 		_mon_tab_reset(&t->spill);
 		atomic_store(&t->nused, 0);
 	}
-	atomic_store(&lost, 0);
+	atomic_store(&uncounted, 0);
+	/* The threads counting now keep their tables: they count again. */
+	n = 0;
+	for (t = atomic_load(&tables); t != NULL; t = t->next)
+		n += !exited(atomic_load(&t->owner));
+	atomic_store(&counters, n);
 }
 
 /*
@@ -290,6 +299,7 @@ void
 _mon_cells_fork(void)
 {
 	_mon_cells_reset();
+	atomic_store(&counters, _mon_tls_tbl != NULL);
 	if (_mon_tls_tbl != NULL)
 		atomic_store(&_mon_tls_tbl->owner, _mon_gettid());
 }
@@ -297,11 +307,22 @@ _mon_cells_fork(void)
 uint64_t
 _mon_cells_lost(void)
 {
-	return atomic_load(&lost);
+	return atomic_load(&uncounted);
 }
 
+/*
+ * Threads that counted calls in this profile: each took a table, new or
+ * left by a thread that had exited.
+ */
 uint32_t
 _mon_cells_threads(void)
+{
+	return atomic_load(&counters);
+}
+
+/* Count tables made: a thread's outlives it and serves a later one. */
+uint32_t
+_mon_cells_tables(void)
 {
 	struct tbl *t;
 	uint32_t n;

@@ -180,6 +180,7 @@ void	_mon_cells_fork(void) _mon_hidden;
 struct cnt *_mon_cells_merge(size_t *, size_t *) _mon_hidden;
 uint64_t _mon_cells_lost(void) _mon_hidden;
 uint32_t _mon_cells_threads(void) _mon_hidden;
+uint32_t _mon_cells_tables(void) _mon_hidden;
 
 /* monwrite.c */
 struct _mon_out {

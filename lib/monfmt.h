@@ -74,12 +74,12 @@ struct monx_run {
 	uint64_t	overruns;	/* expirations the clock missed */
 	uint64_t	cells_lost;	/* calls not counted: no cell */
 	uint32_t	scale;		/* profil() scale of the histogram */
-	uint32_t	threads;	/* threads that ran instrumented code */
+	uint32_t	threads;	/* threads that counted calls */
 	uint64_t	dropped;	/* samples the kernel dropped: ring full */
 	uint64_t	unloaded_lost;	/* dlclose'd objects left unrecorded */
 	uint64_t	outside_lost;	/* samples outside, no place to keep */
 	uint32_t	unsampled;	/* threads no clock could be given */
-	uint32_t	spare;		/* 0 */
+	uint32_t	tables;		/* count tables they used (reused) */
 	uint64_t	user_ns;	/* of which user time (getrusage) */
 	uint64_t	sys_ns;		/* and system time; their ratio holds */
 };

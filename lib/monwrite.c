@@ -169,6 +169,7 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 	run.cells_lost = _mon_cells_lost();
 	run.scale = d->scale;
 	run.threads = _mon_cells_threads();
+	run.tables = _mon_cells_tables();
 	len += rec(p + len, MONX_R_RUN, &run, sizeof(run));
 	if (__start_libmon_text != NULL &&
 	    (uintptr_t)__stop_libmon_text > (uintptr_t)__start_libmon_text) {

@@ -807,6 +807,7 @@ merge_run(struct profile *p, const struct mfile *f)
 	s->dropped += r->dropped;
 	s->cells_lost += r->cells_lost;
 	s->threads += r->threads;
+	s->tables += r->tables;
 	s->unloaded_lost += r->unloaded_lost;
 	s->outside_lost += r->outside_lost;
 	s->unsampled += r->unsampled;

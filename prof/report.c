@@ -470,7 +470,8 @@ report_stats(const struct report *r, const struct profile *p,
 	fprintf(stderr, "unsampled: %" PRIu32 " threads no clock could be "
 	    "given\n", run->unsampled);
 	if (p->anyrun)
-		fprintf(stderr, "threads: %" PRIu32 "\n", run->threads);
+		fprintf(stderr, "threads: %" PRIu32 " counted calls, in %"
+		    PRIu32 " count tables\n", run->threads, run->tables);
 	fputs("symbols: ", stderr);
 	fprintf(stderr, "%s of ", st->table);
 	put_text(stderr, st->debug != NULL ? st->debug : st->path);

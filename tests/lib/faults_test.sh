@@ -411,7 +411,8 @@ threads_come_and_go_body()
 		dumped $c && report $c "$H" || continue
 		is "$(calls $c leaf)" 2000000 "$c: leaf's calls"
 		is "$(calls $c short_thread)" 200 "$c: short_thread's calls"
-		n=$(field $c run.threads)
+		is "$(field $c run.threads)" 201 "$c: threads that counted"
+		n=$(field $c run.tables)
 		holds "$n <= 32" "$c: $n count tables, 8 threads at a time"
 	done
 	verdict

@@ -46,6 +46,7 @@ run(const struct monx_run *r)
 	printf("run.cells_lost %" PRIu64 "\n", r->cells_lost);
 	printf("run.scale %" PRIu32 "\n", r->scale);
 	printf("run.threads %" PRIu32 "\n", r->threads);
+	printf("run.tables %" PRIu32 "\n", r->tables);
 	printf("run.dropped %" PRIu64 "\n", r->dropped);
 	printf("run.unloaded_lost %" PRIu64 "\n", r->unloaded_lost);
 	printf("run.outside_lost %" PRIu64 "\n", r->outside_lost);
