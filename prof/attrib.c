@@ -45,6 +45,7 @@ struct entry {
 	double		 samples;
 	uint64_t	 calls;
 	int		 local;		/* a local with no global to join */
+	int		 self;		/* libmon's code: overhead, no row */
 };
 
 /* An object's symbols and entries, loaded when first needed. */
@@ -56,6 +57,7 @@ struct otab {
 	char		*label;		/* basename of the path */
 	struct entry	*ents;
 	size_t		 nents;
+	size_t		 selfent;	/* libmon's entry, or SIZE_MAX */
 };
 
 /* Samples and calls at an address no symbol covers. */
@@ -108,6 +110,13 @@ group_global(const struct symtab *st, size_t i, size_t j)
 		if (!st->funcs[i].local)
 			return 1;
 	return 0;
+}
+
+/* Is function k of t libmon's code? */
+static int
+in_self(const struct otab *t, size_t k)
+{
+	return t->selfent != SIZE_MAX && t->st.funcs[k].entry == t->selfent;
 }
 
 /* qsort_r is glibc's; a static pointer keeps this to C11 qsort. */
@@ -164,9 +173,14 @@ fold_locals(struct otab *t, size_t *globs, size_t nglobs)
 	struct symtab *st = &t->st;
 	size_t i, j, k, to, last = SIZE_MAX;
 	const char *seen = NULL, *file;
+	int folded;
 
 	for (i = 0; i < st->nfuncs; i = j) {
 		j = group_end(st, i);
+		if (in_self(t, i)) {
+			last = SIZE_MAX;	/* libmon's code ends a file */
+			continue;
+		}
 		if (group_global(st, i, j)) {
 			last = st->funcs[i].entry;
 			seen = NULL;
@@ -177,30 +191,85 @@ fold_locals(struct otab *t, size_t *globs, size_t nglobs)
 			last = SIZE_MAX;
 		if (file != NULL)
 			seen = file;
-		to = named_global(st, globs, nglobs, st->funcs[i].name);
-		if (to == SIZE_MAX)
-			to = last;
+		folded = 0;
+		if ((to = named_global(st, globs, nglobs,
+		    st->funcs[i].name)) == SIZE_MAX && (to = last) != SIZE_MAX)
+			folded = 1;
 		if (to == SIZE_MAX) {
 			to = new_entry(t, i, j - i);
 			t->ents[to].local = 1;
 		}
-		for (k = i; k < j; k++)
+		for (k = i; k < j; k++) {
 			st->funcs[k].entry = to;
+			st->funcs[k].folded = folded;
+		}
 	}
 }
 
-/* Cut a symbol table into entries. */
+/*
+ * Is function f of object obj libmon's own code?  Inside the range a
+ * SELF record gives; or, for files without one, by the names libmon's
+ * entry points and internals have in the program.
+ */
+static int
+is_libmon(const struct profile *p, size_t obj, const struct func *f)
+{
+	size_t i;
+
+	if (strcmp(f->name, "__start_libmon_text") == 0 ||
+	    strcmp(f->name, "__stop_libmon_text") == 0)
+		return 1;
+	for (i = 0; i < p->nself; i++)
+		if (p->self[i].obj == obj && f->addr >= p->self[i].lo &&
+		    f->addr < p->self[i].hi)
+			return 1;
+	if (p->nself > 0 || obj != OBJ_MAIN)
+		return 0;
+	return strcmp(f->name, "mcount") == 0 ||
+	    strcmp(f->name, "_mcount") == 0 ||
+	    strcmp(f->name, "__fentry__") == 0 ||
+	    strncmp(f->name, "_mon_", 5) == 0;
+}
+
+/* Give libmon's functions of object obj one entry, kept off the rows. */
 static void
-make_entries(struct otab *t, int locals)
+self_entry(struct otab *t, const struct profile *p, size_t obj)
+{
+	struct symtab *st = &t->st;
+	size_t i;
+
+	t->selfent = SIZE_MAX;
+	for (i = 0; i < st->nfuncs; i++) {
+		st->funcs[i].entry = SIZE_MAX;
+		if (!is_libmon(p, obj, &st->funcs[i]))
+			continue;
+		if (t->selfent == SIZE_MAX) {
+			t->selfent = new_entry(t, i, 1);
+			t->ents[t->selfent].self = 1;
+		}
+		st->funcs[i].entry = t->selfent;
+	}
+}
+
+/*
+ * Cut the symbol table of object obj into entries: libmon's code first,
+ * so that none of it folds into the program's functions or they into it.
+ */
+static void
+make_entries(struct otab *t, const struct profile *p, size_t obj,
+    int locals)
 {
 	struct symtab *st = &t->st;
 	size_t *globs, nglobs, i, j, k, e;
 
-	t->ents = xcalloc(st->nfuncs, sizeof(*t->ents));
+	t->ents = xcalloc(st->nfuncs + 1, sizeof(*t->ents));
+	self_entry(t, p, obj);
 	globs = xcalloc(st->nfuncs, sizeof(*globs));
 	nglobs = 0;
 	for (i = 0; i < st->nfuncs; i = j) {
 		j = group_end(st, i);
+		if (in_self(t, i))
+			continue;
 		if (!locals && !group_global(st, i, j))
 			continue;
 		e = new_entry(t, i, j - i);
@@ -273,7 +342,7 @@ check_object(const struct object *o, const struct symtab *st)
 static int
 locals_of(const struct attr *a, size_t i)
 {
-	return i != OBJ_MAIN || a->o->locals;
+	return i != OBJ_MAIN || !a->o->fold;
 }
 
 /* Object i's functions and entries into t; -1 if it cannot be read. */
@@ -290,7 +359,7 @@ load_table(struct attr *a, size_t i, struct otab *t)
 	}
 	if (symtab_load(&t->st, o->path, &t->why) != 0)
 		return -1;
-	make_entries(t, locals_of(a, i));
+	make_entries(t, a->p, i, locals_of(a, i));
 	check_object(o, &t->st);
 	return 0;
 }
@@ -306,6 +375,7 @@ otab(struct attr *a, size_t i)
 	t = &a->tabs[i];
 	if (!t->tried) {
 		t->tried = 1;
+		t->selfent = SIZE_MAX;
 		t->label = label(a->p->objs[i].path);
 		t->ok = load_table(a, i, t) == 0;
 	}
@@ -449,6 +519,8 @@ attribute_places(struct attr *a)
 		t = otab(a, pl->obj);
 		k = t == NULL || pl->addr == 0 ? SIZE_MAX :
 		    symtab_lookup(&t->st, pl->addr - 1);
+		if (k != SIZE_MAX && t->st.funcs[k].folded)
+			continue;	/* -l: classic credits no other */
 		if (k != SIZE_MAX) {
 			t->ents[t->st.funcs[k].entry].calls += pl->count;
 			a->r->cellsnamed += pl->count > 0;
@@ -481,12 +553,6 @@ new_row(struct report *r, size_t *cap)
 	return w;
 }
 
-static int
-is_mcount(const char *name)
-{
-	return strcmp(name, "mcount") == 0 || strcmp(name, "_mcount") == 0;
-}
-
 /*
  * May synonym f of entry e (object i) name its row, as far as being
  * local goes?  In the program with -g, or when the entry has nothing
@@ -500,7 +566,7 @@ by_locality(const struct attr *a, size_t i, const struct entry *e,
 	if (!f->local)
 		return 1;
 	if (i == OBJ_MAIN)
-		return a->o->locals || e->local;
+		return !a->o->fold || e->local;
 	return !global;
 }
 
@@ -529,15 +595,14 @@ entry_row(struct attr *a, size_t i, const struct entry *e, struct row *w)
 		    (plain && strchr(g[k].name, '@') != NULL))
 			continue;
 		w->names[w->nnames++] = g[k].name;
-		if (i == OBJ_MAIN && is_mcount(g[k].name))
-			w->calls = a->r->calltotal;	/* as classic */
+		if (g[k].local && w->file == NULL)
+			w->file = g[k].file;
 	}
 	w->obj = i == OBJ_MAIN ? NULL : t->label;
 	w->objidx = i;
 	w->addr = e->addr;
 	w->samples = e->samples;
-	if (e->calls > w->calls)
-		w->calls = e->calls;
+	w->calls = e->calls;
 }
 
 /* Main-program functions without time or calls, for -s and -z. */
@@ -579,6 +644,11 @@ entry_rows(struct attr *a, size_t *cap)
 			continue;
 		for (k = 0; k < t->nents; k++) {
 			e = &t->ents[k];
+			if (e->self) {
+				a->r->overhead += e->samples;
+				a->r->libmon = a->p->nself > 0 ? 'r' : 'n';
+				continue;
+			}
 			idle = idle_entry(a, e, &inrange);
 			if (i == OBJ_MAIN)
 				count_qualified(a, e, idle);
@@ -639,6 +709,67 @@ raw_rows(struct attr *a, size_t *cap)
 	}
 }
 
+static const struct row *sortrows;	/* for the C11 qsort below */
+
+static int
+cmp_rowname(const void *x, const void *y)
+{
+	const struct row *a = &sortrows[*(const size_t *)x];
+	const struct row *b = &sortrows[*(const size_t *)y];
+
+	if (a->objidx != b->objidx)
+		return a->objidx < b->objidx ? -1 : 1;
+	return strcmp(a->nnames > 0 ? a->names[0] : "",
+	    b->nnames > 0 ? b->names[0] : "");
+}
+
+/*
+ * Static functions of one name in several source files are rows apart;
+ * where names clash, a row says its file.  Elsewhere it says none.
+ */
+static void
+mark_clashes(struct report *r)
+{
+	size_t *v, i, j, k;
+
+	v = xcalloc(r->nrows + 1, sizeof(*v));
+	for (i = 0; i < r->nrows; i++)
+		v[i] = i;
+	sortrows = r->rows;
+	qsort(v, r->nrows, sizeof(*v), cmp_rowname);
+	for (i = 0; i < r->nrows; i = j) {
+		for (j = i + 1; j < r->nrows &&
+		    cmp_rowname(&v[i], &v[j]) == 0; j++)
+			;
+		if (j - i == 1)
+			r->rows[v[i]].file = NULL;
+		for (k = i; k < j; k++)
+			if (r->rows[v[k]].nnames == 0)
+				r->rows[v[k]].file = NULL;
+	}
+	free(v);
+}
+
+/*
+ * The kernel's row: time the perf clock could not sample, being in
+ * kernel mode, which the run's user and system times tell apart.
+ */
+static void
+kernel_row(struct attr *a, size_t *cap)
+{
+	struct row *w;
+
+	if (a->p->wkernel <= 0 || a->o->progonly)
+		return;
+	w = new_row(a->r, cap);
+	w->names = xcalloc(1, sizeof(*w->names));
+	w->names[0] = "[kernel: system calls and faults]";
+	w->nnames = 1;
+	w->objidx = OBJ_NONE;
+	w->samples = a->p->wkernel;
+	a->r->kernel = a->p->wkernel;
+}
+
 /* What became of each object, for -s (report.c). */
 static void
 note_uses(struct attr *a)
@@ -685,7 +816,7 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	r->tabs = a.tabs;		/* the rows point into them */
 	a.tabs[OBJ_MAIN].st = *st;
 	a.tabs[OBJ_MAIN].tried = a.tabs[OBJ_MAIN].ok = 1;
-	make_entries(&a.tabs[OBJ_MAIN], o->locals);
+	make_entries(&a.tabs[OBJ_MAIN], p, OBJ_MAIN, !o->fold);
 	r->nsyms = st->nsyms;
 
 	hist = attribute_hist(&a);
@@ -693,11 +824,13 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	attribute_places(&a);
 	entry_rows(&a, &cap);
 	raw_rows(&a, &cap);
+	mark_clashes(r);
+	kernel_row(&a, &cap);
 	note_uses(&a);
 
 	r->histsum = p->histraw;
 	r->outside = p->outraw;
-	r->total = hist + p->wout + p->wlost;
+	r->total = hist + p->wout + p->wlost + p->wkernel;
 	r->period = p->period;
 	*st = a.tabs[OBJ_MAIN].st;
 	free(a.raws);

@@ -22,7 +22,7 @@
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr, "usage: prof [-ChpsVz] [-a | -c | -n | -t] [-o | -x] "
+	fprintf(stderr, "usage: prof [-ChpsuVz] [-a | -c | -n | -t] [-o | -x] "
 	    "[-g | -l] [-m mdata] [prog [mdata ...]]\n");
 	exit(1);
 }
@@ -45,7 +45,7 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 
 	memset(o, 0, sizeof(*o));
 	opterr = 0;
-	while ((c = getopt(argc, argv, "acntoxglzhsm:VCp")) != -1) {
+	while ((c = getopt(argc, argv, "acntoxglzhsm:VCpu")) != -1) {
 		switch (c) {
 		case 'a': case 'c': case 'n': case 't':
 			set_sort(o, c);
@@ -54,10 +54,13 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 			o->addr = c;
 			break;
 		case 'g':
-			o->locals = 1;
+			o->fold = 0;
 			break;
 		case 'l':
-			o->locals = 0;
+			o->fold = 1;
+			break;
+		case 'u':
+			o->unnamed = 1;
 			break;
 		case 'z':
 			o->zeros = 1;

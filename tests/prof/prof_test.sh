@@ -77,13 +77,34 @@ forge()
 	    atf_fail "t_mkmon failed"
 }
 
-# The report of the standard profile, sorted by time.
+# The report of the standard profile, sorted by time: every function
+# has its row, the local gamma and mu.cold too.
 expect_time()
 {
 	cat <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   30.0    0.30    0.30    1000      0.300   delta
-  25.0    0.25    0.55     107      2.34    beta, beta2
+  20.0    0.20    0.50     100      2.00    beta, beta2
+  12.0    0.12    0.62       2     60.      kappa
+  10.0    0.10    0.72       3     33.      alpha
+   7.0    0.07    0.79                      eps
+   7.0    0.07    0.86                      omega
+   5.0    0.05    0.91       7      7.      gamma
+   4.0    0.04    0.95                      _Z3fooi
+   3.0    0.03    0.98                      mu
+   2.0    0.02    1.00                      mu.cold
+EOF
+}
+
+# The same with -l: gamma's time goes to beta before it, mu.cold's to
+# mu, whose name it extends; gamma's calls, as classic prof had it, to
+# no one.
+expect_fold()
+{
+	cat <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  30.0    0.30    0.30    1000      0.300   delta
+  25.0    0.25    0.55     100      2.50    beta, beta2
   12.0    0.12    0.67       2     60.      kappa
   10.0    0.10    0.77       3     33.      alpha
    7.0    0.07    0.84                      eps
@@ -188,12 +209,14 @@ report_sorted_by_calls_body()
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   30.0    0.30    0.30    1000      0.300   delta
-  25.0    0.25    0.55     107      2.34    beta, beta2
+  20.0    0.20    0.50     100      2.00    beta, beta2
+   5.0    0.05    0.55       7      7.      gamma
   10.0    0.10    0.65       3     33.      alpha
   12.0    0.12    0.77       2     60.      kappa
    4.0    0.04    0.81                      _Z3fooi
    7.0    0.07    0.88                      eps
-   5.0    0.05    0.93                      mu
+   3.0    0.03    0.91                      mu
+   2.0    0.02    0.93                      mu.cold
    7.0    0.07    1.00                      omega
 EOF
 	atf_check -o file:expout "$PROF" -c "$SYMS"
@@ -212,11 +235,13 @@ report_sorted_by_name_body()
  %Time Seconds Cumsecs  #Calls   msec/call  Name
    4.0    0.04    0.04                      _Z3fooi
   10.0    0.10    0.14       3     33.      alpha
-  25.0    0.25    0.39     107      2.34    beta, beta2
-  30.0    0.30    0.69    1000      0.300   delta
-   7.0    0.07    0.76                      eps
+  20.0    0.20    0.34     100      2.00    beta, beta2
+  30.0    0.30    0.64    1000      0.300   delta
+   7.0    0.07    0.71                      eps
+   5.0    0.05    0.76       7      7.      gamma
   12.0    0.12    0.88       2     60.      kappa
-   5.0    0.05    0.93                      mu
+   3.0    0.03    0.91                      mu
+   2.0    0.02    0.93                      mu.cold
    7.0    0.07    1.00                      omega
 EOF
 	atf_check -o file:expout "$PROF" -n "$SYMS"
@@ -234,11 +259,13 @@ report_sorted_by_address_body()
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   10.0    0.10    0.10       3     33.      alpha
-  25.0    0.25    0.35     107      2.34    beta, beta2
+  20.0    0.20    0.30     100      2.00    beta, beta2
+   5.0    0.05    0.35       7      7.      gamma
   30.0    0.30    0.65    1000      0.300   delta
    7.0    0.07    0.72                      eps
   12.0    0.12    0.84       2     60.      kappa
-   5.0    0.05    0.89                      mu
+   3.0    0.03    0.87                      mu
+   2.0    0.02    0.89                      mu.cold
    4.0    0.04    0.93                      _Z3fooi
    7.0    0.07    1.00                      omega
 EOF
@@ -311,6 +338,8 @@ expect_addr()
 		*eps)		s=4 ;;
 		*omega)		s=13 ;;
 		*mu)		s=9 ;;
+		*gamma)		s=2 ;;
+		*mu.cold)	s=11 ;;
 		*_Z3fooi)	s=12 ;;
 		esac
 		printf "$1 %s\n" $(( BASE + s * 64 )) "$line"
@@ -348,29 +377,21 @@ octal_addresses_with_o_body()
 atf_test_case locals_with_g
 locals_with_g_head()
 {
-	atf_set descr "-g lists local functions on their own; -l (the" \
-	    "default) folds a local into the global its name extends" \
-	    "(mu.cold into mu) or else into the preceding global"
+	atf_set descr "Every local function has its row by default, as with" \
+	    "-g; -l folds a local into the global its name extends" \
+	    "(mu.cold into mu) or else into the preceding global, and" \
+	    "credits that global with none of its calls"
 }
 locals_with_g_body()
 {
 	setup_prof
 	forge mon.out </dev/null
-	cat >expout <<'EOF'
- %Time Seconds Cumsecs  #Calls   msec/call  Name
-  30.0    0.30    0.30    1000      0.300   delta
-  20.0    0.20    0.50     100      2.00    beta, beta2
-  12.0    0.12    0.62       2     60.      kappa
-  10.0    0.10    0.72       3     33.      alpha
-   7.0    0.07    0.79                      eps
-   7.0    0.07    0.86                      omega
-   5.0    0.05    0.91       7      7.      gamma
-   4.0    0.04    0.95                      _Z3fooi
-   3.0    0.03    0.98                      mu
-   2.0    0.02    1.00                      mu.cold
-EOF
-	atf_check -o file:expout "$PROF" -g "$SYMS"
 	expect_time >expout
+	atf_check -o file:expout "$PROF" "$SYMS"
+	atf_check -o file:expout "$PROF" -g "$SYMS"
+	atf_check -o file:expout "$PROF" -l -g "$SYMS"
+	expect_fold >expout
+	atf_check -o file:expout "$PROF" -l "$SYMS"
 	atf_check -o file:expout "$PROF" -g -l "$SYMS"
 }
 
@@ -640,12 +661,14 @@ EOF
   17.4    0.64    0.64                      eps
   17.4    0.64    1.28                      eta
   17.4    0.64    1.92                      theta
-   8.7    0.32    2.24                      beta, beta2
-   8.7    0.32    2.56                      mu
-   4.3    0.16    2.72                      _Z3fooi
-   4.3    0.16    2.88                      alpha
-   4.3    0.16    3.04                      delta
-   4.3    0.16    3.20                      kappa
+   4.3    0.16    2.08                      _Z3fooi
+   4.3    0.16    2.24                      alpha
+   4.3    0.16    2.40                      beta, beta2
+   4.3    0.16    2.56                      delta
+   4.3    0.16    2.72                      gamma
+   4.3    0.16    2.88                      kappa
+   4.3    0.16    3.04                      mu
+   4.3    0.16    3.20                      mu.cold
    4.3    0.16    3.36                      nu
    4.3    0.16    3.52                      omega
    4.3    0.16    3.68                      zeta
@@ -700,13 +723,15 @@ EOF
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   65.0    1.30    1.30    1500      0.867   delta
-  12.5    0.25    1.55     107      2.34    beta, beta2
-   6.0    0.12    1.67       2     60.      kappa
-   5.0    0.10    1.77       3     33.      alpha
-   3.5    0.07    1.84                      eps
-   3.5    0.07    1.91                      omega
-   2.5    0.05    1.96                      mu
-   2.0    0.04    2.00                      _Z3fooi
+  10.0    0.20    1.50     100      2.00    beta, beta2
+   6.0    0.12    1.62       2     60.      kappa
+   5.0    0.10    1.72       3     33.      alpha
+   3.5    0.07    1.79                      eps
+   3.5    0.07    1.86                      omega
+   2.5    0.05    1.91       7      7.      gamma
+   2.0    0.04    1.95                      _Z3fooi
+   1.5    0.03    1.98                      mu
+   1.0    0.02    2.00                      mu.cold
    0.0    0.00    2.00       1      0.      zeta
 EOF
 	atf_check -o file:expout "$PROF" "$SYMS" one.out two.out
@@ -1001,7 +1026,7 @@ bad_option_prints_usage_head()
 bad_option_prints_usage_body()
 {
 	setup_prof
-	usage='usage: prof [-ChpsVz] [-a | -c | -n | -t] [-o | -x] [-g | -l] [-m mdata] [prog [mdata ...]]\n'
+	usage='usage: prof [-ChpsuVz] [-a | -c | -n | -t] [-o | -x] [-g | -l] [-m mdata] [prog [mdata ...]]\n'
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" -q
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" --help
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" -m
@@ -1020,13 +1045,15 @@ no_call_counts_note_body()
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   30.0    0.30    0.30                      delta
-  25.0    0.25    0.55                      beta, beta2
-  12.0    0.12    0.67                      kappa
-  10.0    0.10    0.77                      alpha
-   7.0    0.07    0.84                      eps
-   7.0    0.07    0.91                      omega
-   5.0    0.05    0.96                      mu
-   4.0    0.04    1.00                      _Z3fooi
+  20.0    0.20    0.50                      beta, beta2
+  12.0    0.12    0.62                      kappa
+  10.0    0.10    0.72                      alpha
+   7.0    0.07    0.79                      eps
+   7.0    0.07    0.86                      omega
+   5.0    0.05    0.91                      gamma
+   4.0    0.04    0.95                      _Z3fooi
+   3.0    0.03    0.98                      mu
+   2.0    0.02    1.00                      mu.cold
 EOF
 	atf_check -o file:expout -e inline:"prof: no call counts captured\n" \
 	    "$PROF" "$SYMS"
@@ -2371,10 +2398,16 @@ check_burn()
 atf_test_case e2e_statics_fold_within_their_file
 e2e_statics_fold_within_their_file_head()
 {
-	atf_set descr "Without -g a static function folds into the global" \
-	    "before it only within its own source file: a program's first" \
-	    "static keeps its own row instead of going to the start-up" \
-	    "code that gcc -O2 places between it and main"
+	atf_set descr "Every static function has its row by default; with" \
+	    "-l a static folds into the global before it only within its" \
+	    "own source file, and its calls count for no one: a program's" \
+	    "first static keeps its own row instead of going to the" \
+	    "start-up code that gcc -O2 places between it and main"
+}
+# statics_rows report: "name calls %time" of every row that has calls.
+statics_rows()
+{
+	awk 'NR > 1 && NF >= 6 { print $6, $4, $1 }' "$1"
 }
 e2e_statics_fold_within_their_file_body()
 {
@@ -2382,15 +2415,35 @@ e2e_statics_fold_within_their_file_body()
 	h="$(atf_get_srcdir)/h_statics"
 	atf_check "$h"
 	"$PROF" "$h" >report 2>err || atf_fail "prof failed: $(cat err)"
-	# name, calls and %time of every row that has calls
-	awk 'NR > 1 && NF >= 6 { print $6, $4, $1 }' report >rows
+	statics_rows report >rows
 	awk '
 	    { calls[$1] = $2; pct[$1] = $3 }
 	    END {
-		if (calls["lead"] != 1 || calls["anchor"] != 2 ||
+		if (calls["lead"] != 1 || calls["anchor"] != 1 ||
+		    calls["trail"] != 1 || calls["main"] != 1) {
+			print "calls: lead " calls["lead"] ", anchor " \
+			    calls["anchor"] ", trail " calls["trail"]
+			bad = 1
+		}
+		if (pct["lead"] < 50 || pct["lead"] > 70 ||
+		    pct["anchor"] < 12 || pct["anchor"] > 28 ||
+		    pct["trail"] < 12 || pct["trail"] > 28) {
+			print "time: lead " pct["lead"] "%, anchor " \
+			    pct["anchor"] "%, trail " pct["trail"] \
+			    "%, not 60, 20 and 20"
+			bad = 1
+		}
+		exit bad
+	    }' rows >verdict || atf_fail "$(cat verdict) -- report: $(cat report)"
+	"$PROF" -l "$h" >report 2>err || atf_fail "prof -l failed: $(cat err)"
+	statics_rows report >rows
+	awk '
+	    { calls[$1] = $2; pct[$1] = $3 }
+	    END {
+		if (calls["lead"] != 1 || calls["anchor"] != 1 ||
 		    calls["main"] != 1 || ("trail" in calls)) {
 			print "calls: lead " calls["lead"] ", anchor " \
-			    calls["anchor"] " (with trail), main " calls["main"]
+			    calls["anchor"] " (not trail), main " calls["main"]
 			bad = 1
 		}
 		if (pct["lead"] < 50 || pct["lead"] > 70 ||
@@ -2404,8 +2457,6 @@ e2e_statics_fold_within_their_file_body()
 	if grep -q _dl_relocate_static_pie report; then
 		atf_fail "start-up code took a static: $(cat report)"
 	fi
-	"$PROF" -g "$h" >report.g || atf_fail "prof -g failed"
-	grep -q " trail\$" report.g || atf_fail "-g lists no trail: $(cat report.g)"
 }
 
 atf_test_case e2e_pie
