@@ -759,7 +759,10 @@ kernel_row(struct attr *a, size_t *cap)
 {
 	struct row *w;
 
-	if (a->p->wkernel <= 0 || a->o->progonly)
+	if (a->p->wkernel <= 0)
+		return;
+	a->r->attributed += a->p->wkernel;	/* known, if not a function */
+	if (a->o->progonly)
 		return;
 	w = new_row(a->r, cap);
 	w->names = xcalloc(1, sizeof(*w->names));
@@ -767,7 +770,6 @@ kernel_row(struct attr *a, size_t *cap)
 	w->nnames = 1;
 	w->objidx = OBJ_NONE;
 	w->samples = a->p->wkernel;
-	a->r->kernel = a->p->wkernel;
 }
 
 /* What became of each object, for -s (report.c). */

@@ -203,7 +203,6 @@ struct report {
 	double		 period;	/* seconds per sample */
 	double		 overhead;	/* samples in libmon's code */
 	int		 libmon;	/* 0, or how it was found: 'r' 'n' */
-	double		 kernel;	/* the kernel row's samples */
 	uint64_t	 histsum;	/* samples in the histogram, counted */
 	uint64_t	 outside;	/* outside it, counted */
 	uint64_t	 calltotal;

@@ -609,6 +609,135 @@ EOF
 	atf_check -o file:expout "$PROF" "$SYMS"
 }
 
+atf_test_case kernel_time_shown_apart
+kernel_time_shown_apart_head()
+{
+	atf_set descr "A perf-clock file that splits user and system time:" \
+	    "its samples stand for the user part, the system part is one" \
+	    "row of its own, [kernel: system calls and faults], and -s" \
+	    "says so; a timer-clock file's kernel time stays at the call" \
+	    "site, and an older perf file's is spread, as -s says"
+}
+kernel_time_shown_apart_body()
+{
+	setup_prof
+	echo "run clock=1 cpu=2000000000 in=100 user=1000 sys=1000" |
+	    forge mon.out
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  50.0    1.00    1.00                      [kernel: system calls and faults]
+  15.0    0.30    1.30    1000      0.300   delta
+  10.0    0.20    1.50     100      2.00    beta, beta2
+   6.0    0.12    1.62       2     60.      kappa
+   5.0    0.10    1.72       3     33.      alpha
+   3.5    0.07    1.79                      eps
+   3.5    0.07    1.86                      omega
+   2.5    0.05    1.91       7      7.      gamma
+   2.0    0.04    1.95                      _Z3fooi
+   1.5    0.03    1.98                      mu
+   1.0    0.02    2.00                      mu.cold
+EOF
+	atf_check -o file:expout "$PROF" "$SYMS"
+	"$PROF" -s "$SYMS" >/dev/null 2>err || atf_fail "prof -s failed"
+	atf_check -o inline:"kernel time: shown apart (perf clock samples user mode only), 1.00 s\n" \
+	    grep '^kernel time:' err
+	atf_check -o match:'^unattributed: 0 samples' cat err
+	# -p leaves the row out; its time stays in the total.
+	atf_check -o match:'^  15.0    0.30    0.30    1000      0.300   delta$' \
+	    -o not-match:kernel "$PROF" -p "$SYMS"
+
+	echo "run clock=2 cpu=2000000000 in=100 user=1000 sys=1000" |
+	    forge timer.out
+	atf_check -o match:'^  30.0    0.60    0.60    1000      0.600   delta$' \
+	    -o not-match:kernel "$PROF" "$SYMS" timer.out
+	"$PROF" -s "$SYMS" timer.out >/dev/null 2>err || atf_fail "prof -s"
+	atf_check -o inline:"kernel time: charged to the call site\n" \
+	    grep '^kernel time:' err
+
+	echo "run clock=1 cpu=2000000000 in=100" | forge old.out
+	atf_check -o not-match:kernel "$PROF" "$SYMS" old.out
+	"$PROF" -s "$SYMS" old.out >/dev/null 2>err || atf_fail "prof -s"
+	atf_check -o match:'^kernel time: spread over the user samples' \
+	    grep '^kernel time:' err
+
+	# Merged, each file keeps its own: 1 s of kernel time, from mon.out.
+	"$PROF" -s "$SYMS" mon.out timer.out >out 2>err ||
+	    atf_fail "prof -s of two files failed"
+	atf_check -o match:'^  25.0    1.00    1.00  .*\[kernel: system calls and faults\]$' \
+	    cat out
+	atf_check -o inline:"kernel time: shown apart (perf clock samples user mode only) in 1 file; charged to the call site in 1 file, 1.00 s\n" \
+	    grep '^kernel time:' err
+}
+
+atf_test_case libmon_code_kept_apart
+libmon_code_kept_apart_head()
+{
+	atf_set descr "Functions in the range a SELF record gives are no" \
+	    "rows, with any option: their samples are the overhead line" \
+	    "after the rows, and %Time is the share of the program's time"
+}
+libmon_code_kept_apart_body()
+{
+	setup_prof
+	echo "self $(slot 3) $(slot 4)" | forge mon.out
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  28.6    0.20    0.20     100      2.00    beta, beta2
+  17.1    0.12    0.32       2     60.      kappa
+  14.3    0.10    0.42       3     33.      alpha
+  10.0    0.07    0.49                      eps
+  10.0    0.07    0.56                      omega
+   7.1    0.05    0.61       7      7.      gamma
+   5.7    0.04    0.65                      _Z3fooi
+   4.3    0.03    0.68                      mu
+   2.9    0.02    0.70                      mu.cold
+
+profiling overhead, not in the rows: 0.30 s, 30.0% of all samples, 1112 calls counted
+EOF
+	atf_check -o file:expout "$PROF" "$SYMS"
+	for o in -z -l -a -c -n "-z -l" -x; do
+		atf_check -o not-match:delta "$PROF" $o "$SYMS"
+	done
+	"$PROF" -s "$SYMS" >/dev/null 2>err || atf_fail "prof -s failed"
+	atf_check -o inline:"overhead: 0.30 s in libmon's code, known by its recorded range\n" \
+	    grep '^overhead:' err
+}
+
+atf_test_case libmon_known_by_names
+libmon_known_by_names_head()
+{
+	atf_set descr "A file with no SELF record: mcount, _mcount," \
+	    "__fentry__ and _mon_ functions are known as libmon's by" \
+	    "their names, and their samples are overhead, not rows"
+}
+libmon_known_by_names_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_burn_nopie
+	b=$(symaddr "$prog" burn50)
+	m=$(symaddr "$prog" _mcount)
+	f=$(nm "$prog" | awk '$3 ~ /^_mon_/ { print "0x" $1; exit }')
+	[ -n "$b" ] && [ -n "$m" ] && [ -n "$f" ] ||
+	    atf_fail "no burn50, _mcount or _mon_ function in $prog"
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+run clock=0 cpu=500000000 out=50 period=10000000
+pcs $(( b + 1 )) 30
+pcs $(( m + 1 )) 15
+pcs $(( f + 1 )) 5
+cell $(( b + 5 )) 10
+EOF
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+ 100.0    0.30    0.30      10     30.0     burn50
+
+profiling overhead, not in the rows: 0.20 s, 40.0% of all samples, 10 calls counted
+EOF
+	atf_check -o file:expout "$PROF" "$prog"
+	"$PROF" -s "$prog" >/dev/null 2>err || atf_fail "prof -s failed"
+	atf_check -o match:"^overhead: 0.20 s in libmon's code, known by its names" \
+	    cat err
+}
+
 atf_test_case straddling_bins_split
 straddling_bins_split_head()
 {
@@ -2459,6 +2588,109 @@ e2e_statics_fold_within_their_file_body()
 	fi
 }
 
+atf_test_case e2e_statics_same_name_apart
+e2e_statics_same_name_apart_head()
+{
+	atf_set descr "Static functions of one name in two source files are" \
+	    "two rows, each carrying its file's name: 60/40 within 10" \
+	    "points, one call each"
+}
+e2e_statics_same_name_apart_body()
+{
+	setup_prof
+	h="$(atf_get_srcdir)/h_clash"
+	atf_check "$h"
+	"$PROF" "$h" >report 2>err || atf_fail "prof failed: $(cat err)"
+	awk '$NF == "[clash_a.c]" { a = $1; ca = $4 }
+	    $NF == "[clash_b.c]" { b = $1; cb = $4 }
+	    END {
+		if (ca != 1 || cb != 1 || a < 50 || a > 70 || b < 30 ||
+		    b > 50)
+			exit 1
+	    }' report || atf_fail "helper rows: $(cat report)"
+}
+
+atf_test_case e2e_libmon_never_a_row
+e2e_libmon_never_a_row_head()
+{
+	atf_set descr "No function of libmon's code (between" \
+	    "__start_libmon_text and __stop_libmon_text) is a row of the" \
+	    "program, with any option; the overhead line gives the calls" \
+	    "counted, as classic prof's mcount row did"
+}
+e2e_libmon_never_a_row_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_burn
+	atf_check "$prog" 100000
+	lo=$(symaddr "$prog" __start_libmon_text)
+	hi=$(symaddr "$prog" __stop_libmon_text)
+	[ -n "$lo" ] && [ -n "$hi" ] || atf_fail "no libmon_text in $prog"
+	nm "$prog" | awk -v lo=$(( lo )) -v hi=$(( hi )) '
+	    $2 ~ /^[tTW]$/ {
+		a = 0
+		for (i = 1; i <= length($1); i++)
+			a = a * 16 + index("0123456789abcdef",
+			    substr($1, i, 1)) - 1
+		if (a >= lo && a <= hi)
+			print $3
+	    }' | sort -u >libmon
+	grep -qx _mcount libmon || atf_fail "no _mcount among: $(cat libmon)"
+	for o in "" -z "-z -l" "-z -a" "-z -s" "-z -p"; do
+		"$PROF" $o "$prog" >report 2>/dev/null ||
+		    atf_fail "prof $o failed"
+		awk 'NR > 1 && NF >= 4 { print $NF }' report | sort -u >names
+		comm -12 libmon names >both
+		[ -s both ] && atf_fail "prof $o shows libmon's $(cat both)"
+		grep -q '^profiling overhead, not in the rows: .* 1001 calls counted$' \
+		    report || atf_fail "prof $o: no overhead line: $(cat report)"
+	done
+}
+
+atf_test_case e2e_system_time_apart
+e2e_system_time_apart_head()
+{
+	atf_set descr "A program that spends as long in read() as in user" \
+	    "code, each part timed on its thread's CPU clock: with the" \
+	    "perf clock, user_part's seconds are its CPU time within 15%" \
+	    "and 30 ms, and the kernel row sys_part's within 25%; with the" \
+	    "timer clock, sys_part and read() hold sys_part's time"
+}
+# sys_check clock: run h_sysburn with clock; judge its report with the awk
+# program $2 given the truth (sys, user) and the rows.
+sys_check()
+{
+	rm -f mon.out
+	PROFCLOCK=$1 "$prog" >truth || atf_fail "h_sysburn failed"
+	"$PROF" -s "$prog" >report 2>err || atf_fail "prof failed: $(cat err)"
+	grep -q "^clock: $3" err || atf_skip "the $1 clock was not used here"
+	{ cat truth; cat report; } | awk "$2" >verdict ||
+	    atf_fail "$1: $(cat verdict) -- $(cat truth) -- $(cat report)"
+}
+e2e_system_time_apart_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_sysburn
+	sys_check timer '
+	    $1 == "sys_part" && NF == 2 { sys = $2 }
+	    / sys_part$/ || / read \(libc\.so\.6\)$/ { got += $2 }
+	    END {
+		printf "sys_part and read(): %.3f s, not %.3f\n", got, sys
+		exit got < 0.75 * sys || got > 1.25 * sys + 0.03
+	    }' timer_create
+	sys_check perf '
+	    $1 == "sys_part" && NF == 2 { sys = $2 }
+	    $1 == "user_part" && NF == 2 { user = $2 }
+	    / user_part$/ { u = $2 }
+	    /\[kernel: system calls and faults\]$/ { k = $2 }
+	    END {
+		printf "user_part %.3f s, not %.3f; kernel %.3f s, " \
+		    "not %.3f\n", u, user, k, sys
+		exit u < 0.85 * user - 0.03 || u > 1.15 * user + 0.03 ||
+		    k < 0.75 * sys || k > 1.25 * sys
+	    }' perf_event
+}
+
 atf_test_case e2e_pie
 e2e_pie_head()
 {
@@ -2707,6 +2939,9 @@ atf_init_test_cases()
 	atf_add_test_case seconds_from_cpu_time
 	atf_add_test_case seconds_count_dropped_samples
 	atf_add_test_case seconds_from_asked_period
+	atf_add_test_case kernel_time_shown_apart
+	atf_add_test_case libmon_code_kept_apart
+	atf_add_test_case libmon_known_by_names
 	atf_add_test_case straddling_bins_split
 	atf_add_test_case scale_two_one_bin
 	atf_add_test_case cell_belongs_to_caller
@@ -2767,6 +3002,9 @@ atf_init_test_cases()
 	atf_add_test_case merged_rates_weighted
 	atf_add_test_case big_program
 	atf_add_test_case e2e_statics_fold_within_their_file
+	atf_add_test_case e2e_statics_same_name_apart
+	atf_add_test_case e2e_libmon_never_a_row
+	atf_add_test_case e2e_system_time_apart
 	atf_add_test_case e2e_pie
 	atf_add_test_case e2e_nopie
 	atf_add_test_case e2e_clang
