@@ -345,6 +345,17 @@ locals_of(const struct attr *a, size_t i)
 	return i != OBJ_MAIN || !a->o->fold;
 }
 
+/*
+ * Is o the vDSO?  The kernel's page of code is no file: the run names it
+ * so, and prof reads its own, which is the same on the same kernel.
+ */
+static int
+is_vdso(const struct object *o)
+{
+	return o->jitpid == 0 && (strcmp(o->path, "linux-vdso.so.1") == 0 ||
+	    strcmp(o->path, "[vdso]") == 0);
+}
+
 /* Object i's functions and entries into t; -1 if it cannot be read. */
 static int
 load_table(struct attr *a, size_t i, struct otab *t)
@@ -357,7 +368,16 @@ load_table(struct attr *a, size_t i, struct otab *t)
 		jit_entries(t);
 		return 0;
 	}
-	if (symtab_load(&t->st, o->path, &t->why) != 0)
+	if (is_vdso(o)) {
+		if (symtab_load_vdso(&t->st, o->path, &t->why) != 0)
+			return -1;
+		if (o->idlen > 0 && (t->st.idlen != o->idlen ||
+		    memcmp(t->st.id, o->id, o->idlen) != 0)) {
+			symtab_free(&t->st);
+			t->why = "another kernel's vDSO (build-id differs)";
+			return -1;
+		}
+	} else if (symtab_load(&t->st, o->path, &t->why) != 0)
 		return -1;
 	make_entries(t, a->p, i, locals_of(a, i));
 	check_object(o, &t->st);
@@ -376,7 +396,8 @@ otab(struct attr *a, size_t i)
 	if (!t->tried) {
 		t->tried = 1;
 		t->selfent = SIZE_MAX;
-		t->label = label(a->p->objs[i].path);
+		t->label = is_vdso(&a->p->objs[i]) ? xstrdup("vdso") :
+		    label(a->p->objs[i].path);
 		t->ok = load_table(a, i, t) == 0;
 	}
 	return t->ok ? t : NULL;

@@ -237,6 +237,7 @@ const char *profile_clock(const struct profile *);
 
 /* elfsym.c */
 int	symtab_load(struct symtab *, const char *, const char **);
+int	symtab_load_vdso(struct symtab *, const char *, const char **);
 void	symtab_free(struct symtab *);
 size_t	symtab_lookup(const struct symtab *, uint64_t);
 size_t	symtab_upper(const struct symtab *, uint64_t);

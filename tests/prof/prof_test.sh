@@ -2691,6 +2691,25 @@ e2e_system_time_apart_body()
 	    }' perf_event
 }
 
+atf_test_case e2e_vdso_named
+e2e_vdso_named_head()
+{
+	atf_set descr "Samples in the vDSO are named from prof's own vDSO" \
+	    "(the same kernel's, by build-id): a row such as" \
+	    "'__vdso_clock_gettime, clock_gettime (vdso)', never" \
+	    "linux-vdso.so.1+0xoffset"
+}
+e2e_vdso_named_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_vdso
+	atf_check "$prog"
+	"$PROF" "$prog" >report 2>err || atf_fail "prof failed: $(cat err)"
+	grep -q linux-vdso report && atf_fail "vDSO unnamed: $(cat report)"
+	awk '/clock_gettime.* \(vdso\)$/ { p += $1 } END { exit p < 40 }' \
+	    report || atf_fail "no clock_gettime (vdso) row: $(cat report)"
+}
+
 atf_test_case e2e_pie
 e2e_pie_head()
 {
@@ -3005,6 +3024,7 @@ atf_init_test_cases()
 	atf_add_test_case e2e_statics_same_name_apart
 	atf_add_test_case e2e_libmon_never_a_row
 	atf_add_test_case e2e_system_time_apart
+	atf_add_test_case e2e_vdso_named
 	atf_add_test_case e2e_pie
 	atf_add_test_case e2e_nopie
 	atf_add_test_case e2e_clang
