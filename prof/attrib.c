@@ -692,15 +692,57 @@ cmp_raw(const void *x, const void *y)
 	return 0;
 }
 
-/* Addresses no symbol covers: one row each, object+0xoffset. */
+/*
+ * Do raws a and b (sorted) make one row?  An object's addresses that no
+ * symbol covers make one row, unless -u lists them one by one; those in
+ * no object, one row each.
+ */
+static int
+same_raw(const struct attr *a, const struct raw *x, const struct raw *y)
+{
+	if (x->obj != y->obj)
+		return 0;
+	return x->addr == y->addr || (x->obj != OBJ_NONE && !a->o->unnamed);
+}
+
+/* The name of a row of raw addresses from w on; grouped: the object's. */
+static void
+raw_name(struct attr *a, const struct raw *w, int grouped, struct row *row)
+{
+	const char *lab;
+	size_t len;
+
+	if (w->obj == OBJ_NONE)
+		lab = "[unknown]";
+	else if (a->tabs[w->obj].ok)
+		lab = a->tabs[w->obj].label;
+	else
+		lab = a->p->objs[w->obj].path;
+	row->names = xcalloc(1, sizeof(*row->names));
+	row->nnames = 1;
+	if (grouped) {
+		row->names[0] = "[unnamed code]";
+		row->obj = lab;
+		return;
+	}
+	len = strlen(lab) + 20;
+	row->own = xmalloc(len);
+	(void)snprintf(row->own, len, "%s+0x%llx", lab,
+	    (unsigned long long)w->addr);
+	row->names[0] = row->own;
+}
+
+/*
+ * Addresses no symbol covers: one row an object, named "[unnamed code]
+ * (object)", or with -u one an address, object+0xoffset; in no object,
+ * [unknown]+0xaddress.
+ */
 static void
 raw_rows(struct attr *a, size_t *cap)
 {
 	struct raw *w;
 	struct row *row;
-	const char *lab;
-	char *name;
-	size_t i, j, len;
+	size_t i, j;
 
 	if (a->nraws == 0)
 		return;
@@ -708,23 +750,11 @@ raw_rows(struct attr *a, size_t *cap)
 	for (i = 0; i < a->nraws; i = j) {
 		w = &a->raws[i];
 		row = new_row(a->r, cap);
-		for (j = i; j < a->nraws && cmp_raw(w, &a->raws[j]) == 0; j++) {
+		for (j = i; j < a->nraws && same_raw(a, w, &a->raws[j]); j++) {
 			row->samples += a->raws[j].samples;
 			row->calls += a->raws[j].calls;
 		}
-		if (w->obj == OBJ_NONE)
-			lab = "[unknown]";
-		else if (a->tabs[w->obj].ok)
-			lab = a->tabs[w->obj].label;
-		else
-			lab = a->p->objs[w->obj].path;
-		len = strlen(lab) + 20;
-		name = xmalloc(len);
-		(void)snprintf(name, len, "%s+0x%llx", lab,
-		    (unsigned long long)w->addr);
-		row->names = xcalloc(1, sizeof(*row->names));
-		row->names[0] = row->own = name;
-		row->nnames = 1;
+		raw_name(a, w, w->obj != OBJ_NONE && !a->o->unnamed, row);
 		row->objidx = w->obj;
 		row->addr = w->addr;
 	}

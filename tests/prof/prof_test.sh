@@ -1084,7 +1084,7 @@ pcs 0x1000 25
 EOF
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
-  40.0    0.10    0.10                      /nonexistent/libgone.so+0x1010
+  40.0    0.10    0.10                      [unnamed code] (/nonexistent/libgone.so)
   36.0    0.09    0.19       7     13.      delta
   10.0    0.03    0.21                      [unknown]+0x1000
    4.0    0.01    0.23       3      3.      alpha
@@ -1224,9 +1224,10 @@ atf_test_case shared_object_rows
 shared_object_rows_head()
 {
 	atf_set descr "Samples and calls in a shared object are named from" \
-	    "its own symbols as 'fn (object)'; uncovered addresses as" \
-	    "object+0xoffset; an unreadable object by its path; -p keeps" \
-	    "the program only"
+	    "its own symbols as 'fn (object)'; the addresses no symbol" \
+	    "covers make one row an object, '[unnamed code] (object)'," \
+	    "or with -u one an address, object+0xoffset; an unreadable" \
+	    "object is named by its path; -p keeps the program only"
 }
 shared_object_rows_body()
 {
@@ -1247,7 +1248,8 @@ exec 0 $(slot 0) $(slot 14) - $SYMS
 obj $L $L $(( L + 0x10000 )) $id $lib
 obj 0x7f0000000000 0x7f0000000000 0x7f0000010000 - /nonexistent/libgone.so
 pcs $(( L + fn + 4 )) 60
-pcs $(( L + 5 )) 30
+pcs $(( L + 5 )) 20
+pcs $(( L + 7 )) 10
 pcs 0x7f0000000010 40
 pcs 0x1000 20
 EOF
@@ -1255,11 +1257,21 @@ EOF
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   30.0    0.06    0.06      12      5.0     lib_burn (h_solib.so)
   25.0    0.05    0.11      10      5.0     delta
-  20.0    0.04    0.15                      /nonexistent/libgone.so+0x10
-  15.0    0.03    0.18                      h_solib.so+0x5
+  20.0    0.04    0.15                      [unnamed code] (/nonexistent/libgone.so)
+  15.0    0.03    0.18                      [unnamed code] (h_solib.so)
   10.0    0.02    0.20                      [unknown]+0x1000
 EOF
 	atf_check -o file:expout -e empty "$PROF" "$SYMS"
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  30.0    0.06    0.06      12      5.0     lib_burn (h_solib.so)
+  25.0    0.05    0.11      10      5.0     delta
+  20.0    0.04    0.15                      /nonexistent/libgone.so+0x10
+  10.0    0.02    0.17                      [unknown]+0x1000
+  10.0    0.02    0.19                      h_solib.so+0x5
+   5.0    0.01    0.20                      h_solib.so+0x7
+EOF
+	atf_check -o file:expout -e empty "$PROF" -u "$SYMS"
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   25.0    0.05    0.05      10      5.0     delta
@@ -1515,7 +1527,7 @@ EOF
 	delta="  50.0    0.05    0.05      10      5.0     delta"
 	printf '%s\n  50.0    0.05    0.10%22slib.so+0x%x\n' "$delta" " " \
 	    $(( g + 4 )) >expout
-	atf_check -o file:expout -e empty "$PROF" -h "$SYMS"
+	atf_check -o file:expout -e empty "$PROF" -h -u "$SYMS"
 	atf_check -o inline:"objects: 1 loaded, 1 read for symbols; exported names only (no .symtab, no debug file): lib.so\n" \
 	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^objects:'"
 	cp "$srcdir/t_syms_dbg.debug" . || atf_fail "cp failed"
@@ -2343,7 +2355,7 @@ forged_large_file_read_in_time_body()
 	atf_check -o inline:"prof: no call counts captured\n" cat err
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
-  50.0  500.00  500.00                      /nonexistent/l199999+0x1800
+  50.0  500.00  500.00                      [unnamed code] (/nonexistent/l199999)
 EOF
 	atf_check -o file:expout head -2 out
 	atf_check -o inline:"503\n" sh -c 'wc -l <out'
@@ -2394,7 +2406,8 @@ names_from_files_printed_safely_body()
 		fi
 	done
 	atf_check -o match:' k\?a\?a$' \
-	    -o match:' /nonexistent/\?\]0;x\?lib\.so\+0x1010$' cat out
+	    -o match:' \[unnamed code\] \(/nonexistent/\?\]0;x\?lib\.so\)$' \
+	    cat out
 	atf_check -o match:'not read: /nonexistent/\?\]0;x\?lib\.so \(' \
 	    -o match:'warning: .*/\?\[2J\?\.so is not the build' cat err
 }
