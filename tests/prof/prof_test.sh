@@ -2223,6 +2223,31 @@ prog_missing_or_directory_body()
 	    -e inline:"prof: a.out: No such file or directory\n" "$PROF"
 }
 
+atf_test_case prog_from_exec_record
+prog_from_exec_record_head()
+{
+	atf_set descr "With no program named and no a.out, prof reads the" \
+	    "program the file's EXEC record names; it says so when that" \
+	    "path is gone, or is another build"
+}
+prog_from_exec_record_body()
+{
+	setup_prof
+	echo "exec 0 $(slot 0) $(slot 14) - $SYMS" | forge mon.out
+	expect_time >expout
+	atf_check -o file:expout -e empty "$PROF"
+	echo "exec 0 $(slot 0) $(slot 14) - /nonexistent/prog" | forge mon.out
+	atf_check -s exit:1 -e inline:"prof: /nonexistent/prog: No such file or directory (the program mon.out names; there is no a.out)\n" \
+	    "$PROF"
+	echo "exec 0 $(slot 0) $(slot 14) abcd $SYMS" | forge mon.out
+	atf_check -o file:expout \
+	    -e match:"^prof: warning: mon.out was written by another build than $SYMS \(build-id abcd, not " \
+	    "$PROF"
+	# An a.out here is still the default.
+	cp "$(atf_get_srcdir)/h_burn" a.out || atf_fail "cp failed"
+	atf_check -s exit:0 -o not-match:delta -e ignore "$PROF"
+}
+
 atf_test_case prog_not_elf64_x86_64
 prog_not_elf64_x86_64_head()
 {
@@ -3025,6 +3050,7 @@ atf_init_test_cases()
 	atf_add_test_case mdata_extension_lies
 	atf_add_test_case mdata_extension_unknowns
 	atf_add_test_case prog_missing_or_directory
+	atf_add_test_case prog_from_exec_record
 	atf_add_test_case prog_not_elf64_x86_64
 	atf_add_test_case prog_without_symbols
 	atf_add_test_case prog_headers_lie
