@@ -2,13 +2,20 @@
  * attrib.c -- from a merged profile to the rows of the report.
  *
  * Each symbol table is cut into entries, one per address that carries a
- * reported name (synonyms share one).  Without -g a local function of
- * the program has no entry of its own: it counts for the global its name
- * extends (foo.cold, foo.part.0 count for foo) or else, as classic prof
- * did, for the global just before it.  A shared object's functions all
- * have entries: the global before one of its statics is most often an
- * unrelated name (a compatibility alias, say), which would take the
- * static's time under a name that misleads.
+ * reported name (synonyms share one).  Every function has its entry,
+ * static ones too.  With -l a local function of the program has none of
+ * its own: it counts for the global its name extends (foo.cold,
+ * foo.part.0 count for foo) or else, as classic prof did, for the global
+ * just before it -- its time, not its calls, which classic prof credited
+ * to no other function.  A shared object's functions all have entries:
+ * the global before one of its statics is most often an unrelated name
+ * (a compatibility alias, say).  Locals of one name from several source
+ * files are rows apart, and carry their file where the names clash.
+ *
+ * libmon's own code -- the range a SELF record gives, else the names of
+ * its entry points and internals -- is one entry of each table that
+ * holds it, never a row: its samples are the report's overhead.  The
+ * kernel time a perf clock could not sample is one row of its own.
  *
  * Time: a histogram bin covers a range of link-time addresses; its
  * samples go to the functions overlapping that range, in proportion of
@@ -17,8 +24,9 @@
  * the function holding fnpc - 1, the last byte of the call to mcount,
  * which is inside its caller even when the call ends the function.
  * Addresses in other objects are looked up in their own symbol tables,
- * read on first use; where no symbol covers one it becomes a row of its
- * own named object+0xoffset.  Those in no loaded object are looked up
+ * read on first use (the vDSO from prof's own, the same kernel's);
+ * those no symbol covers make one row an object, or with -u a row each,
+ * object+0xoffset.  Those in no loaded object are looked up
  * in their process's perf map, read on first use too: a function there
  * is a row "name (perf-PID.map)", and an address no line of the map
  * covers, or of a map that could not be read, is [unknown]+0xaddress.
@@ -374,7 +382,7 @@ load_table(struct attr *a, size_t i, struct otab *t)
 		if (o->idlen > 0 && (t->st.idlen != o->idlen ||
 		    memcmp(t->st.id, o->id, o->idlen) != 0)) {
 			symtab_free(&t->st);
-			t->why = "another kernel's vDSO (build-id differs)";
+			t->why = "another kernel's vDSO: build-id differs";
 			return -1;
 		}
 	} else if (symtab_load(&t->st, o->path, &t->why) != 0)
@@ -714,7 +722,7 @@ raw_name(struct attr *a, const struct raw *w, int grouped, struct row *row)
 
 	if (w->obj == OBJ_NONE)
 		lab = "[unknown]";
-	else if (a->tabs[w->obj].ok)
+	else if (a->tabs[w->obj].ok || is_vdso(&a->p->objs[w->obj]))
 		lab = a->tabs[w->obj].label;
 	else
 		lab = a->p->objs[w->obj].path;

@@ -37,7 +37,10 @@
  * different clocks: each file's samples are weighted by its own period
  * (its clock's CPU time over the samples it took, else the period it
  * asked for, else a classic file's 100 Hz) over the first file's, so
- * that the seconds of each add up to its own CPU time.
+ * that the seconds of each add up to its own CPU time.  A perf-clock
+ * file that records its user and system times has its samples stand
+ * for the user part, and its system part is kept apart for the kernel's
+ * row.  Where libmon's own code lay (SELF) is placed like any address.
  */
 #include <sys/stat.h>
 

@@ -49,7 +49,7 @@
 struct opts {
 	int		 sort;		/* 'a', 'c', 'n' or 't' */
 	int		 addr;		/* 0, 'o' or 'x' */
-	int		 fold;	/* -l: fold local functions, as classic */
+	int		 fold;		/* -l: fold local functions, as classic */
 	int		 zeros;		/* -z */
 	int		 nohead;	/* -h */
 	int		 stats;		/* -s */

@@ -6,8 +6,10 @@
  *	[ Address ] %Time Seconds Cumsecs  #Calls   msec/call  Name
  *
  * %Time is a row's share of every sample the run took, inside the
- * histogram or not, so time spent outside the program stays visible as
- * the percentages left over.  Seconds are samples times the period the
+ * histogram or not, and of the kernel's time, so time spent outside the
+ * program stays visible as the percentages left over -- all but the
+ * samples in libmon's own code, which the overhead line after the rows
+ * shows: the rows estimate the program as it runs unprofiled.  Seconds are samples times the period the
  * reader worked out.  The call count and msec/call appear only for a
  * function that has counts; msec/call shows fewer decimals as the calls
  * grow.  Rows of other objects carry the object's name after their own.

@@ -1283,6 +1283,39 @@ EOF
 	    "'$PROF' -x -h '$SYMS' | grep lib_burn"
 }
 
+atf_test_case vdso_of_another_kernel_unnamed
+vdso_of_another_kernel_unnamed_head()
+{
+	atf_set descr "A vDSO whose build-id is not that of prof's own (a" \
+	    "profile from another kernel) is not named from prof's: its" \
+	    "time is one row, '[unnamed code] (vdso)', and -s says why"
+}
+vdso_of_another_kernel_unnamed_body()
+{
+	setup_prof
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 0)
+hpc $(slot 14)
+hist 14
+bin 3 50
+cell $(slot 3 5) 10
+run clock=1 period=1000000 cpu=100000000 in=50 out=50
+exec 0 $(slot 0) $(slot 14) - $SYMS
+obj 0x7f0000000000 0x7f0000000000 0x7f0000002000 abcdef linux-vdso.so.1
+pcs 0x7f0000000b00 30
+pcs 0x7f0000000c00 20
+EOF
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  50.0    0.05    0.05                      [unnamed code] (vdso)
+  50.0    0.05    0.10      10      5.0     delta
+EOF
+	"$PROF" -s "$SYMS" >out 2>err || atf_fail "prof failed: $(cat err)"
+	atf_check -o file:expout cat out
+	atf_check -o match:"not read: linux-vdso.so.1 \(another kernel's vDSO: build-id differs\)" \
+	    cat err
+}
+
 atf_test_case shared_object_changed_warns
 shared_object_changed_warns_head()
 {
@@ -3019,6 +3052,7 @@ atf_init_test_cases()
 	atf_add_test_case demangle_with_C
 	atf_add_test_case demangle_without_cxxfilt
 	atf_add_test_case shared_object_rows
+	atf_add_test_case vdso_of_another_kernel_unnamed
 	atf_add_test_case shared_object_changed_warns
 	atf_add_test_case stripped_program_uses_dynsym
 	atf_add_test_case debug_file_next_to_program
