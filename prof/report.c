@@ -357,8 +357,7 @@ stats_kernel(const struct profile *p)
 	static const char *const how[K_NMODES] = {
 		"shown apart (perf clock samples user mode only)",
 		"charged to the call site",
-		"spread over the user samples (the file does not split user "
-		    "and system time)",
+		"spread over the user samples (no user and system split)",
 		"unknown (classic mon.out)",
 	};
 	const char *sep = "kernel time: ";
