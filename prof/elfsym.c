@@ -621,35 +621,6 @@ debug_functions(struct elf *e, struct symtab *st)
 }
 
 /*
- * Load the functions and build-id of the ELF file path into st: from
- * its .symtab, else its debug file's, else its .dynsym.
- * 0 on success; -1 with *why set to the reason, st left empty.
- */
-int
-symtab_load(struct symtab *st, const char *path, const char **why)
-{
-	struct elf e;
-	int rc = -1;
-
-	memset(st, 0, sizeof(*st));
-	st->path = xstrdup(path);
-	if (elf_open(&e, path) == 0) {
-		read_buildid(&e, st);
-		if (find_type(&e, SHT_SYMTAB) == NULL &&
-		    debug_functions(&e, st) == 0)
-			rc = 0;
-		else
-			rc = read_functions(&e, st);
-	}
-	elf_close(&e);
-	if (rc != 0) {
-		*why = e.why != NULL ? e.why : corrupt;
-		symtab_free(st);
-	}
-	return rc;
-}
-
-/*
  * Open the vDSO the kernel mapped into this process as an ELF image.
  * Its loaded segment is mapped whole pages, and its section headers
  * follow the segment within them; anything else makes it unreadable.
@@ -691,21 +662,26 @@ vdso_open(struct elf *e)
 }
 
 /*
- * Load the functions of this process's vDSO into st, named path.  The
- * kernel gives every process the same image: it is the profiled run's
- * when their build-ids agree, which the caller checks.
+ * Load the functions and build-id of an ELF image into st, named path:
+ * the file at path, or this process's vDSO (vdso).  From its .symtab,
+ * else its debug file's, else its .dynsym.  0 on success; -1 with *why
+ * set to the reason, st left empty.
  */
-int
-symtab_load_vdso(struct symtab *st, const char *path, const char **why)
+static int
+load(struct symtab *st, const char *path, int vdso, const char **why)
 {
 	struct elf e;
 	int rc = -1;
 
 	memset(st, 0, sizeof(*st));
 	st->path = xstrdup(path);
-	if (vdso_open(&e) == 0) {
+	if ((vdso ? vdso_open(&e) : elf_open(&e, path)) == 0) {
 		read_buildid(&e, st);
-		rc = read_functions(&e, st);
+		if (find_type(&e, SHT_SYMTAB) == NULL &&
+		    debug_functions(&e, st) == 0)
+			rc = 0;
+		else
+			rc = read_functions(&e, st);
 	}
 	elf_close(&e);
 	if (rc != 0) {
@@ -713,6 +689,24 @@ symtab_load_vdso(struct symtab *st, const char *path, const char **why)
 		symtab_free(st);
 	}
 	return rc;
+}
+
+/* The ELF file path into st, as load() says. */
+int
+symtab_load(struct symtab *st, const char *path, const char **why)
+{
+	return load(st, path, 0, why);
+}
+
+/*
+ * This process's vDSO into st, named path, as load() says.  The kernel
+ * gives every process the same image: it is the profiled run's when
+ * their build-ids agree, which the caller checks.
+ */
+int
+symtab_load_vdso(struct symtab *st, const char *path, const char **why)
+{
+	return load(st, path, 1, why);
 }
 
 void
