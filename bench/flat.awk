@@ -23,6 +23,9 @@ fmt == "prof" && !body {
 		body = 1
 	next
 }
+fmt == "prof" && NF == 0 {
+	exit		# the overhead line follows the rows
+}
 fmt == "prof" {
 	head = substr($0, 1, 22)
 	tail = substr($0, 23)

@@ -2,13 +2,20 @@
  * attrib.c -- from a merged profile to the rows of the report.
  *
  * Each symbol table is cut into entries, one per address that carries a
- * reported name (synonyms share one).  Without -g a local function of
- * the program has no entry of its own: it counts for the global its name
- * extends (foo.cold, foo.part.0 count for foo) or else, as classic prof
- * did, for the global just before it.  A shared object's functions all
- * have entries: the global before one of its statics is most often an
- * unrelated name (a compatibility alias, say), which would take the
- * static's time under a name that misleads.
+ * reported name (synonyms share one).  Every function has its entry,
+ * static ones too.  With -l a local function of the program has none of
+ * its own: it counts for the global its name extends (foo.cold,
+ * foo.part.0 count for foo) or else, as classic prof did, for the global
+ * just before it -- its time, not its calls, which classic prof credited
+ * to no other function.  A shared object's functions all have entries:
+ * the global before one of its statics is most often an unrelated name
+ * (a compatibility alias, say).  Locals of one name from several source
+ * files are rows apart, and carry their file where the names clash.
+ *
+ * libmon's own code -- the range a SELF record gives, else the names of
+ * its entry points and internals -- is one entry of each table that
+ * holds it, never a row: its samples are the report's overhead.  The
+ * kernel time a perf clock could not sample is one row of its own.
  *
  * Time: a histogram bin covers a range of link-time addresses; its
  * samples go to the functions overlapping that range, in proportion of
@@ -19,8 +26,9 @@
  * the function holding fnpc - 1, the last byte of the call to mcount,
  * which is inside its caller even when the call ends the function.
  * Addresses in other objects are looked up in their own symbol tables,
- * read on first use; where no symbol covers one it becomes a row of its
- * own named object+0xoffset.  Those in no loaded object are looked up
+ * read on first use (the vDSO from prof's own, the same kernel's);
+ * those no symbol covers make one row an object, or with -u a row each,
+ * object+0xoffset.  Those in no loaded object are looked up
  * in their process's perf map, read on first use too: a function there
  * is a row "name (perf-PID.map)", and an address no line of the map
  * covers, or of a map that could not be read, is [unknown]+0xaddress.
@@ -47,6 +55,7 @@ struct entry {
 	double		 samples;
 	uint64_t	 calls;
 	int		 local;		/* a local with no global to join */
+	int		 self;		/* libmon's code: overhead, no row */
 };
 
 /* An object's symbols and entries, loaded when first needed. */
@@ -58,6 +67,7 @@ struct otab {
 	char		*label;		/* basename of the path */
 	struct entry	*ents;
 	size_t		 nents;
+	size_t		 selfent;	/* libmon's entry, or SIZE_MAX */
 };
 
 /* Samples and calls at an address no symbol covers. */
@@ -110,6 +120,13 @@ group_global(const struct symtab *st, size_t i, size_t j)
 		if (!st->funcs[i].local)
 			return 1;
 	return 0;
+}
+
+/* Is function k of t libmon's code? */
+static int
+in_self(const struct otab *t, size_t k)
+{
+	return t->selfent != SIZE_MAX && t->st.funcs[k].entry == t->selfent;
 }
 
 /* qsort_r is glibc's; a static pointer keeps this to C11 qsort. */
@@ -166,9 +183,14 @@ fold_locals(struct otab *t, size_t *globs, size_t nglobs)
 	struct symtab *st = &t->st;
 	size_t i, j, k, to, last = SIZE_MAX;
 	const char *seen = NULL, *file;
+	int folded;
 
 	for (i = 0; i < st->nfuncs; i = j) {
 		j = group_end(st, i);
+		if (in_self(t, i)) {
+			last = SIZE_MAX;	/* libmon's code ends a file */
+			continue;
+		}
 		if (group_global(st, i, j)) {
 			last = st->funcs[i].entry;
 			seen = NULL;
@@ -179,30 +201,85 @@ fold_locals(struct otab *t, size_t *globs, size_t nglobs)
 			last = SIZE_MAX;
 		if (file != NULL)
 			seen = file;
-		to = named_global(st, globs, nglobs, st->funcs[i].name);
-		if (to == SIZE_MAX)
-			to = last;
+		folded = 0;
+		if ((to = named_global(st, globs, nglobs,
+		    st->funcs[i].name)) == SIZE_MAX && (to = last) != SIZE_MAX)
+			folded = 1;
 		if (to == SIZE_MAX) {
 			to = new_entry(t, i, j - i);
 			t->ents[to].local = 1;
 		}
-		for (k = i; k < j; k++)
+		for (k = i; k < j; k++) {
 			st->funcs[k].entry = to;
+			st->funcs[k].folded = folded;
+		}
 	}
 }
 
-/* Cut a symbol table into entries. */
+/*
+ * Is function f of object obj libmon's own code?  Inside the range a
+ * SELF record gives; or, for files without one, by the names libmon's
+ * entry points and internals have in the program.
+ */
+static int
+is_libmon(const struct profile *p, size_t obj, const struct func *f)
+{
+	size_t i;
+
+	if (strcmp(f->name, "__start_libmon_text") == 0 ||
+	    strcmp(f->name, "__stop_libmon_text") == 0)
+		return 1;
+	for (i = 0; i < p->nself; i++)
+		if (p->self[i].obj == obj && f->addr >= p->self[i].lo &&
+		    f->addr < p->self[i].hi)
+			return 1;
+	if (p->nself > 0 || obj != OBJ_MAIN)
+		return 0;
+	return strcmp(f->name, "mcount") == 0 ||
+	    strcmp(f->name, "_mcount") == 0 ||
+	    strcmp(f->name, "__fentry__") == 0 ||
+	    strncmp(f->name, "_mon_", 5) == 0;
+}
+
+/* Give libmon's functions of object obj one entry, kept off the rows. */
 static void
-make_entries(struct otab *t, int locals)
+self_entry(struct otab *t, const struct profile *p, size_t obj)
+{
+	struct symtab *st = &t->st;
+	size_t i;
+
+	t->selfent = SIZE_MAX;
+	for (i = 0; i < st->nfuncs; i++) {
+		st->funcs[i].entry = SIZE_MAX;
+		if (!is_libmon(p, obj, &st->funcs[i]))
+			continue;
+		if (t->selfent == SIZE_MAX) {
+			t->selfent = new_entry(t, i, 1);
+			t->ents[t->selfent].self = 1;
+		}
+		st->funcs[i].entry = t->selfent;
+	}
+}
+
+/*
+ * Cut the symbol table of object obj into entries: libmon's code first,
+ * so that none of it folds into the program's functions or they into it.
+ */
+static void
+make_entries(struct otab *t, const struct profile *p, size_t obj,
+    int locals)
 {
 	struct symtab *st = &t->st;
 	size_t *globs, nglobs, i, j, k, e;
 
-	t->ents = xcalloc(st->nfuncs, sizeof(*t->ents));
+	t->ents = xcalloc(st->nfuncs + 1, sizeof(*t->ents));
+	self_entry(t, p, obj);
 	globs = xcalloc(st->nfuncs, sizeof(*globs));
 	nglobs = 0;
 	for (i = 0; i < st->nfuncs; i = j) {
 		j = group_end(st, i);
+		if (in_self(t, i))
+			continue;
 		if (!locals && !group_global(st, i, j))
 			continue;
 		e = new_entry(t, i, j - i);
@@ -275,7 +352,18 @@ check_object(const struct object *o, const struct symtab *st)
 static int
 locals_of(const struct attr *a, size_t i)
 {
-	return i != OBJ_MAIN || a->o->locals;
+	return i != OBJ_MAIN || !a->o->fold;
+}
+
+/*
+ * Is o the vDSO?  The kernel's page of code is no file: the run names it
+ * so, and prof reads its own, which is the same on the same kernel.
+ */
+static int
+is_vdso(const struct object *o)
+{
+	return o->jitpid == 0 && (strcmp(o->path, "linux-vdso.so.1") == 0 ||
+	    strcmp(o->path, "[vdso]") == 0);
 }
 
 /* Object i's functions and entries into t; -1 if it cannot be read. */
@@ -290,9 +378,18 @@ load_table(struct attr *a, size_t i, struct otab *t)
 		jit_entries(t);
 		return 0;
 	}
-	if (symtab_load(&t->st, o->path, &t->why) != 0)
+	if (is_vdso(o)) {
+		if (symtab_load_vdso(&t->st, o->path, &t->why) != 0)
+			return -1;
+		if (o->idlen > 0 && (t->st.idlen != o->idlen ||
+		    memcmp(t->st.id, o->id, o->idlen) != 0)) {
+			symtab_free(&t->st);
+			t->why = "another kernel's vDSO: build-id differs";
+			return -1;
+		}
+	} else if (symtab_load(&t->st, o->path, &t->why) != 0)
 		return -1;
-	make_entries(t, locals_of(a, i));
+	make_entries(t, a->p, i, locals_of(a, i));
 	check_object(o, &t->st);
 	return 0;
 }
@@ -308,7 +405,9 @@ otab(struct attr *a, size_t i)
 	t = &a->tabs[i];
 	if (!t->tried) {
 		t->tried = 1;
-		t->label = label(a->p->objs[i].path);
+		t->selfent = SIZE_MAX;
+		t->label = is_vdso(&a->p->objs[i]) ? xstrdup("vdso") :
+		    label(a->p->objs[i].path);
 		t->ok = load_table(a, i, t) == 0;
 	}
 	return t->ok ? t : NULL;
@@ -468,6 +567,8 @@ attribute_places(struct attr *a)
 		t = otab(a, pl->obj);
 		k = t == NULL || pl->addr == 0 ? SIZE_MAX :
 		    symtab_lookup(&t->st, pl->addr - 1);
+		if (k != SIZE_MAX && t->st.funcs[k].folded)
+			continue;	/* -l: classic credits no other */
 		if (k != SIZE_MAX) {
 			t->ents[t->st.funcs[k].entry].calls += pl->count;
 			a->r->cellsnamed += pl->count > 0;
@@ -504,12 +605,6 @@ new_row(struct report *r, size_t *cap)
 	return w;
 }
 
-static int
-is_mcount(const char *name)
-{
-	return strcmp(name, "mcount") == 0 || strcmp(name, "_mcount") == 0;
-}
-
 /*
  * May synonym f of entry e (object i) name its row, as far as being
  * local goes?  In the program with -g, or when the entry has nothing
@@ -523,7 +618,7 @@ by_locality(const struct attr *a, size_t i, const struct entry *e,
 	if (!f->local)
 		return 1;
 	if (i == OBJ_MAIN)
-		return a->o->locals || e->local;
+		return !a->o->fold || e->local;
 	return !global;
 }
 
@@ -552,15 +647,14 @@ entry_row(struct attr *a, size_t i, const struct entry *e, struct row *w)
 		    (plain && strchr(g[k].name, '@') != NULL))
 			continue;
 		w->names[w->nnames++] = g[k].name;
-		if (i == OBJ_MAIN && is_mcount(g[k].name))
-			w->calls = a->r->calltotal;	/* as classic */
+		if (g[k].local && w->file == NULL)
+			w->file = g[k].file;
 	}
 	w->obj = i == OBJ_MAIN ? NULL : t->label;
 	w->objidx = i;
 	w->addr = e->addr;
 	w->samples = e->samples;
-	if (e->calls > w->calls)
-		w->calls = e->calls;
+	w->calls = e->calls;
 }
 
 /* Main-program functions without time or calls, for -s and -z. */
@@ -602,6 +696,11 @@ entry_rows(struct attr *a, size_t *cap)
 			continue;
 		for (k = 0; k < t->nents; k++) {
 			e = &t->ents[k];
+			if (e->self) {
+				a->r->overhead += e->samples;
+				a->r->libmon = a->p->nself > 0 ? 'r' : 'n';
+				continue;
+			}
 			idle = idle_entry(a, e, &inrange);
 			if (i == OBJ_MAIN)
 				count_qualified(a, e, idle);
@@ -624,15 +723,57 @@ cmp_raw(const void *x, const void *y)
 	return 0;
 }
 
-/* Addresses no symbol covers: one row each, object+0xoffset. */
+/*
+ * Do raws a and b (sorted) make one row?  An object's addresses that no
+ * symbol covers make one row, unless -u lists them one by one; those in
+ * no object, one row each.
+ */
+static int
+same_raw(const struct attr *a, const struct raw *x, const struct raw *y)
+{
+	if (x->obj != y->obj)
+		return 0;
+	return x->addr == y->addr || (x->obj != OBJ_NONE && !a->o->unnamed);
+}
+
+/* The name of a row of raw addresses from w on; grouped: the object's. */
+static void
+raw_name(struct attr *a, const struct raw *w, int grouped, struct row *row)
+{
+	const char *lab;
+	size_t len;
+
+	if (w->obj == OBJ_NONE)
+		lab = "[unknown]";
+	else if (a->tabs[w->obj].ok || is_vdso(&a->p->objs[w->obj]))
+		lab = a->tabs[w->obj].label;
+	else
+		lab = a->p->objs[w->obj].path;
+	row->names = xcalloc(1, sizeof(*row->names));
+	row->nnames = 1;
+	if (grouped) {
+		row->names[0] = "[unnamed code]";
+		row->obj = lab;
+		return;
+	}
+	len = strlen(lab) + 20;
+	row->own = xmalloc(len);
+	(void)snprintf(row->own, len, "%s+0x%llx", lab,
+	    (unsigned long long)w->addr);
+	row->names[0] = row->own;
+}
+
+/*
+ * Addresses no symbol covers: one row an object, named "[unnamed code]
+ * (object)", or with -u one an address, object+0xoffset; in no object,
+ * [unknown]+0xaddress.
+ */
 static void
 raw_rows(struct attr *a, size_t *cap)
 {
 	struct raw *w;
 	struct row *row;
-	const char *lab;
-	char *name;
-	size_t i, j, len;
+	size_t i, j;
 
 	if (a->nraws == 0)
 		return;
@@ -640,26 +781,77 @@ raw_rows(struct attr *a, size_t *cap)
 	for (i = 0; i < a->nraws; i = j) {
 		w = &a->raws[i];
 		row = new_row(a->r, cap);
-		for (j = i; j < a->nraws && cmp_raw(w, &a->raws[j]) == 0; j++) {
+		for (j = i; j < a->nraws && same_raw(a, w, &a->raws[j]); j++) {
 			row->samples += a->raws[j].samples;
 			row->calls += a->raws[j].calls;
 		}
-		if (w->obj == OBJ_NONE)
-			lab = "[unknown]";
-		else if (a->tabs[w->obj].ok)
-			lab = a->tabs[w->obj].label;
-		else
-			lab = a->p->objs[w->obj].path;
-		len = strlen(lab) + 20;
-		name = xmalloc(len);
-		(void)snprintf(name, len, "%s+0x%llx", lab,
-		    (unsigned long long)w->addr);
-		row->names = xcalloc(1, sizeof(*row->names));
-		row->names[0] = row->own = name;
-		row->nnames = 1;
+		raw_name(a, w, w->obj != OBJ_NONE && !a->o->unnamed, row);
 		row->objidx = w->obj;
 		row->addr = w->addr;
 	}
+}
+
+static const struct row *sortrows;	/* for the C11 qsort below */
+
+static int
+cmp_rowname(const void *x, const void *y)
+{
+	const struct row *a = &sortrows[*(const size_t *)x];
+	const struct row *b = &sortrows[*(const size_t *)y];
+
+	if (a->objidx != b->objidx)
+		return a->objidx < b->objidx ? -1 : 1;
+	return strcmp(a->nnames > 0 ? a->names[0] : "",
+	    b->nnames > 0 ? b->names[0] : "");
+}
+
+/*
+ * Static functions of one name in several source files are rows apart;
+ * where names clash, a row says its file.  Elsewhere it says none.
+ */
+static void
+mark_clashes(struct report *r)
+{
+	size_t *v, i, j, k;
+
+	v = xcalloc(r->nrows + 1, sizeof(*v));
+	for (i = 0; i < r->nrows; i++)
+		v[i] = i;
+	sortrows = r->rows;
+	qsort(v, r->nrows, sizeof(*v), cmp_rowname);
+	for (i = 0; i < r->nrows; i = j) {
+		for (j = i + 1; j < r->nrows &&
+		    cmp_rowname(&v[i], &v[j]) == 0; j++)
+			;
+		if (j - i == 1)
+			r->rows[v[i]].file = NULL;
+		for (k = i; k < j; k++)
+			if (r->rows[v[k]].nnames == 0)
+				r->rows[v[k]].file = NULL;
+	}
+	free(v);
+}
+
+/*
+ * The kernel's row: time the perf clock could not sample, being in
+ * kernel mode, which the run's user and system times tell apart.
+ */
+static void
+kernel_row(struct attr *a, size_t *cap)
+{
+	struct row *w;
+
+	if (a->p->wkernel <= 0)
+		return;
+	a->r->attributed += a->p->wkernel;	/* known, if not a function */
+	if (a->o->progonly)
+		return;
+	w = new_row(a->r, cap);
+	w->names = xcalloc(1, sizeof(*w->names));
+	w->names[0] = "[kernel: system calls and faults]";
+	w->nnames = 1;
+	w->objidx = OBJ_NONE;
+	w->samples = a->p->wkernel;
 }
 
 /* What became of each object, for -s (report.c). */
@@ -708,7 +900,7 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	r->tabs = a.tabs;		/* the rows point into them */
 	a.tabs[OBJ_MAIN].st = *st;
 	a.tabs[OBJ_MAIN].tried = a.tabs[OBJ_MAIN].ok = 1;
-	make_entries(&a.tabs[OBJ_MAIN], o->locals);
+	make_entries(&a.tabs[OBJ_MAIN], p, OBJ_MAIN, !o->fold);
 	r->nsyms = st->nsyms;
 
 	hist = attribute_hist(&a);
@@ -716,11 +908,13 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	attribute_places(&a);
 	entry_rows(&a, &cap);
 	raw_rows(&a, &cap);
+	mark_clashes(r);
+	kernel_row(&a, &cap);
 	note_uses(&a);
 
 	r->histsum = p->histraw;
 	r->outside = p->outraw;
-	r->total = hist + p->wout + p->wlost;
+	r->total = hist + p->wout + p->wlost + p->wkernel;
 	r->period = p->period;
 	*st = a.tabs[OBJ_MAIN].st;
 	free(a.raws);

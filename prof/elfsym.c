@@ -24,6 +24,7 @@
  * has no size; extents are clipped at the next function so that no byte
  * belongs to two of them.
  */
+#include <sys/auxv.h>
 #include <sys/stat.h>
 
 #include <elf.h>
@@ -44,6 +45,7 @@
 
 struct elf {
 	int		 fd;
+	const unsigned char *mem;	/* the image in memory, or NULL */
 	uint64_t	 size;
 	Elf64_Ehdr	 eh;
 	Elf64_Shdr	*sh;
@@ -73,6 +75,10 @@ readat(struct elf *e, void *buf, uint64_t off, uint64_t len)
 	if (off > e->size || len > e->size - off) {
 		e->why = corrupt;
 		return -1;
+	}
+	if (e->mem != NULL) {
+		memcpy(buf, e->mem + off, len);
+		return 0;
 	}
 	while (len > 0) {
 		n = pread(e->fd, p, len, (off_t)off);
@@ -615,19 +621,61 @@ debug_functions(struct elf *e, struct symtab *st)
 }
 
 /*
- * Load the functions and build-id of the ELF file path into st: from
- * its .symtab, else its debug file's, else its .dynsym.
- * 0 on success; -1 with *why set to the reason, st left empty.
+ * Open the vDSO the kernel mapped into this process as an ELF image.
+ * Its loaded segment is mapped whole pages, and its section headers
+ * follow the segment within them; anything else makes it unreadable.
  */
-int
-symtab_load(struct symtab *st, const char *path, const char **why)
+static int
+vdso_open(struct elf *e)
+{
+	const unsigned char *base;
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	uint64_t end = 0, page, shend;
+	size_t i;
+
+	memset(e, 0, sizeof(*e));
+	e->fd = -1;
+	if ((base = (const void *)getauxval(AT_SYSINFO_EHDR)) == NULL)
+		return e->why = "no vDSO in this process", -1;
+	memcpy(&eh, base, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_phentsize != sizeof(ph) || eh.e_phoff > 4096 ||
+	    eh.e_phnum > (4096 - eh.e_phoff) / sizeof(ph))
+		return e->why = corrupt, -1;
+	for (i = 0; i < eh.e_phnum; i++) {
+		memcpy(&ph, base + eh.e_phoff + i * sizeof(ph), sizeof(ph));
+		if (ph.p_type == PT_LOAD && ph.p_offset + ph.p_filesz > end)
+			end = ph.p_offset + ph.p_filesz;
+	}
+	page = (uint64_t)sysconf(_SC_PAGESIZE);
+	if (eh.e_shoff > end + page)
+		return e->why = corrupt, -1;
+	shend = eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr);
+	if (end == 0 || shend > (end + page - 1) / page * page)
+		return e->why = corrupt, -1;
+	e->mem = base;
+	e->size = shend > end ? shend : end;
+	if (check_header(e) != 0 || read_sections(e) != 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * Load the functions and build-id of an ELF image into st, named path:
+ * the file at path, or this process's vDSO (vdso).  From its .symtab,
+ * else its debug file's, else its .dynsym.  0 on success; -1 with *why
+ * set to the reason, st left empty.
+ */
+static int
+load(struct symtab *st, const char *path, int vdso, const char **why)
 {
 	struct elf e;
 	int rc = -1;
 
 	memset(st, 0, sizeof(*st));
 	st->path = xstrdup(path);
-	if (elf_open(&e, path) == 0) {
+	if ((vdso ? vdso_open(&e) : elf_open(&e, path)) == 0) {
 		read_buildid(&e, st);
 		if (find_type(&e, SHT_SYMTAB) == NULL &&
 		    debug_functions(&e, st) == 0)
@@ -641,6 +689,24 @@ symtab_load(struct symtab *st, const char *path, const char **why)
 		symtab_free(st);
 	}
 	return rc;
+}
+
+/* The ELF file path into st, as load() says. */
+int
+symtab_load(struct symtab *st, const char *path, const char **why)
+{
+	return load(st, path, 0, why);
+}
+
+/*
+ * This process's vDSO into st, named path, as load() says.  The kernel
+ * gives every process the same image: it is the profiled run's when
+ * their build-ids agree, which the caller checks.
+ */
+int
+symtab_load_vdso(struct symtab *st, const char *path, const char **why)
+{
+	return load(st, path, 1, why);
 }
 
 void

@@ -11,6 +11,7 @@
  * and exit status 1.  Warnings are one line each and prof goes on.
  */
 #include <err.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,7 @@
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr, "usage: prof [-ChpsVz] [-a | -c | -n | -t] [-o | -x] "
+	fprintf(stderr, "usage: prof [-ChpsuVz] [-a | -c | -n | -t] [-o | -x] "
 	    "[-g | -l] [-m mdata] [prog [mdata ...]]\n");
 	exit(1);
 }
@@ -45,7 +46,7 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 
 	memset(o, 0, sizeof(*o));
 	opterr = 0;
-	while ((c = getopt(argc, argv, "acntoxglzhsm:VCp")) != -1) {
+	while ((c = getopt(argc, argv, "acntoxglzhsm:VCpu")) != -1) {
 		switch (c) {
 		case 'a': case 'c': case 'n': case 't':
 			set_sort(o, c);
@@ -54,10 +55,13 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 			o->addr = c;
 			break;
 		case 'g':
-			o->locals = 1;
+			o->fold = 0;
 			break;
 		case 'l':
-			o->locals = 0;
+			o->fold = 1;
+			break;
+		case 'u':
+			o->unnamed = 1;
 			break;
 		case 'z':
 			o->zeros = 1;
@@ -101,6 +105,29 @@ finish_output(void)
 }
 
 /*
+ * The program, when none was named: a.out if there is one, else the
+ * program the first file's EXEC record names, which must still be
+ * there (if it is another build, profile_check_id() says so).
+ */
+static const char *
+default_prog(const struct profile *p)
+{
+	const char *path;
+	char *s;
+
+	if (access("a.out", F_OK) == 0 || p->nobjs == 0 ||
+	    p->objs[OBJ_MAIN].path[0] == '\0')
+		return "a.out";
+	path = p->objs[OBJ_MAIN].path;
+	if (access(path, F_OK) != 0) {
+		s = printable(path);
+		errx(1, "%s: %s (the program %s names; there is no a.out)",
+		    s, strerror(errno), p->first);
+	}
+	return path;
+}
+
+/*
  * What prof builds lives until exit and is never freed: static, so that
  * it stays reachable and a leak checker has nothing to say.
  */
@@ -109,11 +136,12 @@ static struct profile p;
 static struct symtab st;
 static struct report r;
 static const char **files;
+static char *shown;		/* the program's name, fit to print */
 
 int
 main(int argc, char *argv[])
 {
-	const char *prog = "a.out", *why;
+	const char *prog = NULL, *why;
 	size_t nfiles = 0, i;
 
 	/* Room for every argument, and mon.out when none is a file. */
@@ -131,16 +159,19 @@ main(int argc, char *argv[])
 		if (profile_read(&p, files[i], &why) != 0)
 			errx(1, "%s: %s", files[i], why);
 	profile_finish(&p);
+	if (prog == NULL)
+		prog = default_prog(&p);
+	shown = printable(prog);
 	if (symtab_load(&st, prog, &why) != 0)
-		errx(1, "%s: %s", prog, why);
-	profile_check_id(&p, prog, &st);
+		errx(1, "%s: %s", shown, why);
+	profile_check_id(&p, shown, &st);
 	if (p.usedcells == 0)
 		warnx("no call counts captured");
 
 	attribute(&r, &p, &st, &o);
 	if (r.histsum > 0 && r.histattr == 0)
 		warnx("warning: no sample of %s falls in a function of %s",
-		    p.first, prog);
+		    p.first, shown);
 	report_print(&r, &o);
 	if (o.stats) {
 		fflush(stdout);

@@ -37,7 +37,10 @@
  * different clocks: each file's samples are weighted by its own period
  * (its clock's CPU time over the samples it took, else the period it
  * asked for, else a classic file's 100 Hz) over the first file's, so
- * that the seconds of each add up to its own CPU time.
+ * that the seconds of each add up to its own CPU time.  A perf-clock
+ * file that records its user and system times has its samples stand
+ * for the user part, and its system part is kept apart for the kernel's
+ * row.  Where libmon's own code lay (SELF) is placed like any address.
  */
 #include <sys/stat.h>
 
@@ -88,6 +91,8 @@ struct mfile {
 	size_t			 extlen;
 	int			 hasrun;
 	struct monx_run		 run;
+	int			 hasself;
+	struct monx_range	 self;
 	int			 hasexec;
 	struct fobj		 exec;
 	struct fobj		*objs;
@@ -289,6 +294,14 @@ parse_record(struct mfile *f, uint32_t type, const unsigned char *p,
 		f->objs = xgrow(f->objs, &f->objcap, f->nobjs, 1,
 		    sizeof(*f->objs));
 		return parse_obj(f, p, len, &f->objs[f->nobjs++]);
+	case MONX_R_SELF:
+		if (len < sizeof(f->self))
+			return f->why = improper, -1;
+		memcpy(&f->self, p, sizeof(f->self));
+		if (f->self.hi < f->self.lo || f->self.hi > USERTOP)
+			return f->why = improper, -1;
+		f->hasself = f->self.hi > f->self.lo;
+		return 0;
 	case MONX_R_PCS:
 		if (len % sizeof(struct monx_pc) != 0)
 			return f->why = improper, -1;
@@ -345,11 +358,44 @@ parse_ext(struct mfile *f)
 }
 
 /*
- * Seconds a sample of the file stands for: its clock's CPU time over
- * the samples it took, which the report then adds up to however many
- * ticks the kernel dropped; else, or when some threads had no clock
- * (their CPU time is in cpu_ns, not in the samples), the period it asked
- * for; a classic file ticks at 100 Hz.
+ * How a file dealt with time in the kernel.  The perf clock samples user
+ * mode only: when the file says how the CPU time split between user and
+ * system (getrusage), its samples stand for the user part and the system
+ * part is kept apart; an older writer's perf file does not say, and its
+ * samples stand for all of it.  The timer clocks' signals land where the
+ * kernel was entered from, so kernel time is in the call site's samples.
+ */
+static enum kmode
+kernel_mode(const struct mfile *f)
+{
+	if (!f->hasrun)
+		return K_CLASSIC;
+	if (f->run.clock != MONX_CLK_PERF)
+		return K_CALLSITE;
+	if (f->run.user_ns > UINT64_MAX - f->run.sys_ns ||
+	    f->run.user_ns + f->run.sys_ns == 0)
+		return K_SPREAD;
+	return K_APART;
+}
+
+/* The share of the file's CPU time that its samples saw. */
+static double
+user_share(const struct mfile *f)
+{
+	const struct monx_run *r = &f->run;
+
+	if (kernel_mode(f) != K_APART)
+		return 1;
+	return (double)r->user_ns / ((double)r->user_ns + (double)r->sys_ns);
+}
+
+/*
+ * Seconds a sample of the file stands for: its clock's CPU time (the
+ * part in user mode, for the perf clock) over the samples it took,
+ * which the report then adds up to however many ticks the kernel
+ * dropped; else, or when some threads had no clock (their CPU time is
+ * in cpu_ns, not in the samples), the period it asked for; a classic
+ * file ticks at 100 Hz.
  */
 static double
 file_period(const struct mfile *f)
@@ -364,11 +410,31 @@ file_period(const struct mfile *f)
 	    r->period_ns > 0)
 		return (double)r->period_ns / 1e9;
 	n = r->samples_in + r->samples_out + r->samples_lost + r->dropped;
-	if (r->cpu_ns > 0 && n > 0)
-		return (double)r->cpu_ns / (double)n / 1e9;
+	if (r->cpu_ns > 0 && n > 0 && user_share(f) > 0)
+		return (double)r->cpu_ns * user_share(f) / (double)n / 1e9;
 	if (r->period_ns > 0)
 		return (double)r->period_ns / 1e9;
 	return (double)CLASSIC_NS / 1e9;
+}
+
+/*
+ * Seconds the file's run spent in the kernel that its samples did not
+ * see: the system part of the perf clock's CPU time -- of the sampled
+ * threads' alone when some went unsampled, in the same ratio.
+ */
+static double
+kernel_seconds(const struct mfile *f)
+{
+	const struct monx_run *r = &f->run;
+	uint64_t n;
+
+	if (kernel_mode(f) != K_APART)
+		return 0;
+	if (r->unsampled == 0 || r->user_ns == 0)
+		return (double)r->cpu_ns * (1 - user_share(f)) / 1e9;
+	n = r->samples_in + r->samples_out + r->samples_lost + r->dropped;
+	return (double)n * f->period * (double)r->sys_ns /
+	    (double)r->user_ns;
 }
 
 static void
@@ -772,6 +838,8 @@ merge_period(struct profile *p, struct mfile *f)
 	if (f->period > p->pmax)
 		p->pmax = f->period;
 	f->weight = f->period / p->period;
+	p->wkernel += kernel_seconds(f) / p->period;
+	p->kfiles[kernel_mode(f)]++;
 	if (f->hasrun && f->run.period_ns > 0) {
 		if (f->run.period_ns < p->askmin)
 			p->askmin = f->run.period_ns;
@@ -811,6 +879,34 @@ merge_run(struct profile *p, const struct mfile *f)
 	s->unloaded_lost += r->unloaded_lost;
 	s->outside_lost += r->outside_lost;
 	s->unsampled += r->unsampled;
+	s->user_ns += r->user_ns;
+	s->sys_ns += r->sys_ns;
+}
+
+/*
+ * Where libmon's code lay, as a place: the same program's files give
+ * the same range, kept once.
+ */
+static void
+note_self(struct profile *p, const struct mfile *f)
+{
+	struct place pl;
+	struct selfcode *c;
+	size_t i;
+
+	if (!f->hasself)
+		return;
+	(void)place(f, f->self.lo, &pl);
+	if (pl.obj == OBJ_NONE || (f->hasexec && pl.obj == f->jit))
+		return;
+	for (i = 0; i < p->nself; i++)
+		if (p->self[i].obj == pl.obj && p->self[i].lo == pl.addr)
+			return;
+	p->self = xreallocarray(p->self, p->nself + 1, sizeof(*p->self));
+	c = &p->self[p->nself++];
+	c->obj = pl.obj;
+	c->lo = pl.addr;
+	c->hi = pl.addr + (f->self.hi - f->self.lo);
 }
 
 static void
@@ -920,6 +1016,7 @@ profile_add(struct profile *p, const char *name, unsigned char *buf,
 	merge_hist(p, &f);
 	merge_run(p, &f);
 	merge_counts(p, &f);
+	note_self(p, &f);
 	note_id(p, &f);
 	warn_objects(&f);
 	p->nfiles++;
@@ -1006,6 +1103,7 @@ profile_free(struct profile *p)
 	free(p->hist);
 	free(p->cells);
 	free(p->pcs);
+	free(p->self);
 	free(p->why);
 	memset(p, 0, sizeof(*p));
 }

@@ -49,12 +49,13 @@
 struct opts {
 	int		 sort;		/* 'a', 'c', 'n' or 't' */
 	int		 addr;		/* 0, 'o' or 'x' */
-	int		 locals;	/* -g: local functions are entries */
+	int		 fold;		/* -l: fold local functions, as classic */
 	int		 zeros;		/* -z */
 	int		 nohead;	/* -h */
 	int		 stats;		/* -s */
 	int		 demangle;	/* -C */
 	int		 progonly;	/* -p: the main program only */
+	int		 unnamed;	/* -u: unnamed addresses one by one */
 };
 
 /*
@@ -78,6 +79,15 @@ struct place {
 	uint64_t	 count;
 	double		 samples;	/* an outside pc's count, weighted */
 };
+
+/* libmon's code, [lo, hi) link-time in object obj (a SELF record). */
+struct selfcode {
+	size_t		 obj;
+	uint64_t	 lo, hi;
+};
+
+/* How the files of a profile dealt with time in the kernel. */
+enum kmode { K_APART, K_CALLSITE, K_SPREAD, K_CLASSIC, K_NMODES };
 
 /* The build-id a file gives for the program it profiled. */
 struct runid {
@@ -126,6 +136,11 @@ struct profile {
 	double		 wlost;		/* samples lost or dropped, weighted */
 	uint64_t	 rawcells;	/* count cells in the files */
 	uint64_t	 usedcells;	/* of which with calls */
+	double		 wkernel;	/* kernel time the samples missed,
+					   in weighted samples */
+	size_t		 kfiles[K_NMODES]; /* files by kernel mode */
+	struct selfcode	*self;		/* libmon's code, by SELF records */
+	size_t		 nself;
 };
 
 /* One function symbol, as elfsym.c keeps it. */
@@ -135,6 +150,7 @@ struct func {
 	const char	*name;
 	const char	*file;		/* a local's source file, or NULL */
 	int		 local;
+	int		 folded;	/* -l: a static in another's entry */
 	size_t		 entry;		/* the report entry it counts for */
 };
 
@@ -157,6 +173,7 @@ struct row {
 	const char	**names;	/* synonyms, printed "a, b" */
 	size_t		 nnames;
 	const char	*obj;		/* object label, NULL for the program */
+	const char	*file;		/* a clashing local's source file */
 	char		*own;		/* a name made for the row, or NULL */
 	size_t		 objidx;
 	uint64_t	 addr;
@@ -184,6 +201,8 @@ struct report {
 	double		 attributed;	/* samples given to a named function */
 	double		 histattr;	/* of which from the histogram */
 	double		 period;	/* seconds per sample */
+	double		 overhead;	/* samples in libmon's code */
+	int		 libmon;	/* 0, or how it was found: 'r' 'n' */
 	uint64_t	 histsum;	/* samples in the histogram, counted */
 	uint64_t	 outside;	/* outside it, counted */
 	uint64_t	 calltotal;
@@ -218,6 +237,7 @@ const char *profile_clock(const struct profile *);
 
 /* elfsym.c */
 int	symtab_load(struct symtab *, const char *, const char **);
+int	symtab_load_vdso(struct symtab *, const char *, const char **);
 void	symtab_free(struct symtab *);
 size_t	symtab_lookup(const struct symtab *, uint64_t);
 size_t	symtab_upper(const struct symtab *, uint64_t);

@@ -6,8 +6,10 @@
  *	[ Address ] %Time Seconds Cumsecs  #Calls   msec/call  Name
  *
  * %Time is a row's share of every sample the run took, inside the
- * histogram or not, so time spent outside the program stays visible as
- * the percentages left over.  Seconds are samples times the period the
+ * histogram or not, and of the kernel's time, so time spent outside the
+ * program stays visible as the percentages left over -- all but the
+ * samples in libmon's own code, which the overhead line after the rows
+ * shows: the rows estimate the program as it runs unprofiled.  Seconds are samples times the period the
  * reader worked out.  The call count and msec/call appear only for a
  * function that has counts; msec/call shows fewer decimals as the calls
  * grow.  Rows of other objects carry the object's name after their own.
@@ -195,6 +197,11 @@ print_name(const struct row *w)
 			fputs(", ", stdout);
 		put_text(stdout, w->names[k]);
 	}
+	if (w->file != NULL) {
+		fputs(" [", stdout);
+		put_text(stdout, w->file);
+		putchar(']');
+	}
 	if (w->obj != NULL) {
 		fputs(" (", stdout);
 		put_text(stdout, w->obj);
@@ -218,6 +225,21 @@ print_row(const struct row *w, double pct, double secs, double cum, int cw)
 	print_name(w);
 }
 
+/*
+ * libmon's own time, apart from the rows, whose %Time is the program's
+ * share without it: what classic prof showed on its mcount row.
+ */
+static void
+print_overhead(const struct report *r)
+{
+	if (!r->libmon && r->overhead == 0)
+		return;
+	printf("\nprofiling overhead, not in the rows: %.2f s, %.1f%% of all "
+	    "samples, %" PRIu64 " calls counted\n", r->overhead * r->period,
+	    r->total > 0 ? 100.0 * r->overhead / r->total : 0.0,
+	    r->calltotal);
+}
+
 /* Sort and print the rows of r on stdout. */
 void
 report_print(struct report *r, const struct opts *o)
@@ -238,7 +260,8 @@ report_print(struct report *r, const struct opts *o)
 			printf("%*s ", aw, "Address");
 		printf("%s%*s%s\n", head_left, cw, "#Calls", head_right);
 	}
-	pct = r->total > 0 ? 100.0 / r->total : 0;
+	pct = r->total - r->overhead > 0 ? 100.0 / (r->total - r->overhead) :
+	    0;
 	cum = 0;
 	for (i = 0; i < r->nrows; i++) {
 		w = &r->rows[i];
@@ -249,6 +272,7 @@ report_print(struct report *r, const struct opts *o)
 			    "%*" PRIx64 " ", aw, w->addr);
 		print_row(w, w->samples * pct, secs, cum, cw);
 	}
+	print_overhead(r);
 }
 
 /*
@@ -324,6 +348,50 @@ stats_seconds(const struct report *r, const struct profile *p)
 	    p->pmin, p->pmax);
 	fprintf(stderr, "unattributed: %.2f s in no known function\n",
 	    none * r->period);
+}
+
+/* What became of time in the kernel, file by file. */
+static void
+stats_kernel(const struct profile *p)
+{
+	static const char *const how[K_NMODES] = {
+		"shown apart (perf clock samples user mode only)",
+		"charged to the call site",
+		"spread over the user samples (no user and system split)",
+		"unknown (classic mon.out)",
+	};
+	const char *sep = "kernel time: ";
+	size_t k, n = 0;
+
+	for (k = 0; k < K_NMODES; k++)
+		n += p->kfiles[k] > 0;
+	for (k = 0; k < K_NMODES; k++) {
+		if (p->kfiles[k] == 0)
+			continue;
+		fprintf(stderr, "%s%s", sep, how[k]);
+		if (n > 1)
+			fprintf(stderr, " in %zu file%s", p->kfiles[k],
+			    p->kfiles[k] == 1 ? "" : "s");
+		sep = "; ";
+	}
+	if (p->wkernel > 0)
+		fprintf(stderr, ", %.2f s", p->wkernel * p->period);
+	fputc('\n', stderr);
+}
+
+/* libmon's own code: how it was known, and the time it took. */
+static void
+stats_overhead(const struct report *r)
+{
+	fprintf(stderr, "overhead: %.2f s in libmon's code, ", r->overhead *
+	    r->period);
+	if (r->libmon == 'r')
+		fputs("known by its recorded range\n", stderr);
+	else if (r->libmon == 'n')
+		fputs("known by its names (the file records no range)\n",
+		    stderr);
+	else
+		fputs("none found in the program\n", stderr);
 }
 
 /* The lists of objects -s prints. */
@@ -453,6 +521,8 @@ report_stats(const struct report *r, const struct profile *p,
 	    p->anyrun ? run->samples_lost + run->dropped : 0);
 	stats_clock(p);
 	stats_seconds(r, p);
+	stats_kernel(p);
+	stats_overhead(r);
 	fprintf(stderr, "saturated: %" PRIu64 " counters, %" PRIu64
 	    " samples lost to them\n", run->saturated, run->samples_lost);
 	fprintf(stderr, "cells: %" PRIu64 " count cells, %" PRIu64

@@ -47,7 +47,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memset(&o, 0, sizeof(o));
 		o.sort = locals ? 'a' : 't';
 		o.addr = locals ? 'o' : 0;
-		o.locals = locals;
+		o.fold = !locals;
 		o.zeros = locals;
 		o.progonly = 1;
 		attribute(&r, &p, &st, &o);

@@ -46,7 +46,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&p, 0, sizeof(p));
 	memset(&o, 0, sizeof(o));
 	o.sort = "tcna"[size % 4];
-	o.locals = size & 4;
+	o.fold = size & 4;
+	o.unnamed = size & 64;
 	o.zeros = size & 8;
 	o.addr = size & 16 ? 'x' : 0;
 	o.progonly = size & 32;

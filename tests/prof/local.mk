@@ -91,3 +91,10 @@ VARIANTS += $(PT)/h_names.so
 $(PT)/h_names.so: $(PT)/names.c $(PT)/names.map $(PT)/local.mk
 	$(CC) $(TEST_CFLAGS) -O1 -fPIC -shared \
 	    -Wl,--version-script=$(PT)/names.map -o $@ $<
+
+# Two source files with a static helper() each (clash_a.c, clash_b.c).
+VARIANTS += $(PT)/h_clash
+$(PT)/h_clash: $(PT)/clash_a.c $(PT)/clash_b.c $(PT)/h_burn.h lib/libmon.a \
+    $(HDRS) $(PT)/local.mk
+	$(CC) -pg $(TEST_CFLAGS) -fno-inline -o $@ $(PT)/clash_a.c \
+	    $(PT)/clash_b.c $(PT_LIBS)

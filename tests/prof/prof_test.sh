@@ -77,13 +77,34 @@ forge()
 	    atf_fail "t_mkmon failed"
 }
 
-# The report of the standard profile, sorted by time.
+# The report of the standard profile, sorted by time: every function
+# has its row, the local gamma and mu.cold too.
 expect_time()
 {
 	cat <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   30.0    0.30    0.30    1000      0.300   delta
-  25.0    0.25    0.55     107      2.34    beta, beta2
+  20.0    0.20    0.50     100      2.00    beta, beta2
+  12.0    0.12    0.62       2     60.      kappa
+  10.0    0.10    0.72       3     33.      alpha
+   7.0    0.07    0.79                      eps
+   7.0    0.07    0.86                      omega
+   5.0    0.05    0.91       7      7.      gamma
+   4.0    0.04    0.95                      _Z3fooi
+   3.0    0.03    0.98                      mu
+   2.0    0.02    1.00                      mu.cold
+EOF
+}
+
+# The same with -l: gamma's time goes to beta before it, mu.cold's to
+# mu, whose name it extends; gamma's calls, as classic prof had it, to
+# no one.
+expect_fold()
+{
+	cat <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  30.0    0.30    0.30    1000      0.300   delta
+  25.0    0.25    0.55     100      2.50    beta, beta2
   12.0    0.12    0.67       2     60.      kappa
   10.0    0.10    0.77       3     33.      alpha
    7.0    0.07    0.84                      eps
@@ -188,12 +209,14 @@ report_sorted_by_calls_body()
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   30.0    0.30    0.30    1000      0.300   delta
-  25.0    0.25    0.55     107      2.34    beta, beta2
+  20.0    0.20    0.50     100      2.00    beta, beta2
+   5.0    0.05    0.55       7      7.      gamma
   10.0    0.10    0.65       3     33.      alpha
   12.0    0.12    0.77       2     60.      kappa
    4.0    0.04    0.81                      _Z3fooi
    7.0    0.07    0.88                      eps
-   5.0    0.05    0.93                      mu
+   3.0    0.03    0.91                      mu
+   2.0    0.02    0.93                      mu.cold
    7.0    0.07    1.00                      omega
 EOF
 	atf_check -o file:expout "$PROF" -c "$SYMS"
@@ -212,11 +235,13 @@ report_sorted_by_name_body()
  %Time Seconds Cumsecs  #Calls   msec/call  Name
    4.0    0.04    0.04                      _Z3fooi
   10.0    0.10    0.14       3     33.      alpha
-  25.0    0.25    0.39     107      2.34    beta, beta2
-  30.0    0.30    0.69    1000      0.300   delta
-   7.0    0.07    0.76                      eps
+  20.0    0.20    0.34     100      2.00    beta, beta2
+  30.0    0.30    0.64    1000      0.300   delta
+   7.0    0.07    0.71                      eps
+   5.0    0.05    0.76       7      7.      gamma
   12.0    0.12    0.88       2     60.      kappa
-   5.0    0.05    0.93                      mu
+   3.0    0.03    0.91                      mu
+   2.0    0.02    0.93                      mu.cold
    7.0    0.07    1.00                      omega
 EOF
 	atf_check -o file:expout "$PROF" -n "$SYMS"
@@ -234,11 +259,13 @@ report_sorted_by_address_body()
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   10.0    0.10    0.10       3     33.      alpha
-  25.0    0.25    0.35     107      2.34    beta, beta2
+  20.0    0.20    0.30     100      2.00    beta, beta2
+   5.0    0.05    0.35       7      7.      gamma
   30.0    0.30    0.65    1000      0.300   delta
    7.0    0.07    0.72                      eps
   12.0    0.12    0.84       2     60.      kappa
-   5.0    0.05    0.89                      mu
+   3.0    0.03    0.87                      mu
+   2.0    0.02    0.89                      mu.cold
    4.0    0.04    0.93                      _Z3fooi
    7.0    0.07    1.00                      omega
 EOF
@@ -311,6 +338,8 @@ expect_addr()
 		*eps)		s=4 ;;
 		*omega)		s=13 ;;
 		*mu)		s=9 ;;
+		*gamma)		s=2 ;;
+		*mu.cold)	s=11 ;;
 		*_Z3fooi)	s=12 ;;
 		esac
 		printf "$1 %s\n" $(( BASE + s * 64 )) "$line"
@@ -348,29 +377,21 @@ octal_addresses_with_o_body()
 atf_test_case locals_with_g
 locals_with_g_head()
 {
-	atf_set descr "-g lists local functions on their own; -l (the" \
-	    "default) folds a local into the global its name extends" \
-	    "(mu.cold into mu) or else into the preceding global"
+	atf_set descr "Every local function has its row by default, as with" \
+	    "-g; -l folds a local into the global its name extends" \
+	    "(mu.cold into mu) or else into the preceding global, and" \
+	    "credits that global with none of its calls"
 }
 locals_with_g_body()
 {
 	setup_prof
 	forge mon.out </dev/null
-	cat >expout <<'EOF'
- %Time Seconds Cumsecs  #Calls   msec/call  Name
-  30.0    0.30    0.30    1000      0.300   delta
-  20.0    0.20    0.50     100      2.00    beta, beta2
-  12.0    0.12    0.62       2     60.      kappa
-  10.0    0.10    0.72       3     33.      alpha
-   7.0    0.07    0.79                      eps
-   7.0    0.07    0.86                      omega
-   5.0    0.05    0.91       7      7.      gamma
-   4.0    0.04    0.95                      _Z3fooi
-   3.0    0.03    0.98                      mu
-   2.0    0.02    1.00                      mu.cold
-EOF
-	atf_check -o file:expout "$PROF" -g "$SYMS"
 	expect_time >expout
+	atf_check -o file:expout "$PROF" "$SYMS"
+	atf_check -o file:expout "$PROF" -g "$SYMS"
+	atf_check -o file:expout "$PROF" -l -g "$SYMS"
+	expect_fold >expout
+	atf_check -o file:expout "$PROF" -l "$SYMS"
 	atf_check -o file:expout "$PROF" -g -l "$SYMS"
 }
 
@@ -588,6 +609,135 @@ EOF
 	atf_check -o file:expout "$PROF" "$SYMS"
 }
 
+atf_test_case kernel_time_shown_apart
+kernel_time_shown_apart_head()
+{
+	atf_set descr "A perf-clock file that splits user and system time:" \
+	    "its samples stand for the user part, the system part is one" \
+	    "row of its own, [kernel: system calls and faults], and -s" \
+	    "says so; a timer-clock file's kernel time stays at the call" \
+	    "site, and an older perf file's is spread, as -s says"
+}
+kernel_time_shown_apart_body()
+{
+	setup_prof
+	echo "run clock=1 cpu=2000000000 in=100 user=1000 sys=1000" |
+	    forge mon.out
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  50.0    1.00    1.00                      [kernel: system calls and faults]
+  15.0    0.30    1.30    1000      0.300   delta
+  10.0    0.20    1.50     100      2.00    beta, beta2
+   6.0    0.12    1.62       2     60.      kappa
+   5.0    0.10    1.72       3     33.      alpha
+   3.5    0.07    1.79                      eps
+   3.5    0.07    1.86                      omega
+   2.5    0.05    1.91       7      7.      gamma
+   2.0    0.04    1.95                      _Z3fooi
+   1.5    0.03    1.98                      mu
+   1.0    0.02    2.00                      mu.cold
+EOF
+	atf_check -o file:expout "$PROF" "$SYMS"
+	"$PROF" -s "$SYMS" >/dev/null 2>err || atf_fail "prof -s failed"
+	atf_check -o inline:"kernel time: shown apart (perf clock samples user mode only), 1.00 s\n" \
+	    grep '^kernel time:' err
+	atf_check -o match:'^unattributed: 0 samples' cat err
+	# -p leaves the row out; its time stays in the total.
+	atf_check -o match:'^  15.0    0.30    0.30    1000      0.300   delta$' \
+	    -o not-match:kernel "$PROF" -p "$SYMS"
+
+	echo "run clock=2 cpu=2000000000 in=100 user=1000 sys=1000" |
+	    forge timer.out
+	atf_check -o match:'^  30.0    0.60    0.60    1000      0.600   delta$' \
+	    -o not-match:kernel "$PROF" "$SYMS" timer.out
+	"$PROF" -s "$SYMS" timer.out >/dev/null 2>err || atf_fail "prof -s"
+	atf_check -o inline:"kernel time: charged to the call site\n" \
+	    grep '^kernel time:' err
+
+	echo "run clock=1 cpu=2000000000 in=100" | forge old.out
+	atf_check -o not-match:kernel "$PROF" "$SYMS" old.out
+	"$PROF" -s "$SYMS" old.out >/dev/null 2>err || atf_fail "prof -s"
+	atf_check -o match:'^kernel time: spread over the user samples' \
+	    grep '^kernel time:' err
+
+	# Merged, each file keeps its own: 1 s of kernel time, from mon.out.
+	"$PROF" -s "$SYMS" mon.out timer.out >out 2>err ||
+	    atf_fail "prof -s of two files failed"
+	atf_check -o match:'^  25.0    1.00    1.00  .*\[kernel: system calls and faults\]$' \
+	    cat out
+	atf_check -o inline:"kernel time: shown apart (perf clock samples user mode only) in 1 file; charged to the call site in 1 file, 1.00 s\n" \
+	    grep '^kernel time:' err
+}
+
+atf_test_case libmon_code_kept_apart
+libmon_code_kept_apart_head()
+{
+	atf_set descr "Functions in the range a SELF record gives are no" \
+	    "rows, with any option: their samples are the overhead line" \
+	    "after the rows, and %Time is the share of the program's time"
+}
+libmon_code_kept_apart_body()
+{
+	setup_prof
+	echo "self $(slot 3) $(slot 4)" | forge mon.out
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  28.6    0.20    0.20     100      2.00    beta, beta2
+  17.1    0.12    0.32       2     60.      kappa
+  14.3    0.10    0.42       3     33.      alpha
+  10.0    0.07    0.49                      eps
+  10.0    0.07    0.56                      omega
+   7.1    0.05    0.61       7      7.      gamma
+   5.7    0.04    0.65                      _Z3fooi
+   4.3    0.03    0.68                      mu
+   2.9    0.02    0.70                      mu.cold
+
+profiling overhead, not in the rows: 0.30 s, 30.0% of all samples, 1112 calls counted
+EOF
+	atf_check -o file:expout "$PROF" "$SYMS"
+	for o in -z -l -a -c -n "-z -l" -x; do
+		atf_check -o not-match:delta "$PROF" $o "$SYMS"
+	done
+	"$PROF" -s "$SYMS" >/dev/null 2>err || atf_fail "prof -s failed"
+	atf_check -o inline:"overhead: 0.30 s in libmon's code, known by its recorded range\n" \
+	    grep '^overhead:' err
+}
+
+atf_test_case libmon_known_by_names
+libmon_known_by_names_head()
+{
+	atf_set descr "A file with no SELF record: mcount, _mcount," \
+	    "__fentry__ and _mon_ functions are known as libmon's by" \
+	    "their names, and their samples are overhead, not rows"
+}
+libmon_known_by_names_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_burn_nopie
+	b=$(symaddr "$prog" burn50)
+	m=$(symaddr "$prog" _mcount)
+	f=$(nm "$prog" | awk '$3 ~ /^_mon_/ { print "0x" $1; exit }')
+	[ -n "$b" ] && [ -n "$m" ] && [ -n "$f" ] ||
+	    atf_fail "no burn50, _mcount or _mon_ function in $prog"
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+run clock=0 cpu=500000000 out=50 period=10000000
+pcs $(( b + 1 )) 30
+pcs $(( m + 1 )) 15
+pcs $(( f + 1 )) 5
+cell $(( b + 5 )) 10
+EOF
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+ 100.0    0.30    0.30      10     30.0     burn50
+
+profiling overhead, not in the rows: 0.20 s, 40.0% of all samples, 10 calls counted
+EOF
+	atf_check -o file:expout "$PROF" "$prog"
+	"$PROF" -s "$prog" >/dev/null 2>err || atf_fail "prof -s failed"
+	atf_check -o match:"^overhead: 0.20 s in libmon's code, known by its names" \
+	    cat err
+}
+
 atf_test_case straddling_bins_split
 straddling_bins_split_head()
 {
@@ -640,12 +790,14 @@ EOF
   17.4    0.64    0.64                      eps
   17.4    0.64    1.28                      eta
   17.4    0.64    1.92                      theta
-   8.7    0.32    2.24                      beta, beta2
-   8.7    0.32    2.56                      mu
-   4.3    0.16    2.72                      _Z3fooi
-   4.3    0.16    2.88                      alpha
-   4.3    0.16    3.04                      delta
-   4.3    0.16    3.20                      kappa
+   4.3    0.16    2.08                      _Z3fooi
+   4.3    0.16    2.24                      alpha
+   4.3    0.16    2.40                      beta, beta2
+   4.3    0.16    2.56                      delta
+   4.3    0.16    2.72                      gamma
+   4.3    0.16    2.88                      kappa
+   4.3    0.16    3.04                      mu
+   4.3    0.16    3.20                      mu.cold
    4.3    0.16    3.36                      nu
    4.3    0.16    3.52                      omega
    4.3    0.16    3.68                      zeta
@@ -700,13 +852,15 @@ EOF
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   65.0    1.30    1.30    1500      0.867   delta
-  12.5    0.25    1.55     107      2.34    beta, beta2
-   6.0    0.12    1.67       2     60.      kappa
-   5.0    0.10    1.77       3     33.      alpha
-   3.5    0.07    1.84                      eps
-   3.5    0.07    1.91                      omega
-   2.5    0.05    1.96                      mu
-   2.0    0.04    2.00                      _Z3fooi
+  10.0    0.20    1.50     100      2.00    beta, beta2
+   6.0    0.12    1.62       2     60.      kappa
+   5.0    0.10    1.72       3     33.      alpha
+   3.5    0.07    1.79                      eps
+   3.5    0.07    1.86                      omega
+   2.5    0.05    1.91       7      7.      gamma
+   2.0    0.04    1.95                      _Z3fooi
+   1.5    0.03    1.98                      mu
+   1.0    0.02    2.00                      mu.cold
    0.0    0.00    2.00       1      0.      zeta
 EOF
 	atf_check -o file:expout "$PROF" "$SYMS" one.out two.out
@@ -930,7 +1084,7 @@ pcs 0x1000 25
 EOF
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
-  40.0    0.10    0.10                      /nonexistent/libgone.so+0x1010
+  40.0    0.10    0.10                      [unnamed code] (/nonexistent/libgone.so)
   36.0    0.09    0.19       7     13.      delta
   10.0    0.03    0.21                      [unknown]+0x1000
    4.0    0.01    0.23       3      3.      alpha
@@ -1001,7 +1155,7 @@ bad_option_prints_usage_head()
 bad_option_prints_usage_body()
 {
 	setup_prof
-	usage='usage: prof [-ChpsVz] [-a | -c | -n | -t] [-o | -x] [-g | -l] [-m mdata] [prog [mdata ...]]\n'
+	usage='usage: prof [-ChpsuVz] [-a | -c | -n | -t] [-o | -x] [-g | -l] [-m mdata] [prog [mdata ...]]\n'
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" -q
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" --help
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" -m
@@ -1020,13 +1174,15 @@ no_call_counts_note_body()
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   30.0    0.30    0.30                      delta
-  25.0    0.25    0.55                      beta, beta2
-  12.0    0.12    0.67                      kappa
-  10.0    0.10    0.77                      alpha
-   7.0    0.07    0.84                      eps
-   7.0    0.07    0.91                      omega
-   5.0    0.05    0.96                      mu
-   4.0    0.04    1.00                      _Z3fooi
+  20.0    0.20    0.50                      beta, beta2
+  12.0    0.12    0.62                      kappa
+  10.0    0.10    0.72                      alpha
+   7.0    0.07    0.79                      eps
+   7.0    0.07    0.86                      omega
+   5.0    0.05    0.91                      gamma
+   4.0    0.04    0.95                      _Z3fooi
+   3.0    0.03    0.98                      mu
+   2.0    0.02    1.00                      mu.cold
 EOF
 	atf_check -o file:expout -e inline:"prof: no call counts captured\n" \
 	    "$PROF" "$SYMS"
@@ -1068,9 +1224,10 @@ atf_test_case shared_object_rows
 shared_object_rows_head()
 {
 	atf_set descr "Samples and calls in a shared object are named from" \
-	    "its own symbols as 'fn (object)'; uncovered addresses as" \
-	    "object+0xoffset; an unreadable object by its path; -p keeps" \
-	    "the program only"
+	    "its own symbols as 'fn (object)'; the addresses no symbol" \
+	    "covers make one row an object, '[unnamed code] (object)'," \
+	    "or with -u one an address, object+0xoffset; an unreadable" \
+	    "object is named by its path; -p keeps the program only"
 }
 shared_object_rows_body()
 {
@@ -1091,7 +1248,8 @@ exec 0 $(slot 0) $(slot 14) - $SYMS
 obj $L $L $(( L + 0x10000 )) $id $lib
 obj 0x7f0000000000 0x7f0000000000 0x7f0000010000 - /nonexistent/libgone.so
 pcs $(( L + fn + 4 )) 60
-pcs $(( L + 5 )) 30
+pcs $(( L + 5 )) 20
+pcs $(( L + 7 )) 10
 pcs 0x7f0000000010 40
 pcs 0x1000 20
 EOF
@@ -1099,11 +1257,21 @@ EOF
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   30.0    0.06    0.06      12      5.0     lib_burn (h_solib.so)
   25.0    0.05    0.11      10      5.0     delta
-  20.0    0.04    0.15                      /nonexistent/libgone.so+0x10
-  15.0    0.03    0.18                      h_solib.so+0x5
+  20.0    0.04    0.15                      [unnamed code] (/nonexistent/libgone.so)
+  15.0    0.03    0.18                      [unnamed code] (h_solib.so)
   10.0    0.02    0.20                      [unknown]+0x1000
 EOF
 	atf_check -o file:expout -e empty "$PROF" "$SYMS"
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  30.0    0.06    0.06      12      5.0     lib_burn (h_solib.so)
+  25.0    0.05    0.11      10      5.0     delta
+  20.0    0.04    0.15                      /nonexistent/libgone.so+0x10
+  10.0    0.02    0.17                      [unknown]+0x1000
+  10.0    0.02    0.19                      h_solib.so+0x5
+   5.0    0.01    0.20                      h_solib.so+0x7
+EOF
+	atf_check -o file:expout -e empty "$PROF" -u "$SYMS"
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   25.0    0.05    0.05      10      5.0     delta
@@ -1113,6 +1281,39 @@ EOF
 	    >expout
 	atf_check -o file:expout -e empty sh -c \
 	    "'$PROF' -x -h '$SYMS' | grep lib_burn"
+}
+
+atf_test_case vdso_of_another_kernel_unnamed
+vdso_of_another_kernel_unnamed_head()
+{
+	atf_set descr "A vDSO whose build-id is not that of prof's own (a" \
+	    "profile from another kernel) is not named from prof's: its" \
+	    "time is one row, '[unnamed code] (vdso)', and -s says why"
+}
+vdso_of_another_kernel_unnamed_body()
+{
+	setup_prof
+	"$MKMON" mon.out <<EOF || atf_fail "t_mkmon failed"
+lpc $(slot 0)
+hpc $(slot 14)
+hist 14
+bin 3 50
+cell $(slot 3 5) 10
+run clock=1 period=1000000 cpu=100000000 in=50 out=50
+exec 0 $(slot 0) $(slot 14) - $SYMS
+obj 0x7f0000000000 0x7f0000000000 0x7f0000002000 abcdef linux-vdso.so.1
+pcs 0x7f0000000b00 30
+pcs 0x7f0000000c00 20
+EOF
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  50.0    0.05    0.05                      [unnamed code] (vdso)
+  50.0    0.05    0.10      10      5.0     delta
+EOF
+	"$PROF" -s "$SYMS" >out 2>err || atf_fail "prof failed: $(cat err)"
+	atf_check -o file:expout cat out
+	atf_check -o match:"not read: linux-vdso.so.1 \(another kernel's vDSO: build-id differs\)" \
+	    cat err
 }
 
 atf_test_case shared_object_changed_warns
@@ -1359,7 +1560,7 @@ EOF
 	delta="  50.0    0.05    0.05      10      5.0     delta"
 	printf '%s\n  50.0    0.05    0.10%22slib.so+0x%x\n' "$delta" " " \
 	    $(( g + 4 )) >expout
-	atf_check -o file:expout -e empty "$PROF" -h "$SYMS"
+	atf_check -o file:expout -e empty "$PROF" -h -u "$SYMS"
 	atf_check -o inline:"objects: 1 loaded, 1 read for symbols; exported names only (no .symtab, no debug file): lib.so\n" \
 	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^objects:'"
 	cp "$srcdir/t_syms_dbg.debug" . || atf_fail "cp failed"
@@ -2055,6 +2256,31 @@ prog_missing_or_directory_body()
 	    -e inline:"prof: a.out: No such file or directory\n" "$PROF"
 }
 
+atf_test_case prog_from_exec_record
+prog_from_exec_record_head()
+{
+	atf_set descr "With no program named and no a.out, prof reads the" \
+	    "program the file's EXEC record names; it says so when that" \
+	    "path is gone, or is another build"
+}
+prog_from_exec_record_body()
+{
+	setup_prof
+	echo "exec 0 $(slot 0) $(slot 14) - $SYMS" | forge mon.out
+	expect_time >expout
+	atf_check -o file:expout -e empty "$PROF"
+	echo "exec 0 $(slot 0) $(slot 14) - /nonexistent/prog" | forge mon.out
+	atf_check -s exit:1 -e inline:"prof: /nonexistent/prog: No such file or directory (the program mon.out names; there is no a.out)\n" \
+	    "$PROF"
+	echo "exec 0 $(slot 0) $(slot 14) abcd $SYMS" | forge mon.out
+	atf_check -o file:expout \
+	    -e match:"^prof: warning: mon.out was written by another build than $SYMS \(build-id abcd, not " \
+	    "$PROF"
+	# An a.out here is still the default.
+	cp "$(atf_get_srcdir)/h_burn" a.out || atf_fail "cp failed"
+	atf_check -s exit:0 -o not-match:delta -e ignore "$PROF"
+}
+
 atf_test_case prog_not_elf64_x86_64
 prog_not_elf64_x86_64_head()
 {
@@ -2187,7 +2413,7 @@ forged_large_file_read_in_time_body()
 	atf_check -o inline:"prof: no call counts captured\n" cat err
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
-  50.0  500.00  500.00                      /nonexistent/l199999+0x1800
+  50.0  500.00  500.00                      [unnamed code] (/nonexistent/l199999)
 EOF
 	atf_check -o file:expout head -2 out
 	atf_check -o inline:"503\n" sh -c 'wc -l <out'
@@ -2238,7 +2464,8 @@ names_from_files_printed_safely_body()
 		fi
 	done
 	atf_check -o match:' k\?a\?a$' \
-	    -o match:' /nonexistent/\?\]0;x\?lib\.so\+0x1010$' cat out
+	    -o match:' \[unnamed code\] \(/nonexistent/\?\]0;x\?lib\.so\)$' \
+	    cat out
 	atf_check -o match:'not read: /nonexistent/\?\]0;x\?lib\.so \(' \
 	    -o match:'warning: .*/\?\[2J\?\.so is not the build' cat err
 }
@@ -2383,10 +2610,16 @@ check_burn()
 atf_test_case e2e_statics_fold_within_their_file
 e2e_statics_fold_within_their_file_head()
 {
-	atf_set descr "Without -g a static function folds into the global" \
-	    "before it only within its own source file: a program's first" \
-	    "static keeps its own row instead of going to the start-up" \
-	    "code that gcc -O2 places between it and main"
+	atf_set descr "Every static function has its row by default; with" \
+	    "-l a static folds into the global before it only within its" \
+	    "own source file, and its calls count for no one: a program's" \
+	    "first static keeps its own row instead of going to the" \
+	    "start-up code that gcc -O2 places between it and main"
+}
+# statics_rows report: "name calls %time" of every row that has calls.
+statics_rows()
+{
+	awk 'NR > 1 && NF >= 6 { print $6, $4, $1 }' "$1"
 }
 e2e_statics_fold_within_their_file_body()
 {
@@ -2394,15 +2627,35 @@ e2e_statics_fold_within_their_file_body()
 	h="$(atf_get_srcdir)/h_statics"
 	atf_check "$h"
 	"$PROF" "$h" >report 2>err || atf_fail "prof failed: $(cat err)"
-	# name, calls and %time of every row that has calls
-	awk 'NR > 1 && NF >= 6 { print $6, $4, $1 }' report >rows
+	statics_rows report >rows
 	awk '
 	    { calls[$1] = $2; pct[$1] = $3 }
 	    END {
-		if (calls["lead"] != 1 || calls["anchor"] != 2 ||
+		if (calls["lead"] != 1 || calls["anchor"] != 1 ||
+		    calls["trail"] != 1 || calls["main"] != 1) {
+			print "calls: lead " calls["lead"] ", anchor " \
+			    calls["anchor"] ", trail " calls["trail"]
+			bad = 1
+		}
+		if (pct["lead"] < 50 || pct["lead"] > 70 ||
+		    pct["anchor"] < 12 || pct["anchor"] > 28 ||
+		    pct["trail"] < 12 || pct["trail"] > 28) {
+			print "time: lead " pct["lead"] "%, anchor " \
+			    pct["anchor"] "%, trail " pct["trail"] \
+			    "%, not 60, 20 and 20"
+			bad = 1
+		}
+		exit bad
+	    }' rows >verdict || atf_fail "$(cat verdict) -- report: $(cat report)"
+	"$PROF" -l "$h" >report 2>err || atf_fail "prof -l failed: $(cat err)"
+	statics_rows report >rows
+	awk '
+	    { calls[$1] = $2; pct[$1] = $3 }
+	    END {
+		if (calls["lead"] != 1 || calls["anchor"] != 1 ||
 		    calls["main"] != 1 || ("trail" in calls)) {
 			print "calls: lead " calls["lead"] ", anchor " \
-			    calls["anchor"] " (with trail), main " calls["main"]
+			    calls["anchor"] " (not trail), main " calls["main"]
 			bad = 1
 		}
 		if (pct["lead"] < 50 || pct["lead"] > 70 ||
@@ -2416,8 +2669,128 @@ e2e_statics_fold_within_their_file_body()
 	if grep -q _dl_relocate_static_pie report; then
 		atf_fail "start-up code took a static: $(cat report)"
 	fi
-	"$PROF" -g "$h" >report.g || atf_fail "prof -g failed"
-	grep -q " trail\$" report.g || atf_fail "-g lists no trail: $(cat report.g)"
+}
+
+atf_test_case e2e_statics_same_name_apart
+e2e_statics_same_name_apart_head()
+{
+	atf_set descr "Static functions of one name in two source files are" \
+	    "two rows, each carrying its file's name: 60/40 within 10" \
+	    "points, one call each"
+}
+e2e_statics_same_name_apart_body()
+{
+	setup_prof
+	h="$(atf_get_srcdir)/h_clash"
+	atf_check "$h"
+	"$PROF" "$h" >report 2>err || atf_fail "prof failed: $(cat err)"
+	awk '$NF == "[clash_a.c]" { a = $1; ca = $4 }
+	    $NF == "[clash_b.c]" { b = $1; cb = $4 }
+	    END {
+		if (ca != 1 || cb != 1 || a < 50 || a > 70 || b < 30 ||
+		    b > 50)
+			exit 1
+	    }' report || atf_fail "helper rows: $(cat report)"
+}
+
+atf_test_case e2e_libmon_never_a_row
+e2e_libmon_never_a_row_head()
+{
+	atf_set descr "No function of libmon's code (between" \
+	    "__start_libmon_text and __stop_libmon_text) is a row of the" \
+	    "program, with any option; the overhead line gives the calls" \
+	    "counted, as classic prof's mcount row did"
+}
+e2e_libmon_never_a_row_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_burn
+	atf_check "$prog" 100000
+	lo=$(symaddr "$prog" __start_libmon_text)
+	hi=$(symaddr "$prog" __stop_libmon_text)
+	[ -n "$lo" ] && [ -n "$hi" ] || atf_fail "no libmon_text in $prog"
+	nm "$prog" | awk -v lo=$(( lo )) -v hi=$(( hi )) '
+	    $2 ~ /^[tTW]$/ {
+		a = 0
+		for (i = 1; i <= length($1); i++)
+			a = a * 16 + index("0123456789abcdef",
+			    substr($1, i, 1)) - 1
+		if (a >= lo && a <= hi)
+			print $3
+	    }' | sort -u >libmon
+	grep -qx _mcount libmon || atf_fail "no _mcount among: $(cat libmon)"
+	for o in "" -z "-z -l" "-z -a" "-z -s" "-z -p"; do
+		"$PROF" $o "$prog" >report 2>/dev/null ||
+		    atf_fail "prof $o failed"
+		awk 'NR > 1 && NF >= 4 { print $NF }' report | sort -u >names
+		comm -12 libmon names >both
+		[ -s both ] && atf_fail "prof $o shows libmon's $(cat both)"
+		grep -q '^profiling overhead, not in the rows: .* 1001 calls counted$' \
+		    report || atf_fail "prof $o: no overhead line: $(cat report)"
+	done
+}
+
+atf_test_case e2e_system_time_apart
+e2e_system_time_apart_head()
+{
+	atf_set descr "A program that spends as long in read() as in user" \
+	    "code, each part timed on its thread's CPU clock: with the" \
+	    "perf clock, user_part's seconds are its CPU time within 15%" \
+	    "and 30 ms, and the kernel row sys_part's within 25%; with the" \
+	    "timer clock, sys_part and read() hold sys_part's time"
+}
+# sys_check clock: run h_sysburn with clock; judge its report with the awk
+# program $2 given the truth (sys, user) and the rows.
+sys_check()
+{
+	rm -f mon.out
+	PROFCLOCK=$1 "$prog" >truth || atf_fail "h_sysburn failed"
+	"$PROF" -s "$prog" >report 2>err || atf_fail "prof failed: $(cat err)"
+	grep -q "^clock: $3" err || atf_skip "the $1 clock was not used here"
+	{ cat truth; cat report; } | awk "$2" >verdict ||
+	    atf_fail "$1: $(cat verdict) -- $(cat truth) -- $(cat report)"
+}
+e2e_system_time_apart_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_sysburn
+	sys_check timer '
+	    $1 == "sys_part" && NF == 2 { sys = $2 }
+	    / sys_part$/ || / read \(libc\.so\.6\)$/ { got += $2 }
+	    END {
+		printf "sys_part and read(): %.3f s, not %.3f\n", got, sys
+		exit got < 0.75 * sys || got > 1.25 * sys + 0.03
+	    }' timer_create
+	sys_check perf '
+	    $1 == "sys_part" && NF == 2 { sys = $2 }
+	    $1 == "user_part" && NF == 2 { user = $2 }
+	    / user_part$/ { u = $2 }
+	    /\[kernel: system calls and faults\]$/ { k = $2 }
+	    END {
+		printf "user_part %.3f s, not %.3f; kernel %.3f s, " \
+		    "not %.3f\n", u, user, k, sys
+		exit u < 0.85 * user - 0.03 || u > 1.15 * user + 0.03 ||
+		    k < 0.75 * sys || k > 1.25 * sys
+	    }' perf_event
+}
+
+atf_test_case e2e_vdso_named
+e2e_vdso_named_head()
+{
+	atf_set descr "Samples in the vDSO are named from prof's own vDSO" \
+	    "(the same kernel's, by build-id): a row such as" \
+	    "'__vdso_clock_gettime, clock_gettime (vdso)', never" \
+	    "linux-vdso.so.1+0xoffset"
+}
+e2e_vdso_named_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_vdso
+	atf_check "$prog"
+	"$PROF" "$prog" >report 2>err || atf_fail "prof failed: $(cat err)"
+	grep -q linux-vdso report && atf_fail "vDSO unnamed: $(cat report)"
+	awk '/clock_gettime.* \(vdso\)$/ { p += $1 } END { exit p < 40 }' \
+	    report || atf_fail "no clock_gettime (vdso) row: $(cat report)"
 }
 
 atf_test_case e2e_pie
@@ -2704,6 +3077,9 @@ atf_init_test_cases()
 	atf_add_test_case seconds_from_cpu_time
 	atf_add_test_case seconds_count_dropped_samples
 	atf_add_test_case seconds_from_asked_period
+	atf_add_test_case kernel_time_shown_apart
+	atf_add_test_case libmon_code_kept_apart
+	atf_add_test_case libmon_known_by_names
 	atf_add_test_case straddling_bins_split
 	atf_add_test_case scale_two_one_bin
 	atf_add_test_case cell_belongs_to_caller
@@ -2724,6 +3100,7 @@ atf_init_test_cases()
 	atf_add_test_case demangle_with_C
 	atf_add_test_case demangle_without_cxxfilt
 	atf_add_test_case shared_object_rows
+	atf_add_test_case vdso_of_another_kernel_unnamed
 	atf_add_test_case shared_object_changed_warns
 	atf_add_test_case stripped_program_uses_dynsym
 	atf_add_test_case debug_file_next_to_program
@@ -2755,6 +3132,7 @@ atf_init_test_cases()
 	atf_add_test_case mdata_extension_lies
 	atf_add_test_case mdata_extension_unknowns
 	atf_add_test_case prog_missing_or_directory
+	atf_add_test_case prog_from_exec_record
 	atf_add_test_case prog_not_elf64_x86_64
 	atf_add_test_case prog_without_symbols
 	atf_add_test_case prog_headers_lie
@@ -2764,6 +3142,10 @@ atf_init_test_cases()
 	atf_add_test_case merged_rates_weighted
 	atf_add_test_case big_program
 	atf_add_test_case e2e_statics_fold_within_their_file
+	atf_add_test_case e2e_statics_same_name_apart
+	atf_add_test_case e2e_libmon_never_a_row
+	atf_add_test_case e2e_system_time_apart
+	atf_add_test_case e2e_vdso_named
 	atf_add_test_case e2e_pie
 	atf_add_test_case e2e_nopie
 	atf_add_test_case e2e_clang

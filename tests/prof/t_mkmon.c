@@ -16,10 +16,12 @@
  *	nfns N			the header's nfns, whatever follows
  *	run KEY=V ...		a RUN record: clock pid period cpu in out
  *				lost saturated overruns cells_lost scale
- *				threads dropped unloaded_lost; len=N writes
- *				only its first N bytes
+ *				threads dropped unloaded_lost outside_lost
+ *				unsampled user sys; len=N writes only its
+ *				first N bytes
  *	exec BIAS LO HI ID PATH	the EXEC record (ID hex bytes, or -)
  *	obj BIAS LO HI ID PATH	an OBJ record
+ *	self LO HI		the SELF record: libmon's code
  *	pcs PC C		a sample outside the histogram (one PCS
  *				record after the others holds them all)
  *	record TYPE LEN HEX	a raw record claiming LEN bytes, holding HEX
@@ -28,7 +30,7 @@
  *	truncate N		cut the file after N bytes
  *	append HEX		raw bytes after the histogram
  *
- * Without run, exec, obj, pcs, record, magic, version or xlength the
+ * Without run, exec, obj, self, pcs, record, magic, version or xlength the
  * file is classic: no extension cells at all.
  */
 #include <err.h>
@@ -140,6 +142,8 @@ static const struct {
 	RUNKEY("overruns", overruns),	RUNKEY("cells_lost", cells_lost),
 	RUNKEY("scale", scale),		RUNKEY("threads", threads),
 	RUNKEY("dropped", dropped),	RUNKEY("unloaded_lost", unloaded_lost),
+	RUNKEY("outside_lost", outside_lost), RUNKEY("unsampled", unsampled),
+	RUNKEY("user", user_ns),	RUNKEY("sys", sys_ns),
 };
 
 static void
@@ -264,7 +268,13 @@ line(struct forge *f, char *s)
 		obj_record(f, MONX_R_EXEC);
 	else if (strcmp(kw, "obj") == 0)
 		obj_record(f, MONX_R_OBJ);
-	else if (strcmp(kw, "pcs") == 0) {
+	else if (strcmp(kw, "self") == 0) {
+		struct monx_range r;
+
+		r.lo = num(strtok(NULL, " \t\n"));
+		r.hi = num(strtok(NULL, " \t\n"));
+		record(f, MONX_R_SELF, &r, sizeof(r));
+	} else if (strcmp(kw, "pcs") == 0) {
 		struct monx_pc pc;
 
 		pc.pc = num(strtok(NULL, " \t\n"));
