@@ -239,11 +239,14 @@ drain_loop(void *unused)
 }
 
 /*
- * Start the drainer with every signal blocked and wait until its id is
- * known.  libc's own pthread_create: libmon's would give it a clock.
+ * Start the drainer with every signal blocked, and if wait, wait until
+ * its id is known (only a scan of the other threads needs it; a fork
+ * child has none, and spares the switch).  It is created before any
+ * event is opened, so it inherits none whether it has run yet or not.
+ * libc's own pthread_create: libmon's would give it a clock.
  */
 static int
-start_drainer(void)
+start_drainer(int wait)
 {
 	static createfn real;
 	pthread_condattr_t ca;
@@ -268,7 +271,7 @@ start_drainer(void)
 	pthread_mutex_lock(&waitlock);
 	r = real(&drainer, &at, drain_loop, NULL);
 	pthread_attr_destroy(&at);
-	while (r == 0 && atomic_load(&drainer_tid) == 0)
+	while (wait && r == 0 && atomic_load(&drainer_tid) == 0)
 		pthread_cond_wait(&waitcv, &waitlock);
 	pthread_mutex_unlock(&waitlock);
 	return r == 0 ? 0 : -1;
@@ -345,7 +348,7 @@ _mon_ring_start(uint64_t ns)
 		return -1;
 	capbytes = len;
 	cap = len / sizeof(struct ring);
-	if (start_drainer() != 0)
+	if (start_drainer(1) != 0)
 		goto fail;
 	if (arm(_mon_gettid(), 1) != 0) {
 		stop_drainer();
@@ -412,7 +415,7 @@ _mon_ring_fork_child(void)
 	if (rings == NULL)
 		return -1;
 	unsampled = 0;
-	if (start_drainer() != 0 || arm(_mon_gettid(), 1) != 0) {
+	if (start_drainer(0) != 0 || arm(_mon_gettid(), 1) != 0) {
 		_mon_unmap(rings, capbytes);
 		rings = NULL;
 		return -1;
