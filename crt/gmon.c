@@ -54,7 +54,7 @@ __monstartup(unsigned long lowpc, unsigned long highpc)
 	bytes = sizeof(struct hdr) + MPROGS0 * sizeof(struct cnt) +
 	    (highpc - lowpc) / BARSIZE * sizeof(WORD) + sizeof(WORD) - 1;
 	if ((buf = _mon_map(bytes)) == NULL) {
-		_mon_warn("monstartup", "no memory for the profile", errno);
+		_mon_warn("monstartup", "no memory for the profile", ENOMEM);
 		errno = saved;
 		return;
 	}

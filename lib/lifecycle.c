@@ -73,6 +73,8 @@ __attribute__((used)) static const char *const pull[] = {
 	&_mon_link_dlclose,
 };
 
+static _Atomic pid_t	 holder;	/* thread holding proflock */
+
 static void fork_prepare(void);
 static void fork_parent(void);
 static void fork_child(void);
@@ -83,6 +85,31 @@ hook(void)
 	if (!atfork_set && pthread_atfork(fork_prepare, fork_parent,
 	    fork_child) == 0)
 		atfork_set = 1;
+}
+
+/*
+ * Take proflock; 0 when the calling thread holds it already -- a signal
+ * handler interrupted it there, in fork() or a stop, and calls exit() --
+ * and nothing may be done: waiting would never end.
+ */
+static int
+enter(void)
+{
+	pid_t me;
+
+	me = _mon_gettid();
+	if (atomic_load(&holder) == me)
+		return 0;
+	pthread_mutex_lock(&proflock);
+	atomic_store(&holder, me);
+	return 1;
+}
+
+static void
+leave(void)
+{
+	atomic_store(&holder, 0);
+	pthread_mutex_unlock(&proflock);
 }
 
 /*
@@ -161,12 +188,13 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 	    sizeof(WORD);
 	if (buf == NULL || lo == NULL || lo >= hi || ssiz >= bufsize)
 		return EINVAL;
-	pthread_mutex_lock(&proflock);
-	hook();
+	if (!enter())
+		return EDEADLK;
 	if (_mon_outname_init() == 1) {		/* PROFDIR="": none */
-		pthread_mutex_unlock(&proflock);
+		leave();
 		return 0;
 	}
+	hook();
 	/* Samples on their way belong to the profile before, if any. */
 	_mon_clock_drain();
 	paused = 0;
@@ -196,7 +224,7 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 	profiling = 1;
 	classic = 0;
 	_mon_counting = 1;
-	pthread_mutex_unlock(&proflock);
+	leave();
 	return 0;
 }
 
@@ -209,7 +237,8 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 void
 _mon_life_control(int on)
 {
-	pthread_mutex_lock(&proflock);
+	if (!enter())
+		return;
 	if (profiling && on == paused) {
 		if (on) {
 			/* What the clock took while paused goes nowhere. */
@@ -226,7 +255,7 @@ _mon_life_control(int on)
 		}
 		paused = !on;
 	}
-	pthread_mutex_unlock(&proflock);
+	leave();
 }
 
 /* Copy the summed cells into the buffers' cell areas, in start order. */
@@ -279,9 +308,10 @@ _mon_life_stop(void)
 {
 	uint32_t unsampled;
 
-	pthread_mutex_lock(&proflock);
+	if (!enter())
+		return;
 	if (!profiling) {
-		pthread_mutex_unlock(&proflock);
+		leave();
 		return;
 	}
 	_mon_counting = 0;
@@ -290,14 +320,14 @@ _mon_life_stop(void)
 	if (getpid() != owner) {
 		_mon_clock_forget();
 		_mon_hist_set(NULL, 0, 0, 0);
-		pthread_mutex_unlock(&proflock);
+		leave();
 		return;
 	}
 	unsampled = _mon_clock_unsampled();
 	(void)set_hist(NULL, 0, 0, 0, 0);
 	_mon_stats_stop();
 	write_profile(unsampled);
-	pthread_mutex_unlock(&proflock);
+	leave();
 }
 
 /*
@@ -310,7 +340,10 @@ _mon_life_profil(WORD *buf, size_t bufsiz, uintptr_t off, unsigned int scale)
 {
 	int r;
 
-	pthread_mutex_lock(&proflock);
+	if (!enter()) {
+		errno = EDEADLK;
+		return -1;
+	}
 	hook();
 	/* Decide "off" from scale first: buf may be declared nonnull. */
 	if (scale < 2 || bufsiz < sizeof(WORD) || buf == NULL) {
@@ -322,7 +355,7 @@ _mon_life_profil(WORD *buf, size_t bufsiz, uintptr_t off, unsigned int scale)
 		owner = getpid();
 		r = set_hist(buf, bufsiz / sizeof(WORD), off, scale, 1);
 	}
-	pthread_mutex_unlock(&proflock);
+	leave();
 	return r;
 }
 
@@ -334,6 +367,7 @@ static void
 fork_prepare(void)
 {
 	pthread_mutex_lock(&proflock);
+	atomic_store(&holder, _mon_gettid());
 	_mon_clock_fork_prepare();
 }
 
@@ -341,7 +375,7 @@ static void
 fork_parent(void)
 {
 	_mon_clock_fork_parent();
-	pthread_mutex_unlock(&proflock);
+	leave();
 }
 
 /*
@@ -353,6 +387,7 @@ static void
 fork_child(void)
 {
 	pthread_mutex_init(&proflock, NULL);
+	atomic_store(&holder, 0);
 	_mon_gone_fork();
 	if (profiling) {
 		owner = getpid();

@@ -84,6 +84,7 @@ extern char __executable_start[] __attribute__((weak));
 extern char etext[] __attribute__((weak));
 
 volatile int _mon_counting;
+static __thread int tried __attribute__((tls_model("initial-exec")));
 __thread struct tbl *_mon_tls_tbl _mon_hidden
     __attribute__((tls_model("initial-exec")));
 
@@ -230,11 +231,21 @@ _mon_count(uintptr_t pc)
 	struct _mon_slot *s;
 	struct tbl *t;
 	struct cnt *c;
+	int err;
 
 	if (!_mon_counting)
 		return;
 	if ((t = _mon_tls_tbl) == NULL) {
-		if ((t = acquire()) == NULL) {
+		/*
+		 * Mapping a table may fail, and the program's errno is its
+		 * own; a thread that got no table does not ask again on
+		 * every call.
+		 */
+		err = errno;
+		t = tried ? NULL : acquire();
+		errno = err;
+		if (t == NULL) {
+			tried = 1;
 			atomic_fetch_add_explicit(&uncounted, 1,
 			    memory_order_relaxed);
 			return;

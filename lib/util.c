@@ -17,15 +17,20 @@
 /*
  * Zeroed, private memory of at least len bytes, or NULL.  Pages are not
  * reserved until touched, so large sparse tables cost only what is used.
- * Async-signal-safe.
+ * errno is kept either way: this is called on the program's threads,
+ * from mcount and signal handlers, and a failure is libmon's, never the
+ * program's.  Async-signal-safe.
  */
 void *
 _mon_map(size_t len)
 {
 	void *p;
+	int err;
 
+	err = errno;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	errno = err;
 	return p == MAP_FAILED ? NULL : p;
 }
 

@@ -31,16 +31,22 @@
  *	h_never idle N		N threads wait on a condition, as a thread per
  *				connection server's do; then files are opened
  *				until one fails or 400 are, and counted
+ *	h_never errno 0		a thread, its start routine not instrumented
+ *				(as a library's would be), leaves almost no
+ *				address space, fails an open() and calls a
+ *				counted function before it reads errno
  *	h_never churn N		N rounds: a profile started and stopped by
  *				main while another thread creates short
  *				threads without pause
  */
 #define _GNU_SOURCE	/* _Fork, close_range, clearenv */
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <dirent.h>
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <mon.h>
 #include <pthread.h>
@@ -384,6 +390,55 @@ do_idle(uint64_t n)
 	return EXIT_OK;
 }
 
+static char errno_msg[128];
+
+__attribute__((noinline)) void
+cleanup(void)
+{
+	__asm__ volatile("");
+}
+
+/* Not counted: its first counted call is cleanup(), once memory is short. */
+__attribute__((no_instrument_function)) static void *
+tight_thread(void *arg)
+{
+	struct rlimit rl = { 0, RLIM_INFINITY };
+	char line[128];
+	long vm;
+	FILE *f;
+
+	(void)arg;
+	vm = 0;
+	if ((f = fopen("/proc/self/status", "r")) == NULL)
+		return NULL;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "VmSize: %ld", &vm) == 1)
+			break;
+	fclose(f);
+	rl.rlim_cur = (rlim_t)vm * 1024 + (64 << 10);
+	(void)setrlimit(RLIMIT_AS, &rl);
+	if (open("/nonexistent/x", O_RDONLY) < 0) {
+		cleanup();
+		snprintf(errno_msg, sizeof(errno_msg), "open: %s",
+		    strerror(errno));
+	}
+	rl.rlim_cur = RLIM_INFINITY;
+	(void)setrlimit(RLIMIT_AS, &rl);
+	return NULL;
+}
+
+static int
+do_errno(void)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, tight_thread, NULL) != 0)
+		errx(1, "pthread_create");
+	pthread_join(t, NULL);
+	printf("%s\n", errno_msg);
+	return EXIT_OK;
+}
+
 static atomic_int churning;
 
 static void *
@@ -454,6 +509,8 @@ main(int argc, char *argv[])
 		r = do_busyexit();
 	else if (strcmp(m, "idle") == 0)
 		r = do_idle(num(argv[2]));
+	else if (strcmp(m, "errno") == 0)
+		r = do_errno();
 	else if (strcmp(m, "churn") == 0)
 		r = do_churn(num(argv[2]));
 	else

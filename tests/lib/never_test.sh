@@ -439,6 +439,26 @@ setid_ignores_profiling_variables_body()
 	verdict
 }
 
+atf_test_case errno_kept_when_memory_is_short
+errno_kept_when_memory_is_short_head()
+{
+	atf_set descr "A thread that calls a counted function when libmon" \
+	    "cannot map its count table (the address space nearly used up)" \
+	    "keeps its errno: the open() that failed still reads ENOENT"
+}
+errno_kept_when_memory_is_short_body()
+{
+	setup
+	run plain PROFDIR= "$H" errno 0
+	grep -q '^open: No such file or directory$' plain/out ||
+	    atf_fail "unprofiled: $(cat plain/out)"
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c "$H" errno 0
+		same $c
+	done
+	verdict
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case closed_descriptors_kept
@@ -454,4 +474,5 @@ atf_init_test_cases()
 	atf_add_test_case idle_threads_leave_descriptors
 	atf_add_test_case exit_path_uses_no_stdio
 	atf_add_test_case setid_ignores_profiling_variables
+	atf_add_test_case errno_kept_when_memory_is_short
 }
