@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "mon_private.h"
 
@@ -30,6 +31,7 @@ void	libmon_does_not_support_static_linking(void) _mon_hidden;
 
 static WORD *buf;
 static size_t buflen;
+static int waiting;
 
 /*
  * Called by gcrt1.o before main.  The buffer is sized by the monitor(3C)
@@ -59,6 +61,13 @@ __monstartup(unsigned long lowpc, unsigned long highpc)
 		return;
 	}
 	buflen = bytes;
+	/*
+	 * gcrt1.o registers _mcleanup next: this handler, registered
+	 * first, runs after it, and holds a second thread's exit() until
+	 * the profile is written.
+	 */
+	if (!waiting && atexit(_mon_life_exit_wait) == 0)
+		waiting = 1;
 	(void)_mon_life_start((char *)lowpc, (char *)highpc, buf,
 	    bytes / sizeof(WORD), MPROGS0, 1);
 	errno = saved;

@@ -33,6 +33,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mon_private.h"
@@ -74,6 +75,7 @@ __attribute__((used)) static const char *const pull[] = {
 };
 
 static _Atomic pid_t	 holder;	/* thread holding proflock */
+static _Atomic pid_t	 writer;	/* thread writing the profile */
 
 static void fork_prepare(void);
 static void fork_parent(void);
@@ -307,27 +309,49 @@ void
 _mon_life_stop(void)
 {
 	uint32_t unsampled;
+	pid_t none;
+	int mine;
 
+	/* First of all, so that a second exit() finds a writer at work. */
+	none = 0;
+	mine = atomic_compare_exchange_strong(&writer, &none, _mon_gettid());
 	if (!enter())
-		return;
-	if (!profiling) {
-		leave();
-		return;
-	}
+		goto out;
+	if (!profiling)
+		goto unlock;
 	_mon_counting = 0;
 	profiling = 0;
 	paused = 0;
 	if (getpid() != owner) {
 		_mon_clock_forget();
 		_mon_hist_set(NULL, 0, 0, 0);
-		leave();
-		return;
+		goto unlock;
 	}
 	unsampled = _mon_clock_unsampled();
 	(void)set_hist(NULL, 0, 0, 0, 0);
 	_mon_stats_stop();
 	write_profile(unsampled);
+unlock:
 	leave();
+out:
+	if (mine)
+		atomic_store(&writer, 0);
+}
+
+/*
+ * An exit handler that runs after the one that writes the profile: a
+ * second thread that calls exit() while the first writes takes the
+ * handlers left and would end the process under the writer.  It waits
+ * here until the file is whole.
+ */
+void
+_mon_life_exit_wait(void)
+{
+	struct timespec ms = { 0, 1000000 };
+	pid_t w;
+
+	while ((w = atomic_load(&writer)) != 0 && w != _mon_gettid())
+		(void)nanosleep(&ms, NULL);
 }
 
 /*

@@ -162,6 +162,7 @@ int	_mon_life_start(char *, char *, WORD *, size_t, size_t, int)
 	    _mon_hidden;
 void	_mon_life_stop(void) _mon_hidden;
 void	_mon_life_control(int) _mon_hidden;
+void	_mon_life_exit_wait(void) _mon_hidden;
 int	_mon_life_profil(WORD *, size_t, uintptr_t, unsigned int) _mon_hidden;
 void	_mon_life_exec_before(void) _mon_hidden;
 void	_mon_life_exec_failed(void) _mon_hidden;

@@ -3,13 +3,16 @@
  *
  * The file is the classic layout (struct hdr, the cells, the histogram),
  * with the extension of monfmt.h carried in marker cells after the
- * counted ones.  It is written whole or not at all: the bytes go to a
- * fresh file next to the target, created with O_EXCL so no planted link
- * is followed, and only a complete, closed file is renamed into place.
- * On any failure the temporary is removed and one line names the path
- * and the reason; signals wait while the temporary exists.  SIGXFSZ is
- * ignored while writing, so a file-size limit fails the write instead
- * of killing the program at exit.
+ * counted ones.  It is written whole or not at all: the bytes go to an
+ * unnamed file in the target's directory (O_TMPFILE), which vanishes if
+ * the process ends first, and only the complete file is given the name
+ * -- by a link where there is none yet, else by a link to a temporary
+ * name and a rename over the old one.  Where unnamed files cannot be
+ * had, a named temporary created with O_EXCL (no planted link followed)
+ * is written and renamed.  On any failure the temporary is removed and
+ * one line names the path and the reason; signals wait while a named
+ * temporary may exist.  SIGXFSZ is ignored while writing, so a
+ * file-size limit fails the write instead of killing the program.
  *
  * Where it goes (_mon_outpath): PROFDIR unset, mon.out in the current
  * directory; PROFDIR set, DIR/<pid>.<progname> with the pid of the
@@ -219,7 +222,7 @@ int
 _mon_outname_init(void)
 {
 	const char *dir, *prog;
-	size_t n;
+	size_t k, n;
 
 	dir = secure_getenv("PROFDIR");
 	usedir = dir != NULL;
@@ -227,11 +230,21 @@ _mon_outname_init(void)
 		return 0;
 	if (*dir == '\0')
 		return 1;
+	/*
+	 * A relative directory is taken from where the program starts: a
+	 * daemon that changes to / later still finds it.
+	 */
+	k = 0;
+	if (*dir != '/' && getcwd(outdir, sizeof(outdir) - 1) != NULL) {
+		k = strlen(outdir);
+		if (k > 0 && outdir[k - 1] != '/')
+			outdir[k++] = '/';
+	}
 	n = strlen(dir);
-	if (n >= sizeof(outdir))
-		n = sizeof(outdir) - 1;		/* too long: fails at write */
-	memcpy(outdir, dir, n);
-	outdir[n] = '\0';
+	if (n >= sizeof(outdir) - k)
+		n = sizeof(outdir) - k - 1;	/* too long: fails at write */
+	memcpy(outdir + k, dir, n);
+	outdir[k + n] = '\0';
 	prog = program_invocation_short_name;
 	if (prog == NULL || *prog == '\0' || strchr(prog, '/') != NULL)
 		prog = "a.out";
@@ -320,6 +333,82 @@ opentemp(const char *path, char *tmp, size_t size)
 		    O_CLOEXEC, 0666);
 		if (fd >= 0 || errno != EEXIST)
 			return fd;
+	}
+	return -1;
+}
+
+/*
+ * An unnamed file in path's directory (O_TMPFILE), which vanishes if
+ * the process ends before it is named: -1 where the file system has no
+ * such files or no /proc can name it, and the caller then writes a named
+ * temporary instead.
+ */
+static int
+opennameless(const char *path)
+{
+	char dir[_MON_MAXPATH];
+	const char *slash;
+	size_t n;
+
+	if ((slash = strrchr(path, '/')) == NULL) {
+		dir[0] = '.';
+		n = 1;
+	} else if ((n = (size_t)(slash - path)) == 0)
+		dir[n++] = '/';
+	else if (n < sizeof(dir))
+		memcpy(dir, path, n);
+	else
+		return -1;
+	dir[n] = '\0';
+	if (access("/proc/self/fd", X_OK) != 0)
+		return -1;
+	return open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+}
+
+/* Give the unnamed file fd the name name; 0 or -1 (EEXIST: taken). */
+static int
+nameat(int fd, const char *name)
+{
+	char proc[40];
+	size_t n;
+
+	memcpy(proc, "/proc/self/fd/", 14);
+	n = 14 + decimal(proc + 14, (unsigned long)fd);
+	proc[n] = '\0';
+	return linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW);
+}
+
+/*
+ * Give the unnamed file fd the temporary's name, for the rename that
+ * puts it in place over an older profile: the name exists for two
+ * system calls only.
+ */
+static int
+nametemp(int fd, const char *path, char *tmp, size_t size)
+{
+	static unsigned int seq;
+	size_t dirlen, n;
+	int tries;
+
+	dirlen = strrchr(path, '/') == NULL ? 0 :
+	    (size_t)(strrchr(path, '/') - path + 1);
+	for (tries = 0; tries < 100; tries++) {
+		if (dirlen + 5 + 20 + 1 + 20 + 5 > size) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(tmp, path, dirlen);
+		n = dirlen;
+		memcpy(tmp + n, ".mon.", 5);
+		n += 5;
+		n += decimal(tmp + n, (unsigned long)getpid());
+		tmp[n++] = '.';
+		n += decimal(tmp + n, seq++);
+		memcpy(tmp + n, ".tmp", 5);
+		if (nameat(fd, tmp) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -1;
 	}
 	return -1;
 }
@@ -446,7 +535,23 @@ _mon_write(const char *path, const struct _mon_out *d)
 	sigfillset(&all);
 	(void)pthread_sigmask(SIG_BLOCK, &all, &oldmask);
 	hold(held);
-	if ((o->fd = opentemp(path, tmp, sizeof(tmp))) < 0) {
+	if ((o->fd = opennameless(path)) >= 0) {
+		/* Nothing is named until the file is whole. */
+		err = write_all(o, d, ext, ext == NULL ? 0 : extlen);
+		tmp[0] = '\0';
+		if (err == 0 && nameat(o->fd, path) != 0 &&
+		    (errno != EEXIST ||
+		    nametemp(o->fd, path, tmp, sizeof(tmp)) != 0))
+			err = errno;
+		if (close(o->fd) != 0 && err == 0)
+			err = errno;
+		if (err == 0 && tmp[0] != '\0' && rename(tmp, path) != 0) {
+			err = errno;
+			(void)unlink(tmp);
+		}
+		if (err != 0)
+			_mon_warn(path, NULL, err);
+	} else if ((o->fd = opentemp(path, tmp, sizeof(tmp))) < 0) {
 		err = errno;
 		_mon_warn(path, NULL, err);
 	} else {

@@ -511,8 +511,9 @@ atf_test_case killed_while_writing
 killed_while_writing_head()
 {
 	atf_set descr "A program killed while its profile is being written" \
-	    "leaves no partial mon.out: SIGTERM waits for the file to be" \
-	    "whole or removed, and only SIGKILL may leave the temporary" \
+	    "leaves no partial mon.out and an older one as it was: SIGTERM" \
+	    "waits for the file to be whole or removed, and only SIGKILL," \
+	    "where unnamed files cannot be had, may leave the temporary" \
 	    ".mon.pid.n.tmp"
 	atf_set require.progs strace
 }
@@ -520,26 +521,40 @@ killed_while_writing_body()
 {
 	setup
 	# strace delivers the signal as the finished file is about to be
-	# renamed into place: SIGKILL there and then; SIGTERM as the call
-	# returns, so the rename is made to fail first, as if the signal
-	# had come a moment earlier.
+	# named (linked, or renamed into place): SIGKILL there and then;
+	# SIGTERM as the call returns, so the call is made to fail first,
+	# as if the signal had come a moment earlier.  Once with no profile
+	# there yet, once over an older one, which must stay as it was.
+	calls=link,linkat,rename,renameat,renameat2
 	for sig in KILL TERM; do
-		inject=signal=$sig
-		[ $sig = TERM ] && inject=$inject:error=EINTR
-		run $sig strace -f -qq -o /dev/null \
-		    -e trace=rename,renameat,renameat2 \
-		    -e inject=rename,renameat,renameat2:$inject \
-		    "$H" spin 50
-		case $sig in
-		KILL)	status_is $sig 137 ;;
-		TERM)	status_is $sig 143 ;;
-		esac
-		[ ! -e $sig/mon.out ] || fail "$sig: mon.out written"
-		for f in $(left $sig); do
-			case $sig:$f in
-			KILL:.mon.[0-9]*.[0-9]*.tmp) ;;
-			*) fail "$sig: $f left" ;;
+		for was in none old; do
+			inject=signal=$sig
+			[ $sig = TERM ] && inject=$inject:error=EINTR
+			rm -rf $sig.$was
+			mkdir $sig.$was
+			[ $was = old ] && echo old >$sig.$was/mon.out
+			( cd $sig.$was && strace -f -qq -o /dev/null \
+			    -e trace=$calls -e inject=$calls:$inject \
+			    "$H" spin 50 >out 2>err; echo $? >status )
+			d=$sig.$was
+			case $sig in
+			KILL)	status_is $d 137 ;;
+			TERM)	status_is $d 143 ;;
 			esac
+			if [ $was = old ]; then
+				[ "$(cat $d/mon.out)" = old ] ||
+				    fail "$d: the older mon.out was replaced"
+			else
+				[ ! -e $d/mon.out ] || fail "$d: mon.out written"
+			fi
+			for f in $(left $d); do
+				case $sig:$f in
+				KILL:.mon.[0-9]*.[0-9]*.tmp) ;;
+				*:mon.out) [ $was = old ] ||
+				    fail "$d: mon.out left" ;;
+				*) fail "$d: $f left" ;;
+				esac
+			done
 		done
 	done
 	verdict

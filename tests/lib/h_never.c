@@ -22,8 +22,9 @@
  *				cb_work on libc's thread; main spins MS in
  *				main_work; each part's thread CPU time goes
  *				to facts
- *	h_never title MS	overwrites argv[0] and empties the
- *				environment, as a process-title setter does
+ *	h_never title MS	overwrites argv[0], empties the environment
+ *				and changes to /, as a daemon setting its
+ *				process title does
  *	h_never stopfork MS	spins, stops the profile with monitor(0),
  *				then forks 3 children that spin MS each
  *	h_never busyexit MS	3 threads spin without end; main spins MS
@@ -35,6 +36,8 @@
  *				(as a library's would be), leaves almost no
  *				address space, fails an open() and calls a
  *				counted function before it reads errno
+ *	h_never twoexit N	main returns while a worker calls exit(3)
+ *				after N empty loop rounds
  *	h_never churn N		N rounds: a profile started and stopped by
  *				main while another thread creates short
  *				threads without pause
@@ -292,6 +295,9 @@ do_title(char **argv)
 	memcpy(argv[0], "w/x", n < 3 ? n : 3);
 	if (clearenv() != 0)
 		errx(1, "clearenv");
+	/* And off to /, as a daemon goes. */
+	if (chdir("/") != 0)
+		err(1, "/");
 	printf("title set\n");
 	return EXIT_OK;
 }
@@ -338,6 +344,7 @@ do_busyexit(void)
 		if (pthread_create(&t, NULL, spin_forever, NULL) != 0)
 			errx(1, "pthread_create");
 	spin_a(ms);
+	fact("pid", (long long)getpid());
 	printf("exit with 3 threads busy\n");
 	return EXIT_OK;
 }
@@ -439,6 +446,31 @@ do_errno(void)
 	return EXIT_OK;
 }
 
+static pthread_barrier_t twobar;
+
+static void *
+exit_worker(void *arg)
+{
+	volatile long i;
+
+	pthread_barrier_wait(&twobar);
+	for (i = 0; i < (long)(uintptr_t)arg; i++)
+		continue;
+	exit(3);
+}
+
+static int
+do_twoexit(uint64_t n)
+{
+	pthread_t t;
+
+	pthread_barrier_init(&twobar, NULL, 2);
+	if (pthread_create(&t, NULL, exit_worker, (void *)(uintptr_t)n) != 0)
+		errx(1, "pthread_create");
+	pthread_barrier_wait(&twobar);
+	return EXIT_OK;
+}
+
 static atomic_int churning;
 
 static void *
@@ -511,6 +543,8 @@ main(int argc, char *argv[])
 		r = do_idle(num(argv[2]));
 	else if (strcmp(m, "errno") == 0)
 		r = do_errno();
+	else if (strcmp(m, "twoexit") == 0)
+		r = do_twoexit(num(argv[2]));
 	else if (strcmp(m, "churn") == 0)
 		r = do_churn(num(argv[2]));
 	else

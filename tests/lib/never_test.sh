@@ -215,9 +215,10 @@ libc_threads_sampled_body()
 atf_test_case process_title_keeps_profdir_name
 process_title_keeps_profdir_name_head()
 {
-	atf_set descr "A program that rewrites argv[0] as its process title" \
-	    "and empties its environment still writes PROFDIR/<pid>.<name>," \
-	    "name and directory taken when profiling started"
+	atf_set descr "A program that rewrites argv[0] as its process title," \
+	    "empties its environment and changes to / still writes" \
+	    "PROFDIR/<pid>.<name>, name and directory -- a relative one" \
+	    "too -- taken when profiling started"
 }
 process_title_keeps_profdir_name_body()
 {
@@ -225,7 +226,8 @@ process_title_keeps_profdir_name_body()
 	run plain PROFDIR= "$H" title 100
 	for c in perf timer itimer; do
 		mkdir -p $c.d
-		run $c PROFCLOCK=$c PROFDIR=$PWD/$c.d "$H" title 100
+		# A relative PROFDIR, from the directory the program starts in.
+		run $c PROFCLOCK=$c PROFDIR=../$c.d "$H" title 100
 		same $c
 		f=$(ls $c.d)
 		case $f in
@@ -281,42 +283,70 @@ atf_test_case terminated_while_writing_with_threads
 terminated_while_writing_with_threads_head()
 {
 	atf_set descr "A SIGTERM sent to the process while its profile is" \
-	    "being written, other threads running, ends the program with" \
-	    "status 143 and the profile whole: no temporary is left"
+	    "being written, other threads running, waits for the file: the" \
+	    "program ends with status 143, the profile written whole and" \
+	    "nothing else left"
 	atf_set require.progs strace
 }
 terminated_while_writing_with_threads_body()
 {
 	setup
+	calls=link,linkat,rename,renameat,renameat2
 	for c in perf timer itimer; do
 		rm -rf $c
 		mkdir $c
-		# The rename is held back 1.5 s; the SIGTERM comes meanwhile
-		# and goes to one of the busy threads.
+		# The file is named 1.5 s late; the SIGTERM comes meanwhile
+		# and goes to one of the busy threads.  The facts file, closed
+		# as main returns, gives the pid once the writing has begun.
 		( cd $c && exec env PROFCLOCK=$c strace -f -qq -o /dev/null \
-		    -e trace=rename,renameat,renameat2 \
-		    -e inject=rename,renameat,renameat2:delay_enter=1500000 \
+		    -e trace=$calls -e inject=$calls:delay_enter=1500000 \
 		    "$H" busyexit 100 >out 2>err ) &
 		spid=$!
 		i=0
-		while [ $i -lt 400 ] && ! ls $c/.mon.*.tmp >/dev/null 2>&1; do
+		while [ $i -lt 400 ] && ! grep -q '^pid ' $c/facts 2>/dev/null
+		do
 			sleep 0.05
 			i=$((i + 1))
 		done
-		t=$(ls $c/.mon.*.tmp 2>/dev/null | head -1)
-		if [ -z "$t" ]; then
+		pid=$(fact $c pid)
+		if [ -z "$pid" ]; then
 			wait $spid
-			fail "$c: no temporary seen"
+			fail "$c: the program never came to its end"
 			continue
 		fi
-		pid=${t##*/.mon.}
-		kill -TERM ${pid%%.*}
+		sleep 0.5
+		kill -TERM $pid
 		wait $spid
 		st=$?
 		[ $st = 143 ] || fail "$c: status $st, not 143"
 		left=$(ls -A $c | grep -v '^\(out\|err\|facts\|mon.out\)$')
 		[ -z "$left" ] || fail "$c: left $left"
-		[ ! -e $c/mon.out ] || profiled $c
+		profiled $c
+	done
+	verdict
+}
+
+atf_test_case second_exit_waits_for_the_profile
+second_exit_waits_for_the_profile_head()
+{
+	atf_set descr "A thread that calls exit() while main returns, its" \
+	    "exit handlers writing the profile, waits for the file to be" \
+	    "whole: 20 runs a clock, every profile written whole, nothing" \
+	    "else left"
+}
+second_exit_waits_for_the_profile_body()
+{
+	setup
+	for c in perf timer itimer; do
+		for n in $(seq 20); do
+			run $c.$n PROFCLOCK=$c "$H" twoexit $((n * 7000))
+			st=$(cat $c.$n/status)
+			[ "$st" = 3 ] || fail "$c.$n: status $st"
+			left=$(ls -A $c.$n |
+			    grep -v '^\(out\|err\|status\|facts\|mon.out\)$')
+			[ -z "$left" ] || fail "$c.$n: left $left"
+			profiled $c.$n
+		done
 	done
 	verdict
 }
@@ -470,6 +500,7 @@ atf_init_test_cases()
 	atf_add_test_case fork_after_stop_writes_nothing
 	atf_add_test_case stop_and_thread_start_race
 	atf_add_test_case terminated_while_writing_with_threads
+	atf_add_test_case second_exit_waits_for_the_profile
 	atf_add_test_case unsampled_threads_counted
 	atf_add_test_case idle_threads_leave_descriptors
 	atf_add_test_case exit_path_uses_no_stdio
