@@ -303,32 +303,42 @@ _mon_outpath(char *buf, size_t size)
 }
 
 /*
- * The temporary next to path: same directory, the name
- * .mon.<pid>.<n>.tmp, which no one else uses.
+ * A temporary name next to path: same directory, .mon.<pid>.<n>.tmp,
+ * n new each time.  0, or -1 if it does not fit in size.
  */
 static int
-opentemp(const char *path, char *tmp, size_t size)
+tempname(const char *path, char *tmp, size_t size)
 {
 	static unsigned int seq;
 	const char *slash;
 	size_t dirlen, n;
-	int fd, tries;
 
 	slash = strrchr(path, '/');
 	dirlen = slash == NULL ? 0 : (size_t)(slash - path + 1);
+	if (dirlen + 5 + 20 + 1 + 20 + 5 > size) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(tmp, path, dirlen);
+	n = dirlen;
+	memcpy(tmp + n, ".mon.", 5);
+	n += 5;
+	n += decimal(tmp + n, (unsigned long)getpid());
+	tmp[n++] = '.';
+	n += decimal(tmp + n, __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
+	memcpy(tmp + n, ".tmp", 5);
+	return 0;
+}
+
+/* A new file of a temporary name next to path, which no one else uses. */
+static int
+opentemp(const char *path, char *tmp, size_t size)
+{
+	int fd, tries;
+
 	for (tries = 0; tries < 100; tries++) {
-		if (dirlen + 5 + 20 + 1 + 20 + 5 > size) {
-			errno = ENAMETOOLONG;
+		if (tempname(path, tmp, size) != 0)
 			return -1;
-		}
-		memcpy(tmp, path, dirlen);
-		n = dirlen;
-		memcpy(tmp + n, ".mon.", 5);
-		n += 5;
-		n += decimal(tmp + n, (unsigned long)getpid());
-		tmp[n++] = '.';
-		n += decimal(tmp + n, seq++);
-		memcpy(tmp + n, ".tmp", 5);
 		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 		    O_CLOEXEC, 0666);
 		if (fd >= 0 || errno != EEXIST)
@@ -386,25 +396,11 @@ nameat(int fd, const char *name)
 static int
 nametemp(int fd, const char *path, char *tmp, size_t size)
 {
-	static unsigned int seq;
-	size_t dirlen, n;
 	int tries;
 
-	dirlen = strrchr(path, '/') == NULL ? 0 :
-	    (size_t)(strrchr(path, '/') - path + 1);
 	for (tries = 0; tries < 100; tries++) {
-		if (dirlen + 5 + 20 + 1 + 20 + 5 > size) {
-			errno = ENAMETOOLONG;
+		if (tempname(path, tmp, size) != 0)
 			return -1;
-		}
-		memcpy(tmp, path, dirlen);
-		n = dirlen;
-		memcpy(tmp + n, ".mon.", 5);
-		n += 5;
-		n += decimal(tmp + n, (unsigned long)getpid());
-		tmp[n++] = '.';
-		n += decimal(tmp + n, seq++);
-		memcpy(tmp + n, ".tmp", 5);
 		if (nameat(fd, tmp) == 0)
 			return 0;
 		if (errno != EEXIST)

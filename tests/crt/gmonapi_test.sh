@@ -5,27 +5,13 @@
 
 setup()
 {
+	. "$(atf_get_srcdir)/../harness.sh"
 	srcdir=$(atf_get_srcdir)
 	PROF=$srcdir/../../prof/prof
 	unset PROFDIR PROFHZ PROFCLOCK
 	LC_ALL=C
 	export LC_ALL
 	bad=
-}
-
-fail()
-{
-	bad="$bad $(echo "$*" | tr '\n' ' ');"
-}
-
-verdict()
-{
-	[ -z "$bad" ] || atf_fail "$bad"
-}
-
-holds()
-{
-	awk "BEGIN { exit !($1) }" </dev/null || fail "$2"
 }
 
 fact()

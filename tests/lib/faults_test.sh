@@ -19,6 +19,7 @@
 
 setup()
 {
+	. "$(atf_get_srcdir)/../harness.sh"
 	srcdir=$(atf_get_srcdir)
 	H=$srcdir/h_fault
 	HDL=$srcdir/h_fault_dl
@@ -29,38 +30,6 @@ setup()
 	export LC_ALL
 	[ -x "$PROF" ] || atf_fail "prof is not built: $PROF"
 	bad=
-}
-
-# run DIR [VAR=VALUE ...] PROG ARGS...: run in DIR, made afresh, with
-# the environment given; stdout to DIR/out, stderr to DIR/err, the
-# status to DIR/status.
-run()
-{
-	local d
-
-	d=$1
-	shift
-	rm -rf "$d"
-	mkdir "$d" || atf_fail "mkdir $d"
-	( cd "$d" && env "$@" >out 2>err; echo $? >status )
-}
-
-# fail WHAT: record a failure; the case goes on and reports them all.
-fail()
-{
-	bad="$bad $(echo "$*" | tr '\n' ' ');"
-}
-
-verdict()
-{
-	[ -z "$bad" ] || atf_fail "$bad"
-}
-
-# holds AWK-EXPRESSION WHAT: WHAT is a failure unless the expression
-# (numbers substituted in by the caller) is true.
-holds()
-{
-	awk "BEGIN { exit !($1) }" </dev/null || fail "$2"
 }
 
 # is GOT WANT WHAT

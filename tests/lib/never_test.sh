@@ -10,6 +10,7 @@
 
 setup()
 {
+	. "$(atf_get_srcdir)/../harness.sh"
 	srcdir=$(atf_get_srcdir)
 	H=$srcdir/h_never
 	PROF=$srcdir/../../prof/prof
@@ -18,34 +19,6 @@ setup()
 	LC_ALL=C
 	export LC_ALL
 	bad=
-}
-
-# run DIR [VAR=VALUE ...] PROG ARGS...: in DIR, made afresh; stdout to
-# DIR/out, stderr to DIR/err, the status to DIR/status.
-run()
-{
-	local d
-
-	d=$1
-	shift
-	rm -rf "$d"
-	mkdir "$d" || atf_fail "mkdir $d"
-	( cd "$d" && env "$@" >out 2>err; echo $? >status )
-}
-
-fail()
-{
-	bad="$bad $(echo "$*" | tr '\n' ' ');"
-}
-
-verdict()
-{
-	[ -z "$bad" ] || atf_fail "$bad"
-}
-
-holds()
-{
-	awk "BEGIN { exit !($1) }" </dev/null || fail "$2"
 }
 
 # same DIR: DIR's status, stdout and stderr are those of the run with
