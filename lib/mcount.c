@@ -96,14 +96,7 @@ static _Atomic uint32_t counters;	/* threads that took a table */
 static int
 exited(pid_t t)
 {
-	int saved, r;
-
-	if (t == 0)
-		return 1;
-	saved = errno;
-	r = syscall(SYS_tgkill, getpid(), t, 0) == -1 && errno == ESRCH;
-	errno = saved;
-	return r;
+	return t == 0 || !_mon_alive(t);
 }
 
 static struct tbl *

@@ -231,6 +231,7 @@ _mon_hash(uintptr_t pc, unsigned int bits)
 
 /* util */
 pid_t	_mon_gettid(void) _mon_hidden;
+int	_mon_alive(pid_t) _mon_hidden;
 void	_mon_warn(const char *, const char *, int) _mon_hidden;
 void	*_mon_map(size_t) _mon_hidden;
 void	_mon_unmap(void *, size_t) _mon_hidden;

@@ -321,7 +321,7 @@ arm_others(void)
 	while ((e = readdir(d)) != NULL) {
 		t = (pid_t)atoi(e->d_name);
 		if (t > 0 && t != me && t != atomic_load(&drainer_tid) &&
-		    arm(t, 1) != 0)
+		    arm(t, 1) != 0 && _mon_alive(t))
 			unsampled++;
 	}
 	closedir(d);

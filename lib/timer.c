@@ -90,7 +90,8 @@ arm(pid_t tid)
 			free = &tslots[i];
 	}
 	if (free == NULL || open_timer(tid, free) != 0) {
-		unarmed++;
+		if (_mon_alive(tid))
+			unarmed++;
 		return -1;
 	}
 	return 0;

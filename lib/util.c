@@ -41,6 +41,22 @@ _mon_gettid(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
+/*
+ * Is thread tid of this process still there?  A thread listed in
+ * /proc/self/task may end before it is armed: that is no failure to
+ * count.  errno is kept.  Async-signal-safe.
+ */
+int
+_mon_alive(pid_t tid)
+{
+	int err, r;
+
+	err = errno;
+	r = syscall(SYS_tgkill, getpid(), tid, 0) == 0 || errno != ESRCH;
+	errno = err;
+	return r;
+}
+
 void
 _mon_unmap(void *p, size_t len)
 {

@@ -432,11 +432,11 @@ setid_ignores_profiling_variables_body()
 	cp "$H" h_setid && chmod 4755 h_setid || atf_fail "set-up"
 	mkdir d && chown 65534:65534 d || atf_fail "set-up"
 	( cd d && env PROFHZ=bogus PROFCLOCK=bogus setpriv --reuid=65534 \
-	    --regid=65534 --clear-groups ../h_setid title 50 >out 2>err;
+	    --regid=65534 --clear-groups ../h_setid smallstack 10 >out 2>err;
 	    echo $? >status )
 	[ "$(cat d/status)" = 3 ] || atf_fail "status $(cat d/status)"
 	[ ! -s d/err ] || fail "stderr: $(cat d/err)"
-	( env PROFHZ=bogus PROFCLOCK=bogus "$H" title 50 >out 2>err )
+	( env PROFHZ=bogus PROFCLOCK=bogus "$H" smallstack 10 >out 2>err )
 	[ "$(grep -c 'PROFHZ\|PROFCLOCK' err)" = 2 ] ||
 	    fail "an ordinary program did not warn: $(cat err)"
 	verdict
