@@ -76,6 +76,7 @@ __attribute__((used)) static const char *const pull[] = {
 
 static _Atomic pid_t	 holder;	/* thread holding proflock */
 static _Atomic pid_t	 writer;	/* thread writing the profile */
+static _Atomic int	 running;	/* profiling, as exit handlers see it */
 
 static void fork_prepare(void);
 static void fork_parent(void);
@@ -224,6 +225,7 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 		_mon_warn("monitor", "cannot start the sampling clock", errno);
 	owner = getpid();
 	profiling = 1;
+	atomic_store(&running, 1);
 	classic = 0;
 	_mon_counting = 1;
 	leave();
@@ -332,6 +334,7 @@ _mon_life_stop(void)
 	_mon_stats_stop();
 	write_profile(unsampled);
 unlock:
+	atomic_store(&running, profiling);
 	leave();
 out:
 	if (mine)
@@ -340,20 +343,27 @@ out:
 
 /*
  * An exit handler that runs after the one that writes the profile: a
- * second thread that calls exit() while the first writes takes the
- * handlers left and would end the process under the writer.  It waits
- * here until the file is whole.
+ * second thread that calls exit() while the first runs the handlers
+ * takes those left and would end the process under the writer.  It
+ * waits here while the profile is still to be written or being written
+ * by another thread -- five seconds at the most, since exit() from two
+ * threads at once is the program's own race.
  */
 void
 _mon_life_exit_wait(void)
 {
 	struct timespec ms = { 0, 1000000 };
-	pid_t w;
+	pid_t w, me;
+	int i;
 
-	while ((w = atomic_load(&writer)) != 0 && w != _mon_gettid())
+	me = _mon_gettid();
+	for (i = 0; i < 5000; i++) {
+		w = atomic_load(&writer);
+		if (w == me || (w == 0 && !atomic_load(&running)))
+			return;
 		(void)nanosleep(&ms, NULL);
+	}
 }
-
 /*
  * profil() called by the program: its histogram takes over from
  * monitor()'s, with ITIMER_PROF if no clock runs; scale 0 or 1 (or no
