@@ -27,8 +27,6 @@
  * so the files of a parent and its children add up; one that did not
  * (_Fork, clone) owns nothing and writes nothing.
  */
-#include <sys/mman.h>
-
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -52,7 +50,8 @@ static struct hdr	*curhdr;	/* header of the last start */
 static WORD		*curhist;
 static size_t		 curnhist;
 static unsigned int	 curscale;
-static int		 profiling;	/* between a start and its stop */
+static _Atomic int	 profiling;	/* between a start and its stop;
+					   read unlocked by exit_wait */
 static int		 classic;	/* profil() alone runs the clock */
 static int		 bufours;	/* the buffer is libmon's own memory */
 static int		 paused;	/* moncontrol(0) */
@@ -76,7 +75,6 @@ __attribute__((used)) static const char *const pull[] = {
 
 static _Atomic pid_t	 holder;	/* thread holding proflock */
 static _Atomic pid_t	 writer;	/* thread writing the profile */
-static _Atomic int	 running;	/* profiling, as exit handlers see it */
 
 static void fork_prepare(void);
 static void fork_parent(void);
@@ -115,25 +113,14 @@ leave(void)
 	pthread_mutex_unlock(&proflock);
 }
 
-/*
- * Zero n WORDs at p.  Whole pages of memory that is libmon's own go back
- * to the kernel instead, so that a fork child that only execs never
- * copies them.
- */
+/* Zero n WORDs at p, by giving back its pages where the memory is ours. */
 static void
 zero(WORD *p, size_t n, int ours)
 {
-	uintptr_t a, b, pg;
-
-	pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-	a = ((uintptr_t)p + pg - 1) & ~(pg - 1);
-	b = ((uintptr_t)(p + n)) & ~(pg - 1);
-	if (!ours || b <= a || madvise((void *)a, b - a, MADV_DONTNEED) != 0) {
+	if (ours)
+		_mon_rezero(p, n * sizeof(WORD));
+	else
 		memset(p, 0, n * sizeof(WORD));
-		return;
-	}
-	memset(p, 0, a - (uintptr_t)p);
-	memset((void *)b, 0, (uintptr_t)(p + n) - b);
 }
 
 /* The classic scale: one counter per 2 bytes of text when it fits. */
@@ -225,7 +212,6 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 		_mon_warn("monitor", "cannot start the sampling clock", errno);
 	owner = getpid();
 	profiling = 1;
-	atomic_store(&running, 1);
 	classic = 0;
 	_mon_counting = 1;
 	leave();
@@ -334,7 +320,6 @@ _mon_life_stop(void)
 	_mon_stats_stop();
 	write_profile(unsampled);
 unlock:
-	atomic_store(&running, profiling);
 	leave();
 out:
 	if (mine)
@@ -359,7 +344,7 @@ _mon_life_exit_wait(void)
 	me = _mon_gettid();
 	for (i = 0; i < 5000; i++) {
 		w = atomic_load(&writer);
-		if (w == me || (w == 0 && !atomic_load(&running)))
+		if (w == me || (w == 0 && !atomic_load(&profiling)))
 			return;
 		(void)nanosleep(&ms, NULL);
 	}

@@ -116,7 +116,6 @@ void	_mon_ring_fork_parent(void) _mon_hidden;
 int	_mon_ring_fork_child(void) _mon_hidden;
 void	_mon_ring_forget(void) _mon_hidden;
 uint32_t _mon_ring_unsampled(void) _mon_hidden;
-pid_t	_mon_ring_drainer(void) _mon_hidden;
 
 /* timer.c */
 int	_mon_timer_start(uint64_t) _mon_hidden;
@@ -232,6 +231,7 @@ _mon_hash(uintptr_t pc, unsigned int bits)
 /* util */
 pid_t	_mon_gettid(void) _mon_hidden;
 int	_mon_alive(pid_t) _mon_hidden;
+size_t	_mon_threads(void (*)(pid_t, void *), void *) _mon_hidden;
 void	_mon_warn(const char *, const char *, int) _mon_hidden;
 void	*_mon_map(size_t) _mon_hidden;
 void	_mon_unmap(void *, size_t) _mon_hidden;

@@ -36,12 +36,10 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -288,43 +286,17 @@ stop_drainer(void)
 	atomic_store(&drainer_tid, 0);
 }
 
-/* How many threads the process has now, from /proc/self/task. */
-static size_t
-count_tasks(void)
-{
-	struct dirent *e;
-	size_t n;
-	DIR *d;
-
-	if ((d = opendir("/proc/self/task")) == NULL)
-		return 1;
-	for (n = 0; (e = readdir(d)) != NULL;)
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
-
 /*
- * Give every other thread that exists now events of its own; those
- * that cannot have them are counted.  The drainer is not profiled.
+ * Give thread t, which exists now, events of its own; count it if it
+ * cannot have them.  The drainer is not profiled.
  */
 static void
-arm_others(void)
+arm_other(pid_t t, void *unused)
 {
-	struct dirent *e;
-	pid_t me, t;
-	DIR *d;
-
-	if ((d = opendir("/proc/self/task")) == NULL)
-		return;
-	me = _mon_gettid();
-	while ((e = readdir(d)) != NULL) {
-		t = (pid_t)atoi(e->d_name);
-		if (t > 0 && t != me && t != atomic_load(&drainer_tid) &&
-		    arm(t, 1) != 0 && _mon_alive(t))
-			unsampled++;
-	}
-	closedir(d);
+	(void)unused;
+	if (t != atomic_load(&drainer_tid) && arm(t, 1) != 0 &&
+	    _mon_alive(t))
+		unsampled++;
 }
 
 /*
@@ -343,7 +315,7 @@ _mon_ring_start(uint64_t ns)
 		ncpu = 1;
 	unsampled = 0;
 	nring = 0;
-	len = (size_t)ncpu * (count_tasks() + 8) * sizeof(struct ring);
+	len = (size_t)ncpu * (_mon_threads(NULL, NULL) + 8) * sizeof(struct ring);
 	if ((rings = _mon_map(len)) == NULL)
 		return -1;
 	capbytes = len;
@@ -354,7 +326,7 @@ _mon_ring_start(uint64_t ns)
 		stop_drainer();
 		goto fail;
 	}
-	arm_others();
+	(void)_mon_threads(arm_other, NULL);
 	return 0;
 fail:
 	_mon_unmap(rings, capbytes);
@@ -440,11 +412,4 @@ uint32_t
 _mon_ring_unsampled(void)
 {
 	return unsampled;
-}
-
-/* The drainer's thread id, 0 if none: it is libmon's, not the program's. */
-pid_t
-_mon_ring_drainer(void)
-{
-	return atomic_load(&drainer_tid);
 }

@@ -20,10 +20,8 @@
 #define _GNU_SOURCE	/* SIGEV_THREAD_ID */
 #include <sys/time.h>
 
-#include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -121,13 +119,18 @@ _mon_timer_ours(const siginfo_t *si)
 	return tag >= tslots && tag < tslots + MAXTHREADS;
 }
 
+static void
+arm_other(pid_t t, void *unused)
+{
+	(void)unused;
+	(void)arm(t);
+}
+
 /* Arm the calling thread and every other that exists now; 0 or -1. */
 int
 _mon_timer_start(uint64_t ns)
 {
-	struct dirent *e;
-	pid_t me, t;
-	DIR *d;
+	pid_t me;
 
 	pthread_mutex_lock(&armlock);
 	period = ns;
@@ -139,14 +142,7 @@ _mon_timer_start(uint64_t ns)
 		return -1;
 	}
 	timers_on = 1;
-	if ((d = opendir("/proc/self/task")) != NULL) {
-		while ((e = readdir(d)) != NULL) {
-			t = (pid_t)atoi(e->d_name);
-			if (t > 0 && t != me && t != _mon_ring_drainer())
-				(void)arm(t);
-		}
-		closedir(d);
-	}
+	(void)_mon_threads(arm_other, NULL);
 	pthread_mutex_unlock(&armlock);
 	return 0;
 }

@@ -7,8 +7,10 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -57,6 +59,33 @@ _mon_alive(pid_t tid)
 	return r;
 }
 
+/*
+ * Call fn(tid, arg), if fn is given, for every thread of the process now
+ * but the calling one; the number of threads there are, the caller
+ * among them (1 when /proc cannot say).  Not for signal context.
+ */
+size_t
+_mon_threads(void (*fn)(pid_t, void *), void *arg)
+{
+	struct dirent *e;
+	size_t n;
+	pid_t me, t;
+	DIR *d;
+
+	if ((d = opendir("/proc/self/task")) == NULL)
+		return 1;
+	me = _mon_gettid();
+	for (n = 0; (e = readdir(d)) != NULL;) {
+		if ((t = (pid_t)atoi(e->d_name)) <= 0)
+			continue;
+		n++;
+		if (t != me && fn != NULL)
+			fn(t, arg);
+	}
+	closedir(d);
+	return n;
+}
+
 void
 _mon_unmap(void *p, size_t len)
 {
@@ -65,15 +94,30 @@ _mon_unmap(void *p, size_t len)
 }
 
 /*
- * Zero len bytes of memory _mon_map() gave: the pages go back to the
- * kernel, which maps fresh zero pages on the next touch, so nothing is
- * written -- in a fork child, nothing is copied.  Async-signal-safe.
+ * Zero len bytes at p, memory that is libmon's own (from _mon_map(), or
+ * a buffer libmon sized and mapped): the whole pages in it go back to
+ * the kernel, which maps fresh zero pages on the next touch, so nothing
+ * is written -- in a fork child, nothing is copied; only the part pages
+ * at its ends are written.  Async-signal-safe.
  */
 void
 _mon_rezero(void *p, size_t len)
 {
-	if (p != NULL && madvise(p, len, MADV_DONTNEED) != 0)
+	uintptr_t lo, hi, a, b, pg;
+
+	if (p == NULL || len == 0)
+		return;
+	pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	lo = (uintptr_t)p;
+	hi = lo + len;
+	a = (lo + pg - 1) & ~(pg - 1);
+	b = hi & ~(pg - 1);
+	if (b <= a || madvise((void *)a, b - a, MADV_DONTNEED) != 0) {
 		memset(p, 0, len);
+		return;
+	}
+	memset(p, 0, a - lo);
+	memset((void *)b, 0, hi - b);
 }
 
 /*
