@@ -337,7 +337,9 @@ unsampled_threads_counted_head()
 unsampled_threads_counted_body()
 {
 	setup
-	HF=$srcdir/h_fault
+	# A copy in the work directory: nobody may not reach the source tree.
+	cp "$srcdir/h_fault" h_fault && chmod 755 h_fault || atf_fail "set-up"
+	HF=$PWD/h_fault
 	mkdir d && chown 65534:65534 d || atf_fail "set-up"
 	# Four threads, each a timer; room for three pending signals, one
 	# of them main's: two threads go without.
