@@ -56,6 +56,8 @@ struct monx_rec {
 #define MONX_R_OBJ	3		/* another object: same layout */
 #define MONX_R_PCS	4		/* struct monx_pc[]: samples outside */
 #define MONX_R_SELF	5		/* struct monx_range: libmon's code */
+#define MONX_R_ARCS	6		/* struct monx_arc[]: calls per arc */
+#define MONX_R_STACKS	7		/* struct monx_stack, pcs, repeated */
 
 /* Clocks that drove the histogram (monx_run.clock). */
 #define MONX_CLK_ITIMER		0	/* setitimer(ITIMER_PROF), whole process */
@@ -82,6 +84,10 @@ struct monx_run {
 	uint32_t	tables;		/* count tables they used (reused) */
 	uint64_t	user_ns;	/* of which user time (getrusage) */
 	uint64_t	sys_ns;		/* and system time; their ratio holds */
+	uint64_t	stacks_lost;	/* samples whose stack found no place */
+	uint64_t	stacks_cut;	/* stacks cut at stack_limit frames */
+	uint32_t	stack_limit;	/* most frames a stack keeps; 0: none */
+	uint32_t	arcs;		/* 1 if ARCS records hold every call */
 };
 
 /* What a RUN record holds at least: version 1's first writers ended it here. */
@@ -112,6 +118,34 @@ struct monx_range {
 	uint64_t	lo;
 	uint64_t	hi;
 };
+
+/*
+ * A caller-to-callee arc counted by mcount.  frompc is the return address
+ * of the call into the callee (run-time; the caller is the function that
+ * holds frompc - 1, instrumented or not), selfpc the callee's cell
+ * address as in struct cnt.  The cnt cells are the sums of the arcs by
+ * selfpc.
+ */
+struct monx_arc {
+	uint64_t	frompc;
+	uint64_t	selfpc;
+	uint64_t	count;		/* calls made along it */
+};
+
+/*
+ * A distinct user call stack and the samples that found it.  Followed by
+ * depth run-time pcs, innermost first: pc[0] is the sampled pc, the
+ * others return addresses (the caller is at pc[i] - 1).  A record holds
+ * as many stacks as its length allows; the same stack may appear more
+ * than once, and readers add.
+ */
+struct monx_stack {
+	uint64_t	count;		/* samples */
+	uint32_t	depth;		/* pcs that follow, >= 1 */
+	uint32_t	flags;		/* MONX_STK_* */
+};
+
+#define MONX_STK_CUT	1		/* outer frames beyond the limit lost */
 
 struct monx_pc {
 	uint64_t	pc;		/* run-time address */
