@@ -142,7 +142,7 @@ outside_add(struct _mon_tab *t, uintptr_t key, uint64_t n)
 {
 	struct _mon_slot *s;
 
-	if ((s = _mon_tab_slot(t, key)) == NULL)
+	if ((s = _mon_tab_slot(t, key, 0)) == NULL)
 		return 0;
 	atomic_fetch_add_explicit(&s->count, n, memory_order_relaxed);
 	return 1;

@@ -79,6 +79,7 @@ extern struct _mon_stats _mon_stats _mon_hidden;
 #define _MON_TABMAX	12
 struct _mon_slot {
 	_Atomic uintptr_t	key;		/* 0: free */
+	_Atomic uintptr_t	key2;		/* set after key is claimed */
 	_Atomic uint64_t	count;
 };
 struct _mon_tab {
@@ -88,7 +89,8 @@ struct _mon_tab {
 	unsigned int		bits0;		/* log2 slots of hash[0] */
 	unsigned int		nhash;		/* at most _MON_TABMAX */
 };
-struct _mon_slot *_mon_tab_slot(struct _mon_tab *, uintptr_t) _mon_hidden;
+struct _mon_slot *_mon_tab_slot(struct _mon_tab *, uintptr_t, uintptr_t)
+	    _mon_hidden;
 void	_mon_tab_reset(struct _mon_tab *) _mon_hidden;
 struct _mon_slot *_mon_tab_hash(struct _mon_tab *, unsigned int, size_t *)
 	    _mon_hidden;
@@ -174,10 +176,12 @@ void	(*bsd_signal(int, void (*)(int)))(int);
 
 /* mcount.c */
 extern volatile int _mon_counting _mon_hidden;
-void	_mon_count(uintptr_t) _mon_hidden;
+void	_mon_count(uintptr_t, uintptr_t) _mon_hidden;
 void	_mon_cells_reset(void) _mon_hidden;
 void	_mon_cells_fork(void) _mon_hidden;
-struct cnt *_mon_cells_merge(size_t *, size_t *) _mon_hidden;
+struct monx_arc *_mon_arcs_merge(size_t *, size_t *) _mon_hidden;
+size_t	_mon_arcs_cells(const struct monx_arc *, size_t, struct cnt *)
+	    _mon_hidden;
 uint64_t _mon_cells_lost(void) _mon_hidden;
 uint32_t _mon_cells_threads(void) _mon_hidden;
 uint32_t _mon_cells_tables(void) _mon_hidden;
@@ -187,6 +191,8 @@ struct _mon_out {
 	const struct hdr	*hdr;
 	const struct cnt	*cells;		/* the counted cells */
 	size_t			 ncells;
+	const struct monx_arc	*arcs;		/* what the cells sum */
+	size_t			 narcs;
 	const WORD		*hist;
 	size_t			 nhist;
 	unsigned int		 scale;

@@ -142,13 +142,18 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 	struct monx_run run;
 	struct monx_pc pc;
 	unsigned char *p;
-	size_t cap, len, nobj, npc;
+	size_t cap, len, nobj, npc, arclen;
 
 	npc = _mon_outside_count();
 	nobj = _mon_objects(NULL, 0, unloaded);
-	cap = sizeof(head) + 4 * sizeof(struct monx_rec) + sizeof(run) +
+	cap = sizeof(head) + 5 * sizeof(struct monx_rec) + sizeof(run) +
 	    sizeof(struct monx_range) +
 	    nobj + OBJBUF + npc * sizeof(pc) + 64;
+	/* Arcs that would make the stream too long for readers stay out. */
+	arclen = d->narcs * sizeof(struct monx_arc);
+	if (cap + arclen > MONX_MAXLEN)
+		arclen = 0;
+	cap += arclen;
 	if ((p = _mon_map(cap)) == NULL)
 		return NULL;
 	len = sizeof(head);
@@ -173,7 +178,10 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 	run.scale = d->scale;
 	run.threads = _mon_cells_threads();
 	run.tables = _mon_cells_tables();
+	run.arcs = arclen > 0 || d->ncells == 0;
 	len += rec(p + len, MONX_R_RUN, &run, sizeof(run));
+	if (arclen > 0)
+		len += rec(p + len, MONX_R_ARCS, d->arcs, (uint32_t)arclen);
 	if (__start_libmon_text != NULL &&
 	    (uintptr_t)__stop_libmon_text > (uintptr_t)__start_libmon_text) {
 		struct monx_range self = { (uintptr_t)__start_libmon_text,
