@@ -208,6 +208,7 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 	curscale = classic_scale(nhist, (uintptr_t)lo, (uintptr_t)hi);
 	bufours = ours;
 	_mon_stats_reset();
+	_mon_stacks_reset();
 	if (set_hist(curhist, nhist, (uintptr_t)lo, curscale, 0) != 0)
 		_mon_warn("monitor", "cannot start the sampling clock", errno);
 	owner = getpid();
@@ -424,6 +425,7 @@ fork_child(void)
 		owner = getpid();
 		zero(curhist, curnhist, bufours);
 		_mon_stats_reset();
+		_mon_stacks_reset();
 		_mon_cells_fork();
 		_mon_gone_reset();
 	} else if (classic)

@@ -11,6 +11,7 @@
  *	util.c		mmap'd memory, one-line warnings, libc's own symbols
  *	table.c		counts by address in open hashes that grow
  *	hist.c		the PC histogram, the outside table, the statistics
+ *	stacks.c	the sampled call stacks, distinct, with their samples
  *	mcount.c	per-thread call-count tables; mcount's slow path
  *	x86_64/mcount_entry.S mcount and __fentry__: the fast path
  *	objects.c	the loaded objects: load bias, build-id, text range
@@ -98,7 +99,17 @@ size_t	_mon_tab_keys(struct _mon_tab *) _mon_hidden;
 
 /* hist.c */
 void	_mon_hist_set(WORD *, size_t, uintptr_t, unsigned int) _mon_hidden;
-void	_mon_sample(uintptr_t, uint64_t) _mon_hidden;
+int	_mon_sample(uintptr_t, uint64_t) _mon_hidden;
+
+/* stacks.c */
+#define _MON_STACKMAX	127		/* the kernel's usual walk limit */
+extern uint32_t _mon_stack_limit _mon_hidden;
+void	_mon_stack_add(const uintptr_t *, uint32_t, uint32_t, uint64_t)
+	    _mon_hidden;
+void	_mon_stacks_reset(void) _mon_hidden;
+size_t	_mon_stacks_copy(unsigned char *, size_t) _mon_hidden;
+uint64_t _mon_stacks_lost(void) _mon_hidden;
+uint64_t _mon_stacks_cut(void) _mon_hidden;
 void	_mon_stats_reset(void) _mon_hidden;
 void	_mon_stats_stop(void) _mon_hidden;
 void	_mon_stats_pause(void) _mon_hidden;
