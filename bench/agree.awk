@@ -1,11 +1,12 @@
 # agree.awk -- how far profilers' reports are from a reference's.
 #
-#	awk -f agree.awk -v ref=FLAT [-v mon=FLAT] [-v pg=FLAT] \
-#	    [-v syms=FILE] [-v detail=FILE] [-v top=FILE] </dev/null
+#	awk -f agree.awk -v ref=FLAT [-v base=FLAT] [-v mon=FLAT] \
+#	    [-v pg=FLAT] [-v syms=FILE] [-v detail=FILE] [-v top=FILE] \
+#	    </dev/null
 #
 # Each FLAT is a report's rows as flat.awk gives them (name, %time,
 # ...): ref is perf's samples (perfflat.awk), mon libmon's report, pg
-# gprof's.  A file that is empty or not given is left out.  Prints,
+# gprof's, base another of perf's.  A file that is empty or not given is left out.  Prints,
 # for each report read besides ref:
 #
 #	mon overlap 9		names of its top 10 also in ref's top 10
@@ -164,28 +165,30 @@ function write(    w, i, n) {
 			    list["ref", i] >top
 	if (detail == "")
 		return
-	printf "%6s %6s %6s  %s\n", "ref", "mon", "pg", "name" >detail
+	printf "%6s %6s %6s %6s  %s\n", "ref", "base", "mon", "pg", "name" \
+	    >detail
 	for (w = 1; w <= nw; w++)
 		for (i = 1; i <= len[who[w]]; i++) {
 			n = list[who[w], i]
 			if (!(n in uni) || n in shown)
 				continue
 			shown[n] = 1
-			printf "%6.2f %6.2f %6.2f  %s\n", sh("ref", n),
-			    sh("mon", n), sh("pg", n), n >detail
+			printf "%6.2f %6.2f %6.2f %6.2f  %s\n", sh("ref", n),
+			    sh("base", n), sh("mon", n), sh("pg", n), n >detail
 		}
 }
 
 BEGIN {
 	if (syms != "")
 		readsyms(syms)
+	readflat("base", base)
 	readflat("mon", mon)
 	readflat("pg", pg)
 	readflat("ref", ref)
 	if (!("ref" in got))
 		exit 0
 	merge()
-	nw = split("ref mon pg", who, " ")
+	nw = split("ref base mon pg", who, " ")
 	for (w = 1; w <= nw; w++) {
 		if (!(who[w] in got))
 			continue

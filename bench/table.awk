@@ -122,44 +122,67 @@ function unattr(j, v) {
 function topcell(j, v, i) {
 	if ((j SUBSEP v SUBSEP i) in top)
 		return top[j, v, i]
-	return why(j, v == "base" ? "perf" : v, "top", 1)
+	if (v != "base")
+		return why(j, v, "top", 1)
+	if ((j SUBSEP "base") in na || (j SUBSEP "perf") in na)
+		return perfcell(j)
+	return why(j, "perf", "top", 1)
 }
 
 # What the unprofiled column says of the perf reference of job j.
-function perfcell(j) {
+function perfcell(j,    s) {
+	if ((j SUBSEP "base") in na)
+		return why(j, "base", "cpu", 0)
 	if ((j SUBSEP "perf") in na)
 		return "n/a (" na[j, "perf"] ")"
+	if (!has(j, "perf", "runs"))
+		return why(j, "perf", "runs", 0)
+	s = sprintf("perf %d Hz, %d runs", perfhz, med(j, "perf", "runs"))
 	if (has(j, "perf", "mode"))
-		return "perf " perfhz " Hz, user mode only"
-	return "perf " perfhz " Hz"
+		s = s ", user mode only"
+	return s
+}
+
+# A figure against perf: with no perf, why there is none.
+function pcell(j, v, key, fmt) {
+	if (!has(j, v, key) && (j SUBSEP "perf") in na)
+		return perfcell(j)
+	return cell(j, v, key, fmt, 1)
 }
 
 # Rows against perf: the top-10 overlap and the L1 distance, and the
 # top 5 of each report.
 function perfrows(r, j,    i) {
 	row(r, "top-10 names shared with perf's top 10 (median)", perfcell(j),
-	    cell(j, "mon", "overlap", "%g/10", 1),
-	    cell(j, "pg", "overlap", "%g/10", 1), "-", "-", ">= 9/10")
+	    pcell(j, "mon", "overlap", "%g/10"),
+	    pcell(j, "pg", "overlap", "%g/10"), "-", "-", ">= 9/10")
 	row(r, "L1 distance to perf, points, union of the top 20s",
-	    perfcell(j), cell(j, "mon", "l1", "%.1f", 1),
-	    cell(j, "pg", "l1", "%.1f", 1), "-", "-", "<= 15")
+	    perfcell(j), pcell(j, "mon", "l1", "%.1f"),
+	    pcell(j, "pg", "l1", "%.1f"), "-", "-", "<= 15")
 	row(r, "  L1 of the build alone: perf on it (profiler's code left" \
-	    " out) vs perf on the unprofiled one", "-",
-	    cell(j, "mon", "bl1", "%.1f", 1), cell(j, "pg", "bl1", "%.1f", 1),
+	    " out) vs perf on the unprofiled one",
+	    pcell(j, "base", "bl1", "%.1f (perf vs perf)"),
+	    pcell(j, "mon", "bl1", "%.1f"), pcell(j, "pg", "bl1", "%.1f"),
 	    "-", "-", "-")
 	row(r, "  L1 of the report alone: vs perf on the same run of its" \
-	    " build", "-", cell(j, "mon", "al1", "%.1f", 1),
-	    cell(j, "pg", "al1", "%.1f", 1), "-", "-", "-")
+	    " build", "-", pcell(j, "mon", "al1", "%.1f"),
+	    pcell(j, "pg", "al1", "%.1f"), "-", "-", "-")
 	for (i = 1; i <= 5; i++)
-		row(r, "top " i " (perf; last run)", topcell(j, "base", i),
+		row(r, "top " i " (perf: all runs; reports: the last)",
+		    topcell(j, "base", i),
 		    topcell(j, "mon", i), topcell(j, "pg", i), "-", "-", "-")
 }
 
-# Row 15's two shares of build v: measured (t) or reported (p).
-function split2(v, p) {
+# Row 15's two shares of build v: measured (t), or reported (p) with
+# the same runs' measured split after it.
+function split2(v, p,    s) {
 	if (!has("sys", v, p "u"))
 		return why("sys", v, p "u", p == "p")
-	return sprintf("%.1f/%.1f", med("sys", v, p "u"), med("sys", v, p "s"))
+	s = sprintf("%.1f/%.1f", med("sys", v, p "u"), med("sys", v, p "s"))
+	if (p == "p" && has("sys", v, "tu"))
+		s = s sprintf(" (%.1f/%.1f)", med("sys", v, "tu"),
+		    med("sys", v, "ts"))
+	return s
 }
 
 function secs2(v) {
@@ -350,11 +373,13 @@ END {
 	# 15. system time
 	row(15, "CPU s measured, user part / system part", secs2("base"),
 	    secs2("mon"), secs2("pg"), "-", "-", "-")
-	row(15, "%time user/system part (measured)", split2("base", "t"),
+	row(15, "%time user/system part, report (its runs measured)",
+	    split2("base", "t"),
 	    split2("mon", "p"), split2("pg", "p"), "-", "-", "-")
 	row(15, "largest error, points", "-", cell("sys", "mon", "err", "%.1f", 1),
 	    cell("sys", "pg", "err", "%.1f", 1), "-", "-", "<= 3")
-	row(15, "%time user/system, libmon PROFCLOCK=timer", split2("base", "t"),
+	row(15, "%time user/system, libmon PROFCLOCK=timer, report (measured)",
+	    split2("base", "t"),
 	    split2("mont", "p"), "-", "-", "-", "-")
 	row(15, "largest error, points, libmon PROFCLOCK=timer", "-",
 	    cell("sys", "mont", "err", "%.1f", 1), "-", "-", "-", "<= 3")
