@@ -6,8 +6,8 @@
 #
 # Each FLAT is a report's rows as flat.awk gives them (name, %time,
 # ...): ref is perf's samples (perfflat.awk), mon libmon's report, pg
-# gprof's, base another of perf's.  A file that is empty or not given is left out.  Prints,
-# for each report read besides ref:
+# gprof's, base another of perf's.  A file that is empty or not given
+# is left out.  Prints, for each report read besides ref:
 #
 #	mon overlap 9		names of its top 10 also in ref's top 10
 #	mon l1 6.4		sum of |share - ref's share|, in points,
@@ -39,7 +39,7 @@
 
 function strip(f) {
 	sub(/ \[[^]]*\]$/, "", f)
-	while (match(f, /\.(isra|part|constprop|cold|lto_priv|localalias)(\.[0-9]+)?$/))
+	while (match(f, clone))
 		f = substr(f, 1, RSTART - 1)
 	return f
 }
@@ -179,6 +179,7 @@ function write(    w, i, n) {
 }
 
 BEGIN {
+	clone = "\\.(isra|part|constprop|cold|lto_priv|localalias)(\\.[0-9]+)?$"
 	if (syms != "")
 		readsyms(syms)
 	readflat("base", base)

@@ -19,7 +19,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "spin.h"
@@ -46,15 +45,6 @@ sys_part(int fd, unsigned long x, long n)
 		x += (unsigned char)buf[i % CHUNK] + 1;
 	}
 	return x;
-}
-
-static double
-tcpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 int
