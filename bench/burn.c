@@ -25,7 +25,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "spin.h"
 
@@ -65,15 +64,6 @@ __attribute__((noinline)) unsigned long
 part_c(unsigned long x, long n)
 {
 	return spin(x, 2 * n);
-}
-
-static double
-tcpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 #if defined(FLOOR)

@@ -14,7 +14,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "spin.h"
 
@@ -26,15 +25,6 @@ __attribute__((noinline)) unsigned long
 main_part(unsigned long x, long n)
 {
 	return spin(x, n);
-}
-
-static double
-tcpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 int

@@ -1,7 +1,8 @@
 # table.awk -- from bench/out/results to the bench's table.
 #
 # Input: lines "JOB VAR KEY VALUE...", one per figure of one run (VAR is
-# base, mon, pg, monitor, gmon or floor), "JOB VAR na REASON" when a build has
+# base, mon, mont, pg, monitor, gmon, floor, or perf for the reference
+# rows 9 and 14 are held to), "JOB VAR na REASON" when a build has
 # no figures at all, "JOB VAR rna REASON" when it ran but has no report.
 # Output, tab-separated:
 #
@@ -116,10 +117,89 @@ function unattr(j, v) {
 	    med(j, v, "unattr"))
 }
 
-function topcell(v, i) {
-	if (("real" SUBSEP v SUBSEP i) in top)
-		return top["real", v, i]
-	return why("real", v, "top", 1)
+# Rank i of the last run's report of build v of job j (perf's as v
+# base), as "name share%".
+function topcell(j, v, i) {
+	if ((j SUBSEP v SUBSEP i) in top)
+		return top[j, v, i]
+	if (v != "base")
+		return why(j, v, "top", 1)
+	if ((j SUBSEP "base") in na || (j SUBSEP "perf") in na)
+		return perfcell(j)
+	return why(j, "perf", "top", 1)
+}
+
+# What the unprofiled column says of the perf reference of job j.
+function perfcell(j,    s) {
+	if ((j SUBSEP "base") in na)
+		return why(j, "base", "cpu", 0)
+	if ((j SUBSEP "perf") in na)
+		return "n/a (" na[j, "perf"] ")"
+	if (!has(j, "perf", "runs"))
+		return why(j, "perf", "runs", 0)
+	s = sprintf("perf %d Hz, %d runs", perfhz, med(j, "perf", "runs"))
+	if (has(j, "perf", "mode"))
+		s = s ", user mode only"
+	return s
+}
+
+# A figure against perf: with no perf, why there is none.
+function pcell(j, v, key, fmt) {
+	if (!has(j, v, key) && (j SUBSEP "perf") in na)
+		return perfcell(j)
+	return cell(j, v, key, fmt, 1)
+}
+
+# Rows against perf: the top-10 overlap and the L1 distance, and the
+# top 5 of each report.
+function perfrows(r, j,    i) {
+	row(r, "top-10 names shared with perf's top 10 (median)", perfcell(j),
+	    pcell(j, "mon", "overlap", "%g/10"),
+	    pcell(j, "pg", "overlap", "%g/10"), "-", "-", ">= 9/10")
+	row(r, "L1 distance to perf, points, union of the top 20s",
+	    perfcell(j), pcell(j, "mon", "l1", "%.1f"),
+	    pcell(j, "pg", "l1", "%.1f"), "-", "-", "<= 15")
+	row(r, "  L1 of the build alone: perf on it (profiler's code left" \
+	    " out) vs perf on the unprofiled one",
+	    pcell(j, "base", "bl1", "%.1f (perf vs perf)"),
+	    pcell(j, "mon", "bl1", "%.1f"), pcell(j, "pg", "bl1", "%.1f"),
+	    "-", "-", "-")
+	row(r, "  L1 of the report alone: vs perf on the same run of its" \
+	    " build", "-", pcell(j, "mon", "al1", "%.1f"),
+	    pcell(j, "pg", "al1", "%.1f"), "-", "-", "-")
+	for (i = 1; i <= 5; i++)
+		row(r, "top " i " (perf: all runs; reports: the last)",
+		    topcell(j, "base", i),
+		    topcell(j, "mon", i), topcell(j, "pg", i), "-", "-", "-")
+}
+
+# Row 15's two shares of build v: measured (t), or reported (p) with
+# the same runs' measured split after it.
+function split2(v, p,    s) {
+	if (!has("sys", v, p "u"))
+		return why("sys", v, p "u", p == "p")
+	s = sprintf("%.1f/%.1f", med("sys", v, p "u"), med("sys", v, p "s"))
+	if (p == "p" && has("sys", v, "tu"))
+		s = s sprintf(" (%.1f/%.1f)", med("sys", v, "tu"),
+		    med("sys", v, "ts"))
+	return s
+}
+
+function secs2(v) {
+	if (!has("sys", v, "su"))
+		return why("sys", v, "su", 0)
+	return sprintf("%.3f / %.3f", med("sys", v, "su"), med("sys", v, "ss"))
+}
+
+# A target on a median: at most (or, with atleast, at least) limit.
+function target(text, j, v, key, limit, atleast,    x, ok) {
+	if (!has(j, v, key)) {
+		printf "V\t%s: n/a\n", text
+		return
+	}
+	x = med(j, v, key)
+	ok = atleast ? x >= limit : x <= limit
+	printf "V\t%s: %s (%g)\n", text, ok ? "PASS" : "MISS", x
 }
 
 $3 == "na" || $3 == "rna" {
@@ -250,9 +330,7 @@ END {
 	    cell("real", "pg", "cpu", "%.3f"),
 	    ratio("real", "mon", "cpu"), ratio("real", "pg", "cpu"), "-")
 	callrow(9, "real", "calls of gen_expr()")
-	for (i = 1; i <= 5; i++)
-		row(9, "top " i " (last run)", "-", topcell("mon", i),
-		    topcell("pg", i), "-", "-", "-")
+	perfrows(9, "real")
 
 	# 10. a long run in a big library
 	row(10, sprintf("CPU s, sled: 1 MiB of library code (libmon at %d Hz)",
@@ -283,6 +361,29 @@ END {
 	    ratio("lto", "mon", "cpu"), ratio("lto", "pg", "cpu"), "-")
 	callrow(13, "lto", "calls of leaf(), 1 thread, -flto")
 
+	# 14. SQLite against perf
+	row(14, "CPU s, sqlite: SQLite in memory (bench/sqlite.c)",
+	    cell("sqlite", "base", "cpu", "%.3f"),
+	    cell("sqlite", "mon", "cpu", "%.3f"),
+	    cell("sqlite", "pg", "cpu", "%.3f"),
+	    ratio("sqlite", "mon", "cpu"), ratio("sqlite", "pg", "cpu"),
+	    "<= 1.3x")
+	perfrows(14, "sqlite")
+
+	# 15. system time
+	row(15, "CPU s measured, user part / system part", secs2("base"),
+	    secs2("mon"), secs2("pg"), "-", "-", "-")
+	row(15, "%time user/system part, report (its runs measured)",
+	    split2("base", "t"),
+	    split2("mon", "p"), split2("pg", "p"), "-", "-", "-")
+	row(15, "largest error, points", "-", cell("sys", "mon", "err", "%.1f", 1),
+	    cell("sys", "pg", "err", "%.1f", 1), "-", "-", "<= 3")
+	row(15, "%time user/system, libmon PROFCLOCK=timer, report (measured)",
+	    split2("base", "t"),
+	    split2("mont", "p"), "-", "-", "-", "-")
+	row(15, "largest error, points, libmon PROFCLOCK=timer", "-",
+	    cell("sys", "mont", "err", "%.1f", 1), "-", "-", "-", "<= 3")
+
 	verdict("row 1, leaf() x " calls1 / 1e6 "M, libmon <= 2.5x",
 	    "calls1", "mon", "cpu", 2.5)
 	verdict("row 2, fib, libmon <= 3x", "fib", "mon", "cpu", 3)
@@ -302,4 +403,17 @@ END {
 	verdict("row 3, 2 threads, libmon CPU <= 3x", "thr2", "mon", "cpu", 3)
 	verdict("row 7, sampling at the default rate, libmon <= 1.02x",
 	    "burn1", "monitor", "cpu", 1.02)
+	target("row 9, real, libmon's top 10 shares >= 9 of perf's",
+	    "real", "mon", "overlap", 9, 1)
+	target("row 9, real, libmon's L1 distance to perf <= 15 points",
+	    "real", "mon", "l1", 15)
+	verdict("row 14, sqlite, libmon <= 1.3x", "sqlite", "mon", "cpu", 1.3)
+	target("row 14, sqlite, libmon's top 10 shares >= 9 of perf's",
+	    "sqlite", "mon", "overlap", 9, 1)
+	target("row 14, sqlite, libmon's L1 distance to perf <= 15 points",
+	    "sqlite", "mon", "l1", 15)
+	target("row 15, user and system part each within 3 points, perf clock",
+	    "sys", "mon", "err", 3)
+	target("row 15, user and system part each within 3 points, timer clock",
+	    "sys", "mont", "err", 3)
 }
