@@ -45,15 +45,6 @@ costly_caller(unsigned long x)
 	return x + 1;
 }
 
-static double
-tcpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int
 main(int argc, char *argv[])
 {

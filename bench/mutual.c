@@ -31,15 +31,6 @@ static double topself;		/* CPU s of a top frame's own spin */
 
 unsigned long pong(unsigned long, int, int);
 
-static double
-tcpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* A frame's own spin: a unit, and extra more in a top frame, timed. */
 static inline __attribute__((always_inline)) unsigned long
 own(unsigned long x, int extra)

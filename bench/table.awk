@@ -1,8 +1,8 @@
 # table.awk -- from bench/out/results to the bench's table.
 #
 # Input: lines "JOB VAR KEY VALUE...", one per figure of one run (VAR is
-# base, mon, mont, pg, monitor, gmon, floor, or perf for the reference
-# rows 9 and 14 are held to), "JOB VAR na REASON" when a build has
+# base, mon, mont, monns, pg, monitor, monitorns, gmon, floor, or perf
+# for the reference rows 9 and 14 are held to), "JOB VAR na REASON" when a build has
 # no figures at all, "JOB VAR rna REASON" when it ran but has no report.
 # Output, tab-separated:
 #
@@ -192,6 +192,35 @@ function secs2(v) {
 }
 
 # A target on a median: at most (or, with atleast, at least) limit.
+# "A/B" of a job's figures key1 and key2 (t1/t2, i1/i2), medians.
+function pair(j, v, k) {
+	if (!has(j, v, k "1"))
+		return why(j, v, k "1", k == "i")
+	return sprintf("%.1f/%.1f", med(j, v, k "1"), med(j, v, k "2"))
+}
+
+# libmon's CPU ratio at least 1.5 times below glibc's.
+function cheaper(text, j,    x) {
+	if (!has(j, "mon", "cpu") || !has(j, "pg", "cpu")) {
+		printf "V\t%s: n/a\n", text
+		return
+	}
+	x = med(j, "pg", "cpu") / med(j, "mon", "cpu")
+	printf "V\t%s: %s (%.2fx)\n", text, (x >= 1.5 ? "PASS" : "MISS"), x
+}
+
+# burn1's build v within 0.01x of build w, both against the base.
+function within(text, v, w,    x) {
+	if (!has("burn1", v, "cpu") || !has("burn1", w, "cpu") ||
+	    !has("burn1", "base", "cpu")) {
+		printf "V\t%s: n/a\n", text
+		return
+	}
+	x = med("burn1", v, "cpu") - med("burn1", w, "cpu")
+	x /= med("burn1", "base", "cpu")
+	printf "V\t%s: %s (%+.4fx)\n", text, (x <= 0.01 ? "PASS" : "MISS"), x
+}
+
 function target(text, j, v, key, limit, atleast,    x, ok) {
 	if (!has(j, v, key)) {
 		printf "V\t%s: n/a\n", text
@@ -309,6 +338,20 @@ END {
 	    cell("burn1", "gmon", "cpu", "%.3f"),
 	    ratio("burn1", "monitor", "cpu", "", "", "", 3),
 	    ratio("burn1", "gmon", "cpu", "", "", "", 3), "<= 1.02x")
+	row(7, "CPU s, burn, -p: stacks (default) / PROFSTACK=0, perf clock",
+	    cell("burn1", "base", "cpu", "%.3f"),
+	    cell("burn1", "mon", "cpu", "%.3f") " / " \
+	    cell("burn1", "monns", "cpu", "%.3f"), "-",
+	    ratio("burn1", "mon", "cpu", "", "", "", 3) " / " \
+	    ratio("burn1", "monns", "cpu", "", "", "", 3), "-",
+	    "within 0.01x")
+	row(7, "CPU s, burn, monitor(): stacks (default) / PROFSTACK=0, itimer",
+	    cell("burn1", "base", "cpu", "%.3f"),
+	    cell("burn1", "monitor", "cpu", "%.3f") " / " \
+	    cell("burn1", "monitorns", "cpu", "%.3f"), "-",
+	    ratio("burn1", "monitor", "cpu", "", "", "", 3) " / " \
+	    ratio("burn1", "monitorns", "cpu", "", "", "", 3), "-",
+	    "within 0.01x")
 	row(7, "CPU s, burn, bare perf_event 1 kHz timer, no profiler (floor)",
 	    cell("burn1", "base", "cpu", "%.3f"),
 	    cell("burn1", "floor", "cpu", "%.3f"), "-",
@@ -384,6 +427,32 @@ END {
 	row(15, "largest error, points, libmon PROFCLOCK=timer", "-",
 	    cell("sys", "mont", "err", "%.1f", 1), "-", "-", "-", "<= 3")
 
+	# 16. arcs
+	for (t = 1; t <= 8; t *= 2) {
+		j = "thr" t
+		row(16, sprintf("calls along loop() -> leaf(), %d thread%s",
+		    t, t > 1 ? "s" : ""),
+		    cell(j, "base", "made", "%.0f made"),
+		    cell(j, "mon", "arc", "%.0f", 1),
+		    cell(j, "pg", "arc", "%.0f", 1),
+		    ratio(j, "mon", "arc", j, "base", "made", 4),
+		    ratio(j, "pg", "arc", j, "base", "made", 4), "= made")
+	}
+
+	# 17, 18. inclusive time, measured against the thread CPU clock
+	row(17, "inclusive %time cheap_caller/costly_caller (gprof: estimate)",
+	    pair("callers", "base", "t"), pair("callers", "mon", "i"),
+	    pair("callers", "pg", "i"), "-", "-", "-")
+	row(17, "largest error, points", "-",
+	    cell("callers", "mon", "gerr", "%.1f", 1),
+	    cell("callers", "pg", "gerr", "%.1f", 1), "-", "-", "<= 3")
+	row(18, "inclusive %time ping/pong, mutual recursion",
+	    pair("mutual", "base", "t"), pair("mutual", "mon", "i"),
+	    pair("mutual", "pg", "i"), "-", "-", "-")
+	row(18, "largest error, points", "-",
+	    cell("mutual", "mon", "gerr", "%.1f", 1),
+	    cell("mutual", "pg", "gerr", "%.1f", 1), "-", "-", "<= 3")
+
 	verdict("row 1, leaf() x " calls1 / 1e6 "M, libmon <= 2.5x",
 	    "calls1", "mon", "cpu", 2.5)
 	verdict("row 2, fib, libmon <= 3x", "fib", "mon", "cpu", 3)
@@ -416,4 +485,27 @@ END {
 	    "sys", "mon", "err", 3)
 	target("row 15, user and system part each within 3 points, timer clock",
 	    "sys", "mont", "err", 3)
+	cheaper("row 1, libmon at least 1.5x cheaper than glibc", "calls1")
+	cheaper("row 2, libmon at least 1.5x cheaper than glibc", "fib")
+	cheaper("row 3, 2 threads, libmon at least 1.5x cheaper than glibc",
+	    "thr2")
+	within("row 7, stacks cost within 0.01x, perf clock", "mon", "monns")
+	within("row 7, stacks cost within 0.01x, itimer", "monitor",
+	    "monitorns")
+	exact = "PASS"
+	for (t = 1; t <= 8; t *= 2) {
+		j = "thr" t
+		if (!has(j, "mon", "arc") || !has(j, "base", "made")) {
+			exact = "n/a"
+			break
+		}
+		for (i = 1; i <= n[j, "mon", "arc"]; i++)
+			if (val[j, "mon", "arc", i] + 0 != med(j, "base", "made"))
+				exact = "MISS"
+	}
+	printf "V\trow 16, libmon's arcs exact in 1, 2, 4, 8 threads: %s\n", exact
+	target("row 17, each caller's inclusive share within 3 points",
+	    "callers", "mon", "gerr", 3)
+	target("row 18, ping and pong's inclusive shares within 3 points",
+	    "mutual", "mon", "gerr", 3)
 }
