@@ -209,6 +209,7 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 	bufours = ours;
 	_mon_stats_reset();
 	_mon_stacks_reset();
+	_mon_texts_refresh();
 	if (set_hist(curhist, nhist, (uintptr_t)lo, curscale, 0) != 0)
 		_mon_warn("monitor", "cannot start the sampling clock", errno);
 	owner = getpid();

@@ -110,6 +110,7 @@ void	_mon_stacks_reset(void) _mon_hidden;
 size_t	_mon_stacks_copy(unsigned char *, size_t) _mon_hidden;
 uint64_t _mon_stacks_lost(void) _mon_hidden;
 uint64_t _mon_stacks_cut(void) _mon_hidden;
+int	_mon_stack_retaddr(uintptr_t) _mon_hidden;
 void	_mon_stats_reset(void) _mon_hidden;
 void	_mon_stats_stop(void) _mon_hidden;
 void	_mon_stats_pause(void) _mon_hidden;
@@ -221,6 +222,8 @@ size_t	_mon_objects(unsigned char *, size_t,
 const unsigned char *_mon_object_info(const struct dl_phdr_info *,
 	    struct monx_obj *) _mon_hidden;
 int	_mon_mapped(uint64_t, const char *) _mon_hidden;
+void	_mon_texts_refresh(void) _mon_hidden;
+int	_mon_in_text(uintptr_t) _mon_hidden;
 
 /* dlclose.c: an object dlclose() unloaded, as the writer records it. */
 #define _MON_MAXID	64		/* longer build-ids are not kept */

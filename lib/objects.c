@@ -197,3 +197,64 @@ _mon_objects(unsigned char *buf, size_t cap,
 		put_obj(&w, MONX_R_OBJ, &g.o, g.id, g.path);
 	return w.len;
 }
+
+/*
+ * The text ranges of the objects mapped, kept for the stack walks
+ * (ring.c, sigprof.c), which must know whether a word is a code address
+ * before they read the bytes before it: a signal handler cannot walk
+ * the loader's list.  Refreshed at start and by the perf clock's
+ * drainer from time to time; an object loaded since is not known until
+ * then, which only costs its callers' frames the check of stacks.c.
+ * Readers in signal context take a sequence count: odd while a refresh
+ * writes, changed if one wrote while they read.
+ */
+#define NTEXT	512
+
+static struct { uintptr_t lo, hi; } texts[NTEXT];
+static _Atomic unsigned int ntext, textseq;
+
+static int
+text_one(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct monx_obj o;
+	unsigned int *n = arg;
+
+	(void)size;
+	(void)_mon_object_info(info, &o);
+	if (o.hi > o.lo && *n < NTEXT) {
+		texts[*n].lo = o.lo;
+		texts[*n].hi = o.hi;
+		(*n)++;
+	}
+	return 0;
+}
+
+/* Take the text ranges anew.  Not in signal context; callers serialise. */
+void
+_mon_texts_refresh(void)
+{
+	unsigned int n;
+
+	n = 0;
+	atomic_fetch_add(&textseq, 1);
+	(void)dl_iterate_phdr(text_one, &n);
+	atomic_store(&ntext, n);
+	atomic_fetch_add(&textseq, 1);
+}
+
+/* Does [a - 8, a) lie in the text of an object?  Async-signal-safe. */
+int
+_mon_in_text(uintptr_t a)
+{
+	unsigned int seq, i, n;
+	int in;
+
+	seq = atomic_load(&textseq);
+	if (seq & 1)
+		return 0;
+	n = atomic_load(&ntext);
+	in = 0;
+	for (i = 0; i < n && !in; i++)
+		in = a >= texts[i].lo + 8 && a <= texts[i].hi;
+	return in && atomic_load(&textseq) == seq;
+}

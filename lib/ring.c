@@ -58,7 +58,7 @@
 #define DRAINER_STACK	(256u << 10)
 #define RECLEN		16	/* a sample: header and pc */
 #define STACKLEN	128	/* and a stack of 11 frames, for sizing */
-#define STACKWORST	(24 + 8 * (_MON_STACKMAX + 2))	/* for draining */
+#define STACKWORST	(48 + 8 * (_MON_STACKMAX + 2))	/* for draining */
 
 struct ring {
 	struct perf_event_mmap_page *m;
@@ -120,8 +120,10 @@ open_one(pid_t tid, int cpu, int inherit, struct ring *r)
 	a.sample_period = period;
 	a.sample_type = PERF_SAMPLE_IP;
 	if (chains) {
-		a.sample_type |= PERF_SAMPLE_CALLCHAIN;
+		/* And the word at the stack pointer: stacks.c says why. */
+		a.sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER;
 		a.sample_max_stack = (uint16_t)_mon_stack_limit;
+		a.sample_stack_user = 8;
 		a.exclude_callchain_kernel = 1;
 	}
 	a.exclude_kernel = 1;
@@ -191,22 +193,32 @@ static void
 sample(const unsigned char *data, uint64_t size, uint64_t tail,
     uint32_t len)
 {
-	uintptr_t pcs[_MON_STACKMAX + 1];
-	uint64_t nr, i, v;
+	uintptr_t pcs[_MON_STACKMAX + 2];
+	uint64_t nr, i, v, at, top;
 	uint32_t depth;
 
 	pcs[0] = (uintptr_t)ring_u64(data, size, tail + 8);
 	if (!_mon_sample(pcs[0], 1) || !chains)
 		return;
-	depth = 0;
 	nr = len >= 24 ? ring_u64(data, size, tail + 16) : 0;
 	if (nr > (len - 24) / 8)
 		nr = 0;		/* cannot be: keep the pc alone */
+	/* After the chain, the user stack: size, its bytes, dyn_size. */
+	at = 24 + 8 * nr;
+	top = 0;
+	if (at + 8 <= len && ring_u64(data, size, tail + at) == 8 &&
+	    at + 24 <= len && ring_u64(data, size, tail + at + 16) == 8)
+		top = ring_u64(data, size, tail + at + 8);
+	depth = 0;
 	for (i = 0; i < nr && depth <= _MON_STACKMAX; i++) {
 		v = ring_u64(data, size, tail + 24 + 8 * i);
 		if (v >= (uint64_t)PERF_CONTEXT_MAX)
 			continue;	/* a context marker */
 		pcs[depth++] = (uintptr_t)v;
+		/* A function with no frame yet or any more: its caller. */
+		if (depth == 1 && _mon_in_text(top) &&
+		    _mon_stack_retaddr(top))
+			pcs[depth++] = (uintptr_t)top;
 	}
 	if (depth == 0)
 		depth = 1;	/* no chain: the pc alone */
@@ -262,8 +274,10 @@ static void *
 drain_loop(void *unused)
 {
 	struct timespec t;
+	uint64_t since;
 
 	(void)unused;
+	since = 0;
 	atomic_store(&drainer_tid, _mon_gettid());
 	pthread_mutex_lock(&waitlock);
 	pthread_cond_broadcast(&waitcv);
@@ -275,6 +289,11 @@ drain_loop(void *unused)
 		t.tv_nsec %= 1000000000;
 		(void)pthread_cond_timedwait(&waitcv, &waitlock, &t);
 		pthread_mutex_unlock(&waitlock);
+		/* Objects dlopen'd since: known to the stack walks each second. */
+		if (chains && (since += drain_ns) >= 1000000000u) {
+			_mon_texts_refresh();
+			since = 0;
+		}
 		_mon_ring_drain();
 		pthread_mutex_lock(&waitlock);
 	}

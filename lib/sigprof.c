@@ -34,7 +34,9 @@
  * asked for, it walks the interrupted thread's frame pointers too, each
  * frame read by process_vm_readv() from its own process, so that a
  * frame pointer that is not one (code built without them, a corrupt
- * stack) ends the walk with an error instead of a fault.
+ * stack) ends the walk with an error instead of a fault; the word at
+ * the stack pointer goes in as the caller's when it is a return address
+ * (stacks.c says why).
  */
 #define _GNU_SOURCE	/* REG_RIP, sigorset */
 #include <sys/syscall.h>
@@ -266,15 +268,24 @@ walk(const ucontext_t *uc, uintptr_t pc, uint64_t n)
 
 	pid = (pid_t)syscall(SYS_getpid);
 	pcs[0] = pc;
+	depth = 1;
 	fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
 	sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+	/* A function with no frame yet or any more: its caller at sp. */
+	here.iov_base = frame;
+	here.iov_len = sizeof(frame[0]);
+	there.iov_base = (void *)sp;
+	there.iov_len = sizeof(frame[0]);
+	if (_mon_stack_limit > 1 && syscall(SYS_process_vm_readv, pid,
+	    &here, 1UL, &there, 1UL, 0UL) == (long)sizeof(frame[0]) &&
+	    _mon_in_text(frame[0]) && _mon_stack_retaddr(frame[0]))
+		pcs[depth++] = frame[0];
 	flags = 0;
-	for (depth = 1; fp >= sp && fp - sp < STACKSPAN && fp % 8 == 0;) {
+	while (fp >= sp && fp - sp < STACKSPAN && fp % 8 == 0) {
 		if (depth == _mon_stack_limit) {
 			flags = MONX_STK_CUT;
 			break;
 		}
-		here.iov_base = frame;
 		here.iov_len = sizeof(frame);
 		there.iov_base = (void *)fp;
 		there.iov_len = sizeof(frame);

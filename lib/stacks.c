@@ -22,9 +22,22 @@
  * samples are counted in lost: bounded memory, degrading by counting.
  * Both areas are mapped at the first start and their pages given back
  * at each reset.
+ *
+ * A frame-pointer walk misses the caller of a function that has no frame
+ * of its own when sampled: at its first instructions, and in the body of
+ * a leaf that gcc -pg builds with the frame popped right after the call
+ * to mcount, or a library leaf built without frame pointers.  There the
+ * return address is the word at the stack pointer; the clocks give that
+ * word, and _mon_stack_retaddr() says whether it is one -- whether a
+ * call instruction ends just before it -- so that the caller is put
+ * back in its place.
  */
+#include <sys/syscall.h>
+#include <sys/uio.h>
+
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mon_private.h"
 
@@ -184,6 +197,42 @@ _mon_stacks_copy(unsigned char *p, size_t max)
 		len += need;
 	}
 	return len;
+}
+
+/*
+ * Is w a return address: do the bytes before it end with a call
+ * instruction (call rel32; call through a register; call through
+ * memory, rip-relative or by a register with an 8- or 32-bit offset)?
+ * Read with process_vm_readv(), so an address that is not mapped only
+ * says no.  Async-signal-safe; errno is the caller's to keep.
+ */
+int
+_mon_stack_retaddr(uintptr_t w)
+{
+	unsigned char b[8];
+	struct iovec here, there;
+
+	if (w < sizeof(b))
+		return 0;
+	here.iov_base = b;
+	here.iov_len = sizeof(b);
+	there.iov_base = (void *)(w - sizeof(b));
+	there.iov_len = sizeof(b);
+	if (syscall(SYS_process_vm_readv, (long)getpid(), &here, 1UL, &there,
+	    1UL, 0UL) != (long)sizeof(b))
+		return 0;
+	/* b[8 - k] is the byte k before w; ModRM reg field 2 is call. */
+	return b[3] == 0xe8 ||				/* e8 rel32 */
+	    (b[2] == 0xff && b[3] == 0x15) ||		/* ff 15 disp32 */
+	    (b[6] == 0xff && (b[7] & 0xf8) == 0xd0) ||	/* ff d0+r */
+	    (b[6] == 0xff && (b[7] & 0xf8) == 0x10 &&	/* ff 10+r */
+	    (b[7] & 7) != 4 && (b[7] & 7) != 5) ||
+	    (b[5] == 0xff && (b[6] & 0xf8) == 0x50 &&	/* ff 50+r d8 */
+	    (b[6] & 7) != 4) ||
+	    (b[4] == 0xff && (b[5] & 0xf8) == 0x50) ||	/* ff 54 sib d8 */
+	    (b[2] == 0xff && (b[3] & 0xf8) == 0x90 &&	/* ff 90+r d32 */
+	    (b[3] & 7) != 4) ||
+	    (b[1] == 0xff && b[2] == 0x94);		/* ff 94 sib d32 */
 }
 
 /* Samples whose stack found no place; samples whose stack was cut. */
