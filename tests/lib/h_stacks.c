@@ -6,6 +6,11 @@
  *				spins MS ms of CPU
  *	h_stacks deep N MS	main -> down(N) -> down(N-1) ... down(0),
  *				which spins MS ms
+ *	h_stacks frameless MS	main -> framer, which calls frameless()
+ *				until MS ms of CPU are spent: a leaf
+ *				written in assembly with no frame of its
+ *				own, as a C library leaf or the body of a
+ *				leaf gcc -pg -O2 builds is
  *	h_stacks badframe MS	spins MS ms with a frame pointer that
  *				points 16 MiB above the stack, where
  *				nothing is mapped, as hand-written code
@@ -49,6 +54,30 @@ down(int n, long ms)
 	sink++;
 }
 
+/* A leaf with no frame: 1,000,000 rounds of a multiply. */
+unsigned long frameless(unsigned long);
+__asm__(
+    "	.text\n"
+    "	.globl frameless\n"
+    "	.type frameless, @function\n"
+    "frameless:\n"
+    "	movq %rdi, %rax\n"
+    "	movl $1000000, %ecx\n"
+    "1:	imulq $3, %rax, %rax\n"
+    "	decl %ecx\n"
+    "	jnz 1b\n"
+    "	ret\n"
+    "	.size frameless, .-frameless\n");
+
+void
+framer(long ms)
+{
+	uint64_t end = SPIN_NOW(THREAD) + (uint64_t)ms * MS;
+
+	while (SPIN_NOW(THREAD) < end)
+		sink += (long)frameless((unsigned long)sink);
+}
+
 /* Spin with %rbp holding bad, the frame pointer restored after. */
 void
 badframe(long ms, unsigned long bad)
@@ -75,12 +104,14 @@ main(int argc, char *argv[])
 		outer(atol(argv[2]));
 	else if (argc == 4 && strcmp(argv[1], "deep") == 0)
 		down(atoi(argv[2]), atol(argv[3]));
+	else if (argc == 3 && strcmp(argv[1], "frameless") == 0)
+		framer(atol(argv[2]));
 	else if (argc == 3 && strcmp(argv[1], "badframe") == 0)
 		badframe(atol(argv[2]),
 		    ((unsigned long)&here + (16UL << 20)) & ~15UL);
 	else {
 		fprintf(stderr, "usage: h_stacks chain MS | deep N MS |"
-		    " badframe MS\n");
+		    " frameless MS | badframe MS\n");
 		return 2;
 	}
 	return 0;

@@ -158,6 +158,28 @@ no_stacks_asked_body()
 	verdict
 }
 
+atf_test_case frameless_leaf_keeps_its_caller
+frameless_leaf_keeps_its_caller_head()
+{
+	atf_set descr "A leaf with no frame of its own, called by framer()," \
+	    "is sampled with framer as its caller, not framer's caller," \
+	    "under each clock"
+}
+frameless_leaf_keeps_its_caller_body()
+{
+	setup
+	for c in perf timer itimer; do
+		if [ $c = perf ] && ! "$srcdir/t_hasperf"; then
+			continue
+		fi
+		run $c PROFCLOCK=$c "$srcdir/h_stacks" frameless 300
+		named "$srcdir/h_stacks" $c || continue
+		s=$(share $c '^frameless,framer,main(,|$)')
+		holds "$s >= 80" "$c: $s% of samples in frameless under framer"
+	done
+	verdict
+}
+
 atf_test_case bad_frame_pointer_survives
 bad_frame_pointer_survives_head()
 {
@@ -253,6 +275,7 @@ atf_init_test_cases()
 	atf_add_test_case stacks_every_clock
 	atf_add_test_case stack_limit_cuts
 	atf_add_test_case no_stacks_asked
+	atf_add_test_case frameless_leaf_keeps_its_caller
 	atf_add_test_case bad_frame_pointer_survives
 	atf_add_test_case arcs_exact_per_caller
 	atf_add_test_case arcs_from_uninstrumented_code
