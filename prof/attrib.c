@@ -56,6 +56,8 @@ struct entry {
 	uint64_t	 calls;
 	int		 local;		/* a local with no global to join */
 	int		 self;		/* libmon's code: overhead, no row */
+	int		 graph;		/* on an arc or in a stack */
+	size_t		 row;		/* the id of its row */
 };
 
 /* An object's symbols and entries, loaded when first needed. */
@@ -76,6 +78,8 @@ struct raw {
 	uint64_t	 addr;
 	double		 samples;
 	uint64_t	 calls;
+	int		 graph;		/* only a frame or an arc put it here */
+	size_t		 row;		/* the id of its row */
 };
 
 struct attr {
@@ -430,6 +434,7 @@ add_raw(struct attr *a, size_t obj, uint64_t addr, double samples,
 	w->addr = addr;
 	w->samples = samples;
 	w->calls = calls;
+	w->graph = 0;
 }
 
 /* First address of bin i, as an offset from lpc; ceil(i * num / den). */
@@ -600,8 +605,9 @@ new_row(struct report *r, size_t *cap)
 	struct row *w;
 
 	r->rows = xgrow(r->rows, cap, r->nrows, 1, sizeof(*r->rows));
-	w = &r->rows[r->nrows++];
+	w = &r->rows[r->nrows];
 	memset(w, 0, sizeof(*w));
+	w->id = r->nrows++;
 	return w;
 }
 
@@ -685,10 +691,11 @@ count_qualified(struct attr *a, const struct entry *e, int idle)
 static void
 entry_rows(struct attr *a, size_t *cap)
 {
-	const struct entry *e;
+	struct entry *e;
+	struct row *w;
 	struct otab *t;
 	size_t i, k;
-	int idle, inrange;
+	int idle, inrange, shown;
 
 	for (i = 0; i < a->p->nobjs; i++) {
 		t = &a->tabs[i];
@@ -704,9 +711,14 @@ entry_rows(struct attr *a, size_t *cap)
 			idle = idle_entry(a, e, &inrange);
 			if (i == OBJ_MAIN)
 				count_qualified(a, e, idle);
-			if (idle && !(a->o->zeros && i == OBJ_MAIN && inrange))
+			shown = !idle || (a->o->zeros && i == OBJ_MAIN &&
+			    inrange);
+			if (!shown && !e->graph)
 				continue;
-			entry_row(a, i, e, new_row(a->r, cap));
+			w = new_row(a->r, cap);
+			entry_row(a, i, e, w);
+			w->graphonly = !shown;
+			e->row = w->id;
 		}
 	}
 }
@@ -781,9 +793,12 @@ raw_rows(struct attr *a, size_t *cap)
 	for (i = 0; i < a->nraws; i = j) {
 		w = &a->raws[i];
 		row = new_row(a->r, cap);
+		row->graphonly = 1;
 		for (j = i; j < a->nraws && same_raw(a, w, &a->raws[j]); j++) {
 			row->samples += a->raws[j].samples;
 			row->calls += a->raws[j].calls;
+			row->graphonly &= a->raws[j].graph;
+			a->raws[j].row = row->id;
 		}
 		raw_name(a, w, w->obj != OBJ_NONE && !a->o->unnamed, row);
 		row->objidx = w->obj;
@@ -877,6 +892,160 @@ note_uses(struct attr *a)
 	}
 }
 
+/* --- the call graph's places, as rows ------------------------------ */
+
+#define ROW_SELF	(SIZE_MAX - 1)	/* a frame in libmon's code */
+
+/* What a place of the graph stands for. */
+enum fkind { F_NONE, F_ENTRY, F_RAW, F_SELF };
+
+/*
+ * The entry *k of table *t that holds the place (obj, addr), looked up
+ * at addr - 1 for a cell's address, as attribute_places() does; or an
+ * address no symbol covers, which makes a raw row as in the flat
+ * report; or none, where the flat report has no row either (-p, the
+ * program's unnamed bytes).
+ */
+static enum fkind
+graph_place(struct attr *a, size_t obj, uint64_t addr, int cell,
+    struct otab **t, size_t *k)
+{
+	size_t f;
+
+	*t = otab(a, obj);
+	f = *t == NULL || (cell && addr == 0) ? SIZE_MAX :
+	    symtab_lookup(&(*t)->st, addr - (cell ? 1 : 0));
+	if (f != SIZE_MAX && (*k = (*t)->st.funcs[f].entry) != SIZE_MAX)
+		return (*t)->ents[*k].self ? F_SELF : F_ENTRY;
+	if (a->o->progonly || obj == OBJ_MAIN)
+		return F_NONE;
+	return F_RAW;
+}
+
+/* Before the rows are made: the places the graph needs a row for. */
+static void
+graph_need(struct attr *a, size_t obj, uint64_t addr, int cell)
+{
+	struct otab *t;
+	size_t k;
+
+	switch (graph_place(a, obj, addr, cell, &t, &k)) {
+	case F_ENTRY:
+		t->ents[k].graph = 1;
+		break;
+	case F_RAW:
+		add_raw(a, obj, addr, 0, 0);
+		a->raws[a->nraws - 1].graph = 1;
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+graph_mark(struct attr *a)
+{
+	const struct profile *p = a->p;
+	size_t i;
+
+	for (i = 0; i < p->narcs; i++) {
+		graph_need(a, p->arcs[i].fobj, p->arcs[i].from, 0);
+		graph_need(a, p->arcs[i].sobj, p->arcs[i].self, 1);
+	}
+	for (i = 0; i < p->nframes; i++)
+		graph_need(a, p->frames[i].obj, p->frames[i].addr, 0);
+}
+
+/* Once the rows are made: the id of the row of a place. */
+static size_t
+graph_row(struct attr *a, size_t obj, uint64_t addr, int cell)
+{
+	struct raw key;
+	const struct raw *w;
+	struct otab *t;
+	size_t k;
+
+	switch (graph_place(a, obj, addr, cell, &t, &k)) {
+	case F_ENTRY:
+		return t->ents[k].row;
+	case F_SELF:
+		return ROW_SELF;
+	case F_RAW:
+		key.obj = obj != OBJ_NONE && a->p->objs[obj].jitpid != 0 ?
+		    OBJ_NONE : obj;
+		key.addr = addr;
+		w = bsearch(&key, a->raws, a->nraws, sizeof(*a->raws),
+		    cmp_raw);
+		return w != NULL ? w->row : ROW_NONE;
+	default:
+		return ROW_NONE;
+	}
+}
+
+/* The counted arcs, as pairs of rows; those into or from libmon out. */
+static void
+graph_arcs(struct attr *a)
+{
+	const struct parc *pa;
+	struct graph *g = &a->r->g;
+	struct cgarc *c;
+	size_t i, from, to;
+
+	for (i = 0; i < a->p->narcs; i++) {
+		pa = &a->p->arcs[i];
+		from = graph_row(a, pa->fobj, pa->from, 0);
+		to = graph_row(a, pa->sobj, pa->self, 1);
+		if (from == ROW_SELF || to == ROW_SELF || to == ROW_NONE)
+			continue;
+		g->arcs = xgrow(g->arcs, &g->arccap, g->narcs, 1,
+		    sizeof(*g->arcs));
+		c = &g->arcs[g->narcs++];
+		memset(c, 0, sizeof(*c));
+		c->from = from;
+		c->to = to;
+		c->calls = pa->count;
+		c->counted = 1;
+	}
+}
+
+/*
+ * The stacks, as rows.  A stack that ends in libmon's code is
+ * profiling's time, as its sample is in the flat report; libmon's
+ * frames further out are left out of the stack.
+ */
+static void
+graph_stacks(struct attr *a)
+{
+	const struct profile *p = a->p;
+	const struct pstack *ps;
+	const struct frame *fr;
+	struct graph *g = &a->r->g;
+	struct cgstack *s;
+	size_t i, j, id;
+
+	g->stacks = xcalloc(p->nstacks + 1, sizeof(*g->stacks));
+	for (i = 0; i < p->nstacks; i++) {
+		ps = &p->stacks[i];
+		fr = p->frames + ps->first;
+		if (graph_row(a, fr[0].obj, fr[0].addr, 0) == ROW_SELF) {
+			g->overhead += ps->samples;
+			continue;
+		}
+		s = &g->stacks[g->nstacks++];
+		s->first = g->nids;
+		s->samples = ps->samples;
+		if (ps->cut)
+			g->cut += ps->samples;
+		g->ids = xgrow(g->ids, &g->idcap, g->nids, ps->depth,
+		    sizeof(*g->ids));
+		for (j = 0; j < ps->depth; j++)
+			if ((id = graph_row(a, fr[j].obj, fr[j].addr, 0)) !=
+			    ROW_SELF)
+				g->ids[g->nids++] = id;
+		s->depth = g->nids - s->first;
+	}
+}
+
 /*
  * Turn profile p into report r, with st the program's symbols.  st's
  * functions get their entry numbers; the rows point into st and into
@@ -906,9 +1075,15 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	hist = attribute_hist(&a);
 	r->attributed = r->histattr;
 	attribute_places(&a);
+	graph_mark(&a);
 	entry_rows(&a, &cap);
 	raw_rows(&a, &cap);
 	mark_clashes(r);
+	r->g.counted = p->arcfiles > 0;
+	r->g.sampled = p->stackfiles > 0;
+	graph_arcs(&a);
+	graph_stacks(&a);
+	graph_compute(r);
 	kernel_row(&a, &cap);
 	note_uses(&a);
 
@@ -943,5 +1118,7 @@ report_free(struct report *r)
 	free(tabs);
 	free(r->rows);
 	free(r->uses);
+	free(r->byid);
+	graph_free(&r->g);
 	memset(r, 0, sizeof(*r));
 }
