@@ -942,18 +942,30 @@ graph_need(struct attr *a, size_t obj, uint64_t addr, int cell)
 	}
 }
 
+/*
+ * Every arc's two ends, and every frame of a stack that does not end in
+ * libmon's code (graph_stacks() leaves those out).
+ */
 static void
 graph_mark(struct attr *a)
 {
 	const struct profile *p = a->p;
-	size_t i;
+	const struct frame *fr;
+	struct otab *t;
+	size_t i, j, k;
 
 	for (i = 0; i < p->narcs; i++) {
 		graph_need(a, p->arcs[i].fobj, p->arcs[i].from, 0);
 		graph_need(a, p->arcs[i].sobj, p->arcs[i].self, 1);
 	}
-	for (i = 0; i < p->nframes; i++)
-		graph_need(a, p->frames[i].obj, p->frames[i].addr, 0);
+	for (i = 0; i < p->nstacks; i++) {
+		fr = p->frames + p->stacks[i].first;
+		if (graph_place(a, fr[0].obj, fr[0].addr, 0, &t, &k) ==
+		    F_SELF)
+			continue;
+		for (j = 0; j < p->stacks[i].depth; j++)
+			graph_need(a, fr[j].obj, fr[j].addr, 0);
+	}
 }
 
 /* Once the rows are made: the id of the row of a place. */

@@ -181,6 +181,8 @@ measure(struct report *r)
 
 	rowmark = xcalloc(r->nrows + 1, sizeof(*rowmark));
 	arcmark = xcalloc(g->narcs + 1, sizeof(*arcmark));
+	for (i = 0; i < r->nrows; i++)
+		r->rows[i].level = SIZE_MAX;
 	for (i = 0; i < g->nstacks; i++) {
 		s = &g->stacks[i];
 		id = g->ids + s->first;
@@ -188,7 +190,11 @@ measure(struct report *r)
 		if (s->depth > 0 && id[0] != ROW_NONE)
 			r->rows[id[0]].gself += s->samples;
 		for (j = 0; j < s->depth; j++) {
-			if (id[j] == ROW_NONE || rowmark[id[j]] == i + 1)
+			if (id[j] == ROW_NONE)
+				continue;
+			if (s->depth - 1 - j < r->rows[id[j]].level)
+				r->rows[id[j]].level = s->depth - 1 - j;
+			if (rowmark[id[j]] == i + 1)
 				continue;
 			rowmark[id[j]] = i + 1;
 			r->rows[id[j]].incl += s->samples;

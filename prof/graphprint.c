@@ -18,7 +18,9 @@
  * when this caller called it directly, self and children, and the
  * calls it made of all the function's calls from others.  A callee's
  * line: the same for the callee under this function.  Entries are
- * sorted by inclusive time, and numbered in that order, as gprof does.
+ * sorted by inclusive time, and numbered in that order, as gprof does;
+ * of two with the same time, the one nearer the stacks' roots first,
+ * so that a caller comes before the callee whose time is all its own.
  * Callers are listed by increasing time, so that the largest is next
  * to the function's line; callees by decreasing time.
  *
@@ -93,6 +95,8 @@ cmp_entry(const void *x, const void *y)
 
 	if (ta != tb)
 		return ta > tb ? -1 : 1;
+	if (a->level != b->level)
+		return a->level < b->level ? -1 : 1;
 	if (a->calls != b->calls)
 		return a->calls > b->calls ? -1 : 1;
 	if ((c = strcmp(a->nnames > 0 ? a->names[0] : "",

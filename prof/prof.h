@@ -240,6 +240,7 @@ struct row {
 	double		 est;		/* gprof's estimate of incl */
 	uint64_t	 callsin;	/* arcs into it from other rows */
 	uint64_t	 selfcalls;	/* and from itself */
+	size_t		 level;		/* fewest frames above it in a stack */
 };
 
 #define ROW_NONE	SIZE_MAX	/* a frame no row stands for */

@@ -215,13 +215,14 @@ put_rowname(const struct row *w)
  * with -e when there are none; else a dash, not a figure made up.
  */
 static void
-print_incl(const struct report *r, const struct row *w, double pct)
+print_incl(const struct report *r, const struct opts *o, const struct row *w,
+    double pct)
 {
 	double v;
 
 	if (r->g.sampled)
 		v = w->incl;
-	else if (r->g.estimated)
+	else if (o->estimate && r->g.estimated)
 		v = w->est;
 	else {
 		printf("%7s%9s", "-", "-");
@@ -239,7 +240,7 @@ print_row(const struct report *r, const struct opts *o, const struct row *w,
 
 	printf("%6.1f%8.2f%8.2f", w->samples * pct, secs, cum);
 	if (o->incl)
-		print_incl(r, w, pct);
+		print_incl(r, o, w, pct);
 	if (w->calls > 0) {
 		d = precision(w->calls);
 		printf("%*" PRIu64 "%#*.*f%*s", cw, w->calls, d + 8, d,
@@ -285,14 +286,14 @@ report_sort(struct report *r, const struct opts *o)
 
 /* Where the -i column's figures come from, after the rows. */
 static void
-print_incl_source(const struct report *r)
+print_incl_source(const struct report *r, const struct opts *o)
 {
 	if (r->g.sampled)
 		printf("\ninclusive time: measured from sampled call stacks, "
 		    "%.0f samples\n", r->g.samples);
-	else if (r->g.estimated)
-		printf("\ninclusive time: gprof's equal-cost estimate from "
-		    "the counted arcs, not measured (no stacks)\n");
+	else if (o->estimate && r->g.estimated)
+		printf("\ninclusive time: gprof's equal-cost estimate, not "
+		    "measured (no stacks)\n");
 	else
 		printf("\ninclusive time: unavailable, the files hold no "
 		    "stacks (-e estimates it from the arcs)\n");
@@ -332,7 +333,7 @@ report_print(struct report *r, const struct opts *o)
 	}
 	print_overhead(r);
 	if (o->incl)
-		print_incl_source(r);
+		print_incl_source(r, o);
 }
 
 /*
