@@ -3566,6 +3566,51 @@ graph_records_lie_body()
 	atf_check -o ignore -e ignore "$PROF" -i -s "$SYMS"
 }
 
+atf_test_case graph_large_in_time
+graph_large_in_time_head()
+{
+	atf_set descr "A call graph of 50,000 functions, 50,000 arcs and" \
+	    "20,000 stacks 64 deep is printed in seconds"
+	atf_set timeout 120
+}
+graph_large_in_time_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_big
+	b=$(symaddr "$prog" f00000)
+	[ -n "$b" ] || atf_fail "no f00000 in $prog"
+	# f<i+1> calls f<i> once; stack k is f<k> under f<k+1> ... f<k+63>.
+	awk -v b=$(( b )) 'BEGIN {
+		printf "lpc %d\nhpc %d\nhist 50000\n", b, b + 50000 * 16
+		printf "run clock=0 period=10000000 in=20000 arcs=1"
+		printf " stack_limit=64\n"
+		for (i = 0; i < 50000; i++)
+			printf "cell %d 1\narc %d %d 1\n", b + 16 * i + 1,
+			    b + 16 * (i + 1) + 1, b + 16 * i + 1
+		for (k = 0; k < 20000; k++) {
+			printf "bin %d 1\nstack 1 0 %d", k, b + 16 * k
+			for (j = 1; j < 64; j++)
+				printf " %d", b + 16 * (k + j) + 1
+			printf "\n"
+		}
+	    }' | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+	"$PROF" -q "$prog" >out || atf_fail "prof -q failed"
+	cat >expout <<'EOF'
+call graph of 1 file
+
+calls: exact, counted by mcount: 50000 calls on 50000 arcs
+time: measured from sampled call stacks, 20000 samples (200.00 s)
+
+index %time     self  children          called  name
+                0.01      0.62             1/1      f00064 [2]
+[1]     0.3     0.01      0.63               1  f00063 [1]
+                0.01      0.62             1/1      f00062 [19939]
+EOF
+	atf_check -o file:expout head -9 out
+	atf_check -o ignore -e match:'stacks: 20000 distinct' \
+	    "$PROF" -i -e -s "$prog"
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case report_sorted_by_time
@@ -3662,6 +3707,7 @@ atf_init_test_cases()
 	atf_add_test_case graph_of_classic_file
 	atf_add_test_case graph_arcs_checked_against_counts
 	atf_add_test_case graph_records_lie
+	atf_add_test_case graph_large_in_time
 	atf_add_test_case e2e_statics_fold_within_their_file
 	atf_add_test_case e2e_statics_same_name_apart
 	atf_add_test_case e2e_libmon_never_a_row
