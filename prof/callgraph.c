@@ -71,6 +71,16 @@ add_arc(struct graph *g, size_t from, size_t to)
 	c->to = to;
 }
 
+static void
+add_cgarc(void *into, const void *from)
+{
+	struct cgarc *x = into;
+	const struct cgarc *y = from;
+
+	addsat(&x->calls, y->calls);
+	x->counted |= y->counted;
+}
+
 /*
  * Every pair of adjacent frames becomes an arc too, of no calls; then
  * arcs of the same two rows are one.
@@ -80,7 +90,7 @@ join_arcs(struct graph *g)
 {
 	const struct cgstack *s;
 	const size_t *id;
-	size_t i, j, k;
+	size_t i, j;
 
 	for (i = 0; i < g->nstacks; i++) {
 		s = &g->stacks[i];
@@ -89,20 +99,8 @@ join_arcs(struct graph *g)
 			if (id[j] != ROW_NONE && id[j + 1] != ROW_NONE)
 				add_arc(g, id[j + 1], id[j]);
 	}
-	if (g->narcs == 0)
-		return;
-	qsort(g->arcs, g->narcs, sizeof(*g->arcs), cmp_cgarc);
-	for (i = 1, k = 0; i < g->narcs; i++) {
-		if (cmp_cgarc(&g->arcs[k], &g->arcs[i]) != 0) {
-			g->arcs[++k] = g->arcs[i];
-			continue;
-		}
-		if (__builtin_add_overflow(g->arcs[k].calls, g->arcs[i].calls,
-		    &g->arcs[k].calls))
-			g->arcs[k].calls = UINT64_MAX;
-		g->arcs[k].counted |= g->arcs[i].counted;
-	}
-	g->narcs = k + 1;
+	g->narcs = sortsum(g->arcs, g->narcs, sizeof(*g->arcs), cmp_cgarc,
+	    add_cgarc);
 }
 
 /* The calls into each row, from others and from itself. */
@@ -116,11 +114,8 @@ count_calls(struct report *r)
 	for (i = 0; i < r->g.narcs; i++) {
 		c = &r->g.arcs[i];
 		w = &r->rows[c->to];
-		if (c->from == c->to)
-			w->selfcalls += c->calls;
-		else if (__builtin_add_overflow(w->callsin, c->calls,
-		    &w->callsin))
-			w->callsin = UINT64_MAX;
+		addsat(c->from == c->to ? &w->selfcalls : &w->callsin,
+		    c->calls);
 	}
 }
 

@@ -489,3 +489,15 @@ estimate_print(struct report *r, const struct opts *o)
 		printf("%9s none\n", "");
 	gp_free(&g);
 }
+
+/* The report, or with -q the call graph; then with -e the estimate. */
+void
+report_show(struct report *r, const struct profile *p, const struct opts *o)
+{
+	if (o->graph)
+		graph_print(r, p, o);
+	else
+		report_print(r, o);
+	if (o->estimate)
+		estimate_print(r, o);
+}

@@ -183,12 +183,7 @@ main(int argc, char *argv[])
 	if (r.histsum > 0 && r.histattr == 0)
 		warnx("warning: no sample of %s falls in a function of %s",
 		    p.first, shown);
-	if (o.graph)
-		graph_print(&r, &p, &o);
-	else
-		report_print(&r, &o);
-	if (o.estimate)
-		estimate_print(&r, &o);
+	report_show(&r, &p, &o);
 	if (o.stats) {
 		fflush(stdout);
 		report_stats(&r, &p, &st);

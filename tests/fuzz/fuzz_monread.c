@@ -65,12 +65,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();	/* the fixed program must load */
 		profile_check_id(&p, prog, &st);
 		attribute(&r, &p, &st, &o);
-		if (o.graph)
-			graph_print(&r, &p, &o);
-		else
-			report_print(&r, &o);
-		if (o.estimate)
-			estimate_print(&r, &o);
+		report_show(&r, &p, &o);
 		report_stats(&r, &p, &st);
 		report_free(&r);
 		symtab_free(&st);

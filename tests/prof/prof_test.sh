@@ -3089,16 +3089,14 @@ exec ${BIAS:-0} $(gs 0) $(gs 10) - $GRAPH
 EOF
 }
 
-# forge_work file: the case of issue 14.  work() is called 900 times
-# from cheap_caller and 100 times from costly_caller, but the calls from
-# costly_caller are the long ones: 90 of work's 100 samples are under
-# it.  Each caller has 5 samples of its own; driver calls each once.
-# 110 samples of 10 ms.  Stdin adds lines.
-forge_work()
+# The case of issue 14.  work() is called 900 times from cheap_caller
+# and 100 times from costly_caller, but the calls from costly_caller are
+# the long ones: 90 of work's 100 samples are under it.  Each caller has
+# 5 samples of its own; driver calls each once.  110 samples of 10 ms:
+# work_counts the histogram, counts and arcs, work_stacks the stacks.
+work_counts()
 {
-	{
-		graph_head 110
-		cat <<EOF
+	cat <<EOF
 bin 1 5
 bin 2 5
 bin 3 100
@@ -3109,11 +3107,26 @@ arc $(gs 0 16) $(gs 1 5) 1
 arc $(gs 0 32) $(gs 2 5) 1
 arc $(gs 1 16) $(gs 3 5) 900
 arc $(gs 2 16) $(gs 3 5) 100
+EOF
+}
+
+work_stacks()
+{
+	cat <<EOF
 stack 10 0 $(gs 3 8) $(gs 1 16) $(gs 0 16)
 stack 90 0 $(gs 3 8) $(gs 2 16) $(gs 0 32)
 stack 5 0 $(gs 1 8) $(gs 0 16)
 stack 5 0 $(gs 2 8) $(gs 0 32)
 EOF
+}
+
+# forge_work file: the issue's case, arcs and stacks, and stdin's lines.
+forge_work()
+{
+	{
+		graph_head 110
+		work_counts
+		work_stacks
 		cat
 	} | "$MKMON" "$1" || atf_fail "t_mkmon failed"
 }
@@ -3444,25 +3457,9 @@ graph_arcs_without_stacks_head()
 graph_arcs_without_stacks_body()
 {
 	setup_graph
-	{
-		cat <<EOF
-lpc $(gs 0)
-hpc $(gs 10)
-hist 10
-bin 1 5
-bin 2 5
-bin 3 100
-run clock=0 period=10000000 in=110 arcs=1
-exec 0 $(gs 0) $(gs 10) - $GRAPH
-cell $(gs 1 5) 1
-cell $(gs 2 5) 1
-cell $(gs 3 5) 1000
-arc $(gs 0 16) $(gs 1 5) 1
-arc $(gs 0 32) $(gs 2 5) 1
-arc $(gs 1 16) $(gs 3 5) 900
-arc $(gs 2 16) $(gs 3 5) 100
-EOF
-	} | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+	# stack_limit 0: the run sampled no stacks
+	{ graph_head 110 0; work_counts; } | "$MKMON" mon.out ||
+	    atf_fail "t_mkmon failed"
 	cat >expout <<'EOF'
 call graph of 1 file
 
