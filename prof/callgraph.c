@@ -15,12 +15,14 @@
  *				stacks that end in the callee right there
  *
  * so that recursion, mutual or not, counts once per stack and no cycle
- * needs lumping.  A pair of adjacent frames that no counted arc holds,
- * while arcs into its callee were counted (the callee was compiled to
- * count its calls), is unconfirmed: the stack walk skipped a frame,
- * which happens in code built without frame pointers (Debian's libc),
- * or the stack is wrong.  The samples of stacks holding one are summed,
- * so that the report says how much time rests on them.
+ * needs lumping.  A pair of adjacent frames is unconfirmed when the
+ * counted arcs say the caller's call at that return address went to
+ * another function, or when no counted arc joins the two while arcs
+ * into the callee were counted (it was compiled to count its calls):
+ * the stack walk skipped a frame, which happens in code built without
+ * frame pointers (Debian's libc), or the stack is wrong.  The samples
+ * of stacks holding one are summed, so that the report says how much
+ * time rests on them.
  *
  * When there are arcs, gprof's equal-cost estimate is worked out too,
  * for -e to put beside the measured figures: each function's inclusive
@@ -130,7 +132,10 @@ counted_into(const struct report *r, const struct cgarc *c)
 
 /*
  * Stack i's pairs: each arc's samples once, the leaf pair's as leaf
- * too, and the stack's samples as unconfirmed once if a pair is.
+ * too, and the stack's samples as unconfirmed once if a pair is: one
+ * whose caller's call went elsewhere by the counted arcs (attrib.c
+ * marked it skipped), or one no counted arc joins while its callee's
+ * calls were counted.
  */
 static void
 stack_pairs(struct report *r, size_t i, size_t *arcmark)
@@ -150,16 +155,17 @@ stack_pairs(struct report *r, size_t i, size_t *arcmark)
 		c = &g->arcs[k];
 		if (j == 0)
 			c->leaf += s->samples;
-		if (arcmark[k] == i + 1)
-			continue;
-		arcmark[k] = i + 1;
-		c->samples += s->samples;
-		if (!c->counted && g->counted && counted_into(r, c)) {
+		if (g->skipped[s->first + j + 1] || (!c->counted &&
+		    g->counted && counted_into(r, c))) {
 			if (!c->unconfirmed)
 				g->nounconf++;
 			c->unconfirmed = 1;
 			unconf = 1;
 		}
+		if (arcmark[k] == i + 1)
+			continue;
+		arcmark[k] = i + 1;
+		c->samples += s->samples;
 	}
 	if (unconf)
 		g->unconfirmed += s->samples;
@@ -324,5 +330,6 @@ graph_free(struct graph *g)
 	free(g->arcs);
 	free(g->stacks);
 	free(g->ids);
+	free(g->skipped);
 	memset(g, 0, sizeof(*g));
 }

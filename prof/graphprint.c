@@ -175,8 +175,8 @@ heading(const struct gp *g, const struct profile *p)
 		    p->sum.stacks_lost);
 	if (gr->unconfirmed > 0)
 		printf("unconfirmed: %.0f samples (%.1f%%) in stacks with a "
-		    "caller no counted arc\n      confirms: %zu pair%s, "
-		    "called ?\n", gr->unconfirmed, gr->samples > 0 ?
+		    "caller pair the\n      counted arcs do not confirm: %zu "
+		    "pair%s, called ?\n", gr->unconfirmed, gr->samples > 0 ?
 		    100.0 * gr->unconfirmed / gr->samples : 0.0,
 		    gr->nounconf, gr->nounconf == 1 ? "" : "s");
 	printf("\nindex %%time     self  children          called  name\n");

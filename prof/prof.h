@@ -277,6 +277,8 @@ struct graph {
 	size_t		 nstacks;
 	size_t		*ids;
 	size_t		 nids, idcap;
+	unsigned char	*skipped;	/* by ids: its call went elsewhere */
+	size_t		 skipcap;
 	int		 counted;	/* the files had arcs */
 	int		 sampled;	/* the files had stacks */
 	double		 samples;	/* in the stacks, libmon's left out */

@@ -592,7 +592,7 @@ stats_graph(const struct report *r, const struct profile *p)
 	    g->cut, p->stackmax, g->overhead);
 	if (g->counted)
 		fprintf(stderr, "unconfirmed: %.0f samples in stacks with a "
-		    "caller pair no counted arc confirms, %zu pairs\n",
+		    "caller pair the counted arcs do not confirm, %zu pairs\n",
 		    g->unconfirmed, g->nounconf);
 }
 
