@@ -28,8 +28,9 @@
  * for -e to put beside the measured figures: each function's inclusive
  * time is its self time plus, for each function it calls, that one's
  * estimated inclusive time in the share of its calls this caller made.
- * Arcs that close a cycle (a back edge of a depth-first walk) carry
- * none of it: gprof would have lumped the cycle into one entry.
+ * Functions that call each other round a cycle are one, as gprof lumps
+ * them: the arcs inside carry no time, and callers from outside share
+ * the whole cycle's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -213,100 +214,168 @@ est_self(const struct report *r, const struct row *w)
 	return r->g.sampled ? w->gself : w->samples;
 }
 
-/* Arc c's share of its callee's estimated time, by calls. */
-static double
-est_share(const struct report *r, const struct cgarc *c)
+/* Does the estimate follow arc c?  Counted calls, to another row. */
+static int
+est_follows(const struct cgarc *c)
 {
-	const struct row *w = &r->rows[c->to];
-
-	if (c->from == c->to || c->calls == 0 || w->callsin == 0)
-		return 0;
-	return (double)c->calls / (double)w->callsin;
+	return c->calls > 0 && c->from != c->to;
 }
 
-/* State of the estimate's depth-first walk. */
+/*
+ * State of the estimate's walk: Tarjan's, which finds the cycles
+ * (strongly connected rows) and ends each after every one it calls.
+ */
 struct walk {
 	size_t	*first;		/* arcs from row i: first[i] .. first[i+1] */
-	size_t	*stack;		/* rows on the walk */
-	size_t	*next;		/* the next arc each of them will follow */
-	char	*state;		/* 0 unseen, 1 on the walk, 2 done */
-	size_t	 n;
+	size_t	*index, *low;	/* order of discovery, 0 unseen; lowlink */
+	size_t	*comp;		/* the cycle of each row, once ended */
+	double	*total;		/* a cycle's estimated time, all of it */
+	double	*outside;	/* calls into it from outside it */
+	size_t	*stack;		/* rows whose cycle is not yet ended */
+	size_t	 ns;
+	size_t	*calls;		/* rows being visited */
+	size_t	*next;		/* the next arc each of them follows */
+	size_t	 nc;
+	char	*on;		/* on stack */
+	size_t	 count, ncomp;
 };
 
-/* Row v's estimate, once every row it calls is done or on the walk. */
-static void
-est_done(struct report *r, struct walk *w, size_t v)
+/* An arc's share of its callee's cycle's time, as gprof shares it. */
+static double
+est_arc(const struct walk *w, const struct cgarc *c)
 {
-	const struct cgarc *c;
-	size_t k;
+	size_t k = w->comp[c->to];
 
-	r->rows[v].est = est_self(r, &r->rows[v]);
-	for (k = w->first[v]; k < w->first[v + 1]; k++) {
-		c = &r->g.arcs[k];
-		if (w->state[c->to] == 2)
-			r->rows[v].est += r->rows[c->to].est *
-			    est_share(r, c);
-	}
-	w->state[v] = 2;
+	if (!est_follows(c) || (c->from != ROW_NONE && w->comp[c->from] ==
+	    k) || w->outside[k] <= 0)
+		return 0;
+	return w->total[k] * (double)c->calls / w->outside[k];
 }
 
-/* The walk from row root, callees before callers. */
+/*
+ * The cycle whose rows are stack[from ..] is whole, and every cycle it
+ * calls is done: a row's estimate is its self time and the shares of
+ * the cycles it calls, a cycle's the sum of its rows'; its calls from
+ * outside it are what callers will share it by.
+ */
+static void
+est_cycle(struct report *r, struct walk *w, size_t from)
+{
+	const struct cgarc *c;
+	size_t i, k, v, n = w->ncomp++;
+	double in = 0, inside = 0;
+
+	for (i = from; i < w->ns; i++) {
+		w->on[w->stack[i]] = 0;
+		w->comp[w->stack[i]] = n;
+	}
+	w->total[n] = 0;
+	for (i = from; i < w->ns; i++) {
+		v = w->stack[i];
+		r->rows[v].est = est_self(r, &r->rows[v]);
+		in += (double)r->rows[v].callsin;
+		for (k = w->first[v]; k < w->first[v + 1]; k++) {
+			c = &r->g.arcs[k];
+			if (est_follows(c) && w->comp[c->to] == n)
+				inside += (double)c->calls;
+			else if (est_follows(c))
+				r->rows[v].est += est_arc(w, c);
+		}
+		w->total[n] += r->rows[v].est;
+	}
+	w->outside[n] = in - inside;
+	w->ns = from;
+}
+
+/* Row v is seen: number it, stack it, visit it. */
+static void
+est_see(struct walk *w, size_t v)
+{
+	w->index[v] = w->low[v] = ++w->count;
+	w->stack[w->ns++] = v;
+	w->on[v] = 1;
+	w->calls[w->nc] = v;
+	w->next[w->nc++] = w->first[v];
+}
+
+/* Tarjan's walk from row root, without recursion. */
 static void
 est_walk(struct report *r, struct walk *w, size_t root)
 {
 	const struct cgarc *c;
-	size_t v, to;
+	size_t v, u, i;
 
-	w->n = 0;
-	w->stack[w->n] = root;
-	w->next[w->n++] = w->first[root];
-	w->state[root] = 1;
-	while (w->n > 0) {
-		v = w->stack[w->n - 1];
-		if (w->next[w->n - 1] == w->first[v + 1]) {
-			est_done(r, w, v);
-			w->n--;
+	est_see(w, root);
+	while (w->nc > 0) {
+		v = w->calls[w->nc - 1];
+		if (w->next[w->nc - 1] < w->first[v + 1]) {
+			c = &r->g.arcs[w->next[w->nc - 1]++];
+			if (!est_follows(c))
+				continue;
+			if (w->index[c->to] == 0)
+				est_see(w, c->to);
+			else if (w->on[c->to] && w->index[c->to] < w->low[v])
+				w->low[v] = w->index[c->to];
 			continue;
 		}
-		c = &r->g.arcs[w->next[w->n - 1]++];
-		to = c->to;
-		if (w->state[to] != 0 || est_share(r, c) == 0)
-			continue;
-		w->state[to] = 1;
-		w->stack[w->n] = to;
-		w->next[w->n++] = w->first[to];
+		w->nc--;
+		if (w->low[v] == w->index[v]) {
+			for (i = w->ns; w->stack[i - 1] != v; i--)
+				;
+			est_cycle(r, w, i - 1);
+		}
+		if (w->nc > 0 && w->low[v] < w->low[u = w->calls[w->nc - 1]])
+			w->low[u] = w->low[v];
 	}
 }
 
-/* gprof's equal-cost estimate of every row, and of every arc. */
+/*
+ * gprof's equal-cost estimate of every row, and of every arc.  A cycle
+ * is one, as gprof lumps it: a row's own estimate leaves out the arcs
+ * inside its cycle, and callers from outside share the cycle's whole
+ * time by the calls each made into it.
+ */
 static void
 estimate(struct report *r)
 {
 	struct walk w;
 	struct cgarc *c;
-	size_t i, k;
+	size_t i, k, n = r->nrows + 1;
 
-	w.first = xcalloc(r->nrows + 2, sizeof(*w.first));
-	w.stack = xcalloc(r->nrows + 1, sizeof(*w.stack));
-	w.next = xcalloc(r->nrows + 1, sizeof(*w.next));
-	w.state = xcalloc(r->nrows + 1, 1);
+	memset(&w, 0, sizeof(w));
+	w.first = xcalloc(n + 1, sizeof(*w.first));
+	w.index = xcalloc(n, sizeof(*w.index));
+	w.low = xcalloc(n, sizeof(*w.low));
+	w.comp = xcalloc(n, sizeof(*w.comp));
+	w.total = xcalloc(n, sizeof(*w.total));
+	w.outside = xcalloc(n, sizeof(*w.outside));
+	w.stack = xcalloc(n, sizeof(*w.stack));
+	w.calls = xcalloc(n, sizeof(*w.calls));
+	w.next = xcalloc(n, sizeof(*w.next));
+	w.on = xcalloc(n, 1);
 	for (i = 0, k = 0; i <= r->nrows; i++) {
 		while (k < r->g.narcs && r->g.arcs[k].from < i)
 			k++;
 		w.first[i] = k;
 	}
 	for (i = 0; i < r->nrows; i++)
-		if (w.state[i] == 0)
+		if (w.index[i] == 0)
 			est_walk(r, &w, i);
 	for (k = 0; k < r->g.narcs; k++) {
 		c = &r->g.arcs[k];
-		c->est = r->rows[c->to].est * est_share(r, c);
+		c->est = est_arc(&w, c);
 	}
 	r->g.estimated = 1;
 	free(w.first);
+	free(w.index);
+	free(w.low);
+	free(w.comp);
+	free(w.total);
+	free(w.outside);
 	free(w.stack);
+	free(w.calls);
 	free(w.next);
-	free(w.state);
+	free(w.on);
 }
 
 /*
