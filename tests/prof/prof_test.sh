@@ -3629,6 +3629,47 @@ EOF
 	    "$PROF" -i -e -s "$prog"
 }
 
+atf_test_case e2e_graph_measured
+e2e_graph_measured_head()
+{
+	atf_set descr "A -p program's call graph has its exact calls, and" \
+	    "inclusive shares within 5 points of each part's thread CPU" \
+	    "time, mutual recursion included; -e shows where gprof's" \
+	    "estimate differs (skipped where libmon writes no arcs or stacks)"
+}
+e2e_graph_measured_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_graph
+	"$prog" >truth || atf_fail "h_graph failed"
+	"$PROF" -s -q -e "$prog" >graph 2>err ||
+	    atf_fail "prof -q failed: $(cat err)"
+	grep -q '^arcs:' err && grep -q '^stacks: [1-9]' err ||
+	    atf_skip "this libmon writes no arcs or no stacks"
+	for want in '180/200      cheap_caller' '20/200      costly_caller' \
+	    '20/80      main' '60/80      pong' '80/80      ping'; do
+		grep -q " $want \\[" graph ||
+		    atf_fail "no '$want' in the graph: $(cat graph)"
+	done
+	# pong is on the stack for all of ping's top call but its first
+	# level: 7 of 8 levels' time.
+	awk '
+	    FILENAME == "truth" { t[$1] = $2 }
+	    FILENAME == "graph" && /^\[[0-9]+\]/ { s[$(NF - 1)] = $2 }
+	    END {
+		t["pong"] = t["ping"] * 7 / 8
+		for (f in t)
+			if ((s[f] - t[f])^2 > 25) {
+				printf "%s: %.1f%%, truth %.1f%%; ", f, s[f],
+				    t[f]
+				bad = 1
+			}
+		exit bad
+	    }' truth graph >diff || atf_fail "$(cat diff)"
+	grep -q ' costly_caller -> work$' graph ||
+	    atf_fail "no estimate of costly_caller -> work: $(cat graph)"
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case report_sorted_by_time
@@ -3742,4 +3783,5 @@ atf_init_test_cases()
 	atf_add_test_case e2e_runs_at_two_rates_sum
 	atf_add_test_case e2e_shared_library
 	atf_add_test_case e2e_jit_code_named
+	atf_add_test_case e2e_graph_measured
 }
