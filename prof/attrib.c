@@ -33,6 +33,18 @@
  * is a row "name (perf-PID.map)", and an address no line of the map
  * covers, or of a map that could not be read, is [unknown]+0xaddress.
  *
+ * The call graph's places -- both ends of each counted arc, every frame
+ * of every stack -- are looked up as calls and samples are: a callee at
+ * its cell's address less one, the innermost frame at the sampled pc,
+ * the others at their return address less one (monread.c took the one
+ * off).  A function the graph needs has a row, even with no time and no
+ * calls of its own (main, a library function that calls back); such a
+ * row is marked, and the flat report shows it only with -i.  libmon's
+ * frames are left out of the stacks, and a stack that ends in libmon's
+ * code is profiling's overhead.  Arcs and stacks then pass to
+ * callgraph.c as row ids: ids are rows' places as they were made,
+ * before any sorting.
+ *
  * Samples are the weighted ones of the profile, so that files taken at
  * different rates add up in seconds.  Names and paths go into the rows
  * as the files gave them; report.c makes them printable.  What became

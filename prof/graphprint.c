@@ -147,7 +147,7 @@ heading(const struct gp *g, const struct profile *p)
 
 	for (i = 0; i < gr->narcs; i++)
 		if (gr->arcs[i].counted) {
-			calls += gr->arcs[i].calls;
+			addsat(&calls, gr->arcs[i].calls);
 			n++;
 		}
 	printf("call graph of %zu file%s\n\n", p->nfiles,

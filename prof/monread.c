@@ -4,7 +4,9 @@
  * A file is read whole, then checked against its own length before
  * anything is sized from it: the header's nfns must fit in what follows
  * it, the histogram must be whole WORDs, every extension length and
- * record must lie inside the payload that carries it.  A file that ends
+ * record must lie inside the payload that carries it: an ARCS record
+ * whole arcs, a STACKS record stacks of at least one pc each, the last
+ * ending where the record does.  A file that ends
  * too soon is "Premature EOF"; one whose header cannot be a mon.out
  * (hpc below lpc, addresses no x86_64 process has, a broken extension)
  * is "improper format".  Either is returned as the reason, and main()
@@ -32,8 +34,13 @@
  *
  * Placed data of several files (a parent and its children, many runs)
  * merge by addition: histograms bin by bin, which requires the same
- * range, size and scale; cells and outside samples by place; run
- * counters summed.  Files may have sampled at different rates, or with
+ * range, size and scale; cells and outside samples by place; arcs by
+ * their two places (the caller's at the return address less one, as a
+ * cell's function is found); stacks by their frames, each placed where
+ * its function is looked up (the sampled pc, then return addresses
+ * less one); run counters summed.  Arcs are checked against the cells
+ * they must add up to, and stacks against the samples the run took:
+ * a file that contradicts itself there is warned about, not refused.  Files may have sampled at different rates, or with
  * different clocks: each file's samples are weighted by its own period
  * (its clock's CPU time over the samples it took, else the period it
  * asked for, else a classic file's 100 Hz) over the first file's, so
