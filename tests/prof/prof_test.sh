@@ -3526,7 +3526,9 @@ atf_test_case graph_arcs_checked_against_counts
 graph_arcs_checked_against_counts_head()
 {
 	atf_set descr "Arcs that do not add up to the call counts, and" \
-	    "stacks holding more samples than the run took, are warned about"
+	    "stacks holding more samples than the run took, are warned" \
+	    "about; -s says how far the stacks' leaves are from the" \
+	    "histogram's self time"
 }
 graph_arcs_checked_against_counts_body()
 {
@@ -3537,6 +3539,14 @@ graph_arcs_checked_against_counts_body()
 	echo "stack 1 0 $(gs 3 8)" | forge_work mon.out
 	atf_check -o ignore -e inline:"prof: warning: mon.out: its stacks hold more samples than the run took\n" \
 	    "$PROF" -q "$GRAPH"
+	# The leaves agree with the histogram, until 20 samples in leaf
+	# have no stack: 15.4% of the self time is placed otherwise.
+	forge_work mon.out </dev/null
+	atf_check -o ignore -e match:"^leaves: the stacks' self time is placed as the report's but for 0.0% of it$" \
+	    "$PROF" -s "$GRAPH"
+	echo "bin 6 20" | forge_work mon.out
+	atf_check -o ignore -e match:"^leaves: the stacks' self time is placed as the report's but for 15.4% of it$" \
+	    "$PROF" -s "$GRAPH"
 }
 
 atf_test_case graph_records_lie
