@@ -33,6 +33,18 @@
  * is a row "name (perf-PID.map)", and an address no line of the map
  * covers, or of a map that could not be read, is [unknown]+0xaddress.
  *
+ * The call graph's places -- both ends of each counted arc, every frame
+ * of every stack -- are looked up as calls and samples are: a callee at
+ * its cell's address less one, the innermost frame at the sampled pc,
+ * the others at their return address less one (monread.c took the one
+ * off).  A function the graph needs has a row, even with no time and no
+ * calls of its own (main, a library function that calls back); such a
+ * row is marked, and the flat report shows it only with -i.  libmon's
+ * frames are left out of the stacks, and a stack that ends in libmon's
+ * code is profiling's overhead.  Arcs and stacks then pass to
+ * callgraph.c as row ids: ids are rows' places as they were made,
+ * before any sorting.
+ *
  * Samples are the weighted ones of the profile, so that files taken at
  * different rates add up in seconds.  Names and paths go into the rows
  * as the files gave them; report.c makes them printable.  What became
@@ -56,6 +68,8 @@ struct entry {
 	uint64_t	 calls;
 	int		 local;		/* a local with no global to join */
 	int		 self;		/* libmon's code: overhead, no row */
+	int		 graph;		/* on an arc or in a stack */
+	size_t		 row;		/* the id of its row */
 };
 
 /* An object's symbols and entries, loaded when first needed. */
@@ -76,6 +90,8 @@ struct raw {
 	uint64_t	 addr;
 	double		 samples;
 	uint64_t	 calls;
+	int		 graph;		/* only a frame or an arc put it here */
+	size_t		 row;		/* the id of its row */
 };
 
 struct attr {
@@ -86,6 +102,8 @@ struct attr {
 	size_t			 nraws;
 	size_t			 rawcap;
 	struct report		*r;
+	size_t			*arcto;		/* each arc's callee row */
+	size_t			*byfrom;	/* arcs by return address */
 };
 
 /* A new entry for the group funcs[first..first+n); room was made. */
@@ -430,6 +448,7 @@ add_raw(struct attr *a, size_t obj, uint64_t addr, double samples,
 	w->addr = addr;
 	w->samples = samples;
 	w->calls = calls;
+	w->graph = 0;
 }
 
 /* First address of bin i, as an offset from lpc; ceil(i * num / den). */
@@ -600,8 +619,9 @@ new_row(struct report *r, size_t *cap)
 	struct row *w;
 
 	r->rows = xgrow(r->rows, cap, r->nrows, 1, sizeof(*r->rows));
-	w = &r->rows[r->nrows++];
+	w = &r->rows[r->nrows];
 	memset(w, 0, sizeof(*w));
+	w->id = r->nrows++;
 	return w;
 }
 
@@ -685,10 +705,11 @@ count_qualified(struct attr *a, const struct entry *e, int idle)
 static void
 entry_rows(struct attr *a, size_t *cap)
 {
-	const struct entry *e;
+	struct entry *e;
+	struct row *w;
 	struct otab *t;
 	size_t i, k;
-	int idle, inrange;
+	int idle, inrange, shown;
 
 	for (i = 0; i < a->p->nobjs; i++) {
 		t = &a->tabs[i];
@@ -704,9 +725,14 @@ entry_rows(struct attr *a, size_t *cap)
 			idle = idle_entry(a, e, &inrange);
 			if (i == OBJ_MAIN)
 				count_qualified(a, e, idle);
-			if (idle && !(a->o->zeros && i == OBJ_MAIN && inrange))
+			shown = !idle || (a->o->zeros && i == OBJ_MAIN &&
+			    inrange);
+			if (!shown && !e->graph)
 				continue;
-			entry_row(a, i, e, new_row(a->r, cap));
+			w = new_row(a->r, cap);
+			entry_row(a, i, e, w);
+			w->graphonly = !shown;
+			e->row = w->id;
 		}
 	}
 }
@@ -781,9 +807,12 @@ raw_rows(struct attr *a, size_t *cap)
 	for (i = 0; i < a->nraws; i = j) {
 		w = &a->raws[i];
 		row = new_row(a->r, cap);
+		row->graphonly = 1;
 		for (j = i; j < a->nraws && same_raw(a, w, &a->raws[j]); j++) {
 			row->samples += a->raws[j].samples;
 			row->calls += a->raws[j].calls;
+			row->graphonly &= a->raws[j].graph;
+			a->raws[j].row = row->id;
 		}
 		raw_name(a, w, w->obj != OBJ_NONE && !a->o->unnamed, row);
 		row->objidx = w->obj;
@@ -851,6 +880,7 @@ kernel_row(struct attr *a, size_t *cap)
 	w->names[0] = "[kernel: system calls and faults]";
 	w->nnames = 1;
 	w->objidx = OBJ_NONE;
+	w->kernel = 1;
 	w->samples = a->p->wkernel;
 }
 
@@ -874,6 +904,240 @@ note_uses(struct attr *a)
 		u->st = &t->st;
 		for (k = 0; k < t->nents; k++)
 			u->sampled += t->ents[k].samples > 0;
+	}
+}
+
+/* --- the call graph's places, as rows ------------------------------ */
+
+#define ROW_SELF	(SIZE_MAX - 1)	/* a frame in libmon's code */
+
+/* What a place of the graph stands for. */
+enum fkind { F_NONE, F_ENTRY, F_RAW, F_SELF };
+
+/*
+ * The entry *k of table *t that holds the place (obj, addr), looked up
+ * at addr - 1 for a cell's address, as attribute_places() does; or an
+ * address no symbol covers, which makes a raw row as in the flat
+ * report; or none, where the flat report has no row either (-p, the
+ * program's unnamed bytes).
+ */
+static enum fkind
+graph_place(struct attr *a, size_t obj, uint64_t addr, int cell,
+    struct otab **t, size_t *k)
+{
+	size_t f;
+
+	*t = otab(a, obj);
+	f = *t == NULL || (cell && addr == 0) ? SIZE_MAX :
+	    symtab_lookup(&(*t)->st, addr - (cell ? 1 : 0));
+	if (f != SIZE_MAX && (*k = (*t)->st.funcs[f].entry) != SIZE_MAX)
+		return (*t)->ents[*k].self ? F_SELF : F_ENTRY;
+	if (a->o->progonly || obj == OBJ_MAIN)
+		return F_NONE;
+	return F_RAW;
+}
+
+/* Before the rows are made: the places the graph needs a row for. */
+static void
+graph_need(struct attr *a, size_t obj, uint64_t addr, int cell)
+{
+	struct otab *t;
+	size_t k;
+
+	switch (graph_place(a, obj, addr, cell, &t, &k)) {
+	case F_ENTRY:
+		t->ents[k].graph = 1;
+		break;
+	case F_RAW:
+		add_raw(a, obj, addr, 0, 0);
+		a->raws[a->nraws - 1].graph = 1;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Every arc's two ends, and every frame of a stack that does not end in
+ * libmon's code (graph_stacks() leaves those out).
+ */
+static void
+graph_mark(struct attr *a)
+{
+	const struct profile *p = a->p;
+	const struct frame *fr;
+	struct otab *t;
+	size_t i, j, k;
+
+	for (i = 0; i < p->narcs; i++) {
+		graph_need(a, p->arcs[i].fobj, p->arcs[i].from, 0);
+		graph_need(a, p->arcs[i].sobj, p->arcs[i].self, 1);
+	}
+	for (i = 0; i < p->nstacks; i++) {
+		fr = p->frames + p->stacks[i].first;
+		if (graph_place(a, fr[0].obj, fr[0].addr, 0, &t, &k) ==
+		    F_SELF)
+			continue;
+		for (j = 0; j < p->stacks[i].depth; j++)
+			graph_need(a, fr[j].obj, fr[j].addr, 0);
+	}
+}
+
+/* Once the rows are made: the id of the row of a place. */
+static size_t
+graph_row(struct attr *a, size_t obj, uint64_t addr, int cell)
+{
+	struct raw key;
+	const struct raw *w;
+	struct otab *t;
+	size_t k;
+
+	switch (graph_place(a, obj, addr, cell, &t, &k)) {
+	case F_ENTRY:
+		return t->ents[k].row;
+	case F_SELF:
+		return ROW_SELF;
+	case F_RAW:
+		key.obj = obj != OBJ_NONE && a->p->objs[obj].jitpid != 0 ?
+		    OBJ_NONE : obj;
+		key.addr = addr;
+		w = bsearch(&key, a->raws, a->nraws, sizeof(*a->raws),
+		    cmp_raw);
+		return w != NULL ? w->row : ROW_NONE;
+	default:
+		return ROW_NONE;
+	}
+}
+
+static const struct parc *sortparcs;	/* for the C11 qsort below */
+
+static int
+cmp_from(const void *x, const void *y)
+{
+	const struct parc *a = &sortparcs[*(const size_t *)x];
+	const struct parc *b = &sortparcs[*(const size_t *)y];
+
+	if (a->fobj != b->fobj)
+		return a->fobj < b->fobj ? -1 : 1;
+	if (a->from != b->from)
+		return a->from < b->from ? -1 : 1;
+	return 0;
+}
+
+/*
+ * The counted arcs, as pairs of rows; those into or from libmon out.
+ * Each arc's callee row is kept, and the arcs indexed by the place
+ * they were called from, for call_elsewhere().
+ */
+static void
+graph_arcs(struct attr *a)
+{
+	const struct parc *pa;
+	struct graph *g = &a->r->g;
+	struct cgarc *c;
+	size_t i, from, to;
+
+	a->arcto = xcalloc(a->p->narcs + 1, sizeof(*a->arcto));
+	a->byfrom = xcalloc(a->p->narcs + 1, sizeof(*a->byfrom));
+	for (i = 0; i < a->p->narcs; i++) {
+		pa = &a->p->arcs[i];
+		a->byfrom[i] = i;
+		from = graph_row(a, pa->fobj, pa->from, 0);
+		to = a->arcto[i] = graph_row(a, pa->sobj, pa->self, 1);
+		if (from == ROW_SELF || to == ROW_SELF || to == ROW_NONE)
+			continue;
+		g->arcs = xgrow(g->arcs, &g->arccap, g->narcs, 1,
+		    sizeof(*g->arcs));
+		c = &g->arcs[g->narcs++];
+		memset(c, 0, sizeof(*c));
+		c->from = from;
+		c->to = to;
+		c->calls = pa->count;
+		c->counted = 1;
+	}
+	sortparcs = a->p->arcs;
+	qsort(a->byfrom, a->p->narcs, sizeof(*a->byfrom), cmp_from);
+}
+
+/*
+ * Do the counted arcs say that the call which returns to frame fr went
+ * to another function than row callee, the frame below it?  Then the
+ * walk skipped a frame: a function built without frame pointers, as
+ * Debian's libc, sampled before it had made a frame of its own, shows
+ * its caller's caller right above it.  Only where arcs left from fr: a
+ * call into code that counts no calls leaves none, and says nothing.
+ */
+static int
+call_elsewhere(const struct attr *a, const struct frame *fr, size_t callee)
+{
+	const struct parc *pa;
+	size_t lo = 0, hi = a->p->narcs, mid, k;
+	int any = 0;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		pa = &a->p->arcs[a->byfrom[mid]];
+		if (pa->fobj < fr->obj || (pa->fobj == fr->obj &&
+		    pa->from < fr->addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k < a->p->narcs; k++) {
+		pa = &a->p->arcs[a->byfrom[k]];
+		if (pa->fobj != fr->obj || pa->from != fr->addr)
+			break;
+		if (a->arcto[a->byfrom[k]] == callee)
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
+/*
+ * The stacks, as rows.  A stack that ends in libmon's code is
+ * profiling's time, as its sample is in the flat report; libmon's
+ * frames further out are left out of the stack.  A frame whose call,
+ * by the counted arcs, went elsewhere than the frame below is marked.
+ */
+static void
+graph_stacks(struct attr *a)
+{
+	const struct profile *p = a->p;
+	const struct pstack *ps;
+	const struct frame *fr;
+	struct graph *g = &a->r->g;
+	struct cgstack *s;
+	size_t i, j, id, below;
+
+	g->stacks = xcalloc(p->nstacks + 1, sizeof(*g->stacks));
+	for (i = 0; i < p->nstacks; i++) {
+		ps = &p->stacks[i];
+		fr = p->frames + ps->first;
+		if (graph_row(a, fr[0].obj, fr[0].addr, 0) == ROW_SELF) {
+			g->overhead += ps->samples;
+			continue;
+		}
+		s = &g->stacks[g->nstacks++];
+		s->first = g->nids;
+		s->samples = ps->samples;
+		if (ps->cut)
+			g->cut += ps->samples;
+		g->ids = xgrow(g->ids, &g->idcap, g->nids, ps->depth,
+		    sizeof(*g->ids));
+		g->skipped = xgrow(g->skipped, &g->skipcap, g->nids,
+		    ps->depth, sizeof(*g->skipped));
+		for (j = 0, below = ROW_NONE; j < ps->depth; j++) {
+			if ((id = graph_row(a, fr[j].obj, fr[j].addr, 0)) ==
+			    ROW_SELF) {
+				below = ROW_SELF;
+				continue;
+			}
+			g->skipped[g->nids] = below < ROW_SELF &&
+			    call_elsewhere(a, &fr[j], below);
+			g->ids[g->nids++] = below = id;
+		}
+		s->depth = g->nids - s->first;
 	}
 }
 
@@ -906,9 +1170,15 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	hist = attribute_hist(&a);
 	r->attributed = r->histattr;
 	attribute_places(&a);
+	graph_mark(&a);
 	entry_rows(&a, &cap);
 	raw_rows(&a, &cap);
 	mark_clashes(r);
+	r->g.counted = p->arcfiles > 0;
+	r->g.sampled = p->stackfiles > 0;
+	graph_arcs(&a);
+	graph_stacks(&a);
+	graph_compute(r);
 	kernel_row(&a, &cap);
 	note_uses(&a);
 
@@ -918,6 +1188,8 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	r->period = p->period;
 	*st = a.tabs[OBJ_MAIN].st;
 	free(a.raws);
+	free(a.arcto);
+	free(a.byfrom);
 }
 
 /*
@@ -943,5 +1215,7 @@ report_free(struct report *r)
 	free(tabs);
 	free(r->rows);
 	free(r->uses);
+	free(r->byid);
+	graph_free(&r->g);
 	memset(r, 0, sizeof(*r));
 }

@@ -4,7 +4,9 @@
  *	read every mdata file and merge them	(monread.c)
  *	read the program's functions		(elfsym.c)
  *	attribute time and calls to them	(attrib.c)
- *	print the report, then -s statistics	(report.c)
+ *	and the call graph to them		(callgraph.c)
+ *	print the report, or the graph		(report.c, graphprint.c)
+ *	then -e the estimate, -s statistics
  *
  * The steps return a reason when a file will not do; main() alone ends
  * prof, with one line on stderr naming the file at fault and the reason,
@@ -23,8 +25,8 @@
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr, "usage: prof [-ChpsuVz] [-a | -c | -n | -t] [-o | -x] "
-	    "[-g | -l] [-m mdata] [prog [mdata ...]]\n");
+	fprintf(stderr, "usage: prof [-CehipqsuVz] [-a | -c | -n | -t] "
+	    "[-o | -x] [-g | -l] [-m mdata] [prog [mdata ...]]\n");
 	exit(1);
 }
 
@@ -46,7 +48,7 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 
 	memset(o, 0, sizeof(*o));
 	opterr = 0;
-	while ((c = getopt(argc, argv, "acntoxglzhsm:VCpu")) != -1) {
+	while ((c = getopt(argc, argv, "acntoxglzhsm:VCpuqie")) != -1) {
 		switch (c) {
 		case 'a': case 'c': case 'n': case 't':
 			set_sort(o, c);
@@ -84,6 +86,15 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 			break;
 		case 'p':
 			o->progonly = 1;
+			break;
+		case 'q':
+			o->graph = 1;
+			break;
+		case 'i':
+			o->incl = 1;
+			break;
+		case 'e':
+			o->estimate = 1;
 			break;
 		default:
 			usage();
@@ -172,7 +183,7 @@ main(int argc, char *argv[])
 	if (r.histsum > 0 && r.histattr == 0)
 		warnx("warning: no sample of %s falls in a function of %s",
 		    p.first, shown);
-	report_print(&r, &o);
+	report_show(&r, &p, &o);
 	if (o.stats) {
 		fflush(stdout);
 		report_stats(&r, &p, &st);

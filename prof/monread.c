@@ -4,7 +4,9 @@
  * A file is read whole, then checked against its own length before
  * anything is sized from it: the header's nfns must fit in what follows
  * it, the histogram must be whole WORDs, every extension length and
- * record must lie inside the payload that carries it.  A file that ends
+ * record must lie inside the payload that carries it: an ARCS record
+ * whole arcs, a STACKS record stacks of at least one pc each, the last
+ * ending where the record does.  A file that ends
  * too soon is "Premature EOF"; one whose header cannot be a mon.out
  * (hpc below lpc, addresses no x86_64 process has, a broken extension)
  * is "improper format".  Either is returned as the reason, and main()
@@ -32,8 +34,13 @@
  *
  * Placed data of several files (a parent and its children, many runs)
  * merge by addition: histograms bin by bin, which requires the same
- * range, size and scale; cells and outside samples by place; run
- * counters summed.  Files may have sampled at different rates, or with
+ * range, size and scale; cells and outside samples by place; arcs by
+ * their two places (the caller's at the return address less one, as a
+ * cell's function is found); stacks by their frames, each placed where
+ * its function is looked up (the sampled pc, then return addresses
+ * less one); run counters summed.  Arcs are checked against the cells
+ * they must add up to, and stacks against the samples the run took:
+ * a file that contradicts itself there is warned about, not refused.  Files may have sampled at different rates, or with
  * different clocks: each file's samples are weighted by its own period
  * (its clock's CPU time over the samples it took, else the period it
  * asked for, else a classic file's 100 Hz) over the first file's, so
@@ -77,6 +84,12 @@ struct span {
 	int			 shared;	/* another object's holds them */
 };
 
+/* A STACKS record's payload, checked whole. */
+struct stkrec {
+	const unsigned char	*p;
+	size_t			 len;
+};
+
 /* One file, read and checked, before it is merged. */
 struct mfile {
 	const char		*name;
@@ -101,6 +114,11 @@ struct mfile {
 	size_t			 nspans;
 	struct monx_pc		*pcs;
 	size_t			 npcs, pcscap;
+	struct monx_arc		*arcs;
+	size_t			 narcs, arccap;
+	struct stkrec		*stks;
+	size_t			 nstks, stkcap;
+	uint64_t		 stkframes;	/* pcs in them */
 	double			 period;	/* seconds a sample of its own */
 	double			 weight;	/* that over profile.period */
 	uint64_t		 shared[2];	/* calls, samples at an address
@@ -273,6 +291,55 @@ parse_obj(struct mfile *f, const unsigned char *p, size_t len,
 	return 0;
 }
 
+/*
+ * An ARCS record: whole arcs, nothing over.  An arc of no calls says
+ * nothing and is left out.
+ */
+static int
+parse_arcs(struct mfile *f, const unsigned char *p, size_t len)
+{
+	size_t n, i;
+
+	if (len % sizeof(struct monx_arc) != 0)
+		return f->why = improper, -1;
+	n = len / sizeof(struct monx_arc);
+	f->arcs = xgrow(f->arcs, &f->arccap, f->narcs, n, sizeof(*f->arcs));
+	for (i = 0; i < n; i++) {
+		memcpy(&f->arcs[f->narcs], p + i * sizeof(struct monx_arc),
+		    sizeof(struct monx_arc));
+		if (f->arcs[f->narcs].count > 0)
+			f->narcs++;
+	}
+	return 0;
+}
+
+/*
+ * A STACKS record: stacks one after the other, each a struct
+ * monx_stack and as many pcs as its depth says, at least one, the last
+ * ending where the record ends.  Kept as it is; merging walks it again.
+ */
+static int
+parse_stacks(struct mfile *f, const unsigned char *p, size_t len)
+{
+	struct monx_stack s;
+	size_t off;
+
+	for (off = 0; off < len; ) {
+		if (len - off < sizeof(s))
+			return f->why = improper, -1;
+		memcpy(&s, p + off, sizeof(s));
+		off += sizeof(s);
+		if (s.depth == 0 || s.depth > (len - off) / sizeof(uint64_t))
+			return f->why = improper, -1;
+		off += (size_t)s.depth * sizeof(uint64_t);
+		f->stkframes += s.depth;
+	}
+	f->stks = xgrow(f->stks, &f->stkcap, f->nstks, 1, sizeof(*f->stks));
+	f->stks[f->nstks].p = p;
+	f->stks[f->nstks++].len = len;
+	return 0;
+}
+
 static int
 parse_record(struct mfile *f, uint32_t type, const unsigned char *p,
     size_t len)
@@ -311,6 +378,10 @@ parse_record(struct mfile *f, uint32_t type, const unsigned char *p,
 		memcpy(f->pcs + f->npcs, p, len);
 		f->npcs += n;
 		return 0;
+	case MONX_R_ARCS:
+		return parse_arcs(f, p, len);
+	case MONX_R_STACKS:
+		return parse_stacks(f, p, len);
 	default:
 		return 0;	/* a newer writer's record: not ours */
 	}
@@ -445,6 +516,8 @@ mfile_free(struct mfile *f)
 	free(f->objs);
 	free(f->spans);
 	free(f->pcs);
+	free(f->arcs);
+	free(f->stks);
 }
 
 /* --- the objects of all files ------------------------------------- */
@@ -881,6 +954,8 @@ merge_run(struct profile *p, const struct mfile *f)
 	s->unsampled += r->unsampled;
 	s->user_ns += r->user_ns;
 	s->sys_ns += r->sys_ns;
+	s->stacks_lost += r->stacks_lost;
+	s->stacks_cut += r->stacks_cut;
 }
 
 /*
@@ -943,6 +1018,145 @@ merge_counts(struct profile *p, struct mfile *f)
 		out = f->run.samples_out;
 	p->outraw += out;
 	p->wout += f->weight * (double)out;
+}
+
+static int
+cmp_u64pair(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : 0;
+}
+
+/*
+ * Cells the file's arcs do not add up to: where its arcs hold every
+ * call, the arcs into a cell sum to its count.  Pairs (address, calls),
+ * cells' counts subtracted from arcs', by address.
+ */
+static size_t
+arcs_against_cells(const struct mfile *f)
+{
+	uint64_t (*v)[2], pc;
+	int64_t mcnt;
+	size_t i, j, n = 0, bad = 0;
+	uint64_t sum;
+
+	v = xcalloc(f->narcs + f->nfns + 1, sizeof(*v));
+	for (i = 0; i < f->narcs; i++) {
+		v[n][0] = f->arcs[i].selfpc;
+		v[n++][1] = f->arcs[i].count;
+	}
+	for (i = 0; i < f->nfns; i++) {
+		cell(f, i, &pc, &mcnt);
+		if (MONX_IS_CELL(pc, mcnt) || mcnt == 0)
+			continue;
+		v[n][0] = pc;
+		v[n++][1] = -(uint64_t)mcnt;	/* modulo 2^64: sums to 0 */
+	}
+	qsort(v, n, sizeof(*v), cmp_u64pair);
+	for (i = 0; i < n; i = j) {
+		for (sum = 0, j = i; j < n && v[j][0] == v[i][0]; j++)
+			sum += v[j][1];
+		bad += sum != 0;
+	}
+	free(v);
+	return bad;
+}
+
+/* The file's arcs, placed: the caller at the return address less one. */
+static void
+merge_arcs(struct profile *p, struct mfile *f)
+{
+	struct place from, self;
+	struct parc *a;
+	size_t i, bad;
+
+	if (!(f->hasrun && f->run.arcs) && f->narcs == 0)
+		return;
+	p->arcfiles++;
+	if (f->hasrun && f->run.arcs && (bad = arcs_against_cells(f)) > 0) {
+		warnx("warning: %s: the arcs into %zu call counts do not add "
+		    "up to them", f->name, bad);
+		p->arcsbad += bad;
+	}
+	p->arcs = xgrow(p->arcs, &p->arccap, p->narcs, f->narcs,
+	    sizeof(*p->arcs));
+	for (i = 0; i < f->narcs; i++) {
+		(void)place(f, f->arcs[i].frompc - 1, &from);
+		(void)place(f, f->arcs[i].selfpc, &self);
+		a = &p->arcs[p->narcs++];
+		a->fobj = from.obj;
+		a->from = from.addr;
+		a->sobj = self.obj;
+		a->self = self.addr;
+		a->count = f->arcs[i].count;
+	}
+}
+
+/* One stack of a checked record, at *off, placed and appended. */
+static void
+merge_stack(struct profile *p, struct mfile *f, const unsigned char *rp,
+    size_t *off)
+{
+	struct monx_stack s;
+	struct pstack *ps;
+	struct place pl;
+	uint64_t pc;
+	size_t i;
+
+	memcpy(&s, rp + *off, sizeof(s));
+	*off += sizeof(s);
+	if (s.count == 0) {
+		*off += (size_t)s.depth * sizeof(pc);
+		return;
+	}
+	p->stacks = xgrow(p->stacks, &p->stackcap, p->nstacks, 1,
+	    sizeof(*p->stacks));
+	ps = &p->stacks[p->nstacks++];
+	ps->first = p->nframes;
+	ps->depth = s.depth;
+	ps->count = s.count;
+	ps->samples = f->weight * (double)s.count;
+	ps->cut = (s.flags & MONX_STK_CUT) != 0;
+	addsat(&p->stackraw, s.count);
+	for (i = 0; i < s.depth; i++) {
+		pc = get64(rp + *off);
+		*off += sizeof(pc);
+		(void)place(f, i == 0 ? pc : pc - 1, &pl);
+		p->frames[p->nframes].obj = pl.obj;
+		p->frames[p->nframes++].addr = pl.addr;
+	}
+}
+
+/*
+ * The file's stacks, every pc placed.  Each sample the clock took has
+ * one stack or is counted as having none, so the stacks of a run can
+ * hold no more samples than it took: a file that says otherwise is
+ * warned about, as one whose arcs and cells disagree.
+ */
+static void
+merge_stacks(struct profile *p, struct mfile *f)
+{
+	const struct monx_run *r = &f->run;
+	uint64_t before = p->stackraw, taken;
+	size_t i, off;
+
+	if (f->nstks == 0 && !(f->hasrun && r->stack_limit > 0))
+		return;
+	p->stackfiles++;
+	if (f->hasrun && f->run.stack_limit > p->stackmax)
+		p->stackmax = f->run.stack_limit;
+	p->frames = xgrow(p->frames, &p->framecap, p->nframes,
+	    (size_t)f->stkframes, sizeof(*p->frames));
+	for (i = 0; i < f->nstks; i++)
+		for (off = 0; off < f->stks[i].len; )
+			merge_stack(p, f, f->stks[i].p, &off);
+	taken = r->samples_in + r->samples_out + r->samples_lost +
+	    r->dropped;
+	if (f->hasrun && (p->stackraw - before > taken ||
+	    r->stacks_lost > taken - (p->stackraw - before)))
+		warnx("warning: %s: its stacks hold more samples than the run "
+		    "took", f->name);
 }
 
 /* Remember the build-id each file gives for the program. */
@@ -1016,6 +1230,8 @@ profile_add(struct profile *p, const char *name, unsigned char *buf,
 	merge_hist(p, &f);
 	merge_run(p, &f);
 	merge_counts(p, &f);
+	merge_arcs(p, &f);
+	merge_stacks(p, &f);
 	note_self(p, &f);
 	note_id(p, &f);
 	warn_objects(&f);
@@ -1052,33 +1268,93 @@ cmp_place(const void *a, const void *b)
 	return 0;
 }
 
-/* Sort by place and add up counts at the same place. */
-static size_t
-coalesce(struct place *v, size_t n)
+static void
+add_place_to(void *into, const void *from)
 {
-	size_t i, k;
+	struct place *x = into;
+	const struct place *y = from;
 
-	if (n == 0)
-		return 0;
-	qsort(v, n, sizeof(*v), cmp_place);
-	for (i = 1, k = 0; i < n; i++) {
-		if (cmp_place(&v[k], &v[i]) == 0) {
-			if (__builtin_add_overflow(v[k].count, v[i].count,
-			    &v[k].count))
-				v[k].count = UINT64_MAX;
-			v[k].samples += v[i].samples;
-		} else
-			v[++k] = v[i];
+	addsat(&x->count, y->count);
+	x->samples += y->samples;
+}
+
+static int
+cmp_parc(const void *a, const void *b)
+{
+	const struct parc *x = a, *y = b;
+
+	if (x->sobj != y->sobj)
+		return x->sobj < y->sobj ? -1 : 1;
+	if (x->self != y->self)
+		return x->self < y->self ? -1 : 1;
+	if (x->fobj != y->fobj)
+		return x->fobj < y->fobj ? -1 : 1;
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	return 0;
+}
+
+static void
+add_parc(void *into, const void *from)
+{
+	addsat(&((struct parc *)into)->count,
+	    ((const struct parc *)from)->count);
+}
+
+static const struct frame *sortframes;	/* for the C11 qsort below */
+
+/* Stacks by depth, then frame by frame, then cut or not. */
+static int
+cmp_pstack(const void *a, const void *b)
+{
+	const struct pstack *x = a, *y = b;
+	const struct frame *u, *v;
+	size_t i;
+
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	u = sortframes + x->first;
+	v = sortframes + y->first;
+	for (i = 0; i < x->depth; i++) {
+		if (u[i].obj != v[i].obj)
+			return u[i].obj < v[i].obj ? -1 : 1;
+		if (u[i].addr != v[i].addr)
+			return u[i].addr < v[i].addr ? -1 : 1;
 	}
-	return k + 1;
+	return x->cut != y->cut ? (x->cut < y->cut ? -1 : 1) : 0;
+}
+
+static void
+add_pstack(void *into, const void *from)
+{
+	struct pstack *x = into;
+	const struct pstack *y = from;
+
+	addsat(&x->count, y->count);
+	x->samples += y->samples;
 }
 
 /* After the last file: cells and samples summed by place. */
 void
 profile_finish(struct profile *p)
 {
-	p->ncells = coalesce(p->cells, p->ncells);
-	p->npcs = coalesce(p->pcs, p->npcs);
+	p->ncells = sortsum(p->cells, p->ncells, sizeof(*p->cells), cmp_place,
+	    add_place_to);
+	p->npcs = sortsum(p->pcs, p->npcs, sizeof(*p->pcs), cmp_place,
+	    add_place_to);
+	p->narcs = sortsum(p->arcs, p->narcs, sizeof(*p->arcs), cmp_parc,
+	    add_parc);
+	/* Stacks of the same frames are one; their frames stay put. */
+	sortframes = p->frames;
+	p->nstacks = sortsum(p->stacks, p->nstacks, sizeof(*p->stacks),
+	    cmp_pstack, add_pstack);
+	if (p->arcfiles > 0 && p->arcfiles < p->nfiles)
+		warnx("warning: %zu of %zu files have no arcs; their calls "
+		    "are on no arc", p->nfiles - p->arcfiles, p->nfiles);
+	if (p->stackfiles > 0 && p->stackfiles < p->nfiles)
+		warnx("warning: %zu of %zu files have no stacks; their "
+		    "samples are in no inclusive time", p->nfiles -
+		    p->stackfiles, p->nfiles);
 	if (!p->anyrun)
 		p->run = 0;
 	if (p->nfiles == 0)
@@ -1104,6 +1380,9 @@ profile_free(struct profile *p)
 	free(p->cells);
 	free(p->pcs);
 	free(p->self);
+	free(p->arcs);
+	free(p->stacks);
+	free(p->frames);
 	free(p->why);
 	memset(p, 0, sizeof(*p));
 }

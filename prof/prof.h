@@ -9,11 +9,16 @@
  *	elfsym.c	an ELF64 x86_64 file's functions and its build-id,
  *			from its separate debug file when it is stripped
  *	perfmap.c	the functions a JIT names in /tmp/perf-PID.map
- *	attrib.c	histogram, call counts and outside samples -> rows
+ *	attrib.c	histogram, call counts and outside samples -> rows;
+ *			arcs and stack frames -> pairs of rows
+ *	callgraph.c	the call graph over rows: inclusive time measured
+ *			from the stacks, arc times, gprof's estimate
  *	report.c	sorting and printing the rows, the -s statistics
+ *	graphprint.c	-q, the call graph; -e, the estimate beside it
  *	demangle.c	-C: names through c++filt
  *	printable.c	text from files made fit for a terminal
  *	heap.c		the heap the range-cutting sweeps share
+ *	sortsum.c	sorting, and adding up what is equal
  *	xmalloc.c	allocation that cannot return NULL or overflow
  *
  * Errors: a reader returns -1 and a reason (a constant string, or one
@@ -36,6 +41,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "monfmt.h"
 
@@ -56,6 +62,9 @@ struct opts {
 	int		 demangle;	/* -C */
 	int		 progonly;	/* -p: the main program only */
 	int		 unnamed;	/* -u: unnamed addresses one by one */
+	int		 graph;		/* -q: the call graph, not the rows */
+	int		 incl;		/* -i: an inclusive-time column */
+	int		 estimate;	/* -e: gprof's estimate beside */
 };
 
 /*
@@ -84,6 +93,41 @@ struct place {
 struct selfcode {
 	size_t		 obj;
 	uint64_t	 lo, hi;
+};
+
+/*
+ * A call arc counted by mcount, placed: from is where the caller is
+ * looked up (the return address less one), self the callee's cell
+ * address, looked up as a cell's is.
+ */
+struct parc {
+	size_t		 fobj;
+	uint64_t	 from;
+	size_t		 sobj;
+	uint64_t	 self;
+	uint64_t	 count;		/* calls */
+};
+
+/*
+ * A frame of a sampled stack, placed where its function is looked up:
+ * the sampled pc for the innermost, a return address less one for the
+ * others.
+ */
+struct frame {
+	size_t		 obj;
+	uint64_t	 addr;
+};
+
+/*
+ * A distinct stack: frames[first .. first + depth) of its profile,
+ * innermost first.  Stacks of the same frames are one, summed.
+ */
+struct pstack {
+	size_t		 first;
+	size_t		 depth;
+	uint64_t	 count;		/* samples, as the files counted them */
+	double		 samples;	/* weighted as the histogram's */
+	int		 cut;		/* outer frames lost at the limit */
 };
 
 /* How the files of a profile dealt with time in the kernel. */
@@ -141,6 +185,17 @@ struct profile {
 	size_t		 kfiles[K_NMODES]; /* files by kernel mode */
 	struct selfcode	*self;		/* libmon's code, by SELF records */
 	size_t		 nself;
+	struct parc	*arcs;		/* summed by places, sorted */
+	size_t		 narcs, arccap;
+	size_t		 arcfiles;	/* files whose arcs hold every call */
+	size_t		 arcsbad;	/* cells their arcs do not add up to */
+	struct pstack	*stacks;	/* summed by frames, sorted */
+	size_t		 nstacks, stackcap;
+	struct frame	*frames;
+	size_t		 nframes, framecap;
+	size_t		 stackfiles;	/* files that sampled stacks */
+	uint64_t	 stackraw;	/* samples in the stacks, counted */
+	uint32_t	 stackmax;	/* the largest stack_limit */
 };
 
 /* One function symbol, as elfsym.c keeps it. */
@@ -179,6 +234,60 @@ struct row {
 	uint64_t	 addr;
 	double		 samples;
 	uint64_t	 calls;
+	size_t		 id;		/* its place in the graph, stable */
+	int		 graphonly;	/* a row only the graph needed */
+	double		 gself;		/* samples of stacks it ends */
+	double		 incl;		/* samples of stacks it is in */
+	double		 est;		/* gprof's estimate of incl */
+	uint64_t	 callsin;	/* arcs into it from other rows */
+	uint64_t	 selfcalls;	/* and from itself */
+	size_t		 level;		/* fewest frames above it in a stack */
+	int		 kernel;	/* the kernel's row: no stack has it */
+};
+
+#define ROW_NONE	SIZE_MAX	/* a frame no row stands for */
+
+/*
+ * A caller-to-callee pair of rows, by id, counted by mcount or seen in
+ * stacks or both.  samples: the stacks in which from calls to
+ * directly, once a stack however often; leaf: of those, the stacks
+ * that end in to right under from.
+ */
+struct cgarc {
+	size_t		 from, to;
+	uint64_t	 calls;
+	int		 counted;	/* an arc of the files holds it */
+	int		 unconfirmed;	/* in stacks, uncounted, to counted */
+	double		 samples;
+	double		 leaf;
+	double		 est;		/* gprof's estimate of its time */
+};
+
+/* A stack in rows, ids[first .. first + depth), innermost first. */
+struct cgstack {
+	size_t		 first;
+	size_t		 depth;
+	double		 samples;
+};
+
+/* The call graph of a report. */
+struct graph {
+	struct cgarc	*arcs;		/* sorted by from, then to */
+	size_t		 narcs, arccap;
+	struct cgstack	*stacks;
+	size_t		 nstacks;
+	size_t		*ids;
+	size_t		 nids, idcap;
+	unsigned char	*skipped;	/* by ids: its call went elsewhere */
+	size_t		 skipcap;
+	int		 counted;	/* the files had arcs */
+	int		 sampled;	/* the files had stacks */
+	double		 samples;	/* in the stacks, libmon's left out */
+	double		 overhead;	/* stacks ending in libmon's code */
+	double		 unconfirmed;	/* stacks with an unconfirmed pair */
+	double		 cut;		/* stacks cut at the limit */
+	size_t		 nounconf;	/* distinct unconfirmed pairs */
+	int		 estimated;	/* est computed (there were arcs) */
 };
 
 /* How attribution fared with object i > 0 of a profile, for -s. */
@@ -215,6 +324,8 @@ struct report {
 	struct objuse	*uses;		/* one per object; [0] unused */
 	void		*tabs;		/* attrib.c's symbol tables */
 	size_t		 ntabs;
+	struct graph	 g;		/* ids index rows as first made */
+	struct row	**byid;		/* rows by id, once sorted */
 };
 
 /* A heap of indices; above(ctx, a, b): a goes above b (heap.c). */
@@ -252,8 +363,23 @@ void	attribute(struct report *, const struct profile *, struct symtab *,
 	    const struct opts *);
 void	report_free(struct report *);
 
+/* callgraph.c */
+void	graph_compute(struct report *);
+size_t	graph_find(const struct graph *, size_t, size_t);
+void	graph_free(struct graph *);
+
 /* report.c */
 void	report_print(struct report *, const struct opts *);
+void	report_sort(struct report *, const struct opts *);
+void	put_rowname(const struct row *);
+void	put_text(FILE *, const char *);
+
+/* graphprint.c */
+void	graph_print(struct report *, const struct profile *,
+	    const struct opts *);
+void	estimate_print(struct report *, const struct opts *);
+void	report_show(struct report *, const struct profile *,
+	    const struct opts *);
 void	report_stats(const struct report *, const struct profile *,
 	    const struct symtab *);
 
@@ -266,6 +392,11 @@ char	*printable(const char *);
 /* heap.c */
 void	heap_push(struct heap *, size_t);
 void	heap_pop(struct heap *);
+
+/* sortsum.c */
+size_t	sortsum(void *, size_t, size_t, int (*)(const void *, const void *),
+	    void (*)(void *, const void *));
+void	addsat(uint64_t *, uint64_t);
 
 /* xmalloc.c */
 void	*xmalloc(size_t);

@@ -17,8 +17,15 @@
  * the whole report, so that it never runs into Cumsecs.  Every name and
  * path came from a file and goes out through printable().
  *
+ * -i adds two columns after Cumsecs, %Incl and Inclsecs: the inclusive
+ * time callgraph.c measured from the stacks, or with -e gprof's
+ * estimate where there are none, or a dash -- never a figure made up.
+ * Rows only the call graph needed (no time, no calls of their own, as
+ * main) are printed only then.
+ *
  * -s words what the reader and the attribution counted: the classic
- * lines first, then the run's, then what became of each object.
+ * lines first, then the run's, then what became of each object, then
+ * the arcs and stacks and how they checked against each other.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -178,7 +185,7 @@ precision(uint64_t calls)
 }
 
 /* Text from a file on fp, made printable. */
-static void
+void
 put_text(FILE *fp, const char *s)
 {
 	char *t = printable(s);
@@ -187,8 +194,9 @@ put_text(FILE *fp, const char *s)
 	free(t);
 }
 
-static void
-print_name(const struct row *w)
+/* A row's names, file and object on stdout, as its Name column. */
+void
+put_rowname(const struct row *w)
 {
 	size_t k;
 
@@ -207,22 +215,47 @@ print_name(const struct row *w)
 		put_text(stdout, w->obj);
 		putchar(')');
 	}
-	putchar('\n');
+}
+
+/*
+ * -i: the inclusive time, measured from the stacks; gprof's estimate
+ * with -e when there are none; else a dash, not a figure made up.
+ */
+static void
+print_incl(const struct report *r, const struct opts *o, const struct row *w,
+    double pct)
+{
+	double v;
+
+	if (r->g.sampled)
+		v = w->incl;
+	else if (o->estimate && r->g.estimated)
+		v = w->est;
+	else {
+		printf("%7s%9s", "-", "-");
+		return;
+	}
+	printf("%7.1f%9.2f", v * pct, v * r->period);
 }
 
 static void
-print_row(const struct row *w, double pct, double secs, double cum, int cw)
+print_row(const struct report *r, const struct opts *o, const struct row *w,
+    double pct, double cum, int cw)
 {
+	double secs = w->samples * r->period;
 	int d;
 
-	printf("%6.1f%8.2f%8.2f", pct, secs, cum);
+	printf("%6.1f%8.2f%8.2f", w->samples * pct, secs, cum);
+	if (o->incl)
+		print_incl(r, o, w, pct);
 	if (w->calls > 0) {
 		d = precision(w->calls);
 		printf("%*" PRIu64 "%#*.*f%*s", cw, w->calls, d + 8, d,
 		    1000.0 * secs / (double)w->calls, 6 - d, " ");
 	} else
 		printf("%*s", cw + 14, " ");
-	print_name(w);
+	put_rowname(w);
+	putchar('\n');
 }
 
 /*
@@ -240,39 +273,74 @@ print_overhead(const struct report *r)
 	    r->calltotal);
 }
 
+/*
+ * Demangle and sort the rows as the options say, and index them by id
+ * for the call graph.
+ */
+void
+report_sort(struct report *r, const struct opts *o)
+{
+	size_t i;
+
+	if (o->demangle)
+		demangle_rows(r);
+	sort_rows(r, o->sort);
+	free(r->byid);
+	r->byid = xcalloc(r->nrows + 1, sizeof(*r->byid));
+	for (i = 0; i < r->nrows; i++)
+		r->byid[r->rows[i].id] = &r->rows[i];
+}
+
+/* Where the -i column's figures come from, after the rows. */
+static void
+print_incl_source(const struct report *r, const struct opts *o)
+{
+	if (r->g.sampled)
+		printf("\ninclusive time: measured from sampled call stacks, "
+		    "%.0f samples\n", r->g.samples);
+	else if (o->estimate && r->g.estimated)
+		printf("\ninclusive time: gprof's equal-cost estimate, not "
+		    "measured (no stacks)\n");
+	else
+		printf("\ninclusive time: unavailable, the files hold no "
+		    "stacks (-e estimates it from the arcs)\n");
+}
+
 /* Sort and print the rows of r on stdout. */
 void
 report_print(struct report *r, const struct opts *o)
 {
 	const struct row *w;
-	double pct, secs, cum;
+	double pct, cum;
 	size_t i;
 	int aw = 0, cw;
 
-	if (o->demangle)
-		demangle_rows(r);
-	sort_rows(r, o->sort);
+	report_sort(r, o);
 	if (o->addr)
 		aw = addr_width(r, o->addr);
 	cw = calls_width(r);
 	if (!o->nohead) {
 		if (o->addr)
 			printf("%*s ", aw, "Address");
-		printf("%s%*s%s\n", head_left, cw, "#Calls", head_right);
+		printf("%s%s%*s%s\n", head_left, o->incl ? "  %Incl Inclsecs" :
+		    "", cw, "#Calls", head_right);
 	}
 	pct = r->total - r->overhead > 0 ? 100.0 / (r->total - r->overhead) :
 	    0;
 	cum = 0;
 	for (i = 0; i < r->nrows; i++) {
 		w = &r->rows[i];
-		secs = w->samples * r->period;
-		cum += secs;
+		if (w->graphonly && !o->incl)
+			continue;
+		cum += w->samples * r->period;
 		if (o->addr)
 			printf(o->addr == 'o' ? "%*" PRIo64 " " :
 			    "%*" PRIx64 " ", aw, w->addr);
-		print_row(w, w->samples * pct, secs, cum, cw);
+		print_row(r, o, w, pct, cum, cw);
 	}
 	print_overhead(r);
+	if (o->incl)
+		print_incl_source(r, o);
 }
 
 /*
@@ -504,6 +572,72 @@ stats_maps(const struct report *r, const struct profile *p)
 	fputc('\n', stderr);
 }
 
+/*
+ * The stacks' innermost frames are the samples' own pcs: their
+ * functions' shares should be the flat report's self shares, but for
+ * the histogram's coarser bins and samples that kept no stack.  How far
+ * apart the two are: half the sum of the differences of the shares, the
+ * part of the time the stacks would put elsewhere.
+ */
+static void
+leaves_against_self(const struct report *r)
+{
+	const struct row *w;
+	double leaves = 0, self = 0, d = 0;
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++) {
+		w = &r->rows[i];
+		if (!w->kernel) {
+			leaves += w->gself;
+			self += w->samples;
+		}
+	}
+	if (leaves <= 0 || self <= 0)
+		return;
+	for (i = 0; i < r->nrows; i++) {
+		w = &r->rows[i];
+		if (!w->kernel)
+			d += w->gself / leaves > w->samples / self ?
+			    w->gself / leaves - w->samples / self :
+			    w->samples / self - w->gself / leaves;
+	}
+	fprintf(stderr, "leaves: the stacks' self time is placed as the "
+	    "report's but for %.1f%% of it\n", 50 * d);
+}
+
+/*
+ * The arcs and stacks the files held, and what checking them against
+ * each other and against the counts found.
+ */
+static void
+stats_graph(const struct report *r, const struct profile *p)
+{
+	const struct graph *g = &r->g;
+	uint64_t calls = 0;
+	size_t i;
+
+	for (i = 0; i < p->narcs; i++)
+		addsat(&calls, p->arcs[i].count);
+	if (p->arcfiles > 0)
+		fprintf(stderr, "arcs: %zu from %zu file%s, %" PRIu64 " calls; "
+		    "%zu call counts their arcs do not add up to\n",
+		    p->narcs, p->arcfiles, p->arcfiles == 1 ? "" : "s",
+		    calls, p->arcsbad);
+	if (p->stackfiles == 0)
+		return;
+	fprintf(stderr, "stacks: %zu distinct from %zu file%s, %" PRIu64
+	    " samples, %" PRIu64 " kept no stack, %.0f cut at %" PRIu32
+	    " frames, %.0f in libmon's code\n", p->nstacks, p->stackfiles,
+	    p->stackfiles == 1 ? "" : "s", p->stackraw, p->sum.stacks_lost,
+	    g->cut, p->stackmax, g->overhead);
+	if (g->counted)
+		fprintf(stderr, "unconfirmed: %.0f samples in stacks with a "
+		    "caller pair the counted arcs do not confirm, %zu pairs\n",
+		    g->unconfirmed, g->nounconf);
+	leaves_against_self(r);
+}
+
 /* -s: the statistics on stderr, after the report. */
 void
 report_stats(const struct report *r, const struct profile *p,
@@ -553,4 +687,5 @@ report_stats(const struct report *r, const struct profile *p,
 	if (p->nobjs - p->nmaps > 1)
 		stats_objects(r, p);
 	stats_maps(r, p);
+	stats_graph(r, p);
 }

@@ -1155,8 +1155,8 @@ bad_option_prints_usage_head()
 bad_option_prints_usage_body()
 {
 	setup_prof
-	usage='usage: prof [-ChpsuVz] [-a | -c | -n | -t] [-o | -x] [-g | -l] [-m mdata] [prog [mdata ...]]\n'
-	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" -q
+	usage='usage: prof [-CehipqsuVz] [-a | -c | -n | -t] [-o | -x] [-g | -l] [-m mdata] [prog [mdata ...]]\n'
+	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" -Q
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" --help
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" -m
 }
@@ -3058,6 +3058,621 @@ e2e_jit_code_named_cleanup()
 
 # --- init --------------------------------------------------------------
 
+# --- the call graph ----------------------------------------------------
+
+# setup_graph: setup_prof, and t_graph, the call graph's fixture.
+setup_graph()
+{
+	setup_prof
+	GRAPH=$srcdir/t_graph
+	GBASE=$(symaddr "$GRAPH" driver)
+	[ -n "$GBASE" ] || atf_fail "no driver in $GRAPH"
+}
+
+# gs n [off]: the address of t_graph slot n, plus off bytes.  A caller
+# is slot n + 16 (a return address), a callee's cell n + 5, a sampled
+# pc n + 8.
+gs()
+{
+	printf '0x%x' $(( ${BIAS:-0} + GBASE + $1 * 64 + ${2:-0} ))
+}
+
+# The head of a graph profile over t_graph: histogram, RUN, EXEC.
+graph_head()
+{
+	cat <<EOF
+lpc $(gs 0)
+hpc $(gs 10)
+hist 10
+run clock=0 period=10000000 in=$1 arcs=1 stack_limit=${2:-64}
+exec ${BIAS:-0} $(gs 0) $(gs 10) - $GRAPH
+EOF
+}
+
+# forge_graph file samples [limit]: graph_head, then the lines of stdin.
+forge_graph()
+{
+	{ graph_head "$2" "${3:-64}"; cat; } | "$MKMON" "$1" ||
+	    atf_fail "t_mkmon failed"
+}
+
+# pub_addr: where h_names.so's pub is when loaded at 0x7f0000000000,
+# the OBJ record the tests give it; plus $1 bytes.
+pub_addr()
+{
+	local pub
+
+	pub=$(nm -D "$srcdir/h_names.so" | awk '$3 == "pub@@V1" { print $1 }')
+	[ -n "$pub" ] || atf_fail "no pub in h_names.so"
+	printf '0x%x' $(( 0x7f0000000000 + 0x$pub + ${1:-0} ))
+}
+
+# The case of issue 14.  work() is called 900 times from cheap_caller
+# and 100 times from costly_caller, but the calls from costly_caller are
+# the long ones: 90 of work's 100 samples are under it.  Each caller has
+# 5 samples of its own; driver calls each once.  110 samples of 10 ms:
+# work_counts the histogram, counts and arcs, work_stacks the stacks.
+work_counts()
+{
+	cat <<EOF
+bin 1 5
+bin 2 5
+bin 3 100
+cell $(gs 1 5) 1
+cell $(gs 2 5) 1
+cell $(gs 3 5) 1000
+arc $(gs 0 16) $(gs 1 5) 1
+arc $(gs 0 32) $(gs 2 5) 1
+arc $(gs 1 16) $(gs 3 5) 900
+arc $(gs 2 16) $(gs 3 5) 100
+EOF
+}
+
+work_stacks()
+{
+	cat <<EOF
+stack 10 0 $(gs 3 8) $(gs 1 16) $(gs 0 16)
+stack 90 0 $(gs 3 8) $(gs 2 16) $(gs 0 32)
+stack 5 0 $(gs 1 8) $(gs 0 16)
+stack 5 0 $(gs 2 8) $(gs 0 32)
+EOF
+}
+
+# forge_work file: the issue's case, arcs and stacks, and stdin's lines.
+forge_work()
+{
+	{ work_counts; work_stacks; cat; } | forge_graph "$1" 110
+}
+
+# The call graph of forge_work's profile.
+expect_work_graph()
+{
+	cat <<'EOF'
+call graph of 1 file
+
+calls: exact, counted by mcount: 1002 calls on 4 arcs
+time: measured from sampled call stacks, 110 samples (1.10 s)
+
+index %time     self  children          called  name
+                                               <spontaneous>
+[1]   100.0     0.00      1.10                  driver [1]
+                0.05      0.90             1/1      costly_caller [3]
+                0.05      0.10             1/1      cheap_caller [4]
+-----------------------------------------------------------
+                0.10      0.00        900/1000      cheap_caller [4]
+                0.90      0.00        100/1000      costly_caller [3]
+[2]    90.9     1.00      0.00            1000  work [2]
+-----------------------------------------------------------
+                0.05      0.90             1/1      driver [1]
+[3]    86.4     0.05      0.90               1  costly_caller [3]
+                0.90      0.00        100/1000      work [2]
+-----------------------------------------------------------
+                0.05      0.10             1/1      driver [1]
+[4]    13.6     0.05      0.10               1  cheap_caller [4]
+                0.10      0.00        900/1000      work [2]
+-----------------------------------------------------------
+EOF
+}
+
+atf_test_case graph_children_measured
+graph_children_measured_head()
+{
+	atf_set descr "-q prints the call graph with exact call counts and" \
+	    "children time measured from the stacks: work's time lies" \
+	    "under the caller whose calls were long, not the frequent one"
+}
+graph_children_measured_body()
+{
+	setup_graph
+	forge_work mon.out </dev/null
+	expect_work_graph >expout
+	atf_check -o file:expout "$PROF" -q "$GRAPH"
+}
+
+atf_test_case graph_estimate_beside_measured
+graph_estimate_beside_measured_head()
+{
+	atf_set descr "-e shows gprof's equal-cost estimate beside the" \
+	    "measured time where they differ by more than 3 points: the" \
+	    "estimate puts work's time under cheap_caller, 9 calls in 10"
+}
+graph_estimate_beside_measured_body()
+{
+	setup_graph
+	forge_work mon.out </dev/null
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  #Calls   msec/call  Name
+  90.9    1.00    1.00    1000      1.000   work
+   4.5    0.05    1.05       1     50.      cheap_caller
+   4.5    0.05    1.10       1     50.      costly_caller
+
+gprof's equal-cost estimate beside the measured time, where they differ
+by more than 3 points of the run's time:
+
+    %time     %time
+ measured  estimate  function, or caller -> callee
+     13.6      86.4  cheap_caller
+     86.4      13.6  costly_caller
+     13.6      86.4  driver -> cheap_caller
+     86.4      13.6  driver -> costly_caller
+      9.1      81.8  cheap_caller -> work
+     81.8       9.1  costly_caller -> work
+EOF
+	atf_check -o file:expout "$PROF" -e "$GRAPH"
+}
+
+atf_test_case graph_inclusive_column
+graph_inclusive_column_head()
+{
+	atf_set descr "-i adds the inclusive time to the flat report, with" \
+	    "rows for functions only the stacks saw, and says its source"
+}
+graph_inclusive_column_body()
+{
+	setup_graph
+	forge_work mon.out </dev/null
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  %Incl Inclsecs  #Calls   msec/call  Name
+  90.9    1.00    1.00   90.9     1.00    1000      1.000   work
+   4.5    0.05    1.05   13.6     0.15       1     50.      cheap_caller
+   4.5    0.05    1.10   86.4     0.95       1     50.      costly_caller
+   0.0    0.00    1.10  100.0     1.10                      driver
+
+inclusive time: measured from sampled call stacks, 110 samples
+EOF
+	atf_check -o file:expout "$PROF" -i "$GRAPH"
+	# without -i the classic report, no row for driver
+	atf_check -o not-match:driver "$PROF" "$GRAPH"
+}
+
+atf_test_case graph_recursion_once_per_stack
+graph_recursion_once_per_stack_head()
+{
+	atf_set descr "Mutually recursive functions count a stack's" \
+	    "samples once however often they recur in it, with no cycle" \
+	    "lumped; each arc of the pair has its own time, where gprof's" \
+	    "estimate, which lumps the cycle, gives them none"
+}
+graph_recursion_once_per_stack_body()
+{
+	setup_graph
+	forge_graph mon.out 30 <<EOF
+bin 4 10
+bin 5 20
+cell $(gs 4 5) 3
+cell $(gs 5 5) 2
+arc $(gs 0 16) $(gs 4 5) 1
+arc $(gs 5 16) $(gs 4 5) 2
+arc $(gs 4 16) $(gs 5 5) 2
+stack 20 0 $(gs 5 8) $(gs 4 16) $(gs 5 16) $(gs 4 16) $(gs 0 16)
+stack 10 0 $(gs 4 8) $(gs 5 16) $(gs 4 16) $(gs 0 16)
+EOF
+	cat >expout <<'EOF'
+index %time     self  children          called  name
+                                               <spontaneous>
+[1]   100.0     0.00      0.30                  driver [1]
+                0.00      0.30             1/3      ping [2]
+-----------------------------------------------------------
+                0.00      0.30             1/3      driver [1]
+                0.10      0.20             2/3      pong [3]
+[2]   100.0     0.10      0.20               3  ping [2]
+                0.20      0.10             2/2      pong [3]
+-----------------------------------------------------------
+                0.20      0.10             2/2      ping [2]
+[3]   100.0     0.20      0.10               2  pong [3]
+                0.10      0.20             2/3      ping [2]
+-----------------------------------------------------------
+EOF
+	atf_check -o save:out "$PROF" -q "$GRAPH"
+	atf_check -o file:expout sed -n '/^index/,$p' out
+	atf_check -o not-match:cycle cat out
+	# gprof lumps the cycle: each member's estimate is its self time,
+	# the arcs inside carry none, driver gets the cycle whole.
+	cat >expout <<'EOF'
+    100.0      66.7  pong
+    100.0      33.3  ping
+    100.0       0.0  ping -> pong
+    100.0       0.0  pong -> ping
+EOF
+	atf_check -o save:est "$PROF" -e "$GRAPH"
+	atf_check -o file:expout sed -n '/measured  estimate/,${//!p;}' est
+}
+
+atf_test_case graph_callback_from_library
+graph_callback_from_library_head()
+{
+	atf_set descr "A call from code that counts no calls (a library" \
+	    "calling back) is an arc from a function of that object, and" \
+	    "the library's frame links the caller's stack through it"
+}
+graph_callback_from_library_body()
+{
+	setup_graph
+	ret=$(pub_addr 2)
+	forge_graph mon.out 5 <<EOF
+bin 8 5
+obj 0x7f0000000000 0x7f0000001000 0x7f0000002000 - $srcdir/h_names.so
+cell $(gs 8 5) 50
+cell $(gs 7 5) 1
+arc $(gs 0 16) $(gs 7 5) 1
+arc $ret $(gs 8 5) 50
+stack 5 0 $(gs 8 8) $ret $(gs 7 16) $(gs 0 16)
+EOF
+	cat >expout <<'EOF'
+index %time     self  children          called  name
+                                               <spontaneous>
+[1]   100.0     0.00      0.05                  driver [1]
+                0.00      0.05             1/1      sorter [2]
+-----------------------------------------------------------
+                0.00      0.05             1/1      driver [1]
+[2]   100.0     0.00      0.05               1  sorter [2]
+                0.00      0.05                      pub (h_names.so) [3]
+-----------------------------------------------------------
+                0.00      0.05                      sorter [2]
+[3]   100.0     0.00      0.05                  pub (h_names.so) [3]
+                0.05      0.00           50/50      compare [4]
+-----------------------------------------------------------
+                0.05      0.00           50/50      pub (h_names.so) [3]
+[4]   100.0     0.05      0.00              50  compare [4]
+-----------------------------------------------------------
+EOF
+	atf_check -o save:out "$PROF" -q "$GRAPH"
+	atf_check -o file:expout sed -n '/^index/,$p' out
+}
+
+atf_test_case graph_unconfirmed_pairs
+graph_unconfirmed_pairs_head()
+{
+	atf_set descr "A caller the stack shows for a function whose calls" \
+	    "were counted, with no counted arc between them, or whose call" \
+	    "by the arcs went elsewhere (a frame the walk skipped), is" \
+	    "called ? and its samples are told"
+}
+graph_unconfirmed_pairs_body()
+{
+	setup_graph
+	# work calls leaf 7 times; 3 samples in leaf show cheap_caller
+	# right above it: work's frame lost.  4 samples show the real
+	# chain.  2 samples in pub, a library function that counts no
+	# calls, show cheap_caller's return address from its call of
+	# work: pub was called by work, which the walk skipped, as in a
+	# libc built without frame pointers.
+	forge_graph mon.out 9 <<EOF
+bin 6 7
+obj 0x7f0000000000 0x7f0000001000 0x7f0000002000 - $srcdir/h_names.so
+cell $(gs 6 5) 7
+cell $(gs 3 5) 1
+arc $(gs 3 16) $(gs 6 5) 7
+arc $(gs 1 16) $(gs 3 5) 1
+stack 3 0 $(gs 6 8) $(gs 1 16)
+stack 4 0 $(gs 6 8) $(gs 3 16) $(gs 1 16)
+stack 2 0 $(pub_addr) $(gs 1 16)
+EOF
+	atf_check -o save:out "$PROF" -q "$GRAPH"
+	cat >expout <<'EOF'
+unconfirmed: 5 samples (55.6%) in stacks with a caller pair the
+      counted arcs do not confirm: 2 pairs, called ?
+EOF
+	atf_check -o file:expout sed -n '/^unconfirmed/,/confirm:/p' out
+	# leaf's entry: the caller the walk saw, then its real caller
+	cat >expout <<'EOF'
+                0.03      0.00               ?      cheap_caller [1]
+                0.04      0.00             7/7      work [3]
+[2]    77.8     0.07      0.00               7  leaf [2]
+EOF
+	atf_check -o file:expout sed -n '/^--/,/^\[2\]/{/^--/d;p;/^\[2\]/q;}' out
+	atf_check -o match:'^ *0.02 *0.00 *\? *pub \(h_names.so\) \[4\]$' \
+	    cat out
+	atf_check -o match:'unconfirmed: 5 samples' -e ignore -x \
+	    "'$PROF' -s '$GRAPH' 2>&1"
+}
+
+atf_test_case graph_stacks_cut
+graph_stacks_cut_head()
+{
+	atf_set descr "Stacks cut at the run's depth limit are counted in" \
+	    "the heading and in -s; their outermost frame has no caller"
+}
+graph_stacks_cut_body()
+{
+	setup_graph
+	forge_graph mon.out 10 3 <<EOF
+bin 3 10
+stack 6 0 $(gs 3 8) $(gs 1 16) $(gs 0 16)
+stack 4 1 $(gs 3 8) $(gs 2 16) $(gs 0 16)
+EOF
+	atf_check -o match:'^cut: 4 samples in stacks cut at 3 frames' \
+	    -e inline:"prof: no call counts captured\n" "$PROF" -q "$GRAPH"
+	atf_check -o ignore -e match:'stacks: 2 distinct from 1 file, 10 samples, 0 kept no stack, 4 cut at 3 frames' \
+	    "$PROF" -s "$GRAPH"
+}
+
+atf_test_case graph_libmon_frames_left_out
+graph_libmon_frames_left_out_head()
+{
+	atf_set descr "libmon's own frames are left out of the stacks, and" \
+	    "a stack that ends in libmon's code is profiling's time, in" \
+	    "no function's inclusive time"
+}
+graph_libmon_frames_left_out_body()
+{
+	setup_graph
+	forge_graph mon.out 10 <<EOF
+self $(gs 9) $(gs 10)
+bin 3 6
+bin 9 4
+stack 6 0 $(gs 3 8) $(gs 9 16) $(gs 1 16) $(gs 0 16)
+stack 4 0 $(gs 9 8) $(gs 2 16) $(gs 0 16)
+EOF
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  %Incl Inclsecs  #Calls   msec/call  Name
+ 100.0    0.06    0.06  100.0     0.06                      work
+   0.0    0.00    0.06  100.0     0.06                      cheap_caller
+   0.0    0.00    0.06  100.0     0.06                      driver
+
+profiling overhead, not in the rows: 0.04 s, 40.0% of all samples, 0 calls counted
+
+inclusive time: measured from sampled call stacks, 6 samples
+EOF
+	atf_check -o file:expout -e inline:"prof: no call counts captured\n" \
+	    "$PROF" -i "$GRAPH"
+	atf_check -o match:'0.06      0.00                  work' \
+	    -e ignore "$PROF" -q "$GRAPH"
+}
+
+atf_test_case graph_merged_files
+graph_merged_files_head()
+{
+	atf_set descr "Files merge arcs by caller and callee and stacks by" \
+	    "their frames, across runs loaded at different addresses"
+}
+graph_merged_files_body()
+{
+	setup_graph
+	forge_work one.out </dev/null
+	# The same run loaded 1 MiB higher: every address moves.
+	BIAS=0x100000 forge_work two.out </dev/null
+	atf_check -o save:merged "$PROF" -q "$GRAPH" one.out two.out
+	atf_check -o match:'^\[2\]    90.9     2.00      0.00            2000  work \[2\]' \
+	    cat merged
+	atf_check -o match:'1.80      0.00        200/2000      costly_caller' \
+	    cat merged
+	atf_check -o match:'2004 calls on 4 arcs' cat merged
+	atf_check -o ignore -e match:'stacks: 4 distinct from 2 files, 220 samples' \
+	    "$PROF" -s "$GRAPH" one.out two.out
+}
+
+atf_test_case graph_arcs_without_stacks
+graph_arcs_without_stacks_head()
+{
+	atf_set descr "With arcs but no stacks, -q says inclusive time is" \
+	    "unavailable and prints none; with -e it prints gprof's" \
+	    "estimate, and says so"
+}
+graph_arcs_without_stacks_body()
+{
+	setup_graph
+	# stack_limit 0: the run sampled no stacks
+	work_counts | forge_graph mon.out 110 0
+	cat >expout <<'EOF'
+call graph of 1 file
+
+calls: exact, counted by mcount: 1002 calls on 4 arcs
+time: self from the histogram; inclusive time unavailable,
+      the files hold no stacks (-e estimates it)
+
+index %time     self  children          called  name
+                        -               -        900/1000      cheap_caller [3]
+EOF
+	atf_check -o save:out "$PROF" -q "$GRAPH"
+	atf_check -o match:'^\[1\]       -     1.00         -            1000  work \[1\]' cat out
+	atf_check -o match:'^\[2\]       -     0.05         -               1  cheap_caller' cat out
+	atf_check -o match:'the files hold no stacks' cat out
+	atf_check -o save:est "$PROF" -q -e "$GRAPH"
+	atf_check -o match:"children are gprof's equal-cost" cat est
+	atf_check -o match:'^\[3\]    86.4     0.05      0.90               1  cheap_caller \[3\]' cat est
+	atf_check -o match:'no stacks to measure against' cat est
+	atf_check -o match:'^   0.0    0.00    1.10      -        -' \
+	    -o match:'inclusive time: unavailable' "$PROF" -i "$GRAPH"
+	atf_check -o match:'^   4.5    0.05    1.05   86.4     0.95' \
+	    -o match:"inclusive time: gprof's equal-cost estimate, not measured" \
+	    "$PROF" -i -e "$GRAPH"
+}
+
+atf_test_case graph_of_classic_file
+graph_of_classic_file_head()
+{
+	atf_set descr "A file without arcs or stacks still reads; -q says" \
+	    "there is no call graph, -i prints no figure it does not have"
+}
+graph_of_classic_file_body()
+{
+	setup_prof
+	forge mon.out </dev/null
+	atf_check -o match:'no call graph: the files hold no arcs and no stacks' \
+	    -o match:'calls: none counted' "$PROF" -q "$SYMS"
+	atf_check -o match:'^  30.0    0.30    0.30      -        -    1000' \
+	    -o match:'inclusive time: unavailable' "$PROF" -i "$SYMS"
+}
+
+atf_test_case graph_arcs_checked_against_counts
+graph_arcs_checked_against_counts_head()
+{
+	atf_set descr "Arcs that do not add up to the call counts, and" \
+	    "stacks holding more samples than the run took, are warned" \
+	    "about; -s says how far the stacks' leaves are from the" \
+	    "histogram's self time"
+}
+graph_arcs_checked_against_counts_body()
+{
+	setup_graph
+	echo "arc $(gs 2 16) $(gs 3 5) 99" | forge_work mon.out
+	atf_check -o ignore -e inline:"prof: warning: mon.out: the arcs into 1 call counts do not add up to them\n" \
+	    "$PROF" -q "$GRAPH"
+	echo "stack 1 0 $(gs 3 8)" | forge_work mon.out
+	atf_check -o ignore -e inline:"prof: warning: mon.out: its stacks hold more samples than the run took\n" \
+	    "$PROF" -q "$GRAPH"
+	# The leaves agree with the histogram, until 20 samples in leaf
+	# have no stack: 15.4% of the self time is placed otherwise.
+	forge_work mon.out </dev/null
+	atf_check -o ignore -e match:"^leaves: the stacks' self time is placed as the report's but for 0.0% of it$" \
+	    "$PROF" -s "$GRAPH"
+	echo "bin 6 20" | forge_work mon.out
+	atf_check -o ignore -e match:"^leaves: the stacks' self time is placed as the report's but for 15.4% of it$" \
+	    "$PROF" -s "$GRAPH"
+}
+
+atf_test_case graph_records_lie
+graph_records_lie_head()
+{
+	atf_set descr "ARCS and STACKS records whose lengths, depths or" \
+	    "counts do not fit what carries them are of improper format"
+}
+graph_records_lie_body()
+{
+	setup_prof
+	z8=0000000000000000
+	# ARCS: not whole arcs
+	echo "record 6 23 $z8$z8${z8%??}" | forge mon.out
+	mdata_error "improper format"
+	echo "record 6 8 $z8" | forge mon.out
+	mdata_error "improper format"
+	# STACKS: depth 0, depth past the record, a huge depth, bytes over
+	echo "record 7 16 0100000000000000${z8}" | forge mon.out
+	mdata_error "improper format"
+	echo "record 7 24 010000000000000002000000000000001000000000000000" |
+	    forge mon.out
+	mdata_error "improper format"
+	echo "record 7 16 0100000000000000ffffffff00000000" | forge mon.out
+	mdata_error "improper format"
+	echo "record 7 32 01000000000000000100000000000000$z8$z8" |
+	    forge mon.out
+	mdata_error "improper format"
+	echo "record 7 10 01000000000000000100" | forge mon.out
+	mdata_error "improper format"
+	echo "stack 5 0" | forge mon.out
+	mdata_error "improper format"
+	# An ARCS record claiming more than the stream holds
+	echo "record 6 0xffffffff -" | forge mon.out
+	mdata_error "improper format"
+	# Wild addresses are no error: they name no function
+	{
+		echo "arc 0xffffffffffffffff 0 5"
+		echo "arc 0 0xfffffffffffffff0 0xffffffffffffffff"
+		echo "arc 0 0xfffffffffffffff0 0xffffffffffffffff"
+		echo "stack 0xffffffffffffffff 1 0 0 0"
+		echo "stack 3 0xffffffff 0x10"
+	} | forge mon.out
+	atf_check -o ignore -e ignore "$PROF" -q -e "$SYMS"
+	atf_check -o ignore -e ignore "$PROF" -i -s "$SYMS"
+}
+
+atf_test_case graph_large_in_time
+graph_large_in_time_head()
+{
+	atf_set descr "A call graph of 50,000 functions, 50,000 arcs and" \
+	    "20,000 stacks 64 deep is printed in seconds"
+	atf_set timeout 120
+}
+graph_large_in_time_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_big
+	b=$(symaddr "$prog" f00000)
+	[ -n "$b" ] || atf_fail "no f00000 in $prog"
+	# f<i+1> calls f<i> once; stack k is f<k> under f<k+1> ... f<k+63>.
+	awk -v b=$(( b )) 'BEGIN {
+		printf "lpc %d\nhpc %d\nhist 50000\n", b, b + 50000 * 16
+		printf "run clock=0 period=10000000 in=20000 arcs=1"
+		printf " stack_limit=64\n"
+		for (i = 0; i < 50000; i++)
+			printf "cell %d 1\narc %d %d 1\n", b + 16 * i + 1,
+			    b + 16 * (i + 1) + 1, b + 16 * i + 1
+		for (k = 0; k < 20000; k++) {
+			printf "bin %d 1\nstack 1 0 %d", k, b + 16 * k
+			for (j = 1; j < 64; j++)
+				printf " %d", b + 16 * (k + j) + 1
+			printf "\n"
+		}
+	    }' | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+	"$PROF" -q "$prog" >out || atf_fail "prof -q failed"
+	cat >expout <<'EOF'
+call graph of 1 file
+
+calls: exact, counted by mcount: 50000 calls on 50000 arcs
+time: measured from sampled call stacks, 20000 samples (200.00 s)
+
+index %time     self  children          called  name
+                0.01      0.62             1/1      f00064 [2]
+[1]     0.3     0.01      0.63               1  f00063 [1]
+                0.01      0.62             1/1      f00062 [19939]
+EOF
+	atf_check -o file:expout head -9 out
+	atf_check -o ignore -e match:'stacks: 20000 distinct' \
+	    "$PROF" -i -e -s "$prog"
+}
+
+atf_test_case e2e_graph_measured
+e2e_graph_measured_head()
+{
+	atf_set descr "A -p program's call graph has its exact calls, and" \
+	    "inclusive shares within 5 points of each part's thread CPU" \
+	    "time, mutual recursion included; -e shows where gprof's" \
+	    "estimate differs (skipped where libmon writes no arcs or stacks)"
+}
+e2e_graph_measured_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_graph
+	"$prog" >truth || atf_fail "h_graph failed"
+	"$PROF" -s -q -e "$prog" >graph 2>err ||
+	    atf_fail "prof -q failed: $(cat err)"
+	grep -q '^arcs:' err && grep -q '^stacks: [1-9]' err ||
+	    atf_skip "this libmon writes no arcs or no stacks"
+	for want in '180/200      cheap_caller' '20/200      costly_caller' \
+	    '20/80      main' '60/80      pong' '80/80      ping'; do
+		grep -q " $want \\[" graph ||
+		    atf_fail "no '$want' in the graph: $(cat graph)"
+	done
+	# pong is on the stack for all of ping's top call but its first
+	# level: 7 of 8 levels' time.
+	awk '
+	    FILENAME == "truth" { t[$1] = $2 }
+	    FILENAME == "graph" && /^\[[0-9]+\]/ { s[$(NF - 1)] = $2 }
+	    END {
+		t["pong"] = t["ping"] * 7 / 8
+		for (f in t)
+			if ((s[f] - t[f])^2 > 25) {
+				printf "%s: %.1f%%, truth %.1f%%; ", f, s[f],
+				    t[f]
+				bad = 1
+			}
+		exit bad
+	    }' truth graph >diff || atf_fail "$(cat diff)"
+	grep -q ' costly_caller -> work$' graph ||
+	    atf_fail "no estimate of costly_caller -> work: $(cat graph)"
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case report_sorted_by_time
@@ -3141,6 +3756,20 @@ atf_init_test_cases()
 	atf_add_test_case names_from_files_printed_safely
 	atf_add_test_case merged_rates_weighted
 	atf_add_test_case big_program
+	atf_add_test_case graph_children_measured
+	atf_add_test_case graph_estimate_beside_measured
+	atf_add_test_case graph_inclusive_column
+	atf_add_test_case graph_recursion_once_per_stack
+	atf_add_test_case graph_callback_from_library
+	atf_add_test_case graph_unconfirmed_pairs
+	atf_add_test_case graph_stacks_cut
+	atf_add_test_case graph_libmon_frames_left_out
+	atf_add_test_case graph_merged_files
+	atf_add_test_case graph_arcs_without_stacks
+	atf_add_test_case graph_of_classic_file
+	atf_add_test_case graph_arcs_checked_against_counts
+	atf_add_test_case graph_records_lie
+	atf_add_test_case graph_large_in_time
 	atf_add_test_case e2e_statics_fold_within_their_file
 	atf_add_test_case e2e_statics_same_name_apart
 	atf_add_test_case e2e_libmon_never_a_row
@@ -3157,4 +3786,5 @@ atf_init_test_cases()
 	atf_add_test_case e2e_runs_at_two_rates_sum
 	atf_add_test_case e2e_shared_library
 	atf_add_test_case e2e_jit_code_named
+	atf_add_test_case e2e_graph_measured
 }

@@ -17,20 +17,26 @@
  *	run KEY=V ...		a RUN record: clock pid period cpu in out
  *				lost saturated overruns cells_lost scale
  *				threads dropped unloaded_lost outside_lost
- *				unsampled user sys; len=N writes only its
+ *				unsampled user sys stacks_lost stacks_cut
+ *				stack_limit arcs; len=N writes only its
  *				first N bytes
  *	exec BIAS LO HI ID PATH	the EXEC record (ID hex bytes, or -)
  *	obj BIAS LO HI ID PATH	an OBJ record
  *	self LO HI		the SELF record: libmon's code
  *	pcs PC C		a sample outside the histogram (one PCS
  *				record after the others holds them all)
+ *	arc FROM SELF C		a call arc: return address, callee's cell
+ *				(one ARCS record after the others)
+ *	stack C FLAGS PC ...	a stack of C samples, innermost pc first
+ *				(one STACKS record after the others)
+ *	endstacks		the stacks so far as a STACKS record now
  *	record TYPE LEN HEX	a raw record claiming LEN bytes, holding HEX
  *	magic S / version N	the extension head's magic and version
  *	xlength N		the extension head's length, a lie
  *	truncate N		cut the file after N bytes
  *	append HEX		raw bytes after the histogram
  *
- * Without run, exec, obj, self, pcs, record, magic, version or xlength the
+ * Without run, exec, obj, self, pcs, arc, stack, record, magic, version or xlength the
  * file is classic: no extension cells at all.
  */
 #include <err.h>
@@ -58,6 +64,8 @@ struct forge {
 	struct buf	 cells;		/* ordinary cells */
 	struct buf	 recs;		/* extension records */
 	struct buf	 pcs;
+	struct buf	 arcs;
+	struct buf	 stacks;
 	struct buf	 tail;
 	int		 ext;
 	char		 magic[4];
@@ -144,6 +152,8 @@ static const struct {
 	RUNKEY("dropped", dropped),	RUNKEY("unloaded_lost", unloaded_lost),
 	RUNKEY("outside_lost", outside_lost), RUNKEY("unsampled", unsampled),
 	RUNKEY("user", user_ns),	RUNKEY("sys", sys_ns),
+	RUNKEY("stacks_lost", stacks_lost), RUNKEY("stacks_cut", stacks_cut),
+	RUNKEY("stack_limit", stack_limit), RUNKEY("arcs", arcs),
 };
 
 static void
@@ -220,6 +230,39 @@ raw_record(struct forge *f)
 	f->ext = 1;
 }
 
+/* A stack: its count, flags, then its pcs to the end of the line. */
+static void
+stack_line(struct forge *f)
+{
+	struct monx_stack st;
+	struct buf pcs = { NULL, 0, 0 };
+	uint64_t pc;
+	char *s;
+
+	st.count = num(strtok(NULL, " \t\n"));
+	st.flags = (uint32_t)num(strtok(NULL, " \t\n"));
+	st.depth = 0;
+	while ((s = strtok(NULL, " \t\n")) != NULL) {
+		pc = num(s);
+		put(&pcs, &pc, sizeof(pc));
+		st.depth++;
+	}
+	put(&f->stacks, &st, sizeof(st));
+	if (pcs.len > 0)
+		put(&f->stacks, pcs.p, pcs.len);
+	free(pcs.p);
+	f->ext = 1;
+}
+
+/* The stacks so far as one STACKS record. */
+static void
+end_stacks(struct forge *f)
+{
+	if (f->stacks.len > 0)
+		record(f, MONX_R_STACKS, f->stacks.p, f->stacks.len);
+	f->stacks.len = 0;
+}
+
 static void
 set_bin(struct forge *f, uint64_t i, uint64_t c)
 {
@@ -281,7 +324,19 @@ line(struct forge *f, char *s)
 		pc.count = num(strtok(NULL, " \t\n"));
 		put(&f->pcs, &pc, sizeof(pc));
 		f->ext = 1;
-	} else if (strcmp(kw, "record") == 0)
+	} else if (strcmp(kw, "arc") == 0) {
+		struct monx_arc arc;
+
+		arc.frompc = num(strtok(NULL, " \t\n"));
+		arc.selfpc = num(strtok(NULL, " \t\n"));
+		arc.count = num(strtok(NULL, " \t\n"));
+		put(&f->arcs, &arc, sizeof(arc));
+		f->ext = 1;
+	} else if (strcmp(kw, "stack") == 0)
+		stack_line(f);
+	else if (strcmp(kw, "endstacks") == 0)
+		end_stacks(f);
+	else if (strcmp(kw, "record") == 0)
 		raw_record(f);
 	else if (strcmp(kw, "magic") == 0) {
 		strncpy(f->magic, strtok(NULL, " \t\n"), sizeof(f->magic));
@@ -313,6 +368,9 @@ ext_cells(struct forge *f, struct buf *out)
 
 	if (f->pcs.len > 0)
 		record(f, MONX_R_PCS, f->pcs.p, f->pcs.len);
+	if (f->arcs.len > 0)
+		record(f, MONX_R_ARCS, f->arcs.p, f->arcs.len);
+	end_stacks(f);
 	memcpy(h.magic, f->magic, sizeof(h.magic));
 	h.version = f->version;
 	h.length = f->xlen_set ? f->xlen : f->recs.len;
