@@ -1,8 +1,9 @@
 /*
  * clock.c -- choosing the sampling clock and driving whichever runs.
  *
- * Three clocks, best first; PROFCLOCK=perf|timer|itimer forces one, and
- * PROFHZ sets the rate (default 1000 Hz):
+ * Three clocks, best first; PROFCLOCK=perf|timer|itimer forces one,
+ * PROFHZ sets the rate (default 1000 Hz), and PROFSTACK the frames of
+ * each sample's call stack kept (default 64, 0 for none):
  *
  *  perf	per-CPU perf_event task-clocks inherited by every thread,
  *		drained by a thread of libmon's own (ring.c): no signal,
@@ -23,6 +24,7 @@
 
 #define DEFAULT_HZ	1000
 #define MAX_HZ		100000
+#define DEFAULT_STACK	64
 
 static int		mode = -1;	/* MONX_CLK_*, -1 when stopped */
 static uint64_t		period;		/* ns */
@@ -34,28 +36,37 @@ env(const char *name)
 	return secure_getenv(name);
 }
 
+/*
+ * The number in variable name when it is one from lo to hi; else def,
+ * with a warning (why) if the variable is set but not such a number.
+ */
+static long
+number(const char *name, long lo, long hi, long def, const char *why)
+{
+	const char *s;
+	char *end;
+	long v;
+	int err;
+
+	if ((s = env(name)) == NULL || *s == '\0')
+		return def;
+	err = errno;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < lo || v > hi) {
+		_mon_warn(name, why, 0);
+		v = def;
+	}
+	errno = err;
+	return v;
+}
+
 /* The period asked for, from PROFHZ when it is a sane number. */
 static uint64_t
 period_ns(void)
 {
-	const char *s;
-	char *end;
-	long hz;
-	int err;
-
-	hz = DEFAULT_HZ;
-	if ((s = env("PROFHZ")) != NULL && *s != '\0') {
-		err = errno;
-		errno = 0;
-		hz = strtol(s, &end, 10);
-		if (errno != 0 || *end != '\0' || hz < 1 || hz > MAX_HZ) {
-			_mon_warn("PROFHZ", "not a rate from 1 to 100000 Hz;"
-			    " using 1000", 0);
-			hz = DEFAULT_HZ;
-		}
-		errno = err;
-	}
-	return 1000000000u / (uint64_t)hz;
+	return 1000000000u / (uint64_t)number("PROFHZ", 1, MAX_HZ,
+	    DEFAULT_HZ, "not a rate from 1 to 100000 Hz; using 1000");
 }
 
 /* The clocks to try, best first, as PROFCLOCK allows. */
@@ -122,6 +133,8 @@ _mon_clock_start(int classic)
 	if (mode >= 0)
 		return 0;
 	period = period_ns();
+	_mon_stack_limit = (uint32_t)number("PROFSTACK", 0, _MON_STACKMAX,
+	    DEFAULT_STACK, "not a number of frames from 0 to 127; using 64");
 	n = choose(classic, list);
 	for (i = 0; i < n; i++)
 		if (try(list[i]) == 0)

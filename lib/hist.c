@@ -142,7 +142,7 @@ outside_add(struct _mon_tab *t, uintptr_t key, uint64_t n)
 {
 	struct _mon_slot *s;
 
-	if ((s = _mon_tab_slot(t, key)) == NULL)
+	if ((s = _mon_tab_slot(t, key, 0)) == NULL)
 		return 0;
 	atomic_fetch_add_explicit(&s->count, n, memory_order_relaxed);
 	return 1;
@@ -270,9 +270,10 @@ bump(_Atomic WORD *w, uint64_t n)
  * Add n samples at pc to the current histogram: n is 1, or more when the
  * clock says it missed expirations (the signal then stands for all of
  * them).  Async-signal-safe and safe against the same counter being hit
- * on two threads at once.
+ * on two threads at once.  1 if counted, 0 when profiling is paused or
+ * stopped.
  */
-void
+int
 _mon_sample(uintptr_t pc, uint64_t n)
 {
 	struct _mon_hist *h;
@@ -280,7 +281,7 @@ _mon_sample(uintptr_t pc, uint64_t n)
 	uintptr_t idx;
 
 	if ((h = hold()) == NULL)
-		return;
+		return 0;
 	idx = SIZE_MAX;
 	if (pc >= h->off) {
 		prod = (unsigned __int128)(pc - h->off) * h->scale;
@@ -293,6 +294,7 @@ _mon_sample(uintptr_t pc, uint64_t n)
 	else
 		count_outside(pc, n);
 	atomic_fetch_sub(&h->users, 1);
+	return 1;
 }
 
 /*

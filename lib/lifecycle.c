@@ -208,6 +208,7 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 	curscale = classic_scale(nhist, (uintptr_t)lo, (uintptr_t)hi);
 	bufours = ours;
 	_mon_stats_reset();
+	_mon_stacks_reset();
 	if (set_hist(curhist, nhist, (uintptr_t)lo, curscale, 0) != 0)
 		_mon_warn("monitor", "cannot start the sampling clock", errno);
 	owner = getpid();
@@ -266,16 +267,25 @@ static void
 write_profile(uint32_t unsampled)
 {
 	struct _mon_out d;
+	struct monx_arc *arcs;
 	struct cnt *cells;
-	size_t ncells, maplen;
+	size_t narcs, ncells, arclen, celllen;
 	char path[_MON_MAXPATH];
 
-	cells = _mon_cells_merge(&ncells, &maplen);
+	arcs = _mon_arcs_merge(&narcs, &arclen);
+	ncells = 0;
+	celllen = narcs * sizeof(*cells);
+	if (narcs > 0 && (cells = _mon_map(celllen)) != NULL)
+		ncells = _mon_arcs_cells(arcs, narcs, cells);
+	else
+		cells = NULL;
 	fill_blocks(cells, ncells);
 	/* Each buffer's header keeps its own nfunc: the image stays valid. */
 	d.hdr = curhdr;
 	d.cells = cells;
 	d.ncells = ncells;
+	d.arcs = cells != NULL ? arcs : NULL;
+	d.narcs = cells != NULL ? narcs : 0;
 	d.hist = curhist;
 	d.nhist = curnhist;
 	d.scale = curscale;
@@ -284,7 +294,10 @@ write_profile(uint32_t unsampled)
 		_mon_warn("PROFDIR", "path too long", 0);
 	else
 		(void)_mon_write(path, &d);
-	_mon_unmap(cells, maplen);
+	if (cells != NULL)
+		_mon_unmap(cells, celllen);
+	if (arcs != NULL)
+		_mon_unmap(arcs, arclen);
 }
 
 /*
@@ -412,6 +425,7 @@ fork_child(void)
 		owner = getpid();
 		zero(curhist, curnhist, bufours);
 		_mon_stats_reset();
+		_mon_stacks_reset();
 		_mon_cells_fork();
 		_mon_gone_reset();
 	} else if (classic)

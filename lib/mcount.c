@@ -1,37 +1,44 @@
 /*
- * mcount.c -- call counting for cc -p: the per-thread tables and the
+ * mcount.c -- call counting for cc -p: the per-thread arc tables and the
  * slow path of mcount.
  *
- * Every thread counts into a table of its own, so the fast path in
- * x86_64/mcount_entry.S writes nothing another thread reads or writes.
- * The main program's text is mapped in two levels, so that a thread's
- * table grows with the functions it calls, not with the size of the text:
+ * mcount counts arcs: a call from a call site (frompc, the return
+ * address in the caller) to a function (selfpc, the return address of
+ * its mcount call).  A function's calls are the sum of the arcs into it,
+ * made when the profile is written.  Every thread counts into a table of
+ * its own, so the fast path in x86_64/mcount_entry.S writes nothing
+ * another thread reads or writes.  The main program's text is mapped in
+ * two levels by call site, so that a thread's table grows with the call
+ * sites it runs, not with the size of the text:
  *
- *	struct tbl                     chunk (8 KiB, made on first call)
- *	+----------------------+       +--------+--------+----
- *	| lo, len, blocks,     |       | fnpc   | mcnt   | ...   cell i of
- *	| owner, spill, ...    |       +--------+--------+----   chunk k holds
- *	+----------------------+  +--> a pc in [lo + 4096k + 8i, ... + 8)
- *	| dir[0] dir[1] ...  --+--+
- *	+----------------------+       spill: open hash (table.c) for pcs
- *	                               outside [lo, lo + len) or whose cell
- *	                               is taken
+ *	struct tbl                     chunk (32 KiB, made on first call)
+ *	+----------------------+       +------+------+-------+----
+ *	| lo, len, blocks,     |       | from | self | count | ...  cell i
+ *	| owner, spill, ...    |       +------+------+-------+----  of chunk
+ *	+----------------------+  +--> k holds the arc from a call site in
+ *	| dir[0] dir[1] ...  --+--+    [lo + 4096k + 4i, ... + 4)
+ *	+----------------------+
+ *	                               spill: open hash (table.c) of pairs
+ *	                               for call sites outside [lo, lo + len)
+ *	                               or whose cell holds another arc
  *
- * A function's cell is dir[(selfpc - lo) >> 12][((selfpc - lo) >> 3) %
- * 512]: two loads and no probe.  Return addresses of mcount calls are at
- * least 7 bytes apart, so two functions rarely share a cell; when they
- * do, or when the pc is in a shared library, the spill takes it.  Chunks
- * are carved from blocks of memory mapped as needed, each twice the one
- * before up to BLOCKMAX; the spill grows the same way (table.c), so a
- * count is lost only when memory is.
+ * An arc's cell is dir[(frompc - lo) >> 12][((frompc - lo) >> 2) % 1024]:
+ * two loads and no probe.  Return addresses of two calls are at least 2
+ * bytes apart and nearly always 5, so two call sites rarely share a
+ * cell; when they do, when one site calls through a pointer to several
+ * functions, or when the caller is not in the main program (libc calling
+ * a qsort comparator), the spill takes it.  Chunks are carved from
+ * blocks of memory mapped as needed, each twice the one before up to
+ * BLOCKMAX; the spill grows the same way (table.c), so a count is lost
+ * only when memory is.
  *
- * Cells are claimed with compare-and-swap on fnpc and counted with a
- * single increment instruction, so mcount may interrupt itself through
- * a signal handler on the same thread and lose nothing.  Nothing here
- * calls malloc; memory comes from mmap.  A thread's table outlives the
- * thread and is taken over by the next new thread once the kernel says
- * its owner is gone, so counts are never lost and tables do not pile up.
- * At stop, the writer sums the cells of all tables by pc.
+ * Cells are claimed with compare-and-swap on the call site and counted
+ * with a single increment instruction, so mcount may interrupt itself
+ * through a signal handler on the same thread and lose nothing.  Nothing
+ * here calls malloc; memory comes from mmap.  A thread's table outlives
+ * the thread and is taken over by the next new thread once the kernel
+ * says its owner is gone, so counts are never lost and tables do not
+ * pile up.  At stop, the writer sums the arcs of all tables.
  */
 #include <sys/syscall.h>
 
@@ -43,14 +50,23 @@
 
 #include "mon_private.h"
 
-#define GRAIN		3		/* log2 bytes of text per cell */
+#define GRAIN		2		/* log2 bytes of text per cell */
 #define CHUNK		12		/* log2 bytes of text per chunk */
 #define CHUNKCELLS	(1u << (CHUNK - GRAIN))
-#define CHUNKLEN	(CHUNKCELLS * sizeof(struct cnt))
+#define CHUNKLEN	(CHUNKCELLS * sizeof(struct cell))
 #define DIROFF		512		/* dir[] in struct tbl: mcount_entry.S */
 #define BLOCKHDR	4096		/* a block's header page */
-#define BLOCK0		((size_t)64 << 10)
-#define BLOCKMAX	((size_t)4 << 20)
+#define BLOCK0		((size_t)256 << 10)
+#define BLOCKMAX	((size_t)8 << 20)
+
+/* An arc's cell; mcount_entry.S reads it at these offsets. */
+struct cell {
+	_Atomic uintptr_t	 from;		/* 0: call site; 0 if free */
+	uintptr_t		 self;		/* 8: callee, set after from */
+	long			 count;		/* 16 */
+	long			 pad;
+};
+_Static_assert(sizeof(struct cell) == 32, "mcount_entry.S: cell size");
 
 /* Memory chunks are carved from; the header page is never zeroed. */
 struct block {
@@ -74,10 +90,10 @@ struct tbl {
 _Static_assert(sizeof(struct tbl) <= DIROFF, "struct tbl overlaps dir[]");
 
 /* The chunk directory that follows the header. */
-static inline _Atomic(struct cnt *) *
+static inline _Atomic(struct cell *) *
 chunkdir(struct tbl *t)
 {
-	return (_Atomic(struct cnt *) *)((char *)t + DIROFF);
+	return (_Atomic(struct cell *) *)((char *)t + DIROFF);
 }
 
 extern char __executable_start[] __attribute__((weak));
@@ -106,10 +122,11 @@ newtbl(pid_t me)
 	uintptr_t lo, hi;
 	size_t nchunk, len;
 
-	lo = (uintptr_t)__executable_start;
+	/* Page-aligned: mcount_entry.S finds the cell from frompc alone. */
+	lo = (uintptr_t)__executable_start & ~(uintptr_t)0xfff;
 	hi = (uintptr_t)etext;
 	nchunk = lo != 0 && hi > lo ? ((hi - lo) >> CHUNK) + 1 : 0;
-	len = DIROFF + nchunk * sizeof(struct cnt *);
+	len = DIROFF + nchunk * sizeof(struct cell *);
 	if ((t = _mon_map(len)) == NULL)
 		return NULL;
 	t->lo = lo;
@@ -145,7 +162,7 @@ acquire(void)
  * A zeroed chunk of t, carved from its blocks, a new block mapped when
  * they are used up; NULL without memory.  Signal context.
  */
-static struct cnt *
+static struct cell *
 chunk_new(struct tbl *t)
 {
 	struct block *b, *nb;
@@ -156,7 +173,7 @@ chunk_new(struct tbl *t)
 		if (b != NULL) {
 			off = atomic_fetch_add(&b->off, CHUNKLEN);
 			if (off + CHUNKLEN <= b->len)
-				return (struct cnt *)((char *)b + off);
+				return (struct cell *)((char *)b + off);
 		}
 		len = b == NULL ? BLOCK0 : b->len < BLOCKMAX ? 2 * b->len :
 		    BLOCKMAX;
@@ -170,15 +187,18 @@ chunk_new(struct tbl *t)
 	}
 }
 
-/* pc's direct cell in t, its chunk made if need be; NULL if it has none. */
-static struct cnt *
-direct(struct tbl *t, uintptr_t pc)
+/*
+ * The direct cell of call site from in t, its chunk made if need be;
+ * NULL if it has none.
+ */
+static struct cell *
+direct(struct tbl *t, uintptr_t from)
 {
-	struct cnt *c, *want;
+	struct cell *c, *want;
 	uintptr_t d;
 
-	d = pc - t->lo;
-	if (pc < t->lo || d >= t->len)
+	d = from - t->lo;
+	if (from < t->lo || d >= t->len)
 		return NULL;
 	if ((c = atomic_load(&chunkdir(t)[d >> CHUNK])) == NULL) {
 		if ((c = chunk_new(t)) == NULL)
@@ -198,32 +218,36 @@ bump(long *n)
 	__asm__ volatile("incq %0" : "+m"(*n));
 }
 
-/* Claim c for pc; 1 if c now belongs to pc. */
+/*
+ * Claim c for the arc from -> self; 1 if c now counts it.  A handler
+ * that interrupts between the two stores finds self unset and spills.
+ */
 static int
-claim(struct tbl *t, struct cnt *c, uintptr_t pc)
+claim(struct tbl *t, struct cell *c, uintptr_t from, uintptr_t self)
 {
-	char *want;
+	uintptr_t want;
 
-	want = NULL;
-	if (!__atomic_compare_exchange_n(&c->fnpc, &want, (char *)pc, 0,
-	    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		return want == (char *)pc;
+	want = 0;
+	if (!atomic_compare_exchange_strong_explicit(&c->from, &want, from,
+	    memory_order_relaxed, memory_order_relaxed))
+		return 0;
+	c->self = self;
 	atomic_fetch_add_explicit(&t->nused, 1, memory_order_relaxed);
 	return 1;
 }
 
 /*
- * mcount's slow path: the thread has no table yet, or pc has no direct
- * cell.  Called from x86_64/mcount_entry.S with every argument register
- * saved; may run in signal context, so it only uses mmap and raw system
- * calls.
+ * mcount's slow path: the thread has no table yet, or the call from
+ * from to self has no direct cell.  Called from x86_64/mcount_entry.S
+ * with every argument register saved; may run in signal context, so it
+ * only uses mmap and raw system calls.
  */
 void
-_mon_count(uintptr_t pc)
+_mon_count(uintptr_t self, uintptr_t from)
 {
 	struct _mon_slot *s;
 	struct tbl *t;
-	struct cnt *c;
+	struct cell *c;
 	int err;
 
 	if (!_mon_counting)
@@ -245,19 +269,22 @@ _mon_count(uintptr_t pc)
 		}
 		_mon_tls_tbl = t;
 	}
-	if ((c = direct(t, pc)) != NULL &&
-	    (c->fnpc == (char *)pc || claim(t, c, pc))) {
-		bump(&c->mcnt);
+	if ((c = direct(t, from)) != NULL && ((atomic_load_explicit(&c->from,
+	    memory_order_relaxed) == from && c->self == self) ||
+	    claim(t, c, from, self))) {
+		bump(&c->count);
 		return;
 	}
-	if ((s = _mon_tab_slot(&t->spill, pc)) != NULL)
+	if (from == 0)
+		from = 1;		/* the spill's keys are not 0 */
+	if ((s = _mon_tab_slot(&t->spill, from, self)) != NULL)
 		bump((long *)&s->count);
 	else
 		atomic_fetch_add_explicit(&uncounted, 1, memory_order_relaxed);
 }
 
 /* The chunks of block b: *np cells from the one returned. */
-static struct cnt *
+static struct cell *
 block_cells(struct block *b, size_t *np)
 {
 	size_t end;
@@ -265,8 +292,8 @@ block_cells(struct block *b, size_t *np)
 	end = atomic_load(&b->off);
 	if (end > b->len)
 		end = b->len;
-	*np = (end - BLOCKHDR) / sizeof(struct cnt);
-	return (struct cnt *)((char *)b + BLOCKHDR);
+	*np = (end - BLOCKHDR) / sizeof(struct cell);
+	return (struct cell *)((char *)b + BLOCKHDR);
 }
 
 /*
@@ -337,17 +364,25 @@ _mon_cells_tables(void)
 	return n;
 }
 
-/* Heap sort by fnpc: no malloc, no recursion. */
-static void
-sift(struct cnt *a, size_t root, size_t n)
+/* Does arc a sort before arc b: by callee, then by call site? */
+static int
+before(const struct monx_arc *a, const struct monx_arc *b)
 {
-	struct cnt tmp;
+	return a->selfpc != b->selfpc ? a->selfpc < b->selfpc :
+	    a->frompc < b->frompc;
+}
+
+/* Heap sort: no malloc, no recursion. */
+static void
+sift(struct monx_arc *a, size_t root, size_t n)
+{
+	struct monx_arc tmp;
 	size_t child;
 
 	while ((child = 2 * root + 1) < n) {
-		if (child + 1 < n && a[child + 1].fnpc > a[child].fnpc)
+		if (child + 1 < n && before(&a[child], &a[child + 1]))
 			child++;
-		if (a[root].fnpc >= a[child].fnpc)
+		if (!before(&a[root], &a[child]))
 			return;
 		tmp = a[root];
 		a[root] = a[child];
@@ -357,9 +392,9 @@ sift(struct cnt *a, size_t root, size_t n)
 }
 
 static void
-sortcells(struct cnt *a, size_t n)
+sortarcs(struct monx_arc *a, size_t n)
 {
-	struct cnt tmp;
+	struct monx_arc tmp;
 	size_t i;
 
 	for (i = n / 2; i-- > 0;)
@@ -372,53 +407,59 @@ sortcells(struct cnt *a, size_t n)
 	}
 }
 
-/* Add n calls at pc into the hash h of 2^bits cells. */
+/* Add n calls from -> self into the hash h of 2^bits arcs. */
 static void
-merge_one(struct cnt *h, unsigned int bits, char *pc, long n)
+merge_one(struct monx_arc *h, unsigned int bits, uintptr_t from,
+    uintptr_t self, uint64_t n)
 {
 	size_t j;
 
-	if (pc == NULL || n == 0)
+	if (from == 0 || self == 0 || n == 0)
 		return;
-	j = _mon_hash((uintptr_t)pc, bits);
-	while (h[j].fnpc != NULL && h[j].fnpc != pc)
+	j = _mon_hash(from ^ (self << 17 | self >> 47), bits);
+	while (h[j].count != 0 &&
+	    (h[j].frompc != from || h[j].selfpc != self))
 		j = (j + 1) & (((size_t)1 << bits) - 1);
-	h[j].fnpc = pc;
-	h[j].mcnt += n;
+	h[j].frompc = from;
+	h[j].selfpc = self;
+	h[j].count += n;
 }
 
-/* Add the cells of table t into the hash h of 2^bits cells. */
+/* Add the arcs of table t into the hash h of 2^bits arcs. */
 static void
-merge_tbl(struct cnt *h, unsigned int bits, struct tbl *t)
+merge_tbl(struct monx_arc *h, unsigned int bits, struct tbl *t)
 {
 	struct _mon_slot *s;
 	struct block *b;
-	struct cnt *c;
+	struct cell *c;
 	unsigned int k;
 	size_t i, n;
 
 	for (b = atomic_load(&t->blocks); b != NULL; b = b->next)
 		for (c = block_cells(b, &n), i = 0; i < n; i++)
-			merge_one(h, bits, c[i].fnpc, c[i].mcnt);
+			merge_one(h, bits, atomic_load(&c[i].from),
+			    c[i].self, (uint64_t)c[i].count);
 	for (k = 0; k < _MON_TABMAX; k++) {
 		s = _mon_tab_hash(&t->spill, k, &n);
 		for (i = 0; s != NULL && i < n; i++)
-			merge_one(h, bits, (char *)atomic_load(&s[i].key),
-			    (long)atomic_load(&s[i].count));
+			merge_one(h, bits, atomic_load(&s[i].key),
+			    atomic_load(&s[i].key2),
+			    atomic_load(&s[i].count));
 	}
 }
 
 /*
- * Sum the cells of every table by pc into one array sorted by pc, cells
- * with no calls left out.  Returns mmap'd memory holding *np cells, which
- * the caller gives back with _mon_unmap(p, *maplenp); or NULL with both
- * 0 when there is nothing or no memory.  Not for signal context.
+ * Sum the arcs of every table into one array sorted by callee, then call
+ * site, arcs with no calls left out.  Returns mmap'd memory holding *np
+ * arcs, which the caller gives back with _mon_unmap(p, *maplenp); or
+ * NULL with both 0 when there is nothing or no memory.  Not for signal
+ * context.
  */
-struct cnt *
-_mon_cells_merge(size_t *np, size_t *maplenp)
+struct monx_arc *
+_mon_arcs_merge(size_t *np, size_t *maplenp)
 {
 	struct tbl *t;
-	struct cnt *h;
+	struct monx_arc *h;
 	size_t total, cap, i, k;
 	unsigned int bits;
 
@@ -436,9 +477,30 @@ _mon_cells_merge(size_t *np, size_t *maplenp)
 	for (t = atomic_load(&tables); t != NULL; t = t->next)
 		merge_tbl(h, bits, t);
 	for (i = k = 0; i < cap; i++)
-		if (h[i].fnpc != NULL)
+		if (h[i].count != 0)
 			h[k++] = h[i];
-	sortcells(h, k);
+	sortarcs(h, k);
 	*np = k;
 	return h;
+}
+
+/*
+ * The calls of each function: arcs a[0..n), sorted by callee, summed by
+ * callee into c, which has room for n cells.  Returns the cells made.
+ */
+size_t
+_mon_arcs_cells(const struct monx_arc *a, size_t n, struct cnt *c)
+{
+	size_t i, k;
+
+	for (i = k = 0; i < n; i++) {
+		if (k > 0 && (uintptr_t)c[k - 1].fnpc == a[i].selfpc) {
+			c[k - 1].mcnt += (long)a[i].count;
+			continue;
+		}
+		c[k].fnpc = (char *)(uintptr_t)a[i].selfpc;
+		c[k].mcnt = (long)a[i].count;
+		k++;
+	}
+	return k;
 }

@@ -11,6 +11,7 @@
  *	util.c		mmap'd memory, one-line warnings, libc's own symbols
  *	table.c		counts by address in open hashes that grow
  *	hist.c		the PC histogram, the outside table, the statistics
+ *	stacks.c	the sampled call stacks, distinct, with their samples
  *	mcount.c	per-thread call-count tables; mcount's slow path
  *	x86_64/mcount_entry.S mcount and __fentry__: the fast path
  *	objects.c	the loaded objects: load bias, build-id, text range
@@ -79,6 +80,7 @@ extern struct _mon_stats _mon_stats _mon_hidden;
 #define _MON_TABMAX	12
 struct _mon_slot {
 	_Atomic uintptr_t	key;		/* 0: free */
+	_Atomic uintptr_t	key2;		/* set after key is claimed */
 	_Atomic uint64_t	count;
 };
 struct _mon_tab {
@@ -88,7 +90,8 @@ struct _mon_tab {
 	unsigned int		bits0;		/* log2 slots of hash[0] */
 	unsigned int		nhash;		/* at most _MON_TABMAX */
 };
-struct _mon_slot *_mon_tab_slot(struct _mon_tab *, uintptr_t) _mon_hidden;
+struct _mon_slot *_mon_tab_slot(struct _mon_tab *, uintptr_t, uintptr_t)
+	    _mon_hidden;
 void	_mon_tab_reset(struct _mon_tab *) _mon_hidden;
 struct _mon_slot *_mon_tab_hash(struct _mon_tab *, unsigned int, size_t *)
 	    _mon_hidden;
@@ -96,7 +99,17 @@ size_t	_mon_tab_keys(struct _mon_tab *) _mon_hidden;
 
 /* hist.c */
 void	_mon_hist_set(WORD *, size_t, uintptr_t, unsigned int) _mon_hidden;
-void	_mon_sample(uintptr_t, uint64_t) _mon_hidden;
+int	_mon_sample(uintptr_t, uint64_t) _mon_hidden;
+
+/* stacks.c */
+#define _MON_STACKMAX	127		/* the kernel's usual walk limit */
+extern uint32_t _mon_stack_limit _mon_hidden;
+void	_mon_stack_add(const uintptr_t *, uint32_t, uint32_t, uint64_t)
+	    _mon_hidden;
+void	_mon_stacks_reset(void) _mon_hidden;
+size_t	_mon_stacks_copy(unsigned char *, size_t) _mon_hidden;
+uint64_t _mon_stacks_lost(void) _mon_hidden;
+uint64_t _mon_stacks_cut(void) _mon_hidden;
 void	_mon_stats_reset(void) _mon_hidden;
 void	_mon_stats_stop(void) _mon_hidden;
 void	_mon_stats_pause(void) _mon_hidden;
@@ -174,10 +187,12 @@ void	(*bsd_signal(int, void (*)(int)))(int);
 
 /* mcount.c */
 extern volatile int _mon_counting _mon_hidden;
-void	_mon_count(uintptr_t) _mon_hidden;
+void	_mon_count(uintptr_t, uintptr_t) _mon_hidden;
 void	_mon_cells_reset(void) _mon_hidden;
 void	_mon_cells_fork(void) _mon_hidden;
-struct cnt *_mon_cells_merge(size_t *, size_t *) _mon_hidden;
+struct monx_arc *_mon_arcs_merge(size_t *, size_t *) _mon_hidden;
+size_t	_mon_arcs_cells(const struct monx_arc *, size_t, struct cnt *)
+	    _mon_hidden;
 uint64_t _mon_cells_lost(void) _mon_hidden;
 uint32_t _mon_cells_threads(void) _mon_hidden;
 uint32_t _mon_cells_tables(void) _mon_hidden;
@@ -187,6 +202,8 @@ struct _mon_out {
 	const struct hdr	*hdr;
 	const struct cnt	*cells;		/* the counted cells */
 	size_t			 ncells;
+	const struct monx_arc	*arcs;		/* what the cells sum */
+	size_t			 narcs;
 	const WORD		*hist;
 	size_t			 nhist;
 	unsigned int		 scale;

@@ -142,13 +142,22 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 	struct monx_run run;
 	struct monx_pc pc;
 	unsigned char *p;
-	size_t cap, len, nobj, npc;
+	size_t cap, len, nobj, npc, arclen, stacklen;
 
 	npc = _mon_outside_count();
 	nobj = _mon_objects(NULL, 0, unloaded);
-	cap = sizeof(head) + 4 * sizeof(struct monx_rec) + sizeof(run) +
+	cap = sizeof(head) + 6 * sizeof(struct monx_rec) + sizeof(run) +
 	    sizeof(struct monx_range) +
 	    nobj + OBJBUF + npc * sizeof(pc) + 64;
+	/* Arcs that would make the stream too long for readers stay out. */
+	arclen = d->narcs * sizeof(struct monx_arc);
+	if (cap + arclen > MONX_MAXLEN)
+		arclen = 0;
+	cap += arclen;
+	stacklen = _mon_stacks_copy(NULL, 0);
+	if (cap + stacklen > MONX_MAXLEN)
+		stacklen = 0;
+	cap += stacklen;
 	if ((p = _mon_map(cap)) == NULL)
 		return NULL;
 	len = sizeof(head);
@@ -173,7 +182,22 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 	run.scale = d->scale;
 	run.threads = _mon_cells_threads();
 	run.tables = _mon_cells_tables();
+	run.arcs = arclen > 0 || d->ncells == 0;
+	run.stack_limit = _mon_stack_limit;
+	run.stacks_cut = _mon_stacks_cut();
+	run.stacks_lost = _mon_stacks_lost();
 	len += rec(p + len, MONX_R_RUN, &run, sizeof(run));
+	if (arclen > 0)
+		len += rec(p + len, MONX_R_ARCS, d->arcs, (uint32_t)arclen);
+	if (stacklen > 0) {
+		/* The clock is stopped: the stacks are as they were measured. */
+		struct monx_rec r = { MONX_R_STACKS, 0 };
+
+		r.len = (uint32_t)_mon_stacks_copy(p + len + sizeof(r),
+		    stacklen);
+		memcpy(p + len, &r, sizeof(r));
+		len += sizeof(r) + r.len;
+	}
 	if (__start_libmon_text != NULL &&
 	    (uintptr_t)__stop_libmon_text > (uintptr_t)__start_libmon_text) {
 		struct monx_range self = { (uintptr_t)__start_libmon_text,

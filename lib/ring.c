@@ -6,11 +6,12 @@
  *	program threads                     libmon's drainer thread
  *	  | task-clock expires (hrtimer)      (all signals blocked,
  *	  v                                    not itself sampled)
- *	kernel writes {hdr, pc} ------> ring[cpu] ---- every drain_ns ----+
+ *	kernel writes {hdr, pc, stack} -> ring[cpu] --- every drain_ns ---+
  *	  into the ring of the CPU            ...                        |
  *	  the thread runs on                ring[cpu'] <------------------+
  *	                                          |
  *	                                          v _mon_sample(pc) (hist.c)
+ *	                                            _mon_stack_add (stacks.c)
  *
  * One perf_event task-clock per CPU is opened on the starting thread with
  * inherit and inherit_thread: every thread it or its threads create later
@@ -20,6 +21,11 @@
  * A fork child inherits nothing (inherit_thread); an exec drops the
  * events (remove_on_exec).  Threads that already exist when profiling
  * starts get events and rings of their own, again per CPU.
+ *
+ * With stacks asked for (_mon_stack_limit), each sample carries the
+ * user call stack the kernel walked by frame pointers, cut at the limit;
+ * a kernel that refuses call chains gets events without them, and the
+ * profile has no stacks.
  *
  * Descriptors: each event's descriptor is closed as soon as its ring is
  * mapped -- the mapping keeps the event alive -- so libmon holds none
@@ -51,6 +57,8 @@
 #define DRAINS		4	/* and is drained DRAINS times as it fills */
 #define DRAINER_STACK	(256u << 10)
 #define RECLEN		16	/* a sample: header and pc */
+#define STACKLEN	128	/* and a stack of 11 frames, for sizing */
+#define STACKWORST	(24 + 8 * (_MON_STACKMAX + 2))	/* for draining */
 
 struct ring {
 	struct perf_event_mmap_page *m;
@@ -70,6 +78,7 @@ static struct ring	*rings;		/* nring of cap, from mmap */
 static size_t		 nring, cap, capbytes;
 static size_t		 pagesz, ringlen;
 static uint64_t		 period, drain_ns;
+static int		 chains;	/* samples carry call chains */
 static int		 ncpu;
 static uint32_t		 unsampled;	/* threads that got no ring */
 
@@ -81,11 +90,12 @@ size_rings(void)
 	size_t n;
 
 	pagesz = (size_t)sysconf(_SC_PAGESIZE);
-	want = 1000000000u / period / RINGSECS * RECLEN;
+	want = 1000000000u / period / RINGSECS *
+	    (chains ? RECLEN + STACKLEN : RECLEN);
 	for (n = 2; n < RINGMAX && n * pagesz < want; n *= 2)
 		continue;
 	ringlen = (n + 1) * pagesz;
-	samples = n * pagesz / RECLEN;
+	samples = n * pagesz / (chains ? STACKWORST : RECLEN);
 	drain_ns = samples / DRAINS * period;
 	if (drain_ns > 250000000u)
 		drain_ns = 250000000u;
@@ -109,6 +119,11 @@ open_one(pid_t tid, int cpu, int inherit, struct ring *r)
 	a.config = PERF_COUNT_SW_TASK_CLOCK;
 	a.sample_period = period;
 	a.sample_type = PERF_SAMPLE_IP;
+	if (chains) {
+		a.sample_type |= PERF_SAMPLE_CALLCHAIN;
+		a.sample_max_stack = (uint16_t)_mon_stack_limit;
+		a.exclude_callchain_kernel = 1;
+	}
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
 	a.inherit = inherit;
@@ -168,9 +183,41 @@ ring_u64(const unsigned char *data, uint64_t size, uint64_t at)
 }
 
 /*
- * Move what the kernel has written to m into the histogram.  Records are
- * 8-byte aligned in a power-of-two ring, so no 8-byte field straddles
- * its end.  Caller holds drainlock.
+ * The sample of len bytes at tail: its pc into the histogram, its user
+ * call chain (after the pc: nr, then nr entries, context markers among
+ * them) into the stacks.
+ */
+static void
+sample(const unsigned char *data, uint64_t size, uint64_t tail,
+    uint32_t len)
+{
+	uintptr_t pcs[_MON_STACKMAX + 1];
+	uint64_t nr, i, v;
+	uint32_t depth;
+
+	pcs[0] = (uintptr_t)ring_u64(data, size, tail + 8);
+	if (!_mon_sample(pcs[0], 1) || !chains)
+		return;
+	depth = 0;
+	nr = len >= 24 ? ring_u64(data, size, tail + 16) : 0;
+	if (nr > (len - 24) / 8)
+		nr = 0;		/* cannot be: keep the pc alone */
+	for (i = 0; i < nr && depth <= _MON_STACKMAX; i++) {
+		v = ring_u64(data, size, tail + 24 + 8 * i);
+		if (v >= (uint64_t)PERF_CONTEXT_MAX)
+			continue;	/* a context marker */
+		pcs[depth++] = (uintptr_t)v;
+	}
+	if (depth == 0)
+		depth = 1;	/* no chain: the pc alone */
+	_mon_stack_add(pcs, depth > _mon_stack_limit ? _mon_stack_limit :
+	    depth, depth >= _mon_stack_limit ? MONX_STK_CUT : 0, 1);
+}
+
+/*
+ * Move what the kernel has written to m into the histogram and the
+ * stacks.  Records are 8-byte aligned in a power-of-two ring, so no
+ * 8-byte field straddles its end.  Caller holds drainlock.
  */
 static void
 drain_ring(struct perf_event_mmap_page *m)
@@ -191,8 +238,7 @@ drain_ring(struct perf_event_mmap_page *m)
 		if (len < 8 || len % 8 != 0 || len > head - tail)
 			break;		/* cannot be: leave the ring as it is */
 		if (type == PERF_RECORD_SAMPLE && len >= 16)
-			_mon_sample((uintptr_t)ring_u64(data, size, tail + 8),
-			    1);
+			sample(data, size, tail, len);
 		else if (type == PERF_RECORD_LOST && len >= 24)
 			_mon_stats_dropped(ring_u64(data, size, tail + 16));
 		tail += len;
@@ -310,6 +356,7 @@ _mon_ring_start(uint64_t ns)
 	size_t len;
 
 	period = ns;
+	chains = _mon_stack_limit > 0;
 	size_rings();
 	if ((ncpu = (int)sysconf(_SC_NPROCESSORS_CONF)) < 1)
 		ncpu = 1;
@@ -323,8 +370,14 @@ _mon_ring_start(uint64_t ns)
 	if (start_drainer(1) != 0)
 		goto fail;
 	if (arm(_mon_gettid(), 1) != 0) {
-		stop_drainer();
-		goto fail;
+		/* A kernel that walks no user stacks may still sample. */
+		chains = 0;
+		size_rings();
+		if (!_mon_stack_limit || arm(_mon_gettid(), 1) != 0) {
+			stop_drainer();
+			goto fail;
+		}
+		_mon_stack_limit = 0;
 	}
 	(void)_mon_threads(arm_other, NULL);
 	return 0;

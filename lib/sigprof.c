@@ -30,10 +30,15 @@
  *
  * The handler is the only code of libmon that runs in the program's
  * signal context: it reads the interrupted pc from the ucontext and
- * calls down into the histogram (hist.c); errno is kept.
+ * calls down into the histogram (hist.c); errno is kept.  With stacks
+ * asked for, it walks the interrupted thread's frame pointers too, each
+ * frame read by process_vm_readv() from its own process, so that a
+ * frame pointer that is not one (code built without them, a corrupt
+ * stack) ends the walk with an error instead of a fault.
  */
 #define _GNU_SOURCE	/* REG_RIP, sigorset */
 #include <sys/syscall.h>
+#include <sys/uio.h>
 
 #include <errno.h>
 #include <pthread.h>
@@ -243,9 +248,50 @@ chain(int sig, siginfo_t *si, void *uc)
 		call(&a, sig, si, uc);
 }
 
+/*
+ * The interrupted thread's call stack, innermost first, as the kernel
+ * walks it for the perf clock: the pc, then the return address of each
+ * frame the frame pointers chain, up to _mon_stack_limit.  Frames must
+ * go up the stack, by less than STACKSPAN each.
+ */
+#define STACKSPAN	((uintptr_t)64 << 20)
+
+static void
+walk(const ucontext_t *uc, uintptr_t pc, uint64_t n)
+{
+	uintptr_t pcs[_MON_STACKMAX], frame[2], fp, sp;
+	struct iovec here, there;
+	uint32_t depth, flags;
+	pid_t pid;
+
+	pid = (pid_t)syscall(SYS_getpid);
+	pcs[0] = pc;
+	fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
+	sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+	flags = 0;
+	for (depth = 1; fp >= sp && fp - sp < STACKSPAN && fp % 8 == 0;) {
+		if (depth == _mon_stack_limit) {
+			flags = MONX_STK_CUT;
+			break;
+		}
+		here.iov_base = frame;
+		here.iov_len = sizeof(frame);
+		there.iov_base = (void *)fp;
+		there.iov_len = sizeof(frame);
+		if (syscall(SYS_process_vm_readv, pid, &here, 1UL, &there, 1UL,
+		    0UL) != (long)sizeof(frame) || frame[1] == 0)
+			break;
+		pcs[depth++] = frame[1];
+		sp = fp + sizeof(frame);
+		fp = frame[0];
+	}
+	_mon_stack_add(pcs, depth, flags, n);
+}
+
 static void
 handler(int sig, siginfo_t *si, void *uc)
 {
+	uintptr_t pc;
 	uint64_t n;
 	int err;
 
@@ -259,8 +305,9 @@ handler(int sig, siginfo_t *si, void *uc)
 		n += (uint64_t)si->si_overrun;
 		_mon_stats_overrun((uint64_t)si->si_overrun);
 	}
-	_mon_sample((uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP],
-	    n);
+	pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+	if (_mon_sample(pc, n) && _mon_stack_limit > 0)
+		walk(uc, pc, n);
 	errno = err;
 }
 

@@ -3,6 +3,12 @@
  * a lock and without a scan: the outside table (hist.c) and mcount's
  * spill (mcount.c).  A leaf: it calls only util.c.
  *
+ * A key is one address, or two (mcount's arcs: the call site and the
+ * callee); key2 is written just after key is claimed, so a caller that
+ * finds key with another key2 -- or none yet, when it interrupted the
+ * claim in a signal handler -- goes on probing.  The same pair may then
+ * hold two slots; readers add.
+ *
  * A table is a chain of open hashes, each twice the size of the one
  * before, mapped only when the one before is half full:
  *
@@ -52,7 +58,7 @@ grow(struct _mon_tab *t, unsigned int k)
 
 /* key's slot in hash k, taken now if need be; NULL if none is free. */
 static struct _mon_slot *
-probe(struct _mon_tab *t, unsigned int k, uintptr_t key)
+probe(struct _mon_tab *t, unsigned int k, uintptr_t key, uintptr_t key2)
 {
 	struct _mon_slot *s;
 	uintptr_t want;
@@ -61,38 +67,41 @@ probe(struct _mon_tab *t, unsigned int k, uintptr_t key)
 	if ((s = hash_map(t, k)) == NULL)
 		return NULL;
 	mask = ((size_t)1 << (t->bits0 + k)) - 1;
-	i = _mon_hash(key, t->bits0 + k);
+	i = _mon_hash(key ^ (key2 << 17 | key2 >> 47), t->bits0 + k);
 	for (n = 0; n < PROBE; n++, i = (i + 1) & mask) {
 		want = atomic_load_explicit(&s[i].key, memory_order_relaxed);
 		if (want == 0 && atomic_compare_exchange_strong(&s[i].key,
 		    &want, key)) {
+			atomic_store_explicit(&s[i].key2, key2,
+			    memory_order_relaxed);
 			if (atomic_fetch_add(&t->nkeys[k], 1) >= mask / 2)
 				grow(t, k);
 			return &s[i];
 		}
-		if (want == key)
+		if (want == key && atomic_load_explicit(&s[i].key2,
+		    memory_order_relaxed) == key2)
 			return &s[i];
 	}
 	return NULL;
 }
 
 /*
- * The slot counting key (not 0) in t, or NULL when t is at its largest
+ * The slot counting the pair key (not 0), key2 in t, or NULL when t is at its largest
  * and full there, or out of memory.  Async-signal-safe; any number of
  * threads and nested signal handlers may call it at once.
  */
 struct _mon_slot *
-_mon_tab_slot(struct _mon_tab *t, uintptr_t key)
+_mon_tab_slot(struct _mon_tab *t, uintptr_t key, uintptr_t key2)
 {
 	struct _mon_slot *s;
 	unsigned int k;
 
 	k = atomic_load(&t->cur);
-	if ((s = probe(t, k, key)) != NULL)
+	if ((s = probe(t, k, key, key2)) != NULL)
 		return s;
 	grow(t, k);
 	return k != atomic_load(&t->cur) ?
-	    probe(t, atomic_load(&t->cur), key) : NULL;
+	    probe(t, atomic_load(&t->cur), key, key2) : NULL;
 }
 
 /*

@@ -1,31 +1,29 @@
 /*
  * mcount, __fentry__ -- the fast path of call counting on x86_64.
  *
- * gcc/clang -pg call mcount after the prologue (or __fentry__ before it,
- * with -mfentry); the return address on the stack is the function's
- * selfpc.  Every argument register may be live, so anything touched is
- * saved.  Fast path: the calling thread's table (a TLS pointer), with
- * d = selfpc - lo, the chunk dir[d >> 12] (struct tbl + 512), and in it
- * the cell at byte ((d >> 3) & 511) * 16, that is (2d) & 0x1ff0; if that
- * cell is selfpc's, one incq and done.  Anything else -- no table yet, a
- * pc outside the main text, no chunk yet, a cell owned by another pc --
- * goes to _mon_count() in mcount.c, with every
- * caller-saved general register preserved and the stack aligned.  The C
- * side is built with -mgeneral-regs-only, so vector registers survive.
+ * gcc/clang -pg call mcount after the prologue, with the frame pointer
+ * set: the function's return address, frompc, is at 8(%rbp).  With
+ * -mfentry they call __fentry__ before it: frompc is just above the
+ * return address into the function, selfpc, on the stack.  Every
+ * argument register may be live, so anything touched is saved.
+ *
+ * Fast path: the calling thread's table (a TLS pointer), with
+ * d = frompc - lo, the chunk dir[d >> 12] (struct tbl + 512), and in it
+ * the 32-byte cell at byte ((d >> 2) & 1023) * 32, that is (8d) & 0x7fe0
+ * -- or (8 frompc) & 0x7fe0, lo being page-aligned; if that cell holds
+ * this arc (frompc at 0, selfpc at 8), one incq of its count at 16 and
+ * done.  Anything else -- no table yet, a call site outside the main
+ * text, no chunk yet, a cell holding another arc -- goes to
+ * _mon_count(selfpc, frompc) in mcount.c, with every caller-saved
+ * general register preserved and the stack aligned.  The C side is
+ * built with -mgeneral-regs-only, so vector registers survive.  The two
+ * entries differ only in where frompc is; one macro makes both.
  * (This file is not mcount.S: libmon.a's members need names of their
  * own, and mcount.o is the C side's.)
  */
-	.text
-	.p2align 4
-	.globl	mcount
-	.type	mcount, @function
-	.globl	__fentry__
-	.type	__fentry__, @function
-	.globl	_mcount
-	.type	_mcount, @function
-mcount:
-_mcount:
-__fentry__:
+
+/* Count one call; FROMPC is where frompc is once rax, rcx, rdx are saved. */
+.macro	COUNT frompc
 	.cfi_startproc
 	cmpl	$0, _mon_counting(%rip)
 	je	2f
@@ -35,25 +33,28 @@ __fentry__:
 	.cfi_adjust_cfa_offset 8
 	pushq	%rdx
 	.cfi_adjust_cfa_offset 8
+	movq	\frompc, %rdx			/* frompc, kept for the slow path */
 	movq	_mon_tls_tbl@gottpoff(%rip), %rax
 	movq	%fs:(%rax), %rax		/* struct tbl * */
 	testq	%rax, %rax
 	jz	3f
-	movq	24(%rsp), %rcx			/* selfpc */
-	subq	(%rax), %rcx			/* d = selfpc - lo */
+	movq	%rdx, %rcx
+	subq	(%rax), %rcx			/* d = frompc - lo */
 	cmpq	8(%rax), %rcx			/* d < len */
 	jae	3f
-	movq	%rcx, %rdx
-	shrq	$12, %rdx
-	movq	512(%rax,%rdx,8), %rax		/* chunk = dir[d >> 12] */
+	shrq	$12, %rcx
+	movq	512(%rax,%rcx,8), %rax		/* chunk = dir[d >> 12] */
 	testq	%rax, %rax
 	jz	3f
-	addq	%rcx, %rcx
-	andl	$0x1ff0, %ecx			/* cell's byte in chunk */
-	movq	24(%rsp), %rdx			/* selfpc */
-	cmpq	(%rax,%rcx), %rdx		/* fnpc == selfpc */
+	leaq	(,%rdx,8), %rcx
+	andl	$0x7fe0, %ecx			/* cell's byte in chunk */
+	addq	%rcx, %rax			/* the cell */
+	cmpq	(%rax), %rdx			/* its call site is frompc */
 	jne	3f
-	incq	8(%rax,%rcx)			/* mcnt++ */
+	movq	24(%rsp), %rcx			/* selfpc */
+	cmpq	8(%rax), %rcx			/* its callee is selfpc */
+	jne	3f
+	incq	16(%rax)			/* count++ */
 1:	popq	%rdx
 	.cfi_adjust_cfa_offset -8
 	popq	%rcx
@@ -77,6 +78,7 @@ __fentry__:
 	pushq	%rbx
 	.cfi_adjust_cfa_offset 8
 	movq	80(%rsp), %rdi			/* selfpc */
+	movq	%rdx, %rsi			/* frompc */
 	movq	%rsp, %rbx			/* mcount or __fentry__: */
 	.cfi_def_cfa_register %rbx
 	andq	$-16, %rsp			/* alignment differs */
@@ -99,8 +101,25 @@ __fentry__:
 	.cfi_adjust_cfa_offset -8
 	jmp	1b
 	.cfi_endproc
+.endm
+
+	.text
+	.p2align 4
+	.globl	mcount
+	.type	mcount, @function
+	.globl	_mcount
+	.type	_mcount, @function
+mcount:
+_mcount:
+	COUNT	8(%rbp)
 	.size	mcount, .-mcount
 	.size	_mcount, .-_mcount
+
+	.p2align 4
+	.globl	__fentry__
+	.type	__fentry__, @function
+__fentry__:
+	COUNT	32(%rsp)
 	.size	__fentry__, .-__fentry__
 
 	.section .note.GNU-stack,"",@progbits

@@ -8,6 +8,8 @@
  *	h_calls signal K	leaf() in a loop until a SIGVTALRM handler
  *				that calls sigleaf() and leaf() has run K
  *				times; prints "loops L" and "signals S"
+ *	h_calls qsort N		qsort() N numbers with bycmp(); prints
+ *				"compares C", the calls it counted itself
  *	h_calls pid		prints "pid P"
  *	h_calls exit CODE	exit(CODE)
  *	h_calls _exit		_exit(0)
@@ -90,6 +92,32 @@ onsig(int sig)
 	nsig++;
 }
 
+static long ncmp;
+
+int
+bycmp(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	ncmp++;
+	return x < y ? -1 : x > y;
+}
+
+static int
+sorts(long n)
+{
+	long *v, i;
+
+	if (n < 1 || (v = malloc((size_t)n * sizeof(*v))) == NULL)
+		errx(2, "qsort: bad count");
+	for (i = 0; i < n; i++)
+		v[i] = (i * 7919) % n;
+	qsort(v, (size_t)n, sizeof(*v), bycmp);
+	printf("compares %ld\n", ncmp);
+	free(v);
+	return 0;
+}
+
 static int
 counts(long n)
 {
@@ -160,6 +188,8 @@ main(int argc, char *argv[])
 		return threads(atoi(argv[2]), atol(argv[3]));
 	if (strcmp(m, "signal") == 0 && argc == 3)
 		return signals(atoi(argv[2]));
+	if (strcmp(m, "qsort") == 0 && argc == 3)
+		return sorts(atol(argv[2]));
 	sink = leaf(1);
 	if (strcmp(m, "pid") == 0) {
 		printf("pid %ld\n", (long)getpid());

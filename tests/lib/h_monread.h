@@ -52,6 +52,10 @@ struct mon_file {
 	size_t		 nobjs;
 	struct monx_pc	*pcs;
 	size_t		 npcs;
+	struct monx_arc	*arcs;		/* MONX_R_ARCS records, joined */
+	size_t		 narcs;
+	unsigned char	*stacks;	/* MONX_R_STACKS bodies, joined */
+	size_t		 stacklen;
 	unsigned int	 nunknown;	/* records of types we do not know */
 };
 
@@ -73,7 +77,57 @@ mon_free(struct mon_file *m)
 	free(m->hist);
 	free(m->objs);
 	free(m->pcs);
+	free(m->arcs);
+	free(m->stacks);
 	memset(m, 0, sizeof(*m));
+}
+
+/* An ARCS record: whole arcs, none empty, added to m->arcs. */
+static inline int
+mon_parse_arcs(struct mon_file *m, const unsigned char *p, uint32_t len,
+    char *why, size_t whylen)
+{
+	struct monx_arc a, *na;
+	size_t i, n;
+
+	if (len == 0 || len % sizeof(a) != 0)
+		return mon_fail(why, whylen, "ARCS record of %u bytes", len);
+	n = len / sizeof(a);
+	if ((na = realloc(m->arcs, (m->narcs + n) * sizeof(a))) == NULL)
+		return mon_fail(why, whylen, "out of memory");
+	m->arcs = na;
+	for (i = 0; i < n; i++) {
+		memcpy(&a, p + i * sizeof(a), sizeof(a));
+		if (a.count == 0 || a.frompc == 0 || a.selfpc == 0)
+			return mon_fail(why, whylen, "empty arc");
+		m->arcs[m->narcs++] = a;
+	}
+	return 0;
+}
+
+/* A STACKS record: stacks of 1 or more pcs, filling it exactly. */
+static inline int
+mon_parse_stacks(struct mon_file *m, const unsigned char *p, uint32_t len,
+    char *why, size_t whylen)
+{
+	struct monx_stack st;
+	unsigned char *ns;
+	size_t off;
+
+	for (off = 0; off < len; off += sizeof(st) + st.depth * 8UL) {
+		if (len - off < sizeof(st))
+			return mon_fail(why, whylen, "stack head cut short");
+		memcpy(&st, p + off, sizeof(st));
+		if (st.count == 0 || st.depth == 0 ||
+		    st.depth > (len - off - sizeof(st)) / 8)
+			return mon_fail(why, whylen, "bad stack at %zu", off);
+	}
+	if ((ns = realloc(m->stacks, m->stacklen + len)) == NULL)
+		return mon_fail(why, whylen, "out of memory");
+	memcpy(ns + m->stacklen, p, len);
+	m->stacks = ns;
+	m->stacklen += len;
+	return 0;
 }
 
 /* One MONX_R_EXEC or MONX_R_OBJ record body into o. */
@@ -169,6 +223,16 @@ mon_parse_ext(struct mon_file *m, const unsigned char *ext, size_t n,
 			if ((m->pcs = malloc(r.len + 1)) == NULL)
 				return mon_fail(why, whylen, "out of memory");
 			memcpy(m->pcs, ext + off, r.len);
+			break;
+		case MONX_R_ARCS:
+			if (mon_parse_arcs(m, ext + off, r.len, why,
+			    whylen) != 0)
+				return -1;
+			break;
+		case MONX_R_STACKS:
+			if (mon_parse_stacks(m, ext + off, r.len, why,
+			    whylen) != 0)
+				return -1;
 			break;
 		default:
 			m->nunknown++;

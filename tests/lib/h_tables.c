@@ -6,7 +6,7 @@
  *
  * usage: h_tables outside N	N samples, each at an address of its own
  *				outside the histogram (FAR + 2i)
- *	  h_tables calls N	N calls, each from an address of its own
+ *	  h_tables calls N	N calls, each to and from an address of its own
  *				outside the text (FAR + 16i)
  *
  * The addresses are mapped by nobody; the profile is written at exit.
@@ -34,7 +34,7 @@ main(int argc, char *argv[])
 			_mon_sample(FAR + 2 * i, 1);
 	else if (strcmp(argv[1], "calls") == 0)
 		for (i = 0; i < n; i++)
-			_mon_count(FAR + 16 * i);
+			_mon_count(FAR + 16 * i, FAR + 16 * i + 5);
 	else {
 		fprintf(stderr, "h_tables: %s: no such mode\n", argv[1]);
 		return 2;

@@ -10,6 +10,8 @@
  *	exec.bias 0x... exec.lo 0x... exec.hi 0x... exec.id HEX exec.path P
  *	obj 0xBIAS 0xLO 0xHI HEXID PATH	one per MONX_R_OBJ record
  *	pc 0xPC COUNT			one per sample outside the histogram
+ *	arc 0xFROM 0xSELF COUNT		one per arc, in the file's order
+ *	stack COUNT FLAGS 0xPC,0xPC...	one per stack, innermost pc first
  *
  * A file that is not exactly what the runtime writes (see h_monread.h)
  * is an error: one line on stderr and exit status 1.
@@ -53,6 +55,30 @@ run(const struct monx_run *r)
 	printf("run.unsampled %" PRIu32 "\n", r->unsampled);
 	printf("run.user_ns %" PRIu64 "\n", r->user_ns);
 	printf("run.sys_ns %" PRIu64 "\n", r->sys_ns);
+	printf("run.stacks_lost %" PRIu64 "\n", r->stacks_lost);
+	printf("run.stacks_cut %" PRIu64 "\n", r->stacks_cut);
+	printf("run.stack_limit %" PRIu32 "\n", r->stack_limit);
+	printf("run.arcs %" PRIu32 "\n", r->arcs);
+}
+
+static void
+stacks(const unsigned char *p, size_t len)
+{
+	struct monx_stack st;
+	uint64_t pc;
+	size_t off;
+	uint32_t i;
+
+	for (off = 0; off < len;) {
+		memcpy(&st, p + off, sizeof(st));
+		off += sizeof(st);
+		printf("stack %" PRIu64 " %" PRIu32 " ", st.count, st.flags);
+		for (i = 0; i < st.depth; i++, off += sizeof(pc)) {
+			memcpy(&pc, p + off, sizeof(pc));
+			printf("%s%#" PRIx64, i > 0 ? "," : "", pc);
+		}
+		printf("\n");
+	}
 }
 
 static void
@@ -91,6 +117,10 @@ dump(const struct mon_file *m)
 	for (i = 0; i < m->npcs; i++)
 		printf("pc %#" PRIx64 " %" PRIu64 "\n", m->pcs[i].pc,
 		    m->pcs[i].count);
+	for (i = 0; i < m->narcs; i++)
+		printf("arc %#" PRIx64 " %#" PRIx64 " %" PRIu64 "\n",
+		    m->arcs[i].frompc, m->arcs[i].selfpc, m->arcs[i].count);
+	stacks(m->stacks, m->stacklen);
 }
 
 int

@@ -1,0 +1,200 @@
+/*
+ * stacks.c -- the call stacks the clocks sample, kept as distinct
+ * stacks and the samples each got.  A leaf: it calls only util.c.
+ *
+ * The perf clock's drainer gives the stacks the kernel walked; the
+ * signal clocks give the stacks their handler walked (sigprof.c).  Both
+ * come here through _mon_stack_add(), which may run in any number of
+ * signal handlers at once, so the store takes no lock and never calls
+ * malloc:
+ *
+ *	slots (open hash, SLOTS)           arena (ARENA pcs)
+ *	+------+-------+-----+-------+     +-------------------------+
+ *	| key  | count | off | depth | --> | pc pc pc | pc pc | ...  |
+ *	+------+-------+-----+-------+     +-------------------------+
+ *
+ * key is 0 for a free slot, BUSY while its claimer copies the pcs into
+ * the arena, then a hash of the stack with bit 1 set.  Whoever finds a
+ * stack's hash compares the pcs before adding; a slot that is BUSY is
+ * passed over, so a handler interrupting a claim on its own thread
+ * never waits (the stack may then get a second slot; readers add).
+ * When no slot is found within PROBE, or the arena is used up, the
+ * samples are counted in lost: bounded memory, degrading by counting.
+ * Both areas are mapped at the first start and their pages given back
+ * at each reset.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "mon_private.h"
+
+#define SLOTS		(1u << 16)	/* distinct stacks kept */
+#define ARENA		(1u << 21)	/* pcs kept, all stacks together */
+#define PROBE		64
+#define BUSY		1
+
+struct sslot {
+	_Atomic uint64_t	 key;
+	_Atomic uint64_t	 count;
+	uint32_t		 off;		/* its pcs: arena[off..] */
+	uint32_t		 depth;
+	uint32_t		 flags;		/* MONX_STK_* */
+	uint32_t		 pad;
+};
+
+static struct sslot	*slots;
+static uint64_t		*arena;
+static _Atomic uint32_t	 used;		/* arena pcs handed out */
+static _Atomic uint64_t	 lost, cut;
+uint32_t		 _mon_stack_limit;	/* frames kept; 0: none */
+
+static uint64_t
+hashof(const uintptr_t *pcs, uint32_t depth, uint32_t flags)
+{
+	uint64_t h;
+	uint32_t i;
+
+	h = 0x243f6a8885a308d3u ^ depth ^ (uint64_t)flags << 32;
+	for (i = 0; i < depth; i++) {
+		h ^= pcs[i];
+		h *= 0x9e3779b97f4a7c15u;
+		h ^= h >> 29;
+	}
+	return h | 2;
+}
+
+static int
+same(const struct sslot *s, const uintptr_t *pcs, uint32_t depth,
+    uint32_t flags)
+{
+	return s->depth == depth && s->flags == flags &&
+	    memcmp(&arena[s->off], pcs, depth * sizeof(*pcs)) == 0;
+}
+
+/* Take the free slot s for the stack, key h; 1 if it now holds it. */
+static int
+fill(struct sslot *s, uint64_t h, const uintptr_t *pcs, uint32_t depth,
+    uint32_t flags)
+{
+	uint32_t off;
+
+	off = atomic_fetch_add_explicit(&used, depth, memory_order_relaxed);
+	if (off > ARENA - depth) {
+		atomic_store(&s->key, 0);
+		return 0;
+	}
+	memcpy(&arena[off], pcs, depth * sizeof(*pcs));
+	s->off = off;
+	s->depth = depth;
+	s->flags = flags;
+	atomic_store_explicit(&s->key, h, memory_order_release);
+	return 1;
+}
+
+/*
+ * Add n samples to the stack pcs[0..depth), innermost first.  flags are
+ * MONX_STK_*.  Async-signal-safe, for any number of threads at once.
+ */
+void
+_mon_stack_add(const uintptr_t *pcs, uint32_t depth, uint32_t flags,
+    uint64_t n)
+{
+	struct sslot *s;
+	uint64_t h, k;
+	uint32_t i, probe;
+
+	if (slots == NULL || depth == 0)
+		return;
+	if (flags & MONX_STK_CUT)
+		atomic_fetch_add_explicit(&cut, n, memory_order_relaxed);
+	h = hashof(pcs, depth, flags);
+	i = (uint32_t)(h >> 40);
+	for (probe = 0; probe < PROBE; probe++, i++) {
+		s = &slots[i & (SLOTS - 1)];
+		k = atomic_load_explicit(&s->key, memory_order_acquire);
+		if (k == 0) {
+			if (!atomic_compare_exchange_strong(&s->key, &k, BUSY))
+				continue;	/* taken under us: pass on */
+			if (!fill(s, h, pcs, depth, flags))
+				break;
+			k = h;
+		}
+		if (k == h && same(s, pcs, depth, flags)) {
+			atomic_fetch_add_explicit(&s->count, n,
+			    memory_order_relaxed);
+			return;
+		}
+	}
+	atomic_fetch_add_explicit(&lost, n, memory_order_relaxed);
+}
+
+/*
+ * Empty the store for a new profile, mapping it the first time; with no
+ * memory there are no stacks.  Not in signal context, no clock running.
+ */
+void
+_mon_stacks_reset(void)
+{
+	if (slots == NULL && (slots = _mon_map(SLOTS * sizeof(*slots))) != NULL &&
+	    (arena = _mon_map(ARENA * sizeof(*arena))) == NULL) {
+		_mon_unmap(slots, SLOTS * sizeof(*slots));
+		slots = NULL;
+	}
+	if (slots != NULL) {
+		_mon_rezero(slots, SLOTS * sizeof(*slots));
+		_mon_rezero(arena, atomic_load(&used) > ARENA ? ARENA *
+		    sizeof(*arena) : atomic_load(&used) * sizeof(*arena));
+	}
+	atomic_store(&used, 0);
+	atomic_store(&lost, 0);
+	atomic_store(&cut, 0);
+}
+
+/*
+ * Copy the stacks as a STACKS record body (struct monx_stack, then the
+ * pcs) into p, at most max bytes; the bytes written.  With p NULL, the
+ * bytes it would take.
+ */
+size_t
+_mon_stacks_copy(unsigned char *p, size_t max)
+{
+	struct monx_stack st;
+	struct sslot *s;
+	size_t len, need;
+	uint32_t i;
+
+	len = 0;
+	for (i = 0; slots != NULL && i < SLOTS; i++) {
+		s = &slots[i];
+		st.count = atomic_load(&s->count);
+		if (atomic_load(&s->key) <= BUSY || st.count == 0)
+			continue;
+		st.depth = s->depth;
+		st.flags = s->flags;
+		need = sizeof(st) + st.depth * sizeof(uint64_t);
+		if (p != NULL) {
+			if (max - len < need) {
+				atomic_fetch_add(&lost, st.count);
+				continue;
+			}
+			memcpy(p + len, &st, sizeof(st));
+			memcpy(p + len + sizeof(st), &arena[s->off],
+			    st.depth * sizeof(uint64_t));
+		}
+		len += need;
+	}
+	return len;
+}
+
+/* Samples whose stack found no place; samples whose stack was cut. */
+uint64_t
+_mon_stacks_lost(void)
+{
+	return atomic_load(&lost);
+}
+
+uint64_t
+_mon_stacks_cut(void)
+{
+	return atomic_load(&cut);
+}

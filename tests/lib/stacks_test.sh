@@ -1,0 +1,259 @@
+#! /usr/bin/env atf-sh
+#
+# stacks_test -- the call stacks libmon samples and the arcs mcount
+# counts, read back from mon.out: every clock records the stack it
+# interrupted, cut where PROFSTACK says and counted when it is; a frame
+# pointer that points at nothing ends a walk without a fault; arcs are
+# exact per caller in threads and name uninstrumented callers.
+#
+# h_stacks burns CPU in known call chains; h_calls (../crt) is called a
+# known number of times.  t_mondump prints the files, nm names the
+# addresses: a frame's function is the one holding its pc, or pc - 1
+# for a return address.
+
+setup()
+{
+	srcdir=$(atf_get_srcdir)
+	. "$srcdir/../harness.sh"
+	unset PROFDIR PROFHZ PROFCLOCK PROFSTACK
+	LC_ALL=C
+	export LC_ALL
+	bad=
+}
+
+# named PROG DIR: DIR/dump, then DIR/named with each stack's frames
+# named ("stack COUNT FLAGS f0,f1,...") and each arc's ends named
+# ("arc CALLER CALLEE COUNT"; a caller outside PROG is "[other]").
+named()
+{
+	"$srcdir/t_mondump" "$2/mon.out" >"$2/dump" 2>"$2/dumperr" ||
+	    { fail "$2: $(cat "$2/dumperr")"; return 1; }
+	nm -n --defined-only "$1" | awk '
+	function hex(s,    i, v) {
+		v = 0
+		s = tolower(s)
+		sub(/^0x/, "", s)
+		for (i = 1; i <= length(s); i++)
+			v = v * 16 + index("0123456789abcdef",
+			    substr(s, i, 1)) - 1
+		return v
+	}
+	function name(a,    i) {
+		a -= bias
+		for (i = nsym; i >= 1; i--)
+			if (addr[i] <= a)
+				return a < addr[i] + 65536 ? sym[i] : "[other]"
+		return "[other]"
+	}
+	FNR == NR {
+		if ($2 ~ /^[tTwW]$/) { addr[++nsym] = hex($1); sym[nsym] = $3 }
+		next
+	}
+	$1 == "exec.bias" { bias = hex($2) }
+	$1 == "exec.hi" { hi = hex($2) }
+	$1 == "arc" {
+		f = hex($2)
+		print "arc", (f >= hi ? "[other]" : name(f - 1)), \
+		    name(hex($3)), $4
+	}
+	$1 == "stack" {
+		n = split($4, pc, ",")
+		s = name(hex(pc[1]))
+		for (i = 2; i <= n; i++)
+			s = s "," (hex(pc[i]) >= hi ? "[other]" : \
+			    name(hex(pc[i]) - 1))
+		print "stack", $2, $3, s
+	}' - "$2/dump" >"$2/named"
+}
+
+# share DIR REGEX: the percentage of DIR's stacked samples whose named
+# frames match REGEX.
+share()
+{
+	awk -v re="$2" '$1 == "stack" { t += $2; if ($4 ~ re) m += $2 }
+	    END { printf "%.1f\n", t ? 100 * m / t : 0 }' "$1/named"
+}
+
+field()
+{
+	awk -v k="$2" '$1 == k { print $2 }' "$1/dump"
+}
+
+atf_test_case stacks_every_clock
+stacks_every_clock_head()
+{
+	atf_set descr "Under each clock, the samples of a spin in" \
+	    "inner() called by middle(), outer() and main() carry that" \
+	    "stack, innermost first; every sample has one"
+}
+stacks_every_clock_body()
+{
+	setup
+	for c in perf timer itimer; do
+		if [ $c = perf ] && ! "$srcdir/t_hasperf"; then
+			continue
+		fi
+		run $c PROFCLOCK=$c "$srcdir/h_stacks" chain 400
+		named "$srcdir/h_stacks" $c || continue
+		s=$(share $c '^inner,middle,outer,main(,|$)')
+		holds "$s >= 90" "$c: $s% of samples in the chain"
+		n=$(awk '$1 == "stack" { t += $2 } END { print t + 0 }' \
+		    $c/named)
+		in=$(field $c run.samples_in)
+		out=$(field $c run.samples_out)
+		holds "$n == $in + $out && $n > 20" \
+		    "$c: $n samples in stacks, $in + $out sampled"
+		holds "$(field $c run.stack_limit) == 64" "$c: limit not 64"
+	done
+	verdict
+}
+
+atf_test_case stack_limit_cuts
+stack_limit_cuts_head()
+{
+	atf_set descr "PROFSTACK=8 keeps 8 frames of a 40-deep recursion," \
+	    "marks them cut and counts the cut samples, under each clock"
+}
+stack_limit_cuts_body()
+{
+	setup
+	for c in perf timer; do
+		if [ $c = perf ] && ! "$srcdir/t_hasperf"; then
+			continue
+		fi
+		run $c PROFCLOCK=$c PROFSTACK=8 "$srcdir/h_stacks" deep 40 300
+		named "$srcdir/h_stacks" $c || continue
+		deepest=$(awk '$1 == "stack" { n = split($4, f, ",");
+		    if (n > m) m = n } END { print m + 0 }' $c/named)
+		holds "$deepest == 8" "$c: deepest stack $deepest frames"
+		s=$(share $c '^down,down,down,down,down,down,down,down$')
+		holds "$s >= 90" "$c: $s% of samples cut in down()"
+		cut=$(awk '$1 == "stack" && $3 == 1 { t += $2 }
+		    END { print t + 0 }' $c/named)
+		holds "$cut > 0 && $cut == $(field $c run.stacks_cut)" \
+		    "$c: $cut samples marked cut, run.stacks_cut" \
+		    "$(field $c run.stacks_cut)"
+	done
+	verdict
+}
+
+atf_test_case no_stacks_asked
+no_stacks_asked_head()
+{
+	atf_set descr "PROFSTACK=0 records no stack; a bad PROFSTACK draws" \
+	    "one line naming it and the default is used"
+}
+no_stacks_asked_body()
+{
+	setup
+	run none PROFSTACK=0 "$srcdir/h_stacks" chain 200
+	named "$srcdir/h_stacks" none &&
+	    holds "$(grep -c '^stack' none/named) == 0" "stacks with 0"
+	holds "$(field none run.stack_limit) == 0" "limit not 0"
+	run junk PROFSTACK=500 "$srcdir/h_stacks" chain 200
+	grep -q "PROFSTACK" junk/err || fail "no warning: $(cat junk/err)"
+	holds "$(wc -l <junk/err) == 1" "warning not one line"
+	named "$srcdir/h_stacks" junk &&
+	    holds "$(field junk run.stack_limit) == 64" "limit not 64"
+	verdict
+}
+
+atf_test_case bad_frame_pointer_survives
+bad_frame_pointer_survives_head()
+{
+	atf_set descr "A spin whose frame pointer points at unmapped" \
+	    "memory above the stack is sampled under every clock: the" \
+	    "walk ends there, the program exits 0, the pc is kept"
+}
+bad_frame_pointer_survives_body()
+{
+	setup
+	for c in perf timer itimer; do
+		if [ $c = perf ] && ! "$srcdir/t_hasperf"; then
+			continue
+		fi
+		run $c PROFCLOCK=$c "$srcdir/h_stacks" badframe 300
+		holds "$(cat $c/status) == 0" "$c: status $(cat $c/status)"
+		named "$srcdir/h_stacks" $c || continue
+		s=$(share $c '^badframe$')
+		holds "$s >= 80" "$c: $s% of samples with badframe alone"
+	done
+	verdict
+}
+
+atf_test_case arcs_exact_per_caller
+arcs_exact_per_caller_head()
+{
+	atf_set descr "Every arc is exact: leaf() 1000 times from counts()," \
+	    "fib() 21890 times from fib() and once from counts(); in 8" \
+	    "threads, tleaf() 8 x 200000 times from worker(); each" \
+	    "compiler and start-up route"
+}
+arcs_exact_per_caller_body()
+{
+	setup
+	for v in h_calls h_calls_clang h_calls_fentry h_calls_clang_fentry \
+	    h_calls_lto; do
+		p=$srcdir/../crt/$v
+		run $v.c "$p" counts 1000
+		named "$p" $v.c || continue
+		for want in "counts leaf 1000" "fib fib 21890" \
+		    "counts fib 1" "counts once 1"; do
+			set -- $want
+			got=$(awk -v a=$1 -v b=$2 '$1 == "arc" && $2 == a &&
+			    $3 == b { s += $4 } END { print s + 0 }' \
+			    $v.c/named)
+			holds "$got == $3" "$v: $1 -> $2 $got calls, not $3"
+		done
+		run $v.t "$p" threads 8 200000
+		named "$p" $v.t || continue
+		got=$(awk '$1 == "arc" && $2 == "worker" && $3 == "tleaf" {
+		    s += $4 } END { print s + 0 }' $v.t/named)
+		holds "$got == 1600000" "$v: worker -> tleaf $got, not 1600000"
+	done
+	verdict
+}
+
+atf_test_case arcs_from_uninstrumented_code
+arcs_from_uninstrumented_code_head()
+{
+	atf_set descr "A qsort() comparator's calls are arcs from the C" \
+	    "library: their call site is in libc's text, and they add up" \
+	    "to the comparator's count"
+}
+arcs_from_uninstrumented_code_body()
+{
+	setup
+	p=$srcdir/../crt/h_calls
+	run q "$p" qsort 5000
+	named "$p" q || { verdict; return; }
+	got=$(awk '$1 == "arc" && $2 == "[other]" && $3 == "bycmp" {
+	    s += $4 } END { print s + 0 }' q/named)
+	n=$(awk '$1 == "compares" { print $2 }' q/out)
+	holds "$got > 0 && $got == $n" "bycmp: $got arcs from libc, $n calls"
+	# The busiest arc's call site lies in an object whose path names libc.
+	from=$(awk '$1 == "arc" { print $4, $2 }' q/dump | sort -n |
+	    awk 'END { print $2 }')
+	awk -v f="$from" '
+	function hex(s,    i, v) {
+		v = 0; s = tolower(s); sub(/^0x/, "", s)
+		for (i = 1; i <= length(s); i++)
+			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	BEGIN { a = hex(f) }
+	$1 == "obj" && hex($3) <= a && a < hex($4) && $6 ~ /libc\.so/ { ok = 1 }
+	END { exit !ok }' q/dump ||
+	    fail "first arc's call site $from not in libc"
+	verdict
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case stacks_every_clock
+	atf_add_test_case stack_limit_cuts
+	atf_add_test_case no_stacks_asked
+	atf_add_test_case bad_frame_pointer_survives
+	atf_add_test_case arcs_exact_per_caller
+	atf_add_test_case arcs_from_uninstrumented_code
+}
