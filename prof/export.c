@@ -62,7 +62,7 @@ export_write(const char *name, struct report *r, const struct profile *p,
 	int rv;
 
 	xset_make(&x, r, p, o, prog);
-	if (f->stacks && x.flat)
+	if (f->stacks && x.flat && x.count > 0)
 		warnx("%s: no call stacks in the files (PROFSTACK=0, or "
 		    "classic); %s has a frame a function, self time only",
 		    p->first, name);

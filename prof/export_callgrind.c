@@ -43,7 +43,7 @@ struct cg {
 	uint64_t	*cost;		/* by arc of the graph */
 	char		*named;		/* fn names written, by frame id */
 	char		*obnamed;	/* ob names written, by object */
-	double		 ns;		/* nanoseconds a sample */
+	uint64_t	 ns;		/* nanoseconds a sample */
 };
 
 /* Each frame's self cost, and each arc's cost once a stack. */
@@ -107,7 +107,7 @@ put_fn(struct cg *c, const char *key, size_t id)
 static void
 put_cost(struct cg *c, uint64_t n)
 {
-	fprintf(c->fp, "0 %" PRIu64 " %.0f\n", n, (double)n * c->ns);
+	fprintf(c->fp, "0 %" PRIu64 " %" PRIu64 "\n", n, n * c->ns);
 }
 
 /*
@@ -156,7 +156,7 @@ export_callgrind(const struct xset *x, FILE *fp, const char **file,
 	(void)why;
 	c.x = x;
 	c.fp = fp;
-	c.ns = x->p->period * 1e9;
+	c.ns = (uint64_t)(x->p->period * 1e9 + 0.5);
 	c.self = xcalloc(x->nlabels, sizeof(*c.self));
 	c.cost = xcalloc(x->r->g.narcs + 1, sizeof(*c.cost));
 	c.named = xcalloc(x->nlabels, 1);
@@ -168,8 +168,8 @@ export_callgrind(const struct xset *x, FILE *fp, const char **file,
 	    PROF_VERSION, x->prog);
 	for (id = 0; id < x->nlabels; id++)
 		block(&c, id, &k);
-	fprintf(fp, "\ntotals: %" PRIu64 " %.0f\n", x->count,
-	    (double)x->count * c.ns);
+	fprintf(fp, "\ntotals: %" PRIu64 " %" PRIu64 "\n", x->count,
+	    x->count * c.ns);
 	free(c.self);
 	free(c.cost);
 	free(c.named);

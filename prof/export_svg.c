@@ -203,9 +203,9 @@ frame(struct svg *g, size_t id, size_t caller, size_t d, uint64_t from,
 	y = TOP + (double)(g->maxdepth - d) * FRAME_H;
 	fputs("<g class=\"f\"><title>", g->fp);
 	put_xml(g->fp, name, SIZE_MAX);
-	fprintf(g->fp, "&#10;%.3f s, %.2f%%, %" PRIu64 " samples",
+	fprintf(g->fp, "&#10;%.3f s, %.2f%%, %" PRIu64 " sample%s",
 	    xset_seconds(g->x, (double)n), 100.0 * (double)n /
-	    (double)g->x->count, n);
+	    (double)g->x->count, n, n == 1 ? "" : "s");
 	if (id != SIZE_MAX)
 		put_calls(g, caller, id);
 	fprintf(g->fp, "</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" "

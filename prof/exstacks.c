@@ -14,7 +14,8 @@
  * counts add up to the weighted total rounded: no stack gains or loses
  * more than one sample, and nothing is lost overall.
  *
- * Without stacks (PROFSTACK=0, a classic file) the writers get one
+ * Without stacks (PROFSTACK=0, a classic file, every stack lost) the
+ * writers get one
  * stack a function: its row alone, with the histogram's samples.  The
  * samples of libmon's own code, which the report keeps off its rows, are
  * one stack of their own, X_OVERHEAD, so that a picture of the run shows
@@ -224,7 +225,7 @@ xset_make(struct xset *x, struct report *r, const struct profile *p,
 	x->prog = prog;
 	report_sort(r, o);
 	make_labels(x);
-	if (r->g.sampled) {
+	if (r->g.sampled && r->g.nstacks > 0) {
 		sampled_stacks(x);
 		overhead = r->g.overhead;
 	} else {

@@ -744,7 +744,7 @@ check_svg(void)
 		for (g = strstr((char *)buf, "<g class=\"f\">"); g != NULL;
 		    g = strstr(e, "<g class=\"f\">")) {
 			if ((e = strstr(g, "</g>")) == NULL ||
-			    (t = strstr(g, " samples")) == NULL || t > e)
+			    (t = strstr(g, " sample")) == NULL || t > e)
 				bad("a frame without its samples");
 			while (t > g && t[-1] >= '0' && t[-1] <= '9')
 				t--;
