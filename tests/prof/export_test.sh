@@ -428,7 +428,7 @@ e2e_gprof_reads_exported_gmon_body()
 	setup_export
 	prog=$srcdir/h_burn
 	atf_check "$prog" 300000 100
-	atf_check -o inline:"gmon.out\n" -e ignore "$PROF" -F gmon "$prog"
+	atf_check -o match:'^gmon.out$' -e ignore "$PROF" -F gmon "$prog"
 	atf_check -o ignore "$CHECK" gmon gmon.out
 	for f in burn50 burn30 burn20; do
 		p=$("$PROF" -h "$prog" | awk -v f=$f '$NF == f { print $2, $4 }')
