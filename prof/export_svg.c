@@ -10,12 +10,17 @@
  * says which is which.  The title gives the program, the CPU time, the
  * rate and the clock.
  *
- * Each frame's tooltip (its <title>, which every browser shows on
- * hover) gives its name, seconds, share of the stacks' samples and its
- * samples, and the calls mcount counted where there are some: the
- * function's calls in all and, when the arc was counted, those from the
- * caller below it.  A name is elided with ".." to fit its box, and left
- * out of a box too narrow for three characters: the font is monospace
+ * Each frame's tooltip gives its name, seconds, share of the stacks'
+ * samples and its samples, and the calls mcount counted where there are
+ * some: the function's calls in all and, when the arc was counted, those
+ * from the caller below it.  The text is the frame's <desc>, which the
+ * script makes its <title> -- the tooltip every browser shows -- when
+ * the pointer first comes over it: Chromium takes time that grows with
+ * the square of the number of <title> elements to open a file, 20 s for
+ * 16,000 frames, and no time for <desc>.
+ *
+ * A name is elided with ".." to fit its box, and left out of a box too
+ * narrow for three characters: the font is monospace
  * so that prof knows how wide a name is.  Boxes narrower than MIN_PX
  * are not drawn (their samples are in their caller's width), so that a
  * graph of many thousand frames stays quick to open.
@@ -201,14 +206,14 @@ frame(struct svg *g, size_t id, size_t caller, size_t d, uint64_t from,
 	if (slot != SIZE_MAX)
 		g->seen[slot] = 1;
 	y = TOP + (double)(g->maxdepth - d) * FRAME_H;
-	fputs("<g class=\"f\"><title>", g->fp);
+	fputs("<g class=\"f\"><desc>", g->fp);
 	put_xml(g->fp, name, SIZE_MAX);
 	fprintf(g->fp, "&#10;%.3f s, %.2f%%, %" PRIu64 " sample%s",
 	    xset_seconds(g->x, (double)n), 100.0 * (double)n /
 	    (double)g->x->count, n, n == 1 ? "" : "s");
 	if (id != SIZE_MAX)
 		put_calls(g, caller, id);
-	fprintf(g->fp, "</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" "
+	fprintf(g->fp, "</desc><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" "
 	    "height=\"%d\" fill=\"", x, y, w, FRAME_H - 1);
 	put_fill(g, slot, shade(name));
 	fputs("\"/>", g->fp);
@@ -297,8 +302,14 @@ static const char script[] =
 "	var r = g.querySelector('rect'), f = { g: g, r: r,\n"
 "	    t: g.querySelector('text'), x: +r.getAttribute('x'),\n"
 "	    w: +r.getAttribute('width'), y: +r.getAttribute('y'),\n"
-"	    n: g.querySelector('title').textContent.split('\\n')[0] };\n"
+"	    n: g.querySelector('desc').textContent.split('\\n')[0] };\n"
 "	fr.push(f);\n"
+"	g.addEventListener('mouseover', function () {\n"
+"		if (f.tip) return;\n"
+"		f.tip = document.createElementNS('http://www.w3.org/2000/svg',"
+" 'title');\n"
+"		f.tip.textContent = g.querySelector('desc').textContent;\n"
+"		g.insertBefore(f.tip, g.firstChild); });\n"
 "	g.addEventListener('click', function () {\n"
 "		zoom(f.n == 'all' && f == fr[fr.length - 1] ? null : f); });\n"
 "});\n"

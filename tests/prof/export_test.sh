@@ -326,7 +326,7 @@ svg_frames_proportional_body()
 	atf_check -o inline:"frames 6 samples 110\n" "$CHECK" svg out.svg
 	atf_check -o match:'t_graph: 1\.10 s of CPU sampled at 100 Hz, clock setitimer ITIMER_PROF' \
 	    cat out.svg
-	atf_check -o match:'<title>work&#10;0\.900 s, 81\.82%, 90 samples&#10;1000 calls in all, 100 from costly_caller</title>' \
+	atf_check -o match:'<desc>work&#10;0\.900 s, 81\.82%, 90 samples&#10;1000 calls in all, 100 from costly_caller</desc>' \
 	    cat out.svg
 	if grep -q 'http://[^w]\|https:\|xlink:href\|@import' out.svg; then
 		atf_fail "the SVG refers to something outside itself"
@@ -355,7 +355,7 @@ svg_names_elided_to_fit_body()
 	# 1 sample: 10 pixels, no text.
 	atf_check -o not-match:'>leaf</text>' -o not-match:'>l\.\.</text>' \
 	    cat out.svg
-	atf_check -o match:'<title>leaf&#10;' cat out.svg
+	atf_check -o match:'<desc>leaf&#10;' cat out.svg
 }
 
 # --- errors --------------------------------------------------------------

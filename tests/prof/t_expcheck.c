@@ -14,7 +14,8 @@
  *	callgrind	totals N N, self N N, calls N
  *	gmon		hists N, rate N, samples N, arcs N, calls N
  *	svg		frames N, samples N (of the root), and every
- *			frame's width checked against its samples
+ *			frame's width checked against the samples its
+ *			tooltip (<desc>) gives
  *
  * The protobuf reader knows profile.proto's field numbers and wire
  * types; the XML reader, the well-formedness rules an SVG needs (one
@@ -752,7 +753,7 @@ check_svg(void)
 			w = attr(g, e, "width=\"");
 			if (n <= 0 || w <= 0)
 				bad("a frame of no samples or no width");
-			if (pass == 0 && strncmp(g + 20, "all&#10;", 8) == 0) {
+			if (pass == 0 && strncmp(g + 19, "all&#10;", 8) == 0) {
 				scale = w / n;
 				all = (uint64_t)n;
 			}
