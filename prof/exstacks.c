@@ -106,7 +106,7 @@ make_labels(struct xset *x)
 	for (i = 0; i < x->r->nrows; i++)
 		x->labels[i] = label(x->r->byid[i]);
 	x->labels[X_UNKNOWN(x)] = xstrdup("[unknown]");
-	x->labels[X_OVERHEAD(x)] = xstrdup("[profiling overhead (libmon)]");
+	x->labels[X_OVERHEAD(x)] = xstrdup("[libmon: profiling overhead]");
 }
 
 /* A stack of depth frames, their ids to be filled in by the caller. */

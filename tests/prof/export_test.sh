@@ -407,7 +407,7 @@ e2e_formats_agree_on_a_run_body()
 		    atf_fail "$f: $(cat err)"
 	done
 	# The overhead of libmon's code is a stack of its own in exports.
-	o=$(awk '/^\[profiling overhead/ { print $NF }' out.folded)
+	o=$(awk '/^\[libmon: profiling overhead\]/ { print $NF }' out.folded)
 	t=$((n + ${o:-0}))
 	atf_check -o match:"^stacks [0-9]+ samples $t\$" cat check.folded
 	atf_check -o match:"^frames [0-9]+ samples $t\$" cat check.svg
