@@ -377,10 +377,12 @@ sample(struct pprof *pp, struct span s)
 	}
 }
 
+/* Static: what it points to stays reachable until exit. */
+static struct pprof pp;
+
 static void
 check_pprof(void)
 {
-	struct pprof pp;
 	struct span s = { buf, len }, sub;
 	uint64_t v;
 	unsigned num;
