@@ -33,6 +33,18 @@
  * is a row "name (perf-PID.map)", and an address no line of the map
  * covers, or of a map that could not be read, is [unknown]+0xaddress.
  *
+ * The call graph's places -- both ends of each counted arc, every frame
+ * of every stack -- are looked up as calls and samples are: a callee at
+ * its cell's address less one, the innermost frame at the sampled pc,
+ * the others at their return address less one (monread.c took the one
+ * off).  A function the graph needs has a row, even with no time and no
+ * calls of its own (main, a library function that calls back); such a
+ * row is marked, and the flat report shows it only with -i.  libmon's
+ * frames are left out of the stacks, and a stack that ends in libmon's
+ * code is profiling's overhead.  Arcs and stacks then pass to
+ * callgraph.c as row ids: ids are rows' places as they were made,
+ * before any sorting.
+ *
  * Samples are the weighted ones of the profile, so that files taken at
  * different rates add up in seconds.  Names and paths go into the rows
  * as the files gave them; report.c makes them printable.  What became
@@ -90,6 +102,8 @@ struct attr {
 	size_t			 nraws;
 	size_t			 rawcap;
 	struct report		*r;
+	size_t			*arcto;		/* each arc's callee row */
+	size_t			*byfrom;	/* arcs by return address */
 };
 
 /* A new entry for the group funcs[first..first+n); room was made. */
@@ -994,7 +1008,26 @@ graph_row(struct attr *a, size_t obj, uint64_t addr, int cell)
 	}
 }
 
-/* The counted arcs, as pairs of rows; those into or from libmon out. */
+static const struct parc *sortparcs;	/* for the C11 qsort below */
+
+static int
+cmp_from(const void *x, const void *y)
+{
+	const struct parc *a = &sortparcs[*(const size_t *)x];
+	const struct parc *b = &sortparcs[*(const size_t *)y];
+
+	if (a->fobj != b->fobj)
+		return a->fobj < b->fobj ? -1 : 1;
+	if (a->from != b->from)
+		return a->from < b->from ? -1 : 1;
+	return 0;
+}
+
+/*
+ * The counted arcs, as pairs of rows; those into or from libmon out.
+ * Each arc's callee row is kept, and the arcs indexed by the place
+ * they were called from, for call_elsewhere().
+ */
 static void
 graph_arcs(struct attr *a)
 {
@@ -1003,10 +1036,13 @@ graph_arcs(struct attr *a)
 	struct cgarc *c;
 	size_t i, from, to;
 
+	a->arcto = xcalloc(a->p->narcs + 1, sizeof(*a->arcto));
+	a->byfrom = xcalloc(a->p->narcs + 1, sizeof(*a->byfrom));
 	for (i = 0; i < a->p->narcs; i++) {
 		pa = &a->p->arcs[i];
+		a->byfrom[i] = i;
 		from = graph_row(a, pa->fobj, pa->from, 0);
-		to = graph_row(a, pa->sobj, pa->self, 1);
+		to = a->arcto[i] = graph_row(a, pa->sobj, pa->self, 1);
 		if (from == ROW_SELF || to == ROW_SELF || to == ROW_NONE)
 			continue;
 		g->arcs = xgrow(g->arcs, &g->arccap, g->narcs, 1,
@@ -1018,12 +1054,50 @@ graph_arcs(struct attr *a)
 		c->calls = pa->count;
 		c->counted = 1;
 	}
+	sortparcs = a->p->arcs;
+	qsort(a->byfrom, a->p->narcs, sizeof(*a->byfrom), cmp_from);
+}
+
+/*
+ * Do the counted arcs say that the call which returns to frame fr went
+ * to another function than row callee, the frame below it?  Then the
+ * walk skipped a frame: a function built without frame pointers, as
+ * Debian's libc, sampled before it had made a frame of its own, shows
+ * its caller's caller right above it.  Only where arcs left from fr: a
+ * call into code that counts no calls leaves none, and says nothing.
+ */
+static int
+call_elsewhere(const struct attr *a, const struct frame *fr, size_t callee)
+{
+	const struct parc *pa;
+	size_t lo = 0, hi = a->p->narcs, mid, k;
+	int any = 0;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		pa = &a->p->arcs[a->byfrom[mid]];
+		if (pa->fobj < fr->obj || (pa->fobj == fr->obj &&
+		    pa->from < fr->addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k < a->p->narcs; k++) {
+		pa = &a->p->arcs[a->byfrom[k]];
+		if (pa->fobj != fr->obj || pa->from != fr->addr)
+			break;
+		if (a->arcto[a->byfrom[k]] == callee)
+			return 0;
+		any = 1;
+	}
+	return any;
 }
 
 /*
  * The stacks, as rows.  A stack that ends in libmon's code is
  * profiling's time, as its sample is in the flat report; libmon's
- * frames further out are left out of the stack.
+ * frames further out are left out of the stack.  A frame whose call,
+ * by the counted arcs, went elsewhere than the frame below is marked.
  */
 static void
 graph_stacks(struct attr *a)
@@ -1033,7 +1107,7 @@ graph_stacks(struct attr *a)
 	const struct frame *fr;
 	struct graph *g = &a->r->g;
 	struct cgstack *s;
-	size_t i, j, id;
+	size_t i, j, id, below;
 
 	g->stacks = xcalloc(p->nstacks + 1, sizeof(*g->stacks));
 	for (i = 0; i < p->nstacks; i++) {
@@ -1050,10 +1124,18 @@ graph_stacks(struct attr *a)
 			g->cut += ps->samples;
 		g->ids = xgrow(g->ids, &g->idcap, g->nids, ps->depth,
 		    sizeof(*g->ids));
-		for (j = 0; j < ps->depth; j++)
-			if ((id = graph_row(a, fr[j].obj, fr[j].addr, 0)) !=
-			    ROW_SELF)
-				g->ids[g->nids++] = id;
+		g->skipped = xgrow(g->skipped, &g->skipcap, g->nids,
+		    ps->depth, sizeof(*g->skipped));
+		for (j = 0, below = ROW_NONE; j < ps->depth; j++) {
+			if ((id = graph_row(a, fr[j].obj, fr[j].addr, 0)) ==
+			    ROW_SELF) {
+				below = ROW_SELF;
+				continue;
+			}
+			g->skipped[g->nids] = below < ROW_SELF &&
+			    call_elsewhere(a, &fr[j], below);
+			g->ids[g->nids++] = below = id;
+		}
 		s->depth = g->nids - s->first;
 	}
 }
@@ -1105,6 +1187,8 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	r->period = p->period;
 	*st = a.tabs[OBJ_MAIN].st;
 	free(a.raws);
+	free(a.arcto);
+	free(a.byfrom);
 }
 
 /*

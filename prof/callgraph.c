@@ -15,19 +15,22 @@
  *				stacks that end in the callee right there
  *
  * so that recursion, mutual or not, counts once per stack and no cycle
- * needs lumping.  A pair of adjacent frames that no counted arc holds,
- * while arcs into its callee were counted (the callee was compiled to
- * count its calls), is unconfirmed: the stack walk skipped a frame,
- * which happens in code built without frame pointers (Debian's libc),
- * or the stack is wrong.  The samples of stacks holding one are summed,
- * so that the report says how much time rests on them.
+ * needs lumping.  A pair of adjacent frames is unconfirmed when the
+ * counted arcs say the caller's call at that return address went to
+ * another function, or when no counted arc joins the two while arcs
+ * into the callee were counted (it was compiled to count its calls):
+ * the stack walk skipped a frame, which happens in code built without
+ * frame pointers (Debian's libc), or the stack is wrong.  The samples
+ * of stacks holding one are summed, so that the report says how much
+ * time rests on them.
  *
  * When there are arcs, gprof's equal-cost estimate is worked out too,
  * for -e to put beside the measured figures: each function's inclusive
  * time is its self time plus, for each function it calls, that one's
  * estimated inclusive time in the share of its calls this caller made.
- * Arcs that close a cycle (a back edge of a depth-first walk) carry
- * none of it: gprof would have lumped the cycle into one entry.
+ * Functions that call each other round a cycle are one, as gprof lumps
+ * them: the arcs inside carry no time, and callers from outside share
+ * the whole cycle's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +74,16 @@ add_arc(struct graph *g, size_t from, size_t to)
 	c->to = to;
 }
 
+static void
+add_cgarc(void *into, const void *from)
+{
+	struct cgarc *x = into;
+	const struct cgarc *y = from;
+
+	addsat(&x->calls, y->calls);
+	x->counted |= y->counted;
+}
+
 /*
  * Every pair of adjacent frames becomes an arc too, of no calls; then
  * arcs of the same two rows are one.
@@ -80,7 +93,7 @@ join_arcs(struct graph *g)
 {
 	const struct cgstack *s;
 	const size_t *id;
-	size_t i, j, k;
+	size_t i, j;
 
 	for (i = 0; i < g->nstacks; i++) {
 		s = &g->stacks[i];
@@ -89,20 +102,8 @@ join_arcs(struct graph *g)
 			if (id[j] != ROW_NONE && id[j + 1] != ROW_NONE)
 				add_arc(g, id[j + 1], id[j]);
 	}
-	if (g->narcs == 0)
-		return;
-	qsort(g->arcs, g->narcs, sizeof(*g->arcs), cmp_cgarc);
-	for (i = 1, k = 0; i < g->narcs; i++) {
-		if (cmp_cgarc(&g->arcs[k], &g->arcs[i]) != 0) {
-			g->arcs[++k] = g->arcs[i];
-			continue;
-		}
-		if (__builtin_add_overflow(g->arcs[k].calls, g->arcs[i].calls,
-		    &g->arcs[k].calls))
-			g->arcs[k].calls = UINT64_MAX;
-		g->arcs[k].counted |= g->arcs[i].counted;
-	}
-	g->narcs = k + 1;
+	g->narcs = sortsum(g->arcs, g->narcs, sizeof(*g->arcs), cmp_cgarc,
+	    add_cgarc);
 }
 
 /* The calls into each row, from others and from itself. */
@@ -116,11 +117,8 @@ count_calls(struct report *r)
 	for (i = 0; i < r->g.narcs; i++) {
 		c = &r->g.arcs[i];
 		w = &r->rows[c->to];
-		if (c->from == c->to)
-			w->selfcalls += c->calls;
-		else if (__builtin_add_overflow(w->callsin, c->calls,
-		    &w->callsin))
-			w->callsin = UINT64_MAX;
+		addsat(c->from == c->to ? &w->selfcalls : &w->callsin,
+		    c->calls);
 	}
 }
 
@@ -135,7 +133,10 @@ counted_into(const struct report *r, const struct cgarc *c)
 
 /*
  * Stack i's pairs: each arc's samples once, the leaf pair's as leaf
- * too, and the stack's samples as unconfirmed once if a pair is.
+ * too, and the stack's samples as unconfirmed once if a pair is: one
+ * whose caller's call went elsewhere by the counted arcs (attrib.c
+ * marked it skipped), or one no counted arc joins while its callee's
+ * calls were counted.
  */
 static void
 stack_pairs(struct report *r, size_t i, size_t *arcmark)
@@ -155,16 +156,17 @@ stack_pairs(struct report *r, size_t i, size_t *arcmark)
 		c = &g->arcs[k];
 		if (j == 0)
 			c->leaf += s->samples;
-		if (arcmark[k] == i + 1)
-			continue;
-		arcmark[k] = i + 1;
-		c->samples += s->samples;
-		if (!c->counted && g->counted && counted_into(r, c)) {
+		if (g->skipped[s->first + j + 1] || (!c->counted &&
+		    g->counted && counted_into(r, c))) {
 			if (!c->unconfirmed)
 				g->nounconf++;
 			c->unconfirmed = 1;
 			unconf = 1;
 		}
+		if (arcmark[k] == i + 1)
+			continue;
+		arcmark[k] = i + 1;
+		c->samples += s->samples;
 	}
 	if (unconf)
 		g->unconfirmed += s->samples;
@@ -212,100 +214,168 @@ est_self(const struct report *r, const struct row *w)
 	return r->g.sampled ? w->gself : w->samples;
 }
 
-/* Arc c's share of its callee's estimated time, by calls. */
-static double
-est_share(const struct report *r, const struct cgarc *c)
+/* Does the estimate follow arc c?  Counted calls, to another row. */
+static int
+est_follows(const struct cgarc *c)
 {
-	const struct row *w = &r->rows[c->to];
-
-	if (c->from == c->to || c->calls == 0 || w->callsin == 0)
-		return 0;
-	return (double)c->calls / (double)w->callsin;
+	return c->calls > 0 && c->from != c->to;
 }
 
-/* State of the estimate's depth-first walk. */
+/*
+ * State of the estimate's walk: Tarjan's, which finds the cycles
+ * (strongly connected rows) and ends each after every one it calls.
+ */
 struct walk {
 	size_t	*first;		/* arcs from row i: first[i] .. first[i+1] */
-	size_t	*stack;		/* rows on the walk */
-	size_t	*next;		/* the next arc each of them will follow */
-	char	*state;		/* 0 unseen, 1 on the walk, 2 done */
-	size_t	 n;
+	size_t	*index, *low;	/* order of discovery, 0 unseen; lowlink */
+	size_t	*comp;		/* the cycle of each row, once ended */
+	double	*total;		/* a cycle's estimated time, all of it */
+	double	*outside;	/* calls into it from outside it */
+	size_t	*stack;		/* rows whose cycle is not yet ended */
+	size_t	 ns;
+	size_t	*calls;		/* rows being visited */
+	size_t	*next;		/* the next arc each of them follows */
+	size_t	 nc;
+	char	*on;		/* on stack */
+	size_t	 count, ncomp;
 };
 
-/* Row v's estimate, once every row it calls is done or on the walk. */
-static void
-est_done(struct report *r, struct walk *w, size_t v)
+/* An arc's share of its callee's cycle's time, as gprof shares it. */
+static double
+est_arc(const struct walk *w, const struct cgarc *c)
 {
-	const struct cgarc *c;
-	size_t k;
+	size_t k = w->comp[c->to];
 
-	r->rows[v].est = est_self(r, &r->rows[v]);
-	for (k = w->first[v]; k < w->first[v + 1]; k++) {
-		c = &r->g.arcs[k];
-		if (w->state[c->to] == 2)
-			r->rows[v].est += r->rows[c->to].est *
-			    est_share(r, c);
-	}
-	w->state[v] = 2;
+	if (!est_follows(c) || (c->from != ROW_NONE && w->comp[c->from] ==
+	    k) || w->outside[k] <= 0)
+		return 0;
+	return w->total[k] * (double)c->calls / w->outside[k];
 }
 
-/* The walk from row root, callees before callers. */
+/*
+ * The cycle whose rows are stack[from ..] is whole, and every cycle it
+ * calls is done: a row's estimate is its self time and the shares of
+ * the cycles it calls, a cycle's the sum of its rows'; its calls from
+ * outside it are what callers will share it by.
+ */
+static void
+est_cycle(struct report *r, struct walk *w, size_t from)
+{
+	const struct cgarc *c;
+	size_t i, k, v, n = w->ncomp++;
+	double in = 0, inside = 0;
+
+	for (i = from; i < w->ns; i++) {
+		w->on[w->stack[i]] = 0;
+		w->comp[w->stack[i]] = n;
+	}
+	w->total[n] = 0;
+	for (i = from; i < w->ns; i++) {
+		v = w->stack[i];
+		r->rows[v].est = est_self(r, &r->rows[v]);
+		in += (double)r->rows[v].callsin;
+		for (k = w->first[v]; k < w->first[v + 1]; k++) {
+			c = &r->g.arcs[k];
+			if (est_follows(c) && w->comp[c->to] == n)
+				inside += (double)c->calls;
+			else if (est_follows(c))
+				r->rows[v].est += est_arc(w, c);
+		}
+		w->total[n] += r->rows[v].est;
+	}
+	w->outside[n] = in - inside;
+	w->ns = from;
+}
+
+/* Row v is seen: number it, stack it, visit it. */
+static void
+est_see(struct walk *w, size_t v)
+{
+	w->index[v] = w->low[v] = ++w->count;
+	w->stack[w->ns++] = v;
+	w->on[v] = 1;
+	w->calls[w->nc] = v;
+	w->next[w->nc++] = w->first[v];
+}
+
+/* Tarjan's walk from row root, without recursion. */
 static void
 est_walk(struct report *r, struct walk *w, size_t root)
 {
 	const struct cgarc *c;
-	size_t v, to;
+	size_t v, u, i;
 
-	w->n = 0;
-	w->stack[w->n] = root;
-	w->next[w->n++] = w->first[root];
-	w->state[root] = 1;
-	while (w->n > 0) {
-		v = w->stack[w->n - 1];
-		if (w->next[w->n - 1] == w->first[v + 1]) {
-			est_done(r, w, v);
-			w->n--;
+	est_see(w, root);
+	while (w->nc > 0) {
+		v = w->calls[w->nc - 1];
+		if (w->next[w->nc - 1] < w->first[v + 1]) {
+			c = &r->g.arcs[w->next[w->nc - 1]++];
+			if (!est_follows(c))
+				continue;
+			if (w->index[c->to] == 0)
+				est_see(w, c->to);
+			else if (w->on[c->to] && w->index[c->to] < w->low[v])
+				w->low[v] = w->index[c->to];
 			continue;
 		}
-		c = &r->g.arcs[w->next[w->n - 1]++];
-		to = c->to;
-		if (w->state[to] != 0 || est_share(r, c) == 0)
-			continue;
-		w->state[to] = 1;
-		w->stack[w->n] = to;
-		w->next[w->n++] = w->first[to];
+		w->nc--;
+		if (w->low[v] == w->index[v]) {
+			for (i = w->ns; w->stack[i - 1] != v; i--)
+				;
+			est_cycle(r, w, i - 1);
+		}
+		if (w->nc > 0 && w->low[v] < w->low[u = w->calls[w->nc - 1]])
+			w->low[u] = w->low[v];
 	}
 }
 
-/* gprof's equal-cost estimate of every row, and of every arc. */
+/*
+ * gprof's equal-cost estimate of every row, and of every arc.  A cycle
+ * is one, as gprof lumps it: a row's own estimate leaves out the arcs
+ * inside its cycle, and callers from outside share the cycle's whole
+ * time by the calls each made into it.
+ */
 static void
 estimate(struct report *r)
 {
 	struct walk w;
 	struct cgarc *c;
-	size_t i, k;
+	size_t i, k, n = r->nrows + 1;
 
-	w.first = xcalloc(r->nrows + 2, sizeof(*w.first));
-	w.stack = xcalloc(r->nrows + 1, sizeof(*w.stack));
-	w.next = xcalloc(r->nrows + 1, sizeof(*w.next));
-	w.state = xcalloc(r->nrows + 1, 1);
+	memset(&w, 0, sizeof(w));
+	w.first = xcalloc(n + 1, sizeof(*w.first));
+	w.index = xcalloc(n, sizeof(*w.index));
+	w.low = xcalloc(n, sizeof(*w.low));
+	w.comp = xcalloc(n, sizeof(*w.comp));
+	w.total = xcalloc(n, sizeof(*w.total));
+	w.outside = xcalloc(n, sizeof(*w.outside));
+	w.stack = xcalloc(n, sizeof(*w.stack));
+	w.calls = xcalloc(n, sizeof(*w.calls));
+	w.next = xcalloc(n, sizeof(*w.next));
+	w.on = xcalloc(n, 1);
 	for (i = 0, k = 0; i <= r->nrows; i++) {
 		while (k < r->g.narcs && r->g.arcs[k].from < i)
 			k++;
 		w.first[i] = k;
 	}
 	for (i = 0; i < r->nrows; i++)
-		if (w.state[i] == 0)
+		if (w.index[i] == 0)
 			est_walk(r, &w, i);
 	for (k = 0; k < r->g.narcs; k++) {
 		c = &r->g.arcs[k];
-		c->est = r->rows[c->to].est * est_share(r, c);
+		c->est = est_arc(&w, c);
 	}
 	r->g.estimated = 1;
 	free(w.first);
+	free(w.index);
+	free(w.low);
+	free(w.comp);
+	free(w.total);
+	free(w.outside);
 	free(w.stack);
+	free(w.calls);
 	free(w.next);
-	free(w.state);
+	free(w.on);
 }
 
 /*
@@ -329,5 +399,6 @@ graph_free(struct graph *g)
 	free(g->arcs);
 	free(g->stacks);
 	free(g->ids);
+	free(g->skipped);
 	memset(g, 0, sizeof(*g));
 }

@@ -47,6 +47,9 @@ struct gp {
 	double		 pct;		/* percent a sample */
 	int		 timed;		/* inclusive figures to print */
 	size_t		*list;		/* callers or callees of an entry */
+	size_t		*into;		/* arcs by callee: of row i, */
+	size_t		*intofirst;	/* into[intofirst[i] .. [i + 1]) */
+	size_t		*fromfirst;	/* arcs from row i: fromfirst[i] .. */
 };
 
 /* The inclusive figure of a row: measured, estimated with -e, or none. */
@@ -144,7 +147,7 @@ heading(const struct gp *g, const struct profile *p)
 
 	for (i = 0; i < gr->narcs; i++)
 		if (gr->arcs[i].counted) {
-			calls += gr->arcs[i].calls;
+			addsat(&calls, gr->arcs[i].calls);
 			n++;
 		}
 	printf("call graph of %zu file%s\n\n", p->nfiles,
@@ -172,8 +175,8 @@ heading(const struct gp *g, const struct profile *p)
 		    p->sum.stacks_lost);
 	if (gr->unconfirmed > 0)
 		printf("unconfirmed: %.0f samples (%.1f%%) in stacks with a "
-		    "caller no counted arc\n      confirms: %zu pair%s, "
-		    "called ?\n", gr->unconfirmed, gr->samples > 0 ?
+		    "caller pair the\n      counted arcs do not confirm: %zu "
+		    "pair%s, called ?\n", gr->unconfirmed, gr->samples > 0 ?
 		    100.0 * gr->unconfirmed / gr->samples : 0.0,
 		    gr->nounconf, gr->nounconf == 1 ? "" : "s");
 	printf("\nindex %%time     self  children          called  name\n");
@@ -289,12 +292,12 @@ cmp_arc(const void *x, const void *y)
 static size_t
 arcs_of(struct gp *g, size_t id, int callers)
 {
-	const struct graph *gr = &g->r->g;
-	size_t i, n = 0, t;
+	size_t i, n = 0, t, lo, hi;
 
-	for (i = 0; i < gr->narcs; i++)
-		if (callers ? gr->arcs[i].to == id : gr->arcs[i].from == id)
-			g->list[n++] = i;
+	lo = callers ? g->intofirst[id] : g->fromfirst[id];
+	hi = callers ? g->intofirst[id + 1] : g->fromfirst[id + 1];
+	for (i = lo; i < hi; i++)
+		g->list[n++] = callers ? g->into[i] : i;
 	sortarcs = g;
 	qsort(g->list, n, sizeof(*g->list), cmp_arc);
 	if (!callers)
@@ -304,6 +307,37 @@ arcs_of(struct gp *g, size_t id, int callers)
 			g->list[n - 1 - i] = t;
 		}
 	return n;
+}
+
+/*
+ * Where each row's arcs are: those from it lie together, the arcs
+ * being sorted by caller; those into it are gathered by a counting
+ * sort on the callee.  Rows' ids are below nrows; arcs from no row
+ * come last, and are no row's callees list.
+ */
+static void
+index_arcs(struct gp *g)
+{
+	const struct graph *gr = &g->r->g;
+	size_t i, k, n = g->r->nrows;
+
+	g->fromfirst = xcalloc(n + 2, sizeof(*g->fromfirst));
+	g->intofirst = xcalloc(n + 2, sizeof(*g->intofirst));
+	g->into = xcalloc(gr->narcs + 1, sizeof(*g->into));
+	for (i = 0, k = 0; i <= n; i++) {
+		while (k < gr->narcs && gr->arcs[k].from < i)
+			k++;
+		g->fromfirst[i] = k;
+	}
+	for (k = 0; k < gr->narcs; k++)
+		g->intofirst[gr->arcs[k].to + 1]++;
+	for (i = 0; i < n; i++)
+		g->intofirst[i + 1] += g->intofirst[i];
+	for (k = 0; k < gr->narcs; k++)
+		g->into[g->intofirst[gr->arcs[k].to]++] = k;
+	for (i = n; i > 0; i--)
+		g->intofirst[i] = g->intofirst[i - 1];
+	g->intofirst[0] = 0;
 }
 
 static void
@@ -352,6 +386,7 @@ gp_init(struct gp *g, struct report *r, const struct opts *o)
 	g->timed = r->g.sampled || (o->estimate && r->g.estimated);
 	g->pct = percent(r);
 	g->list = xcalloc(r->g.narcs + 1, sizeof(*g->list));
+	index_arcs(g);
 }
 
 static void
@@ -360,6 +395,9 @@ gp_free(struct gp *g)
 	free(g->order);
 	free(g->index);
 	free(g->list);
+	free(g->into);
+	free(g->intofirst);
+	free(g->fromfirst);
 }
 
 /* -q: the call graph of r on stdout. */
@@ -450,4 +488,16 @@ estimate_print(struct report *r, const struct opts *o)
 	if (n == 0)
 		printf("%9s none\n", "");
 	gp_free(&g);
+}
+
+/* The report, or with -q the call graph; then with -e the estimate. */
+void
+report_show(struct report *r, const struct profile *p, const struct opts *o)
+{
+	if (o->graph)
+		graph_print(r, p, o);
+	else
+		report_print(r, o);
+	if (o->estimate)
+		estimate_print(r, o);
 }

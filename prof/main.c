@@ -198,12 +198,7 @@ main(int argc, char *argv[])
 		finish_output();
 		return 0;
 	}
-	if (o.graph)
-		graph_print(&r, &p, &o);
-	else
-		report_print(&r, &o);
-	if (o.estimate)
-		estimate_print(&r, &o);
+	report_show(&r, &p, &o);
 	if (o.stats) {
 		fflush(stdout);
 		report_stats(&r, &p, &st);

@@ -4,7 +4,9 @@
  * A file is read whole, then checked against its own length before
  * anything is sized from it: the header's nfns must fit in what follows
  * it, the histogram must be whole WORDs, every extension length and
- * record must lie inside the payload that carries it.  A file that ends
+ * record must lie inside the payload that carries it: an ARCS record
+ * whole arcs, a STACKS record stacks of at least one pc each, the last
+ * ending where the record does.  A file that ends
  * too soon is "Premature EOF"; one whose header cannot be a mon.out
  * (hpc below lpc, addresses no x86_64 process has, a broken extension)
  * is "improper format".  Either is returned as the reason, and main()
@@ -32,8 +34,13 @@
  *
  * Placed data of several files (a parent and its children, many runs)
  * merge by addition: histograms bin by bin, which requires the same
- * range, size and scale; cells and outside samples by place; run
- * counters summed.  Files may have sampled at different rates, or with
+ * range, size and scale; cells and outside samples by place; arcs by
+ * their two places (the caller's at the return address less one, as a
+ * cell's function is found); stacks by their frames, each placed where
+ * its function is looked up (the sampled pc, then return addresses
+ * less one); run counters summed.  Arcs are checked against the cells
+ * they must add up to, and stacks against the samples the run took:
+ * a file that contradicts itself there is warned about, not refused.  Files may have sampled at different rates, or with
  * different clocks: each file's samples are weighted by its own period
  * (its clock's CPU time over the samples it took, else the period it
  * asked for, else a classic file's 100 Hz) over the first file's, so
@@ -1111,8 +1118,7 @@ merge_stack(struct profile *p, struct mfile *f, const unsigned char *rp,
 	ps->count = s.count;
 	ps->samples = f->weight * (double)s.count;
 	ps->cut = (s.flags & MONX_STK_CUT) != 0;
-	if (__builtin_add_overflow(p->stackraw, s.count, &p->stackraw))
-		p->stackraw = UINT64_MAX;
+	addsat(&p->stackraw, s.count);
 	for (i = 0; i < s.depth; i++) {
 		pc = get64(rp + *off);
 		*off += sizeof(pc);
@@ -1262,25 +1268,14 @@ cmp_place(const void *a, const void *b)
 	return 0;
 }
 
-/* Sort by place and add up counts at the same place. */
-static size_t
-coalesce(struct place *v, size_t n)
+static void
+add_place_to(void *into, const void *from)
 {
-	size_t i, k;
+	struct place *x = into;
+	const struct place *y = from;
 
-	if (n == 0)
-		return 0;
-	qsort(v, n, sizeof(*v), cmp_place);
-	for (i = 1, k = 0; i < n; i++) {
-		if (cmp_place(&v[k], &v[i]) == 0) {
-			if (__builtin_add_overflow(v[k].count, v[i].count,
-			    &v[k].count))
-				v[k].count = UINT64_MAX;
-			v[k].samples += v[i].samples;
-		} else
-			v[++k] = v[i];
-	}
-	return k + 1;
+	addsat(&x->count, y->count);
+	x->samples += y->samples;
 }
 
 static int
@@ -1299,24 +1294,11 @@ cmp_parc(const void *a, const void *b)
 	return 0;
 }
 
-/* Sort the arcs by places and add up those of the same two places. */
 static void
-coalesce_arcs(struct profile *p)
+add_parc(void *into, const void *from)
 {
-	size_t i, k;
-
-	if (p->narcs == 0)
-		return;
-	qsort(p->arcs, p->narcs, sizeof(*p->arcs), cmp_parc);
-	for (i = 1, k = 0; i < p->narcs; i++) {
-		if (cmp_parc(&p->arcs[k], &p->arcs[i]) == 0) {
-			if (__builtin_add_overflow(p->arcs[k].count,
-			    p->arcs[i].count, &p->arcs[k].count))
-				p->arcs[k].count = UINT64_MAX;
-		} else
-			p->arcs[++k] = p->arcs[i];
-	}
-	p->narcs = k + 1;
+	addsat(&((struct parc *)into)->count,
+	    ((const struct parc *)from)->count);
 }
 
 static const struct frame *sortframes;	/* for the C11 qsort below */
@@ -1342,39 +1324,30 @@ cmp_pstack(const void *a, const void *b)
 	return x->cut != y->cut ? (x->cut < y->cut ? -1 : 1) : 0;
 }
 
-/*
- * Stacks of the same frames are one: the same stack of two files, or
- * twice in one.  Their frames stay where they are.
- */
 static void
-coalesce_stacks(struct profile *p)
+add_pstack(void *into, const void *from)
 {
-	size_t i, k;
+	struct pstack *x = into;
+	const struct pstack *y = from;
 
-	if (p->nstacks == 0)
-		return;
-	sortframes = p->frames;
-	qsort(p->stacks, p->nstacks, sizeof(*p->stacks), cmp_pstack);
-	for (i = 1, k = 0; i < p->nstacks; i++) {
-		if (cmp_pstack(&p->stacks[k], &p->stacks[i]) == 0) {
-			if (__builtin_add_overflow(p->stacks[k].count,
-			    p->stacks[i].count, &p->stacks[k].count))
-				p->stacks[k].count = UINT64_MAX;
-			p->stacks[k].samples += p->stacks[i].samples;
-		} else
-			p->stacks[++k] = p->stacks[i];
-	}
-	p->nstacks = k + 1;
+	addsat(&x->count, y->count);
+	x->samples += y->samples;
 }
 
 /* After the last file: cells and samples summed by place. */
 void
 profile_finish(struct profile *p)
 {
-	p->ncells = coalesce(p->cells, p->ncells);
-	p->npcs = coalesce(p->pcs, p->npcs);
-	coalesce_arcs(p);
-	coalesce_stacks(p);
+	p->ncells = sortsum(p->cells, p->ncells, sizeof(*p->cells), cmp_place,
+	    add_place_to);
+	p->npcs = sortsum(p->pcs, p->npcs, sizeof(*p->pcs), cmp_place,
+	    add_place_to);
+	p->narcs = sortsum(p->arcs, p->narcs, sizeof(*p->arcs), cmp_parc,
+	    add_parc);
+	/* Stacks of the same frames are one; their frames stay put. */
+	sortframes = p->frames;
+	p->nstacks = sortsum(p->stacks, p->nstacks, sizeof(*p->stacks),
+	    cmp_pstack, add_pstack);
 	if (p->arcfiles > 0 && p->arcfiles < p->nfiles)
 		warnx("warning: %zu of %zu files have no arcs; their calls "
 		    "are on no arc", p->nfiles - p->arcfiles, p->nfiles);

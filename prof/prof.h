@@ -18,6 +18,7 @@
  *	demangle.c	-C: names through c++filt
  *	printable.c	text from files made fit for a terminal
  *	heap.c		the heap the range-cutting sweeps share
+ *	sortsum.c	sorting, and adding up what is equal
  *	xmalloc.c	allocation that cannot return NULL or overflow
  *	export*.c	-F: the profile for other tools (export.h)
  *
@@ -278,6 +279,8 @@ struct graph {
 	size_t		 nstacks;
 	size_t		*ids;
 	size_t		 nids, idcap;
+	unsigned char	*skipped;	/* by ids: its call went elsewhere */
+	size_t		 skipcap;
 	int		 counted;	/* the files had arcs */
 	int		 sampled;	/* the files had stacks */
 	double		 samples;	/* in the stacks, libmon's left out */
@@ -376,6 +379,8 @@ void	put_text(FILE *, const char *);
 void	graph_print(struct report *, const struct profile *,
 	    const struct opts *);
 void	estimate_print(struct report *, const struct opts *);
+void	report_show(struct report *, const struct profile *,
+	    const struct opts *);
 void	report_stats(const struct report *, const struct profile *,
 	    const struct symtab *);
 
@@ -388,6 +393,11 @@ char	*printable(const char *);
 /* heap.c */
 void	heap_push(struct heap *, size_t);
 void	heap_pop(struct heap *);
+
+/* sortsum.c */
+size_t	sortsum(void *, size_t, size_t, int (*)(const void *, const void *),
+	    void (*)(void *, const void *));
+void	addsat(uint64_t *, uint64_t);
 
 /* xmalloc.c */
 void	*xmalloc(size_t);

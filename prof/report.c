@@ -17,8 +17,15 @@
  * the whole report, so that it never runs into Cumsecs.  Every name and
  * path came from a file and goes out through printable().
  *
+ * -i adds two columns after Cumsecs, %Incl and Inclsecs: the inclusive
+ * time callgraph.c measured from the stacks, or with -e gprof's
+ * estimate where there are none, or a dash -- never a figure made up.
+ * Rows only the call graph needed (no time, no calls of their own, as
+ * main) are printed only then.
+ *
  * -s words what the reader and the attribution counted: the classic
- * lines first, then the run's, then what became of each object.
+ * lines first, then the run's, then what became of each object, then
+ * the arcs and stacks and how they checked against each other.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -577,7 +584,7 @@ stats_graph(const struct report *r, const struct profile *p)
 	size_t i;
 
 	for (i = 0; i < p->narcs; i++)
-		calls += p->arcs[i].count;
+		addsat(&calls, p->arcs[i].count);
 	if (p->arcfiles > 0)
 		fprintf(stderr, "arcs: %zu from %zu file%s, %" PRIu64 " calls; "
 		    "%zu call counts their arcs do not add up to\n",
@@ -592,7 +599,7 @@ stats_graph(const struct report *r, const struct profile *p)
 	    g->cut, p->stackmax, g->overhead);
 	if (g->counted)
 		fprintf(stderr, "unconfirmed: %.0f samples in stacks with a "
-		    "caller pair no counted arc confirms, %zu pairs\n",
+		    "caller pair the counted arcs do not confirm, %zu pairs\n",
 		    g->unconfirmed, g->nounconf);
 }
 

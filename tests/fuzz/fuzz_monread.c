@@ -5,13 +5,16 @@
  * after reading it, against a fixed real program (the h_burn the seeds
  * were written by): read it, read it again so that the merging of two
  * files runs too (prof prog in in), finish, check the build-ids,
- * attribute, print the report and the -s statistics.  The options
- * follow the input's length (regress_test.sh picks them alike), so that
- * every sort and -g, -z, -x and -p run too.  Without -p the objects the
+ * attribute, print the report or the call graph, gprof's estimate and
+ * the -s statistics.  The options follow the input's length
+ * (regress_test.sh picks them alike), so that every sort and -g, -z,
+ * -x, -p, -q, -i and -e run too.  Without -p the objects the
  * file names are looked up for symbols, as prof does.
  *
  * Replay a crash with prof itself, say for a length of 37 bytes:
  * prof -s -c -g -p tests/fuzz/seeds/elf/h_burn in in
+ * (lengths of 128 and more may add -q, -i and -e: regress_test.sh's
+ * harness_opts says which)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +54,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.zeros = size & 8;
 	o.addr = size & 16 ? 'x' : 0;
 	o.progonly = size & 32;
+	o.graph = size & 128;
+	o.incl = size & 256;
+	o.estimate = size & 512;
 	o.stats = 1;
 	if (profile_add(&p, "in", copy(data, size), size, &why) == 0 &&
 	    profile_add(&p, "in", copy(data, size), size, &why) == 0) {
@@ -59,7 +65,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();	/* the fixed program must load */
 		profile_check_id(&p, prog, &st);
 		attribute(&r, &p, &st, &o);
-		report_print(&r, &o);
+		report_show(&r, &p, &o);
 		report_stats(&r, &p, &st);
 		report_free(&r);
 		symtab_free(&st);

@@ -70,6 +70,9 @@ harness_opts()
 	[ $((size & 8)) -ne 0 ] && printf ' -z'
 	[ $((size & 16)) -ne 0 ] && printf ' -x'
 	[ $((size & 32)) -ne 0 ] && printf ' -p'
+	[ $((size & 128)) -ne 0 ] && printf ' -q'
+	[ $((size & 256)) -ne 0 ] && printf ' -i'
+	[ $((size & 512)) -ne 0 ] && printf ' -e'
 	echo
 }
 
@@ -103,6 +106,8 @@ mdata_inputs_end_cleanly_body()
 	do
 		judge "$f" "$PROG" "$f"
 		judge "$f" $(harness_opts "$f") "$PROG" "$f" "$f"
+		judge "$f" -q -e "$PROG" "$f"
+		judge "$f" -i -e -s "$PROG" "$f" "$f"
 	done
 	verdict
 }

@@ -3089,16 +3089,14 @@ exec ${BIAS:-0} $(gs 0) $(gs 10) - $GRAPH
 EOF
 }
 
-# forge_work file: the case of issue 14.  work() is called 900 times
-# from cheap_caller and 100 times from costly_caller, but the calls from
-# costly_caller are the long ones: 90 of work's 100 samples are under
-# it.  Each caller has 5 samples of its own; driver calls each once.
-# 110 samples of 10 ms.  Stdin adds lines.
-forge_work()
+# The case of issue 14.  work() is called 900 times from cheap_caller
+# and 100 times from costly_caller, but the calls from costly_caller are
+# the long ones: 90 of work's 100 samples are under it.  Each caller has
+# 5 samples of its own; driver calls each once.  110 samples of 10 ms:
+# work_counts the histogram, counts and arcs, work_stacks the stacks.
+work_counts()
 {
-	{
-		graph_head 110
-		cat <<EOF
+	cat <<EOF
 bin 1 5
 bin 2 5
 bin 3 100
@@ -3109,11 +3107,26 @@ arc $(gs 0 16) $(gs 1 5) 1
 arc $(gs 0 32) $(gs 2 5) 1
 arc $(gs 1 16) $(gs 3 5) 900
 arc $(gs 2 16) $(gs 3 5) 100
+EOF
+}
+
+work_stacks()
+{
+	cat <<EOF
 stack 10 0 $(gs 3 8) $(gs 1 16) $(gs 0 16)
 stack 90 0 $(gs 3 8) $(gs 2 16) $(gs 0 32)
 stack 5 0 $(gs 1 8) $(gs 0 16)
 stack 5 0 $(gs 2 8) $(gs 0 32)
 EOF
+}
+
+# forge_work file: the issue's case, arcs and stacks, and stdin's lines.
+forge_work()
+{
+	{
+		graph_head 110
+		work_counts
+		work_stacks
 		cat
 	} | "$MKMON" "$1" || atf_fail "t_mkmon failed"
 }
@@ -3224,7 +3237,8 @@ graph_recursion_once_per_stack_head()
 {
 	atf_set descr "Mutually recursive functions count a stack's" \
 	    "samples once however often they recur in it, with no cycle" \
-	    "lumped; each arc of the pair has its own time"
+	    "lumped; each arc of the pair has its own time, where gprof's" \
+	    "estimate, which lumps the cycle, gives them none"
 }
 graph_recursion_once_per_stack_body()
 {
@@ -3262,6 +3276,16 @@ EOF
 	atf_check -o save:out "$PROF" -q "$GRAPH"
 	atf_check -o file:expout sed -n '/^index/,$p' out
 	atf_check -o not-match:cycle cat out
+	# gprof lumps the cycle: each member's estimate is its self time,
+	# the arcs inside carry none, driver gets the cycle whole.
+	cat >expout <<'EOF'
+    100.0      66.7  pong
+    100.0      33.3  ping
+    100.0       0.0  ping -> pong
+    100.0       0.0  pong -> ping
+EOF
+	atf_check -o save:est "$PROF" -e "$GRAPH"
+	atf_check -o file:expout sed -n '/measured  estimate/,${//!p;}' est
 }
 
 atf_test_case graph_callback_from_library
@@ -3315,41 +3339,51 @@ atf_test_case graph_unconfirmed_pairs
 graph_unconfirmed_pairs_head()
 {
 	atf_set descr "A caller the stack shows for a function whose calls" \
-	    "were counted, with no counted arc between them (a frame the" \
-	    "walk skipped), is called ? and its samples are told"
+	    "were counted, with no counted arc between them, or whose call" \
+	    "by the arcs went elsewhere (a frame the walk skipped), is" \
+	    "called ? and its samples are told"
 }
 graph_unconfirmed_pairs_body()
 {
 	setup_graph
 	# work calls leaf 7 times; 3 samples in leaf show cheap_caller
-	# right above it: work's frame lost, as under a libc without
-	# frame pointers.  4 samples show the real chain.
+	# right above it: work's frame lost.  4 samples show the real
+	# chain.  2 samples in pub, a library function that counts no
+	# calls, show cheap_caller's return address from its call of
+	# work: pub was called by work, which the walk skipped, as in a
+	# libc built without frame pointers.
+	pub=$(nm -D "$srcdir/h_names.so" | awk '$3 == "pub@@V1" { print $1 }')
+	[ -n "$pub" ] || atf_fail "no pub in h_names.so"
 	{
-		graph_head 7
+		graph_head 9
 		cat <<EOF
 bin 6 7
+obj 0x7f0000000000 0x7f0000001000 0x7f0000002000 - $srcdir/h_names.so
 cell $(gs 6 5) 7
 cell $(gs 3 5) 1
 arc $(gs 3 16) $(gs 6 5) 7
 arc $(gs 1 16) $(gs 3 5) 1
 stack 3 0 $(gs 6 8) $(gs 1 16)
 stack 4 0 $(gs 6 8) $(gs 3 16) $(gs 1 16)
+stack 2 0 $(printf '0x%x' $(( 0x7f0000000000 + 0x$pub ))) $(gs 1 16)
 EOF
 	} | "$MKMON" mon.out || atf_fail "t_mkmon failed"
 	atf_check -o save:out "$PROF" -q "$GRAPH"
 	cat >expout <<'EOF'
-unconfirmed: 3 samples (42.9%) in stacks with a caller no counted arc
-      confirms: 1 pair, called ?
+unconfirmed: 5 samples (55.6%) in stacks with a caller pair the
+      counted arcs do not confirm: 2 pairs, called ?
 EOF
-	atf_check -o file:expout sed -n '/^unconfirmed/,/confirms/p' out
+	atf_check -o file:expout sed -n '/^unconfirmed/,/confirm:/p' out
 	# leaf's entry: the caller the walk saw, then its real caller
 	cat >expout <<'EOF'
                 0.03      0.00               ?      cheap_caller [1]
                 0.04      0.00             7/7      work [3]
-[2]   100.0     0.07      0.00               7  leaf [2]
+[2]    77.8     0.07      0.00               7  leaf [2]
 EOF
 	atf_check -o file:expout sed -n '/^--/,/^\[2\]/{/^--/d;p;/^\[2\]/q;}' out
-	atf_check -o match:'unconfirmed: 3 samples' -e ignore -x \
+	atf_check -o match:'^ *0.02 *0.00 *\? *pub \(h_names.so\) \[4\]$' \
+	    cat out
+	atf_check -o match:'unconfirmed: 5 samples' -e ignore -x \
 	    "'$PROF' -s '$GRAPH' 2>&1"
 }
 
@@ -3444,25 +3478,9 @@ graph_arcs_without_stacks_head()
 graph_arcs_without_stacks_body()
 {
 	setup_graph
-	{
-		cat <<EOF
-lpc $(gs 0)
-hpc $(gs 10)
-hist 10
-bin 1 5
-bin 2 5
-bin 3 100
-run clock=0 period=10000000 in=110 arcs=1
-exec 0 $(gs 0) $(gs 10) - $GRAPH
-cell $(gs 1 5) 1
-cell $(gs 2 5) 1
-cell $(gs 3 5) 1000
-arc $(gs 0 16) $(gs 1 5) 1
-arc $(gs 0 32) $(gs 2 5) 1
-arc $(gs 1 16) $(gs 3 5) 900
-arc $(gs 2 16) $(gs 3 5) 100
-EOF
-	} | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+	# stack_limit 0: the run sampled no stacks
+	{ graph_head 110 0; work_counts; } | "$MKMON" mon.out ||
+	    atf_fail "t_mkmon failed"
 	cat >expout <<'EOF'
 call graph of 1 file
 
@@ -3566,6 +3584,92 @@ graph_records_lie_body()
 	atf_check -o ignore -e ignore "$PROF" -i -s "$SYMS"
 }
 
+atf_test_case graph_large_in_time
+graph_large_in_time_head()
+{
+	atf_set descr "A call graph of 50,000 functions, 50,000 arcs and" \
+	    "20,000 stacks 64 deep is printed in seconds"
+	atf_set timeout 120
+}
+graph_large_in_time_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_big
+	b=$(symaddr "$prog" f00000)
+	[ -n "$b" ] || atf_fail "no f00000 in $prog"
+	# f<i+1> calls f<i> once; stack k is f<k> under f<k+1> ... f<k+63>.
+	awk -v b=$(( b )) 'BEGIN {
+		printf "lpc %d\nhpc %d\nhist 50000\n", b, b + 50000 * 16
+		printf "run clock=0 period=10000000 in=20000 arcs=1"
+		printf " stack_limit=64\n"
+		for (i = 0; i < 50000; i++)
+			printf "cell %d 1\narc %d %d 1\n", b + 16 * i + 1,
+			    b + 16 * (i + 1) + 1, b + 16 * i + 1
+		for (k = 0; k < 20000; k++) {
+			printf "bin %d 1\nstack 1 0 %d", k, b + 16 * k
+			for (j = 1; j < 64; j++)
+				printf " %d", b + 16 * (k + j) + 1
+			printf "\n"
+		}
+	    }' | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+	"$PROF" -q "$prog" >out || atf_fail "prof -q failed"
+	cat >expout <<'EOF'
+call graph of 1 file
+
+calls: exact, counted by mcount: 50000 calls on 50000 arcs
+time: measured from sampled call stacks, 20000 samples (200.00 s)
+
+index %time     self  children          called  name
+                0.01      0.62             1/1      f00064 [2]
+[1]     0.3     0.01      0.63               1  f00063 [1]
+                0.01      0.62             1/1      f00062 [19939]
+EOF
+	atf_check -o file:expout head -9 out
+	atf_check -o ignore -e match:'stacks: 20000 distinct' \
+	    "$PROF" -i -e -s "$prog"
+}
+
+atf_test_case e2e_graph_measured
+e2e_graph_measured_head()
+{
+	atf_set descr "A -p program's call graph has its exact calls, and" \
+	    "inclusive shares within 5 points of each part's thread CPU" \
+	    "time, mutual recursion included; -e shows where gprof's" \
+	    "estimate differs (skipped where libmon writes no arcs or stacks)"
+}
+e2e_graph_measured_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_graph
+	"$prog" >truth || atf_fail "h_graph failed"
+	"$PROF" -s -q -e "$prog" >graph 2>err ||
+	    atf_fail "prof -q failed: $(cat err)"
+	grep -q '^arcs:' err && grep -q '^stacks: [1-9]' err ||
+	    atf_skip "this libmon writes no arcs or no stacks"
+	for want in '180/200      cheap_caller' '20/200      costly_caller' \
+	    '20/80      main' '60/80      pong' '80/80      ping'; do
+		grep -q " $want \\[" graph ||
+		    atf_fail "no '$want' in the graph: $(cat graph)"
+	done
+	# pong is on the stack for all of ping's top call but its first
+	# level: 7 of 8 levels' time.
+	awk '
+	    FILENAME == "truth" { t[$1] = $2 }
+	    FILENAME == "graph" && /^\[[0-9]+\]/ { s[$(NF - 1)] = $2 }
+	    END {
+		t["pong"] = t["ping"] * 7 / 8
+		for (f in t)
+			if ((s[f] - t[f])^2 > 25) {
+				printf "%s: %.1f%%, truth %.1f%%; ", f, s[f],
+				    t[f]
+				bad = 1
+			}
+		exit bad
+	    }' truth graph >diff || atf_fail "$(cat diff)"
+	grep -q ' costly_caller -> work$' graph ||
+	    atf_fail "no estimate of costly_caller -> work: $(cat graph)"
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case report_sorted_by_time
@@ -3662,6 +3766,7 @@ atf_init_test_cases()
 	atf_add_test_case graph_of_classic_file
 	atf_add_test_case graph_arcs_checked_against_counts
 	atf_add_test_case graph_records_lie
+	atf_add_test_case graph_large_in_time
 	atf_add_test_case e2e_statics_fold_within_their_file
 	atf_add_test_case e2e_statics_same_name_apart
 	atf_add_test_case e2e_libmon_never_a_row
@@ -3678,4 +3783,5 @@ atf_init_test_cases()
 	atf_add_test_case e2e_runs_at_two_rates_sum
 	atf_add_test_case e2e_shared_library
 	atf_add_test_case e2e_jit_code_named
+	atf_add_test_case e2e_graph_measured
 }
