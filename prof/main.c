@@ -192,13 +192,10 @@ main(int argc, char *argv[])
 	if (r.histsum > 0 && r.histattr == 0)
 		warnx("warning: no sample of %s falls in a function of %s",
 		    p.first, shown);
-	if (o.format != NULL) {
-		if (export_write(o.format, &r, &p, &o, shown, &out, &why) != 0)
-			errx(1, "%s: %s", out, why);
-		finish_output();
-		return 0;
-	}
-	report_show(&r, &p, &o);
+	if (o.format == NULL)
+		report_show(&r, &p, &o);
+	else if (export_write(o.format, &r, &p, &o, shown, &out, &why) != 0)
+		errx(1, "%s: %s", out, why);
 	if (o.stats) {
 		fflush(stdout);
 		report_stats(&r, &p, &st);

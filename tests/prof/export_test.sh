@@ -108,6 +108,21 @@ EOF
 	    "$CHECK" folded out
 }
 
+atf_test_case export_keeps_statistics
+export_keeps_statistics_head()
+{
+	atf_set descr "-s with -F still prints the statistics on stderr," \
+	    "and the export alone goes to stdout"
+}
+export_keeps_statistics_body()
+{
+	setup_export
+	stacks | forge mon.out
+	"$PROF" -F folded "$GRAPH" >expout
+	atf_check -o file:expout -e match:'call counts used' \
+	    -e match:'^clock: ' "$PROF" -s -F folded "$GRAPH"
+}
+
 atf_test_case folded_merges_stacks_by_function
 folded_merges_stacks_by_function_head()
 {
@@ -463,6 +478,7 @@ e2e_library_gmon_file_body()
 atf_init_test_cases()
 {
 	atf_add_test_case folded_stacks_root_first
+	atf_add_test_case export_keeps_statistics
 	atf_add_test_case folded_merges_stacks_by_function
 	atf_add_test_case folded_without_stacks_a_frame_a_function
 	atf_add_test_case folded_whole_counts_at_merged_rates
