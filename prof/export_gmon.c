@@ -20,7 +20,10 @@
  * than one, nothing overall).  A count over 65535 does not fit a bin:
  * the histogram is written again for what is left, and gprof adds up
  * records of the same range; an arc over 2^32 - 1 calls is written as
- * several arcs, which gprof adds up too.  Nothing is cut or scaled.
+ * several arcs, which gprof adds up too.  Nothing is cut or scaled: a
+ * count that MAX_RECORDS records cannot hold (a bin of 67 million
+ * samples, an arc of 4.4 * 10^12 calls) is an error that names the
+ * profile, and the file is removed.
  *
  * An arc goes to the file of its callee, when its caller is in the
  * same object: gprof looks a caller up in the one file's symbols, and
@@ -35,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "export.h"
 
@@ -43,6 +47,8 @@
 #define PAGE_KEY(a)	(((a) & 0xfff) == 1)	/* monread.c's page keys */
 
 #define PROFIL_UNIT	131072	/* profil(): 2^17 / scale bytes a bin */
+
+#define MAX_RECORDS	1024	/* of one histogram, or one arc */
 
 #define TAG_HIST	0
 #define TAG_ARC		1
@@ -62,6 +68,7 @@ struct gfile {
 	char		*name;
 	uint32_t	 rate;
 	int		 bad;
+	const char	*toobig;	/* a count the format cannot hold */
 };
 
 static void
@@ -102,6 +109,12 @@ put_hist(struct gfile *f, const struct ghist *h)
 	for (i = 0; i < h->n; i++)
 		if ((left[i] = xset_round(h->w[i], &cum)) > most)
 			most = left[i];
+	if (most > (uint64_t)0xffff * MAX_RECORDS) {
+		f->toobig = "a bin of more samples than gmon.out holds in 1024 "
+		    "records";
+		free(left);
+		return;
+	}
 	do {
 		fputc(TAG_HIST, f->fp);
 		put64(f, h->lo);
@@ -126,6 +139,11 @@ put_arc(struct gfile *f, uint64_t from, uint64_t self, uint64_t calls)
 {
 	uint32_t c;
 
+	if (calls > (uint64_t)UINT32_MAX * MAX_RECORDS) {
+		f->toobig = "an arc of more calls than gmon.out holds in 1024 "
+		    "records";
+		return;
+	}
 	while (calls > 0) {
 		c = calls > UINT32_MAX ? UINT32_MAX : (uint32_t)calls;
 		fputc(TAG_ARC, f->fp);
@@ -330,8 +348,11 @@ write_file(const struct xset *x, size_t obj, struct gfile *f,
 	e = ferror(f->fp) || f->bad ? (errno != 0 ? errno : EIO) : 0;
 	if (fclose(f->fp) != 0 && e == 0)
 		e = errno;
+	if (e == 0 && f->toobig == NULL)
+		return 0;
+	(void)unlink(f->name);		/* no part of a file left */
 	errno = e;
-	return e == 0 ? 0 : -1;
+	return -1;
 }
 
 int
@@ -352,9 +373,11 @@ export_gmon(const struct xset *x, FILE *fp, const char **file,
 		f.name = file_name(x, obj);
 		errno = 0;
 		other = 0;
+		f.toobig = NULL;
 		if (write_file(x, obj, &f, &other) != 0) {
-			*why = strerror(errno);
-			*file = failed = printable(f.name);
+			*why = f.toobig != NULL ? f.toobig : strerror(errno);
+			*file = f.toobig != NULL ? x->p->first :
+			    (failed = printable(f.name));
 			free(f.name);
 			return -1;
 		}

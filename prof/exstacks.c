@@ -53,13 +53,22 @@ xset_seconds(const struct xset *x, double samples)
  * v rounded on the running sum *cum, which it then joins: whole counts
  * whose total is the total of the v rounded.
  */
+/* v rounded, held within what a count can hold (a forged file's). */
+static uint64_t
+whole(double v)
+{
+	if (!(v > 0))
+		return 0;
+	return v < 0x1p62 ? (uint64_t)(v + 0.5) : (uint64_t)1 << 62;
+}
+
 uint64_t
 xset_round(double v, double *cum)
 {
-	uint64_t before = (uint64_t)(*cum + 0.5);
+	uint64_t before = whole(*cum);
 
 	*cum += v;
-	return (uint64_t)(*cum + 0.5) - before;
+	return whole(*cum) - before;
 }
 
 /* A row's name as the report prints it, printable, in a string. */

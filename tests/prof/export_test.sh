@@ -323,6 +323,23 @@ gmon_arcs_split_at_32_bits_body()
 	atf_check -o match:' 10000000000 .* leaf$' gprof -b -p "$GRAPH" gmon.out
 }
 
+atf_test_case gmon_count_too_large_refused
+gmon_count_too_large_refused_head()
+{
+	atf_set descr "An arc of more calls than 1024 arc records hold is" \
+	    "refused in one line naming the profile, and no gmon.out is" \
+	    "left: nothing is cut"
+}
+gmon_count_too_large_refused_body()
+{
+	setup_export
+	printf 'arc %s %s 0x7000000000000000\ncell %s 0x7000000000000000\n' \
+	    $(gs 3 16) $(gs 6 5) $(gs 6 5) | forge mon.out
+	atf_check -s exit:1 -o empty -e inline:"prof: mon.out: an arc of more calls than gmon.out holds in 1024 records\n" \
+	    "$PROF" -F gmon "$GRAPH"
+	[ ! -e gmon.out ] || atf_fail "a gmon.out was left"
+}
+
 # --- svg -----------------------------------------------------------------
 
 atf_test_case svg_frames_proportional
@@ -487,6 +504,7 @@ atf_init_test_cases()
 	atf_add_test_case gmon_layout_and_gprof_agrees
 	atf_add_test_case gmon_bins_split_at_16_bits
 	atf_add_test_case gmon_arcs_split_at_32_bits
+	atf_add_test_case gmon_count_too_large_refused
 	atf_add_test_case svg_frames_proportional
 	atf_add_test_case svg_names_elided_to_fit
 	atf_add_test_case export_errors_one_line
