@@ -52,6 +52,13 @@ judge()
 		bad=$((bad + 1))
 		return ;;
 	esac
+	# -F refuses after the reading's warnings: its line is the last.
+	if echo " $* " | grep -q ' -F '; then
+		case $(tail -n 1 err) in
+		"prof: $in: "*)
+			return ;;
+		esac
+	fi
 	case $(cat err) in
 	"prof: $in: "*)
 		[ "$(wc -l <err)" -eq 1 ] && return ;;
