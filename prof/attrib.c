@@ -880,6 +880,7 @@ kernel_row(struct attr *a, size_t *cap)
 	w->names[0] = "[kernel: system calls and faults]";
 	w->nnames = 1;
 	w->objidx = OBJ_NONE;
+	w->kernel = 1;
 	w->samples = a->p->wkernel;
 }
 

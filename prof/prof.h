@@ -244,6 +244,7 @@ struct row {
 	uint64_t	 callsin;	/* arcs into it from other rows */
 	uint64_t	 selfcalls;	/* and from itself */
 	size_t		 level;		/* fewest frames above it in a stack */
+	int		 kernel;	/* the kernel's row: no stack has it */
 };
 
 #define ROW_NONE	SIZE_MAX	/* a frame no row stands for */

@@ -573,6 +573,40 @@ stats_maps(const struct report *r, const struct profile *p)
 }
 
 /*
+ * The stacks' innermost frames are the samples' own pcs: their
+ * functions' shares should be the flat report's self shares, but for
+ * the histogram's coarser bins and samples that kept no stack.  How far
+ * apart the two are: half the sum of the differences of the shares, the
+ * part of the time the stacks would put elsewhere.
+ */
+static void
+leaves_against_self(const struct report *r)
+{
+	const struct row *w;
+	double leaves = 0, self = 0, d = 0;
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++) {
+		w = &r->rows[i];
+		if (!w->kernel) {
+			leaves += w->gself;
+			self += w->samples;
+		}
+	}
+	if (leaves <= 0 || self <= 0)
+		return;
+	for (i = 0; i < r->nrows; i++) {
+		w = &r->rows[i];
+		if (!w->kernel)
+			d += w->gself / leaves > w->samples / self ?
+			    w->gself / leaves - w->samples / self :
+			    w->samples / self - w->gself / leaves;
+	}
+	fprintf(stderr, "leaves: the stacks' self time is placed as the "
+	    "report's but for %.1f%% of it\n", 50 * d);
+}
+
+/*
  * The arcs and stacks the files held, and what checking them against
  * each other and against the counts found.
  */
@@ -601,6 +635,7 @@ stats_graph(const struct report *r, const struct profile *p)
 		fprintf(stderr, "unconfirmed: %.0f samples in stacks with a "
 		    "caller pair the counted arcs do not confirm, %zu pairs\n",
 		    g->unconfirmed, g->nounconf);
+	leaves_against_self(r);
 }
 
 /* -s: the statistics on stderr, after the report. */

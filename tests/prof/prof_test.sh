@@ -3089,6 +3089,24 @@ exec ${BIAS:-0} $(gs 0) $(gs 10) - $GRAPH
 EOF
 }
 
+# forge_graph file samples [limit]: graph_head, then the lines of stdin.
+forge_graph()
+{
+	{ graph_head "$2" "${3:-64}"; cat; } | "$MKMON" "$1" ||
+	    atf_fail "t_mkmon failed"
+}
+
+# pub_addr: where h_names.so's pub is when loaded at 0x7f0000000000,
+# the OBJ record the tests give it; plus $1 bytes.
+pub_addr()
+{
+	local pub
+
+	pub=$(nm -D "$srcdir/h_names.so" | awk '$3 == "pub@@V1" { print $1 }')
+	[ -n "$pub" ] || atf_fail "no pub in h_names.so"
+	printf '0x%x' $(( 0x7f0000000000 + 0x$pub + ${1:-0} ))
+}
+
 # The case of issue 14.  work() is called 900 times from cheap_caller
 # and 100 times from costly_caller, but the calls from costly_caller are
 # the long ones: 90 of work's 100 samples are under it.  Each caller has
@@ -3123,12 +3141,7 @@ EOF
 # forge_work file: the issue's case, arcs and stacks, and stdin's lines.
 forge_work()
 {
-	{
-		graph_head 110
-		work_counts
-		work_stacks
-		cat
-	} | "$MKMON" "$1" || atf_fail "t_mkmon failed"
+	{ work_counts; work_stacks; cat; } | forge_graph "$1" 110
 }
 
 # The call graph of forge_work's profile.
@@ -3243,9 +3256,7 @@ graph_recursion_once_per_stack_head()
 graph_recursion_once_per_stack_body()
 {
 	setup_graph
-	{
-		graph_head 30
-		cat <<EOF
+	forge_graph mon.out 30 <<EOF
 bin 4 10
 bin 5 20
 cell $(gs 4 5) 3
@@ -3256,7 +3267,6 @@ arc $(gs 4 16) $(gs 5 5) 2
 stack 20 0 $(gs 5 8) $(gs 4 16) $(gs 5 16) $(gs 4 16) $(gs 0 16)
 stack 10 0 $(gs 4 8) $(gs 5 16) $(gs 4 16) $(gs 0 16)
 EOF
-	} | "$MKMON" mon.out || atf_fail "t_mkmon failed"
 	cat >expout <<'EOF'
 index %time     self  children          called  name
                                                <spontaneous>
@@ -3298,12 +3308,8 @@ graph_callback_from_library_head()
 graph_callback_from_library_body()
 {
 	setup_graph
-	pub=$(nm -D "$srcdir/h_names.so" | awk '$3 == "pub@@V1" { print $1 }')
-	[ -n "$pub" ] || atf_fail "no pub in h_names.so"
-	ret=$(printf '0x%x' $(( 0x7f0000000000 + 0x$pub + 2 )))
-	{
-		graph_head 5
-		cat <<EOF
+	ret=$(pub_addr 2)
+	forge_graph mon.out 5 <<EOF
 bin 8 5
 obj 0x7f0000000000 0x7f0000001000 0x7f0000002000 - $srcdir/h_names.so
 cell $(gs 8 5) 50
@@ -3312,7 +3318,6 @@ arc $(gs 0 16) $(gs 7 5) 1
 arc $ret $(gs 8 5) 50
 stack 5 0 $(gs 8 8) $ret $(gs 7 16) $(gs 0 16)
 EOF
-	} | "$MKMON" mon.out || atf_fail "t_mkmon failed"
 	cat >expout <<'EOF'
 index %time     self  children          called  name
                                                <spontaneous>
@@ -3352,11 +3357,7 @@ graph_unconfirmed_pairs_body()
 	# calls, show cheap_caller's return address from its call of
 	# work: pub was called by work, which the walk skipped, as in a
 	# libc built without frame pointers.
-	pub=$(nm -D "$srcdir/h_names.so" | awk '$3 == "pub@@V1" { print $1 }')
-	[ -n "$pub" ] || atf_fail "no pub in h_names.so"
-	{
-		graph_head 9
-		cat <<EOF
+	forge_graph mon.out 9 <<EOF
 bin 6 7
 obj 0x7f0000000000 0x7f0000001000 0x7f0000002000 - $srcdir/h_names.so
 cell $(gs 6 5) 7
@@ -3365,9 +3366,8 @@ arc $(gs 3 16) $(gs 6 5) 7
 arc $(gs 1 16) $(gs 3 5) 1
 stack 3 0 $(gs 6 8) $(gs 1 16)
 stack 4 0 $(gs 6 8) $(gs 3 16) $(gs 1 16)
-stack 2 0 $(printf '0x%x' $(( 0x7f0000000000 + 0x$pub ))) $(gs 1 16)
+stack 2 0 $(pub_addr) $(gs 1 16)
 EOF
-	} | "$MKMON" mon.out || atf_fail "t_mkmon failed"
 	atf_check -o save:out "$PROF" -q "$GRAPH"
 	cat >expout <<'EOF'
 unconfirmed: 5 samples (55.6%) in stacks with a caller pair the
@@ -3396,14 +3396,11 @@ graph_stacks_cut_head()
 graph_stacks_cut_body()
 {
 	setup_graph
-	{
-		graph_head 10 3
-		cat <<EOF
+	forge_graph mon.out 10 3 <<EOF
 bin 3 10
 stack 6 0 $(gs 3 8) $(gs 1 16) $(gs 0 16)
 stack 4 1 $(gs 3 8) $(gs 2 16) $(gs 0 16)
 EOF
-	} | "$MKMON" mon.out || atf_fail "t_mkmon failed"
 	atf_check -o match:'^cut: 4 samples in stacks cut at 3 frames' \
 	    -e inline:"prof: no call counts captured\n" "$PROF" -q "$GRAPH"
 	atf_check -o ignore -e match:'stacks: 2 distinct from 1 file, 10 samples, 0 kept no stack, 4 cut at 3 frames' \
@@ -3420,16 +3417,13 @@ graph_libmon_frames_left_out_head()
 graph_libmon_frames_left_out_body()
 {
 	setup_graph
-	{
-		graph_head 10
-		cat <<EOF
+	forge_graph mon.out 10 <<EOF
 self $(gs 9) $(gs 10)
 bin 3 6
 bin 9 4
 stack 6 0 $(gs 3 8) $(gs 9 16) $(gs 1 16) $(gs 0 16)
 stack 4 0 $(gs 9 8) $(gs 2 16) $(gs 0 16)
 EOF
-	} | "$MKMON" mon.out || atf_fail "t_mkmon failed"
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  %Incl Inclsecs  #Calls   msec/call  Name
  100.0    0.06    0.06  100.0     0.06                      work
@@ -3479,8 +3473,7 @@ graph_arcs_without_stacks_body()
 {
 	setup_graph
 	# stack_limit 0: the run sampled no stacks
-	{ graph_head 110 0; work_counts; } | "$MKMON" mon.out ||
-	    atf_fail "t_mkmon failed"
+	work_counts | forge_graph mon.out 110 0
 	cat >expout <<'EOF'
 call graph of 1 file
 
@@ -3526,7 +3519,9 @@ atf_test_case graph_arcs_checked_against_counts
 graph_arcs_checked_against_counts_head()
 {
 	atf_set descr "Arcs that do not add up to the call counts, and" \
-	    "stacks holding more samples than the run took, are warned about"
+	    "stacks holding more samples than the run took, are warned" \
+	    "about; -s says how far the stacks' leaves are from the" \
+	    "histogram's self time"
 }
 graph_arcs_checked_against_counts_body()
 {
@@ -3537,6 +3532,14 @@ graph_arcs_checked_against_counts_body()
 	echo "stack 1 0 $(gs 3 8)" | forge_work mon.out
 	atf_check -o ignore -e inline:"prof: warning: mon.out: its stacks hold more samples than the run took\n" \
 	    "$PROF" -q "$GRAPH"
+	# The leaves agree with the histogram, until 20 samples in leaf
+	# have no stack: 15.4% of the self time is placed otherwise.
+	forge_work mon.out </dev/null
+	atf_check -o ignore -e match:"^leaves: the stacks' self time is placed as the report's but for 0.0% of it$" \
+	    "$PROF" -s "$GRAPH"
+	echo "bin 6 20" | forge_work mon.out
+	atf_check -o ignore -e match:"^leaves: the stacks' self time is placed as the report's but for 15.4% of it$" \
+	    "$PROF" -s "$GRAPH"
 }
 
 atf_test_case graph_records_lie
