@@ -365,6 +365,35 @@ svg_frames_proportional_body()
 	fi
 }
 
+atf_test_case svg_colours_by_object
+svg_colours_by_object_head()
+{
+	atf_set descr "A library's frames take a hue of their own, away from" \
+	    "the program's warm ones, and the legend names each object drawn"
+}
+svg_colours_by_object_body()
+{
+	setup_export
+	{
+		stacks
+		echo "obj 0x7f0000000000 0x7f0000001000 0x7f0000002000 - /nonexistent/libx.so"
+		echo "stack 30 0 0x7f0000001010 $(gs 7 16) $(gs 0 48)"
+	} | forge mon.out
+	"$PROF" -F svg "$GRAPH" >out.svg 2>/dev/null || atf_fail "prof failed"
+	atf_check -o ignore "$CHECK" svg out.svg
+	# Program frames: hues 0 to 44; the first library's: 200 to 220.
+	awk -F'fill="hsl\\(' '/<g class="f"><desc>/ {
+		split($2, h, ",")
+		lib = index($0, "(/nonexistent/libx.so)&#10;") > 0
+		if (lib && (h[1] < 200 || h[1] > 220) ||
+		    !lib && index($0, "<desc>all&#10;") == 0 && h[1] > 44) {
+			print "hue " h[1] ": " $0; bad = 1
+		}
+	    } END { exit bad }' out.svg || atf_fail "a frame of the wrong hue"
+	atf_check -o match:'>libx\.so</text>' -o match:">$GRAPH</text>" \
+	    cat out.svg
+}
+
 atf_test_case svg_names_elided_to_fit
 svg_names_elided_to_fit_head()
 {
@@ -506,6 +535,7 @@ atf_init_test_cases()
 	atf_add_test_case gmon_arcs_split_at_32_bits
 	atf_add_test_case gmon_count_too_large_refused
 	atf_add_test_case svg_frames_proportional
+	atf_add_test_case svg_colours_by_object
 	atf_add_test_case svg_names_elided_to_fit
 	atf_add_test_case export_errors_one_line
 	atf_add_test_case e2e_formats_agree_on_a_run
