@@ -44,7 +44,7 @@ MAN1	 = $(wildcard man1/*.1)
 MAN3	 = $(wildcard man3c/*.3c)
 MAN7	 = $(wildcard man7/*.7)
 
-.PHONY: all check lint demo bench fuzz install uninstall clean tests FORCE
+.PHONY: all check lint demo flamegraph bench fuzz install uninstall clean tests FORCE
 
 # Everything is rebuilt when the compiler or its flags change (SANITIZE=1).
 .flags: FORCE
@@ -108,6 +108,11 @@ demo: all
 	$(CC) $(PFLAG) -O2 -Iinclude -o examples/demo examples/demo.c lib/libmon.a
 	cd examples && rm -f mon.out && ./demo
 	cd examples && ../prof/prof demo mon.out
+
+# The flame graph the README shows: the demo's run, drawn by prof.
+flamegraph: demo
+	cd examples && ../prof/prof -F svg demo mon.out > demo.svg.tmp && \
+	    mv demo.svg.tmp demo.svg
 
 bench: all
 	@sh bench/run

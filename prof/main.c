@@ -6,6 +6,7 @@
  *	attribute time and calls to them	(attrib.c)
  *	and the call graph to them		(callgraph.c)
  *	print the report, or the graph		(report.c, graphprint.c)
+ *	or -F write it for another tool		(export.c)
  *	then -e the estimate, -s statistics
  *
  * The steps return a reason when a file will not do; main() alone ends
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "export.h"
 #include "mon.h"
 #include "prof.h"
 
@@ -26,7 +28,8 @@ static void __attribute__((noreturn))
 usage(void)
 {
 	fprintf(stderr, "usage: prof [-CehipqsuVz] [-a | -c | -n | -t] "
-	    "[-o | -x] [-g | -l] [-m mdata] [prog [mdata ...]]\n");
+	    "[-o | -x] [-g | -l] [-F format] [-m mdata] "
+	    "[prog [mdata ...]]\n");
 	exit(1);
 }
 
@@ -48,7 +51,7 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 
 	memset(o, 0, sizeof(*o));
 	opterr = 0;
-	while ((c = getopt(argc, argv, "acntoxglzhsm:VCpuqie")) != -1) {
+	while ((c = getopt(argc, argv, "acntoxglzhsm:VCpuqieF:")) != -1) {
 		switch (c) {
 		case 'a': case 'c': case 'n': case 't':
 			set_sort(o, c);
@@ -95,6 +98,12 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 			break;
 		case 'e':
 			o->estimate = 1;
+			break;
+		case 'F':
+			if (!export_known(optarg))
+				errx(1, "-F %s: no such format (folded, svg, "
+				    "pprof, callgrind, gmon)", optarg);
+			o->format = optarg;
 			break;
 		default:
 			usage();
@@ -152,7 +161,7 @@ static char *shown;		/* the program's name, fit to print */
 int
 main(int argc, char *argv[])
 {
-	const char *prog = NULL, *why;
+	const char *prog = NULL, *why, *out;
 	size_t nfiles = 0, i;
 
 	/* Room for every argument, and mon.out when none is a file. */
@@ -183,7 +192,10 @@ main(int argc, char *argv[])
 	if (r.histsum > 0 && r.histattr == 0)
 		warnx("warning: no sample of %s falls in a function of %s",
 		    p.first, shown);
-	report_show(&r, &p, &o);
+	if (o.format == NULL)
+		report_show(&r, &p, &o);
+	else if (export_write(o.format, &r, &p, &o, shown, &out, &why) != 0)
+		errx(1, "%s: %s", out, why);
 	if (o.stats) {
 		fflush(stdout);
 		report_stats(&r, &p, &st);

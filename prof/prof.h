@@ -20,6 +20,7 @@
  *	heap.c		the heap the range-cutting sweeps share
  *	sortsum.c	sorting, and adding up what is equal
  *	xmalloc.c	allocation that cannot return NULL or overflow
+ *	export*.c	-F: the profile for other tools (export.h)
  *
  * Errors: a reader returns -1 and a reason (a constant string, or one
  * the structure it fills keeps until it is freed); main() alone decides
@@ -65,6 +66,7 @@ struct opts {
 	int		 graph;		/* -q: the call graph, not the rows */
 	int		 incl;		/* -i: an inclusive-time column */
 	int		 estimate;	/* -e: gprof's estimate beside */
+	const char	*format;	/* -F: written for another tool */
 };
 
 /*

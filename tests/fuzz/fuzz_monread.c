@@ -8,17 +8,18 @@
  * attribute, print the report or the call graph, gprof's estimate and
  * the -s statistics.  The options follow the input's length
  * (regress_test.sh picks them alike), so that every sort and -g, -z,
- * -x, -p, -q, -i and -e run too.  Without -p the objects the
+ * -x, -p, -q, -i and -e run too, and -F in each format but gmon.  Without -p the objects the
  * file names are looked up for symbols, as prof does.
  *
  * Replay a crash with prof itself, say for a length of 37 bytes:
  * prof -s -c -g -p tests/fuzz/seeds/elf/h_burn in in
- * (lengths of 128 and more may add -q, -i and -e: regress_test.sh's
- * harness_opts says which)
+ * (lengths of 128 and more may add -q, -i and -e, of 1024 and more -F:
+ * regress_test.sh's harness_opts says which)
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "export.h"
 #include "fuzz.h"
 #include "prof.h"
 
@@ -37,7 +38,10 @@ copy(const uint8_t *data, size_t size)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const char *formats[] = { "folded", "svg", "pprof",
+	    "callgrind" };
 	static const char *prog;
+	const char *out;
 	struct profile p;
 	struct symtab st;
 	struct report r;
@@ -57,6 +61,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.graph = size & 128;
 	o.incl = size & 256;
 	o.estimate = size & 512;
+	if (size & 1024)	/* gmon writes files: not here */
+		o.format = formats[size >> 11 & 3];
 	o.stats = 1;
 	if (profile_add(&p, "in", copy(data, size), size, &why) == 0 &&
 	    profile_add(&p, "in", copy(data, size), size, &why) == 0) {
@@ -65,7 +71,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();	/* the fixed program must load */
 		profile_check_id(&p, prog, &st);
 		attribute(&r, &p, &st, &o);
-		report_show(&r, &p, &o);
+		if (o.format == NULL)
+			report_show(&r, &p, &o);
+		else if (export_write(o.format, &r, &p, &o, prog, &out,
+		    &why) != 0 && strcmp(o.format, "svg") != 0)
+			__builtin_trap();	/* only svg may refuse */
 		report_stats(&r, &p, &st);
 		report_free(&r);
 		symtab_free(&st);

@@ -52,6 +52,13 @@ judge()
 		bad=$((bad + 1))
 		return ;;
 	esac
+	# -F refuses after the reading's warnings: its line is the last.
+	if echo " $* " | grep -q ' -F '; then
+		case $(tail -n 1 err) in
+		"prof: $in: "*)
+			return ;;
+		esac
+	fi
 	case $(cat err) in
 	"prof: $in: "*)
 		[ "$(wc -l <err)" -eq 1 ] && return ;;
@@ -73,6 +80,8 @@ harness_opts()
 	[ $((size & 128)) -ne 0 ] && printf ' -q'
 	[ $((size & 256)) -ne 0 ] && printf ' -i'
 	[ $((size & 512)) -ne 0 ] && printf ' -e'
+	[ $((size & 1024)) -ne 0 ] && printf ' -F %s' \
+	    $(echo folded svg pprof callgrind | cut -d' ' -f$(((size >> 11 & 3) + 1)))
 	echo
 }
 
@@ -108,6 +117,9 @@ mdata_inputs_end_cleanly_body()
 		judge "$f" $(harness_opts "$f") "$PROG" "$f" "$f"
 		judge "$f" -q -e "$PROG" "$f"
 		judge "$f" -i -e -s "$PROG" "$f" "$f"
+		for fmt in folded svg pprof callgrind gmon; do
+			judge "$f" -F $fmt "$PROG" "$f"
+		done
 	done
 	verdict
 }

@@ -1,0 +1,544 @@
+#! /usr/bin/env atf-sh
+#
+# export_test.sh -- prof -F: every format read back by t_expcheck, the
+# checker of each format's own rules, and its totals held to the
+# report's; gprof itself reads the gmon.out files.
+#
+# Most cases export a forged profile over t_graph (the call graph's
+# fixture: functions in known 64-byte slots), so that the output is
+# known to the byte; the e2e_ cases export real runs of h_burn and
+# h_solib.
+
+# --- helpers -----------------------------------------------------------
+
+setup_export()
+{
+	srcdir=$(atf_get_srcdir)
+	PROF=$srcdir/../../prof/prof
+	MKMON=$srcdir/t_mkmon
+	CHECK=$srcdir/t_expcheck
+	GRAPH=$srcdir/t_graph
+	unset PROFDIR PROFHZ PROFCLOCK
+	LC_ALL=C
+	export LC_ALL
+	for f in "$PROF" "$MKMON" "$CHECK" "$GRAPH"; do
+		[ -x "$f" ] || atf_fail "not built: $f"
+	done
+	GBASE=$(nm "$GRAPH" | awk '$3 == "driver" { print "0x" $1 }')
+	[ -n "$GBASE" ] || atf_fail "no driver in $GRAPH"
+	GID=$(readelf -n "$GRAPH" | awk '/Build ID:/ { print $3 }')
+	[ -n "$GID" ] || atf_fail "no build-id in $GRAPH"
+}
+
+# gs n [off]: the address of t_graph slot n (see t_graph.c), plus off:
+# a caller's return address is n + 16, a callee's cell n + 5, a sampled
+# pc n + 8.
+gs()
+{
+	printf '0x%x' $(( GBASE + $1 * 64 + ${2:-0} ))
+}
+
+# forge file [period]: 110 samples over t_graph.  driver calls both
+# callers once; work is called 900 times from cheap_caller and 100 from
+# costly_caller, whose calls hold 90 of work's 100 samples; each caller
+# has 5 of its own.  Stdin adds lines.
+forge()
+{
+	{
+		cat <<EOF
+lpc $(gs 0)
+hpc $(gs 10)
+hist 10
+run clock=0 period=${2:-10000000} in=110 arcs=1 stack_limit=64
+exec 0 $(gs 0) $(gs 10) $GID $GRAPH
+bin 1 5
+bin 2 5
+bin 3 100
+cell $(gs 1 5) 1
+cell $(gs 2 5) 1
+cell $(gs 3 5) 1000
+arc $(gs 0 16) $(gs 1 5) 1
+arc $(gs 0 32) $(gs 2 5) 1
+arc $(gs 1 16) $(gs 3 5) 900
+arc $(gs 2 16) $(gs 3 5) 100
+EOF
+		cat
+	} | "$MKMON" "$1" || atf_fail "t_mkmon failed"
+}
+
+# The stacks of forge's profile.
+stacks()
+{
+	cat <<EOF
+stack 10 0 $(gs 3 8) $(gs 1 16) $(gs 0 16)
+stack 90 0 $(gs 3 8) $(gs 2 16) $(gs 0 32)
+stack 5 0 $(gs 1 8) $(gs 0 16)
+stack 5 0 $(gs 2 8) $(gs 0 32)
+EOF
+}
+
+# The samples of the stacks, as prof -q's heading gives them.
+q_samples()
+{
+	"$PROF" -q "$@" | sed -n 's/^time: measured from sampled call stacks, \([0-9]*\) samples.*/\1/p'
+}
+
+# --- folded --------------------------------------------------------------
+
+atf_test_case folded_stacks_root_first
+folded_stacks_root_first_head()
+{
+	atf_set descr "-F folded writes one line per distinct stack, root" \
+	    "first, frames joined by ';' and a whole count, which add up" \
+	    "to the samples -q measures"
+}
+folded_stacks_root_first_body()
+{
+	setup_export
+	stacks | forge mon.out
+	cat >expout <<EOF
+driver;cheap_caller 5
+driver;cheap_caller;work 10
+driver;costly_caller 5
+driver;costly_caller;work 90
+EOF
+	atf_check -o file:expout "$PROF" -F folded "$GRAPH"
+	"$PROF" -F folded "$GRAPH" >out
+	atf_check -o inline:"stacks 4 samples $(q_samples "$GRAPH")\n" \
+	    "$CHECK" folded out
+}
+
+atf_test_case export_keeps_statistics
+export_keeps_statistics_head()
+{
+	atf_set descr "-s with -F still prints the statistics on stderr," \
+	    "and the export alone goes to stdout"
+}
+export_keeps_statistics_body()
+{
+	setup_export
+	stacks | forge mon.out
+	"$PROF" -F folded "$GRAPH" >expout
+	atf_check -o file:expout -e match:'call counts used' \
+	    -e match:'^clock: ' "$PROF" -s -F folded "$GRAPH"
+}
+
+atf_test_case folded_merges_stacks_by_function
+folded_merges_stacks_by_function_head()
+{
+	atf_set descr "Stacks that differ only in the address inside a" \
+	    "function are one line; library frames are marked with their" \
+	    "object, as report rows are"
+}
+folded_merges_stacks_by_function_body()
+{
+	setup_export
+	{
+		stacks
+		echo "stack 7 0 $(gs 3 12) $(gs 2 20) $(gs 0 32)"
+		echo "obj 0x7f0000000000 0x7f0000001000 0x7f0000002000 - /nonexistent/libx.so"
+		echo "stack 3 0 0x7f0000001010 $(gs 7 16) $(gs 0 48)"
+	} | forge mon.out
+	cat >expout <<EOF
+driver;cheap_caller 5
+driver;cheap_caller;work 10
+driver;costly_caller 5
+driver;costly_caller;work 97
+driver;sorter;[unnamed code] (/nonexistent/libx.so) 3
+EOF
+	atf_check -o file:expout -e ignore "$PROF" -F folded "$GRAPH"
+}
+
+atf_test_case folded_without_stacks_a_frame_a_function
+folded_without_stacks_a_frame_a_function_head()
+{
+	atf_set descr "Without stacks in the files, -F folded says so in one" \
+	    "warning and writes a frame a function, its self time"
+}
+folded_without_stacks_a_frame_a_function_body()
+{
+	setup_export
+	forge mon.out </dev/null
+	cat >expout <<EOF
+cheap_caller 5
+costly_caller 5
+work 100
+EOF
+	atf_check -o file:expout -e match:'^prof: mon.out: no call stacks in the files .*folded has a frame a function, self time only$' \
+	    "$PROF" -F folded "$GRAPH"
+}
+
+atf_test_case folded_whole_counts_at_merged_rates
+folded_whole_counts_at_merged_rates_head()
+{
+	atf_set descr "Files sampled at different rates weigh their samples" \
+	    "by their period; folded counts are whole and add up to the" \
+	    "weighted total, rounded, with no stack off by more than one"
+}
+folded_whole_counts_at_merged_rates_body()
+{
+	setup_export
+	stacks | forge a.out
+	# 15 ms a sample: each of the 3 stacks weighs 1.5.
+	{
+		echo "stack 1 0 $(gs 4 8) $(gs 0 48)"
+		echo "stack 1 0 $(gs 5 8) $(gs 0 48)"
+		echo "stack 1 0 $(gs 6 8) $(gs 0 48)"
+	} | forge b.out 15000000
+	"$PROF" -F folded "$GRAPH" a.out b.out >out 2>err ||
+	    atf_fail "prof failed: $(cat err)"
+	# 110 samples of the first file, 3 x 1.5 of the second: 114.5.
+	atf_check -o inline:"stacks 7 samples 115\n" "$CHECK" folded out
+	atf_check -o match:'^driver;costly_caller;work 90$' cat out
+	awk '$1 ~ /^driver;(ping|pong|leaf)$/ && ($2 < 1 || $2 > 2) {
+	    print; bad = 1 } END { exit bad }' out ||
+	    atf_fail "a count off by more than one: $(cat out)"
+}
+
+# --- pprof ---------------------------------------------------------------
+
+atf_test_case pprof_fields_and_exact_calls
+pprof_fields_and_exact_calls_head()
+{
+	atf_set descr "-F pprof writes a well-formed profile.proto with" \
+	    "samples/count and cpu/nanoseconds, the period, every location's" \
+	    "function and mapping, and the exact calls of each counted arc" \
+	    "as calls/count samples"
+}
+pprof_fields_and_exact_calls_body()
+{
+	setup_export
+	stacks | forge mon.out
+	"$PROF" -F pprof "$GRAPH" >out || atf_fail "prof failed"
+	cat >expout <<EOF
+types samples/count cpu/nanoseconds calls/count
+default cpu
+period 10000000
+calls cheap_caller 1
+calls costly_caller 1
+calls work 900
+calls work 100
+samples 110 ns 1100000000 calls 1002
+EOF
+	atf_check -o file:expout "$CHECK" pprof out
+	# The mapping holds the program's path and its build-id, in hex.
+	grep -q "$GID" out || atf_fail "no build-id $GID in the profile"
+	grep -q "$GRAPH" out || atf_fail "no program path in the profile"
+}
+
+# --- callgrind -----------------------------------------------------------
+
+atf_test_case callgrind_costs_and_calls
+callgrind_costs_and_calls_head()
+{
+	atf_set descr "-F callgrind writes the callgrind format: self costs" \
+	    "that add up to the totals line, and calls= lines with the" \
+	    "exact calls and the measured inclusive cost of each arc"
+}
+callgrind_costs_and_calls_body()
+{
+	setup_export
+	stacks | forge mon.out
+	"$PROF" -F callgrind "$GRAPH" >out || atf_fail "prof failed"
+	atf_check -o inline:"totals 110 1100000000 self 110 1100000000 calls 1002\n" \
+	    "$CHECK" callgrind out
+	# costly_caller's 100 calls of work hold 90 samples; cheap's 900, 10.
+	atf_check -o inline:"calls=900 0\n0 10 100000000\ncalls=100 0\n0 90 900000000\n" \
+	    awk '/^calls=/ && ($1 == "calls=900" || $1 == "calls=100") {
+		print; getline; print }' out
+	atf_check -o match:'^c?fn=\([0-9]+\) work$' cat out
+}
+
+# --- gmon ----------------------------------------------------------------
+
+# gprof_calls prog gmon: "name calls" of gprof's flat profile.
+gprof_calls()
+{
+	gprof -b -p "$1" "$2" | awk 'NF == 7 && $4 ~ /^[0-9]+$/ {
+	    print $7, $4 }' | sort
+}
+
+# prof_calls prog [mdata]: "name calls" of prof's report.
+prof_calls()
+{
+	"$PROF" -h "$@" | awk 'NF >= 6 && $4 ~ /^[0-9]+$/ { print $NF, $4 }' |
+	    sort
+}
+
+atf_test_case gmon_layout_and_gprof_agrees
+gmon_layout_and_gprof_agrees_head()
+{
+	atf_set descr "-F gmon writes gmon.out, named on stdout: a histogram" \
+	    "and the arcs, which GNU gprof reads with the same seconds and" \
+	    "call counts as prof's report"
+}
+gmon_layout_and_gprof_agrees_body()
+{
+	setup_export
+	stacks | forge mon.out
+	atf_check -o inline:"gmon.out\n" "$PROF" -F gmon "$GRAPH"
+	atf_check -o inline:"hists 1 rate 100 samples 110 arcs 4 calls 1002\n" \
+	    "$CHECK" gmon gmon.out
+	prof_calls "$GRAPH" >expout
+	gprof_calls "$GRAPH" gmon.out >out
+	atf_check -o file:expout cat out
+	atf_check -o match:'^ *90\.91 +1\.00 +1\.00 +1000 .* work$' \
+	    gprof -b -p "$GRAPH" gmon.out
+}
+
+atf_test_case gmon_bins_split_at_16_bits
+gmon_bins_split_at_16_bits_head()
+{
+	atf_set descr "A bin of more than 65535 samples is written as two" \
+	    "histogram records of the same range, which gprof adds up:" \
+	    "nothing is cut"
+}
+gmon_bins_split_at_16_bits_body()
+{
+	setup_export
+	for f in a b; do
+		echo "bin 3 40000" | forge $f.out
+	done
+	atf_check -o inline:"gmon.out\n" "$PROF" -F gmon "$GRAPH" a.out b.out
+	atf_check -o inline:"hists 2 rate 100 samples 80020 arcs 4 calls 2004\n" \
+	    "$CHECK" gmon gmon.out
+	atf_check -o match:'^ *99\.98 +800\.00 +800\.00 +2000 .* work$' \
+	    gprof -b -p "$GRAPH" gmon.out
+}
+
+atf_test_case gmon_arcs_split_at_32_bits
+gmon_arcs_split_at_32_bits_head()
+{
+	atf_set descr "An arc of more than 2^32 - 1 calls is written as" \
+	    "several arcs, which gprof adds up: the calls are exact"
+}
+gmon_arcs_split_at_32_bits_body()
+{
+	setup_export
+	printf 'arc %s %s 10000000000\ncell %s 10000000000\n' \
+	    $(gs 3 16) $(gs 6 5) $(gs 6 5) | forge mon.out
+	atf_check -o ignore "$PROF" -F gmon "$GRAPH"
+	atf_check -o inline:"hists 1 rate 100 samples 110 arcs 7 calls 10000001002\n" \
+	    "$CHECK" gmon gmon.out
+	atf_check -o match:' 10000000000 .* leaf$' gprof -b -p "$GRAPH" gmon.out
+}
+
+atf_test_case gmon_count_too_large_refused
+gmon_count_too_large_refused_head()
+{
+	atf_set descr "An arc of more calls than 1024 arc records hold is" \
+	    "refused in one line naming the profile, and no gmon.out is" \
+	    "left: nothing is cut"
+}
+gmon_count_too_large_refused_body()
+{
+	setup_export
+	printf 'arc %s %s 0x7000000000000000\ncell %s 0x7000000000000000\n' \
+	    $(gs 3 16) $(gs 6 5) $(gs 6 5) | forge mon.out
+	atf_check -s exit:1 -o empty -e inline:"prof: mon.out: an arc of more calls than gmon.out holds in 1024 records\n" \
+	    "$PROF" -F gmon "$GRAPH"
+	[ ! -e gmon.out ] || atf_fail "a gmon.out was left"
+}
+
+# --- svg -----------------------------------------------------------------
+
+atf_test_case svg_frames_proportional
+svg_frames_proportional_head()
+{
+	atf_set descr "-F svg writes well-formed XML in which every frame is" \
+	    "as wide as its samples, the root as wide as all the stacks';" \
+	    "the title names the program, rate and clock; a tooltip gives" \
+	    "seconds, share and the exact calls from the caller"
+}
+svg_frames_proportional_body()
+{
+	setup_export
+	stacks | forge mon.out
+	"$PROF" -F svg "$GRAPH" >out.svg || atf_fail "prof failed"
+	atf_check -o inline:"frames 6 samples 110\n" "$CHECK" svg out.svg
+	atf_check -o match:'t_graph: 1\.10 s of CPU sampled at 100 Hz, clock setitimer ITIMER_PROF' \
+	    cat out.svg
+	atf_check -o match:'<desc>work&#10;0\.900 s, 81\.82%, 90 samples&#10;1000 calls in all, 100 from costly_caller</desc>' \
+	    cat out.svg
+	if grep -q 'http://[^w]\|https:\|xlink:href\|@import' out.svg; then
+		atf_fail "the SVG refers to something outside itself"
+	fi
+}
+
+atf_test_case svg_colours_by_object
+svg_colours_by_object_head()
+{
+	atf_set descr "A library's frames take a hue of their own, away from" \
+	    "the program's warm ones, and the legend names each object drawn"
+}
+svg_colours_by_object_body()
+{
+	setup_export
+	{
+		stacks
+		echo "obj 0x7f0000000000 0x7f0000001000 0x7f0000002000 - /nonexistent/libx.so"
+		echo "stack 30 0 0x7f0000001010 $(gs 7 16) $(gs 0 48)"
+	} | forge mon.out
+	"$PROF" -F svg "$GRAPH" >out.svg 2>/dev/null || atf_fail "prof failed"
+	atf_check -o ignore "$CHECK" svg out.svg
+	# Program frames: hues 0 to 44; the first library's: 200 to 220.
+	awk -F'fill="hsl\\(' '/<g class="f"><desc>/ {
+		split($2, h, ",")
+		lib = index($0, "(/nonexistent/libx.so)&#10;") > 0
+		if (lib && (h[1] < 200 || h[1] > 220) ||
+		    !lib && index($0, "<desc>all&#10;") == 0 && h[1] > 44) {
+			print "hue " h[1] ": " $0; bad = 1
+		}
+	    } END { exit bad }' out.svg || atf_fail "a frame of the wrong hue"
+	atf_check -o match:'>libx\.so</text>' -o match:">$GRAPH</text>" \
+	    cat out.svg
+}
+
+atf_test_case svg_names_elided_to_fit
+svg_names_elided_to_fit_head()
+{
+	atf_set descr "A name longer than its box is cut and ends in '..';" \
+	    "a box too narrow for three characters has no text"
+}
+svg_names_elided_to_fit_body()
+{
+	setup_export
+	{
+		stacks
+		echo "stack 4 0 $(gs 8 8) $(gs 7 16) $(gs 0 48)"
+		echo "stack 1 0 $(gs 6 8) $(gs 3 16) $(gs 1 16) $(gs 0 16)"
+	} | forge mon.out
+	"$PROF" -F svg "$GRAPH" >out.svg || atf_fail "prof failed"
+	atf_check -o ignore "$CHECK" svg out.svg
+	# 4 of 115 samples: 41 pixels, room for 4 characters.
+	atf_check -o match:'>so\.\.</text>' -o match:'>co\.\.</text>' \
+	    cat out.svg
+	# 1 sample: 10 pixels, no text.
+	atf_check -o not-match:'>leaf</text>' -o not-match:'>l\.\.</text>' \
+	    cat out.svg
+	atf_check -o match:'<desc>leaf&#10;' cat out.svg
+}
+
+# --- errors --------------------------------------------------------------
+
+atf_test_case export_errors_one_line
+export_errors_one_line_head()
+{
+	atf_set descr "An unknown format, a flame graph of no samples and a" \
+	    "gmon.out that cannot be written each end prof with one line" \
+	    "naming the file or option and the reason, status 1"
+}
+export_errors_one_line_body()
+{
+	setup_export
+	atf_check -s exit:1 -o empty \
+	    -e inline:"prof: -F nosuch: no such format (folded, svg, pprof, callgrind, gmon)\n" \
+	    "$PROF" -F nosuch "$GRAPH" missing.out
+	printf 'lpc %s\nhpc %s\nhist 10\ncell %s 1\n' $(gs 0) $(gs 10) \
+	    $(gs 3 5) | "$MKMON" empty.out
+	atf_check -s exit:1 -o empty \
+	    -e inline:"prof: empty.out: no samples in the files: no flame graph to draw\n" \
+	    "$PROF" -F svg "$GRAPH" empty.out
+	stacks | forge mon.out
+	mkdir gmon.out
+	atf_check -s exit:1 -o empty -e inline:"prof: gmon.out: Is a directory\n" \
+	    "$PROF" -F gmon "$GRAPH"
+}
+
+# --- end to end ----------------------------------------------------------
+
+atf_test_case e2e_formats_agree_on_a_run
+e2e_formats_agree_on_a_run_head()
+{
+	atf_set descr "A real run of h_burn exported in every format: each" \
+	    "passes its checker and they count the same samples as -q and" \
+	    "the same calls of burn50 as the report"
+}
+e2e_formats_agree_on_a_run_body()
+{
+	setup_export
+	prog=$srcdir/h_burn
+	atf_check "$prog" 300000 100
+	n=$(q_samples "$prog")
+	[ "${n:-0}" -gt 50 ] || atf_fail "too few samples in stacks: $n"
+	for f in folded svg pprof callgrind; do
+		"$PROF" -F $f "$prog" >out.$f 2>err ||
+		    atf_fail "prof -F $f failed: $(cat err)"
+		"$CHECK" $f out.$f >check.$f 2>err ||
+		    atf_fail "$f: $(cat err)"
+	done
+	# The overhead of libmon's code is a stack of its own in exports.
+	o=$(awk '/^\[libmon: profiling overhead\]/ { print $NF }' out.folded)
+	t=$((n + ${o:-0}))
+	atf_check -o match:"^stacks [0-9]+ samples $t\$" cat check.folded
+	atf_check -o match:"^frames [0-9]+ samples $t\$" cat check.svg
+	atf_check -o match:"^samples $t ns" cat check.pprof
+	atf_check -o match:"^totals $t " cat check.callgrind
+	atf_check -o match:'^calls burn50 500$' cat check.pprof
+}
+
+atf_test_case e2e_gprof_reads_exported_gmon
+e2e_gprof_reads_exported_gmon_head()
+{
+	atf_set descr "gprof reads the gmon.out of a real run of h_burn: its" \
+	    "flat profile has the call counts of prof's report, and its" \
+	    "seconds within 0.02 of prof's"
+}
+e2e_gprof_reads_exported_gmon_body()
+{
+	setup_export
+	prog=$srcdir/h_burn
+	atf_check "$prog" 300000 100
+	atf_check -o match:'^gmon.out$' -e ignore "$PROF" -F gmon "$prog"
+	atf_check -o ignore "$CHECK" gmon gmon.out
+	for f in burn50 burn30 burn20; do
+		p=$("$PROF" -h "$prog" | awk -v f=$f '$NF == f { print $2, $4 }')
+		g=$(gprof -b -p "$prog" gmon.out |
+		    awk -v f=$f '$NF == f { print $3, $4 }')
+		echo "$p $g" | awk '{ d = $1 - $3; if (d < 0) d = -d;
+		    exit !($2 == $4 && d <= 0.02) }' ||
+		    atf_fail "$f: prof says $p, gprof $g"
+	done
+}
+
+atf_test_case e2e_library_gmon_file
+e2e_library_gmon_file_head()
+{
+	atf_set descr "A run with time in a shared library gets a second" \
+	    "file, gmon.LIB.out, which gprof reads against the library;" \
+	    "calls from the program into it are counted in a warning"
+}
+e2e_library_gmon_file_body()
+{
+	setup_export
+	prog=$srcdir/h_solib
+	atf_check "$prog"
+	atf_check -o inline:"gmon.out\ngmon.h_solib.so.out\n" \
+	    -e match:'^prof: gmon.h_solib.so.out: 300 calls from other objects left out: gprof could not name their callers$' \
+	    "$PROF" -F gmon "$prog"
+	atf_check -o ignore "$CHECK" gmon gmon.h_solib.so.out
+	atf_check -o match:' lib_burn$' gprof -b -p "$srcdir/h_solib.so" \
+	    gmon.h_solib.so.out
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case folded_stacks_root_first
+	atf_add_test_case export_keeps_statistics
+	atf_add_test_case folded_merges_stacks_by_function
+	atf_add_test_case folded_without_stacks_a_frame_a_function
+	atf_add_test_case folded_whole_counts_at_merged_rates
+	atf_add_test_case pprof_fields_and_exact_calls
+	atf_add_test_case callgrind_costs_and_calls
+	atf_add_test_case gmon_layout_and_gprof_agrees
+	atf_add_test_case gmon_bins_split_at_16_bits
+	atf_add_test_case gmon_arcs_split_at_32_bits
+	atf_add_test_case gmon_count_too_large_refused
+	atf_add_test_case svg_frames_proportional
+	atf_add_test_case svg_colours_by_object
+	atf_add_test_case svg_names_elided_to_fit
+	atf_add_test_case export_errors_one_line
+	atf_add_test_case e2e_formats_agree_on_a_run
+	atf_add_test_case e2e_gprof_reads_exported_gmon
+	atf_add_test_case e2e_library_gmon_file
+}
