@@ -372,9 +372,14 @@ sortcells(struct cnt *a, size_t n)
 	}
 }
 
-/* Add n calls at pc into the hash h of 2^bits cells. */
+/*
+ * Add n calls at pc into the hash h of 2^bits cells, of which *room may
+ * still be taken.  Threads counting on (a snapshot) may claim more cells
+ * than were measured: a pc that finds no room is left for the next
+ * reading, and a slot always stays free to end a probe.
+ */
 static void
-merge_one(struct cnt *h, unsigned int bits, char *pc, long n)
+merge_one(struct cnt *h, unsigned int bits, char *pc, long n, size_t *room)
 {
 	size_t j;
 
@@ -383,13 +388,18 @@ merge_one(struct cnt *h, unsigned int bits, char *pc, long n)
 	j = _mon_hash((uintptr_t)pc, bits);
 	while (h[j].fnpc != NULL && h[j].fnpc != pc)
 		j = (j + 1) & (((size_t)1 << bits) - 1);
+	if (h[j].fnpc == NULL) {
+		if (*room == 0)
+			return;
+		(*room)--;
+	}
 	h[j].fnpc = pc;
 	h[j].mcnt += n;
 }
 
 /* Add the cells of table t into the hash h of 2^bits cells. */
 static void
-merge_tbl(struct cnt *h, unsigned int bits, struct tbl *t)
+merge_tbl(struct cnt *h, unsigned int bits, struct tbl *t, size_t *room)
 {
 	struct _mon_slot *s;
 	struct block *b;
@@ -399,12 +409,12 @@ merge_tbl(struct cnt *h, unsigned int bits, struct tbl *t)
 
 	for (b = atomic_load(&t->blocks); b != NULL; b = b->next)
 		for (c = block_cells(b, &n), i = 0; i < n; i++)
-			merge_one(h, bits, c[i].fnpc, c[i].mcnt);
+			merge_one(h, bits, c[i].fnpc, c[i].mcnt, room);
 	for (k = 0; k < _MON_TABMAX; k++) {
 		s = _mon_tab_hash(&t->spill, k, &n);
 		for (i = 0; s != NULL && i < n; i++)
 			merge_one(h, bits, (char *)atomic_load(&s[i].key),
-			    (long)atomic_load(&s[i].count));
+			    (long)atomic_load(&s[i].count), room);
 	}
 }
 
@@ -419,7 +429,7 @@ _mon_cells_merge(size_t *np, size_t *maplenp)
 {
 	struct tbl *t;
 	struct cnt *h;
-	size_t total, cap, i, k;
+	size_t total, cap, room, i, k;
 	unsigned int bits;
 
 	*np = *maplenp = 0;
@@ -433,8 +443,9 @@ _mon_cells_merge(size_t *np, size_t *maplenp)
 	if ((h = _mon_map(cap * sizeof(*h))) == NULL)
 		return NULL;
 	*maplenp = cap * sizeof(*h);
+	room = cap - 1;
 	for (t = atomic_load(&tables); t != NULL; t = t->next)
-		merge_tbl(h, bits, t);
+		merge_tbl(h, bits, t, &room);
 	for (i = k = 0; i < cap; i++)
 		if (h[i].fnpc != NULL)
 			h[k++] = h[i];

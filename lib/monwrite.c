@@ -131,6 +131,35 @@ unloaded(uint64_t *at, struct _mon_gone *g)
 }
 
 /*
+ * The RUN record of d from the statistics as they stand: counts since the
+ * profile started.  A snapshot takes the difference of two of them.
+ */
+void
+_mon_run_fill(struct monx_run *run, const struct _mon_out *d)
+{
+	memset(run, 0, sizeof(*run));
+	run->clock = _mon_stats.clock;
+	run->pid = getpid();
+	run->period_ns = _mon_stats.period_ns;
+	run->cpu_ns = _mon_stats.cpu_ns;
+	run->samples_in = atomic_load(&_mon_stats.in);
+	run->samples_out = atomic_load(&_mon_stats.out);
+	run->samples_lost = atomic_load(&_mon_stats.lost);
+	run->saturated = atomic_load(&_mon_stats.saturated);
+	run->overruns = atomic_load(&_mon_stats.overruns);
+	run->dropped = atomic_load(&_mon_stats.dropped);
+	run->unloaded_lost = _mon_gone_lost();
+	run->outside_lost = atomic_load(&_mon_stats.outlost);
+	run->unsampled = d->unsampled;
+	run->user_ns = _mon_stats.user_ns;
+	run->sys_ns = _mon_stats.sys_ns;
+	run->cells_lost = _mon_cells_lost();
+	run->scale = d->scale;
+	run->threads = _mon_cells_threads();
+	run->tables = _mon_cells_tables();
+}
+
+/*
  * Build the extension stream in fresh memory; *lenp gets its length and
  * *maplenp what to unmap.  NULL when there is no memory: the file is
  * then written classic-only.
@@ -144,7 +173,8 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 	unsigned char *p;
 	size_t cap, len, nobj, npc;
 
-	npc = _mon_outside_count();
+	/* A part brings its own samples outside: those since the last. */
+	npc = d->run != NULL ? d->npcs : _mon_outside_count();
 	nobj = _mon_objects(NULL, 0, unloaded);
 	cap = sizeof(head) + 4 * sizeof(struct monx_rec) + sizeof(run) +
 	    sizeof(struct monx_range) +
@@ -153,26 +183,10 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 		return NULL;
 	len = sizeof(head);
 
-	memset(&run, 0, sizeof(run));
-	run.clock = _mon_stats.clock;
-	run.pid = getpid();
-	run.period_ns = _mon_stats.period_ns;
-	run.cpu_ns = _mon_stats.cpu_ns;
-	run.samples_in = atomic_load(&_mon_stats.in);
-	run.samples_out = atomic_load(&_mon_stats.out);
-	run.samples_lost = atomic_load(&_mon_stats.lost);
-	run.saturated = atomic_load(&_mon_stats.saturated);
-	run.overruns = atomic_load(&_mon_stats.overruns);
-	run.dropped = atomic_load(&_mon_stats.dropped);
-	run.unloaded_lost = _mon_gone_lost();
-	run.outside_lost = atomic_load(&_mon_stats.outlost);
-	run.unsampled = d->unsampled;
-	run.user_ns = _mon_stats.user_ns;
-	run.sys_ns = _mon_stats.sys_ns;
-	run.cells_lost = _mon_cells_lost();
-	run.scale = d->scale;
-	run.threads = _mon_cells_threads();
-	run.tables = _mon_cells_tables();
+	if (d->run != NULL)
+		run = *d->run;
+	else
+		_mon_run_fill(&run, d);
 	len += rec(p + len, MONX_R_RUN, &run, sizeof(run));
 	if (__start_libmon_text != NULL &&
 	    (uintptr_t)__stop_libmon_text > (uintptr_t)__start_libmon_text) {
@@ -194,7 +208,11 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 		size_t at = len, k;
 
 		len += sizeof(r);
-		k = _mon_outside_copy(p + len, npc);
+		if (d->run != NULL) {
+			k = npc;
+			memcpy(p + len, d->pcs, npc * sizeof(pc));
+		} else
+			k = _mon_outside_copy(p + len, npc);
 		len += k * sizeof(pc);
 		r.len = k * sizeof(pc);
 		memcpy(p + at, &r, sizeof(r));
@@ -272,33 +290,57 @@ decimal(char *buf, unsigned long v)
 	return n;
 }
 
+/* Does the profile go to PROFDIR, where files of other runs may be? */
+int
+_mon_outname_dir(void)
+{
+	return usedir;
+}
+
 /*
  * Where the profile goes: mon.out, or DIR/<pid>.<program> with the pid
- * of the writing process.  0 with the path in buf, -1 if it does not
- * fit.  No stdio: this runs at exit.
+ * of the writing process.  With PROFDIR, run 2 and on (a pid used
+ * again) add -<run> to the name; part 1 and on (snapshots) add .<part>
+ * to either.  0 with the path in buf, -1 if it does not fit.  No stdio:
+ * this runs at exit.
  */
 int
-_mon_outpath(char *buf, size_t size)
+_mon_outpath(char *buf, size_t size, unsigned int run, unsigned long part)
 {
 	size_t d, p, n;
-	char pid[20];
+	char num[2][21];
+	size_t nlen[2];
 
-	if (!usedir) {
-		if (size < sizeof(MON_OUT))
-			return -1;
-		memcpy(buf, MON_OUT, sizeof(MON_OUT));
-		return 0;
+	nlen[0] = nlen[1] = 0;
+	if (usedir && run > 1) {
+		num[0][0] = '-';
+		nlen[0] = 1 + decimal(num[0] + 1, run);
 	}
-	d = strlen(outdir);
-	p = strlen(outprog);
-	n = decimal(pid, (unsigned long)getpid());
-	if (d + 1 + n + 1 + p + 1 > size)
-		return -1;
-	memcpy(buf, outdir, d);
-	buf[d] = '/';
-	memcpy(buf + d + 1, pid, n);
-	buf[d + 1 + n] = '.';
-	memcpy(buf + d + 2 + n, outprog, p + 1);
+	if (part > 0) {
+		num[1][0] = '.';
+		nlen[1] = 1 + decimal(num[1] + 1, part);
+	}
+	if (!usedir) {
+		if (size < sizeof(MON_OUT) + nlen[1])
+			return -1;
+		memcpy(buf, MON_OUT, sizeof(MON_OUT) - 1);
+		n = sizeof(MON_OUT) - 1;
+	} else {
+		d = strlen(outdir);
+		p = strlen(outprog);
+		if (d + 22 + p + nlen[0] + nlen[1] + 1 > size)
+			return -1;
+		memcpy(buf, outdir, d);
+		buf[d] = '/';
+		n = d + 1 + decimal(buf + d + 1, (unsigned long)getpid());
+		buf[n++] = '.';
+		memcpy(buf + n, outprog, p);
+		n += p;
+		memcpy(buf + n, num[0], nlen[0]);
+		n += nlen[0];
+	}
+	memcpy(buf + n, num[1], nlen[1]);
+	buf[n + nlen[1]] = '\0';
 	return 0;
 }
 
@@ -481,7 +523,25 @@ release(const struct sigaction *old)
 		(void)kill(getpid(), caught);
 }
 
-/* Write the profile d to path, whole or not at all.  0 or -1. */
+/*
+ * The named temporary tmp becomes path: by a rename over what is there,
+ * or, with noreplace, by a link that fails (EEXIST) where path is taken.
+ */
+static int
+settle(const char *tmp, const char *path, int noreplace)
+{
+	if (!noreplace)
+		return rename(tmp, path);
+	if (link(tmp, path) != 0)
+		return -1;
+	(void)unlink(tmp);
+	return 0;
+}
+
+/*
+ * Write the profile d to path, whole or not at all.  0, or -1 with errno
+ * set; with d->noreplace, -1 and EEXIST, quietly, where path is taken.
+ */
 int
 _mon_write(const char *path, const struct _mon_out *d)
 {
@@ -536,7 +596,7 @@ _mon_write(const char *path, const struct _mon_out *d)
 		err = write_all(o, d, ext, ext == NULL ? 0 : extlen);
 		tmp[0] = '\0';
 		if (err == 0 && nameat(o->fd, path) != 0 &&
-		    (errno != EEXIST ||
+		    (errno != EEXIST || d->noreplace ||
 		    nametemp(o->fd, path, tmp, sizeof(tmp)) != 0))
 			err = errno;
 		if (close(o->fd) != 0 && err == 0)
@@ -545,7 +605,7 @@ _mon_write(const char *path, const struct _mon_out *d)
 			err = errno;
 			(void)unlink(tmp);
 		}
-		if (err != 0)
+		if (err != 0 && !(err == EEXIST && d->noreplace))
 			_mon_warn(path, NULL, err);
 	} else if ((o->fd = opentemp(path, tmp, sizeof(tmp))) < 0) {
 		err = errno;
@@ -554,11 +614,12 @@ _mon_write(const char *path, const struct _mon_out *d)
 		err = write_all(o, d, ext, ext == NULL ? 0 : extlen);
 		if (close(o->fd) != 0 && err == 0)
 			err = errno;
-		if (err == 0 && rename(tmp, path) != 0)
+		if (err == 0 && settle(tmp, path, d->noreplace) != 0)
 			err = errno;
 		if (err != 0) {
 			(void)unlink(tmp);
-			_mon_warn(path, NULL, err);
+			if (!(err == EEXIST && d->noreplace))
+				_mon_warn(path, NULL, err);
 		}
 	}
 	release(held);
@@ -571,6 +632,6 @@ out:
 		(void)setfsuid(ofsuid);
 		(void)setfsgid(ofsgid);
 	}
-	errno = saved;
+	errno = err == 0 ? saved : err;
 	return err == 0 ? 0 : -1;
 }
