@@ -284,6 +284,8 @@ _mon_hash(uintptr_t pc, unsigned int bits)
 pid_t	_mon_gettid(void) _mon_hidden;
 int	_mon_alive(pid_t) _mon_hidden;
 size_t	_mon_threads(void (*)(pid_t, void *), void *) _mon_hidden;
+void	_mon_own_thread(pid_t, int) _mon_hidden;
+void	_mon_own_forget(void) _mon_hidden;
 void	_mon_warn(const char *, const char *, int) _mon_hidden;
 void	*_mon_map(size_t) _mon_hidden;
 void	_mon_unmap(void *, size_t) _mon_hidden;

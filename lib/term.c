@@ -85,7 +85,7 @@ static uint64_t		interval;	/* PROFINTERVAL in ns, 0 for none */
 static sem_t		wake;		/* the snapper waits on it */
 static pthread_t	snapper;
 static _Atomic pid_t	snapper_pid;	/* the process it runs in */
-static _Atomic int	quit, asked, done;
+static _Atomic int	quit, asked, done, started;
 static _Atomic pid_t	ending;		/* a process dying politely */
 static int		endsig;
 
@@ -345,6 +345,8 @@ snap_loop(void *unused)
 	int timed;
 
 	(void)unused;
+	_mon_own_thread(_mon_gettid(), 1);
+	atomic_store(&started, 1);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	later(&next, interval);
 	for (;;) {
@@ -360,8 +362,10 @@ snap_loop(void *unused)
 			for (;;)
 				(void)sigsuspend(&none);
 		}
-		if (atomic_load(&quit))
+		if (atomic_load(&quit)) {
+			_mon_own_thread(_mon_gettid(), 0);
 			return NULL;
+		}
 		if (timed)
 			next_after(&next);
 		if (timed || atomic_exchange(&asked, 0))
@@ -389,10 +393,14 @@ snapper_start(void)
 	pthread_attr_init(&at);
 	pthread_attr_setstacksize(&at, SNAPPER_STACK);
 	pthread_attr_setsigmask_np(&at, &all);
+	atomic_store(&started, 0);
 	r = real(&snapper, &at, snap_loop, NULL);
 	pthread_attr_destroy(&at);
 	if (r != 0)
 		return -1;
+	/* Known as libmon's before any clock looks for threads to arm. */
+	while (!atomic_load(&started))
+		(void)sched_yield();
 	atomic_store(&snapper_pid, getpid());
 	return 0;
 }
@@ -576,6 +584,7 @@ _mon_term_fork_child(void)
 {
 	atomic_store(&wlock, 0);
 	atomic_store(&ending, 0);
+	_mon_own_forget();
 	inside = 0;
 	deferred = 0;
 	if (atomic_load(&snapper_pid) != 0) {

@@ -60,9 +60,52 @@ _mon_alive(pid_t tid)
 }
 
 /*
+ * libmon's own threads that a clock must not sample (the snapper): a
+ * thread adds itself (on) or takes itself away.
+ */
+#define NOWN	4
+static _Atomic pid_t own[NOWN];
+
+void
+_mon_own_thread(pid_t tid, int on)
+{
+	pid_t want;
+	int i;
+
+	for (i = 0; i < NOWN; i++) {
+		want = on ? 0 : tid;
+		if (atomic_compare_exchange_strong(&own[i], &want,
+		    on ? tid : 0))
+			return;
+	}
+}
+
+/* A fork child has none of its parent's threads. */
+void
+_mon_own_forget(void)
+{
+	int i;
+
+	for (i = 0; i < NOWN; i++)
+		atomic_store(&own[i], 0);
+}
+
+static int
+is_own(pid_t tid)
+{
+	int i;
+
+	for (i = 0; i < NOWN; i++)
+		if (atomic_load(&own[i]) == tid)
+			return 1;
+	return 0;
+}
+
+/*
  * Call fn(tid, arg), if fn is given, for every thread of the process now
- * but the calling one; the number of threads there are, the caller
- * among them (1 when /proc cannot say).  Not for signal context.
+ * but the calling one and libmon's own; the number of threads there are,
+ * the caller among them (1 when /proc cannot say).  Not for signal
+ * context.
  */
 size_t
 _mon_threads(void (*fn)(pid_t, void *), void *arg)
@@ -79,7 +122,7 @@ _mon_threads(void (*fn)(pid_t, void *), void *arg)
 		if ((t = (pid_t)atoi(e->d_name)) <= 0)
 			continue;
 		n++;
-		if (t != me && fn != NULL)
+		if (t != me && fn != NULL && !is_own(t))
 			fn(t, arg);
 	}
 	closedir(d);

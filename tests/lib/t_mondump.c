@@ -53,6 +53,8 @@ run(const struct monx_run *r)
 	printf("run.unsampled %" PRIu32 "\n", r->unsampled);
 	printf("run.user_ns %" PRIu64 "\n", r->user_ns);
 	printf("run.sys_ns %" PRIu64 "\n", r->sys_ns);
+	printf("run.part %" PRIu32 "\n", r->part);
+	printf("run.last %" PRIu32 "\n", r->last);
 }
 
 static void
