@@ -12,13 +12,16 @@
  *	api		monsnapshot(); a failure is printed
  * END, once all N are served and the workers are gone:
  *	exit		return from main
- *	kill SIG	kill(getpid(), SIG), then exit 9 if still alive 10 s on
+ *	kill SIG	kill(getpid(), SIG), then exit 9 if still alive 2 s on
  *	wait SECS	sleep SECS (a signal from the test comes meanwhile),
  *			then exit 0
  *	own		a SIGTERM handler of its own, then kill(getpid(),
  *			SIGTERM): "caught" and exit 7
  *	blocked		SIGUSR2 was blocked in every thread from the start:
  *			"took N" (those sigtimedwait() takes) and exit 0
+ *	reexec		the profile written (monitor(0, ...)), then the
+ *			program again by exec, same pid: "h_server SNAP N M
+ *			exit"
  *	disp		the actions of SIGINT, SIGTERM, SIGHUP and SIGUSR2 as
  *			sigaction() reads them, a SIGTERM handler set, read
  *			back and SIG_DFL again; then exec grep of its SigBlk,
@@ -137,7 +140,7 @@ disp(void)
 }
 
 static int
-finish(const char *end, const char *arg)
+finish(char *argv[], const char *end, const char *arg)
 {
 	struct timespec ms = { 0, 10000000 }, zero = { 0, 0 };
 	sigset_t set;
@@ -149,7 +152,7 @@ finish(const char *end, const char *arg)
 	if (strcmp(end, "kill") == 0) {
 		fflush(stdout);
 		(void)kill(getpid(), atoi(arg));
-		for (i = 0; i < 1000; i++)
+		for (i = 0; i < 200; i++)
 			nanosleep(&ms, NULL);
 		return 9;
 	}
@@ -165,6 +168,13 @@ finish(const char *end, const char *arg)
 			nanosleep(&ms, NULL);
 		printf(caught ? "caught\n" : "not caught\n");
 		return 7;
+	}
+	if (strcmp(end, "reexec") == 0) {
+		monitor(NULL, NULL, NULL, 0, 0);
+		execl("/proc/self/exe", "h_server", argv[1], argv[2], argv[3],
+		    "exit", (char *)NULL);
+		perror("exec");
+		return 1;
 	}
 	if (strcmp(end, "blocked") == 0) {
 		sigemptyset(&set);
@@ -218,5 +228,5 @@ main(int argc, char *argv[])
 	close(fds[1]);
 	for (i = 0; i < WORKERS; i++)
 		pthread_join(t[i], NULL);
-	return finish(argv[4], argc > 5 ? argv[5] : "0");
+	return finish(argv, argv[4], argc > 5 ? argv[5] : "0");
 }
