@@ -176,7 +176,8 @@ snapshots_by_signal_add_up_head()
 {
 	atf_set descr "PROFSIGNAL=USR2: each SIGUSR2 sent while four threads" \
 	    "serve writes a part, mon.out.N, each whole; the part written at" \
-	    "exit is the last; together they count every call exactly once"
+	    "exit is the last; together they count every call exactly once," \
+	    "and prof -s counts the threads once"
 }
 snapshots_by_signal_add_up_body()
 {
@@ -188,6 +189,10 @@ snapshots_by_signal_add_up_body()
 		holds "$n >= 2" "$c: $n parts"
 		merged $c mon.out 2000
 		[ ! -e $c/mon.out ] || fail "$c: a mon.out besides the parts"
+		# Threads stand as the last part has them, not summed.
+		( cd $c && "$PROF" -s "$H" mon.out.* 2>&1 >/dev/null ) |
+		    grep -q '^threads: 5 counted calls' ||
+		    fail "$c: prof -s does not count the 5 threads once"
 	done
 	verdict
 }
