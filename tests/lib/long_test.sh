@@ -190,7 +190,8 @@ snapshots_by_signal_add_up_body()
 		merged $c mon.out 2000
 		[ ! -e $c/mon.out ] || fail "$c: a mon.out besides the parts"
 		# Threads stand as the last part has them, not summed.
-		( cd $c && "$PROF" -s "$H" mon.out.* 2>&1 >/dev/null ) |
+		( cd $c && "$PROF" -s "$H" $(ls | grep '^mon.out\.[0-9]*$') \
+		    2>&1 >/dev/null ) |
 		    grep -q '^threads: 5 counted calls' ||
 		    fail "$c: prof -s does not count the 5 threads once"
 	done
