@@ -70,9 +70,6 @@ struct watch {
 	struct sigaction	view;		/* what the program set */
 };
 
-typedef int (*createfn)(pthread_t *, const pthread_attr_t *,
-    void *(*)(void *), void *);
-
 static struct watch	watches[4];
 static int		nwatch;
 static _Atomic uint64_t	watched;	/* bit sig - 1 */
@@ -95,30 +92,17 @@ static __thread volatile int deferred
 
 static void handler(int, siginfo_t *, void *);
 
-/* Every signal blocked, then the lock; a holder of another process is
- * one a fork left behind.  Signal-safe. */
+/* The watches are changed with every signal blocked (util.c). */
 static void
 lock(sigset_t *was)
 {
-	sigset_t all;
-	pid_t me, cur;
-
-	sigfillset(&all);
-	(void)pthread_sigmask(SIG_SETMASK, &all, was);
-	me = getpid();
-	for (;;) {
-		cur = atomic_load(&wlock);
-		if (cur != me && atomic_compare_exchange_weak(&wlock, &cur, me))
-			return;
-		(void)sched_yield();
-	}
+	_mon_siglock(&wlock, was);
 }
 
 static void
 unlock(const sigset_t *was)
 {
-	atomic_store(&wlock, 0);
-	(void)pthread_sigmask(SIG_SETMASK, was, NULL);
+	_mon_sigunlock(&wlock, was);
 }
 
 static struct watch *
@@ -373,30 +357,16 @@ snap_loop(void *unused)
 	}
 }
 
-/* Start the snapper, with libc's pthread_create: it needs no clock. */
+/* Start the snapper, a thread of libmon's own (util.c). */
 static int
 snapper_start(void)
 {
-	static createfn real;
-	pthread_attr_t at;
-	sigset_t all;
-	int r;
-
-	if (real == NULL && (real = (createfn)_mon_libc("pthread_create")) ==
-	    NULL)
-		return -1;
 	(void)sem_init(&wake, 0, 0);
 	atomic_store(&quit, 0);
 	atomic_store(&asked, 0);
 	atomic_store(&done, 0);
-	sigfillset(&all);
-	pthread_attr_init(&at);
-	pthread_attr_setstacksize(&at, SNAPPER_STACK);
-	pthread_attr_setsigmask_np(&at, &all);
 	atomic_store(&started, 0);
-	r = real(&snapper, &at, snap_loop, NULL);
-	pthread_attr_destroy(&at);
-	if (r != 0)
+	if (_mon_thread_start(&snapper, SNAPPER_STACK, snap_loop, NULL) != 0)
 		return -1;
 	/* Known as libmon's before any clock looks for threads to arm. */
 	while (!atomic_load(&started))
