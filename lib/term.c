@@ -73,7 +73,7 @@ struct watch {
 static struct watch	watches[4];
 static int		nwatch;
 static _Atomic uint64_t	watched;	/* bit sig - 1 */
-static _Atomic pid_t	wlock;		/* process holding the lock */
+static _Atomic pid_t	wlock;		/* the watches' lock (util.c) */
 static int		active;		/* between start and stop */
 static const struct _mon_term_ops *ops;
 static int		snapsig;	/* PROFSIGNAL, 0 for none */
@@ -91,19 +91,6 @@ static __thread volatile int deferred
     __attribute__((tls_model("initial-exec")));
 
 static void handler(int, siginfo_t *, void *);
-
-/* The watches are changed with every signal blocked (util.c). */
-static void
-lock(sigset_t *was)
-{
-	_mon_siglock(&wlock, was);
-}
-
-static void
-unlock(const sigset_t *was)
-{
-	_mon_sigunlock(&wlock, was);
-}
 
 static struct watch *
 find(int sig)
@@ -180,7 +167,7 @@ _mon_term_adopt(int sig, const struct sigaction *act, struct sigaction *oact)
 	sigset_t was;
 	int r, err;
 
-	lock(&was);
+	_mon_siglock(&wlock, &was);
 	r = 0;
 	if ((w = find(sig)) == NULL) {
 		r = __sigaction(sig, act, oact);
@@ -211,7 +198,7 @@ _mon_term_adopt(int sig, const struct sigaction *act, struct sigaction *oact)
 		*oact = old;
 out:
 	err = errno;
-	unlock(&was);
+	_mon_sigunlock(&wlock, &was);
 	errno = err;
 	return r;
 }
@@ -517,12 +504,12 @@ _mon_term_start(const struct _mon_term_ops *o)
 		snapsig = 0;
 		interval = 0;
 	}
-	lock(&was);
+	_mon_siglock(&wlock, &was);
 	build(polite);
 	active = 1;
 	for (i = 0; i < nwatch; i++)
 		take(&watches[i]);
-	unlock(&was);
+	_mon_sigunlock(&wlock, &was);
 	return snapsig != 0 || interval != 0;
 }
 
@@ -536,12 +523,12 @@ _mon_term_stop(void)
 	sigset_t was;
 	int i;
 
-	lock(&was);
+	_mon_siglock(&wlock, &was);
 	if (active)
 		for (i = 0; i < nwatch; i++)
 			give(&watches[i]);
 	active = 0;
-	unlock(&was);
+	_mon_sigunlock(&wlock, &was);
 	snapper_stop();
 }
 
