@@ -2,7 +2,8 @@
  * lifecycle.c -- what happens to a profile at each event of a process's
  * life, one function per event, each calling the parts in a stated
  * order: start, stop, profil(), fork (prepare, parent, child), exec
- * (before, failed), thread start and end.  monitor.c and profil.c are
+ * (before, failed), thread start and end; a snapshot, a polite
+ * termination.  monitor.c and profil.c are
  * thin public wrappers over these; crt/gmon.c, exec.c and thread.c call
  * the rest.
  *
@@ -21,6 +22,11 @@
  * adds its cells as capacity and replaces the histogram.  A profile is
  * written once, by the stop that ends it; a stop that finds nothing
  * running touches nothing (the caller may have freed its buffer).
+ *
+ * A profile may also be written in parts while it runs (snap.c): by
+ * the snapper or monsnapshot() through part(), and by a polite
+ * termination through final(), both given to term.c at start; a run in
+ * parts ends with its last part instead of the whole file.
  *
  * The process that started the profile owns it.  A fork child that
  * came through fork()'s handlers profiles on with everything emptied,

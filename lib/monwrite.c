@@ -16,8 +16,14 @@
  *
  * Where it goes (_mon_outpath): PROFDIR unset, mon.out in the current
  * directory; PROFDIR set, DIR/<pid>.<progname> with the pid of the
- * writing process.  In a set-id program (AT_SECURE) PROFDIR is not
- * trusted and the file is created with the real user's ids.
+ * writing process, -<run> after it for a later run of the same pid, and
+ * .<part> after either for a part of a profile written in snapshots
+ * (snap.c chooses both).  A file that must not replace another
+ * (noreplace) is given its name by a link alone, which fails with
+ * EEXIST where the name is taken.  In a set-id program (AT_SECURE)
+ * PROFDIR is not trusted and the file is created with the real user's
+ * ids.  A part brings its own RUN record and samples outside; a whole
+ * profile's are read from the statistics here.
  */
 #define _GNU_SOURCE	/* program_invocation_short_name */
 #include <sys/auxv.h>
