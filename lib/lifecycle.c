@@ -3,9 +3,8 @@
  * life, one function per event, each calling the parts in a stated
  * order: start, stop, profil(), fork (prepare, parent, child), exec
  * (before, failed), thread start and end; a snapshot, a polite
- * termination.  monitor.c and profil.c are
- * thin public wrappers over these; crt/gmon.c, exec.c and thread.c call
- * the rest.
+ * termination.  monitor.c and profil.c are thin public wrappers over
+ * these; crt/gmon.c, exec.c, thread.c and term.c call the rest.
  *
  * The profile: the caller's buffer (bufsize WORDs), laid out as mon.out:
  *
