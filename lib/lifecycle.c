@@ -442,10 +442,10 @@ fork_child(void)
 		_mon_cells_fork();
 		_mon_gone_reset();
 		_mon_snap_reset(_mon_snap_numbered(0));
-		/* Its snapper before its clock, as at start. */
-		_mon_term_fork_child();
 	} else if (classic)
 		owner = getpid();
+	/* Its snapper, if the parent had one, before its clock, as at start. */
+	_mon_term_fork_child();
 	_mon_clock_fork_child();
 }
 

@@ -221,6 +221,8 @@ struct _mon_out {
 	const struct monx_pc	*pcs;		/* with run: samples outside */
 	size_t			 npcs;
 	int			 noreplace;	/* fail (EEXIST) where taken */
+	int			 running;	/* a snapshot: the program's
+						   actions are not touched */
 };
 int	_mon_write(const char *, const struct _mon_out *) _mon_hidden;
 void	_mon_run_fill(struct monx_run *, const struct _mon_out *) _mon_hidden;

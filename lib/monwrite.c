@@ -530,6 +530,22 @@ release(const struct sigaction *old)
 }
 
 /*
+ * A snapshot's write passed the file-size limit: the SIGXFSZ the kernel
+ * sent this thread, blocked, is taken, or it would end the program
+ * once the thread's mask is back.
+ */
+static void
+xfsz_taken(void)
+{
+	static const struct timespec zero;
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGXFSZ);
+	(void)sigtimedwait(&set, NULL, &zero);
+}
+
+/*
  * The named temporary tmp becomes path: by a rename over what is there,
  * or, with noreplace, by a link that fails (EEXIST) where path is taken.
  */
@@ -572,9 +588,14 @@ _mon_write(const char *path, const struct _mon_out *d)
 		ofsgid = setfsgid(getgid());
 		ofsuid = setfsuid(getuid());
 	}
+	/*
+	 * A snapshot changes no action of the program's, which runs on and
+	 * may read or set them meanwhile: SIGXFSZ waits blocked instead.
+	 */
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;
-	(void)sigaction(SIGXFSZ, &ign, &oldxfsz);
+	if (!d->running)
+		(void)sigaction(SIGXFSZ, &ign, &oldxfsz);
 
 	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		_mon_warn(path, "not a regular file; left as it is", 0);
@@ -592,11 +613,13 @@ _mon_write(const char *path, const struct _mon_out *d)
 	 * that would end the program waits: it then ends it with the file
 	 * whole, not with a stray temporary.  (SIGKILL cannot wait.)  This
 	 * thread blocks them; for the program's other threads, those whose
-	 * action is to terminate are held aside (hold()).
+	 * action is to terminate are held aside (hold()) -- but not for a
+	 * snapshot, whose unnamed file may as well vanish with the process.
 	 */
 	sigfillset(&all);
 	(void)pthread_sigmask(SIG_BLOCK, &all, &oldmask);
-	hold(held);
+	if (!d->running)
+		hold(held);
 	if ((o->fd = opennameless(path)) >= 0) {
 		/* Nothing is named until the file is whole. */
 		err = write_all(o, d, ext, ext == NULL ? 0 : extlen);
@@ -628,12 +651,16 @@ _mon_write(const char *path, const struct _mon_out *d)
 				_mon_warn(path, NULL, err);
 		}
 	}
-	release(held);
+	if (!d->running)
+		release(held);
+	else if (err == EFBIG)
+		xfsz_taken();
 	(void)pthread_sigmask(SIG_SETMASK, &oldmask, NULL);
 	_mon_unmap(ext, extmap);
 	_mon_unmap(o, sizeof(*o));
 out:
-	(void)sigaction(SIGXFSZ, &oldxfsz, NULL);
+	if (!d->running)
+		(void)sigaction(SIGXFSZ, &oldxfsz, NULL);
 	if (secure) {
 		(void)setfsuid(ofsuid);
 		(void)setfsgid(ofsgid);

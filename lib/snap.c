@@ -308,6 +308,7 @@ _mon_snap_write(const struct hdr *h, WORD *hist, size_t nhist,
 	d.run = &part;
 	d.pcs = c.pcd;
 	d.npcs = c.npcd;
+	d.running = !last;
 	if ((r = _mon_snap_put(&d, n)) == 0) {
 		cut_commit(&c, &now, end);
 		nparts = n;

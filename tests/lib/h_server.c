@@ -10,6 +10,10 @@
  *	none		nothing
  *	signal		kill(getpid(), SIGUSR2): a snapshot signal from outside
  *	api		monsnapshot(); a failure is printed
+ *	watch		nothing; a thread reads the actions of SIGUSR1,
+ *			SIGALRM and SIGXFSZ while the workers run, and
+ *			"actions changed" is printed if it ever finds one
+ *			not SIG_DFL
  * END, once all N are served and the workers are gone:
  *	exit		return from main
  *	kill SIG	kill(getpid(), SIG), then exit 9 if still alive 2 s on
@@ -54,6 +58,8 @@ static const char	*snap;
 static uint64_t		*served;
 static volatile unsigned long sink;
 static volatile sig_atomic_t caught;
+static volatile int	 working = 1;
+static int		 changed;
 
 void
 work(void)
@@ -96,6 +102,22 @@ worker(void *unused)
 		handle();
 		after(__atomic_add_fetch(served, 1, __ATOMIC_SEQ_CST));
 	}
+	return NULL;
+}
+
+static void *
+watcher(void *unused)
+{
+	static const int sigs[] = { SIGUSR1, SIGALRM, SIGXFSZ };
+	struct sigaction sa;
+	int i;
+
+	(void)unused;
+	while (working)
+		for (i = 0; i < 3; i++)
+			if (sigaction(sigs[i], NULL, &sa) == 0 &&
+			    sa.sa_handler != SIG_DFL)
+				changed = 1;
 	return NULL;
 }
 
@@ -190,7 +212,7 @@ finish(char *argv[], const char *end, const char *arg)
 int
 main(int argc, char *argv[])
 {
-	pthread_t t[WORKERS];
+	pthread_t t[WORKERS], w;
 	sigset_t set;
 	FILE *f;
 	long i;
@@ -222,11 +244,19 @@ main(int argc, char *argv[])
 	}
 	for (i = 0; i < WORKERS; i++)
 		pthread_create(&t[i], NULL, worker, NULL);
+	if (strcmp(snap, "watch") == 0)
+		pthread_create(&w, NULL, watcher, NULL);
 	for (i = 0; i < nreq; i++)
 		if (write(fds[1], "r", 1) != 1)
 			return 2;
 	close(fds[1]);
 	for (i = 0; i < WORKERS; i++)
 		pthread_join(t[i], NULL);
+	if (strcmp(snap, "watch") == 0) {
+		working = 0;
+		pthread_join(w, NULL);
+		if (changed)
+			printf("actions changed\n");
+	}
 	return finish(argv, argv[4], argc > 5 ? argv[5] : "0");
 }

@@ -246,6 +246,26 @@ snapshots_on_an_interval_body()
 	verdict
 }
 
+atf_test_case snapshots_touch_no_action
+snapshots_touch_no_action_head()
+{
+	atf_set descr "While parts are written every 0.01 s, a thread that" \
+	    "reads the actions of SIGUSR1, SIGALRM and SIGXFSZ finds them" \
+	    "always SIG_DFL: a snapshot sets no action of the program's"
+}
+snapshots_touch_no_action_body()
+{
+	setup
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c PROFINTERVAL=0.01 "$H" watch 3000 0 exit
+		status $c 0
+		[ ! -s $c/out ] || fail "$c: $(cat $c/out)"
+		n=$(parts $c mon.out)
+		holds "$n >= 5" "$c: $n parts"
+	done
+	verdict
+}
+
 atf_test_case snapshot_by_the_program
 snapshot_by_the_program_head()
 {
@@ -437,6 +457,7 @@ atf_init_test_cases()
 	atf_add_test_case snapshots_by_signal_add_up
 	atf_add_test_case snapshots_from_outside_while_busy
 	atf_add_test_case snapshots_on_an_interval
+	atf_add_test_case snapshots_touch_no_action
 	atf_add_test_case snapshot_by_the_program
 	atf_add_test_case snapshots_then_termination
 	atf_add_test_case own_handler_kept
