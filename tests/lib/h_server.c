@@ -19,6 +19,10 @@
  *	kill SIG	kill(getpid(), SIG), then exit 9 if still alive 2 s on
  *	wait SECS	sleep SECS (a signal from the test comes meanwhile),
  *			then exit 0
+ *	control SECS	"controlling" added to ./facts, then moncontrol(0)
+ *			and moncontrol(1) in turn for SECS seconds (a signal
+ *			from the test comes meanwhile, most often while the
+ *			main thread is inside libmon), then exit 0
  *	own		a SIGTERM handler of its own, then kill(getpid(),
  *			SIGTERM): "caught" and exit 7
  *	blocked		SIGUSR2 was blocked in every thread from the start:
@@ -166,6 +170,8 @@ finish(char *argv[], const char *end, const char *arg)
 {
 	struct timespec ms = { 0, 10000000 }, zero = { 0, 0 };
 	sigset_t set;
+	time_t t0;
+	FILE *f;
 	long i;
 	int n;
 
@@ -181,6 +187,18 @@ finish(char *argv[], const char *end, const char *arg)
 	if (strcmp(end, "wait") == 0) {
 		for (i = 0; i < atol(arg) * 100; i++)
 			nanosleep(&ms, NULL);
+		return 0;
+	}
+	if (strcmp(end, "control") == 0) {
+		if ((f = fopen("facts", "a")) != NULL) {
+			fprintf(f, "controlling\n");
+			fclose(f);
+		}
+		t0 = time(NULL);
+		while (time(NULL) - t0 < atol(arg)) {
+			moncontrol(0);
+			moncontrol(1);
+		}
 		return 0;
 	}
 	if (strcmp(end, "own") == 0) {

@@ -171,6 +171,42 @@ terminated_while_busy_body()
 	verdict
 }
 
+atf_test_case terminated_inside_libmon
+terminated_inside_libmon_head()
+{
+	atf_set descr "A SIGTERM that comes while the thread it interrupts is" \
+	    "inside libmon (moncontrol() in a loop) waits for it to leave," \
+	    "then writes the profile whole: status 143, five times a clock"
+}
+terminated_inside_libmon_body()
+{
+	setup
+	for c in perf timer itimer; do
+		for i in 1 2 3 4 5; do
+			d=$c.$i
+			rm -rf $d
+			mkdir $d
+			( cd $d && exec env PROFCLOCK=$c "$H" none 40 0 \
+			    control 20 >out 2>err ) &
+			spid=$!
+			n=0
+			while [ $n -lt 400 ] && ! grep -q controlling $d/facts \
+			    2>/dev/null; do
+				sleep 0.05
+				n=$((n + 1))
+			done
+			sleep 0.$i
+			kill -TERM $(awk '$1 == "pid" { print $2 }' $d/facts)
+			wait $spid
+			st=$?
+			[ $st = 143 ] || fail "$d: status $st, not 143"
+			[ ! -s $d/err ] || fail "$d: $(cat $d/err)"
+			whole $d mon.out
+		done
+	done
+	verdict
+}
+
 atf_test_case snapshots_by_signal_add_up
 snapshots_by_signal_add_up_head()
 {
@@ -454,6 +490,7 @@ atf_init_test_cases()
 {
 	atf_add_test_case polite_termination_writes_the_profile
 	atf_add_test_case terminated_while_busy
+	atf_add_test_case terminated_inside_libmon
 	atf_add_test_case snapshots_by_signal_add_up
 	atf_add_test_case snapshots_from_outside_while_busy
 	atf_add_test_case snapshots_on_an_interval
