@@ -27,6 +27,10 @@
  *			SIGTERM): "caught" and exit 7
  *	blocked		SIGUSR2 was blocked in every thread from the start:
  *			"took N" (those sigtimedwait() takes) and exit 0
+ *	fork		forked at start, before any thread: parent and child
+ *			each serve N requests (the child keeps its requests
+ *			in ./served.child); the parent waits for the child
+ *			and exits with its status
  *	reexec		the profile written (monitor(0, ...)), then the
  *			program again by exec, same pid: "h_server SNAP N M
  *			exit"
@@ -39,6 +43,7 @@
  * ./served, 8 bytes mapped shared, so that a test that kills it knows.
  */
 #include <sys/mman.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -64,6 +69,7 @@ static volatile unsigned long sink;
 static volatile sig_atomic_t caught;
 static volatile int	 working = 1;
 static int		 changed;
+static pid_t		 child = -1;	/* fork: 0 in the child */
 
 void
 work(void)
@@ -209,6 +215,13 @@ finish(char *argv[], const char *end, const char *arg)
 		printf(caught ? "caught\n" : "not caught\n");
 		return 7;
 	}
+	if (strcmp(end, "fork") == 0) {
+		if (child == 0)
+			return 0;
+		if (waitpid(child, &n, 0) != child)
+			return 2;
+		return WIFEXITED(n) ? WEXITSTATUS(n) : 128 + WTERMSIG(n);
+	}
 	if (strcmp(end, "reexec") == 0) {
 		monitor(NULL, NULL, NULL, 0, 0);
 		execl("/proc/self/exe", "h_server", argv[1], argv[2], argv[3],
@@ -244,14 +257,17 @@ main(int argc, char *argv[])
 	snap = argv[1];
 	nreq = atol(argv[2]);
 	every = atol(argv[3]);
-	if ((fd = open("served", O_RDWR | O_CREAT | O_TRUNC, 0644)) < 0 ||
+	if (strcmp(argv[4], "fork") == 0 && (child = fork()) < 0)
+		return 2;
+	if ((fd = open(child == 0 ? "served.child" : "served",
+	    O_RDWR | O_CREAT | O_TRUNC, 0644)) < 0 ||
 	    ftruncate(fd, sizeof(*served)) != 0 ||
 	    (served = mmap(NULL, sizeof(*served), PROT_READ | PROT_WRITE,
 	    MAP_SHARED, fd, 0)) == MAP_FAILED || pipe(fds) != 0) {
 		perror("h_server");
 		return 2;
 	}
-	if ((f = fopen("facts", "w")) != NULL) {
+	if (child != 0 && (f = fopen("facts", "w")) != NULL) {
 		fprintf(f, "pid %ld\n", (long)getpid());
 		fclose(f);
 	}

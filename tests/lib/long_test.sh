@@ -263,6 +263,37 @@ snapshots_from_outside_while_busy_body()
 	verdict
 }
 
+atf_test_case forked_child_snapshots_its_own
+forked_child_snapshots_its_own_head()
+{
+	atf_set descr "A server that forks a worker process: with PROFDIR and" \
+	    "PROFSIGNAL each process writes its own parts, by its own" \
+	    "snapshot thread, and each set adds up to that process's calls"
+}
+forked_child_snapshots_its_own_body()
+{
+	setup
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c PROFSIGNAL=USR2 PROFDIR=pd sh -c \
+		    "mkdir pd; exec '$H' signal 1000 100 fork"
+		status $c 0
+		pids=$(ls $c/pd | sed 's/\..*//' | sort -u)
+		[ $(echo $pids | wc -w) = 2 ] || { fail "$c: $(ls $c/pd)"; continue; }
+		parent=$(awk '$1 == "pid" { print $2 }' $c/facts)
+		for p in $pids; do
+			n=$(parts $c/pd $p.h_server)
+			holds "$n >= 5" "$c: $p: $n parts"
+			got=$(calls $c/pd $(cd $c/pd &&
+			    ls | grep "^$p\.h_server\.[0-9]*$"))
+			want=$(truth 1000)
+			# The child was forked from main: main is the parent's.
+			[ $p = "$parent" ] || want=$(echo "$want" | grep -v '^main ')
+			[ "$got" = "$want" ] || fail "$c: $p: '$got', not '$want'"
+		done
+	done
+	verdict
+}
+
 atf_test_case snapshots_on_an_interval
 snapshots_on_an_interval_head()
 {
@@ -493,6 +524,7 @@ atf_init_test_cases()
 	atf_add_test_case terminated_inside_libmon
 	atf_add_test_case snapshots_by_signal_add_up
 	atf_add_test_case snapshots_from_outside_while_busy
+	atf_add_test_case forked_child_snapshots_its_own
 	atf_add_test_case snapshots_on_an_interval
 	atf_add_test_case snapshots_touch_no_action
 	atf_add_test_case snapshot_by_the_program
