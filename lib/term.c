@@ -510,6 +510,9 @@ _mon_term_start(const struct _mon_term_ops *o)
 	for (i = 0; i < nwatch; i++)
 		take(&watches[i]);
 	_mon_sigunlock(&wlock, &was);
+	if (snapsig != 0 && !watches[0].managed)
+		_mon_warn("PROFSIGNAL", "the program ignores or handles this"
+		    " signal; no snapshots by signal", 0);
 	return snapsig != 0 || interval != 0;
 }
 

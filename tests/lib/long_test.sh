@@ -479,7 +479,8 @@ bad_profsignal_said_head()
 {
 	atf_set descr "A PROFSIGNAL that cannot ask for snapshots (KILL) is" \
 	    "named in one line on stderr, and the profile is written whole" \
-	    "at exit under its usual name"
+	    "at exit under its usual name; one the program was started" \
+	    "ignoring stays ignored, and one line says so"
 }
 bad_profsignal_said_body()
 {
@@ -488,6 +489,11 @@ bad_profsignal_said_body()
 	status d 0
 	grep -q '^libmon: PROFSIGNAL: ' d/err || fail "stderr '$(cat d/err)'"
 	whole d mon.out
+	( trap '' USR2; run e PROFSIGNAL=USR2 "$H" signal 100 10 exit )
+	status e 0
+	[ "$(grep -c '^libmon: PROFSIGNAL: .*ignores' e/err)" = 1 ] ||
+	    fail "ignored: stderr '$(cat e/err)'"
+	[ "$(parts e mon.out)" = 1 ] || fail "ignored: $(ls e)"
 	verdict
 }
 
