@@ -295,6 +295,7 @@ void	_mon_unmap(void *, size_t) _mon_hidden;
 void	_mon_rezero(void *, size_t) _mon_hidden;
 void	*_mon_libc(const char *) _mon_hidden;
 void	_mon_siglock(_Atomic pid_t *, sigset_t *) _mon_hidden;
+void	_mon_die(int) _mon_hidden;
 void	_mon_sigunlock(_Atomic pid_t *, const sigset_t *) _mon_hidden;
 int	_mon_thread_start(pthread_t *, size_t, void *(*)(void *), void *)
 	    _mon_hidden;

@@ -170,16 +170,7 @@ call(const struct sigaction *a, int sig, siginfo_t *si, void *uc)
 static void
 terminate(int sig)
 {
-	struct sigaction dfl;
-	sigset_t set;
-
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	(void)__sigaction(sig, &dfl, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	(void)pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	(void)raise(sig);
+	_mon_die(sig);
 }
 
 /*

@@ -221,25 +221,6 @@ _mon_term_outside(void)
 	}
 }
 
-/*
- * The program dies of sig as it would have without libmon: the default
- * action back, the signal raised and let through.
- */
-static void
-die(int sig)
-{
-	struct sigaction dfl;
-	sigset_t set;
-
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	(void)__sigaction(sig, &dfl, NULL);
-	(void)raise(sig);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	(void)pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-}
-
 /* The last part by the snapper, or here; then death by sig. */
 static void
 end(int sig)
@@ -259,7 +240,7 @@ end(int sig)
 			(void)nanosleep(&ms, NULL);
 	} else
 		ops->final(sig);
-	die(sig);
+	_mon_die(sig);
 }
 
 static void

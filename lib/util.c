@@ -241,6 +241,26 @@ _mon_sigunlock(_Atomic pid_t *lock, const sigset_t *was)
 }
 
 /*
+ * The default action of sig taken as it would have been without libmon:
+ * put back, the signal let through on this thread and raised.  From a
+ * handler of libmon's, to end the process as the signal would have.
+ */
+void
+_mon_die(int sig)
+{
+	struct sigaction dfl;
+	sigset_t set;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	(void)__sigaction(sig, &dfl, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	(void)pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	(void)raise(sig);
+}
+
+/*
  * Start a thread of libmon's own running fn(arg): by the C library's
  * pthread_create (libmon's would give it a clock), on a stack of stack
  * bytes, with every signal blocked, so that no signal of the program's
