@@ -453,6 +453,27 @@ END {
 	    cell("mutual", "mon", "gerr", "%.1f", 1),
 	    cell("mutual", "pg", "gerr", "%.1f", 1), "-", "-", "<= 3")
 
+	# 19, 20. a server profiled in parts
+	row(19, "us per monsnapshot(), 4 busy threads (none held)", "-",
+	    cell("snaps", "mon", "us", "%.0f"), "-", "-", "-", "-")
+	row(19, "longest gap in a busy thread's steps, us",
+	    cell("snaps", "base", "stall", "%.0f"),
+	    cell("snaps", "mon", "stall", "%.0f"),
+	    cell("snaps", "pg", "stall", "%.0f"),
+	    ratio("snaps", "mon", "stall"), ratio("snaps", "pg", "stall"),
+	    "-")
+	row(20, "CPU s, 4 busy threads, libmon with PROFINTERVAL=1",
+	    cell("snapi", "base", "cpu", "%.3f"),
+	    cell("snapi", "mon", "cpu", "%.3f"),
+	    cell("snapi", "pg", "cpu", "%.3f"),
+	    ratio("snapi", "mon", "cpu"), ratio("snapi", "pg", "cpu"), "-")
+	row(20, "CPU s, libmon without PROFINTERVAL, then with it (ratio)",
+	    cell("snapn", "mon", "cpu", "%.3f"),
+	    cell("snapi", "mon", "cpu", "%.3f"), "-",
+	    ratio("snapi", "mon", "cpu", "snapn", "mon", "", 3), "-", "-")
+	row(20, "parts written", "-", cell("snapi", "mon", "parts", "%.0f"),
+	    "-", "-", "-", "-")
+
 	verdict("row 1, leaf() x " calls1 / 1e6 "M, libmon <= 2.5x",
 	    "calls1", "mon", "cpu", 2.5)
 	verdict("row 2, fib, libmon <= 3x", "fib", "mon", "cpu", 3)

@@ -8,7 +8,8 @@
  *
  * profil() is declared here with glibc's prototype so that this header
  * and <unistd.h> can be included together, in either order, from C or C++;
- * moncontrol() and monstartup() as <sys/gmon.h> declares them.
+ * moncontrol() and monstartup() as <sys/gmon.h> declares them;
+ * monsnapshot() is libmon's own, for programs that do not exit.
  */
 #ifndef _MON_H
 #define _MON_H
@@ -43,6 +44,9 @@ int	profil(unsigned short *, size_t, size_t, unsigned int) __THROW;
 /* glibc's <sys/gmon.h> names, with its prototypes. */
 void	moncontrol(int) __THROW;
 void	monstartup(unsigned long, unsigned long) __THROW;
+
+/* libmon's: write the part of the running profile since the last, now. */
+int	monsnapshot(void) __THROW;
 
 #ifdef __cplusplus
 }

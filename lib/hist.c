@@ -87,25 +87,39 @@ _mon_stats_resume(void)
 }
 
 /*
- * Fix the CPU time the current histogram covers, pauses left out, and
- * how it divides between user and system time.
+ * The CPU time the current histogram has covered so far, pauses left
+ * out (one going on too), and how it divides between user and system
+ * time, into cpu_ns, user_ns and sys_ns; nothing else changes, so a
+ * snapshot may read it while profiling goes on.
  */
 void
-_mon_stats_stop(void)
+_mon_stats_cut(void)
 {
-	uint64_t now, used, user, sys;
+	uint64_t now, used, user, sys, paused;
 
 	split(&user, &sys);
 	_mon_stats.user_ns = user > _mon_stats.user0_ns ?
 	    user - _mon_stats.user0_ns : 0;
 	_mon_stats.sys_ns = sys > _mon_stats.sys0_ns ?
 	    sys - _mon_stats.sys0_ns : 0;
+	now = _mon_cputime();
+	paused = _mon_stats.paused_ns;
+	if (_mon_stats.pause0_ns != 0 && now > _mon_stats.pause0_ns)
+		paused += now - _mon_stats.pause0_ns;
+	used = now > _mon_stats.cpu0_ns ? now - _mon_stats.cpu0_ns : 0;
+	_mon_stats.cpu_ns = used > paused ? used - paused : 0;
+}
+
+/*
+ * Fix the CPU time the current histogram covers, pauses left out, and
+ * how it divides between user and system time.
+ */
+void
+_mon_stats_stop(void)
+{
 	if (_mon_stats.pause0_ns != 0)
 		_mon_stats_resume();
-	now = _mon_cputime();
-	used = now > _mon_stats.cpu0_ns ? now - _mon_stats.cpu0_ns : 0;
-	_mon_stats.cpu_ns = used > _mon_stats.paused_ns ?
-	    used - _mon_stats.paused_ns : 0;
+	_mon_stats_cut();
 }
 
 /* n samples the kernel could not deliver.  Signal context. */

@@ -2,9 +2,9 @@
  * lifecycle.c -- what happens to a profile at each event of a process's
  * life, one function per event, each calling the parts in a stated
  * order: start, stop, profil(), fork (prepare, parent, child), exec
- * (before, failed), thread start and end.  monitor.c and profil.c are
- * thin public wrappers over these; crt/gmon.c, exec.c and thread.c call
- * the rest.
+ * (before, failed), thread start and end; a snapshot, a polite
+ * termination.  monitor.c and profil.c are thin public wrappers over
+ * these; crt/gmon.c, exec.c, thread.c and term.c call the rest.
  *
  * The profile: the caller's buffer (bufsize WORDs), laid out as mon.out:
  *
@@ -21,6 +21,11 @@
  * adds its cells as capacity and replaces the histogram.  A profile is
  * written once, by the stop that ends it; a stop that finds nothing
  * running touches nothing (the caller may have freed its buffer).
+ *
+ * A profile may also be written in parts while it runs (snap.c): by
+ * the snapper or monsnapshot() through part(), and by a polite
+ * termination through final(), both given to term.c at start; a run in
+ * parts ends with its last part instead of the whole file.
  *
  * The process that started the profile owns it.  A fork child that
  * came through fork()'s handlers profiles on with everything emptied,
@@ -79,6 +84,13 @@ static _Atomic pid_t	 writer;	/* thread writing the profile */
 static void fork_prepare(void);
 static void fork_parent(void);
 static void fork_child(void);
+static int part(void);
+static void final(int);
+
+/* What term.c calls, from the snapper or a termination handler. */
+static const struct _mon_term_ops termops = { part, final };
+
+#define FINALMS	10000	/* a termination waits for proflock this long */
 
 static void
 hook(void)
@@ -91,7 +103,9 @@ hook(void)
 /*
  * Take proflock; 0 when the calling thread holds it already -- a signal
  * handler interrupted it there, in fork() or a stop, and calls exit() --
- * and nothing may be done: waiting would never end.
+ * and nothing may be done: waiting would never end.  The thread is
+ * marked inside libmon first, so that a polite termination waits for it
+ * to leave (term.c).
  */
 static int
 enter(void)
@@ -101,6 +115,7 @@ enter(void)
 	me = _mon_gettid();
 	if (atomic_load(&holder) == me)
 		return 0;
+	_mon_term_inside();
 	pthread_mutex_lock(&proflock);
 	atomic_store(&holder, me);
 	return 1;
@@ -111,6 +126,7 @@ leave(void)
 {
 	atomic_store(&holder, 0);
 	pthread_mutex_unlock(&proflock);
+	_mon_term_outside();
 }
 
 /* Zero n WORDs at p, by giving back its pages where the memory is ours. */
@@ -171,6 +187,7 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 {
 	size_t ssiz, nhist;
 	struct hdr *h;
+	int parts;
 
 	if (nfunc > (SIZE_MAX - sizeof(struct hdr)) / sizeof(struct cnt))
 		return EINVAL;
@@ -185,6 +202,8 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 		return 0;
 	}
 	hook();
+	/* The snapper, if any, first: it must inherit no clock. */
+	parts = _mon_term_start(&termops);
 	/* Samples on their way belong to the profile before, if any. */
 	_mon_clock_drain();
 	paused = 0;
@@ -199,6 +218,7 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 		nblocks = 0;
 		_mon_cells_reset();
 		_mon_gone_reset();
+		_mon_snap_reset(parts);
 	}
 	if (nblocks < NBLOCK)
 		blocks[nblocks++] = (struct block){ buf, nfunc };
@@ -271,8 +291,13 @@ write_profile(uint32_t unsampled)
 	struct monx_arc *arcs;
 	struct cnt *cells;
 	size_t narcs, ncells, arclen, celllen;
-	char path[_MON_MAXPATH];
 
+	/* A run in parts ends with its last part. */
+	if (_mon_snap_numbered(0)) {
+		(void)_mon_snap_write(curhdr, curhist, curnhist, curscale,
+		    unsampled, 1);
+		return;
+	}
 	arcs = _mon_arcs_merge(&narcs, &arclen);
 	ncells = 0;
 	celllen = narcs * sizeof(*cells);
@@ -282,6 +307,7 @@ write_profile(uint32_t unsampled)
 		cells = NULL;
 	fill_blocks(cells, ncells);
 	/* Each buffer's header keeps its own nfunc: the image stays valid. */
+	memset(&d, 0, sizeof(d));
 	d.hdr = curhdr;
 	d.cells = cells;
 	d.ncells = ncells;
@@ -291,10 +317,7 @@ write_profile(uint32_t unsampled)
 	d.nhist = curnhist;
 	d.scale = curscale;
 	d.unsampled = unsampled;
-	if (_mon_outpath(path, sizeof(path)) != 0)
-		_mon_warn("PROFDIR", "path too long", 0);
-	else
-		(void)_mon_write(path, &d);
+	(void)_mon_snap_put(&d, 0);
 	if (cells != NULL)
 		_mon_unmap(cells, celllen);
 	if (arcs != NULL)
@@ -317,6 +340,9 @@ _mon_life_stop(void)
 	/* First of all, so that a second exit() finds a writer at work. */
 	none = 0;
 	mine = atomic_compare_exchange_strong(&writer, &none, _mon_gettid());
+	/* The program's actions back and the snapper ended, unlocked. */
+	if (atomic_load(&holder) != _mon_gettid())
+		_mon_term_stop();
 	if (!enter())
 		goto out;
 	if (!profiling)
@@ -399,6 +425,7 @@ _mon_life_profil(WORD *buf, size_t bufsiz, uintptr_t off, unsigned int scale)
 static void
 fork_prepare(void)
 {
+	_mon_term_inside();
 	pthread_mutex_lock(&proflock);
 	atomic_store(&holder, _mon_gettid());
 	_mon_clock_fork_prepare();
@@ -429,8 +456,11 @@ fork_child(void)
 		_mon_stacks_reset();
 		_mon_cells_fork();
 		_mon_gone_reset();
+		_mon_snap_reset(_mon_snap_numbered(0));
 	} else if (classic)
 		owner = getpid();
+	/* Its snapper, if the parent had one, before its clock, as at start. */
+	_mon_term_fork_child();
 	_mon_clock_fork_child();
 }
 
@@ -451,11 +481,84 @@ _mon_life_exec_failed(void)
 void
 _mon_life_thread_start(void)
 {
+	_mon_term_inside();
 	_mon_clock_thread_start();
+	_mon_term_outside();
 }
 
 void
 _mon_life_thread_end(void)
 {
+	_mon_term_inside();
 	_mon_clock_thread_end();
+	_mon_term_outside();
+}
+
+/*
+ * A snapshot: the part of the profile since the last, written now while
+ * the program runs on (the snapper, or monsnapshot()).  0, or -1 with
+ * errno: EINVAL when this process has no profile running, EDEADLK when
+ * called from a handler that interrupted libmon, or the writer's.
+ */
+static int
+part(void)
+{
+	int r, err;
+
+	if (!enter()) {
+		errno = EDEADLK;
+		return -1;
+	}
+	r = -1;
+	err = EINVAL;
+	if (profiling && getpid() == owner) {
+		_mon_clock_drain();
+		(void)_mon_snap_numbered(1);
+		r = _mon_snap_write(curhdr, curhist, curnhist, curscale,
+		    _mon_clock_unsampled(), 0);
+		err = errno;
+	}
+	leave();
+	if (r != 0)
+		errno = err;
+	return r;
+}
+
+int
+_mon_life_snapshot(void)
+{
+	return part();
+}
+
+/*
+ * A polite termination (term.c): the last part -- or the whole profile,
+ * when it is not in parts -- written with the clock still running, as
+ * the process is about to die.  proflock is kept, so that no exit() of
+ * another thread ends the process first with a status of its own; it is
+ * waited for a bounded time, its holder being another thread that may
+ * wait for this one.  From a signal handler: the thread holds nothing of
+ * libmon's (term.c saw to it).
+ */
+static void
+final(int sig)
+{
+	struct timespec ms = { 0, 1000000 };
+	int i;
+
+	(void)sig;
+	for (i = 0; pthread_mutex_trylock(&proflock) != 0; i++) {
+		if (i == FINALMS) {
+			_mon_warn("profile", "not written: another thread"
+			    " holds the profile", 0);
+			return;
+		}
+		(void)nanosleep(&ms, NULL);
+	}
+	atomic_store(&holder, _mon_gettid());
+	if (!profiling || getpid() != owner)
+		return;
+	profiling = 0;
+	_mon_clock_drain();
+	(void)_mon_snap_write(curhdr, curhist, curnhist, curscale,
+	    _mon_clock_unsampled(), 1);
 }

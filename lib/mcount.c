@@ -407,10 +407,15 @@ sortarcs(struct monx_arc *a, size_t n)
 	}
 }
 
-/* Add n calls from -> self into the hash h of 2^bits arcs. */
+/*
+ * Add n calls from -> self into the hash h of 2^bits arcs, of which
+ * *room may still be taken.  Threads counting on (a snapshot) may claim
+ * more cells than were measured: an arc that finds no room is left for
+ * the next reading, and a slot always stays free to end a probe.
+ */
 static void
 merge_one(struct monx_arc *h, unsigned int bits, uintptr_t from,
-    uintptr_t self, uint64_t n)
+    uintptr_t self, uint64_t n, size_t *room)
 {
 	size_t j;
 
@@ -420,6 +425,11 @@ merge_one(struct monx_arc *h, unsigned int bits, uintptr_t from,
 	while (h[j].count != 0 &&
 	    (h[j].frompc != from || h[j].selfpc != self))
 		j = (j + 1) & (((size_t)1 << bits) - 1);
+	if (h[j].count == 0) {
+		if (*room == 0)
+			return;
+		(*room)--;
+	}
 	h[j].frompc = from;
 	h[j].selfpc = self;
 	h[j].count += n;
@@ -427,7 +437,7 @@ merge_one(struct monx_arc *h, unsigned int bits, uintptr_t from,
 
 /* Add the arcs of table t into the hash h of 2^bits arcs. */
 static void
-merge_tbl(struct monx_arc *h, unsigned int bits, struct tbl *t)
+merge_tbl(struct monx_arc *h, unsigned int bits, struct tbl *t, size_t *room)
 {
 	struct _mon_slot *s;
 	struct block *b;
@@ -438,13 +448,13 @@ merge_tbl(struct monx_arc *h, unsigned int bits, struct tbl *t)
 	for (b = atomic_load(&t->blocks); b != NULL; b = b->next)
 		for (c = block_cells(b, &n), i = 0; i < n; i++)
 			merge_one(h, bits, atomic_load(&c[i].from),
-			    c[i].self, (uint64_t)c[i].count);
+			    c[i].self, (uint64_t)c[i].count, room);
 	for (k = 0; k < _MON_TABMAX; k++) {
 		s = _mon_tab_hash(&t->spill, k, &n);
 		for (i = 0; s != NULL && i < n; i++)
 			merge_one(h, bits, atomic_load(&s[i].key),
 			    atomic_load(&s[i].key2),
-			    atomic_load(&s[i].count));
+			    atomic_load(&s[i].count), room);
 	}
 }
 
@@ -460,7 +470,7 @@ _mon_arcs_merge(size_t *np, size_t *maplenp)
 {
 	struct tbl *t;
 	struct monx_arc *h;
-	size_t total, cap, i, k;
+	size_t total, cap, room, i, k;
 	unsigned int bits;
 
 	*np = *maplenp = 0;
@@ -474,8 +484,9 @@ _mon_arcs_merge(size_t *np, size_t *maplenp)
 	if ((h = _mon_map(cap * sizeof(*h))) == NULL)
 		return NULL;
 	*maplenp = cap * sizeof(*h);
+	room = cap - 1;
 	for (t = atomic_load(&tables); t != NULL; t = t->next)
-		merge_tbl(h, bits, t);
+		merge_tbl(h, bits, t, &room);
 	for (i = k = 0; i < cap; i++)
 		if (h[i].count != 0)
 			h[k++] = h[i];

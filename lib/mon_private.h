@@ -20,7 +20,11 @@
  *	timer.c		the signal clocks: per-thread timers, ITIMER_PROF
  *	sigprof.c	the SIGPROF action: handler, chaining, adoption
  *	clock.c		which clock runs, and driving it
+ *	base.c		counts by key at the last snapshot: baselines
  *	monwrite.c	the mon.out writer and its name
+ *	snap.c		a profile in parts: one part, and a run's names
+ *	term.c		polite termination and the snapshot signal and
+ *			thread: the handlers, the program's actions kept
  *	lifecycle.c	start, stop, profil(), fork, exec, threads: the order
  *	monitor.c, profil.c	the public wrappers
  *	thread.c, exec.c, sigaction.c	libc's functions, taken over
@@ -28,6 +32,7 @@
 #ifndef _MON_PRIVATE_H
 #define _MON_PRIVATE_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -107,12 +112,15 @@ extern uint32_t _mon_stack_limit _mon_hidden;
 void	_mon_stack_add(const uintptr_t *, uint32_t, uint32_t, uint64_t)
 	    _mon_hidden;
 void	_mon_stacks_reset(void) _mon_hidden;
-size_t	_mon_stacks_copy(unsigned char *, size_t) _mon_hidden;
+#define _MON_STACKSLOTS	(1u << 16)	/* distinct stacks kept */
+size_t	_mon_stacks_copy(unsigned char *, size_t, const uint64_t *,
+	    uint64_t *) _mon_hidden;
 uint64_t _mon_stacks_lost(void) _mon_hidden;
 uint64_t _mon_stacks_cut(void) _mon_hidden;
 int	_mon_stack_retaddr(uintptr_t) _mon_hidden;
 void	_mon_stats_reset(void) _mon_hidden;
 void	_mon_stats_stop(void) _mon_hidden;
+void	_mon_stats_cut(void) _mon_hidden;
 void	_mon_stats_pause(void) _mon_hidden;
 void	_mon_stats_resume(void) _mon_hidden;
 void	_mon_stats_dropped(uint64_t) _mon_hidden;
@@ -175,6 +183,7 @@ int	_mon_life_start(char *, char *, WORD *, size_t, size_t, int)
 	    _mon_hidden;
 void	_mon_life_stop(void) _mon_hidden;
 void	_mon_life_control(int) _mon_hidden;
+int	_mon_life_snapshot(void) _mon_hidden;
 void	_mon_life_exit_wait(void) _mon_hidden;
 int	_mon_life_profil(WORD *, size_t, uintptr_t, unsigned int) _mon_hidden;
 void	_mon_life_exec_before(void) _mon_hidden;
@@ -198,6 +207,25 @@ uint64_t _mon_cells_lost(void) _mon_hidden;
 uint32_t _mon_cells_threads(void) _mon_hidden;
 uint32_t _mon_cells_tables(void) _mon_hidden;
 
+/* base.c: counts by key (a byte string), in mmap'd memory. */
+struct _mon_keys {
+	unsigned char	*arena;		/* the entries, one after another */
+	size_t		 used, cap;
+	uint64_t	*slots;		/* entry offset + 1, or 0: free */
+	size_t		 nslot, nkeys;
+};
+int	_mon_base_reserve(struct _mon_keys *, size_t, size_t) _mon_hidden;
+uint64_t _mon_base_get(const struct _mon_keys *, const void *, size_t)
+	    _mon_hidden;
+void	_mon_base_set(struct _mon_keys *, const void *, size_t, uint64_t)
+	    _mon_hidden;
+void	_mon_base_free(struct _mon_keys *) _mon_hidden;
+size_t	_mon_base_fold(void *, size_t, size_t, size_t, size_t) _mon_hidden;
+size_t	_mon_base_delta(const struct _mon_keys *, const void *, size_t,
+	    void *, size_t, size_t, size_t) _mon_hidden;
+void	_mon_base_commit(struct _mon_keys *, const void *, size_t, size_t,
+	    size_t, size_t) _mon_hidden;
+
 /* monwrite.c */
 struct _mon_out {
 	const struct hdr	*hdr;
@@ -209,10 +237,41 @@ struct _mon_out {
 	size_t			 nhist;
 	unsigned int		 scale;
 	uint32_t		 unsampled;	/* threads with no clock */
+	const struct monx_run	*run;		/* NULL: from the statistics */
+	const struct monx_pc	*pcs;		/* with run: samples outside */
+	size_t			 npcs;
+	const uint64_t		*stacks_since;	/* a part: each stack's count */
+	uint64_t		*stacks_now;	/* at the last, and read now */
+	int			 noreplace;	/* fail (EEXIST) where taken */
+	int			 running;	/* a snapshot: the program's
+						   actions are not touched */
 };
 int	_mon_write(const char *, const struct _mon_out *) _mon_hidden;
+void	_mon_run_fill(struct monx_run *, const struct _mon_out *) _mon_hidden;
 int	_mon_outname_init(void) _mon_hidden;
-int	_mon_outpath(char *, size_t) _mon_hidden;
+int	_mon_outname_dir(void) _mon_hidden;
+int	_mon_outpath(char *, size_t, unsigned int, unsigned long) _mon_hidden;
+
+/* snap.c */
+void	_mon_snap_reset(int) _mon_hidden;
+int	_mon_snap_numbered(int) _mon_hidden;
+int	_mon_snap_put(struct _mon_out *, unsigned long) _mon_hidden;
+int	_mon_snap_write(const struct hdr *, WORD *, size_t, unsigned int,
+	    uint32_t, int) _mon_hidden;
+
+/* term.c: what lifecycle.c gives it to call. */
+struct _mon_term_ops {
+	int	(*part)(void);		/* write a snapshot */
+	void	(*final)(int);		/* write the last part, keep the lock */
+};
+int	_mon_term_start(const struct _mon_term_ops *) _mon_hidden;
+void	_mon_term_stop(void) _mon_hidden;
+void	_mon_term_fork_child(void) _mon_hidden;
+void	_mon_term_inside(void) _mon_hidden;
+void	_mon_term_outside(void) _mon_hidden;
+int	_mon_term_watches(int) _mon_hidden;
+int	_mon_term_adopt(int, const struct sigaction *, struct sigaction *)
+	    _mon_hidden;
 
 /* objects.c */
 struct dl_phdr_info;
@@ -252,10 +311,17 @@ _mon_hash(uintptr_t pc, unsigned int bits)
 pid_t	_mon_gettid(void) _mon_hidden;
 int	_mon_alive(pid_t) _mon_hidden;
 size_t	_mon_threads(void (*)(pid_t, void *), void *) _mon_hidden;
+void	_mon_own_thread(pid_t, int) _mon_hidden;
+void	_mon_own_forget(void) _mon_hidden;
 void	_mon_warn(const char *, const char *, int) _mon_hidden;
 void	*_mon_map(size_t) _mon_hidden;
 void	_mon_unmap(void *, size_t) _mon_hidden;
 void	_mon_rezero(void *, size_t) _mon_hidden;
 void	*_mon_libc(const char *) _mon_hidden;
+void	_mon_siglock(_Atomic pid_t *, sigset_t *) _mon_hidden;
+void	_mon_die(int) _mon_hidden;
+void	_mon_sigunlock(_Atomic pid_t *, const sigset_t *) _mon_hidden;
+int	_mon_thread_start(pthread_t *, size_t, void *(*)(void *), void *)
+	    _mon_hidden;
 
 #endif /* !_MON_PRIVATE_H */

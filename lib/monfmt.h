@@ -88,6 +88,10 @@ struct monx_run {
 	uint64_t	stacks_cut;	/* stacks cut at stack_limit frames */
 	uint32_t	stack_limit;	/* most frames a stack keeps; 0: none */
 	uint32_t	arcs;		/* 1 if ARCS records hold every call */
+	uint32_t	part;		/* snapshot n of a run in parts; 0: whole */
+	uint32_t	last;		/* 1: the part written as the run ended */
+	uint64_t	begin_ns;	/* the part covers [begin_ns, end_ns), */
+	uint64_t	end_ns;		/* CLOCK_REALTIME; 0 in a whole run */
 };
 
 /* What a RUN record holds at least: version 1's first writers ended it here. */

@@ -1,6 +1,7 @@
 /*
- * monitor.c -- monitor(3C): profile a range of the program's text; and
- * moncontrol(), glibc's pause and resume of a running profile.
+ * monitor.c -- monitor(3C): profile a range of the program's text;
+ * moncontrol(), glibc's pause and resume of a running profile; and
+ * monsnapshot(), a part of a running profile written now.
  *
  * The work is in lifecycle.c; this is the public face, which keeps errno
  * for every call that succeeds.
@@ -47,4 +48,23 @@ moncontrol(int mode)
 	saved = errno;
 	_mon_life_control(mode != 0);
 	errno = saved;
+}
+
+/*
+ * monsnapshot(): write what the running profile holds since the last
+ * snapshot (or its start) as a file of its own, the next part of the
+ * run, and profile on.  0; or -1 with errno set and no file written --
+ * EINVAL when no profile runs in this process -- the counts then going
+ * to the next part.  Not async-signal-safe.
+ */
+_mon_public int
+monsnapshot(void)
+{
+	int saved;
+
+	saved = errno;
+	if (_mon_life_snapshot() != 0)
+		return -1;
+	errno = saved;
+	return 0;
 }

@@ -16,8 +16,14 @@
  *
  * Where it goes (_mon_outpath): PROFDIR unset, mon.out in the current
  * directory; PROFDIR set, DIR/<pid>.<progname> with the pid of the
- * writing process.  In a set-id program (AT_SECURE) PROFDIR is not
- * trusted and the file is created with the real user's ids.
+ * writing process, -<run> after it for a later run of the same pid, and
+ * .<part> after either for a part of a profile written in snapshots
+ * (snap.c chooses both).  A file that must not replace another
+ * (noreplace) is given its name by a link alone, which fails with
+ * EEXIST where the name is taken.  In a set-id program (AT_SECURE)
+ * PROFDIR is not trusted and the file is created with the real user's
+ * ids.  A part brings its own RUN record and samples outside; a whole
+ * profile's are read from the statistics here.
  */
 #define _GNU_SOURCE	/* program_invocation_short_name */
 #include <sys/auxv.h>
@@ -131,6 +137,38 @@ unloaded(uint64_t *at, struct _mon_gone *g)
 }
 
 /*
+ * The RUN record of d from the statistics as they stand: counts since the
+ * profile started.  A snapshot takes the difference of two of them.
+ */
+void
+_mon_run_fill(struct monx_run *run, const struct _mon_out *d)
+{
+	memset(run, 0, sizeof(*run));
+	run->clock = _mon_stats.clock;
+	run->pid = getpid();
+	run->period_ns = _mon_stats.period_ns;
+	run->cpu_ns = _mon_stats.cpu_ns;
+	run->samples_in = atomic_load(&_mon_stats.in);
+	run->samples_out = atomic_load(&_mon_stats.out);
+	run->samples_lost = atomic_load(&_mon_stats.lost);
+	run->saturated = atomic_load(&_mon_stats.saturated);
+	run->overruns = atomic_load(&_mon_stats.overruns);
+	run->dropped = atomic_load(&_mon_stats.dropped);
+	run->unloaded_lost = _mon_gone_lost();
+	run->outside_lost = atomic_load(&_mon_stats.outlost);
+	run->unsampled = d->unsampled;
+	run->user_ns = _mon_stats.user_ns;
+	run->sys_ns = _mon_stats.sys_ns;
+	run->cells_lost = _mon_cells_lost();
+	run->scale = d->scale;
+	run->threads = _mon_cells_threads();
+	run->tables = _mon_cells_tables();
+	run->stack_limit = _mon_stack_limit;
+	run->stacks_cut = _mon_stacks_cut();
+	run->stacks_lost = _mon_stacks_lost();
+}
+
+/*
  * Build the extension stream in fresh memory; *lenp gets its length and
  * *maplenp what to unmap.  NULL when there is no memory: the file is
  * then written classic-only.
@@ -144,7 +182,8 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 	unsigned char *p;
 	size_t cap, len, nobj, npc, arclen, stacklen;
 
-	npc = _mon_outside_count();
+	/* A part brings its own samples outside: those since the last. */
+	npc = d->run != NULL ? d->npcs : _mon_outside_count();
 	nobj = _mon_objects(NULL, 0, unloaded);
 	cap = sizeof(head) + 6 * sizeof(struct monx_rec) + sizeof(run) +
 	    sizeof(struct monx_range) +
@@ -154,7 +193,7 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 	if (cap + arclen > MONX_MAXLEN)
 		arclen = 0;
 	cap += arclen;
-	stacklen = _mon_stacks_copy(NULL, 0);
+	stacklen = _mon_stacks_copy(NULL, 0, d->stacks_since, NULL);
 	if (cap + stacklen > MONX_MAXLEN)
 		stacklen = 0;
 	cap += stacklen;
@@ -162,39 +201,20 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 		return NULL;
 	len = sizeof(head);
 
-	memset(&run, 0, sizeof(run));
-	run.clock = _mon_stats.clock;
-	run.pid = getpid();
-	run.period_ns = _mon_stats.period_ns;
-	run.cpu_ns = _mon_stats.cpu_ns;
-	run.samples_in = atomic_load(&_mon_stats.in);
-	run.samples_out = atomic_load(&_mon_stats.out);
-	run.samples_lost = atomic_load(&_mon_stats.lost);
-	run.saturated = atomic_load(&_mon_stats.saturated);
-	run.overruns = atomic_load(&_mon_stats.overruns);
-	run.dropped = atomic_load(&_mon_stats.dropped);
-	run.unloaded_lost = _mon_gone_lost();
-	run.outside_lost = atomic_load(&_mon_stats.outlost);
-	run.unsampled = d->unsampled;
-	run.user_ns = _mon_stats.user_ns;
-	run.sys_ns = _mon_stats.sys_ns;
-	run.cells_lost = _mon_cells_lost();
-	run.scale = d->scale;
-	run.threads = _mon_cells_threads();
-	run.tables = _mon_cells_tables();
+	if (d->run != NULL)
+		run = *d->run;
+	else
+		_mon_run_fill(&run, d);
 	run.arcs = arclen > 0 || d->ncells == 0;
-	run.stack_limit = _mon_stack_limit;
-	run.stacks_cut = _mon_stacks_cut();
-	run.stacks_lost = _mon_stacks_lost();
 	len += rec(p + len, MONX_R_RUN, &run, sizeof(run));
 	if (arclen > 0)
 		len += rec(p + len, MONX_R_ARCS, d->arcs, (uint32_t)arclen);
 	if (stacklen > 0) {
-		/* The clock is stopped: the stacks are as they were measured. */
+		/* With the clock running (a part), new ones wait for the next. */
 		struct monx_rec r = { MONX_R_STACKS, 0 };
 
 		r.len = (uint32_t)_mon_stacks_copy(p + len + sizeof(r),
-		    stacklen);
+		    stacklen, d->stacks_since, d->stacks_now);
 		memcpy(p + len, &r, sizeof(r));
 		len += sizeof(r) + r.len;
 	}
@@ -218,7 +238,11 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 		size_t at = len, k;
 
 		len += sizeof(r);
-		k = _mon_outside_copy(p + len, npc);
+		if (d->run != NULL) {
+			k = npc;
+			memcpy(p + len, d->pcs, npc * sizeof(pc));
+		} else
+			k = _mon_outside_copy(p + len, npc);
 		len += k * sizeof(pc);
 		r.len = k * sizeof(pc);
 		memcpy(p + at, &r, sizeof(r));
@@ -296,33 +320,57 @@ decimal(char *buf, unsigned long v)
 	return n;
 }
 
+/* Does the profile go to PROFDIR, where files of other runs may be? */
+int
+_mon_outname_dir(void)
+{
+	return usedir;
+}
+
 /*
  * Where the profile goes: mon.out, or DIR/<pid>.<program> with the pid
- * of the writing process.  0 with the path in buf, -1 if it does not
- * fit.  No stdio: this runs at exit.
+ * of the writing process.  With PROFDIR, run 2 and on (a pid used
+ * again) add -<run> to the name; part 1 and on (snapshots) add .<part>
+ * to either.  0 with the path in buf, -1 if it does not fit.  No stdio:
+ * this runs at exit.
  */
 int
-_mon_outpath(char *buf, size_t size)
+_mon_outpath(char *buf, size_t size, unsigned int run, unsigned long part)
 {
 	size_t d, p, n;
-	char pid[20];
+	char num[2][21];
+	size_t nlen[2];
 
-	if (!usedir) {
-		if (size < sizeof(MON_OUT))
-			return -1;
-		memcpy(buf, MON_OUT, sizeof(MON_OUT));
-		return 0;
+	nlen[0] = nlen[1] = 0;
+	if (usedir && run > 1) {
+		num[0][0] = '-';
+		nlen[0] = 1 + decimal(num[0] + 1, run);
 	}
-	d = strlen(outdir);
-	p = strlen(outprog);
-	n = decimal(pid, (unsigned long)getpid());
-	if (d + 1 + n + 1 + p + 1 > size)
-		return -1;
-	memcpy(buf, outdir, d);
-	buf[d] = '/';
-	memcpy(buf + d + 1, pid, n);
-	buf[d + 1 + n] = '.';
-	memcpy(buf + d + 2 + n, outprog, p + 1);
+	if (part > 0) {
+		num[1][0] = '.';
+		nlen[1] = 1 + decimal(num[1] + 1, part);
+	}
+	if (!usedir) {
+		if (size < sizeof(MON_OUT) + nlen[1])
+			return -1;
+		memcpy(buf, MON_OUT, sizeof(MON_OUT) - 1);
+		n = sizeof(MON_OUT) - 1;
+	} else {
+		d = strlen(outdir);
+		p = strlen(outprog);
+		if (d + 22 + p + nlen[0] + nlen[1] + 1 > size)
+			return -1;
+		memcpy(buf, outdir, d);
+		buf[d] = '/';
+		n = d + 1 + decimal(buf + d + 1, (unsigned long)getpid());
+		buf[n++] = '.';
+		memcpy(buf + n, outprog, p);
+		n += p;
+		memcpy(buf + n, num[0], nlen[0]);
+		n += nlen[0];
+	}
+	memcpy(buf + n, num[1], nlen[1]);
+	buf[n + nlen[1]] = '\0';
 	return 0;
 }
 
@@ -505,7 +553,41 @@ release(const struct sigaction *old)
 		(void)kill(getpid(), caught);
 }
 
-/* Write the profile d to path, whole or not at all.  0 or -1. */
+/*
+ * A snapshot's write passed the file-size limit: the SIGXFSZ the kernel
+ * sent this thread, blocked, is taken, or it would end the program
+ * once the thread's mask is back.
+ */
+static void
+xfsz_taken(void)
+{
+	static const struct timespec zero;
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGXFSZ);
+	(void)sigtimedwait(&set, NULL, &zero);
+}
+
+/*
+ * The named temporary tmp becomes path: by a rename over what is there,
+ * or, with noreplace, by a link that fails (EEXIST) where path is taken.
+ */
+static int
+settle(const char *tmp, const char *path, int noreplace)
+{
+	if (!noreplace)
+		return rename(tmp, path);
+	if (link(tmp, path) != 0)
+		return -1;
+	(void)unlink(tmp);
+	return 0;
+}
+
+/*
+ * Write the profile d to path, whole or not at all.  0, or -1 with errno
+ * set; with d->noreplace, -1 and EEXIST, quietly, where path is taken.
+ */
 int
 _mon_write(const char *path, const struct _mon_out *d)
 {
@@ -530,9 +612,14 @@ _mon_write(const char *path, const struct _mon_out *d)
 		ofsgid = setfsgid(getgid());
 		ofsuid = setfsuid(getuid());
 	}
+	/*
+	 * A snapshot changes no action of the program's, which runs on and
+	 * may read or set them meanwhile: SIGXFSZ waits blocked instead.
+	 */
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;
-	(void)sigaction(SIGXFSZ, &ign, &oldxfsz);
+	if (!d->running)
+		(void)sigaction(SIGXFSZ, &ign, &oldxfsz);
 
 	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		_mon_warn(path, "not a regular file; left as it is", 0);
@@ -550,17 +637,19 @@ _mon_write(const char *path, const struct _mon_out *d)
 	 * that would end the program waits: it then ends it with the file
 	 * whole, not with a stray temporary.  (SIGKILL cannot wait.)  This
 	 * thread blocks them; for the program's other threads, those whose
-	 * action is to terminate are held aside (hold()).
+	 * action is to terminate are held aside (hold()) -- but not for a
+	 * snapshot, whose unnamed file may as well vanish with the process.
 	 */
 	sigfillset(&all);
 	(void)pthread_sigmask(SIG_BLOCK, &all, &oldmask);
-	hold(held);
+	if (!d->running)
+		hold(held);
 	if ((o->fd = opennameless(path)) >= 0) {
 		/* Nothing is named until the file is whole. */
 		err = write_all(o, d, ext, ext == NULL ? 0 : extlen);
 		tmp[0] = '\0';
 		if (err == 0 && nameat(o->fd, path) != 0 &&
-		    (errno != EEXIST ||
+		    (errno != EEXIST || d->noreplace ||
 		    nametemp(o->fd, path, tmp, sizeof(tmp)) != 0))
 			err = errno;
 		if (close(o->fd) != 0 && err == 0)
@@ -569,7 +658,7 @@ _mon_write(const char *path, const struct _mon_out *d)
 			err = errno;
 			(void)unlink(tmp);
 		}
-		if (err != 0)
+		if (err != 0 && !(err == EEXIST && d->noreplace))
 			_mon_warn(path, NULL, err);
 	} else if ((o->fd = opentemp(path, tmp, sizeof(tmp))) < 0) {
 		err = errno;
@@ -578,23 +667,28 @@ _mon_write(const char *path, const struct _mon_out *d)
 		err = write_all(o, d, ext, ext == NULL ? 0 : extlen);
 		if (close(o->fd) != 0 && err == 0)
 			err = errno;
-		if (err == 0 && rename(tmp, path) != 0)
+		if (err == 0 && settle(tmp, path, d->noreplace) != 0)
 			err = errno;
 		if (err != 0) {
 			(void)unlink(tmp);
-			_mon_warn(path, NULL, err);
+			if (!(err == EEXIST && d->noreplace))
+				_mon_warn(path, NULL, err);
 		}
 	}
-	release(held);
+	if (!d->running)
+		release(held);
+	else if (err == EFBIG)
+		xfsz_taken();
 	(void)pthread_sigmask(SIG_SETMASK, &oldmask, NULL);
 	_mon_unmap(ext, extmap);
 	_mon_unmap(o, sizeof(*o));
 out:
-	(void)sigaction(SIGXFSZ, &oldxfsz, NULL);
+	if (!d->running)
+		(void)sigaction(SIGXFSZ, &oldxfsz, NULL);
 	if (secure) {
 		(void)setfsuid(ofsuid);
 		(void)setfsgid(ofsgid);
 	}
-	errno = saved;
+	errno = err == 0 ? saved : err;
 	return err == 0 ? 0 : -1;
 }

@@ -38,7 +38,6 @@
  * Drains are serialised by one mutex: by the drainer, before the
  * histogram changes, and at stop.  None runs in signal context.
  */
-#define _GNU_SOURCE	/* pthread_attr_setsigmask_np */
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
@@ -64,9 +63,6 @@ struct ring {
 	struct perf_event_mmap_page *m;
 	pid_t		 tid;		/* the thread whose events feed it */
 };
-
-typedef int (*createfn)(pthread_t *, const pthread_attr_t *,
-    void *(*)(void *), void *);
 
 static pthread_mutex_t	drainlock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t	waitlock = PTHREAD_MUTEX_INITIALIZER;
@@ -311,15 +307,9 @@ drain_loop(void *unused)
 static int
 start_drainer(int wait)
 {
-	static createfn real;
 	pthread_condattr_t ca;
-	pthread_attr_t at;
-	sigset_t all;
 	int r;
 
-	if (real == NULL && (real = (createfn)_mon_libc("pthread_create")) ==
-	    NULL)
-		return -1;
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&waitcv, &ca);
@@ -327,13 +317,8 @@ start_drainer(int wait)
 	pthread_mutex_init(&waitlock, NULL);
 	quit = 0;
 	atomic_store(&drainer_tid, 0);
-	sigfillset(&all);
-	pthread_attr_init(&at);
-	pthread_attr_setstacksize(&at, DRAINER_STACK);
-	pthread_attr_setsigmask_np(&at, &all);
 	pthread_mutex_lock(&waitlock);
-	r = real(&drainer, &at, drain_loop, NULL);
-	pthread_attr_destroy(&at);
+	r = _mon_thread_start(&drainer, DRAINER_STACK, drain_loop, NULL);
 	while (wait && r == 0 && atomic_load(&drainer_tid) == 0)
 		pthread_cond_wait(&waitcv, &waitlock);
 	pthread_mutex_unlock(&waitlock);

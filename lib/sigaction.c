@@ -1,8 +1,10 @@
 /*
  * sigaction.c -- sigaction() and the signal() family, so that a program
  * that sets its own SIGPROF action while libmon samples it by signal
- * keeps both (sigprof.c has the rules).  Other signals, and SIGPROF
- * when no signal clock runs, go straight to libc.
+ * keeps both (sigprof.c has the rules), and one that sets SIGINT,
+ * SIGTERM, SIGHUP or the snapshot signal finds libmon's handler gone or
+ * back as it should be and reads back its own action (term.c).  Other
+ * signals, and SIGPROF when no signal clock runs, go straight to libc.
  *
  * libmon's own calls use __sigaction, libc's exported alias, so they
  * never come back here.
@@ -21,18 +23,26 @@ sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
 {
 	struct sigaction copy;
 
-	if (sig == SIGPROF) {
-		/* act and oact may be one object. */
-		if (act != NULL)
-			copy = *act;
+	if (sig != SIGPROF && !_mon_term_watches(sig))
+		return __sigaction(sig, act, oact);
+	/* act and oact may be one object. */
+	if (act != NULL)
+		copy = *act;
+	if (sig == SIGPROF)
 		return _mon_sigprof_adopt(act != NULL ? &copy : NULL, oact);
-	}
-	return __sigaction(sig, act, oact);
+	return _mon_term_adopt(sig, act != NULL ? &copy : NULL, oact);
 }
 
-/* SIGPROF set through sigaction() above, with flags the caller names. */
+/* Signals whose actions libmon keeps: they go through sigaction() above. */
+static int
+kept(int sig)
+{
+	return sig == SIGPROF || _mon_term_watches(sig);
+}
+
+/* sig set through sigaction() above, with flags the caller names. */
 static void
-(*setprof(void (*handler)(int), int flags, int self))(int)
+(*setsig(int sig, void (*handler)(int), int flags, int self))(int)
 {
 	struct sigaction sa, old;
 
@@ -40,9 +50,9 @@ static void
 	sa.sa_handler = handler;
 	sigemptyset(&sa.sa_mask);
 	if (self)
-		sigaddset(&sa.sa_mask, SIGPROF);
+		sigaddset(&sa.sa_mask, sig);
 	sa.sa_flags = flags;
-	if (sigaction(SIGPROF, &sa, &old) != 0)
+	if (sigaction(sig, &sa, &old) != 0)
 		return SIG_ERR;
 	return old.sa_handler;
 }
@@ -51,8 +61,8 @@ static void
 _mon_public void
 (*signal(int sig, void (*handler)(int)))(int)
 {
-	if (sig == SIGPROF)
-		return setprof(handler, SA_RESTART, 1);
+	if (kept(sig))
+		return setsig(sig, handler, SA_RESTART, 1);
 	return bsd_signal(sig, handler);
 }
 
@@ -77,8 +87,8 @@ libc_set(const char *name, int sig, sighandler handler)
 _mon_public sighandler
 __sysv_signal(int sig, sighandler handler)
 {
-	if (sig == SIGPROF)
-		return setprof(handler, SA_RESETHAND | SA_NODEFER, 0);
+	if (kept(sig))
+		return setsig(sig, handler, SA_RESETHAND | SA_NODEFER, 0);
 	return libc_set("__sysv_signal", sig, handler);
 }
 
@@ -101,7 +111,7 @@ sigset(int sig, sighandler disp)
 	sigset_t set, was;
 	sighandler prev;
 
-	if (sig != SIGPROF)
+	if (!kept(sig))
 		return libc_set("sigset", sig, disp);
 	sigemptyset(&set);
 	sigaddset(&set, sig);
@@ -111,7 +121,7 @@ sigset(int sig, sighandler disp)
 			return SIG_ERR;
 		return sigismember(&was, sig) ? SIG_HOLD : old.sa_handler;
 	}
-	if ((prev = setprof(disp, 0, 0)) == SIG_ERR ||
+	if ((prev = setsig(sig, disp, 0, 0)) == SIG_ERR ||
 	    pthread_sigmask(SIG_UNBLOCK, &set, &was) != 0)
 		return SIG_ERR;
 	return sigismember(&was, sig) ? SIG_HOLD : prev;

@@ -102,28 +102,13 @@ store(const struct sigaction *a)
 static void
 writer_lock(sigset_t *was)
 {
-	sigset_t all;
-	pid_t me, cur;
-
-	sigfillset(&all);
-	(void)pthread_sigmask(SIG_SETMASK, &all, was);
-	me = getpid();
-	for (;;) {
-		cur = 0;
-		if (atomic_compare_exchange_weak(&wlock, &cur, me))
-			return;
-		if (cur != me && cur != 0 &&
-		    atomic_compare_exchange_weak(&wlock, &cur, me))
-			return;
-		(void)sched_yield();
-	}
+	_mon_siglock(&wlock, was);
 }
 
 static void
 writer_unlock(const sigset_t *was)
 {
-	atomic_store(&wlock, 0);
-	(void)pthread_sigmask(SIG_SETMASK, was, NULL);
+	_mon_sigunlock(&wlock, was);
 }
 
 /*
@@ -192,16 +177,7 @@ call(const struct sigaction *a, int sig, siginfo_t *si, void *uc)
 static void
 terminate(int sig)
 {
-	struct sigaction dfl;
-	sigset_t set;
-
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	(void)__sigaction(sig, &dfl, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	(void)pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	(void)raise(sig);
+	_mon_die(sig);
 }
 
 /*

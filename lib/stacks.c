@@ -41,7 +41,7 @@
 
 #include "mon_private.h"
 
-#define SLOTS		(1u << 16)	/* distinct stacks kept */
+#define SLOTS		_MON_STACKSLOTS
 #define ARENA		(1u << 21)	/* pcs kept, all stacks together */
 #define PROBE		64
 #define BUSY		1
@@ -166,33 +166,47 @@ _mon_stacks_reset(void)
 /*
  * Copy the stacks as a STACKS record body (struct monx_stack, then the
  * pcs) into p, at most max bytes; the bytes written.  With p NULL, the
- * bytes it would take.
+ * bytes it would take.  since, when not NULL, holds each slot's count
+ * at the last part: only the samples after it are copied, and now gets
+ * the counts copied, the next part's since (a stack that did not fit
+ * keeps its old count there, to go in the next part).  Without since,
+ * a stack that does not fit is lost.
  */
 size_t
-_mon_stacks_copy(unsigned char *p, size_t max)
+_mon_stacks_copy(unsigned char *p, size_t max, const uint64_t *since,
+    uint64_t *now)
 {
 	struct monx_stack st;
 	struct sslot *s;
 	size_t len, need;
+	uint64_t c, base;
 	uint32_t i;
 
 	len = 0;
 	for (i = 0; slots != NULL && i < SLOTS; i++) {
 		s = &slots[i];
-		st.count = atomic_load(&s->count);
-		if (atomic_load(&s->key) <= BUSY || st.count == 0)
+		c = atomic_load(&s->count);
+		base = since != NULL ? since[i] : 0;
+		if (now != NULL)
+			now[i] = base;
+		if (atomic_load_explicit(&s->key, memory_order_acquire) <=
+		    BUSY || c <= base)
 			continue;
+		st.count = c - base;
 		st.depth = s->depth;
 		st.flags = s->flags;
 		need = sizeof(st) + st.depth * sizeof(uint64_t);
 		if (p != NULL) {
 			if (max - len < need) {
-				atomic_fetch_add(&lost, st.count);
+				if (since == NULL)
+					atomic_fetch_add(&lost, st.count);
 				continue;
 			}
 			memcpy(p + len, &st, sizeof(st));
 			memcpy(p + len + sizeof(st), &arena[s->off],
 			    st.depth * sizeof(uint64_t));
+			if (now != NULL)
+				now[i] = c;
 		}
 		len += need;
 	}

@@ -3,13 +3,16 @@
  * memory that never comes from malloc, and one-line diagnostics that
  * never go through stdio, so that both are safe in the exit-time writer.
  */
-#define _GNU_SOURCE	/* strerrordesc_np, RTLD_NEXT */
+#define _GNU_SOURCE	/* strerrordesc_np, RTLD_NEXT, pthread_attr_setsigmask_np */
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -60,9 +63,52 @@ _mon_alive(pid_t tid)
 }
 
 /*
+ * libmon's own threads that a clock must not sample (the snapper): a
+ * thread adds itself (on) or takes itself away.
+ */
+#define NOWN	4
+static _Atomic pid_t own[NOWN];
+
+void
+_mon_own_thread(pid_t tid, int on)
+{
+	pid_t want;
+	int i;
+
+	for (i = 0; i < NOWN; i++) {
+		want = on ? 0 : tid;
+		if (atomic_compare_exchange_strong(&own[i], &want,
+		    on ? tid : 0))
+			return;
+	}
+}
+
+/* A fork child has none of its parent's threads. */
+void
+_mon_own_forget(void)
+{
+	int i;
+
+	for (i = 0; i < NOWN; i++)
+		atomic_store(&own[i], 0);
+}
+
+static int
+is_own(pid_t tid)
+{
+	int i;
+
+	for (i = 0; i < NOWN; i++)
+		if (atomic_load(&own[i]) == tid)
+			return 1;
+	return 0;
+}
+
+/*
  * Call fn(tid, arg), if fn is given, for every thread of the process now
- * but the calling one; the number of threads there are, the caller
- * among them (1 when /proc cannot say).  Not for signal context.
+ * but the calling one and libmon's own; the number of threads there are,
+ * the caller among them (1 when /proc cannot say).  Not for signal
+ * context.
  */
 size_t
 _mon_threads(void (*fn)(pid_t, void *), void *arg)
@@ -79,7 +125,7 @@ _mon_threads(void (*fn)(pid_t, void *), void *arg)
 		if ((t = (pid_t)atoi(e->d_name)) <= 0)
 			continue;
 		n++;
-		if (t != me && fn != NULL)
+		if (t != me && fn != NULL && !is_own(t))
 			fn(t, arg);
 	}
 	closedir(d);
@@ -159,6 +205,87 @@ _mon_warn(const char *what, const char *why, int err)
 	line[n++] = '\n';
 	(void)write(STDERR_FILENO, line, n);
 	errno = saved;
+}
+
+/*
+ * Take lock, a word naming the process that holds it, with every signal
+ * blocked (the mask before in *was), so that no handler on the holder's
+ * thread can wait for it; a holder of another process is one a fork
+ * left behind, and is taken over.  Signal-safe.
+ */
+void
+_mon_siglock(_Atomic pid_t *lock, sigset_t *was)
+{
+	sigset_t all;
+	pid_t me, cur;
+
+	sigfillset(&all);
+	(void)pthread_sigmask(SIG_SETMASK, &all, was);
+	me = getpid();
+	for (;;) {
+		cur = 0;
+		if (atomic_compare_exchange_weak(lock, &cur, me))
+			return;
+		if (cur != me && cur != 0 &&
+		    atomic_compare_exchange_weak(lock, &cur, me))
+			return;
+		(void)sched_yield();
+	}
+}
+
+void
+_mon_sigunlock(_Atomic pid_t *lock, const sigset_t *was)
+{
+	atomic_store(lock, 0);
+	(void)pthread_sigmask(SIG_SETMASK, was, NULL);
+}
+
+/*
+ * The default action of sig taken as it would have been without libmon:
+ * put back, the signal let through on this thread and raised.  From a
+ * handler of libmon's, to end the process as the signal would have.
+ */
+void
+_mon_die(int sig)
+{
+	struct sigaction dfl;
+	sigset_t set;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	(void)__sigaction(sig, &dfl, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	(void)pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	(void)raise(sig);
+}
+
+/*
+ * Start a thread of libmon's own running fn(arg): by the C library's
+ * pthread_create (libmon's would give it a clock), on a stack of stack
+ * bytes, with every signal blocked, so that no signal of the program's
+ * ever comes to it.  0, or -1.
+ */
+int
+_mon_thread_start(pthread_t *t, size_t stack, void *(*fn)(void *), void *arg)
+{
+	typedef int (*createfn)(pthread_t *, const pthread_attr_t *,
+	    void *(*)(void *), void *);
+	static createfn real;
+	pthread_attr_t at;
+	sigset_t all;
+	int r;
+
+	if (real == NULL &&
+	    (real = (createfn)_mon_libc("pthread_create")) == NULL)
+		return -1;
+	sigfillset(&all);
+	pthread_attr_init(&at);
+	pthread_attr_setstacksize(&at, stack);
+	pthread_attr_setsigmask_np(&at, &all);
+	r = real(t, &at, fn, arg);
+	pthread_attr_destroy(&at);
+	return r == 0 ? 0 : -1;
 }
 
 /*

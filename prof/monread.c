@@ -926,14 +926,22 @@ merge_run(struct profile *p, const struct mfile *f)
 {
 	const struct monx_run *r = &f->run;
 	struct monx_run *s = &p->sum;
+	int state;
 
 	if (!f->hasrun) {
 		p->run = 0;
 		return;
 	}
 	p->wlost += f->weight * ((double)r->samples_lost + (double)r->dropped);
+	/*
+	 * The threads and tables of a run in parts are those of its last
+	 * part: the others' stood at their time and are not added.
+	 */
+	state = r->part == 0 || r->last;
 	if (!p->anyrun) {
 		*s = *r;
+		if (!state)
+			s->threads = s->tables = s->unsampled = 0;
 		p->anyrun = 1;
 		return;
 	}
@@ -947,11 +955,13 @@ merge_run(struct profile *p, const struct mfile *f)
 	s->overruns += r->overruns;
 	s->dropped += r->dropped;
 	s->cells_lost += r->cells_lost;
-	s->threads += r->threads;
-	s->tables += r->tables;
+	if (state) {
+		s->threads += r->threads;
+		s->tables += r->tables;
+		s->unsampled += r->unsampled;
+	}
 	s->unloaded_lost += r->unloaded_lost;
 	s->outside_lost += r->outside_lost;
-	s->unsampled += r->unsampled;
 	s->user_ns += r->user_ns;
 	s->sys_ns += r->sys_ns;
 	s->stacks_lost += r->stacks_lost;

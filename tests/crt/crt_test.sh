@@ -351,12 +351,13 @@ abort_writes_nothing_body()
 atf_test_case fatal_signal_writes_nothing
 fatal_signal_writes_nothing_head()
 {
-	atf_set "descr" "Death by a fatal signal writes no profile and " \
-	    "leaves no file"
+	atf_set "descr" "Death by a fatal signal (SIGUSR1; SIGINT, SIGTERM " \
+	    "and SIGHUP write the profile first: long_test) writes no " \
+	    "profile and leaves no file"
 }
 fatal_signal_writes_nothing_body()
 {
-	nofile kill 143
+	nofile kill 138
 }
 
 atf_test_case bad_profdir_keeps_status

@@ -14,7 +14,7 @@
  *	h_calls exit CODE	exit(CODE)
  *	h_calls _exit		_exit(0)
  *	h_calls abort		abort()
- *	h_calls kill		raise(SIGTERM) with its default action
+ *	h_calls kill		raise(SIGUSR1) with its default action
  *
  * Every result is stored in a volatile sink, so that no call to a
  * function without side effects is optimised away.
@@ -202,7 +202,7 @@ main(int argc, char *argv[])
 	if (strcmp(m, "abort") == 0)
 		abort();
 	if (strcmp(m, "kill") == 0) {
-		raise(SIGTERM);
+		raise(SIGUSR1);
 		return 0;
 	}
 	errx(2, "%s: unknown mode, or wrong arguments (file: %s)", m,

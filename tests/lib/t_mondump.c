@@ -55,6 +55,8 @@ run(const struct monx_run *r)
 	printf("run.unsampled %" PRIu32 "\n", r->unsampled);
 	printf("run.user_ns %" PRIu64 "\n", r->user_ns);
 	printf("run.sys_ns %" PRIu64 "\n", r->sys_ns);
+	printf("run.part %" PRIu32 "\n", r->part);
+	printf("run.last %" PRIu32 "\n", r->last);
 	printf("run.stacks_lost %" PRIu64 "\n", r->stacks_lost);
 	printf("run.stacks_cut %" PRIu64 "\n", r->stacks_cut);
 	printf("run.stack_limit %" PRIu32 "\n", r->stack_limit);
