@@ -74,6 +74,26 @@ share()
 	    END { printf "%.1f\n", t ? 100 * m / t : 0 }' "$1/named"
 }
 
+# clocks CLOCK...: those of the clocks this kernel gives.
+clocks()
+{
+	for c in "$@"; do
+		[ $c = perf ] && ! "$srcdir/t_hasperf" && continue
+		echo $c
+	done
+}
+
+# sampled CLOCK VAR=VALUE MODE ARGS: h_stacks run under CLOCK, with one
+# more variable set, in a directory named for the clock, its file named.
+sampled()
+{
+	sc=$1
+	se=$2
+	shift 2
+	run $sc PROFCLOCK=$sc "$se" "$srcdir/h_stacks" "$@"
+	named "$srcdir/h_stacks" $sc
+}
+
 field()
 {
 	awk -v k="$2" '$1 == k { print $2 }' "$1/dump"
@@ -89,12 +109,8 @@ stacks_every_clock_head()
 stacks_every_clock_body()
 {
 	setup
-	for c in perf timer itimer; do
-		if [ $c = perf ] && ! "$srcdir/t_hasperf"; then
-			continue
-		fi
-		run $c PROFCLOCK=$c "$srcdir/h_stacks" chain 400
-		named "$srcdir/h_stacks" $c || continue
+	for c in $(clocks perf timer itimer); do
+		sampled $c LC_ALL=C chain 400 || continue
 		s=$(share $c '^inner,middle,outer,main(,|$)')
 		holds "$s >= 90" "$c: $s% of samples in the chain"
 		n=$(awk '$1 == "stack" { t += $2 } END { print t + 0 }' \
@@ -117,12 +133,8 @@ stack_limit_cuts_head()
 stack_limit_cuts_body()
 {
 	setup
-	for c in perf timer; do
-		if [ $c = perf ] && ! "$srcdir/t_hasperf"; then
-			continue
-		fi
-		run $c PROFCLOCK=$c PROFSTACK=8 "$srcdir/h_stacks" deep 40 300
-		named "$srcdir/h_stacks" $c || continue
+	for c in $(clocks perf timer); do
+		sampled $c PROFSTACK=8 deep 40 300 || continue
 		deepest=$(awk '$1 == "stack" { n = split($4, f, ",");
 		    if (n > m) m = n } END { print m + 0 }' $c/named)
 		holds "$deepest == 8" "$c: deepest stack $deepest frames"
@@ -168,12 +180,8 @@ frameless_leaf_keeps_its_caller_head()
 frameless_leaf_keeps_its_caller_body()
 {
 	setup
-	for c in perf timer itimer; do
-		if [ $c = perf ] && ! "$srcdir/t_hasperf"; then
-			continue
-		fi
-		run $c PROFCLOCK=$c "$srcdir/h_stacks" frameless 300
-		named "$srcdir/h_stacks" $c || continue
+	for c in $(clocks perf timer itimer); do
+		sampled $c LC_ALL=C frameless 300 || continue
 		s=$(share $c '^frameless,framer,main(,|$)')
 		holds "$s >= 80" "$c: $s% of samples in frameless under framer"
 	done
@@ -190,13 +198,10 @@ bad_frame_pointer_survives_head()
 bad_frame_pointer_survives_body()
 {
 	setup
-	for c in perf timer itimer; do
-		if [ $c = perf ] && ! "$srcdir/t_hasperf"; then
-			continue
-		fi
-		run $c PROFCLOCK=$c "$srcdir/h_stacks" badframe 300
+	for c in $(clocks perf timer itimer); do
+		sampled $c LC_ALL=C badframe 300
 		holds "$(cat $c/status) == 0" "$c: status $(cat $c/status)"
-		named "$srcdir/h_stacks" $c || continue
+		[ -s $c/named ] || continue
 		s=$(share $c '^badframe$')
 		holds "$s >= 80" "$c: $s% of samples with badframe alone"
 	done
