@@ -275,6 +275,77 @@ arcs_from_uninstrumented_code_body()
 	verdict
 }
 
+atf_test_case arcs_in_fork_children
+arcs_in_fork_children_head()
+{
+	atf_set descr "Each of 5 fork children writes its own arcs: child i" \
+	    "has i + 1 calls from call() to kid(), the parent none; the" \
+	    "parent's 1000 calls to pre() before the forks stay its own"
+}
+arcs_in_fork_children_body()
+{
+	setup
+	H=$srcdir/h_fault
+	mkdir p
+	run f PROFDIR=$PWD/p "$H" fork 5
+	holds "$(cat f/status) == 3" "status $(cat f/status)"
+	kids=
+	for m in p/*; do
+		mkdir -p "d/$m" && cp "$m" "d/$m/mon.out" || atf_fail "cp $m"
+		named "$H" "d/$m" || continue
+		k=$(awk '$1 == "arc" && $2 == "call" && $3 == "kid" {
+		    s += $4 } END { print s + 0 }' "d/$m/named")
+		pre=$(awk '$1 == "arc" && $2 == "call" && $3 == "pre" {
+		    s += $4 } END { print s + 0 }' "d/$m/named")
+		if [ "$pre" = 1000 ]; then
+			holds "$k == 0" "parent: $k calls to kid"
+			parent=1
+		else
+			holds "$pre == 0" "$m: a child with $pre calls to pre"
+			kids="$kids $k"
+		fi
+	done
+	[ -n "$parent" ] || fail "no parent's file with pre's 1000 calls"
+	got=$(echo $kids | tr ' ' '\n' | sort -n | tr '\n' ' ')
+	[ "$got" = "1 2 3 4 5 " ] || fail "children's calls to kid: $got"
+	verdict
+}
+
+atf_test_case arcs_into_dlopened_library
+arcs_into_dlopened_library_head()
+{
+	atf_set descr "A -pg library dlopen'd and dlclose'd before exit:" \
+	    "its dl_leaf()'s 1000 calls are one arc into the library's" \
+	    "text, as its unloaded object records it, from the program's"
+}
+arcs_into_dlopened_library_body()
+{
+	setup
+	H=$srcdir/h_fault_dl
+	run d "$H" dl "$srcdir/h_dlib_p.so" 50 close
+	holds "$(cat d/status) == 3" "status $(cat d/status)"
+	named "$H" d || { verdict; return; }
+	awk '
+	function hex(s,    i, v) {
+		v = 0; s = tolower(s); sub(/^0x/, "", s)
+		for (i = 1; i <= length(s); i++)
+			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	$1 == "exec.lo" { elo = hex($2) }
+	$1 == "exec.hi" { ehi = hex($2) }
+	$1 == "obj" && $6 ~ /h_dlib_p\.so$/ { lo = hex($3); hi = hex($4) }
+	$1 == "arc" { n++; f[n] = hex($2); t[n] = hex($3); c[n] = $4 }
+	END {
+		for (i = 1; i <= n; i++)
+			if (c[i] == 1000 && t[i] >= lo && t[i] < hi &&
+			    f[i] > elo && f[i] <= ehi)
+				ok = 1
+		exit !ok
+	}' d/dump || fail "no arc of 1000 calls from the program into the library"
+	verdict
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case stacks_every_clock
@@ -284,4 +355,6 @@ atf_init_test_cases()
 	atf_add_test_case bad_frame_pointer_survives
 	atf_add_test_case arcs_exact_per_caller
 	atf_add_test_case arcs_from_uninstrumented_code
+	atf_add_test_case arcs_in_fork_children
+	atf_add_test_case arcs_into_dlopened_library
 }
