@@ -3387,6 +3387,31 @@ EOF
 	    "'$PROF' -s '$GRAPH' 2>&1"
 }
 
+atf_test_case graph_caller_in_no_code
+graph_caller_in_no_code_head()
+{
+	atf_set descr "A caller frame at an address no loaded object holds" \
+	    "(a frame pointer used as a plain register led the kernel's" \
+	    "walk into the stack's own bytes) is called ? and its" \
+	    "samples are told, even above code that counts no calls"
+}
+graph_caller_in_no_code_body()
+{
+	setup_graph
+	# cheap_caller counts no calls here; 4 of its 6 samples show a
+	# stack address as its caller, as perf's walk gave for code that
+	# kept garbage in %rbp.
+	forge_graph mon.out 6 <<EOF
+bin 1 6
+stack 4 0 $(gs 1 8) 0x7ffd00001234 $(gs 0 16)
+stack 2 0 $(gs 1 8) $(gs 0 16)
+EOF
+	atf_check -o save:out -e ignore "$PROF" -q "$GRAPH"
+	atf_check -o match:'^unconfirmed: 4 samples \(66.7%\)' cat out
+	atf_check -o match:'^ *0.04 *0.00 *\? *cheap_caller \[' \
+	    sed -n '/^\[.*unknown/,/^--/p' out
+}
+
 atf_test_case graph_stacks_cut
 graph_stacks_cut_head()
 {
@@ -3762,6 +3787,7 @@ atf_init_test_cases()
 	atf_add_test_case graph_recursion_once_per_stack
 	atf_add_test_case graph_callback_from_library
 	atf_add_test_case graph_unconfirmed_pairs
+	atf_add_test_case graph_caller_in_no_code
 	atf_add_test_case graph_stacks_cut
 	atf_add_test_case graph_libmon_frames_left_out
 	atf_add_test_case graph_merged_files
