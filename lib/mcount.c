@@ -22,12 +22,16 @@
  *	                               for call sites outside [lo, lo + len)
  *	                               or whose cell holds another arc
  *
- * An arc's cell is dir[(frompc - lo) >> 12][((frompc - lo) >> 2) % 1024]:
- * two loads and no probe.  Return addresses of two calls are at least 2
- * bytes apart and nearly always 5, so two call sites rarely share a
- * cell; when they do, when one site calls through a pointer to several
- * functions, or when the caller is not in the main program (libc calling
- * a qsort comparator), the spill takes it.  Chunks are carved from
+ * An arc's home cell is dir[(frompc - lo) >> 12][((frompc - lo) >> 2) %
+ * 1024]: two loads and no probe.  Return addresses of two calls are at
+ * least 2 bytes apart and nearly always 5, so two call sites rarely
+ * share a cell.  When they do, or when one site calls through a pointer
+ * to several functions (an interpreter's dispatch, a virtual call), the
+ * arc takes its other cell in the same chunk, picked by call site and
+ * callee together, ((frompc ^ selfpc >> 2) >> 2) % 1024, which the fast
+ * path tries next; only when both are taken, or when the caller is not
+ * in the main program (libc calling a qsort comparator), does the spill
+ * take it.  Chunks are carved from
  * blocks of memory mapped as needed, each twice the one before up to
  * BLOCKMAX; the spill grows the same way (table.c), so a count is lost
  * only when memory is.
@@ -187,14 +191,28 @@ chunk_new(struct tbl *t)
 	}
 }
 
+/* Does cell c count the arc from -> self? */
+static inline int
+holds(struct cell *c, uintptr_t from, uintptr_t self)
+{
+	return atomic_load_explicit(&c->from, memory_order_relaxed) == from &&
+	    c->self == self;
+}
+
+static int claim(struct tbl *, struct cell *, uintptr_t, uintptr_t);
+
 /*
- * The direct cell of call site from in t, its chunk made if need be;
- * NULL if it has none.
+ * The direct cell of the arc from -> self in t, claimed now if need be,
+ * its chunk made if need be; NULL if it has none.  An arc has two: its
+ * call site's home cell, and the other one the call site and callee
+ * pick together, for a second callee of a call through a pointer or a
+ * call site whose home another took.  Both are found by
+ * x86_64/mcount_entry.S.
  */
 static struct cell *
-direct(struct tbl *t, uintptr_t from)
+direct(struct tbl *t, uintptr_t from, uintptr_t self)
 {
-	struct cell *c, *want;
+	struct cell *c, *want, *home, *other;
 	uintptr_t d;
 
 	d = from - t->lo;
@@ -208,7 +226,15 @@ direct(struct tbl *t, uintptr_t from)
 		    &want, c))
 			c = want;	/* the chunk carved stays unused */
 	}
-	return &c[(d >> GRAIN) & (CHUNKCELLS - 1)];
+	home = &c[(d >> GRAIN) & (CHUNKCELLS - 1)];
+	other = &c[((from ^ self >> 2) >> GRAIN) & (CHUNKCELLS - 1)];
+	if (holds(home, from, self))
+		return home;
+	if (holds(other, from, self))
+		return other;
+	if (claim(t, home, from, self))
+		return home;
+	return claim(t, other, from, self) ? other : NULL;
 }
 
 static inline void
@@ -227,8 +253,14 @@ claim(struct tbl *t, struct cell *c, uintptr_t from, uintptr_t self)
 {
 	uintptr_t want;
 
+	/*
+	 * A cell taken by another arc -- a call through a pointer to a
+	 * second callee, on every call -- is seen by a plain load: a locked
+	 * compare-and-swap that must fail costs more than the spill.
+	 */
 	want = 0;
-	if (!atomic_compare_exchange_strong_explicit(&c->from, &want, from,
+	if (atomic_load_explicit(&c->from, memory_order_relaxed) != 0 ||
+	    !atomic_compare_exchange_strong_explicit(&c->from, &want, from,
 	    memory_order_relaxed, memory_order_relaxed))
 		return 0;
 	c->self = self;
@@ -269,9 +301,7 @@ _mon_count(uintptr_t self, uintptr_t from)
 		}
 		_mon_tls_tbl = t;
 	}
-	if ((c = direct(t, from)) != NULL && ((atomic_load_explicit(&c->from,
-	    memory_order_relaxed) == from && c->self == self) ||
-	    claim(t, c, from, self))) {
+	if ((c = direct(t, from, self)) != NULL) {
 		bump(&c->count);
 		return;
 	}

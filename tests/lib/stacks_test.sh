@@ -236,6 +236,32 @@ arcs_exact_per_caller_body()
 	verdict
 }
 
+atf_test_case arcs_through_pointers_exact
+arcs_through_pointers_exact_head()
+{
+	atf_set descr "Calls from one call site through a pointer to eight" \
+	    "functions in turn, in 4 threads, are eight exact arcs of" \
+	    "400000 each, through mcount and __fentry__, gcc and clang"
+}
+arcs_through_pointers_exact_body()
+{
+	setup
+	for v in h_calls h_calls_clang h_calls_fentry h_calls_clang_fentry; do
+		p=$srcdir/../crt/$v
+		run $v "$p" pointers 4 800000
+		named "$p" $v || continue
+		for k in 0 1 2 3 4 5 6 7; do
+			got=$(awk -v f=pt$k '$1 == "arc" &&
+			    $2 == "ptrworker" && $3 == f { s += $4 }
+			    END { print s + 0 }' $v/named)
+			holds "$got == 400000" \
+			    "$v: ptrworker -> pt$k $got calls, not 400000"
+		done
+		holds "$(field $v run.cells_lost) == 0" "$v: calls lost"
+	done
+	verdict
+}
+
 atf_test_case arcs_from_uninstrumented_code
 arcs_from_uninstrumented_code_head()
 {
@@ -278,5 +304,6 @@ atf_init_test_cases()
 	atf_add_test_case frameless_leaf_keeps_its_caller
 	atf_add_test_case bad_frame_pointer_survives
 	atf_add_test_case arcs_exact_per_caller
+	atf_add_test_case arcs_through_pointers_exact
 	atf_add_test_case arcs_from_uninstrumented_code
 }
