@@ -180,6 +180,26 @@ frameless_leaf_keeps_its_caller_body()
 	verdict
 }
 
+atf_test_case handler_stack_goes_on_past_signal
+handler_stack_goes_on_past_signal_head()
+{
+	atf_set descr "Under the signal clocks, a signal handler running" \
+	    "on an alternate stack is sampled with the code the signal" \
+	    "interrupted and its callers out to main above it"
+}
+handler_stack_goes_on_past_signal_body()
+{
+	setup
+	for c in timer itimer; do
+		run $c PROFCLOCK=$c "$srcdir/h_stacks" onstack 300
+		holds "$(cat $c/status) == 0" "$c: status $(cat $c/status)"
+		named "$srcdir/h_stacks" $c || continue
+		s=$(share $c '^inhandler,onusr1,.*,main(,|$)')
+		holds "$s >= 80" "$c: $s% of samples in inhandler reach main"
+	done
+	verdict
+}
+
 atf_test_case bad_frame_pointer_survives
 bad_frame_pointer_survives_head()
 {
@@ -302,6 +322,7 @@ atf_init_test_cases()
 	atf_add_test_case stack_limit_cuts
 	atf_add_test_case no_stacks_asked
 	atf_add_test_case frameless_leaf_keeps_its_caller
+	atf_add_test_case handler_stack_goes_on_past_signal
 	atf_add_test_case bad_frame_pointer_survives
 	atf_add_test_case arcs_exact_per_caller
 	atf_add_test_case arcs_through_pointers_exact
