@@ -196,6 +196,7 @@ struct profile {
 	size_t		 stackfiles;	/* files that sampled stacks */
 	uint64_t	 stackraw;	/* samples in the stacks, counted */
 	uint32_t	 stackmax;	/* the largest stack_limit */
+	uint32_t	 stackmin;	/* the smallest; 0 before the first */
 };
 
 /* One function symbol, as elfsym.c keeps it. */
@@ -382,6 +383,7 @@ void	report_show(struct report *, const struct profile *,
 	    const struct opts *);
 void	report_stats(const struct report *, const struct profile *,
 	    const struct symtab *);
+const char *stack_limits(const struct profile *, char *, size_t);
 
 /* demangle.c */
 void	demangle(const char **, size_t);
