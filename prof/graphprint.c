@@ -187,6 +187,10 @@ heading(const struct gp *g, const struct profile *p)
 		printf("cut: %.0f samples in stacks cut at %s frames; "
 		    "their outer callers unknown\n", gr->cut,
 		    stack_limits(p, lim, sizeof(lim)));
+	if (gr->shortend > 0)
+		printf("short: %.0f samples in stacks that end short of a "
+		    "thread's start;\n      their outer callers unknown "
+		    "(a frame the walk could not follow)\n", gr->shortend);
 	if (p->sum.stacks_lost > 0)
 		printf("lost: %" PRIu64 " samples kept no stack\n",
 		    p->sum.stacks_lost);

@@ -269,6 +269,7 @@ struct cgstack {
 	size_t		 first;
 	size_t		 depth;
 	double		 samples;
+	int		 cut;		/* at the run's depth limit */
 };
 
 /* The call graph of a report. */
@@ -287,6 +288,7 @@ struct graph {
 	double		 overhead;	/* stacks ending in libmon's code */
 	double		 unconfirmed;	/* stacks with an unconfirmed pair */
 	double		 cut;		/* stacks cut at the limit */
+	double		 shortend;	/* stacks ending short of a start */
 	size_t		 nounconf;	/* distinct unconfirmed pairs */
 	int		 estimated;	/* est computed (there were arcs) */
 };

@@ -632,6 +632,9 @@ stats_graph(const struct report *r, const struct profile *p)
 	    " frames, %.0f in libmon's code\n", p->nstacks, p->stackfiles,
 	    p->stackfiles == 1 ? "" : "s", p->stackraw, p->sum.stacks_lost,
 	    g->cut, stack_limits(p, lim, sizeof(lim)), g->overhead);
+	if (g->shortend > 0)
+		fprintf(stderr, "short: %.0f samples in stacks that end short "
+		    "of a thread's start\n", g->shortend);
 	if (g->counted)
 		fprintf(stderr, "unconfirmed: %.0f samples in stacks with a "
 		    "caller pair the counted arcs do not confirm, %zu pairs\n",

@@ -3459,6 +3459,39 @@ EOF
 	    -e ignore "$PROF" -q "$GRAPH" a.out
 }
 
+atf_test_case graph_stacks_short
+graph_stacks_short_head()
+{
+	atf_set descr "Stacks whose outermost frame is a function that had" \
+	    "counted callers (the walk lost them at a frame pointer it" \
+	    "could not follow) are counted in the heading and in -s; a" \
+	    "stack out to the program's uncounted entry is not"
+}
+graph_stacks_short_body()
+{
+	setup_graph
+	# work's 6 samples: 4 with its callers out to driver, 2 with
+	# cheap_caller alone above it, which driver called.
+	forge_graph mon.out 6 <<EOF
+bin 3 6
+cell $(gs 1 5) 1
+cell $(gs 3 5) 1
+arc $(gs 0 16) $(gs 1 5) 1
+arc $(gs 1 16) $(gs 3 5) 1
+stack 4 0 $(gs 3 8) $(gs 1 16) $(gs 0 16)
+stack 2 0 $(gs 3 8) $(gs 1 16)
+EOF
+	atf_check -o match:'^short: 2 samples in stacks that end short of' \
+	    "$PROF" -q "$GRAPH"
+	atf_check -o ignore -e match:'^short: 2 samples in stacks that end short' \
+	    "$PROF" -s "$GRAPH"
+	forge_graph mon.out 6 <<EOF
+bin 3 6
+stack 6 0 $(gs 3 8) $(gs 1 16) $(gs 0 16)
+EOF
+	atf_check -o not-match:'^short:' -e ignore "$PROF" -q "$GRAPH"
+}
+
 atf_test_case graph_libmon_frames_left_out
 graph_libmon_frames_left_out_head()
 {
@@ -3673,13 +3706,15 @@ call graph of 1 file
 
 calls: exact, counted by mcount: 50000 calls on 50000 arcs
 time: measured from sampled call stacks, 20000 samples (200.00 s)
+short: 20000 samples in stacks that end short of a thread's start;
+      their outer callers unknown (a frame the walk could not follow)
 
 index %time     self  children          called  name
                 0.01      0.62             1/1      f00064 [2]
 [1]     0.3     0.01      0.63               1  f00063 [1]
                 0.01      0.62             1/1      f00062 [19939]
 EOF
-	atf_check -o file:expout head -9 out
+	atf_check -o file:expout head -11 out
 	atf_check -o ignore -e match:'stacks: 20000 distinct' \
 	    "$PROF" -i -e -s "$prog"
 }
@@ -3816,6 +3851,7 @@ atf_init_test_cases()
 	atf_add_test_case graph_unconfirmed_pairs
 	atf_add_test_case graph_caller_in_no_code
 	atf_add_test_case graph_stacks_cut
+	atf_add_test_case graph_stacks_short
 	atf_add_test_case graph_stacks_cut_merged_limits
 	atf_add_test_case graph_libmon_frames_left_out
 	atf_add_test_case graph_merged_files
