@@ -14,9 +14,9 @@
  * this arc (frompc at 0, selfpc at 8), one incq of its count at 16 and
  * done; if not, the same with the arc's other cell in the chunk, at
  * 8 (frompc ^ selfpc >> 2) & 0x7fe0 (a call through a pointer to a
- * second callee, mcount.c).  Anything else -- no table yet, a call site
- * outside the main text, no chunk yet, both cells holding other arcs --
- * goes to
+ * second callee, mcount.c).  A call site outside the main text has only
+ * that other cell, in the chunk at 16 in the table.  Anything else -- no
+ * table yet, no chunk yet, the cells holding other arcs -- goes to
  * _mon_count(selfpc, frompc) in mcount.c, with every caller-saved
  * general register preserved and the stack aligned.  The C side is
  * built with -mgeneral-regs-only, so vector registers survive.  The two
@@ -44,7 +44,7 @@
 	movq	%rdx, %rcx
 	subq	(%rax), %rcx			/* d = frompc - lo */
 	cmpq	8(%rax), %rcx			/* d < len */
-	jae	3f
+	jae	6f
 	shrq	$12, %rcx
 	movq	512(%rax,%rcx,8), %rax		/* chunk = dir[d >> 12] */
 	testq	%rax, %rax
@@ -78,6 +78,9 @@
 	jne	3f
 	incq	16(%rax,%rcx)
 	jmp	1b
+6:	movq	16(%rax), %rax			/* outside: one shared chunk, */
+	testq	%rax, %rax			/* the other cell only */
+	jnz	4b
 3:	movq	\frompc, %rdx			/* for _mon_count */
 	pushq	%rsi
 	.cfi_adjust_cfa_offset 8
