@@ -22,12 +22,17 @@
  *	                               for call sites outside [lo, lo + len)
  *	                               or whose cell holds another arc
  *
- * An arc's cell is dir[(frompc - lo) >> 12][((frompc - lo) >> 2) % 1024]:
- * two loads and no probe.  Return addresses of two calls are at least 2
- * bytes apart and nearly always 5, so two call sites rarely share a
- * cell; when they do, when one site calls through a pointer to several
- * functions, or when the caller is not in the main program (libc calling
- * a qsort comparator), the spill takes it.  Chunks are carved from
+ * An arc's home cell is dir[(frompc - lo) >> 12][((frompc - lo) >> 2) %
+ * 1024]: two loads and no probe.  Return addresses of two calls are at
+ * least 2 bytes apart and nearly always 5, so two call sites rarely
+ * share a cell.  When they do, or when one site calls through a pointer
+ * to several functions (an interpreter's dispatch, a virtual call), the
+ * arc takes its other cell in the same chunk, picked by call site and
+ * callee together, ((frompc ^ selfpc >> 2) >> 2) % 1024, which the fast
+ * path tries next.  Call sites outside the main text (libc calling a
+ * qsort comparator, a -p library) share one more chunk, tbl->outside,
+ * where an arc has only that other cell.  Only when an arc's cells are
+ * taken does the spill take it.  Chunks are carved from
  * blocks of memory mapped as needed, each twice the one before up to
  * BLOCKMAX; the spill grows the same way (table.c), so a count is lost
  * only when memory is.
@@ -79,6 +84,7 @@ struct tbl {
 	/* Read by x86_64/mcount_entry.S at these offsets: keep them first. */
 	uintptr_t		 lo;		/* 0 */
 	size_t			 len;		/* 8: text bytes dir[] maps */
+	_Atomic(struct cell *)	 outside;	/* 16: call sites not in it */
 
 	_Atomic(struct block *)	 blocks;
 	_Atomic size_t		 nused;		/* direct cells claimed */
@@ -88,6 +94,7 @@ struct tbl {
 	/* dir[len >> CHUNK], at DIROFF: chunk pointers, NULL until used */
 };
 _Static_assert(sizeof(struct tbl) <= DIROFF, "struct tbl overlaps dir[]");
+_Static_assert(offsetof(struct tbl, outside) == 16, "mcount_entry.S: outside");
 
 /* The chunk directory that follows the header. */
 static inline _Atomic(struct cell *) *
@@ -187,28 +194,57 @@ chunk_new(struct tbl *t)
 	}
 }
 
+/* Does cell c count the arc from -> self? */
+static inline int
+holds(struct cell *c, uintptr_t from, uintptr_t self)
+{
+	return atomic_load_explicit(&c->from, memory_order_relaxed) == from &&
+	    c->self == self;
+}
+
+static int claim(struct tbl *, struct cell *, uintptr_t, uintptr_t);
+
 /*
- * The direct cell of call site from in t, its chunk made if need be;
- * NULL if it has none.
+ * The direct cell of the arc from -> self in t, claimed now if need be,
+ * its chunk made if need be; NULL if it has none.  An arc has two: its
+ * call site's home cell, and the other one the call site and callee
+ * pick together, for a second callee of a call through a pointer or a
+ * call site whose home another took.  Both are found by
+ * x86_64/mcount_entry.S.  A call site outside the main program's text
+ * (libc calling a qsort comparator, a library built with -p) has only
+ * the other cell, in the chunk all such call sites share.
  */
 static struct cell *
-direct(struct tbl *t, uintptr_t from)
+direct(struct tbl *t, uintptr_t from, uintptr_t self)
 {
-	struct cell *c, *want;
+	_Atomic(struct cell *) *dir;
+	struct cell *c, *want, *home, *other;
 	uintptr_t d;
 
+	if (from == 0)
+		return NULL;		/* 0 is a free cell's */
 	d = from - t->lo;
-	if (from < t->lo || d >= t->len)
-		return NULL;
-	if ((c = atomic_load(&chunkdir(t)[d >> CHUNK])) == NULL) {
+	dir = from < t->lo || d >= t->len ? &t->outside :
+	    &chunkdir(t)[d >> CHUNK];
+	if ((c = atomic_load(dir)) == NULL) {
 		if ((c = chunk_new(t)) == NULL)
 			return NULL;
 		want = NULL;
-		if (!atomic_compare_exchange_strong(&chunkdir(t)[d >> CHUNK],
-		    &want, c))
+		if (!atomic_compare_exchange_strong(dir, &want, c))
 			c = want;	/* the chunk carved stays unused */
 	}
-	return &c[(d >> GRAIN) & (CHUNKCELLS - 1)];
+	other = &c[((from ^ self >> 2) >> GRAIN) & (CHUNKCELLS - 1)];
+	if (dir == &t->outside)
+		return holds(other, from, self) ||
+		    claim(t, other, from, self) ? other : NULL;
+	home = &c[(d >> GRAIN) & (CHUNKCELLS - 1)];
+	if (holds(home, from, self))
+		return home;
+	if (holds(other, from, self))
+		return other;
+	if (claim(t, home, from, self))
+		return home;
+	return claim(t, other, from, self) ? other : NULL;
 }
 
 static inline void
@@ -227,8 +263,14 @@ claim(struct tbl *t, struct cell *c, uintptr_t from, uintptr_t self)
 {
 	uintptr_t want;
 
+	/*
+	 * A cell taken by another arc -- a call through a pointer to a
+	 * second callee, on every call -- is seen by a plain load: a locked
+	 * compare-and-swap that must fail costs more than the spill.
+	 */
 	want = 0;
-	if (!atomic_compare_exchange_strong_explicit(&c->from, &want, from,
+	if (atomic_load_explicit(&c->from, memory_order_relaxed) != 0 ||
+	    !atomic_compare_exchange_strong_explicit(&c->from, &want, from,
 	    memory_order_relaxed, memory_order_relaxed))
 		return 0;
 	c->self = self;
@@ -269,9 +311,7 @@ _mon_count(uintptr_t self, uintptr_t from)
 		}
 		_mon_tls_tbl = t;
 	}
-	if ((c = direct(t, from)) != NULL && ((atomic_load_explicit(&c->from,
-	    memory_order_relaxed) == from && c->self == self) ||
-	    claim(t, c, from, self))) {
+	if ((c = direct(t, from, self)) != NULL) {
 		bump(&c->count);
 		return;
 	}

@@ -36,7 +36,8 @@
  * frame pointer that is not one (code built without them, a corrupt
  * stack) ends the walk with an error instead of a fault; the word at
  * the stack pointer goes in as the caller's when it is a return address
- * (stacks.c says why).
+ * (stacks.c says why), and a signal handler's frame leads on to the code
+ * the signal interrupted, through the signal frame (walk()).
  */
 #define _GNU_SOURCE	/* REG_RIP, sigorset */
 #include <sys/syscall.h>
@@ -44,6 +45,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
@@ -231,46 +233,84 @@ chain(int sig, siginfo_t *si, void *uc)
  * walks it for the perf clock: the pc, then the return address of each
  * frame the frame pointers chain, up to _mon_stack_limit.  Frames must
  * go up the stack, by less than STACKSPAN each.
+ *
+ * A frame that returns to sigtramp is a signal handler's, called by the
+ * kernel: the signal frame it built is just above that return address,
+ * and holds the registers of the code the signal interrupted, so the
+ * walk goes on from there -- the interrupted pc, then its frames, on
+ * the stack it ran on, which is not the handler's when the handler runs
+ * on an alternate stack (sigaltstack).  sigtramp is where libmon's own
+ * handler returns, the C library's sigreturn code, which every handler
+ * installed through sigaction() shares.
  */
 #define STACKSPAN	((uintptr_t)64 << 20)
+#define UC_GREGS	offsetof(ucontext_t, uc_mcontext.gregs)
+
+static _Atomic uintptr_t sigtramp;
+
+/* Read n words at a in this process into w; 0 if they cannot be read. */
+static int
+peek(pid_t pid, uintptr_t a, uintptr_t *w, size_t n)
+{
+	struct iovec here, there;
+
+	here.iov_base = w;
+	here.iov_len = n * sizeof(*w);
+	there.iov_base = (void *)a;
+	there.iov_len = n * sizeof(*w);
+	return syscall(SYS_process_vm_readv, pid, &here, 1UL, &there, 1UL,
+	    0UL) == (long)(n * sizeof(*w));
+}
+
+/* A function with no frame yet or any more: its caller at sp, if any. */
+static void
+at_sp(pid_t pid, uintptr_t sp, uintptr_t *pcs, uint32_t *depth)
+{
+	uintptr_t w;
+
+	if (*depth < _mon_stack_limit && peek(pid, sp, &w, 1) &&
+	    _mon_in_text(w) && _mon_stack_retaddr(w))
+		pcs[(*depth)++] = w;
+}
 
 static void
 walk(const ucontext_t *uc, uintptr_t pc, uint64_t n)
 {
-	uintptr_t pcs[_MON_STACKMAX], frame[2], fp, sp;
-	struct iovec here, there;
+	uintptr_t pcs[_MON_STACKMAX], frame[2], g[REG_RIP - REG_RBP + 1];
+	uintptr_t fp, sp, tramp;
 	uint32_t depth, flags;
 	pid_t pid;
 
 	pid = (pid_t)syscall(SYS_getpid);
+	tramp = atomic_load_explicit(&sigtramp, memory_order_relaxed);
 	pcs[0] = pc;
 	depth = 1;
 	fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
 	sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
-	/* A function with no frame yet or any more: its caller at sp. */
-	here.iov_base = frame;
-	here.iov_len = sizeof(frame[0]);
-	there.iov_base = (void *)sp;
-	there.iov_len = sizeof(frame[0]);
-	if (_mon_stack_limit > 1 && syscall(SYS_process_vm_readv, pid,
-	    &here, 1UL, &there, 1UL, 0UL) == (long)sizeof(frame[0]) &&
-	    _mon_in_text(frame[0]) && _mon_stack_retaddr(frame[0]))
-		pcs[depth++] = frame[0];
+	at_sp(pid, sp, pcs, &depth);
 	flags = 0;
 	while (fp >= sp && fp - sp < STACKSPAN && fp % 8 == 0) {
 		if (depth == _mon_stack_limit) {
 			flags = MONX_STK_CUT;
 			break;
 		}
-		here.iov_len = sizeof(frame);
-		there.iov_base = (void *)fp;
-		there.iov_len = sizeof(frame);
-		if (syscall(SYS_process_vm_readv, pid, &here, 1UL, &there, 1UL,
-		    0UL) != (long)sizeof(frame) || frame[1] == 0)
+		if (!peek(pid, fp, frame, 2) || frame[1] == 0)
 			break;
 		pcs[depth++] = frame[1];
 		sp = fp + sizeof(frame);
 		fp = frame[0];
+		if (frame[1] != tramp || !peek(pid, sp + UC_GREGS +
+		    REG_RBP * sizeof(*g), g, REG_RIP - REG_RBP + 1))
+			continue;
+		if (depth == _mon_stack_limit) {
+			flags = MONX_STK_CUT;
+			break;
+		}
+		/* prof reads pc - 1 of a caller's frame: the pc itself. */
+		pcs[depth++] = g[REG_RIP - REG_RBP] + 1;
+		fp = g[0];
+		sp = g[REG_RSP - REG_RBP];
+		at_sp(pid, sp, pcs, &depth);
 	}
 	_mon_stack_add(pcs, depth, flags, n);
 }
@@ -287,6 +327,8 @@ handler(int sig, siginfo_t *si, void *uc)
 		return;
 	}
 	err = errno;
+	atomic_store_explicit(&sigtramp, (uintptr_t)__builtin_return_address(0),
+	    memory_order_relaxed);
 	n = 1;
 	if (si->si_code == SI_TIMER && si->si_overrun > 0) {
 		n += (uint64_t)si->si_overrun;

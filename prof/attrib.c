@@ -1098,7 +1098,10 @@ call_elsewhere(const struct attr *a, const struct frame *fr, size_t callee)
  * The stacks, as rows.  A stack that ends in libmon's code is
  * profiling's time, as its sample is in the flat report; libmon's
  * frames further out are left out of the stack.  A frame whose call,
- * by the counted arcs, went elsewhere than the frame below is marked.
+ * by the counted arcs, went elsewhere than the frame below is marked,
+ * and so is a caller frame in no loaded object: a return address is in
+ * code, so the walk went astray there (a frame pointer that code used
+ * as a plain register), whether or not the callee counts its calls.
  */
 static void
 graph_stacks(struct attr *a)
@@ -1121,7 +1124,7 @@ graph_stacks(struct attr *a)
 		s = &g->stacks[g->nstacks++];
 		s->first = g->nids;
 		s->samples = ps->samples;
-		if (ps->cut)
+		if ((s->cut = ps->cut))
 			g->cut += ps->samples;
 		g->ids = xgrow(g->ids, &g->idcap, g->nids, ps->depth,
 		    sizeof(*g->ids));
@@ -1134,7 +1137,8 @@ graph_stacks(struct attr *a)
 				continue;
 			}
 			g->skipped[g->nids] = below < ROW_SELF &&
-			    call_elsewhere(a, &fr[j], below);
+			    (fr[j].obj == OBJ_NONE ||
+			    call_elsewhere(a, &fr[j], below));
 			g->ids[g->nids++] = below = id;
 		}
 		s->depth = g->nids - s->first;

@@ -172,6 +172,40 @@ stack_pairs(struct report *r, size_t i, size_t *arcmark)
 		g->unconfirmed += s->samples;
 }
 
+/*
+ * Does stack s reach where a thread starts?  Its outermost frame is the
+ * C library's start of the program or of a thread (a coroutine's, too),
+ * or a function of the program that had no counted caller: its entry
+ * or code built without -p.  A stack that ends elsewhere lost its outer
+ * callers at a frame pointer the walk could not follow: code that keeps
+ * its own data in %rbp, built with -fomit-frame-pointer.
+ */
+static int
+rooted(const struct report *r, const struct cgstack *s)
+{
+	static const char *const starts[] = { "_start", "__libc_start_main",
+	    "__libc_start_main_impl", "__libc_start_call_main",
+	    "start_thread", "clone", "clone3", "__clone", "__clone3",
+	    "__start_context" };
+	const size_t *id = r->g.ids + s->first;
+	const struct row *w;
+	size_t j, k, n;
+
+	for (j = s->depth; j > 0 && id[j - 1] == ROW_NONE; j--)
+		;
+	if (j == 0)
+		return 1;	/* nothing to say of it */
+	w = &r->rows[id[j - 1]];
+	if (w->obj == NULL && w->callsin == 0 && w->selfcalls == 0)
+		return 1;
+	n = sizeof(starts) / sizeof(starts[0]);
+	for (k = 0; k < w->nnames; k++)
+		for (j = 0; j < n; j++)
+			if (strcmp(w->names[k], starts[j]) == 0)
+				return 1;
+	return 0;
+}
+
 /* Self and inclusive samples of the rows, and the arcs' samples. */
 static void
 measure(struct report *r)
@@ -202,6 +236,8 @@ measure(struct report *r)
 			r->rows[id[j]].incl += s->samples;
 		}
 		stack_pairs(r, i, arcmark);
+		if (!s->cut && !rooted(r, s))
+			g->shortend += s->samples;
 	}
 	free(rowmark);
 	free(arcmark);

@@ -137,6 +137,21 @@ entries(struct gp *g)
 		g->index[g->order[i]] = i + 1;
 }
 
+/*
+ * The stack limit of the files, in buf: "64", or "3 to 127" when files
+ * merged were made with different limits.
+ */
+const char *
+stack_limits(const struct profile *p, char *buf, size_t len)
+{
+	if (p->stackmin != 0 && p->stackmin != p->stackmax)
+		(void)snprintf(buf, len, "%" PRIu32 " to %" PRIu32,
+		    p->stackmin, p->stackmax);
+	else
+		(void)snprintf(buf, len, "%" PRIu32, p->stackmax);
+	return buf;
+}
+
 /* The heading: where each figure comes from. */
 static void
 heading(const struct gp *g, const struct profile *p)
@@ -144,6 +159,7 @@ heading(const struct gp *g, const struct profile *p)
 	const struct graph *gr = &g->r->g;
 	uint64_t calls = 0;
 	size_t i, n = 0;
+	char lim[32];
 
 	for (i = 0; i < gr->narcs; i++)
 		if (gr->arcs[i].counted) {
@@ -168,8 +184,13 @@ heading(const struct gp *g, const struct profile *p)
 		    "unavailable,\n      the files hold no stacks (-e "
 		    "estimates it)\n");
 	if (gr->cut > 0)
-		printf("cut: %.0f samples in stacks cut at %" PRIu32 " frames; "
-		    "their outer callers unknown\n", gr->cut, p->stackmax);
+		printf("cut: %.0f samples in stacks cut at %s frames; "
+		    "their outer callers unknown\n", gr->cut,
+		    stack_limits(p, lim, sizeof(lim)));
+	if (gr->shortend > 0)
+		printf("short: %.0f samples in stacks that end short of a "
+		    "thread's start;\n      their outer callers unknown "
+		    "(a frame the walk could not follow)\n", gr->shortend);
 	if (p->sum.stacks_lost > 0)
 		printf("lost: %" PRIu64 " samples kept no stack\n",
 		    p->sum.stacks_lost);

@@ -1156,6 +1156,9 @@ merge_stacks(struct profile *p, struct mfile *f)
 	p->stackfiles++;
 	if (f->hasrun && f->run.stack_limit > p->stackmax)
 		p->stackmax = f->run.stack_limit;
+	if (f->hasrun && f->run.stack_limit > 0 && (p->stackmin == 0 ||
+	    f->run.stack_limit < p->stackmin))
+		p->stackmin = f->run.stack_limit;
 	p->frames = xgrow(p->frames, &p->framecap, p->nframes,
 	    (size_t)f->stkframes, sizeof(*p->frames));
 	for (i = 0; i < f->nstks; i++)

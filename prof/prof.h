@@ -198,6 +198,7 @@ struct profile {
 	size_t		 stackfiles;	/* files that sampled stacks */
 	uint64_t	 stackraw;	/* samples in the stacks, counted */
 	uint32_t	 stackmax;	/* the largest stack_limit */
+	uint32_t	 stackmin;	/* the smallest; 0 before the first */
 };
 
 /* One function symbol, as elfsym.c keeps it. */
@@ -270,6 +271,7 @@ struct cgstack {
 	size_t		 first;
 	size_t		 depth;
 	double		 samples;
+	int		 cut;		/* at the run's depth limit */
 };
 
 /* The call graph of a report. */
@@ -288,6 +290,7 @@ struct graph {
 	double		 overhead;	/* stacks ending in libmon's code */
 	double		 unconfirmed;	/* stacks with an unconfirmed pair */
 	double		 cut;		/* stacks cut at the limit */
+	double		 shortend;	/* stacks ending short of a start */
 	size_t		 nounconf;	/* distinct unconfirmed pairs */
 	int		 estimated;	/* est computed (there were arcs) */
 };
@@ -384,6 +387,7 @@ void	report_show(struct report *, const struct profile *,
 	    const struct opts *);
 void	report_stats(const struct report *, const struct profile *,
 	    const struct symtab *);
+const char *stack_limits(const struct profile *, char *, size_t);
 
 /* demangle.c */
 void	demangle(const char **, size_t);

@@ -616,6 +616,7 @@ stats_graph(const struct report *r, const struct profile *p)
 	const struct graph *g = &r->g;
 	uint64_t calls = 0;
 	size_t i;
+	char lim[32];
 
 	for (i = 0; i < p->narcs; i++)
 		addsat(&calls, p->arcs[i].count);
@@ -627,10 +628,13 @@ stats_graph(const struct report *r, const struct profile *p)
 	if (p->stackfiles == 0)
 		return;
 	fprintf(stderr, "stacks: %zu distinct from %zu file%s, %" PRIu64
-	    " samples, %" PRIu64 " kept no stack, %.0f cut at %" PRIu32
+	    " samples, %" PRIu64 " kept no stack, %.0f cut at %s"
 	    " frames, %.0f in libmon's code\n", p->nstacks, p->stackfiles,
 	    p->stackfiles == 1 ? "" : "s", p->stackraw, p->sum.stacks_lost,
-	    g->cut, p->stackmax, g->overhead);
+	    g->cut, stack_limits(p, lim, sizeof(lim)), g->overhead);
+	if (g->shortend > 0)
+		fprintf(stderr, "short: %.0f samples in stacks that end short "
+		    "of a thread's start\n", g->shortend);
 	if (g->counted)
 		fprintf(stderr, "unconfirmed: %.0f samples in stacks with a "
 		    "caller pair the counted arcs do not confirm, %zu pairs\n",

@@ -12,8 +12,11 @@
  * the 32-byte cell at byte ((d >> 2) & 1023) * 32, that is (8d) & 0x7fe0
  * -- or (8 frompc) & 0x7fe0, lo being page-aligned; if that cell holds
  * this arc (frompc at 0, selfpc at 8), one incq of its count at 16 and
- * done.  Anything else -- no table yet, a call site outside the main
- * text, no chunk yet, a cell holding another arc -- goes to
+ * done; if not, the same with the arc's other cell in the chunk, at
+ * 8 (frompc ^ selfpc >> 2) & 0x7fe0 (a call through a pointer to a
+ * second callee, mcount.c).  A call site outside the main text has only
+ * that other cell, in the chunk at 16 in the table.  Anything else -- no
+ * table yet, no chunk yet, the cells holding other arcs -- goes to
  * _mon_count(selfpc, frompc) in mcount.c, with every caller-saved
  * general register preserved and the stack aligned.  The C side is
  * built with -mgeneral-regs-only, so vector registers survive.  The two
@@ -33,7 +36,7 @@
 	.cfi_adjust_cfa_offset 8
 	pushq	%rdx
 	.cfi_adjust_cfa_offset 8
-	movq	\frompc, %rdx			/* frompc, kept for the slow path */
+	movq	\frompc, %rdx			/* frompc */
 	movq	_mon_tls_tbl@gottpoff(%rip), %rax
 	movq	%fs:(%rax), %rax		/* struct tbl * */
 	testq	%rax, %rax
@@ -41,20 +44,19 @@
 	movq	%rdx, %rcx
 	subq	(%rax), %rcx			/* d = frompc - lo */
 	cmpq	8(%rax), %rcx			/* d < len */
-	jae	3f
+	jae	6f
 	shrq	$12, %rcx
 	movq	512(%rax,%rcx,8), %rax		/* chunk = dir[d >> 12] */
 	testq	%rax, %rax
 	jz	3f
 	leaq	(,%rdx,8), %rcx
-	andl	$0x7fe0, %ecx			/* cell's byte in chunk */
-	addq	%rcx, %rax			/* the cell */
-	cmpq	(%rax), %rdx			/* its call site is frompc */
-	jne	3f
-	movq	24(%rsp), %rcx			/* selfpc */
-	cmpq	8(%rax), %rcx			/* its callee is selfpc */
-	jne	3f
-	incq	16(%rax)			/* count++ */
+	andl	$0x7fe0, %ecx			/* home cell's byte in chunk */
+	cmpq	(%rax,%rcx), %rdx		/* its call site is frompc */
+	jne	4f
+	movq	24(%rsp), %rdx			/* selfpc; frompc reloaded */
+	cmpq	8(%rax,%rcx), %rdx		/* its callee is selfpc */
+	jne	5f
+	incq	16(%rax,%rcx)			/* count++ */
 1:	popq	%rdx
 	.cfi_adjust_cfa_offset -8
 	popq	%rcx
@@ -62,7 +64,24 @@
 	popq	%rax
 	.cfi_adjust_cfa_offset -8
 2:	ret
-3:	.cfi_adjust_cfa_offset 24
+	.cfi_adjust_cfa_offset 24
+5:	movq	\frompc, %rdx
+4:	movq	24(%rsp), %rcx			/* the other cell of the arc: */
+	shrq	$2, %rcx			/* 8 (frompc ^ selfpc >> 2) */
+	xorq	%rdx, %rcx			/* & 0x7fe0 */
+	shlq	$3, %rcx
+	andl	$0x7fe0, %ecx
+	cmpq	(%rax,%rcx), %rdx
+	jne	3f
+	movq	24(%rsp), %rdx
+	cmpq	8(%rax,%rcx), %rdx
+	jne	3f
+	incq	16(%rax,%rcx)
+	jmp	1b
+6:	movq	16(%rax), %rax			/* outside: one shared chunk, */
+	testq	%rax, %rax			/* the other cell only */
+	jnz	4b
+3:	movq	\frompc, %rdx			/* for _mon_count */
 	pushq	%rsi
 	.cfi_adjust_cfa_offset 8
 	pushq	%rdi

@@ -5,6 +5,9 @@
  *
  *	h_calls counts N	leaf() N times, once() once, fib(20)
  *	h_calls threads T N	T threads call tleaf() N times each
+ *	h_calls pointers T N	T threads make N calls each from one call
+ *				site through a pointer, to pt0() ... pt7()
+ *				in turn
  *	h_calls signal K	leaf() in a loop until a SIGVTALRM handler
  *				that calls sigleaf() and leaf() has run K
  *				times; prints "loops L" and "signals S"
@@ -130,8 +133,33 @@ counts(long n)
 	return 0;
 }
 
+/* Eight callees of one call site, each of its own size: apart in text. */
+#define PT(k)								\
+long									\
+pt##k(long x)								\
+{									\
+	return x * (k + 3) + k;						\
+}
+PT(0) PT(1) PT(2) PT(3) PT(4) PT(5) PT(6) PT(7)
+
+static long (*const pt[8])(long) = { pt0, pt1, pt2, pt3, pt4, pt5, pt6,
+    pt7 };
+
+void *
+ptrworker(void *arg)
+{
+	long (*volatile const *f)(long) = pt;
+	long i, s = 0;
+
+	(void)arg;
+	for (i = 0; i < per_thread; i++)
+		s += f[i & 7](i);	/* the one call site */
+	sink = s;
+	return NULL;
+}
+
 static int
-threads(int t, long n)
+threads(int t, long n, void *(*fn)(void *))
 {
 	pthread_t tid[64];
 	int i;
@@ -140,7 +168,7 @@ threads(int t, long n)
 		errx(2, "1 to 64 threads");
 	per_thread = n;
 	for (i = 0; i < t; i++)
-		if ((errno = pthread_create(&tid[i], NULL, worker, NULL)) != 0)
+		if ((errno = pthread_create(&tid[i], NULL, fn, NULL)) != 0)
 			err(1, "pthread_create");
 	for (i = 0; i < t; i++)
 		pthread_join(tid[i], NULL);
@@ -185,7 +213,9 @@ main(int argc, char *argv[])
 	if (strcmp(m, "counts") == 0 && argc == 3)
 		return counts(atol(argv[2]));
 	if (strcmp(m, "threads") == 0 && argc == 4)
-		return threads(atoi(argv[2]), atol(argv[3]));
+		return threads(atoi(argv[2]), atol(argv[3]), worker);
+	if (strcmp(m, "pointers") == 0 && argc == 4)
+		return threads(atoi(argv[2]), atol(argv[3]), ptrworker);
 	if (strcmp(m, "signal") == 0 && argc == 3)
 		return signals(atoi(argv[2]));
 	if (strcmp(m, "qsort") == 0 && argc == 3)

@@ -15,7 +15,11 @@
  *				points 16 MiB above the stack, where
  *				nothing is mapped, as hand-written code
  *				may leave it
+ *	h_stacks onstack MS	main -> raiser, which raises SIGUSR1 once;
+ *				its handler, on an alternate stack, calls
+ *				inhandler(), which spins MS ms
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +99,44 @@ badframe(long ms, unsigned long bad)
 		    : : "r"(bad) : "rcx", "cc", "memory");
 }
 
+static long handler_ms;
+
+void
+inhandler(long ms)
+{
+	SPIN(ms * MS);
+}
+
+static void
+onusr1(int sig)
+{
+	(void)sig;
+	inhandler(handler_ms);
+}
+
+void
+raiser(long ms)
+{
+	static char altstack[1 << 16];
+	struct sigaction sa;
+	stack_t ss;
+
+	memset(&ss, 0, sizeof(ss));
+	ss.ss_sp = altstack;
+	ss.ss_size = sizeof(altstack);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = onusr1;
+	sa.sa_flags = SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	if (sigaltstack(&ss, NULL) != 0 || sigaction(SIGUSR1, &sa, NULL) != 0) {
+		perror("h_stacks");
+		exit(1);
+	}
+	handler_ms = ms;
+	raise(SIGUSR1);
+	sink++;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -109,9 +151,11 @@ main(int argc, char *argv[])
 	else if (argc == 3 && strcmp(argv[1], "badframe") == 0)
 		badframe(atol(argv[2]),
 		    ((unsigned long)&here + (16UL << 20)) & ~15UL);
+	else if (argc == 3 && strcmp(argv[1], "onstack") == 0)
+		raiser(atol(argv[2]));
 	else {
 		fprintf(stderr, "usage: h_stacks chain MS | deep N MS |"
-		    " frameless MS | badframe MS\n");
+		    " frameless MS | badframe MS | onstack MS\n");
 		return 2;
 	}
 	return 0;

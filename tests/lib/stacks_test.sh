@@ -188,6 +188,26 @@ frameless_leaf_keeps_its_caller_body()
 	verdict
 }
 
+atf_test_case handler_stack_goes_on_past_signal
+handler_stack_goes_on_past_signal_head()
+{
+	atf_set descr "Under the signal clocks, a signal handler running" \
+	    "on an alternate stack is sampled with the code the signal" \
+	    "interrupted and its callers out to main above it"
+}
+handler_stack_goes_on_past_signal_body()
+{
+	setup
+	for c in timer itimer; do
+		run $c PROFCLOCK=$c "$srcdir/h_stacks" onstack 300
+		holds "$(cat $c/status) == 0" "$c: status $(cat $c/status)"
+		named "$srcdir/h_stacks" $c || continue
+		s=$(share $c '^inhandler,onusr1,.*,main(,|$)')
+		holds "$s >= 80" "$c: $s% of samples in inhandler reach main"
+	done
+	verdict
+}
+
 atf_test_case bad_frame_pointer_survives
 bad_frame_pointer_survives_head()
 {
@@ -237,6 +257,32 @@ arcs_exact_per_caller_body()
 		got=$(awk '$1 == "arc" && $2 == "worker" && $3 == "tleaf" {
 		    s += $4 } END { print s + 0 }' $v.t/named)
 		holds "$got == 1600000" "$v: worker -> tleaf $got, not 1600000"
+	done
+	verdict
+}
+
+atf_test_case arcs_through_pointers_exact
+arcs_through_pointers_exact_head()
+{
+	atf_set descr "Calls from one call site through a pointer to eight" \
+	    "functions in turn, in 4 threads, are eight exact arcs of" \
+	    "400000 each, through mcount and __fentry__, gcc and clang"
+}
+arcs_through_pointers_exact_body()
+{
+	setup
+	for v in h_calls h_calls_clang h_calls_fentry h_calls_clang_fentry; do
+		p=$srcdir/../crt/$v
+		run $v "$p" pointers 4 800000
+		named "$p" $v || continue
+		for k in 0 1 2 3 4 5 6 7; do
+			got=$(awk -v f=pt$k '$1 == "arc" &&
+			    $2 == "ptrworker" && $3 == f { s += $4 }
+			    END { print s + 0 }' $v/named)
+			holds "$got == 400000" \
+			    "$v: ptrworker -> pt$k $got calls, not 400000"
+		done
+		holds "$(field $v run.cells_lost) == 0" "$v: calls lost"
 	done
 	verdict
 }
@@ -352,8 +398,10 @@ atf_init_test_cases()
 	atf_add_test_case stack_limit_cuts
 	atf_add_test_case no_stacks_asked
 	atf_add_test_case frameless_leaf_keeps_its_caller
+	atf_add_test_case handler_stack_goes_on_past_signal
 	atf_add_test_case bad_frame_pointer_survives
 	atf_add_test_case arcs_exact_per_caller
+	atf_add_test_case arcs_through_pointers_exact
 	atf_add_test_case arcs_from_uninstrumented_code
 	atf_add_test_case arcs_in_fork_children
 	atf_add_test_case arcs_into_dlopened_library

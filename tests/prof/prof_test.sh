@@ -3387,11 +3387,38 @@ EOF
 	    "'$PROF' -s '$GRAPH' 2>&1"
 }
 
+atf_test_case graph_caller_in_no_code
+graph_caller_in_no_code_head()
+{
+	atf_set descr "A caller frame at an address no loaded object holds" \
+	    "(a frame pointer used as a plain register led the kernel's" \
+	    "walk into the stack's own bytes) is called ? and its" \
+	    "samples are told, even above code that counts no calls"
+}
+graph_caller_in_no_code_body()
+{
+	setup_graph
+	# cheap_caller counts no calls here; 4 of its 6 samples show a
+	# stack address as its caller, as perf's walk gave for code that
+	# kept garbage in %rbp.
+	forge_graph mon.out 6 <<EOF
+bin 1 6
+stack 4 0 $(gs 1 8) 0x7ffd00001234 $(gs 0 16)
+stack 2 0 $(gs 1 8) $(gs 0 16)
+EOF
+	atf_check -o save:out -e ignore "$PROF" -q "$GRAPH"
+	atf_check -o match:'^unconfirmed: 4 samples \(66.7%\)' cat out
+	atf_check -o match:'^ *0.04 *0.00 *\? *cheap_caller \[' \
+	    sed -n '/^\[.*unknown/,/^--/p' out
+}
+
 atf_test_case graph_stacks_cut
 graph_stacks_cut_head()
 {
 	atf_set descr "Stacks cut at the run's depth limit are counted in" \
-	    "the heading and in -s; their outermost frame has no caller"
+	    "the heading and in -s; their outermost frame has no caller;" \
+	    "merged with a file made with another limit, the range of" \
+	    "limits is said, not the largest alone"
 }
 graph_stacks_cut_body()
 {
@@ -3405,6 +3432,47 @@ EOF
 	    -e inline:"prof: no call counts captured\n" "$PROF" -q "$GRAPH"
 	atf_check -o ignore -e match:'stacks: 2 distinct from 1 file, 10 samples, 0 kept no stack, 4 cut at 3 frames' \
 	    "$PROF" -s "$GRAPH"
+	forge_graph b.out 10 64 <<EOF
+bin 3 10
+stack 10 0 $(gs 3 8) $(gs 1 16) $(gs 0 16)
+EOF
+	atf_check -o match:'^cut: 4 samples in stacks cut at 3 to 64 frames;' \
+	    -e ignore "$PROF" -q "$GRAPH" mon.out b.out
+	atf_check -o ignore -e match:'4 cut at 3 to 64 frames' \
+	    "$PROF" -s "$GRAPH" mon.out b.out
+}
+
+atf_test_case graph_stacks_short
+graph_stacks_short_head()
+{
+	atf_set descr "Stacks whose outermost frame is a function that had" \
+	    "counted callers (the walk lost them at a frame pointer it" \
+	    "could not follow) are counted in the heading and in -s; a" \
+	    "stack out to the program's uncounted entry is not"
+}
+graph_stacks_short_body()
+{
+	setup_graph
+	# work's 6 samples: 4 with its callers out to driver, 2 with
+	# cheap_caller alone above it, which driver called.
+	forge_graph mon.out 6 <<EOF
+bin 3 6
+cell $(gs 1 5) 1
+cell $(gs 3 5) 1
+arc $(gs 0 16) $(gs 1 5) 1
+arc $(gs 1 16) $(gs 3 5) 1
+stack 4 0 $(gs 3 8) $(gs 1 16) $(gs 0 16)
+stack 2 0 $(gs 3 8) $(gs 1 16)
+EOF
+	atf_check -o match:'^short: 2 samples in stacks that end short of' \
+	    "$PROF" -q "$GRAPH"
+	atf_check -o ignore -e match:'^short: 2 samples in stacks that end short' \
+	    "$PROF" -s "$GRAPH"
+	forge_graph mon.out 6 <<EOF
+bin 3 6
+stack 6 0 $(gs 3 8) $(gs 1 16) $(gs 0 16)
+EOF
+	atf_check -o not-match:'^short:' -e ignore "$PROF" -q "$GRAPH"
 }
 
 atf_test_case graph_libmon_frames_left_out
@@ -3621,13 +3689,15 @@ call graph of 1 file
 
 calls: exact, counted by mcount: 50000 calls on 50000 arcs
 time: measured from sampled call stacks, 20000 samples (200.00 s)
+short: 20000 samples in stacks that end short of a thread's start;
+      their outer callers unknown (a frame the walk could not follow)
 
 index %time     self  children          called  name
                 0.01      0.62             1/1      f00064 [2]
 [1]     0.3     0.01      0.63               1  f00063 [1]
                 0.01      0.62             1/1      f00062 [19939]
 EOF
-	atf_check -o file:expout head -9 out
+	atf_check -o file:expout head -11 out
 	atf_check -o ignore -e match:'stacks: 20000 distinct' \
 	    "$PROF" -i -e -s "$prog"
 }
@@ -3762,7 +3832,9 @@ atf_init_test_cases()
 	atf_add_test_case graph_recursion_once_per_stack
 	atf_add_test_case graph_callback_from_library
 	atf_add_test_case graph_unconfirmed_pairs
+	atf_add_test_case graph_caller_in_no_code
 	atf_add_test_case graph_stacks_cut
+	atf_add_test_case graph_stacks_short
 	atf_add_test_case graph_libmon_frames_left_out
 	atf_add_test_case graph_merged_files
 	atf_add_test_case graph_arcs_without_stacks
