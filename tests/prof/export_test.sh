@@ -249,6 +249,25 @@ callgrind_costs_and_calls_body()
 	atf_check -o match:'^c?fn=\([0-9]+\) work$' cat out
 }
 
+atf_test_case callgrind_uncounted_call_is_one
+callgrind_uncounted_call_is_one_head()
+{
+	atf_set descr "-F callgrind writes calls=1, the least it can be, for" \
+	    "a call the stacks show but no arc counted: callgrind_annotate" \
+	    "takes the cost after a calls=0 line for the caller's own"
+}
+callgrind_uncounted_call_is_one_body()
+{
+	setup_export
+	# driver calls work directly 3 samples' worth; no arc counted it.
+	{ stacks; echo "stack 3 0 $(gs 3 8) $(gs 0 48)"; } | forge mon.out
+	"$PROF" -F callgrind "$GRAPH" >out || atf_fail "prof failed"
+	atf_check -o inline:"calls=1 0\n0 3 30000000\n" \
+	    awk '/^fn=/ { f = $0 } /^cfn=/ { c = $0 }
+		/^calls=/ && f ~ / driver$/ && c ~ / work$/ { print; getline; print }' out
+	atf_check -o not-match:'^calls=0 ' cat out
+}
+
 # --- gmon ----------------------------------------------------------------
 
 # gprof_calls prog gmon: "name calls" of gprof's flat profile.
@@ -530,6 +549,7 @@ atf_init_test_cases()
 	atf_add_test_case folded_whole_counts_at_merged_rates
 	atf_add_test_case pprof_fields_and_exact_calls
 	atf_add_test_case callgrind_costs_and_calls
+	atf_add_test_case callgrind_uncounted_call_is_one
 	atf_add_test_case gmon_layout_and_gprof_agrees
 	atf_add_test_case gmon_bins_split_at_16_bits
 	atf_add_test_case gmon_arcs_split_at_32_bits
