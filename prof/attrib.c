@@ -1121,7 +1121,7 @@ graph_stacks(struct attr *a)
 		s = &g->stacks[g->nstacks++];
 		s->first = g->nids;
 		s->samples = ps->samples;
-		if (ps->cut)
+		if ((s->cut = ps->cut))
 			g->cut += ps->samples;
 		g->ids = xgrow(g->ids, &g->idcap, g->nids, ps->depth,
 		    sizeof(*g->ids));

@@ -270,6 +270,7 @@ struct cgstack {
 	size_t		 first;
 	size_t		 depth;
 	double		 samples;
+	int		 cut;		/* outer frames lost at the limit */
 };
 
 /* The call graph of a report. */

@@ -108,6 +108,26 @@ EOF
 	    "$CHECK" folded out
 }
 
+atf_test_case folded_marks_cut_stacks
+folded_marks_cut_stacks_head()
+{
+	atf_set descr "A stack cut at the stack limit starts with a frame" \
+	    "that says so, not with its outermost kept frame as if that" \
+	    "were a root"
+}
+folded_marks_cut_stacks_body()
+{
+	setup_export
+	# 7 of work's 10 samples under cheap_caller lost their outer frames.
+	{ stacks | sed '1s/^stack 10 /stack 3 /'
+	    echo "stack 7 1 $(gs 3 8) $(gs 1 16)"; } | forge mon.out
+	atf_check -o inline:"[cut at the stack limit];cheap_caller;work 7\n" \
+	    -x "\"$PROF\" -F folded \"$GRAPH\" | grep -v '^driver;'"
+	"$PROF" -F svg "$GRAPH" >out.svg || atf_fail "prof -F svg failed"
+	grep -q '\[cut at the stack limit\]' out.svg ||
+	    atf_fail "no cut frame in the flame graph"
+}
+
 atf_test_case export_keeps_statistics
 export_keeps_statistics_head()
 {
@@ -543,6 +563,7 @@ e2e_library_gmon_file_body()
 atf_init_test_cases()
 {
 	atf_add_test_case folded_stacks_root_first
+	atf_add_test_case folded_marks_cut_stacks
 	atf_add_test_case export_keeps_statistics
 	atf_add_test_case folded_merges_stacks_by_function
 	atf_add_test_case folded_without_stacks_a_frame_a_function
