@@ -23,7 +23,7 @@
  * several arcs, which gprof adds up too.  Nothing is cut or scaled: a
  * count that MAX_RECORDS records cannot hold (a bin of 67 million
  * samples, an arc of 4.4 * 10^12 calls) is an error that names the
- * profile, and the file is removed.
+ * profile, and that file and the ones written before it are removed.
  *
  * An arc goes to the file of its callee, when its caller is in the
  * same object: gprof looks a caller up in the one file's symbols, and
@@ -355,39 +355,66 @@ write_file(const struct xset *x, size_t obj, struct gfile *f,
 	return -1;
 }
 
+/* Remove the n files written before a refusal: all or none is left. */
+static void
+unlink_all(char **names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		(void)unlink(names[i]);
+}
+
+/*
+ * Every object's file, then their names on fp and the warnings: a
+ * refusal of one removes the others, and nothing was said of them.
+ */
 int
 export_gmon(const struct xset *x, FILE *fp, const char **file,
     const char **why)
 {
 	static char *failed;
 	struct gfile f;
-	uint64_t other;
-	size_t obj;
+	char **names;
+	uint64_t *other;
+	size_t obj, n = 0, i;
+	int rv = 0;
 
 	memset(&f, 0, sizeof(f));
+	names = xcalloc(x->p->nobjs + 1, sizeof(*names));
+	other = xcalloc(x->p->nobjs + 1, sizeof(*other));
 	f.rate = x->p->period > 0 ? (uint32_t)(1.0 / x->p->period + 0.5) : 0;
 	for (obj = 0; obj < x->p->nobjs || obj == OBJ_MAIN; obj++) {
 		if (obj != OBJ_MAIN && (x->p->objs[obj].jitpid != 0 ||
 		    x->p->objs[obj].path[0] == '\0' || !has_data(x->p, obj)))
 			continue;
-		f.name = file_name(x, obj);
+		f.name = names[n] = file_name(x, obj);
 		errno = 0;
-		other = 0;
 		f.toobig = NULL;
-		if (write_file(x, obj, &f, &other) != 0) {
+		if (write_file(x, obj, &f, &other[n]) != 0) {
 			*why = f.toobig != NULL ? f.toobig : strerror(errno);
 			*file = f.toobig != NULL ? x->p->first :
 			    (failed = printable(f.name));
-			free(f.name);
-			return -1;
+			unlink_all(names, n);
+			n++;
+			rv = -1;
+			break;
 		}
-		put_text(fp, f.name);
-		fputc('\n', fp);
-		if (other > 0)
-			warnx("%s: %" PRIu64 " call%s from other objects left "
-			    "out: gprof could not name their callers", f.name,
-			    other, other == 1 ? "" : "s");
-		free(f.name);
+		n++;
 	}
-	return 0;
+	for (i = 0; i < n; i++) {
+		if (rv == 0) {
+			put_text(fp, names[i]);
+			fputc('\n', fp);
+			if (other[i] > 0)
+				warnx("%s: %" PRIu64 " call%s from other "
+				    "objects left out: gprof could not name "
+				    "their callers", names[i], other[i],
+				    other[i] == 1 ? "" : "s");
+		}
+		free(names[i]);
+	}
+	free(names);
+	free(other);
+	return rv;
 }

@@ -379,6 +379,24 @@ gmon_count_too_large_refused_body()
 	[ ! -e gmon.out ] || atf_fail "a gmon.out was left"
 }
 
+atf_test_case gmon_refusal_leaves_no_file
+gmon_refusal_leaves_no_file_head()
+{
+	atf_set descr "When one object's file is refused, the files of the" \
+	    "objects before it are removed too and none is named on" \
+	    "stdout: -F gmon writes all its files or none"
+}
+gmon_refusal_leaves_no_file_body()
+{
+	setup_export
+	{ echo "obj 0x7f0000000000 0x7f0000001000 0x7f0000002000 - /nonexistent/libx.so"
+	    echo "pcs 0x7f0000001100 0x7000000000000000"; } | forge mon.out
+	atf_check -s exit:1 -o empty \
+	    -e match:'^prof: mon.out: a bin of more samples than .* holds in 1024 records$' \
+	    "$PROF" -F gmon "$GRAPH"
+	for f in gmon*; do [ ! -e "$f" ] || atf_fail "$f was left"; done
+}
+
 # --- svg -----------------------------------------------------------------
 
 atf_test_case svg_frames_proportional
@@ -575,6 +593,7 @@ atf_init_test_cases()
 	atf_add_test_case gmon_bins_split_at_16_bits
 	atf_add_test_case gmon_arcs_split_at_32_bits
 	atf_add_test_case gmon_count_too_large_refused
+	atf_add_test_case gmon_refusal_leaves_no_file
 	atf_add_test_case svg_frames_proportional
 	atf_add_test_case svg_colours_by_object
 	atf_add_test_case svg_names_elided_to_fit
