@@ -30,7 +30,9 @@
  * drops an arc whose caller is not there.  So calls from another object
  * (main, called from libc; a library's functions, called from the
  * program) are not in the file, as they are not in glibc's gmon.out;
- * prof says how many there were, in one warning a file.
+ * prof says how many there were, in one warning a file; and how many
+ * calls were counted with no caller at all (a classic file's cells),
+ * which gprof cannot be given either.
  */
 #include <err.h>
 #include <errno.h>
@@ -264,6 +266,28 @@ put_arcs(struct gfile *f, const struct profile *p, size_t obj,
 	}
 }
 
+/*
+ * The calls into object obj that its cells count and no arc holds: a
+ * classic file's, which has counts and no callers.  gprof reads calls
+ * only as arcs, so these are left out, and said to be.
+ */
+static uint64_t
+calls_without_callers(const struct profile *p, size_t obj)
+{
+	uint64_t cells = 0, arcs = 0;
+	size_t i;
+
+	for (i = 0; i < p->ncells; i++)
+		if (p->cells[i].obj == obj &&
+		    __builtin_add_overflow(cells, p->cells[i].count, &cells))
+			cells = UINT64_MAX;
+	for (i = 0; i < p->narcs; i++)
+		if (p->arcs[i].sobj == obj &&
+		    __builtin_add_overflow(arcs, p->arcs[i].count, &arcs))
+			arcs = UINT64_MAX;
+	return cells > arcs ? cells - arcs : 0;
+}
+
 static void
 free_hist(struct ghist *h)
 {
@@ -376,19 +400,21 @@ export_gmon(const struct xset *x, FILE *fp, const char **file,
 	static char *failed;
 	struct gfile f;
 	char **names;
-	uint64_t *other;
+	uint64_t *other, *nocaller;
 	size_t obj, n = 0, i;
 	int rv = 0;
 
 	memset(&f, 0, sizeof(f));
 	names = xcalloc(x->p->nobjs + 1, sizeof(*names));
 	other = xcalloc(x->p->nobjs + 1, sizeof(*other));
+	nocaller = xcalloc(x->p->nobjs + 1, sizeof(*nocaller));
 	f.rate = x->p->period > 0 ? (uint32_t)(1.0 / x->p->period + 0.5) : 0;
 	for (obj = 0; obj < x->p->nobjs || obj == OBJ_MAIN; obj++) {
 		if (obj != OBJ_MAIN && (x->p->objs[obj].jitpid != 0 ||
 		    x->p->objs[obj].path[0] == '\0' || !has_data(x->p, obj)))
 			continue;
 		f.name = names[n] = file_name(x, obj);
+		nocaller[n] = calls_without_callers(x->p, obj);
 		errno = 0;
 		f.toobig = NULL;
 		if (write_file(x, obj, &f, &other[n]) != 0) {
@@ -411,10 +437,16 @@ export_gmon(const struct xset *x, FILE *fp, const char **file,
 				    "objects left out: gprof could not name "
 				    "their callers", names[i], other[i],
 				    other[i] == 1 ? "" : "s");
+			if (nocaller[i] > 0)
+				warnx("%s: %" PRIu64 " call%s counted without "
+				    "their callers left out: gprof reads calls "
+				    "only as arcs", names[i], nocaller[i],
+				    nocaller[i] == 1 ? "" : "s");
 		}
 		free(names[i]);
 	}
 	free(names);
 	free(other);
+	free(nocaller);
 	return rv;
 }

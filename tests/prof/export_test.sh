@@ -325,6 +325,29 @@ gmon_layout_and_gprof_agrees_body()
 	    gprof -b -p "$GRAPH" gmon.out
 }
 
+atf_test_case gmon_classic_calls_said_left_out
+gmon_classic_calls_said_left_out_head()
+{
+	atf_set descr "A classic mon.out counts calls without their callers;" \
+	    "gmon.out holds calls only as arcs, so -F gmon says in a" \
+	    "warning how many calls it left out rather than lose them silently"
+}
+gmon_classic_calls_said_left_out_body()
+{
+	setup_export
+	cat <<EOF | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+lpc $(gs 0)
+hpc $(gs 10)
+hist 10
+bin 3 100
+cell $(gs 1 5) 1
+cell $(gs 3 5) 1000
+EOF
+	atf_check -o inline:"gmon.out\n" \
+	    -e inline:"prof: gmon.out: 1001 calls counted without their callers left out: gprof reads calls only as arcs\n" \
+	    "$PROF" -F gmon "$GRAPH"
+}
+
 atf_test_case gmon_bins_split_at_16_bits
 gmon_bins_split_at_16_bits_head()
 {
@@ -590,6 +613,7 @@ atf_init_test_cases()
 	atf_add_test_case callgrind_costs_and_calls
 	atf_add_test_case callgrind_uncounted_call_is_one
 	atf_add_test_case gmon_layout_and_gprof_agrees
+	atf_add_test_case gmon_classic_calls_said_left_out
 	atf_add_test_case gmon_bins_split_at_16_bits
 	atf_add_test_case gmon_arcs_split_at_32_bits
 	atf_add_test_case gmon_count_too_large_refused
