@@ -12,9 +12,11 @@
  *	export_callgrind.c	the callgrind format (KCachegrind)
  *	export_gmon.c		GNU gmon.out files (gprof)
  *
- * Frames are row ids of the report, and two more: X_UNKNOWN for a frame
- * no row stands for, X_OVERHEAD for the samples of libmon's own code,
- * which the report keeps off its rows but a picture of the run shows.
+ * Frames are row ids of the report, and three more: X_UNKNOWN for a
+ * frame no row stands for, X_OVERHEAD for the samples of libmon's own
+ * code, which the report keeps off its rows but a picture of the run
+ * shows, and X_CUT, the root of a stack whose outer frames were lost
+ * at the stack limit (else its outermost kept frame looks a root).
  */
 #ifndef _EXPORT_H
 #define _EXPORT_H
@@ -42,7 +44,7 @@ struct xset {
 	size_t			 nstacks;
 	size_t			*ids;
 	size_t			 nids, idcap;
-	char			**labels; /* by id, nrows + 2 of them */
+	char			**labels; /* by id, nrows + 3 of them */
 	size_t			 nlabels;
 	uint64_t		 count;	/* of all the stacks */
 	double			 samples;
@@ -51,6 +53,7 @@ struct xset {
 
 #define X_UNKNOWN(x)	((x)->r->nrows)
 #define X_OVERHEAD(x)	((x)->r->nrows + 1)
+#define X_CUT(x)	((x)->r->nrows + 2)
 
 /* exstacks.c */
 void		 xset_make(struct xset *, struct report *,

@@ -25,7 +25,9 @@
  * inclusive time callgraph.c measures, in the whole samples of
  * exstacks.c, so that every figure adds up to the totals line.  The
  * call count is mcount's; a pair the stacks show but no arc counted
- * (a caller not compiled with -pg) has calls=0.  Without stacks the
+ * (a caller not compiled with -pg) has calls=1, the least it can be:
+ * callgrind_annotate reads the cost after a calls=0 line as the
+ * caller's own, which would count it twice.  Without stacks the
  * self costs are the histogram's and the calls carry no cost.  There
  * are no line numbers: prof attributes to functions, so every cost is
  * at line 0 of a file "???", the object's name on ob=.
@@ -140,7 +142,8 @@ block(struct cg *c, size_t id, size_t *k)
 		put_ob(c, "cob", a->to);
 		fputs("cfl=(1)\n", c->fp);
 		put_fn(c, "cfn", a->to);
-		fprintf(c->fp, "calls=%" PRIu64 " 0\n", a->calls);
+		fprintf(c->fp, "calls=%" PRIu64 " 0\n",
+		    a->calls > 0 ? a->calls : 1);
 		put_cost(c, c->cost[*k]);
 	}
 }

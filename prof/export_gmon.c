@@ -23,14 +23,16 @@
  * several arcs, which gprof adds up too.  Nothing is cut or scaled: a
  * count that MAX_RECORDS records cannot hold (a bin of 67 million
  * samples, an arc of 4.4 * 10^12 calls) is an error that names the
- * profile, and the file is removed.
+ * profile, and that file and the ones written before it are removed.
  *
  * An arc goes to the file of its callee, when its caller is in the
  * same object: gprof looks a caller up in the one file's symbols, and
  * drops an arc whose caller is not there.  So calls from another object
  * (main, called from libc; a library's functions, called from the
  * program) are not in the file, as they are not in glibc's gmon.out;
- * prof says how many there were, in one warning a file.
+ * prof says how many there were, in one warning a file; and how many
+ * calls were counted with no caller at all (a classic file's cells),
+ * which gprof cannot be given either.
  */
 #include <err.h>
 #include <errno.h>
@@ -264,6 +266,28 @@ put_arcs(struct gfile *f, const struct profile *p, size_t obj,
 	}
 }
 
+/*
+ * The calls into object obj that its cells count and no arc holds: a
+ * classic file's, which has counts and no callers.  gprof reads calls
+ * only as arcs, so these are left out, and said to be.
+ */
+static uint64_t
+calls_without_callers(const struct profile *p, size_t obj)
+{
+	uint64_t cells = 0, arcs = 0;
+	size_t i;
+
+	for (i = 0; i < p->ncells; i++)
+		if (p->cells[i].obj == obj &&
+		    __builtin_add_overflow(cells, p->cells[i].count, &cells))
+			cells = UINT64_MAX;
+	for (i = 0; i < p->narcs; i++)
+		if (p->arcs[i].sobj == obj &&
+		    __builtin_add_overflow(arcs, p->arcs[i].count, &arcs))
+			arcs = UINT64_MAX;
+	return cells > arcs ? cells - arcs : 0;
+}
+
 static void
 free_hist(struct ghist *h)
 {
@@ -355,39 +379,74 @@ write_file(const struct xset *x, size_t obj, struct gfile *f,
 	return -1;
 }
 
+/* Remove the n files written before a refusal: all or none is left. */
+static void
+unlink_all(char **names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		(void)unlink(names[i]);
+}
+
+/*
+ * Every object's file, then their names on fp and the warnings: a
+ * refusal of one removes the others, and nothing was said of them.
+ */
 int
 export_gmon(const struct xset *x, FILE *fp, const char **file,
     const char **why)
 {
 	static char *failed;
 	struct gfile f;
-	uint64_t other;
-	size_t obj;
+	char **names;
+	uint64_t *other, *nocaller;
+	size_t obj, n = 0, i;
+	int rv = 0;
 
 	memset(&f, 0, sizeof(f));
+	names = xcalloc(x->p->nobjs + 1, sizeof(*names));
+	other = xcalloc(x->p->nobjs + 1, sizeof(*other));
+	nocaller = xcalloc(x->p->nobjs + 1, sizeof(*nocaller));
 	f.rate = x->p->period > 0 ? (uint32_t)(1.0 / x->p->period + 0.5) : 0;
 	for (obj = 0; obj < x->p->nobjs || obj == OBJ_MAIN; obj++) {
 		if (obj != OBJ_MAIN && (x->p->objs[obj].jitpid != 0 ||
 		    x->p->objs[obj].path[0] == '\0' || !has_data(x->p, obj)))
 			continue;
-		f.name = file_name(x, obj);
+		f.name = names[n] = file_name(x, obj);
+		nocaller[n] = calls_without_callers(x->p, obj);
 		errno = 0;
-		other = 0;
 		f.toobig = NULL;
-		if (write_file(x, obj, &f, &other) != 0) {
+		if (write_file(x, obj, &f, &other[n]) != 0) {
 			*why = f.toobig != NULL ? f.toobig : strerror(errno);
 			*file = f.toobig != NULL ? x->p->first :
 			    (failed = printable(f.name));
-			free(f.name);
-			return -1;
+			unlink_all(names, n);
+			n++;
+			rv = -1;
+			break;
 		}
-		put_text(fp, f.name);
-		fputc('\n', fp);
-		if (other > 0)
-			warnx("%s: %" PRIu64 " call%s from other objects left "
-			    "out: gprof could not name their callers", f.name,
-			    other, other == 1 ? "" : "s");
-		free(f.name);
+		n++;
 	}
-	return 0;
+	for (i = 0; i < n; i++) {
+		if (rv == 0) {
+			put_text(fp, names[i]);
+			fputc('\n', fp);
+			if (other[i] > 0)
+				warnx("%s: %" PRIu64 " call%s from other "
+				    "objects left out: gprof could not name "
+				    "their callers", names[i], other[i],
+				    other[i] == 1 ? "" : "s");
+			if (nocaller[i] > 0)
+				warnx("%s: %" PRIu64 " call%s counted without "
+				    "their callers left out: gprof reads calls "
+				    "only as arcs", names[i], nocaller[i],
+				    nocaller[i] == 1 ? "" : "s");
+		}
+		free(names[i]);
+	}
+	free(names);
+	free(other);
+	free(nocaller);
+	return rv;
 }

@@ -110,12 +110,13 @@ make_labels(struct xset *x)
 {
 	size_t i;
 
-	x->nlabels = x->r->nrows + 2;
+	x->nlabels = x->r->nrows + 3;
 	x->labels = xcalloc(x->nlabels, sizeof(*x->labels));
 	for (i = 0; i < x->r->nrows; i++)
 		x->labels[i] = label(x->r->byid[i]);
 	x->labels[X_UNKNOWN(x)] = xstrdup("[unknown]");
 	x->labels[X_OVERHEAD(x)] = xstrdup("[libmon: profiling overhead]");
+	x->labels[X_CUT(x)] = xstrdup("[cut at the stack limit]");
 }
 
 /* A stack of depth frames, their ids to be filled in by the caller. */
@@ -133,7 +134,7 @@ add_stack(struct xset *x, size_t depth, double samples)
 	return x->ids + s->first;
 }
 
-/* The graph's stacks, root first. */
+/* The graph's stacks, root first; a cut one under X_CUT. */
 static void
 sampled_stacks(struct xset *x)
 {
@@ -146,7 +147,9 @@ sampled_stacks(struct xset *x)
 		s = &g->stacks[i];
 		if (s->depth == 0 || s->samples <= 0)
 			continue;
-		id = add_stack(x, s->depth, s->samples);
+		id = add_stack(x, s->depth + (s->cut != 0), s->samples);
+		if (s->cut)
+			*id++ = X_CUT(x);
 		for (j = 0; j < s->depth; j++) {
 			v = g->ids[s->first + s->depth - 1 - j];
 			id[j] = v == ROW_NONE ? X_UNKNOWN(x) : v;

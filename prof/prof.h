@@ -271,7 +271,7 @@ struct cgstack {
 	size_t		 first;
 	size_t		 depth;
 	double		 samples;
-	int		 cut;		/* at the run's depth limit */
+	int		 cut;		/* outer frames lost at the limit */
 };
 
 /* The call graph of a report. */

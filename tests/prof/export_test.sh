@@ -108,6 +108,26 @@ EOF
 	    "$CHECK" folded out
 }
 
+atf_test_case folded_marks_cut_stacks
+folded_marks_cut_stacks_head()
+{
+	atf_set descr "A stack cut at the stack limit starts with a frame" \
+	    "that says so, not with its outermost kept frame as if that" \
+	    "were a root"
+}
+folded_marks_cut_stacks_body()
+{
+	setup_export
+	# 7 of work's 10 samples under cheap_caller lost their outer frames.
+	{ stacks | sed '1s/^stack 10 /stack 3 /'
+	    echo "stack 7 1 $(gs 3 8) $(gs 1 16)"; } | forge mon.out
+	atf_check -o inline:"[cut at the stack limit];cheap_caller;work 7\n" \
+	    -x "\"$PROF\" -F folded \"$GRAPH\" | grep -v '^driver;'"
+	"$PROF" -F svg "$GRAPH" >out.svg || atf_fail "prof -F svg failed"
+	grep -q '\[cut at the stack limit\]' out.svg ||
+	    atf_fail "no cut frame in the flame graph"
+}
+
 atf_test_case export_keeps_statistics
 export_keeps_statistics_head()
 {
@@ -249,6 +269,25 @@ callgrind_costs_and_calls_body()
 	atf_check -o match:'^c?fn=\([0-9]+\) work$' cat out
 }
 
+atf_test_case callgrind_uncounted_call_is_one
+callgrind_uncounted_call_is_one_head()
+{
+	atf_set descr "-F callgrind writes calls=1, the least it can be, for" \
+	    "a call the stacks show but no arc counted: callgrind_annotate" \
+	    "takes the cost after a calls=0 line for the caller's own"
+}
+callgrind_uncounted_call_is_one_body()
+{
+	setup_export
+	# driver calls work directly 3 samples' worth; no arc counted it.
+	{ stacks; echo "stack 3 0 $(gs 3 8) $(gs 0 48)"; } | forge mon.out
+	"$PROF" -F callgrind "$GRAPH" >out || atf_fail "prof failed"
+	atf_check -o inline:"calls=1 0\n0 3 30000000\n" \
+	    awk '/^fn=/ { f = $0 } /^cfn=/ { c = $0 }
+		/^calls=/ && f ~ / driver$/ && c ~ / work$/ { print; getline; print }' out
+	atf_check -o not-match:'^calls=0 ' cat out
+}
+
 # --- gmon ----------------------------------------------------------------
 
 # gprof_calls prog gmon: "name calls" of gprof's flat profile.
@@ -284,6 +323,29 @@ gmon_layout_and_gprof_agrees_body()
 	atf_check -o file:expout cat out
 	atf_check -o match:'^ *90\.91 +1\.00 +1\.00 +1000 .* work$' \
 	    gprof -b -p "$GRAPH" gmon.out
+}
+
+atf_test_case gmon_classic_calls_said_left_out
+gmon_classic_calls_said_left_out_head()
+{
+	atf_set descr "A classic mon.out counts calls without their callers;" \
+	    "gmon.out holds calls only as arcs, so -F gmon says in a" \
+	    "warning how many calls it left out rather than lose them silently"
+}
+gmon_classic_calls_said_left_out_body()
+{
+	setup_export
+	cat <<EOF | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+lpc $(gs 0)
+hpc $(gs 10)
+hist 10
+bin 3 100
+cell $(gs 1 5) 1
+cell $(gs 3 5) 1000
+EOF
+	atf_check -o inline:"gmon.out\n" \
+	    -e inline:"prof: gmon.out: 1001 calls counted without their callers left out: gprof reads calls only as arcs\n" \
+	    "$PROF" -F gmon "$GRAPH"
 }
 
 atf_test_case gmon_bins_split_at_16_bits
@@ -338,6 +400,24 @@ gmon_count_too_large_refused_body()
 	atf_check -s exit:1 -o empty -e inline:"prof: mon.out: an arc of more calls than gmon.out holds in 1024 records\n" \
 	    "$PROF" -F gmon "$GRAPH"
 	[ ! -e gmon.out ] || atf_fail "a gmon.out was left"
+}
+
+atf_test_case gmon_refusal_leaves_no_file
+gmon_refusal_leaves_no_file_head()
+{
+	atf_set descr "When one object's file is refused, the files of the" \
+	    "objects before it are removed too and none is named on" \
+	    "stdout: -F gmon writes all its files or none"
+}
+gmon_refusal_leaves_no_file_body()
+{
+	setup_export
+	{ echo "obj 0x7f0000000000 0x7f0000001000 0x7f0000002000 - /nonexistent/libx.so"
+	    echo "pcs 0x7f0000001100 0x7000000000000000"; } | forge mon.out
+	atf_check -s exit:1 -o empty \
+	    -e match:'^prof: mon.out: a bin of more samples than .* holds in 1024 records$' \
+	    "$PROF" -F gmon "$GRAPH"
+	for f in gmon*; do [ ! -e "$f" ] || atf_fail "$f was left"; done
 }
 
 # --- svg -----------------------------------------------------------------
@@ -524,16 +604,20 @@ e2e_library_gmon_file_body()
 atf_init_test_cases()
 {
 	atf_add_test_case folded_stacks_root_first
+	atf_add_test_case folded_marks_cut_stacks
 	atf_add_test_case export_keeps_statistics
 	atf_add_test_case folded_merges_stacks_by_function
 	atf_add_test_case folded_without_stacks_a_frame_a_function
 	atf_add_test_case folded_whole_counts_at_merged_rates
 	atf_add_test_case pprof_fields_and_exact_calls
 	atf_add_test_case callgrind_costs_and_calls
+	atf_add_test_case callgrind_uncounted_call_is_one
 	atf_add_test_case gmon_layout_and_gprof_agrees
+	atf_add_test_case gmon_classic_calls_said_left_out
 	atf_add_test_case gmon_bins_split_at_16_bits
 	atf_add_test_case gmon_arcs_split_at_32_bits
 	atf_add_test_case gmon_count_too_large_refused
+	atf_add_test_case gmon_refusal_leaves_no_file
 	atf_add_test_case svg_frames_proportional
 	atf_add_test_case svg_colours_by_object
 	atf_add_test_case svg_names_elided_to_fit
