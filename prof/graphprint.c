@@ -137,21 +137,6 @@ entries(struct gp *g)
 		g->index[g->order[i]] = i + 1;
 }
 
-/*
- * The stack limit of the files, in buf: "64", or "3 to 127" when files
- * merged were made with different limits.
- */
-const char *
-stack_limits(const struct profile *p, char *buf, size_t len)
-{
-	if (p->stackmin != 0 && p->stackmin != p->stackmax)
-		(void)snprintf(buf, len, "%" PRIu32 " to %" PRIu32,
-		    p->stackmin, p->stackmax);
-	else
-		(void)snprintf(buf, len, "%" PRIu32, p->stackmax);
-	return buf;
-}
-
 /* The heading: where each figure comes from. */
 static void
 heading(const struct gp *g, const struct profile *p)

@@ -53,6 +53,7 @@
 
 #include <err.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1457,4 +1458,19 @@ profile_clock(const struct profile *p)
 	default:
 		return "unknown";
 	}
+}
+
+/*
+ * The stack limit of the files, in buf: "64", or "3 to 127" when files
+ * merged were made with different limits.
+ */
+const char *
+stack_limits(const struct profile *p, char *buf, size_t len)
+{
+	if (p->stackmin != 0 && p->stackmin != p->stackmax)
+		(void)snprintf(buf, len, "%" PRIu32 " to %" PRIu32,
+		    p->stackmin, p->stackmax);
+	else
+		(void)snprintf(buf, len, "%" PRIu32, p->stackmax);
+	return buf;
 }
