@@ -350,6 +350,7 @@ void	profile_free(struct profile *);
 void	profile_check_id(const struct profile *, const char *,
 	    const struct symtab *);
 const char *profile_clock(const struct profile *);
+const char *stack_limits(const struct profile *, char *, size_t);
 
 /* elfsym.c */
 int	symtab_load(struct symtab *, const char *, const char **);
@@ -387,7 +388,6 @@ void	report_show(struct report *, const struct profile *,
 	    const struct opts *);
 void	report_stats(const struct report *, const struct profile *,
 	    const struct symtab *);
-const char *stack_limits(const struct profile *, char *, size_t);
 
 /* demangle.c */
 void	demangle(const char **, size_t);
