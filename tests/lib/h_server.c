@@ -39,6 +39,8 @@
  *	reexec		the profile written (monitor(0, ...)), then the
  *			program again by exec, same pid: "h_server SNAP N M
  *			exit"
+ *	vfork		a vfork() child sends itself SIGTERM before its exec:
+ *			"vfork child: killed by N" (its signal), then exit 0
  *	disp		the actions of SIGINT, SIGTERM, SIGHUP and SIGUSR2 as
  *			sigaction() reads them, a SIGTERM handler set, read
  *			back and SIG_DFL again; then exec grep of its SigBlk,
@@ -211,6 +213,7 @@ finish(char *argv[], const char *end, const char *arg)
 	sigset_t set;
 	time_t t0;
 	FILE *f;
+	pid_t pid;
 	long i;
 	int n;
 
@@ -265,6 +268,18 @@ finish(char *argv[], const char *end, const char *arg)
 		    "exit", (char *)NULL);
 		perror("exec");
 		return 1;
+	}
+	if (strcmp(end, "vfork") == 0) {
+		if ((pid = vfork()) == 0) {
+			(void)kill(getpid(), SIGTERM);
+			execl("/bin/true", "true", (char *)NULL);
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &n, 0) != pid)
+			return 2;
+		printf("vfork child: %s %d\n", WIFSIGNALED(n) ? "killed by" :
+		    "exit", WIFSIGNALED(n) ? WTERMSIG(n) : WEXITSTATUS(n));
+		return 0;
 	}
 	if (strcmp(end, "blocked") == 0) {
 		sigemptyset(&set);
