@@ -78,7 +78,9 @@ __attribute__((used)) static const char *const pull[] = {
 	&_mon_link_dlclose,
 };
 
-static _Atomic pid_t	 holder;	/* thread holding proflock */
+/* This thread takes or holds proflock: set before the lock is taken. */
+static __thread volatile int taking
+    __attribute__((tls_model("initial-exec")));
 static _Atomic pid_t	 writer;	/* thread writing the profile */
 
 static void fork_prepare(void);
@@ -101,31 +103,43 @@ hook(void)
 }
 
 /*
- * Take proflock; 0 when the calling thread holds it already -- a signal
- * handler interrupted it there, in fork() or a stop, and calls exit() --
- * and nothing may be done: waiting would never end.  The thread is
- * marked inside libmon first, so that a polite termination waits for it
- * to leave (term.c).
+ * Take proflock, the thread marked first: a signal handler that comes
+ * while the lock is being taken or given back finds the mark, and does
+ * not wait for a lock its own thread may hold.  A mark stored once the
+ * lock is taken would leave a handler that comes in between to wait
+ * for ever.
+ */
+static void
+lock(void)
+{
+	taking = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	pthread_mutex_lock(&proflock);
+}
+
+/*
+ * Take proflock; 0 when the calling thread holds it already, or is
+ * taking it -- a signal handler interrupted it there, in fork() or a
+ * stop, and calls exit() or monsnapshot() -- and nothing may be done:
+ * waiting would never end.  The thread is marked inside libmon first,
+ * so that a polite termination waits for it to leave (term.c).
  */
 static int
 enter(void)
 {
-	pid_t me;
-
-	me = _mon_gettid();
-	if (atomic_load(&holder) == me)
+	if (taking)
 		return 0;
 	_mon_term_inside();
-	pthread_mutex_lock(&proflock);
-	atomic_store(&holder, me);
+	lock();
 	return 1;
 }
 
 static void
 leave(void)
 {
-	atomic_store(&holder, 0);
 	pthread_mutex_unlock(&proflock);
+	atomic_signal_fence(memory_order_seq_cst);
+	taking = 0;
 	_mon_term_outside();
 }
 
@@ -341,7 +355,7 @@ _mon_life_stop(void)
 	none = 0;
 	mine = atomic_compare_exchange_strong(&writer, &none, _mon_gettid());
 	/* The program's actions back and the snapper ended, unlocked. */
-	if (atomic_load(&holder) != _mon_gettid())
+	if (!taking)
 		_mon_term_stop();
 	if (!enter())
 		goto out;
@@ -426,8 +440,7 @@ static void
 fork_prepare(void)
 {
 	_mon_term_inside();
-	pthread_mutex_lock(&proflock);
-	atomic_store(&holder, _mon_gettid());
+	lock();
 	_mon_clock_fork_prepare();
 }
 
@@ -447,7 +460,7 @@ static void
 fork_child(void)
 {
 	pthread_mutex_init(&proflock, NULL);
-	atomic_store(&holder, 0);
+	taking = 0;
 	_mon_gone_fork();
 	if (profiling) {
 		owner = getpid();
@@ -554,7 +567,7 @@ final(int sig)
 		}
 		(void)nanosleep(&ms, NULL);
 	}
-	atomic_store(&holder, _mon_gettid());
+	taking = 1;
 	if (!profiling || getpid() != owner)
 		return;
 	profiling = 0;

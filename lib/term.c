@@ -14,7 +14,10 @@
  * handler is there only while the program's action is SIG_DFL, so an
  * exec, which makes every handler SIG_DFL, hands the new image exactly
  * what it would have had; an inherited SIG_IGN is never touched, nor the
- * blocked mask.  PROFTERM=off leaves all three alone.
+ * blocked mask.  A vfork() child, which shares the program's memory and
+ * handlers until its exec, owns no profile: it dies of the signal at
+ * once, touching none of its parent's locks.  PROFTERM=off leaves all
+ * three alone.
  *
  * Who writes.  A snapshot is never written in a signal handler: the
  * handler only asks, and the snapper, a thread of libmon's started only
@@ -84,6 +87,7 @@ static pthread_t	snapper;
 static _Atomic pid_t	snapper_pid;	/* the process it runs in */
 static _Atomic int	quit, asked, done, started;
 static _Atomic pid_t	ending;		/* a process dying politely */
+static _Atomic pid_t	home;		/* the process the watches are of */
 static int		endsig;
 
 static __thread volatile int inside __attribute__((tls_model("initial-exec")));
@@ -251,7 +255,14 @@ handler(int sig, siginfo_t *si, void *uc)
 	(void)si;
 	(void)uc;
 	err = errno;
-	if (sig == snapsig) {
+	/*
+	 * A vfork() or clone() child, before its exec: it shares the
+	 * program's memory, locks included, and owns no profile.  It dies
+	 * as it would have, touching nothing of the parent's.
+	 */
+	if (getpid() != atomic_load(&home))
+		_mon_die(sig);
+	else if (sig == snapsig) {
 		if (atomic_load(&snapper_pid) == getpid()) {
 			atomic_store(&asked, 1);
 			(void)sem_post(&wake);
@@ -486,6 +497,7 @@ _mon_term_start(const struct _mon_term_ops *o)
 		interval = 0;
 	}
 	_mon_siglock(&wlock, &was);
+	atomic_store(&home, getpid());
 	build(polite);
 	active = 1;
 	for (i = 0; i < nwatch; i++)
@@ -525,6 +537,7 @@ _mon_term_fork_child(void)
 {
 	atomic_store(&wlock, 0);
 	atomic_store(&ending, 0);
+	atomic_store(&home, getpid());
 	_mon_own_forget();
 	inside = 0;
 	deferred = 0;

@@ -1143,7 +1143,10 @@ merge_stack(struct profile *p, struct mfile *f, const unsigned char *rp,
  * The file's stacks, every pc placed.  Each sample the clock took has
  * one stack or is counted as having none, so the stacks of a run can
  * hold no more samples than it took: a file that says otherwise is
- * warned about, as one whose arcs and cells disagree.
+ * warned about, as one whose arcs and cells disagree.  Not a part of a
+ * run: it is cut while the clock runs, its stacks read a moment after
+ * its histogram, so a sample taken in between is in the stacks of one
+ * part and the histogram of the next; the parts together agree.
  */
 static void
 merge_stacks(struct profile *p, struct mfile *f)
@@ -1167,7 +1170,7 @@ merge_stacks(struct profile *p, struct mfile *f)
 			merge_stack(p, f, f->stks[i].p, &off);
 	taken = r->samples_in + r->samples_out + r->samples_lost +
 	    r->dropped;
-	if (f->hasrun && (p->stackraw - before > taken ||
+	if (f->hasrun && r->part == 0 && (p->stackraw - before > taken ||
 	    r->stacks_lost > taken - (p->stackraw - before)))
 		warnx("warning: %s: its stacks hold more samples than the run "
 		    "took", f->name);

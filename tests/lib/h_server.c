@@ -14,6 +14,11 @@
  *			SIGALRM and SIGXFSZ while the workers run, and
  *			"actions changed" is printed if it ever finds one
  *			not SIG_DFL
+ *	handler		nothing; with END control, a SIGVTALRM handler
+ *			calls monsnapshot() every 2 ms of CPU meanwhile,
+ *			most often while the main thread is inside libmon,
+ *			and "handler: N failed" is printed at the end for
+ *			the calls that failed other than with EDEADLK
  * END, once all N are served and the workers are gone:
  *	exit		return from main
  *	kill SIG	kill(getpid(), SIG), then exit 9 if still alive 2 s on
@@ -34,6 +39,8 @@
  *	reexec		the profile written (monitor(0, ...)), then the
  *			program again by exec, same pid: "h_server SNAP N M
  *			exit"
+ *	vfork		a vfork() child sends itself SIGTERM before its exec:
+ *			"vfork child: killed by N" (its signal), then exit 0
  *	disp		the actions of SIGINT, SIGTERM, SIGHUP and SIGUSR2 as
  *			sigaction() reads them, a SIGTERM handler set, read
  *			back and SIG_DFL again; then exec grep of its SigBlk,
@@ -43,6 +50,7 @@
  * ./served, 8 bytes mapped shared, so that a test that kills it knows.
  */
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -70,6 +78,7 @@ static volatile sig_atomic_t caught;
 static volatile int	 working = 1;
 static int		 changed;
 static pid_t		 child = -1;	/* fork: 0 in the child */
+static volatile sig_atomic_t failed;	/* handler: not EDEADLK */
 
 void
 work(void)
@@ -138,6 +147,32 @@ on_term(int sig)
 	caught = 1;
 }
 
+static void
+on_vtalrm(int sig)
+{
+	int err;
+
+	(void)sig;
+	err = errno;
+	if (monsnapshot() != 0 && errno != EDEADLK)
+		failed++;
+	errno = err;
+}
+
+/* SNAP handler: monsnapshot() from a signal handler, every 2 ms of CPU. */
+static void
+snap_in_handler(void)
+{
+	struct itimerval it = { { 0, 2000 }, { 0, 2000 } };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_vtalrm;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGVTALRM, &sa, NULL);
+	setitimer(ITIMER_VIRTUAL, &it, NULL);
+}
+
 static const char *
 disposition(int sig)
 {
@@ -178,6 +213,7 @@ finish(char *argv[], const char *end, const char *arg)
 	sigset_t set;
 	time_t t0;
 	FILE *f;
+	pid_t pid;
 	long i;
 	int n;
 
@@ -200,11 +236,15 @@ finish(char *argv[], const char *end, const char *arg)
 			fprintf(f, "controlling\n");
 			fclose(f);
 		}
+		if (strcmp(snap, "handler") == 0)
+			snap_in_handler();
 		t0 = time(NULL);
 		while (time(NULL) - t0 < atol(arg)) {
 			moncontrol(0);
 			moncontrol(1);
 		}
+		if (strcmp(snap, "handler") == 0)
+			printf("handler: %d failed\n", (int)failed);
 		return 0;
 	}
 	if (strcmp(end, "own") == 0) {
@@ -228,6 +268,18 @@ finish(char *argv[], const char *end, const char *arg)
 		    "exit", (char *)NULL);
 		perror("exec");
 		return 1;
+	}
+	if (strcmp(end, "vfork") == 0) {
+		if ((pid = vfork()) == 0) {
+			(void)kill(getpid(), SIGTERM);
+			execl("/bin/true", "true", (char *)NULL);
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &n, 0) != pid)
+			return 2;
+		printf("vfork child: %s %d\n", WIFSIGNALED(n) ? "killed by" :
+		    "exit", WIFSIGNALED(n) ? WTERMSIG(n) : WEXITSTATUS(n));
+		return 0;
 	}
 	if (strcmp(end, "blocked") == 0) {
 		sigemptyset(&set);

@@ -357,6 +357,59 @@ snapshot_by_the_program_body()
 	verdict
 }
 
+atf_test_case snapshot_from_a_signal_handler
+snapshot_from_a_signal_handler_head()
+{
+	atf_set descr "monsnapshot() called from a signal handler every 2 ms," \
+	    "while the thread it interrupts takes and gives back the profile's" \
+	    "lock (moncontrol() in a loop), writes a part or fails with" \
+	    "EDEADLK, and never waits for ever: every part whole, exit 0"
+}
+snapshot_from_a_signal_handler_body()
+{
+	setup
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c timeout -s KILL 30 "$H" handler 40 0 \
+		    control 3
+		status $c 0
+		[ "$(cat $c/out)" = "handler: 0 failed" ] ||
+		    fail "$c: '$(cat $c/out)'"
+		n=$(parts $c mon.out)
+		holds "$n >= 2" "$c: $n parts"
+	done
+	verdict
+}
+
+atf_test_case vfork_child_terminated
+vfork_child_terminated_head()
+{
+	atf_set descr "A vfork() child killed by SIGTERM before its exec dies" \
+	    "of it and touches nothing of its parent's: the parent goes on," \
+	    "exits 0 and writes its profile whole, every call counted"
+}
+vfork_child_terminated_body()
+{
+	setup
+	for v in whole parts; do
+		if [ $v = whole ]; then
+			run $v "$H" none 40 0 vfork
+		else
+			run $v PROFINTERVAL=1 "$H" none 40 0 vfork
+		fi
+		status $v 0
+		[ "$(cat $v/out)" = "vfork child: killed by 15" ] ||
+		    fail "$v: '$(cat $v/out)'"
+		if [ $v = whole ]; then
+			whole $v mon.out
+		else
+			parts $v mon.out >/dev/null
+		fi
+		[ "$(calls $v $(cd $v && ls | grep '^mon\.out[.0-9]*$'))" = \
+		    "$(truth 40)" ] || fail "$v: not every call counted"
+	done
+	verdict
+}
+
 atf_test_case snapshots_then_termination
 snapshots_then_termination_head()
 {
@@ -534,7 +587,9 @@ atf_init_test_cases()
 	atf_add_test_case snapshots_on_an_interval
 	atf_add_test_case snapshots_touch_no_action
 	atf_add_test_case snapshot_by_the_program
+	atf_add_test_case snapshot_from_a_signal_handler
 	atf_add_test_case snapshots_then_termination
+	atf_add_test_case vfork_child_terminated
 	atf_add_test_case own_handler_kept
 	atf_add_test_case blocked_snapshot_signal_kept
 	atf_add_test_case actions_as_without_libmon

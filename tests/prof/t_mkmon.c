@@ -18,7 +18,8 @@
  *				lost saturated overruns cells_lost scale
  *				threads dropped unloaded_lost outside_lost
  *				unsampled user sys stacks_lost stacks_cut
- *				stack_limit arcs; len=N writes only its
+ *				stack_limit arcs part last; len=N writes
+ *				only its
  *				first N bytes
  *	exec BIAS LO HI ID PATH	the EXEC record (ID hex bytes, or -)
  *	obj BIAS LO HI ID PATH	an OBJ record
@@ -154,6 +155,7 @@ static const struct {
 	RUNKEY("user", user_ns),	RUNKEY("sys", sys_ns),
 	RUNKEY("stacks_lost", stacks_lost), RUNKEY("stacks_cut", stacks_cut),
 	RUNKEY("stack_limit", stack_limit), RUNKEY("arcs", arcs),
+	RUNKEY("part", part),		RUNKEY("last", last),
 };
 
 static void
