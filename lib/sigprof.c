@@ -41,7 +41,6 @@
  */
 #define _GNU_SOURCE	/* REG_RIP, sigorset */
 #include <sys/syscall.h>
-#include <sys/uio.h>
 
 #include <errno.h>
 #include <pthread.h>
@@ -248,28 +247,15 @@ chain(int sig, siginfo_t *si, void *uc)
 
 static _Atomic uintptr_t sigtramp;
 
-/* Read n words at a in this process into w; 0 if they cannot be read. */
-static int
-peek(pid_t pid, uintptr_t a, uintptr_t *w, size_t n)
-{
-	struct iovec here, there;
-
-	here.iov_base = w;
-	here.iov_len = n * sizeof(*w);
-	there.iov_base = (void *)a;
-	there.iov_len = n * sizeof(*w);
-	return syscall(SYS_process_vm_readv, pid, &here, 1UL, &there, 1UL,
-	    0UL) == (long)(n * sizeof(*w));
-}
-
 /* A function with no frame yet or any more: its caller at sp, if any. */
 static void
 at_sp(pid_t pid, uintptr_t sp, uintptr_t *pcs, uint32_t *depth)
 {
 	uintptr_t w;
 
-	if (*depth < _mon_stack_limit && peek(pid, sp, &w, 1) &&
-	    _mon_in_text(w) && _mon_stack_retaddr(w))
+	if (*depth < _mon_stack_limit &&
+	    _mon_peek(pid, sp, &w, sizeof(w)) && _mon_in_text(w) &&
+	    _mon_stack_retaddr(w))
 		pcs[(*depth)++] = w;
 }
 
@@ -294,13 +280,13 @@ walk(const ucontext_t *uc, uintptr_t pc, uint64_t n)
 			flags = MONX_STK_CUT;
 			break;
 		}
-		if (!peek(pid, fp, frame, 2) || frame[1] == 0)
+		if (!_mon_peek(pid, fp, frame, sizeof(frame)) || frame[1] == 0)
 			break;
 		pcs[depth++] = frame[1];
 		sp = fp + sizeof(frame);
 		fp = frame[0];
-		if (frame[1] != tramp || !peek(pid, sp + UC_GREGS +
-		    REG_RBP * sizeof(*g), g, REG_RIP - REG_RBP + 1))
+		if (frame[1] != tramp || !_mon_peek(pid, sp + UC_GREGS +
+		    REG_RBP * sizeof(*g), g, sizeof(g)))
 			continue;
 		if (depth == _mon_stack_limit) {
 			flags = MONX_STK_CUT;

@@ -32,9 +32,6 @@
  * call instruction ends just before it -- so that the caller is put
  * back in its place.
  */
-#include <sys/syscall.h>
-#include <sys/uio.h>
-
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -217,23 +214,15 @@ _mon_stacks_copy(unsigned char *p, size_t max, const uint64_t *since,
  * Is w a return address: do the bytes before it end with a call
  * instruction (call rel32; call through a register; call through
  * memory, rip-relative or by a register with an 8- or 32-bit offset)?
- * Read with process_vm_readv(), so an address that is not mapped only
+ * Read with _mon_peek(), so an address that is not mapped only
  * says no.  Async-signal-safe; errno is the caller's to keep.
  */
 int
 _mon_stack_retaddr(uintptr_t w)
 {
 	unsigned char b[8];
-	struct iovec here, there;
 
-	if (w < sizeof(b))
-		return 0;
-	here.iov_base = b;
-	here.iov_len = sizeof(b);
-	there.iov_base = (void *)(w - sizeof(b));
-	there.iov_len = sizeof(b);
-	if (syscall(SYS_process_vm_readv, (long)getpid(), &here, 1UL, &there,
-	    1UL, 0UL) != (long)sizeof(b))
+	if (w < sizeof(b) || !_mon_peek(getpid(), w - sizeof(b), b, sizeof(b)))
 		return 0;
 	/* b[8 - k] is the byte k before w; ModRM reg field 2 is call. */
 	return b[3] == 0xe8 ||				/* e8 rel32 */

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE	/* strerrordesc_np, RTLD_NEXT, pthread_attr_setsigmask_np */
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -137,6 +138,25 @@ _mon_unmap(void *p, size_t len)
 {
 	if (p != NULL)
 		(void)munmap(p, len);
+}
+
+/*
+ * Read len bytes at address a of process pid (this one: the stack walks
+ * pass getpid() once a walk) into buf, with process_vm_readv(), so that
+ * an address that is not mapped is an answer, not a fault.  1 if all of
+ * them were read.  Async-signal-safe; errno is the caller's to keep.
+ */
+int
+_mon_peek(pid_t pid, uintptr_t a, void *buf, size_t len)
+{
+	struct iovec here, there;
+
+	here.iov_base = buf;
+	here.iov_len = len;
+	there.iov_base = (void *)a;
+	there.iov_len = len;
+	return syscall(SYS_process_vm_readv, (long)pid, &here, 1UL, &there,
+	    1UL, 0UL) == (long)len;
 }
 
 /*
