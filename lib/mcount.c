@@ -108,12 +108,33 @@ extern char etext[] __attribute__((weak));
 
 volatile int _mon_counting;
 static __thread int tried __attribute__((tls_model("initial-exec")));
-__thread struct tbl *_mon_tls_tbl _mon_hidden
-    __attribute__((tls_model("initial-exec")));
+/* The calling thread's table, read by mcount_entry.S. */
+__thread struct {
+	struct tbl		*tbl;		/* 0 */
+	size_t			 len;		/* 8: its len, 0 without one */
+} _mon_tls _mon_hidden __attribute__((tls_model("initial-exec")));
+
+/*
+ * mcount's gate: where the main program's text starts, page-aligned,
+ * while counting is on, else an address no call site has (it is not
+ * canonical), so that every call leaves the fast path where it takes
+ * the home cell.  Read by mcount_entry.S.
+ */
+#define SHUT		((uintptr_t)1 << 63)
+uintptr_t _mon_gate _mon_hidden = SHUT;
 
 static _Atomic(struct tbl *) tables;
 static _Atomic uint64_t uncounted;	/* calls with no cell to go to */
 static _Atomic uint32_t counters;	/* threads that took a table */
+
+/* Turn counting on or off. */
+void
+_mon_count_on(int on)
+{
+	_mon_counting = on;
+	__atomic_store_n(&_mon_gate, on ? (uintptr_t)__executable_start &
+	    ~(uintptr_t)0xfff : SHUT, __ATOMIC_RELAXED);
+}
 
 /* Has thread t of this process exited?  Async-signal-safe. */
 static int
@@ -294,7 +315,7 @@ _mon_count(uintptr_t self, uintptr_t from)
 
 	if (!_mon_counting)
 		return;
-	if ((t = _mon_tls_tbl) == NULL) {
+	if ((t = _mon_tls.tbl) == NULL) {
 		/*
 		 * Mapping a table may fail, and the program's errno is its
 		 * own; a thread that got no table does not ask again on
@@ -309,7 +330,10 @@ _mon_count(uintptr_t self, uintptr_t from)
 			    memory_order_relaxed);
 			return;
 		}
-		_mon_tls_tbl = t;
+		_mon_tls.tbl = t;
+		/* The table first: a handler may count between the stores. */
+		atomic_signal_fence(memory_order_seq_cst);
+		_mon_tls.len = t->len;
 	}
 	if ((c = direct(t, from, self)) != NULL) {
 		bump(&c->count);
@@ -370,9 +394,9 @@ void
 _mon_cells_fork(void)
 {
 	_mon_cells_reset();
-	atomic_store(&counters, _mon_tls_tbl != NULL);
-	if (_mon_tls_tbl != NULL)
-		atomic_store(&_mon_tls_tbl->owner, _mon_gettid());
+	atomic_store(&counters, _mon_tls.tbl != NULL);
+	if (_mon_tls.tbl != NULL)
+		atomic_store(&_mon_tls.tbl->owner, _mon_gettid());
 }
 
 uint64_t
