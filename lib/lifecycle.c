@@ -249,7 +249,7 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 	owner = getpid();
 	profiling = 1;
 	classic = 0;
-	_mon_count_on(1);
+	_mon_counting = 1;
 	leave();
 	return 0;
 }
@@ -272,9 +272,9 @@ _mon_life_control(int on)
 			_mon_stats_resume();
 			_mon_hist_set(curhist, curnhist, (uintptr_t)curhdr->lpc,
 			    curscale);
-			_mon_count_on(1);
+			_mon_counting = 1;
 		} else {
-			_mon_count_on(0);
+			_mon_counting = 0;
 			_mon_clock_drain();
 			_mon_hist_set(NULL, 0, 0, 0);
 			_mon_stats_pause();
@@ -361,7 +361,7 @@ _mon_life_stop(void)
 		goto out;
 	if (!profiling)
 		goto unlock;
-	_mon_count_on(0);
+	_mon_counting = 0;
 	profiling = 0;
 	paused = 0;
 	if (getpid() != owner) {

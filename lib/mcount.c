@@ -7,35 +7,31 @@
  * its mcount call).  A function's calls are the sum of the arcs into it,
  * made when the profile is written.  Every thread counts into a table of
  * its own, so the fast path in x86_64/mcount_entry.S writes nothing
- * another thread reads or writes.  The main program's text is mapped in
- * two levels by call site, so that a thread's table grows with the call
- * sites it runs, not with the size of the text:
+ * another thread reads or writes.
  *
- *	struct tbl                     chunk (32 KiB, made on first call)
- *	+----------------------+       +------+------+-------+----
- *	| lo, len, blocks,     |       | from | self | count | ...  cell i
- *	| owner, spill, ...    |       +------+------+-------+----  of chunk
- *	+----------------------+  +--> k holds the arc from a call site in
- *	| dir[0] dir[1] ...  --+--+    [lo + 4096k + 4i, ... + 4)
- *	+----------------------+
- *	                               spill: open hash (table.c) of pairs
- *	                               for call sites outside [lo, lo + len)
- *	                               or whose cell holds another arc
+ * A table's cells are an array of 2^k, found from the call site's low
+ * bits, so that the fast path costs a shift, a mask and an add before
+ * the two compares of the arc:
  *
- * An arc's home cell is dir[(frompc - lo) >> 12][((frompc - lo) >> 2) %
- * 1024]: two loads and no probe.  Return addresses of two calls are at
- * least 2 bytes apart and nearly always 5, so two call sites rarely
- * share a cell.  When they do, or when one site calls through a pointer
- * to several functions (an interpreter's dispatch, a virtual call), the
- * arc takes its other cell in the same chunk, picked by call site and
- * callee together, ((frompc ^ selfpc >> 2) >> 2) % 1024, which the fast
- * path tries next.  Call sites outside the main text (libc calling a
- * qsort comparator, a -p library) share one more chunk, tbl->outside,
- * where an arc has only that other cell.  Only when an arc's cells are
- * taken does the spill take it.  Chunks are carved from
- * blocks of memory mapped as needed, each twice the one before up to
- * BLOCKMAX; the spill grows the same way (table.c), so a count is lost
- * only when memory is.
+ *	home cell	cells[(frompc >> 2) % 2^k]
+ *	other cell	cells[((frompc ^ selfpc >> 2) >> 2) % 2^k]
+ *
+ *	cell		+------+------+-------+-----+
+ *			| from | self | count | pad |	32 bytes
+ *			+------+------+-------+-----+
+ *
+ * Return addresses of two calls are at least 2 bytes apart and nearly
+ * always 5, so the call sites of a stretch of 2^(k+2) bytes of text --
+ * any text: the program's, a library's -- each have a home cell of
+ * their own.  A call site whose home another took, or a call through a
+ * pointer to a second callee (an interpreter's dispatch, a virtual
+ * call), takes the other cell, which the fast path tries next.  Only
+ * when an arc's two cells are taken does it go to the spill, an open
+ * hash (table.c) that grows.  When a thread spills many arcs its array
+ * is too small for the text it runs: it gets one four times larger,
+ * and the old one keeps the counts it has.  Arrays are mapped, and the
+ * kernel gives them pages only where cells are used; a map of touched
+ * pages tells the writer where to look.
  *
  * Cells are claimed with compare-and-swap on the call site and counted
  * with a single increment instruction, so mcount may interrupt itself
@@ -55,14 +51,10 @@
 
 #include "mon_private.h"
 
-#define GRAIN		2		/* log2 bytes of text per cell */
-#define CHUNK		12		/* log2 bytes of text per chunk */
-#define CHUNKCELLS	(1u << (CHUNK - GRAIN))
-#define CHUNKLEN	(CHUNKCELLS * sizeof(struct cell))
-#define DIROFF		512		/* dir[] in struct tbl: mcount_entry.S */
-#define BLOCKHDR	4096		/* a block's header page */
-#define BLOCK0		((size_t)256 << 10)
-#define BLOCKMAX	((size_t)8 << 20)
+#define GRAIN		2		/* log2 bytes of text per home cell */
+#define CELLS0		((size_t)1 << 16)	/* a table's first array */
+#define CELLSMAX	((size_t)1 << 20)	/* 32 MiB: no larger */
+#define PAGE		4096		/* of cells, in the touched map */
 
 /* An arc's cell; mcount_entry.S reads it at these offsets. */
 struct cell {
@@ -73,68 +65,45 @@ struct cell {
 };
 _Static_assert(sizeof(struct cell) == 32, "mcount_entry.S: cell size");
 
-/* Memory chunks are carved from; the header page is never zeroed. */
-struct block {
-	struct block		*next;
-	size_t			 len;
-	_Atomic size_t		 off;		/* next free byte */
+/* An array of cells; a table's earlier ones keep their counts. */
+struct arr {
+	struct arr		*prev;
+	struct cell		*cells;
+	size_t			 ncells;	/* a power of 2 */
+	size_t			 maplen;	/* of this header and touched[] */
+	_Atomic uint64_t	 touched[];	/* a bit a page of cells */
 };
 
 struct tbl {
-	/* Read by x86_64/mcount_entry.S at these offsets: keep them first. */
-	uintptr_t		 lo;		/* 0 */
-	size_t			 len;		/* 8: text bytes dir[] maps */
-	_Atomic(struct cell *)	 outside;	/* 16: call sites not in it */
-
-	_Atomic(struct block *)	 blocks;
-	_Atomic size_t		 nused;		/* direct cells claimed */
+	_Atomic(struct arr *)	 arr;		/* the one counted into */
+	_Atomic size_t		 nused;		/* cells claimed, all arrays */
 	_Atomic pid_t		 owner;		/* thread id, 0 if free */
 	struct tbl		*next;
+	size_t			 spilled;	/* spill keys when arr came */
+	size_t			 spills;	/* calls spilled since */
 	struct _mon_tab		 spill;		/* counts in its slots */
-	/* dir[len >> CHUNK], at DIROFF: chunk pointers, NULL until used */
 };
-_Static_assert(sizeof(struct tbl) <= DIROFF, "struct tbl overlaps dir[]");
-_Static_assert(offsetof(struct tbl, outside) == 16, "mcount_entry.S: outside");
 
-/* The chunk directory that follows the header. */
-static inline _Atomic(struct cell *) *
-chunkdir(struct tbl *t)
-{
-	return (_Atomic(struct cell *) *)((char *)t + DIROFF);
-}
-
-extern char __executable_start[] __attribute__((weak));
-extern char etext[] __attribute__((weak));
+/*
+ * Where the calling thread counts, read by mcount_entry.S: its array's
+ * cells, and (2^k - 1) * 32, the mask of a cell's byte in them.  A
+ * thread with no table yet has the one cell nocell, which holds no arc,
+ * so that its first call goes to the slow path.
+ */
+static struct cell nocell;
+__thread struct {
+	struct cell		*cells;		/* 0 */
+	size_t			 mask;		/* 8 */
+} _mon_tls _mon_hidden __attribute__((tls_model("initial-exec"))) =
+    { &nocell, 0 };
 
 volatile int _mon_counting;
 static __thread int tried __attribute__((tls_model("initial-exec")));
-/* The calling thread's table, read by mcount_entry.S. */
-__thread struct {
-	struct tbl		*tbl;		/* 0 */
-	size_t			 len;		/* 8: its len, 0 without one */
-} _mon_tls _mon_hidden __attribute__((tls_model("initial-exec")));
-
-/*
- * mcount's gate: where the main program's text starts, page-aligned,
- * while counting is on, else an address no call site has (it is not
- * canonical), so that every call leaves the fast path where it takes
- * the home cell.  Read by mcount_entry.S.
- */
-#define SHUT		((uintptr_t)1 << 63)
-uintptr_t _mon_gate _mon_hidden = SHUT;
+static __thread struct tbl *mytbl __attribute__((tls_model("initial-exec")));
 
 static _Atomic(struct tbl *) tables;
 static _Atomic uint64_t uncounted;	/* calls with no cell to go to */
 static _Atomic uint32_t counters;	/* threads that took a table */
-
-/* Turn counting on or off. */
-void
-_mon_count_on(int on)
-{
-	_mon_counting = on;
-	__atomic_store_n(&_mon_gate, on ? (uintptr_t)__executable_start &
-	    ~(uintptr_t)0xfff : SHUT, __ATOMIC_RELAXED);
-}
 
 /* Has thread t of this process exited?  Async-signal-safe. */
 static int
@@ -143,22 +112,62 @@ exited(pid_t t)
 	return t == 0 || !_mon_alive(t);
 }
 
+static size_t
+arr_pages(size_t ncells)
+{
+	return (ncells * sizeof(struct cell) + PAGE - 1) / PAGE;
+}
+
+/* A new array of n cells, after prev; NULL without memory. */
+static struct arr *
+arr_new(size_t n, struct arr *prev)
+{
+	struct arr *a;
+	size_t maplen;
+
+	maplen = sizeof(*a) + (arr_pages(n) + 63) / 64 * sizeof(uint64_t);
+	if ((a = _mon_map(maplen)) == NULL)
+		return NULL;
+	if ((a->cells = _mon_map(n * sizeof(struct cell))) == NULL) {
+		_mon_unmap(a, maplen);
+		return NULL;
+	}
+	a->prev = prev;
+	a->ncells = n;
+	a->maplen = maplen;
+	return a;
+}
+
+static void
+arr_free(struct arr *a)
+{
+	_mon_unmap(a->cells, a->ncells * sizeof(struct cell));
+	_mon_unmap(a, a->maplen);
+}
+
+/* Count into array a from now on: the cells first, then the mask. */
+static void
+use(struct arr *a)
+{
+	_mon_tls.cells = a->cells;
+	/* A handler may count between the stores: the cells first. */
+	atomic_signal_fence(memory_order_seq_cst);
+	_mon_tls.mask = (a->ncells - 1) * sizeof(struct cell);
+}
+
 static struct tbl *
 newtbl(pid_t me)
 {
 	struct tbl *t;
-	uintptr_t lo, hi;
-	size_t nchunk, len;
+	struct arr *a;
 
-	/* Page-aligned: mcount_entry.S finds the cell from frompc alone. */
-	lo = (uintptr_t)__executable_start & ~(uintptr_t)0xfff;
-	hi = (uintptr_t)etext;
-	nchunk = lo != 0 && hi > lo ? ((hi - lo) >> CHUNK) + 1 : 0;
-	len = DIROFF + nchunk * sizeof(struct cell *);
-	if ((t = _mon_map(len)) == NULL)
+	if ((t = _mon_map(sizeof(*t))) == NULL)
 		return NULL;
-	t->lo = lo;
-	t->len = nchunk << CHUNK;
+	if ((a = arr_new(CELLS0, NULL)) == NULL) {
+		_mon_unmap(t, sizeof(*t));
+		return NULL;
+	}
+	atomic_store(&t->arr, a);
 	t->spill.bits0 = 10;		/* 16 KiB, up to 16 MiB */
 	t->spill.nhash = 11;
 	atomic_store(&t->owner, me);
@@ -187,32 +196,32 @@ acquire(void)
 }
 
 /*
- * A zeroed chunk of t, carved from its blocks, a new block mapped when
- * they are used up; NULL without memory.  Signal context.
+ * The calling thread spills: if its array is too small for the text it
+ * runs -- many arcs spilled, or a few called often -- give it one four
+ * times larger, up to CELLSMAX.  The old array keeps its counts for the
+ * writer.  Signal context: a handler that grew the table first wins,
+ * and this one's array goes back.
  */
-static struct cell *
-chunk_new(struct tbl *t)
+static void
+grow(struct tbl *t)
 {
-	struct block *b, *nb;
-	size_t off, len;
+	struct arr *a, *na;
 
-	for (;;) {
-		b = atomic_load(&t->blocks);
-		if (b != NULL) {
-			off = atomic_fetch_add(&b->off, CHUNKLEN);
-			if (off + CHUNKLEN <= b->len)
-				return (struct cell *)((char *)b + off);
-		}
-		len = b == NULL ? BLOCK0 : b->len < BLOCKMAX ? 2 * b->len :
-		    BLOCKMAX;
-		if ((nb = _mon_map(len)) == NULL)
-			return NULL;
-		nb->next = b;
-		nb->len = len;
-		atomic_store(&nb->off, BLOCKHDR);
-		if (!atomic_compare_exchange_strong(&t->blocks, &b, nb))
-			_mon_unmap(nb, len);	/* a signal handler's came first */
+	if (++t->spills % 1024 != 0)
+		return;
+	a = atomic_load(&t->arr);
+	if (a->ncells >= CELLSMAX || (t->spills < 2 * a->ncells &&
+	    _mon_tab_keys(&t->spill) - t->spilled < a->ncells / 16))
+		return;
+	if ((na = arr_new(a->ncells * 4, a)) == NULL)
+		return;
+	if (!atomic_compare_exchange_strong(&t->arr, &a, na)) {
+		arr_free(na);
+		return;
 	}
+	t->spilled = _mon_tab_keys(&t->spill);
+	t->spills = 0;
+	use(na);
 }
 
 /* Does cell c count the arc from -> self? */
@@ -223,49 +232,33 @@ holds(struct cell *c, uintptr_t from, uintptr_t self)
 	    c->self == self;
 }
 
-static int claim(struct tbl *, struct cell *, uintptr_t, uintptr_t);
+static int claim(struct tbl *, struct arr *, struct cell *, uintptr_t,
+    uintptr_t);
 
 /*
- * The direct cell of the arc from -> self in t, claimed now if need be,
- * its chunk made if need be; NULL if it has none.  An arc has two: its
- * call site's home cell, and the other one the call site and callee
- * pick together, for a second callee of a call through a pointer or a
- * call site whose home another took.  Both are found by
- * x86_64/mcount_entry.S.  A call site outside the main program's text
- * (libc calling a qsort comparator, a library built with -p) has only
- * the other cell, in the chunk all such call sites share.
+ * The cell of the arc from -> self in t, claimed now if need be; NULL if
+ * both its cells hold other arcs.
  */
 static struct cell *
 direct(struct tbl *t, uintptr_t from, uintptr_t self)
 {
-	_Atomic(struct cell *) *dir;
-	struct cell *c, *want, *home, *other;
-	uintptr_t d;
+	struct arr *a;
+	struct cell *home, *other;
+	size_t m;
 
 	if (from == 0)
 		return NULL;		/* 0 is a free cell's */
-	d = from - t->lo;
-	dir = from < t->lo || d >= t->len ? &t->outside :
-	    &chunkdir(t)[d >> CHUNK];
-	if ((c = atomic_load(dir)) == NULL) {
-		if ((c = chunk_new(t)) == NULL)
-			return NULL;
-		want = NULL;
-		if (!atomic_compare_exchange_strong(dir, &want, c))
-			c = want;	/* the chunk carved stays unused */
-	}
-	other = &c[((from ^ self >> 2) >> GRAIN) & (CHUNKCELLS - 1)];
-	if (dir == &t->outside)
-		return holds(other, from, self) ||
-		    claim(t, other, from, self) ? other : NULL;
-	home = &c[(d >> GRAIN) & (CHUNKCELLS - 1)];
+	a = atomic_load(&t->arr);
+	m = a->ncells - 1;
+	home = &a->cells[(from >> GRAIN) & m];
+	other = &a->cells[((from ^ self >> 2) >> GRAIN) & m];
 	if (holds(home, from, self))
 		return home;
 	if (holds(other, from, self))
 		return other;
-	if (claim(t, home, from, self))
+	if (claim(t, a, home, from, self))
 		return home;
-	return claim(t, other, from, self) ? other : NULL;
+	return claim(t, a, other, from, self) ? other : NULL;
 }
 
 static inline void
@@ -276,13 +269,16 @@ bump(long *n)
 }
 
 /*
- * Claim c for the arc from -> self; 1 if c now counts it.  A handler
- * that interrupts between the two stores finds self unset and spills.
+ * Claim c of array a for the arc from -> self; 1 if c now counts it.  A
+ * handler that interrupts between the two stores finds self unset and
+ * spills.
  */
 static int
-claim(struct tbl *t, struct cell *c, uintptr_t from, uintptr_t self)
+claim(struct tbl *t, struct arr *a, struct cell *c, uintptr_t from,
+    uintptr_t self)
 {
 	uintptr_t want;
+	size_t pg;
 
 	/*
 	 * A cell taken by another arc -- a call through a pointer to a
@@ -295,15 +291,18 @@ claim(struct tbl *t, struct cell *c, uintptr_t from, uintptr_t self)
 	    memory_order_relaxed, memory_order_relaxed))
 		return 0;
 	c->self = self;
+	pg = (size_t)(c - a->cells) * sizeof(*c) / PAGE;
+	atomic_fetch_or_explicit(&a->touched[pg / 64], (uint64_t)1 << pg % 64,
+	    memory_order_relaxed);
 	atomic_fetch_add_explicit(&t->nused, 1, memory_order_relaxed);
 	return 1;
 }
 
 /*
- * mcount's slow path: the thread has no table yet, or the call from
- * from to self has no direct cell.  Called from x86_64/mcount_entry.S
- * with every argument register saved; may run in signal context, so it
- * only uses mmap and raw system calls.
+ * mcount's slow path: the thread has no table yet, or the arc from
+ * from to self is in neither of the cells the fast path looks at.
+ * Called from x86_64/mcount_entry.S with every argument register saved;
+ * may run in signal context, so it only uses mmap and raw system calls.
  */
 void
 _mon_count(uintptr_t self, uintptr_t from)
@@ -315,7 +314,7 @@ _mon_count(uintptr_t self, uintptr_t from)
 
 	if (!_mon_counting)
 		return;
-	if ((t = _mon_tls.tbl) == NULL) {
+	if ((t = mytbl) == NULL) {
 		/*
 		 * Mapping a table may fail, and the program's errno is its
 		 * own; a thread that got no table does not ask again on
@@ -330,10 +329,8 @@ _mon_count(uintptr_t self, uintptr_t from)
 			    memory_order_relaxed);
 			return;
 		}
-		_mon_tls.tbl = t;
-		/* The table first: a handler may count between the stores. */
-		atomic_signal_fence(memory_order_seq_cst);
-		_mon_tls.len = t->len;
+		mytbl = t;
+		use(atomic_load(&t->arr));
 	}
 	if ((c = direct(t, from, self)) != NULL) {
 		bump(&c->count);
@@ -341,23 +338,13 @@ _mon_count(uintptr_t self, uintptr_t from)
 	}
 	if (from == 0)
 		from = 1;		/* the spill's keys are not 0 */
-	if ((s = _mon_tab_slot(&t->spill, from, self)) != NULL)
+	if ((s = _mon_tab_slot(&t->spill, from, self)) != NULL) {
 		bump((long *)&s->count);
-	else
+		err = errno;
+		grow(t);
+		errno = err;
+	} else
 		atomic_fetch_add_explicit(&uncounted, 1, memory_order_relaxed);
-}
-
-/* The chunks of block b: *np cells from the one returned. */
-static struct cell *
-block_cells(struct block *b, size_t *np)
-{
-	size_t end;
-
-	end = atomic_load(&b->off);
-	if (end > b->len)
-		end = b->len;
-	*np = (end - BLOCKHDR) / sizeof(struct cell);
-	return (struct cell *)((char *)b + BLOCKHDR);
 }
 
 /*
@@ -369,13 +356,25 @@ void
 _mon_cells_reset(void)
 {
 	struct tbl *t;
-	struct block *b;
+	struct arr *a;
+	size_t pages, i, off;
 	uint32_t n;
 
 	for (t = atomic_load(&tables); t != NULL; t = t->next) {
-		for (b = atomic_load(&t->blocks); b != NULL; b = b->next)
-			_mon_rezero((char *)b + BLOCKHDR, b->len - BLOCKHDR);
+		for (a = atomic_load(&t->arr); a != NULL; a = a->prev) {
+			pages = arr_pages(a->ncells);
+			for (i = 0; i < (pages + 63) / 64; i++) {
+				if (atomic_load(&a->touched[i]) == 0)
+					continue;
+				off = i * 64 * PAGE;
+				_mon_rezero((char *)a->cells + off,
+				    (i + 1) * 64 < pages ? 64 * PAGE :
+				    a->ncells * sizeof(struct cell) - off);
+				atomic_store(&a->touched[i], 0);
+			}
+		}
 		_mon_tab_reset(&t->spill);
+		t->spilled = t->spills = 0;
 		atomic_store(&t->nused, 0);
 	}
 	atomic_store(&uncounted, 0);
@@ -394,9 +393,9 @@ void
 _mon_cells_fork(void)
 {
 	_mon_cells_reset();
-	atomic_store(&counters, _mon_tls.tbl != NULL);
-	if (_mon_tls.tbl != NULL)
-		atomic_store(&_mon_tls.tbl->owner, _mon_gettid());
+	atomic_store(&counters, mytbl != NULL);
+	if (mytbl != NULL)
+		atomic_store(&mytbl->owner, _mon_gettid());
 }
 
 uint64_t
@@ -504,15 +503,24 @@ static void
 merge_tbl(struct monx_arc *h, unsigned int bits, struct tbl *t, size_t *room)
 {
 	struct _mon_slot *s;
-	struct block *b;
+	struct arr *a;
 	struct cell *c;
 	unsigned int k;
-	size_t i, n;
+	size_t pg, i, n;
 
-	for (b = atomic_load(&t->blocks); b != NULL; b = b->next)
-		for (c = block_cells(b, &n), i = 0; i < n; i++)
-			merge_one(h, bits, atomic_load(&c[i].from),
-			    c[i].self, (uint64_t)c[i].count, room);
+	for (a = atomic_load(&t->arr); a != NULL; a = a->prev)
+		for (pg = 0; pg < arr_pages(a->ncells); pg++) {
+			if ((atomic_load(&a->touched[pg / 64]) >> pg % 64 &
+			    1) == 0)
+				continue;
+			c = (struct cell *)((char *)a->cells + pg * PAGE);
+			n = PAGE / sizeof(*c);
+			if (n > a->ncells)
+				n = a->ncells;
+			for (i = 0; i < n; i++)
+				merge_one(h, bits, atomic_load(&c[i].from),
+				    c[i].self, (uint64_t)c[i].count, room);
+		}
 	for (k = 0; k < _MON_TABMAX; k++) {
 		s = _mon_tab_hash(&t->spill, k, &n);
 		for (i = 0; s != NULL && i < n; i++)

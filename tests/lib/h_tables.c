@@ -8,6 +8,8 @@
  *				outside the histogram (FAR + 2i)
  *	  h_tables calls N	N calls, each to and from an address of its own
  *				outside the text (FAR + 16i)
+ *	  h_tables rounds N	the same N calls three times over, so that
+ *				the table grows under arcs already counted
  *
  * The addresses are mapped by nobody; the profile is written at exit.
  */
@@ -23,10 +25,10 @@
 int
 main(int argc, char *argv[])
 {
-	unsigned long i, n;
+	unsigned long i, n, r;
 
 	if (argc != 3 || (n = strtoul(argv[2], NULL, 10)) == 0) {
-		fprintf(stderr, "usage: h_tables outside|calls N\n");
+		fprintf(stderr, "usage: h_tables outside|calls|rounds N\n");
 		return 2;
 	}
 	if (strcmp(argv[1], "outside") == 0)
@@ -35,6 +37,10 @@ main(int argc, char *argv[])
 	else if (strcmp(argv[1], "calls") == 0)
 		for (i = 0; i < n; i++)
 			_mon_count(FAR + 16 * i, FAR + 16 * i + 5);
+	else if (strcmp(argv[1], "rounds") == 0)
+		for (r = 0; r < 3; r++)
+			for (i = 0; i < n; i++)
+				_mon_count(FAR + 16 * i, FAR + 16 * i + 5);
 	else {
 		fprintf(stderr, "h_tables: %s: no such mode\n", argv[1]);
 		return 2;

@@ -90,6 +90,26 @@ spill_grows_past_first_size_body()
 	atf_check_equal "200000 200000 0" "$(far cell)"
 }
 
+atf_test_case arcs_exact_across_growth
+arcs_exact_across_growth_head()
+{
+	atf_set descr "100000 arcs called three times each, round after" \
+	    "round: the thread's cell array grows under them, and each" \
+	    "arc still has exactly 3 calls"
+}
+arcs_exact_across_growth_body()
+{
+	setup
+	atf_check "$srcdir/h_tables" rounds 100000
+	dump
+	atf_check_equal 0 "$(field run.cells_lost)"
+	atf_check_equal "100000 300000 0" "$(far cell)"
+	awk '$1 == "cell" && $2 ~ /^0x3000/ && $3 != 3 { n++ }
+	    END { exit n != 0 }' dump ||
+	    atf_fail "arcs without exactly 3 calls: $(awk '$1 == "cell" &&
+	    $2 ~ /^0x3000/ && $3 != 3' dump | head -n 3)"
+}
+
 atf_test_case big_text_threads_keep_mallocs
 big_text_threads_keep_mallocs_head()
 {
@@ -152,6 +172,7 @@ atf_init_test_cases()
 	atf_add_test_case outside_grows_past_first_size
 	atf_add_test_case outside_full_counts_by_page
 	atf_add_test_case spill_grows_past_first_size
+	atf_add_test_case arcs_exact_across_growth
 	atf_add_test_case big_text_threads_keep_mallocs
 	atf_add_test_case prof_shares_page_keys
 }
