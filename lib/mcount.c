@@ -52,7 +52,7 @@
 #include "mon_private.h"
 
 #define GRAIN		2		/* log2 bytes of text per home cell */
-#define CELLS0		((size_t)1 << 16)	/* a table's first array */
+#define CELLS0		((size_t)1 << 14)	/* a table's first array */
 #define CELLSMAX	((size_t)1 << 20)	/* 32 MiB: no larger */
 #define PAGE		4096		/* of cells, in the touched map */
 
