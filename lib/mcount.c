@@ -299,13 +299,49 @@ claim(struct tbl *t, struct arr *a, struct cell *c, uintptr_t from,
 }
 
 /*
+ * Was self's __fentry__ call made right after a push of r10?  gcc
+ * pushes a GNU C nested function's static chain there, and nothing else
+ * ends in those bytes at a function's start.  The call is 5 bytes (call
+ * rel32), or 6: through the GOT, or with an addr32 prefix where the
+ * link editor made that a direct call.  The 8 bytes before self are
+ * read safely when some are on the page before.
+ */
+static int
+pushed_r10(uintptr_t self)
+{
+	unsigned char b[8];
+	int err, ok, i;
+
+	if ((self & (PAGE - 1)) >= sizeof(b))
+		for (i = 0; i < (int)sizeof(b); i++)
+			b[i] = ((const unsigned char *)self)[i - 8];
+	else {
+		err = errno;
+		ok = _mon_peek(getpid(), self - sizeof(b), b, sizeof(b));
+		errno = err;
+		if (!ok)
+			return 0;
+	}
+	if (b[3] == 0xe8)
+		i = b[2] == 0x67 ? 2 : 3;	/* the call's first byte */
+	else if (b[2] == 0xff && b[3] == 0x15)
+		i = 2;
+	else
+		return 0;
+	return b[i - 2] == 0x41 && b[i - 1] == 0x52;	/* pushq %r10 */
+}
+
+/*
  * mcount's slow path: the thread has no table yet, or the arc from
- * from to self is in neither of the cells the fast path looks at.
- * Called from x86_64/mcount_entry.S with every argument register saved;
- * may run in signal context, so it only uses mmap and raw system calls.
+ * from to self is in neither of the cells the fast path looks at.  up
+ * is the word above from on __fentry__'s stack (0 from mcount): the
+ * call site when gcc pushed r10 before the call, whose arc the fast
+ * path never finds.  Called from x86_64/mcount_entry.S with every
+ * argument register saved; may run in signal context, so it only uses
+ * mmap and raw system calls.
  */
 void
-_mon_count(uintptr_t self, uintptr_t from)
+_mon_count(uintptr_t self, uintptr_t from, uintptr_t up)
 {
 	struct _mon_slot *s;
 	struct tbl *t;
@@ -314,6 +350,8 @@ _mon_count(uintptr_t self, uintptr_t from)
 
 	if (!_mon_counting)
 		return;
+	if (up != 0 && pushed_r10(self))
+		from = up;
 	if ((t = mytbl) == NULL) {
 		/*
 		 * Mapping a table may fail, and the program's errno is its

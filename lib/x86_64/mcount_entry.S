@@ -4,36 +4,45 @@
  * gcc/clang -pg call mcount after the prologue, with the frame pointer
  * set: the function's return address, frompc, is at 8(%rbp).  With
  * -mfentry they call __fentry__ before it: frompc is just above the
- * return address into the function, selfpc, on the stack.  Every
- * argument register may be live; r10 and r11 are not (below).
+ * return address into the function, selfpc, on the stack -- or one
+ * word higher in a GNU C nested function, where gcc pushes the static
+ * chain, r10, before the call; _mon_count tells that case by the push
+ * before the call, and gets the word from here.  Every argument
+ * register may be live, and so may r10 in mcount: gcc keeps the
+ * pointer to the arguments of a function whose stack it realigns there
+ * (DRAP: an over-aligned local and a variable-length array, arguments
+ * on the stack) and does not save it around the call.  Only r11 is
+ * free in mcount, r10 and r11 in __fentry__.
  *
- * Fast path, in r10 and r11 alone: the thread's cells and mask
- * (_mon_tls, thread-local, local-exec: libmon is in the program); the
- * arc's home cell at byte (8 frompc) & mask, that is cell (frompc >> 2)
- * mod 2^k of 32 bytes; if it holds this arc (frompc at 0, selfpc at 8),
- * one incq of its count at 16 and done: a dozen instructions, no store
- * but the count's.  If not, the same with the arc's other cell, at
+ * Fast path, in r10 and r11 (mcount keeps r10 in the red zone): the
+ * thread's cells and mask (_mon_tls, thread-local, local-exec: libmon
+ * is in the program); the arc's home cell at byte (8 frompc) & mask,
+ * that is cell (frompc >> 2) mod 2^k of 32 bytes; if it holds this arc
+ * (frompc at 0, selfpc at 8), one incq of its count at 16 and done: a
+ * dozen instructions.  If not, the same with the arc's other cell, at
  * 8 (frompc ^ selfpc >> 2) & mask (mcount.c).  Anything else -- no
  * table yet (nocell, which holds no arc), both cells holding other arcs
- * -- goes to _mon_count(selfpc, frompc) in mcount.c, with every
- * caller-saved general register preserved and the stack aligned.  The
- * C side is built with -mgeneral-regs-only, so vector registers
- * survive.  The two entries differ only in where frompc is; one macro
- * makes both.
+ * -- goes to _mon_count(selfpc, frompc, up) in mcount.c, with every
+ * general register the entry must keep preserved and the stack
+ * aligned.  The C side is built with -mgeneral-regs-only, so vector
+ * registers survive.  One macro makes both entries.
  * (This file is not mcount.S: libmon.a's members need names of their
  * own, and mcount.o is the C side's.)
  */
 
 /*
  * Count one call.  FROMPC and SELFPC are where frompc and selfpc are on
- * entry.  Only r10 and r11 are used before the slow path: glibc's
- * mcount clobbers them too, and gcc saves a nested function's static
- * chain, r10, around the call.
+ * entry; KEEP is 1 if r10 must be kept, which waits in the red zone,
+ * below the return address, where a signal handler's frame leaves it
+ * alone; UP, if not 0, is the offset from %rsp on entry of the word
+ * above frompc.
  */
-.macro	COUNT frompc, selfpc
-	.cfi_startproc
+.macro	COUNT frompc, selfpc, keep, up
 	cmpl	$0, _mon_counting(%rip)
 	je	2f
+	.if \keep
+	movq	%r10, -8(%rsp)
+	.endif
 	movq	\frompc, %r10
 	movq	%r10, %r11
 	shlq	$3, %r11
@@ -45,6 +54,9 @@
 	cmpq	8(%r11), %r10			/* its callee is selfpc */
 	jne	4f
 	incq	16(%r11)			/* count++ */
+	.if \keep
+	movq	-8(%rsp), %r10
+	.endif
 2:	ret
 4:	movq	\selfpc, %r11			/* the other cell */
 	shrq	$2, %r11
@@ -59,9 +71,17 @@
 	cmpq	8(%r11), %r10
 	jne	3f
 	incq	16(%r11)
+	.if \keep
+	movq	-8(%rsp), %r10
+	.endif
 	ret
 3:	movq	\frompc, %r10			/* for _mon_count */
 	movq	\selfpc, %r11
+	subq	$8, %rsp			/* over r10, if kept */
+	.cfi_adjust_cfa_offset 8
+	.if \keep
+	.cfi_rel_offset %r10, 0
+	.endif
 	pushq	%rax
 	.cfi_adjust_cfa_offset 8
 	pushq	%rcx
@@ -80,6 +100,11 @@
 	.cfi_adjust_cfa_offset 8
 	movq	%r11, %rdi			/* selfpc */
 	movq	%r10, %rsi			/* frompc */
+	.if \up
+	movq	72+\up(%rsp), %rdx		/* the word above it */
+	.else
+	xorl	%edx, %edx
+	.endif
 	movq	%rsp, %rbx			/* mcount or __fentry__: */
 	.cfi_def_cfa_register %rbx
 	andq	$-16, %rsp			/* alignment differs */
@@ -102,8 +127,12 @@
 	.cfi_adjust_cfa_offset -8
 	popq	%rax
 	.cfi_adjust_cfa_offset -8
+	popq	%r10
+	.cfi_adjust_cfa_offset -8
+	.if \keep
+	.cfi_restore %r10
+	.endif
 	ret
-	.cfi_endproc
 .endm
 
 	.text
@@ -114,7 +143,9 @@
 	.type	_mcount, @function
 mcount:
 _mcount:
-	COUNT	8(%rbp), (%rsp)
+	.cfi_startproc
+	COUNT	8(%rbp), (%rsp), 1, 0
+	.cfi_endproc
 	.size	mcount, .-mcount
 	.size	_mcount, .-_mcount
 
@@ -122,7 +153,9 @@ _mcount:
 	.globl	__fentry__
 	.type	__fentry__, @function
 __fentry__:
-	COUNT	8(%rsp), (%rsp)
+	.cfi_startproc
+	COUNT	8(%rsp), (%rsp), 0, 16
+	.cfi_endproc
 	.size	__fentry__, .-__fentry__
 
 	.section .note.GNU-stack,"",@progbits

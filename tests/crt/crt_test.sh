@@ -22,10 +22,12 @@ dump()
 	"$(atf_get_srcdir)/../lib/t_mondump" "$@"
 }
 
-# calls PROG DUMPFILE NAME: the calls DUMPFILE counts for NAME in PROG.
+# calls PROG DUMPFILE NAME [CALLER]: the calls DUMPFILE counts for NAME
+# in PROG; with CALLER, those of its arcs whose call site is in CALLER.
+# NAME may be a GNU C nested function, whose symbol is NAME.N.
 calls()
 {
-	nm -n --defined-only "$1" | awk -v want="$3" '
+	nm -n --defined-only "$1" | awk -v want="$3" -v caller="$4" '
 	function hex(s,    i, v) {
 		v = 0
 		s = tolower(s)
@@ -41,21 +43,30 @@ calls()
 		a = hex($1)
 		if (lo != "" && hi == "" && a > lo)
 			hi = a
-		if ($3 == want && lo == "")
+		if (clo != "" && chi == "" && a > clo)
+			chi = a
+		if (($3 == want || index($3, want ".") == 1) && lo == "")
 			lo = a
+		if (caller != "" && $3 == caller && clo == "")
+			clo = a
 		next
 	}
 	$1 == "exec.bias" { bias = hex($2) }
-	$1 == "cell" { n++; pc[n] = hex($2); cnt[n] = $3 }
+	$1 == "cell" && caller == "" { n++; pc[n] = hex($2); cnt[n] = $3 }
+	$1 == "arc" && caller != "" {
+		n++; from[n] = hex($2); pc[n] = hex($3); cnt[n] = $4
+	}
 	END {
-		if (lo == "") {
+		if (lo == "" || (caller != "" && clo == "")) {
 			print "no-symbol"
 			exit
 		}
 		s = 0
 		for (i = 1; i <= n; i++) {
 			p = pc[i] - bias
-			if (p >= lo && (hi == "" || p < hi))
+			f = from[i] - bias - 1
+			if (p >= lo && (hi == "" || p < hi) && (caller == "" ||
+			    (f >= clo && (chi == "" || f < chi))))
 				s += cnt[i]
 		}
 		printf "%d\n", s
@@ -93,11 +104,13 @@ dumped()
 	return 0
 }
 
-# expect V FUNCTION N: the dump of V counts N calls of FUNCTION.
+# expect V FUNCTION N [CALLER]: the dump of V counts N calls of
+# FUNCTION (from CALLER's call sites).
 expect()
 {
-	got=$(calls "$(atf_get_srcdir)/$1" "$1/dump" "$2")
-	[ "$got" = "$3" ] || bad="$bad $1: $2 has $got calls, not $3;"
+	got=$(calls "$(atf_get_srcdir)/$1" "$1/dump" "$2" "$4")
+	[ "$got" = "$3" ] ||
+	    bad="$bad $1: $2 has $got calls${4:+ from $4}, not $3;"
 }
 
 # status_is V CODE: variant V exited with CODE; a failure is recorded.
@@ -209,6 +222,48 @@ signal_handler_exact_body()
 		expect $v leaf $((loops + sigs))
 		expect $v onsig "$sigs"
 		expect $v sigleaf "$sigs"
+	done
+	verdict
+}
+
+atf_test_case realigned_stack_keeps_arguments
+realigned_stack_keeps_arguments_head()
+{
+	atf_set "descr" "A function whose stack gcc realigns, with " \
+	    "arguments past the registers, reads them right after mcount " \
+	    "(which keeps r10) and is counted: vsum() of 1 to 10, 1000 " \
+	    "times, is 55000"
+}
+realigned_stack_keeps_arguments_body()
+{
+	bad=
+	for v in $VARIANTS; do
+		run $v realign 1000
+		dumped $v || continue
+		sum=$(field $v/out sum)
+		[ "$sum" = 55000 ] || bad="$bad $v: sum $sum, not 55000;"
+		expect $v vsum 1000 realign
+	done
+	verdict
+}
+
+atf_test_case nested_function_call_site
+nested_function_call_site_head()
+{
+	atf_set "descr" "A GNU C nested function's calls are arcs from the " \
+	    "function it is called from, with -mfentry too, where gcc " \
+	    "pushes the static chain before calling __fentry__"
+}
+nested_function_call_site_body()
+{
+	bad=
+	for v in $VARIANTS; do
+		run $v nested 1000
+		[ "$(field $v/out nested)" = none ] && continue	# clang
+		dumped $v || continue
+		[ "$(field $v/out nested)" = 499500 ] ||
+		    bad="$bad $v: $(cat $v/out);"
+		expect $v nestleaf 1000 nested
 	done
 	verdict
 }
@@ -589,6 +644,8 @@ atf_init_test_cases()
 	atf_add_test_case recursion_exact
 	atf_add_test_case threads_exact
 	atf_add_test_case signal_handler_exact
+	atf_add_test_case realigned_stack_keeps_arguments
+	atf_add_test_case nested_function_call_site
 	atf_add_test_case no_gmon_out
 	atf_add_test_case mon_out_in_cwd
 	atf_add_test_case mon_out_in_profdir

@@ -13,6 +13,11 @@
  *				times; prints "loops L" and "signals S"
  *	h_calls qsort N		qsort() N numbers with bycmp(); prints
  *				"compares C", the calls it counted itself
+ *	h_calls realign N	vsum() of 1 to 10 N times, through a stack
+ *				gcc realigns; prints "sum S"
+ *	h_calls nested N	nestleaf(), nested in nested(), N times;
+ *				prints "nested SUM", or "nested none" when
+ *				the compiler (clang) has no nested functions
  *	h_calls pid		prints "pid P"
  *	h_calls exit CODE	exit(CODE)
  *	h_calls _exit		_exit(0)
@@ -28,6 +33,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +139,72 @@ counts(long n)
 	return 0;
 }
 
+/*
+ * Arguments past the registers, an over-aligned local and a
+ * variable-length array: gcc -pg realigns the stack and, after the
+ * mcount call, reaches the arguments through r10, which it trusts
+ * mcount to keep.
+ */
+double
+vsum(int n, ...)
+{
+	_Alignas(64) volatile char pad[64];
+	volatile char vla[n];
+	va_list ap;
+	double s;
+	int i;
+
+	pad[0] = vla[0] = (char)n;
+	va_start(ap, n);
+	for (s = 0, i = 0; i < n; i++)
+		s += va_arg(ap, double);
+	va_end(ap);
+	return s + pad[0] - vla[0];
+}
+
+static int
+realign(long n)
+{
+	double s;
+	long i;
+
+	for (s = 0, i = 0; i < n; i++)
+		s += vsum(10, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0,
+		    10.0);
+	printf("sum %.0f\n", s);
+	return 0;
+}
+
+#ifdef __clang__
+static int
+nested(long n)
+{
+	(void)n;
+	printf("nested none\n");
+	return 0;
+}
+#else
+/*
+ * A GNU C nested function: gcc -mfentry pushes its static chain, r10,
+ * before the __fentry__ call, so that the call site is a word further
+ * up the stack.
+ */
+static int
+nested(long n)
+{
+	long i, acc;
+
+	__attribute__((noinline)) long nestleaf(long x)
+	{
+		return acc += x;
+	}
+	for (acc = 0, i = 0; i < n; i++)
+		sink = nestleaf(i);
+	printf("nested %ld\n", acc);
+	return 0;
+}
+#endif
+
 /* Eight callees of one call site, each of its own size: apart in text. */
 #define PT(k)								\
 long									\
@@ -220,6 +292,10 @@ main(int argc, char *argv[])
 		return signals(atoi(argv[2]));
 	if (strcmp(m, "qsort") == 0 && argc == 3)
 		return sorts(atol(argv[2]));
+	if (strcmp(m, "realign") == 0 && argc == 3)
+		return realign(atol(argv[2]));
+	if (strcmp(m, "nested") == 0 && argc == 3)
+		return nested(atol(argv[2]));
 	sink = leaf(1);
 	if (strcmp(m, "pid") == 0) {
 		printf("pid %ld\n", (long)getpid());

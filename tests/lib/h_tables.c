@@ -36,11 +36,11 @@ main(int argc, char *argv[])
 			_mon_sample(FAR + 2 * i, 1);
 	else if (strcmp(argv[1], "calls") == 0)
 		for (i = 0; i < n; i++)
-			_mon_count(FAR + 16 * i, FAR + 16 * i + 5);
+			_mon_count(FAR + 16 * i, FAR + 16 * i + 5, 0);
 	else if (strcmp(argv[1], "rounds") == 0)
 		for (r = 0; r < 3; r++)
 			for (i = 0; i < n; i++)
-				_mon_count(FAR + 16 * i, FAR + 16 * i + 5);
+				_mon_count(FAR + 16 * i, FAR + 16 * i + 5, 0);
 	else {
 		fprintf(stderr, "h_tables: %s: no such mode\n", argv[1]);
 		return 2;
