@@ -145,14 +145,24 @@ arr_free(struct arr *a)
 	_mon_unmap(a, a->maplen);
 }
 
-/* Count into array a from now on: the cells first, then the mask. */
+/*
+ * Count into t's array from now on.  Every signal is blocked meanwhile:
+ * a handler on this thread that grew the table between the two stores
+ * would leave them naming two arrays, with the larger one's mask.
+ */
 static void
-use(struct arr *a)
+use(struct tbl *t)
 {
+	sigset_t all, was;
+	struct arr *a;
+
+	sigfillset(&all);
+	(void)pthread_sigmask(SIG_SETMASK, &all, &was);
+	a = atomic_load(&t->arr);
 	_mon_tls.cells = a->cells;
-	/* A handler may count between the stores: the cells first. */
 	atomic_signal_fence(memory_order_seq_cst);
 	_mon_tls.mask = (a->ncells - 1) * sizeof(struct cell);
+	(void)pthread_sigmask(SIG_SETMASK, &was, NULL);
 }
 
 static struct tbl *
@@ -200,7 +210,8 @@ acquire(void)
  * runs -- many arcs spilled, or a few called often -- give it one four
  * times larger, up to CELLSMAX.  The old array keeps its counts for the
  * writer.  Signal context: a handler that grew the table first wins,
- * and this one's array goes back.
+ * and this one's array goes back; either way the thread counts into the
+ * table's newest.
  */
 static void
 grow(struct tbl *t)
@@ -221,7 +232,7 @@ grow(struct tbl *t)
 	}
 	t->spilled = _mon_tab_keys(&t->spill);
 	t->spills = 0;
-	use(na);
+	use(t);
 }
 
 /* Does cell c count the arc from -> self? */
@@ -290,6 +301,12 @@ claim(struct tbl *t, struct arr *a, struct cell *c, uintptr_t from,
 	    !atomic_compare_exchange_strong_explicit(&c->from, &want, from,
 	    memory_order_relaxed, memory_order_relaxed))
 		return 0;
+	/*
+	 * A thread that passed the counting test as the profile restarted
+	 * may have counted into the cell after it was zeroed.
+	 */
+	c->count = 0;
+	atomic_signal_fence(memory_order_seq_cst);
 	c->self = self;
 	pg = (size_t)(c - a->cells) * sizeof(*c) / PAGE;
 	atomic_fetch_or_explicit(&a->touched[pg / 64], (uint64_t)1 << pg % 64,
@@ -368,7 +385,7 @@ _mon_count(uintptr_t self, uintptr_t from, uintptr_t up)
 			return;
 		}
 		mytbl = t;
-		use(atomic_load(&t->arr));
+		use(t);
 	}
 	if ((c = direct(t, from, self)) != NULL) {
 		bump(&c->count);
