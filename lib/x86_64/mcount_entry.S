@@ -98,6 +98,7 @@
 	.cfi_adjust_cfa_offset 8
 	pushq	%rbx
 	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
 	movq	%r11, %rdi			/* selfpc */
 	movq	%r10, %rsi			/* frompc */
 	.if \up
@@ -113,6 +114,7 @@
 	.cfi_def_cfa_register %rsp
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
 	popq	%r9
 	.cfi_adjust_cfa_offset -8
 	popq	%r8
