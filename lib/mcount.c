@@ -54,7 +54,8 @@
 #define GRAIN		2		/* log2 bytes of text per home cell */
 #define CELLS0		((size_t)1 << 14)	/* a table's first array */
 #define CELLSMAX	((size_t)1 << 20)	/* 32 MiB: no larger */
-#define PAGE		4096		/* of cells, in the touched map */
+#define PAGE		4096		/* of cells, a bit of the touched map */
+#define SPAN		(64 * PAGE)	/* of cells, a word of the touched map */
 
 /* An arc's cell; mcount_entry.S reads it at these offsets. */
 struct cell {
@@ -64,6 +65,8 @@ struct cell {
 	long			 pad;
 };
 _Static_assert(sizeof(struct cell) == 32, "mcount_entry.S: cell size");
+_Static_assert(CELLS0 * sizeof(struct cell) % SPAN == 0,
+    "every array is whole words of its touched map");
 
 /* An array of cells; a table's earlier ones keep their counts. */
 struct arr {
@@ -112,10 +115,11 @@ exited(pid_t t)
 	return t == 0 || !_mon_alive(t);
 }
 
+/* The words of the touched map of an array of n cells. */
 static size_t
-arr_pages(size_t ncells)
+arr_words(size_t n)
 {
-	return (ncells * sizeof(struct cell) + PAGE - 1) / PAGE;
+	return n * sizeof(struct cell) / SPAN;
 }
 
 /* A new array of n cells, after prev; NULL without memory. */
@@ -125,7 +129,7 @@ arr_new(size_t n, struct arr *prev)
 	struct arr *a;
 	size_t maplen;
 
-	maplen = sizeof(*a) + (arr_pages(n) + 63) / 64 * sizeof(uint64_t);
+	maplen = sizeof(*a) + arr_words(n) * sizeof(uint64_t);
 	if ((a = _mon_map(maplen)) == NULL)
 		return NULL;
 	if ((a->cells = _mon_map(n * sizeof(struct cell))) == NULL) {
@@ -217,12 +221,14 @@ static void
 grow(struct tbl *t)
 {
 	struct arr *a, *na;
+	size_t keys;
 
 	if (++t->spills % 1024 != 0)
 		return;
 	a = atomic_load(&t->arr);
+	keys = _mon_tab_keys(&t->spill);
 	if (a->ncells >= CELLSMAX || (t->spills < 2 * a->ncells &&
-	    _mon_tab_keys(&t->spill) - t->spilled < a->ncells / 16))
+	    keys - t->spilled < a->ncells / 16))
 		return;
 	if ((na = arr_new(a->ncells * 4, a)) == NULL)
 		return;
@@ -230,7 +236,7 @@ grow(struct tbl *t)
 		arr_free(na);
 		return;
 	}
-	t->spilled = _mon_tab_keys(&t->spill);
+	t->spilled = keys;
 	t->spills = 0;
 	use(t);
 }
@@ -412,22 +418,17 @@ _mon_cells_reset(void)
 {
 	struct tbl *t;
 	struct arr *a;
-	size_t pages, i, off;
+	size_t i;
 	uint32_t n;
 
 	for (t = atomic_load(&tables); t != NULL; t = t->next) {
-		for (a = atomic_load(&t->arr); a != NULL; a = a->prev) {
-			pages = arr_pages(a->ncells);
-			for (i = 0; i < (pages + 63) / 64; i++) {
+		for (a = atomic_load(&t->arr); a != NULL; a = a->prev)
+			for (i = 0; i < arr_words(a->ncells); i++) {
 				if (atomic_load(&a->touched[i]) == 0)
 					continue;
-				off = i * 64 * PAGE;
-				_mon_rezero((char *)a->cells + off,
-				    (i + 1) * 64 < pages ? 64 * PAGE :
-				    a->ncells * sizeof(struct cell) - off);
+				_mon_rezero((char *)a->cells + i * SPAN, SPAN);
 				atomic_store(&a->touched[i], 0);
 			}
-		}
 		_mon_tab_reset(&t->spill);
 		t->spilled = t->spills = 0;
 		atomic_store(&t->nused, 0);
@@ -560,22 +561,22 @@ merge_tbl(struct monx_arc *h, unsigned int bits, struct tbl *t, size_t *room)
 	struct _mon_slot *s;
 	struct arr *a;
 	struct cell *c;
+	uint64_t w;
 	unsigned int k;
-	size_t pg, i, n;
+	size_t wi, i, n;
 
 	for (a = atomic_load(&t->arr); a != NULL; a = a->prev)
-		for (pg = 0; pg < arr_pages(a->ncells); pg++) {
-			if ((atomic_load(&a->touched[pg / 64]) >> pg % 64 &
-			    1) == 0)
-				continue;
-			c = (struct cell *)((char *)a->cells + pg * PAGE);
-			n = PAGE / sizeof(*c);
-			if (n > a->ncells)
-				n = a->ncells;
-			for (i = 0; i < n; i++)
-				merge_one(h, bits, atomic_load(&c[i].from),
-				    c[i].self, (uint64_t)c[i].count, room);
-		}
+		for (wi = 0; wi < arr_words(a->ncells); wi++)
+			for (w = atomic_load(&a->touched[wi]); w != 0;
+			    w &= w - 1) {
+				c = (struct cell *)((char *)a->cells +
+				    wi * SPAN + (size_t)__builtin_ctzll(w) *
+				    PAGE);
+				for (i = 0; i < PAGE / sizeof(*c); i++)
+					merge_one(h, bits,
+					    atomic_load(&c[i].from), c[i].self,
+					    (uint64_t)c[i].count, room);
+			}
 	for (k = 0; k < _MON_TABMAX; k++) {
 		s = _mon_tab_hash(&t->spill, k, &n);
 		for (i = 0; s != NULL && i < n; i++)

@@ -31,6 +31,23 @@
  */
 
 /*
+ * The arc's cell is at r11, and r10 holds frompc: if the cell holds the
+ * arc, count the call and return (r10 back if kept), else go to MISS.
+ */
+.macro	HIT selfpc, keep, miss
+	cmpq	(%r11), %r10			/* its call site is frompc */
+	jne	\miss
+	movq	\selfpc, %r10
+	cmpq	8(%r11), %r10			/* its callee is selfpc */
+	jne	\miss
+	incq	16(%r11)			/* count++ */
+	.if \keep
+	movq	-8(%rsp), %r10
+	.endif
+	ret
+.endm
+
+/*
  * Count one call.  FROMPC and SELFPC are where frompc and selfpc are on
  * entry; KEEP is 1 if r10 must be kept, which waits in the red zone,
  * below the return address, where a signal handler's frame leaves it
@@ -48,16 +65,8 @@
 	shlq	$3, %r11
 	andq	%fs:_mon_tls@tpoff+8, %r11	/* the home cell's byte */
 	addq	%fs:_mon_tls@tpoff, %r11	/* the home cell */
-	cmpq	(%r11), %r10			/* its call site is frompc */
-	jne	4f
-	movq	\selfpc, %r10
-	cmpq	8(%r11), %r10			/* its callee is selfpc */
-	jne	4f
-	incq	16(%r11)			/* count++ */
-	.if \keep
-	movq	-8(%rsp), %r10
-	.endif
-2:	ret
+	HIT	\selfpc, \keep, 4f
+2:	ret					/* counting is off */
 4:	movq	\selfpc, %r11			/* the other cell */
 	shrq	$2, %r11
 	xorq	\frompc, %r11
@@ -65,16 +74,7 @@
 	andq	%fs:_mon_tls@tpoff+8, %r11
 	addq	%fs:_mon_tls@tpoff, %r11
 	movq	\frompc, %r10
-	cmpq	(%r11), %r10
-	jne	3f
-	movq	\selfpc, %r10
-	cmpq	8(%r11), %r10
-	jne	3f
-	incq	16(%r11)
-	.if \keep
-	movq	-8(%rsp), %r10
-	.endif
-	ret
+	HIT	\selfpc, \keep, 3f
 3:	movq	\frompc, %r10			/* for _mon_count */
 	movq	\selfpc, %r11
 	subq	$8, %rsp			/* over r10, if kept */
