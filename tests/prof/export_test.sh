@@ -28,20 +28,12 @@ setup_export()
 	[ -n "$GBASE" ] || atf_fail "no driver in $GRAPH"
 	GID=$(readelf -n "$GRAPH" | awk '/Build ID:/ { print $3 }')
 	[ -n "$GID" ] || atf_fail "no build-id in $GRAPH"
+	. "$srcdir/graph.sh"
 }
 
-# gs n [off]: the address of t_graph slot n (see t_graph.c), plus off:
-# a caller's return address is n + 16, a callee's cell n + 5, a sampled
-# pc n + 8.
-gs()
-{
-	printf '0x%x' $(( GBASE + $1 * 64 + ${2:-0} ))
-}
-
-# forge file [period]: 110 samples over t_graph.  driver calls both
-# callers once; work is called 900 times from cheap_caller and 100 from
-# costly_caller, whose calls hold 90 of work's 100 samples; each caller
-# has 5 of its own.  Stdin adds lines.
+# forge file [period]: graph.sh's case over t_graph, with its build-id
+# and period ns a sample (10 ms by default): work_counts, then stdin's
+# lines.
 forge()
 {
 	{
@@ -51,30 +43,10 @@ hpc $(gs 10)
 hist 10
 run clock=0 period=${2:-10000000} in=110 arcs=1 stack_limit=64
 exec 0 $(gs 0) $(gs 10) $GID $GRAPH
-bin 1 5
-bin 2 5
-bin 3 100
-cell $(gs 1 5) 1
-cell $(gs 2 5) 1
-cell $(gs 3 5) 1000
-arc $(gs 0 16) $(gs 1 5) 1
-arc $(gs 0 32) $(gs 2 5) 1
-arc $(gs 1 16) $(gs 3 5) 900
-arc $(gs 2 16) $(gs 3 5) 100
 EOF
+		work_counts
 		cat
 	} | "$MKMON" "$1" || atf_fail "t_mkmon failed"
-}
-
-# The stacks of forge's profile.
-stacks()
-{
-	cat <<EOF
-stack 10 0 $(gs 3 8) $(gs 1 16) $(gs 0 16)
-stack 90 0 $(gs 3 8) $(gs 2 16) $(gs 0 32)
-stack 5 0 $(gs 1 8) $(gs 0 16)
-stack 5 0 $(gs 2 8) $(gs 0 32)
-EOF
 }
 
 # The samples of the stacks, as prof -q's heading gives them.
@@ -95,7 +67,7 @@ folded_stacks_root_first_head()
 folded_stacks_root_first_body()
 {
 	setup_export
-	stacks | forge mon.out
+	work_stacks | forge mon.out
 	cat >expout <<EOF
 driver;cheap_caller 5
 driver;cheap_caller;work 10
@@ -119,7 +91,7 @@ folded_marks_cut_stacks_body()
 {
 	setup_export
 	# 7 of work's 10 samples under cheap_caller lost their outer frames.
-	{ stacks | sed '1s/^stack 10 /stack 3 /'
+	{ work_stacks | sed '1s/^stack 10 /stack 3 /'
 	    echo "stack 7 1 $(gs 3 8) $(gs 1 16)"; } | forge mon.out
 	atf_check -o inline:"[cut at the stack limit];cheap_caller;work 7\n" \
 	    -x "\"$PROF\" -F folded \"$GRAPH\" | grep -v '^driver;'"
@@ -137,7 +109,7 @@ export_keeps_statistics_head()
 export_keeps_statistics_body()
 {
 	setup_export
-	stacks | forge mon.out
+	work_stacks | forge mon.out
 	"$PROF" -F folded "$GRAPH" >expout
 	atf_check -o file:expout -e match:'call counts used' \
 	    -e match:'^clock: ' "$PROF" -s -F folded "$GRAPH"
@@ -154,7 +126,7 @@ folded_merges_stacks_by_function_body()
 {
 	setup_export
 	{
-		stacks
+		work_stacks
 		echo "stack 7 0 $(gs 3 12) $(gs 2 20) $(gs 0 32)"
 		echo "obj 0x7f0000000000 0x7f0000001000 0x7f0000002000 - /nonexistent/libx.so"
 		echo "stack 3 0 0x7f0000001010 $(gs 7 16) $(gs 0 48)"
@@ -198,7 +170,7 @@ folded_whole_counts_at_merged_rates_head()
 folded_whole_counts_at_merged_rates_body()
 {
 	setup_export
-	stacks | forge a.out
+	work_stacks | forge a.out
 	# 15 ms a sample: each of the 3 stacks weighs 1.5.
 	{
 		echo "stack 1 0 $(gs 4 8) $(gs 0 48)"
@@ -228,7 +200,7 @@ pprof_fields_and_exact_calls_head()
 pprof_fields_and_exact_calls_body()
 {
 	setup_export
-	stacks | forge mon.out
+	work_stacks | forge mon.out
 	"$PROF" -F pprof "$GRAPH" >out || atf_fail "prof failed"
 	cat >expout <<EOF
 types samples/count cpu/nanoseconds calls/count
@@ -258,7 +230,7 @@ callgrind_costs_and_calls_head()
 callgrind_costs_and_calls_body()
 {
 	setup_export
-	stacks | forge mon.out
+	work_stacks | forge mon.out
 	"$PROF" -F callgrind "$GRAPH" >out || atf_fail "prof failed"
 	atf_check -o inline:"totals 110 1100000000 self 110 1100000000 calls 1002\n" \
 	    "$CHECK" callgrind out
@@ -314,7 +286,7 @@ gmon_layout_and_gprof_agrees_head()
 gmon_layout_and_gprof_agrees_body()
 {
 	setup_export
-	stacks | forge mon.out
+	work_stacks | forge mon.out
 	atf_check -o inline:"gmon.out\n" "$PROF" -F gmon "$GRAPH"
 	atf_check -o inline:"hists 1 rate 100 samples 110 arcs 4 calls 1002\n" \
 	    "$CHECK" gmon gmon.out
@@ -433,7 +405,7 @@ svg_frames_proportional_head()
 svg_frames_proportional_body()
 {
 	setup_export
-	stacks | forge mon.out
+	work_stacks | forge mon.out
 	"$PROF" -F svg "$GRAPH" >out.svg || atf_fail "prof failed"
 	atf_check -o inline:"frames 6 samples 110\n" "$CHECK" svg out.svg
 	atf_check -o match:'t_graph: 1\.10 s of CPU sampled at 100 Hz, clock setitimer ITIMER_PROF' \
@@ -455,7 +427,7 @@ svg_colours_by_object_body()
 {
 	setup_export
 	{
-		stacks
+		work_stacks
 		echo "obj 0x7f0000000000 0x7f0000001000 0x7f0000002000 - /nonexistent/libx.so"
 		echo "stack 30 0 0x7f0000001010 $(gs 7 16) $(gs 0 48)"
 	} | forge mon.out
@@ -484,7 +456,7 @@ svg_names_elided_to_fit_body()
 {
 	setup_export
 	{
-		stacks
+		work_stacks
 		echo "stack 4 0 $(gs 8 8) $(gs 7 16) $(gs 0 48)"
 		echo "stack 1 0 $(gs 6 8) $(gs 3 16) $(gs 1 16) $(gs 0 16)"
 	} | forge mon.out
@@ -519,7 +491,7 @@ export_errors_one_line_body()
 	atf_check -s exit:1 -o empty \
 	    -e inline:"prof: empty.out: no samples in the files: no flame graph to draw\n" \
 	    "$PROF" -F svg "$GRAPH" empty.out
-	stacks | forge mon.out
+	work_stacks | forge mon.out
 	mkdir gmon.out
 	atf_check -s exit:1 -o empty -e inline:"prof: gmon.out: Is a directory\n" \
 	    "$PROF" -F gmon "$GRAPH"
