@@ -232,21 +232,6 @@ _mon_clock_fork_child(void)
 	}
 }
 
-/*
- * A process that did not come through fork's handlers (_Fork, clone):
- * no clock of the parent's serves it, and nothing of their state is its
- * own to touch.  The SIGPROF action stays as the parent left it.
- */
-void
-_mon_clock_forget(void)
-{
-	if (mode == MONX_CLK_PERF)
-		_mon_ring_forget();
-	else if (mode == MONX_CLK_TIMER)
-		_mon_timer_forget();
-	mode = -1;
-}
-
 void
 _mon_clock_thread_start(void)
 {

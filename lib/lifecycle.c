@@ -64,7 +64,7 @@ static pid_t		 owner;		/* the process the profile is of */
 static int		 atfork_set;
 
 /*
- * thread.c, sigaction.c, exec.c and dlclose.c take the place of libc
+ * thread.c, sigaction.c, exec.c, dlclose.c and vfork.c take the place of libc
  * functions.  A static archive member is only linked when something
  * needs it, and a program's own references may already be satisfied by
  * a shared library ahead of libmon (a sanitizer runtime does this):
@@ -72,10 +72,10 @@ static int		 atfork_set;
  * definition in the program then wins over any shared one.
  */
 extern const char _mon_link_thread, _mon_link_sigaction, _mon_link_exec,
-    _mon_link_dlclose;
+    _mon_link_dlclose, _mon_link_vfork;
 __attribute__((used)) static const char *const pull[] = {
 	&_mon_link_thread, &_mon_link_sigaction, &_mon_link_exec,
-	&_mon_link_dlclose,
+	&_mon_link_dlclose, &_mon_link_vfork,
 };
 
 /* This thread takes or holds proflock: set before the lock is taken. */
@@ -340,9 +340,10 @@ write_profile(uint32_t unsampled)
 
 /*
  * Stop and write the profile: counting off, the clock stopped with its
- * last samples in, the CPU time fixed, then the file.  In a process that
- * did not start the profile and was not told of its fork, nothing is
- * its own: the clock is forgotten and nothing is written.
+ * last samples in, the CPU time fixed, then the file.  A process that
+ * did not start the profile and was not told of its fork owns nothing
+ * and touches nothing: a vfork() child that calls exit() shares its
+ * parent's memory, and whatever it changed would be the parent's.
  */
 void
 _mon_life_stop(void)
@@ -351,6 +352,8 @@ _mon_life_stop(void)
 	pid_t none;
 	int mine;
 
+	if (owner != 0 && getpid() != owner)
+		return;
 	/* First of all, so that a second exit() finds a writer at work. */
 	none = 0;
 	mine = atomic_compare_exchange_strong(&writer, &none, _mon_gettid());
@@ -364,11 +367,6 @@ _mon_life_stop(void)
 	_mon_counting = 0;
 	profiling = 0;
 	paused = 0;
-	if (getpid() != owner) {
-		_mon_clock_forget();
-		_mon_hist_set(NULL, 0, 0, 0);
-		goto unlock;
-	}
 	unsampled = _mon_clock_unsampled();
 	(void)set_hist(NULL, 0, 0, 0, 0);
 	_mon_stats_stop();
@@ -395,6 +393,8 @@ _mon_life_exit_wait(void)
 	pid_t w, me;
 	int i;
 
+	if (owner != 0 && getpid() != owner)
+		return;
 	me = _mon_gettid();
 	for (i = 0; i < 5000; i++) {
 		w = atomic_load(&writer);

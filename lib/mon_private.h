@@ -136,7 +136,6 @@ void	_mon_ring_drain(void) _mon_hidden;
 void	_mon_ring_fork_prepare(void) _mon_hidden;
 void	_mon_ring_fork_parent(void) _mon_hidden;
 int	_mon_ring_fork_child(void) _mon_hidden;
-void	_mon_ring_forget(void) _mon_hidden;
 uint32_t _mon_ring_unsampled(void) _mon_hidden;
 
 /* timer.c */
@@ -148,7 +147,6 @@ void	_mon_timer_thread_end(void) _mon_hidden;
 void	_mon_timer_fork_prepare(void) _mon_hidden;
 void	_mon_timer_fork_parent(void) _mon_hidden;
 void	_mon_timer_fork_child(void) _mon_hidden;
-void	_mon_timer_forget(void) _mon_hidden;
 uint32_t _mon_timer_unarmed(void) _mon_hidden;
 int	_mon_itimer_start(uint64_t) _mon_hidden;
 void	_mon_itimer_stop(void) _mon_hidden;
@@ -172,7 +170,6 @@ uint32_t _mon_clock_unsampled(void) _mon_hidden;
 void	_mon_clock_fork_prepare(void) _mon_hidden;
 void	_mon_clock_fork_parent(void) _mon_hidden;
 void	_mon_clock_fork_child(void) _mon_hidden;
-void	_mon_clock_forget(void) _mon_hidden;
 void	_mon_clock_thread_start(void) _mon_hidden;
 void	_mon_clock_thread_end(void) _mon_hidden;
 void	_mon_clock_exec_before(void) _mon_hidden;
@@ -324,5 +321,6 @@ void	_mon_die(int) _mon_hidden;
 void	_mon_sigunlock(_Atomic pid_t *, const sigset_t *) _mon_hidden;
 int	_mon_thread_start(pthread_t *, size_t, void *(*)(void *), void *)
 	    _mon_hidden;
+_Noreturn void _mon_thread_exit(void) _mon_hidden;
 
 #endif /* !_MON_PRIVATE_H */

@@ -442,22 +442,37 @@ opennameless(const char *path)
 	else
 		return -1;
 	dir[n] = '\0';
-	if (access("/proc/self/fd", X_OK) != 0)
+	if (access("/proc/thread-self/fd", X_OK) != 0 &&
+	    access("/proc/self/fd", X_OK) != 0)
 		return -1;
 	return open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
 }
 
-/* Give the unnamed file fd the name name; 0 or -1 (EEXIST: taken). */
+/*
+ * Give the unnamed file fd the name name; 0 or -1 (EEXIST: taken).  By
+ * the calling thread's own /proc entry: /proc/self is the main thread's,
+ * whose descriptors can no longer be named once it has called
+ * pthread_exit() and another thread writes the profile at the end.
+ */
 static int
 nameat(int fd, const char *name)
 {
+	static const char *const dirs[] = { "/proc/thread-self/fd/",
+	    "/proc/self/fd/" };
 	char proc[40];
-	size_t n;
+	size_t i, n;
+	int r;
 
-	memcpy(proc, "/proc/self/fd/", 14);
-	n = 14 + decimal(proc + 14, (unsigned long)fd);
-	proc[n] = '\0';
-	return linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW);
+	for (i = 0, r = -1; i < 2 && r != 0; i++) {
+		n = strlen(dirs[i]);
+		memcpy(proc, dirs[i], n);
+		n += decimal(proc + n, (unsigned long)fd);
+		proc[n] = '\0';
+		r = linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW);
+		if (r != 0 && errno != ENOENT)
+			break;
+	}
+	return r;
 }
 
 /*

@@ -134,7 +134,9 @@ one(struct dl_phdr_info *info, size_t size, void *arg)
 	name = info->dlpi_name;
 	if (w->first) {
 		/* The main program has no name here; the kernel knows it. */
-		n = readlink("/proc/self/exe", path, sizeof(path));
+		if ((n = readlink("/proc/thread-self/exe", path,
+		    sizeof(path))) < 0)
+			n = readlink("/proc/self/exe", path, sizeof(path));
 		name = path;
 		if (n < 0 || (size_t)n >= sizeof(path))
 			n = 0;

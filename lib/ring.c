@@ -294,7 +294,7 @@ drain_loop(void *unused)
 		pthread_mutex_lock(&waitlock);
 	}
 	pthread_mutex_unlock(&waitlock);
-	return NULL;
+	_mon_thread_exit();
 }
 
 /*
@@ -450,18 +450,6 @@ _mon_ring_fork_child(void)
 		return -1;
 	}
 	return 0;
-}
-
-/*
- * A process that did not come through fork's handlers (_Fork, clone):
- * nothing of the table is its own.  Forget it without touching it.
- */
-void
-_mon_ring_forget(void)
-{
-	rings = NULL;
-	nring = cap = 0;
-	pthread_mutex_init(&drainlock, NULL);
 }
 
 /* Threads that existed at start and could get no ring. */

@@ -327,7 +327,7 @@ snap_loop(void *unused)
 		}
 		if (atomic_load(&quit)) {
 			_mon_own_thread(_mon_gettid(), 0);
-			return NULL;
+			_mon_thread_exit();
 		}
 		if (timed)
 			next_after(&next);
@@ -457,13 +457,23 @@ static void
 build(int polite)
 {
 	static const int ends[] = { SIGINT, SIGTERM, SIGHUP };
+	struct watch kept;
 	uint64_t bits;
 	int i;
 
+	/* The snapshot signal of a profile before: still ours, if kept. */
+	kept = nwatch > 0 && watches[0].kind == SNAP ? watches[0] :
+	    (struct watch){ 0 };
 	nwatch = 0;
-	if (snapsig != 0)
+	if (snapsig != 0 && kept.sig == snapsig && kept.managed)
+		watches[nwatch++] = kept;
+	else if (snapsig != 0) {
+		if (kept.managed)
+			give(&kept);
 		watches[nwatch++] = (struct watch){ .sig = snapsig,
 		    .kind = SNAP };
+	} else if (kept.managed)
+		give(&kept);
 	for (i = 0; polite && i < 3; i++)
 		if (ends[i] != snapsig)
 			watches[nwatch++] = (struct watch){ .sig = ends[i],
@@ -511,7 +521,11 @@ _mon_term_start(const struct _mon_term_ops *o)
 
 /*
  * Profiling stops: the program's actions back, the snapper ended.  Not
- * with proflock held: the snapper may be waiting for it.
+ * with proflock held: the snapper may be waiting for it.  The snapshot
+ * signal keeps libmon's action, which now does nothing: the profile
+ * stops in exit() before stdio is flushed, and the signal the user
+ * sends to ask for a part must not kill the program there, nor after a
+ * monitor(0).  The program still reads and sets its own action.
  */
 void
 _mon_term_stop(void)
@@ -522,7 +536,8 @@ _mon_term_stop(void)
 	_mon_siglock(&wlock, &was);
 	if (active)
 		for (i = 0; i < nwatch; i++)
-			give(&watches[i]);
+			if (watches[i].kind != SNAP)
+				give(&watches[i]);
 	active = 0;
 	_mon_sigunlock(&wlock, &was);
 	snapper_stop();

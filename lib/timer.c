@@ -209,15 +209,6 @@ _mon_timer_fork_child(void)
 		(void)arm(_mon_gettid());
 }
 
-/* A process that skipped fork's handlers: nothing here is its own. */
-void
-_mon_timer_forget(void)
-{
-	pthread_mutex_init(&armlock, NULL);
-	memset(tslots, 0, sizeof(tslots));
-	timers_on = 0;
-}
-
 uint32_t
 _mon_timer_unarmed(void)
 {

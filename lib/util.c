@@ -281,10 +281,32 @@ _mon_die(int sig)
 }
 
 /*
+ * glibc's count of the process's threads (GLIBC_PRIVATE, the one its
+ * thread debugger reads): the thread that takes it to 0 calls exit(0),
+ * which is how a process whose main thread called pthread_exit() ends.
+ * libmon's own threads are taken out of it as they start and end
+ * without giving it back, so that they never keep a process alive;
+ * NULL where the C library has no such count, and they are counted.
+ */
+static _Atomic unsigned int *
+nthreads(void)
+{
+	static _Atomic unsigned int *n;
+	static int looked;
+
+	if (!looked) {
+		n = dlvsym(RTLD_DEFAULT, "__nptl_nthreads", "GLIBC_PRIVATE");
+		looked = 1;
+	}
+	return n;
+}
+
+/*
  * Start a thread of libmon's own running fn(arg): by the C library's
  * pthread_create (libmon's would give it a clock), on a stack of stack
  * bytes, with every signal blocked, so that no signal of the program's
- * ever comes to it.  0, or -1.
+ * ever comes to it, and left out of the threads the process waits for
+ * before it ends.  fn ends with _mon_thread_exit().  0, or -1.
  */
 int
 _mon_thread_start(pthread_t *t, size_t stack, void *(*fn)(void *), void *arg)
@@ -292,6 +314,7 @@ _mon_thread_start(pthread_t *t, size_t stack, void *(*fn)(void *), void *arg)
 	typedef int (*createfn)(pthread_t *, const pthread_attr_t *,
 	    void *(*)(void *), void *);
 	static createfn real;
+	_Atomic unsigned int *n;
 	pthread_attr_t at;
 	sigset_t all;
 	int r;
@@ -299,13 +322,34 @@ _mon_thread_start(pthread_t *t, size_t stack, void *(*fn)(void *), void *arg)
 	if (real == NULL &&
 	    (real = (createfn)_mon_libc("pthread_create")) == NULL)
 		return -1;
+	n = nthreads();
 	sigfillset(&all);
 	pthread_attr_init(&at);
 	pthread_attr_setstacksize(&at, stack);
 	pthread_attr_setsigmask_np(&at, &all);
 	r = real(t, &at, fn, arg);
 	pthread_attr_destroy(&at);
+	if (r == 0 && n != NULL)
+		atomic_fetch_sub(n, 1);
 	return r == 0 ? 0 : -1;
+}
+
+/*
+ * The end of a thread _mon_thread_start() started.  Where it is not in
+ * glibc's count, it must not come off it again: C library's end of a
+ * thread would, and a process whose count went to 0 meanwhile (its last
+ * thread is in exit(), writing the profile) would exit a second time.
+ * The kernel clears the thread's id on exit, which is all that
+ * pthread_join() waits for; libmon's threads hold no thread-specific
+ * data or malloc cache to free.
+ */
+void
+_mon_thread_exit(void)
+{
+	if (nthreads() == NULL)
+		pthread_exit(NULL);
+	for (;;)
+		(void)syscall(SYS_exit, 0);
 }
 
 /*

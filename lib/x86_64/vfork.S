@@ -1,0 +1,43 @@
+/*
+ * vfork -- libc's, with the process that called it noted for exit().
+ *
+ * The child runs on the parent's stack and memory until it execs or
+ * exits, so nothing can be kept on the stack across the system call:
+ * the return address waits in rdi, which the kernel keeps and the
+ * child does not share, as in the C library's own.  _mon_vforker is
+ * the process that calls it, and _mon_vforking counts the vforks in
+ * progress: the parent takes its own off once it resumes, the child
+ * never does (vfork.c says why they are needed).
+ * (Not vfork.o: vfork.c's object is.)
+ */
+	.section libmon_text, "ax", @progbits
+	.globl	vfork
+	.type	vfork, @function
+	.p2align 4
+vfork:
+	.cfi_startproc
+	movl	$39, %eax		/* SYS_getpid */
+	syscall
+	movl	%eax, _mon_vforker(%rip)
+	lock incl _mon_vforking(%rip)
+	popq	%rdi
+	.cfi_adjust_cfa_offset -8
+	.cfi_register rip, rdi
+	movl	$58, %eax		/* SYS_vfork */
+	syscall
+	pushq	%rdi
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset rip, 0
+	testq	%rax, %rax
+	jz	1f			/* the child: return 0 */
+	lock decl _mon_vforking(%rip)
+	cmpq	$-4095, %rax
+	jae	2f
+1:	ret
+2:	negq	%rax
+	movq	%rax, %rdi
+	jmp	_mon_vfork_failed	/* errno, and -1 to our caller */
+	.cfi_endproc
+	.size	vfork, . - vfork
+
+	.section .note.GNU-stack, "", @progbits
