@@ -57,7 +57,7 @@
 static struct sigaction	copy[2];	/* the action: copy[gen & 1] */
 static _Atomic unsigned long gen;
 static _Atomic pid_t	wlock;		/* the writer's process; 0: none */
-static int		installed;	/* under wlock */
+static _Atomic int	installed;	/* written under wlock */
 static int		itimer;		/* ITIMER_PROF samples */
 
 static void handler(int, siginfo_t *, void *);
@@ -324,6 +324,25 @@ handler(int sig, siginfo_t *si, void *uc)
 	if (_mon_sample(pc, n) && _mon_stack_limit > 0)
 		walk(uc, pc, n);
 	errno = err;
+}
+
+/*
+ * Is si a SIGPROF of libmon's clock, which the program must never be
+ * handed (sigwait.c)?  Signal-safe.
+ */
+int
+_mon_sigprof_ours(const siginfo_t *si)
+{
+	return si->si_signo == SIGPROF &&
+	    atomic_load_explicit(&installed, memory_order_relaxed) &&
+	    sample(si);
+}
+
+/* Does a clock of libmon's sample by SIGPROF now? */
+int
+_mon_sigprof_clock(void)
+{
+	return atomic_load_explicit(&installed, memory_order_relaxed);
 }
 
 /* Is a libmon's action? */

@@ -4,9 +4,16 @@
  *
  * This definition takes the place of libc's for a program linked with
  * libmon; it wraps the start routine and calls libc's own
- * pthread_create.  The wrapper is freed by the new thread before the
- * start routine runs, and a cleanup handler covers pthread_exit() and
- * cancellation.
+ * pthread_create.  The wrapper is given back by the new thread before
+ * the start routine runs, and a cleanup handler covers pthread_exit()
+ * and cancellation.
+ *
+ * The wrapper never comes from malloc: a thread's first call into
+ * malloc, free() included, gives it an arena of its own (64 MiB of
+ * address space, up to eight per core), which the program's thread may
+ * never have asked for.  Wrappers are slots of a static pool, taken by
+ * the creating thread and given back by the new one; a burst of more
+ * threads than the pool holds, not yet started, takes a page each.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -17,10 +24,41 @@
 typedef int (*createfn)(pthread_t *, const pthread_attr_t *,
     void *(*)(void *), void *);
 
+#define NSLOT	256
+
 struct start {
-	void	*(*fn)(void *);
-	void	*arg;
+	void		*(*fn)(void *);
+	void		*arg;
+	_Atomic int	 busy;		/* in the pool: taken */
 };
+
+static struct start	pool[NSLOT];
+static _Atomic unsigned	next;		/* where the next search starts */
+
+static struct start *
+take(void)
+{
+	unsigned i, k;
+	int free_;
+
+	k = atomic_fetch_add(&next, 1);
+	for (i = 0; i < NSLOT; i++) {
+		free_ = 0;
+		if (atomic_compare_exchange_strong(&pool[(k + i) % NSLOT].busy,
+		    &free_, 1))
+			return &pool[(k + i) % NSLOT];
+	}
+	return _mon_map(sizeof(struct start));
+}
+
+static void
+give(struct start *s)
+{
+	if (s >= pool && s < pool + NSLOT)
+		atomic_store(&s->busy, 0);
+	else
+		_mon_unmap(s, sizeof(*s));
+}
 
 static void
 ended(void *unused)
@@ -32,13 +70,16 @@ ended(void *unused)
 static void *
 trampoline(void *p)
 {
-	struct start s = *(struct start *)p;
-	void *r;
+	struct start *w = p;
+	void *(*fn)(void *);
+	void *arg, *r;
 
-	free(p);
+	fn = w->fn;
+	arg = w->arg;
+	give(w);
 	_mon_life_thread_start();
 	pthread_cleanup_push(ended, NULL);
-	r = s.fn(s.arg);
+	r = fn(arg);
 	pthread_cleanup_pop(1);
 	return r;
 }
@@ -54,12 +95,12 @@ pthread_create(pthread_t *t, const pthread_attr_t *attr,
 	if (real == NULL &&
 	    (real = (createfn)_mon_libc("pthread_create")) == NULL)
 		return EAGAIN;
-	if ((s = malloc(sizeof(*s))) == NULL)
+	if ((s = take()) == NULL)
 		return EAGAIN;
 	s->fn = fn;
 	s->arg = arg;
 	if ((r = real(t, attr, trampoline, s)) != 0)
-		free(s);
+		give(s);
 	return r;
 }
 
