@@ -14,7 +14,21 @@
  *	h_never sigwait MS	every signal blocked in every thread; main
  *				and two workers spin MS each, then a worker
  *				sends SIGUSR1; main takes its signals with
- *				sigtimedwait
+ *				sigtimedwait, then sends itself SIGPROF and
+ *				takes that with sigwait
+ *	h_never signalfd MS	the same, the signals read from a signalfd
+ *				made for every signal
+ *	h_never pexit MS	main starts a worker that spins MS, then
+ *				calls pthread_exit(): the worker is the last
+ *				thread, and its end ends the process
+ *	h_never pexitfork MS	the same in a fork child, which the parent
+ *				waits for (5 s at most) and reports on
+ *	h_never arenas N	N threads spin 1 ms each; the malloc arenas
+ *				the process has then are counted
+ *	h_never vforkexit MS	spin MS, vfork(): the child calls exit(5);
+ *				the parent spins MS more
+ *	h_never sigexit MS	spin MS and return from main; a destructor
+ *				then sends the process SIGUSR2 and prints
  *	h_never smallstack N	a thread on a PTHREAD_STACK_MIN stack recurses
  *				N frames of about 200 bytes deep and spins
  *				300 ms at the bottom
@@ -44,6 +58,7 @@
  */
 #define _GNU_SOURCE	/* _Fork, close_range, clearenv */
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/wait.h>
 
 #include <dirent.h>
@@ -51,6 +66,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <mon.h>
 #include <pthread.h>
 #include <signal.h>
@@ -193,6 +209,163 @@ do_sigwait(void)
 	printf("first signal taken: %d\n", sig);
 	pthread_join(a, NULL);
 	pthread_join(b, NULL);
+	kill(getpid(), SIGPROF);
+	if (sigwait(&all, &sig) != 0)
+		err(1, "sigwait");
+	printf("own SIGPROF taken: %d\n", sig);
+	return EXIT_OK;
+}
+
+static int
+do_signalfd(void)
+{
+	struct signalfd_siginfo fi;
+	pthread_t a, b;
+	sigset_t all;
+	int fd;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	if ((fd = signalfd(-1, &all, SFD_CLOEXEC)) < 0)
+		err(1, "signalfd");
+	if (pthread_create(&a, NULL, worker, NULL) != 0 ||
+	    pthread_create(&b, NULL, worker, &a) != 0)
+		errx(1, "pthread_create");
+	spin_a(ms);
+	if (read(fd, &fi, sizeof(fi)) != sizeof(fi))
+		err(1, "read");
+	printf("first signal read: %u\n", fi.ssi_signo);
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	close(fd);
+	return EXIT_OK;
+}
+
+static void *
+pexit_worker(void *arg)
+{
+	spin_a(ms);
+	printf("the last thread ends\n");
+	fflush(stdout);
+	return arg;
+}
+
+/* main leaves by pthread_exit(); the worker's end ends the process. */
+static void
+pexit(void)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, pexit_worker, NULL) != 0)
+		errx(1, "pthread_create");
+	printf("main leaves\n");
+	if (fflush(stdout) != 0 || fclose(facts) != 0)
+		err(1, "output");
+	pthread_exit(NULL);
+}
+
+static int
+do_pexitfork(void)
+{
+	pid_t p;
+	int i, st;
+
+	fflush(stdout);
+	if ((p = fork()) < 0)
+		err(1, "fork");
+	if (p == 0)
+		pexit();
+	for (i = 0; i < 500; i++) {
+		if (waitpid(p, &st, WNOHANG) == p) {
+			printf("child status %#x\n", st);
+			return EXIT_OK;
+		}
+		usleep(10000);
+	}
+	kill(p, SIGKILL);
+	waitpid(p, &st, 0);
+	printf("child still there after 5 s\n");
+	return 1;
+}
+
+/* The malloc arenas there are: malloc_info() has a <heap> for each. */
+static int
+arenas(void)
+{
+	char *buf, *p;
+	size_t len;
+	FILE *f;
+	int n;
+
+	if ((f = open_memstream(&buf, &len)) == NULL)
+		err(1, "open_memstream");
+	malloc_info(0, f);
+	if (fclose(f) != 0)
+		err(1, "malloc_info");
+	for (n = 0, p = buf; (p = strstr(p, "<heap nr=")) != NULL; p++)
+		n++;
+	free(buf);
+	return n;
+}
+
+static int
+do_arenas(uint64_t n)
+{
+	pthread_t t[64];
+	uint64_t i;
+
+	if (n > 64)
+		errx(2, "at most 64 threads");
+	ms = MS;
+	for (i = 0; i < n; i++)
+		if (pthread_create(&t[i], NULL, worker, NULL) != 0)
+			errx(1, "pthread_create");
+	for (i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	printf("arenas %d\n", arenas());
+	return EXIT_OK;
+}
+
+static int
+do_vforkexit(void)
+{
+	pid_t p;
+	int st;
+
+	spin_a(ms);
+	fflush(stdout);
+	if ((p = vfork()) < 0)
+		err(1, "vfork");
+	if (p == 0)
+		exit(5);
+	if (waitpid(p, &st, 0) != p)
+		err(1, "waitpid");
+	printf("child status %#x\n", st);
+	spin_a(ms);
+	return EXIT_OK;
+}
+
+static int signal_at_exit;
+
+/* After main, and after libmon's exit handler stopped the profile. */
+__attribute__((destructor)) static void
+at_exit(void)
+{
+	struct timespec t = { 0, 20000000 };
+
+	if (!signal_at_exit)
+		return;
+	kill(getpid(), SIGUSR2);
+	nanosleep(&t, NULL);
+	printf("still here after SIGUSR2\n");
+}
+
+static int
+do_sigexit(void)
+{
+	spin_a(ms);
+	printf("main returns\n");
+	signal_at_exit = 1;
 	return EXIT_OK;
 }
 
@@ -529,6 +702,18 @@ main(int argc, char *argv[])
 		r = do_fork_();
 	else if (strcmp(m, "sigwait") == 0)
 		r = do_sigwait();
+	else if (strcmp(m, "signalfd") == 0)
+		r = do_signalfd();
+	else if (strcmp(m, "pexit") == 0)
+		pexit();
+	else if (strcmp(m, "pexitfork") == 0)
+		r = do_pexitfork();
+	else if (strcmp(m, "arenas") == 0)
+		r = do_arenas(num(argv[2]));
+	else if (strcmp(m, "vforkexit") == 0)
+		r = do_vforkexit();
+	else if (strcmp(m, "sigexit") == 0)
+		r = do_sigexit();
 	else if (strcmp(m, "smallstack") == 0)
 		r = do_smallstack((int)num(argv[2]));
 	else if (strcmp(m, "sigevthread") == 0)

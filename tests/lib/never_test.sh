@@ -124,19 +124,160 @@ sigwait_sees_only_the_programs_signals_head()
 {
 	atf_set descr "A daemon that blocks every signal in every thread and" \
 	    "takes them with sigtimedwait() on a full set receives its own" \
-	    "signal, never libmon's SIGPROF, with the default clock (the" \
-	    "clocks that sample by signal cannot promise it)"
+	    "signal, never libmon's SIGPROF, under every clock (timer and" \
+	    "itimer handed it signal 27 before sigwait.c), and a SIGPROF it" \
+	    "sends itself still reaches its sigwait()"
 }
 sigwait_sees_only_the_programs_signals_body()
 {
 	setup
-	need_perf
 	run plain PROFDIR= "$H" sigwait 300
 	grep -q 'first signal taken: 10$' plain/out ||
 	    atf_fail "without profiling: $(cat plain/out)"
-	run perf PROFCLOCK=perf "$H" sigwait 300
-	same perf
-	profiled perf
+	grep -q 'own SIGPROF taken: 27$' plain/out ||
+	    atf_fail "without profiling: $(cat plain/out)"
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c "$H" sigwait 300
+		same $c
+		profiled $c
+	done
+	verdict
+}
+
+atf_test_case signalfd_reads_only_the_programs_signals
+signalfd_reads_only_the_programs_signals_head()
+{
+	atf_set descr "The same daemon reading its signals from a signalfd" \
+	    "made for every signal reads its own first, under every clock" \
+	    "(timer and itimer had it read libmon's SIGPROF)"
+}
+signalfd_reads_only_the_programs_signals_body()
+{
+	setup
+	run plain PROFDIR= "$H" signalfd 300
+	grep -q 'first signal read: 10$' plain/out ||
+	    atf_fail "without profiling: $(cat plain/out)"
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c "$H" signalfd 300
+		same $c
+		profiled $c
+	done
+	verdict
+}
+
+atf_test_case pthread_exit_from_main_ends
+pthread_exit_from_main_ends_head()
+{
+	atf_set descr "main calls pthread_exit() while a worker spins: the" \
+	    "process ends with the worker, status 0, and the worker, the" \
+	    "last thread, writes the profile (the perf clock's drainer kept" \
+	    "such a process alive for ever; and linking the file through" \
+	    "/proc/self failed under every clock)"
+	atf_set timeout 120
+}
+pthread_exit_from_main_ends_body()
+{
+	setup
+	run plain PROFDIR= timeout 20 "$H" pexit 200
+	grep -q '^0$' plain/status || atf_fail "unprofiled: $(cat plain/status)"
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c timeout 20 "$H" pexit 200
+		same $c
+		profiled $c
+		[ -s $c/err ] && fail "$c: $(cat $c/err)"
+		holds "$(secs $c spin_a) > 0.1" \
+		    "$c: spin_a $(secs $c spin_a) s, the worker spun 0.2 s"
+	done
+	verdict
+}
+
+atf_test_case pthread_exit_in_a_fork_child
+pthread_exit_in_a_fork_child_head()
+{
+	atf_set descr "A fork child whose main thread calls pthread_exit()" \
+	    "ends with its last thread (Open POSIX pthread_atfork 1-1 and" \
+	    "2-1 hung so under the perf clock)"
+	atf_set timeout 120
+}
+pthread_exit_in_a_fork_child_body()
+{
+	setup
+	run plain PROFDIR= "$H" pexitfork 100
+	grep -q 'child status 0$' plain/out ||
+	    atf_fail "unprofiled: $(cat plain/out)"
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c "$H" pexitfork 100
+		same $c
+		profiled $c
+	done
+	verdict
+}
+
+atf_test_case threads_get_no_arena_of_libmons
+threads_get_no_arena_of_libmons_head()
+{
+	atf_set descr "16 threads that never call malloc leave the process" \
+	    "with the malloc arenas it has unprofiled (libmon's thread" \
+	    "wrapper, freed by the new thread, gave each an arena: 16)"
+}
+threads_get_no_arena_of_libmons_body()
+{
+	setup
+	run plain PROFDIR= "$H" arenas 16
+	grep -q '^arenas 1$' plain/out ||
+	    atf_fail "unprofiled: $(cat plain/out)"
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c "$H" arenas 16
+		same $c
+		run $c.snap PROFCLOCK=$c PROFINTERVAL=0.05 "$H" arenas 16
+		same $c.snap
+	done
+	verdict
+}
+
+atf_test_case vfork_child_exit_keeps_the_profile
+vfork_child_exit_keeps_the_profile_head()
+{
+	atf_set descr "A vfork() child that calls exit() (as after a failed" \
+	    "exec) leaves its parent's profile to be written at its exit," \
+	    "with the time it spun after the child (the child ran the" \
+	    "parent's exit handlers, libmon's writer among them, and no" \
+	    "profile was written)"
+}
+vfork_child_exit_keeps_the_profile_body()
+{
+	setup
+	run plain PROFDIR= "$H" vforkexit 150
+	grep -q 'child status 0x500$' plain/out ||
+	    atf_fail "unprofiled: $(cat plain/out)"
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c "$H" vforkexit 150
+		same $c
+		profiled $c || continue
+		holds "$(secs $c spin_a) > 0.2" \
+		    "$c: spin_a $(secs $c spin_a) s, the parent spun 0.3 s"
+	done
+	verdict
+}
+
+atf_test_case snapshot_signal_during_exit_kept
+snapshot_signal_during_exit_kept_head()
+{
+	atf_set descr "PROFSIGNAL=USR2 arrives after the profile stopped in" \
+	    "exit(), before stdio is flushed: the program's status and" \
+	    "output are kept (it died of SIGUSR2, status 140, its output" \
+	    "lost)"
+}
+snapshot_signal_during_exit_kept_body()
+{
+	setup
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c PROFSIGNAL=USR2 "$H" sigexit 50
+		grep -q '^3$' $c/status || fail "$c: status $(cat $c/status)"
+		printf 'main returns\nstill here after SIGUSR2\n' |
+		    cmp -s - $c/out || fail "$c: output '$(cat $c/out)'"
+		ls $c/mon.out.* >/dev/null 2>&1 || fail "$c: no part written"
+	done
 	verdict
 }
 
@@ -469,6 +610,12 @@ atf_init_test_cases()
 	atf_add_test_case closed_descriptors_kept
 	atf_add_test_case underscore_fork_child_writes_nothing
 	atf_add_test_case sigwait_sees_only_the_programs_signals
+	atf_add_test_case signalfd_reads_only_the_programs_signals
+	atf_add_test_case pthread_exit_from_main_ends
+	atf_add_test_case pthread_exit_in_a_fork_child
+	atf_add_test_case threads_get_no_arena_of_libmons
+	atf_add_test_case vfork_child_exit_keeps_the_profile
+	atf_add_test_case snapshot_signal_during_exit_kept
 	atf_add_test_case small_stacks_kept
 	atf_add_test_case libc_threads_sampled
 	atf_add_test_case process_title_keeps_profdir_name
