@@ -428,8 +428,9 @@ drain(void)
 	sigemptyset(&set);
 	sigaddset(&set, SIGPROF);
 	n = 0;
-	for (i = 0; i < 4 * NKEEP && sigtimedwait(&set, &si, &zero) == SIGPROF;
-	    i++)
+	/* The system call: sigtimedwait() is sigwait.c's, passing ours over. */
+	for (i = 0; i < 4 * NKEEP && syscall(SYS_rt_sigtimedwait, &set, &si,
+	    &zero, _NSIG / 8) == SIGPROF; i++)
 		if (!sample(&si) && n < NKEEP)
 			keep[n++] = si;
 	for (i = 0; i < n; i++)

@@ -178,10 +178,10 @@ pthread_exit_from_main_ends_head()
 pthread_exit_from_main_ends_body()
 {
 	setup
-	run plain PROFDIR= timeout 20 "$H" pexit 200
+	run plain PROFDIR= timeout -s KILL 20 "$H" pexit 200
 	grep -q '^0$' plain/status || atf_fail "unprofiled: $(cat plain/status)"
 	for c in perf timer itimer; do
-		run $c PROFCLOCK=$c timeout 20 "$H" pexit 200
+		run $c PROFCLOCK=$c timeout -s KILL 20 "$H" pexit 200
 		same $c
 		profiled $c
 		[ -s $c/err ] && fail "$c: $(cat $c/err)"
