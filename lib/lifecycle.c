@@ -477,17 +477,24 @@ fork_child(void)
 	_mon_clock_fork_child();
 }
 
-/* exec(): nothing of the clock may reach the new image. */
+/*
+ * exec(): nothing of the clock may reach the new image.  A process that
+ * does not own the profile has no clock to stop -- a child inherits no
+ * timer, event or pending signal -- and a vfork() child would change
+ * its parent's memory: it does nothing.
+ */
 void
 _mon_life_exec_before(void)
 {
-	_mon_clock_exec_before();
+	if (owner == 0 || getpid() == owner)
+		_mon_clock_exec_before();
 }
 
 void
 _mon_life_exec_failed(void)
 {
-	_mon_clock_exec_failed();
+	if (owner == 0 || getpid() == owner)
+		_mon_clock_exec_failed();
 }
 
 /* A thread created with pthread_create starts, or ends. */

@@ -16,9 +16,11 @@
  * counts the vforks in progress, which is how a child is told from its
  * parent: a process that sees a vfork under way and is not the one that
  * called it is such a child.  Another thread of the parent that calls
- * exit() meanwhile is the parent, and exits as always.
+ * exit() meanwhile is the parent, and exits as always; a fork() child
+ * forgets the vforks of its parent's other threads.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -27,6 +29,22 @@
 
 _Atomic int		_mon_vforking _mon_hidden;	/* vforks under way */
 _Atomic pid_t		_mon_vforker _mon_hidden;	/* the process making them */
+
+/*
+ * A fork child shares no memory with anyone: a vfork another thread of
+ * its parent had under way is not its own.  Registered at start-up.
+ */
+static void
+forked(void)
+{
+	atomic_store(&_mon_vforking, 0);
+}
+
+__attribute__((constructor)) static void
+watch_forks(void)
+{
+	(void)pthread_atfork(NULL, NULL, forked);
+}
 
 /* The vfork system call failed with error e: errno, and -1. */
 _mon_hidden long	_mon_vfork_failed(long);
