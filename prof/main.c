@@ -20,9 +20,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "export.h"
+#include "export/export.h"
+#include "model/model.h"
 #include "mon.h"
+#include "print/print.h"
 #include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
 
 static void __attribute__((noreturn))
 usage(void)

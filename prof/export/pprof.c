@@ -32,7 +32,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
+#include "export/xset.h"
+#include "model/model.h"
+#include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
 
 #define OBJ_BASE(i)	(((uint64_t)(i) + 1) << 40)
 

@@ -7,7 +7,7 @@
  */
 #include <stddef.h>
 
-#include "prof.h"
+#include "util/util.h"
 
 static void
 swap(struct heap *h, size_t i, size_t j)

@@ -25,7 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
+#include "export/xset.h"
+#include "model/model.h"
+#include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
 
 /* A frame's row, or NULL for the two frames no row stands for. */
 const struct row *

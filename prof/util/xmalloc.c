@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prof.h"
+#include "util/util.h"
 
 void *
 xmalloc(size_t n)

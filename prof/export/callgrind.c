@@ -36,7 +36,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "export.h"
+#include "export/xset.h"
+#include "model/model.h"
+#include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
 
 struct cg {
 	const struct xset *x;

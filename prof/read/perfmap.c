@@ -33,7 +33,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
 
 /* A line that parsed. */
 struct pline {

@@ -35,7 +35,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model.h"
 #include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
 
 static int
 cmp_cgarc(const void *a, const void *b)

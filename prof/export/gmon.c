@@ -42,7 +42,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "export.h"
+#include "export/xset.h"
+#include "model/model.h"
+#include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
 
 #define BIN_BYTES	4		/* a bin of samples outside */
 #define MAX_BINS	(1u << 24)	/* wider bins beyond */

@@ -17,7 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
 
 #define FILTER	"c++filt"
 

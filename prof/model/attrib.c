@@ -56,7 +56,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model.h"
 #include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
 
 #define HISTUNIT	131072.0	/* profil(): 2^17 / scale bytes a bin */
 

@@ -14,7 +14,11 @@
  */
 #include <stdio.h>
 
-#include "export.h"
+#include "export/xset.h"
+#include "model/model.h"
+#include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
 
 static void
 put_frame(const char *s, FILE *fp)

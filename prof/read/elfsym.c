@@ -36,7 +36,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
 
 #define NOTEMAX		(1u << 20)	/* notes bigger than this: no id */
 #define DEBUGDIR	"/usr/lib/debug"

@@ -37,7 +37,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
+#include "export/xset.h"
+#include "model/model.h"
+#include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
 
 #define SVG_W		1200.0	/* the picture's width */
 #define PAD		10.0	/* left and right margin */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prof.h"
+#include "util/util.h"
 
 /*
  * Sort the n elements of size bytes at v by cmp, then fold each run that

@@ -10,7 +10,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "export.h"
+#include "export/export.h"
+#include "export/xset.h"
+#include "model/model.h"
+#include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
 
 struct format {
 	const char	*name;

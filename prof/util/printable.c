@@ -10,9 +10,11 @@
  * or overlong sequence become '?', one each.
  */
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "prof.h"
+#include "util/util.h"
 
 /* Bytes in the UTF-8 character at s that may be printed; 0 if none. */
 static size_t
@@ -65,4 +67,14 @@ printable(const char *s)
 	}
 	*q = '\0';
 	return t;
+}
+
+/* Text from a file on fp, made printable. */
+void
+put_text(FILE *fp, const char *s)
+{
+	char *t = printable(s);
+
+	fputs(t, fp);
+	free(t);
 }

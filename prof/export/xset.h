@@ -1,16 +1,15 @@
 /*
- * export.h -- what prof -F's writers share: the report's stacks, root
+ * xset.h -- what prof -F's writers share: the report's stacks, root
  * first, merged by function and counted in whole samples.
  *
- *	export.c		the formats by name, and the order of steps
- *	exstacks.c		the stacks every writer reads, the frames'
- *				labels, the run's description
- *	export_folded.c		folded stacks (flamegraph.pl, inferno,
- *				speedscope)
- *	export_svg.c		a flame graph drawn by prof itself
- *	export_pprof.c		profile.proto, with a protobuf encoder
- *	export_callgrind.c	the callgrind format (KCachegrind)
- *	export_gmon.c		GNU gmon.out files (gprof)
+ *	export.c	the formats by name, and the order of steps
+ *	stacks.c	the stacks every writer reads, the frames'
+ *			labels, the run's description
+ *	folded.c	folded stacks (flamegraph.pl, inferno, speedscope)
+ *	svg.c		a flame graph drawn by prof itself
+ *	pprof.c		profile.proto, with a protobuf encoder
+ *	callgrind.c	the callgrind format (KCachegrind)
+ *	gmon.c		GNU gmon.out files (gprof)
  *
  * Frames are row ids of the report, and three more: X_UNKNOWN for a
  * frame no row stands for, X_OVERHEAD for the samples of libmon's own
@@ -18,12 +17,13 @@
  * shows, and X_CUT, the root of a stack whose outer frames were lost
  * at the stack limit (else its outermost kept frame looks a root).
  */
-#ifndef _EXPORT_H
-#define _EXPORT_H
+#ifndef _XSET_H
+#define _XSET_H
 
 #include <stdint.h>
 #include <stdio.h>
 
+#include "model/model.h"
 #include "prof.h"
 
 /* A stack: ids[first .. first + depth) of its set, root first. */
@@ -55,7 +55,7 @@ struct xset {
 #define X_OVERHEAD(x)	((x)->r->nrows + 1)
 #define X_CUT(x)	((x)->r->nrows + 2)
 
-/* exstacks.c */
+/* stacks.c */
 void		 xset_make(struct xset *, struct report *,
 		    const struct profile *, const struct opts *,
 		    const char *);
@@ -79,10 +79,4 @@ int	export_callgrind(const struct xset *, FILE *, const char **,
 int	export_gmon(const struct xset *, FILE *, const char **,
 	    const char **);
 
-/* export.c */
-int	export_known(const char *);
-int	export_write(const char *, struct report *, const struct profile *,
-	    const struct opts *, const char *, const char **,
-	    const char **);
-
-#endif /* !_EXPORT_H */
+#endif /* !_XSET_H */

@@ -33,7 +33,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model.h"
+#include "print/print.h"
 #include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
 
 #define EST_POINTS	3.0	/* -e: a difference worth showing */
 

@@ -61,7 +61,8 @@
 #include <unistd.h>
 
 #include "mon.h"
-#include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
 
 #define USERTOP		(1ULL << 56)	/* above any x86_64 user address */
 
