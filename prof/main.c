@@ -1,12 +1,12 @@
 /*
  * main.c -- prof(1): options, then the steps in order.
  *
- *	read every mdata file and merge them	(monread.c)
- *	read the program's functions		(elfsym.c)
- *	attribute time and calls to them	(attrib.c)
- *	and the call graph to them		(callgraph.c)
- *	print the report, or the graph		(report.c, graphprint.c)
- *	or -F write it for another tool		(export.c)
+ *	read every mdata file and merge them	(read/merge.c)
+ *	read the program's functions		(read/elfsym.c)
+ *	attribute time and calls to them	(model/attrib.c)
+ *	and the call graph to them		(model/callgraph.c)
+ *	print the report, or the graph		(print/report.c, graphprint.c)
+ *	or -F write it for another tool		(export/export.c)
  *	then -e the estimate, -s statistics
  *
  * The steps return a reason when a file will not do; main() alone ends

@@ -1,5 +1,5 @@
 /*
- * export_callgrind.c -- prof -F callgrind: the callgrind profile
+ * callgrind.c -- prof -F callgrind: the callgrind profile
  * format, which KCachegrind and QCachegrind read.
  *
  *	# callgrind format
@@ -22,8 +22,8 @@
  * A function's self cost is the samples of the stacks it ends; a call
  * line's cost, the samples of the stacks in which the caller calls the
  * callee directly, once a stack however deep the recursion -- the
- * inclusive time callgraph.c measures, in the whole samples of
- * exstacks.c, so that every figure adds up to the totals line.  The
+ * inclusive time model/callgraph.c measures, in the whole samples of
+ * stacks.c, so that every figure adds up to the totals line.  The
  * call count is mcount's; a pair the stacks show but no arc counted
  * (a caller not compiled with -pg) has calls=1, the least it can be:
  * callgrind_annotate reads the cost after a calls=0 line as the

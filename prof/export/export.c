@@ -2,7 +2,7 @@
  * export.c -- prof -F FORMAT: the report written for another tool.
  *
  * Every format starts from the same merged profile and report as the
- * printed one, and from the stacks exstacks.c makes of it; a writer
+ * printed one, and from the stacks stacks.c makes of it; a writer
  * only lays them out.  The stack formats say so, in one warning, when
  * the files hold no stacks and they fall back to a frame a function.
  */

@@ -1,5 +1,5 @@
 /*
- * export_folded.c -- prof -F folded: one line per distinct stack, root
+ * folded.c -- prof -F folded: one line per distinct stack, root
  * first, frames separated by ';', then one space and a whole number of
  * samples:
  *
@@ -10,7 +10,7 @@
  * the report names its row, object and all, so a library's frames say
  * which library; a ';' in a name, which would split the frame, is
  * written ':'.  A stack whose count rounds to nothing is left out: the
- * counts still add up to the total (exstacks.c).
+ * counts still add up to the total (stacks.c).
  */
 #include <stdio.h>
 

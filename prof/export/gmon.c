@@ -1,5 +1,5 @@
 /*
- * export_gmon.c -- prof -F gmon: gmon.out files that GNU gprof reads.
+ * gmon.c -- prof -F gmon: gmon.out files that GNU gprof reads.
  *
  * gprof reads one object's addresses against one ELF file, so each
  * object gets a file of its own, in the current directory: the
@@ -50,7 +50,7 @@
 
 #define BIN_BYTES	4		/* a bin of samples outside */
 #define MAX_BINS	(1u << 24)	/* wider bins beyond */
-#define PAGE_KEY(a)	(((a) & 0xfff) == 1)	/* monread.c's page keys */
+#define PAGE_KEY(a)	(((a) & 0xfff) == 1)	/* the reader's page keys */
 
 #define PROFIL_UNIT	131072	/* profil(): 2^17 / scale bytes a bin */
 

@@ -1,5 +1,5 @@
 /*
- * export_pprof.c -- prof -F pprof: profile.proto, uncompressed, which
+ * pprof.c -- prof -F pprof: profile.proto, uncompressed, which
  * pprof reads as it is (gzip is optional to it).
  *
  * The message is written by the small protobuf encoder below: varints

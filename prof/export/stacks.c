@@ -1,5 +1,5 @@
 /*
- * exstacks.c -- the stacks every prof -F writer reads.
+ * stacks.c -- the stacks every prof -F writer reads.
  *
  * The report's graph holds each sampled stack innermost first, as row
  * ids, one per distinct run of addresses.  The formats want them the

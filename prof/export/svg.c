@@ -1,5 +1,5 @@
 /*
- * export_svg.c -- prof -F svg: a flame graph, drawn by prof itself.
+ * svg.c -- prof -F svg: a flame graph, drawn by prof itself.
  *
  * One self-contained SVG file: no font, script or style from anywhere
  * else.  Each frame is a box as wide as its samples (the whole width

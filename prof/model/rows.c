@@ -296,7 +296,7 @@ kernel_row(struct attr *a, size_t *cap)
 	w->samples = a->p->wkernel;
 }
 
-/* What became of each object, for -s (report.c). */
+/* What became of each object, for -s (print/report.c). */
 void
 note_uses(struct attr *a)
 {

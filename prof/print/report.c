@@ -18,7 +18,7 @@
  * path came from a file and goes out through printable().
  *
  * -i adds two columns after Cumsecs, %Incl and Inclsecs: the inclusive
- * time callgraph.c measured from the stacks, or with -e gprof's
+ * time model/callgraph.c measured from the stacks, or with -e gprof's
  * estimate where there are none, or a dash -- never a figure made up.
  * Rows only the call graph needed (no time, no calls of their own, as
  * main) are printed only then.

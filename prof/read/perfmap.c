@@ -10,7 +10,7 @@
  * running prof or by root -- and read as untrusted text: a line that
  * does not parse (no number, a number past 64 bits, a zero size, an end
  * past the address space, no name) is skipped and counted.  A name is
- * kept as the line has it; report.c prints it through printable(), as
+ * kept as the line has it; the printers print it through printable(), as
  * every name prof prints.
  *
  * A JIT that frees code and compiles other code in its place appends a

@@ -1,24 +1,22 @@
 /*
  * place.c -- where the addresses of a mon.out file are.
  *
- * Each file, once read and checked, is placed: every run-time address
- * it holds becomes an object (the main program, a shared object, or
- * none) and a link-time address inside it, using the EXEC and OBJ
- * records.  OBJ records may
- * overlap -- the writer lists the objects mapped at the end, then those
- * unloaded while profiled, and a later load may have reused the
- * addresses of an unloaded one -- so an address belongs to the first
+ * Each file, once read and checked, is placed: every run-time address it
+ * holds becomes an object (the main program, a shared object, or none)
+ * and a link-time address inside it, using the EXEC and OBJ records.  OBJ
+ * records may overlap -- the writer lists the objects mapped at the end,
+ * then those unloaded while profiled, and a later load may have reused
+ * the addresses of an unloaded one -- so an address belongs to the first
  * record that holds it, and counts that another object's record holds
- * too are counted for a warning.  The records are swept once, in order
- * of address, into spans that do not overlap, each knowing its record
- * and whether another object's record holds it too; an address is then
- * placed by a binary search, so that a file of n records and m
- * addresses costs O((n + m) log n) however its records overlap.  An
- * address in no object goes to the perf map of the process the RUN
- * record names, where a JIT may have named it: each process has its
- * own, and a file's addresses must be looked up in its own process's
- * map.  Objects of several files are joined by path and build-id
- * through a hash table.
+ * too are counted for a warning.  The records are swept once, in order of
+ * address, into spans that do not overlap, each knowing its record and
+ * whether another object's record holds it too; an address is then
+ * placed by a binary search, so that a file of n records and m addresses
+ * costs O((n + m) log n) however its records overlap.  An address in no
+ * object goes to the perf map of the process the RUN record names, where
+ * a JIT may have named it: each process has its own, and a file's
+ * addresses must be looked up in its own process's map.  Objects of
+ * several files are joined by path and build-id through a hash table.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /*
  * heap.c -- a binary heap of indices, for the sweeps that cut
- * overlapping ranges into pieces that do not overlap (perfmap.c: the
- * lines of a JIT's map, latest on top; monread.c: a file's object
+ * overlapping ranges into pieces that do not overlap (read/perfmap.c: the
+ * lines of a JIT's map, latest on top; read/place.c: a file's object
  * records, first on top).  The caller owns the array, sized for every
  * index it may push, and says which of two indices goes above.
  */
