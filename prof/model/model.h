@@ -3,6 +3,17 @@
  * program's symbols, as the report's rows, the arcs and stacks between
  * them, and their inclusive time.  Nothing here knows how the report
  * is printed or exported.
+ *
+ *	attrib.c	the steps in order; samples, calls, arcs and stack
+ *			frames placed in the entries of the symbol tables
+ *	entries.c	each object's symbol table cut into entries, read
+ *			on first use; -l's folding; libmon's own entry
+ *	rows.c		the rows named: entries, unnamed addresses, the
+ *			kernel's time, clashing locals, what became of
+ *			each object
+ *	callgraph.c	the call graph over rows: inclusive time measured
+ *			from the stacks, arc times, gprof's estimate
+ *	sort.c		the rows in the order the options ask for
  */
 #ifndef _MODEL_H
 #define _MODEL_H

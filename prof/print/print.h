@@ -1,6 +1,9 @@
 /*
  * print.h -- prof's third room: the report on stdout, as the flat rows
  * or the call graph, and the -s statistics on stderr.
+ *
+ *	report.c	the flat report, classic prof's columns; -s
+ *	graphprint.c	-q, the call graph; -e, the estimate beside it
  */
 #ifndef _PRINT_H
 #define _PRINT_H

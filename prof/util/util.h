@@ -1,6 +1,11 @@
 /*
  * util.h -- what every room of prof uses: allocation that cannot fail,
  * sorting with summing, a heap of indices, text made printable.
+ *
+ *	xmalloc.c	allocation that cannot return NULL or overflow
+ *	sortsum.c	sorting, and adding up what is equal
+ *	heap.c		the heap the range-cutting sweeps share
+ *	printable.c	text from files made fit for a terminal
  */
 #ifndef _UTIL_H
 #define _UTIL_H
