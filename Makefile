@@ -36,9 +36,16 @@ LIB_C	 = $(wildcard lib/*.c)
 LIB_S	 = $(wildcard lib/x86_64/*.S)
 CRT_C	 = $(wildcard crt/*.c)
 LIB_O	 = $(LIB_C:.c=.o) $(LIB_S:.S=.o) $(CRT_C:.c=.o)
-PROF_C	 = $(wildcard prof/*.c)
+# prof's rooms, lowest first, in the order data passes through them
+# (prof/prof.h); a room calls only rooms before it, print and export
+# stand side by side.  make lint checks it (tests/run-layers).
+comma	:= ,
+PROF_LAYERS = util read model print,export
+PROF_ROOMS = $(subst $(comma), ,$(PROF_LAYERS))
+PROF_C	 = $(wildcard prof/*.c $(PROF_ROOMS:%=prof/%/*.c))
 PROF_O	 = $(PROF_C:.c=.o)
-HDRS	 = include/mon.h $(wildcard lib/*.h) $(wildcard prof/*.h) .flags
+HDRS	 = include/mon.h $(wildcard lib/*.h) $(wildcard prof/*.h) \
+	$(wildcard $(PROF_ROOMS:%=prof/%/*.h)) .flags
 
 MAN1	 = $(wildcard man1/*.1)
 MAN3	 = $(wildcard man3c/*.3c)
@@ -86,7 +93,7 @@ lib/mon-build.specs: lib/mon.specs.in Makefile
 	    lib/mon.specs.in > $@
 
 prof/%.o: prof/%.c $(HDRS)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -Iprof -c -o $@ $<
 prof/prof: $(PROF_O)
 	$(CC) $(LDFLAGS) -o $@ $(PROF_O)
 
@@ -102,6 +109,7 @@ lint: lib/libmon.a prof/prof
 	@sh tests/run-lint $(MAN1) $(MAN3) $(MAN7)
 	@sh tests/run-layers lib $(LIB_O)
 	@sh tests/run-layers prof $(PROF_O)
+	@sh tests/run-layers -o "$(PROF_LAYERS)" prof $(PROF_O)
 
 # The demo: the example compiled the classic way, run, and reported.
 demo: all
@@ -150,7 +158,7 @@ uninstall:
 	    $(DESTDIR)$(INCDIR)
 
 clean:
-	rm -f lib/*.o lib/x86_64/*.o crt/*.o prof/*.o lib/libmon.a \
+	rm -f lib/*.o lib/x86_64/*.o crt/*.o prof/*.o prof/*/*.o lib/libmon.a \
 	    lib/mon-build.specs prof/prof examples/demo \
 	    examples/mon.out
 	rm -f $(TEST_BINS)

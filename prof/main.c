@@ -1,12 +1,12 @@
 /*
  * main.c -- prof(1): options, then the steps in order.
  *
- *	read every mdata file and merge them	(monread.c)
- *	read the program's functions		(elfsym.c)
- *	attribute time and calls to them	(attrib.c)
- *	and the call graph to them		(callgraph.c)
- *	print the report, or the graph		(report.c, graphprint.c)
- *	or -F write it for another tool		(export.c)
+ *	read every mdata file and merge them	(read/merge.c)
+ *	read the program's functions		(read/elfsym.c)
+ *	attribute time and calls to them	(model/attrib.c)
+ *	and the call graph to them		(model/callgraph.c)
+ *	print the report, or the graph		(print/report.c, graphprint.c)
+ *	or -F write it for another tool		(export/export.c)
  *	then -e the estimate, -s statistics
  *
  * The steps return a reason when a file will not do; main() alone ends
@@ -20,9 +20,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "export.h"
+#include "export/export.h"
+#include "model/model.h"
 #include "mon.h"
+#include "print/print.h"
 #include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
 
 static void __attribute__((noreturn))
 usage(void)

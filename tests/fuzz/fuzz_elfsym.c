@@ -17,7 +17,11 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "model/model.h"
+#include "print/print.h"
 #include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

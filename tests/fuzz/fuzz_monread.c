@@ -19,9 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
+#include "export/export.h"
 #include "fuzz.h"
+#include "model/model.h"
+#include "print/print.h"
 #include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

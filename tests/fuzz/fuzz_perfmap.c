@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
 
 #define FEW	64		/* lines for the slow reading */
 

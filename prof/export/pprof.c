@@ -1,0 +1,301 @@
+/*
+ * pprof.c -- prof -F pprof: profile.proto, uncompressed, which
+ * pprof reads as it is (gzip is optional to it).
+ *
+ * The message is written by the small protobuf encoder below: varints
+ * and length-delimited fields, a nested message built in a buffer of
+ * its own and then copied in with its length.  What goes in:
+ *
+ *	sample_type	samples/count, cpu/nanoseconds, calls/count
+ *	sample		a stack: locations leaf first, its samples and
+ *			their nanoseconds, 0 calls
+ *			a counted arc: [callee, caller], 0 samples, 0 ns,
+ *			its calls -- exact, as mcount counted them
+ *	location	one a frame: its function, its object's mapping,
+ *			and an address in it
+ *	function	one a frame: the name the report gives it, and
+ *			its object's path as its file name
+ *	mapping		one an object: path, build-id (hex),
+ *			has_functions set, since every location is named
+ *	period		cpu/nanoseconds, the period of a sample
+ *	default_sample_type	cpu
+ *
+ * so that "pprof -top" shows the time and "pprof -sample_index=calls
+ * -top" the exact calls of each function (flat) and, in the graph
+ * views, of each arc.  prof has link-time addresses of objects that a
+ * run loaded at several places; pprof wants mappings that do not
+ * overlap.  So each object is given a range of its own, at (index + 1)
+ * << 40, and a location's address less its mapping's start is the
+ * function's link-time address in the object (file_offset 0).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/xset.h"
+#include "model/model.h"
+#include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
+
+#define OBJ_BASE(i)	(((uint64_t)(i) + 1) << 40)
+
+/* Wire types. */
+#define WT_VARINT	0
+#define WT_LEN		2
+
+/* A growing buffer of encoded bytes. */
+struct pb {
+	unsigned char	*p;
+	size_t		 len, cap;
+};
+
+/* The encoder's state: the message, a nested one, the strings. */
+struct enc {
+	const struct xset *x;
+	struct pb	 out;
+	struct pb	 sub;
+	struct pb	 packed;
+	struct pb	 strs;		/* string_table entries, encoded */
+	int64_t		 nstrs;
+};
+
+static void
+pb_put(struct pb *b, const void *v, size_t n)
+{
+	b->p = xgrow(b->p, &b->cap, b->len, n, 1);
+	memcpy(b->p + b->len, v, n);
+	b->len += n;
+}
+
+static void
+pb_varint(struct pb *b, uint64_t v)
+{
+	unsigned char c[10];
+	size_t n = 0;
+
+	do {
+		c[n] = v & 0x7f;
+		v >>= 7;
+		if (v != 0)
+			c[n] |= 0x80;
+		n++;
+	} while (v != 0);
+	pb_put(b, c, n);
+}
+
+static void
+pb_uint(struct pb *b, unsigned field, uint64_t v)
+{
+	pb_varint(b, (uint64_t)field << 3 | WT_VARINT);
+	pb_varint(b, v);
+}
+
+static void
+pb_bytes(struct pb *b, unsigned field, const void *v, size_t n)
+{
+	pb_varint(b, (uint64_t)field << 3 | WT_LEN);
+	pb_varint(b, n);
+	pb_put(b, v, n);
+}
+
+/* Message sub as field of b; sub is emptied for the next. */
+static void
+pb_msg(struct pb *b, unsigned field, struct pb *sub)
+{
+	pb_bytes(b, field, sub->p, sub->len);
+	sub->len = 0;
+}
+
+/* The index of a new string in the string table. */
+static int64_t
+str(struct enc *e, const char *s)
+{
+	pb_bytes(&e->strs, 6, s, strlen(s));
+	return e->nstrs++;
+}
+
+/* A ValueType as field of the profile. */
+static void
+value_type(struct enc *e, unsigned field, const char *type,
+    const char *unit)
+{
+	pb_uint(&e->sub, 1, (uint64_t)str(e, type));
+	pb_uint(&e->sub, 2, (uint64_t)str(e, unit));
+	pb_msg(&e->out, field, &e->sub);
+}
+
+/* A sample of locs (location ids, leaf first) and three values. */
+static void
+sample(struct enc *e, const uint64_t *locs, size_t n, uint64_t v0,
+    uint64_t v1, uint64_t v2)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		pb_varint(&e->packed, locs[i]);
+	pb_msg(&e->sub, 1, &e->packed);
+	pb_varint(&e->packed, v0);
+	pb_varint(&e->packed, v1);
+	pb_varint(&e->packed, v2);
+	pb_msg(&e->sub, 2, &e->packed);
+	pb_msg(&e->out, 2, &e->sub);
+}
+
+/* Every stack, leaf first, with its samples and nanoseconds. */
+static void
+stack_samples(struct enc *e)
+{
+	const struct xset *x = e->x;
+	const struct xstack *s;
+	uint64_t *locs;
+	double ns = x->p->period * 1e9, cum = 0;
+	size_t i, j, maxd = 1;
+
+	for (i = 0; i < x->nstacks; i++)
+		if (x->stacks[i].depth > maxd)
+			maxd = x->stacks[i].depth;
+	locs = xcalloc(maxd, sizeof(*locs));
+	for (i = 0; i < x->nstacks; i++) {
+		s = &x->stacks[i];
+		for (j = 0; j < s->depth; j++)
+			locs[j] = x->ids[s->first + s->depth - 1 - j] + 1;
+		sample(e, locs, s->depth, s->count, xset_round(s->samples *
+		    ns, &cum), 0);
+	}
+	free(locs);
+}
+
+/* Every counted arc: callee and caller, with its calls. */
+static void
+call_samples(struct enc *e)
+{
+	const struct graph *g = &e->x->r->g;
+	const struct cgarc *c;
+	uint64_t locs[2];
+	size_t i;
+
+	for (i = 0; i < g->narcs; i++) {
+		c = &g->arcs[i];
+		if (!c->counted || c->calls == 0)
+			continue;
+		locs[0] = c->to + 1;
+		locs[1] = (c->from == ROW_NONE ? X_UNKNOWN(e->x) : c->from) +
+		    1;
+		sample(e, locs, 2, 0, 0, c->calls);
+	}
+}
+
+/* One location and one function, of the same id, a frame. */
+static void
+frames(struct enc *e)
+{
+	const struct xset *x = e->x;
+	const struct row *w;
+	size_t id, obj;
+	int64_t name;
+
+	for (id = 0; id < x->nlabels; id++) {
+		w = xset_row(x, id);
+		obj = xset_object(x, id);
+		name = str(e, x->labels[id]);
+		pb_uint(&e->sub, 1, id + 1);
+		pb_uint(&e->sub, 2, name);
+		pb_uint(&e->sub, 3, name);
+		if (obj < x->p->nobjs)
+			pb_uint(&e->sub, 4, str(e, x->p->objs[obj].path));
+		pb_msg(&e->out, 5, &e->sub);
+
+		pb_uint(&e->sub, 1, id + 1);
+		if (obj < x->p->nobjs) {
+			pb_uint(&e->sub, 2, obj + 1);
+			pb_uint(&e->sub, 3, OBJ_BASE(obj) + w->addr);
+		}
+		pb_uint(&e->packed, 1, id + 1);
+		pb_msg(&e->sub, 4, &e->packed);
+		pb_msg(&e->out, 4, &e->sub);
+	}
+}
+
+/* The build-id as hex, as pprof keeps it. */
+static int64_t
+build_id(struct enc *e, const struct object *o)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *s;
+	size_t i;
+	int64_t k;
+
+	if (o->id == NULL || o->idlen == 0)
+		return 0;
+	s = xcalloc(2, o->idlen + 1);
+	for (i = 0; i < o->idlen; i++) {
+		s[2 * i] = hex[o->id[i] >> 4];
+		s[2 * i + 1] = hex[o->id[i] & 15];
+	}
+	k = str(e, s);
+	free(s);
+	return k;
+}
+
+/* A mapping an object, the program's first, as pprof expects. */
+static void
+mappings(struct enc *e)
+{
+	const struct xset *x = e->x;
+	const struct object *o;
+	uint64_t *top;
+	size_t i, obj;
+
+	top = xcalloc(x->p->nobjs + 1, sizeof(*top));
+	for (i = 0; i < x->r->nrows; i++) {
+		obj = x->r->rows[i].objidx;
+		if (obj < x->p->nobjs && x->r->rows[i].addr >= top[obj])
+			top[obj] = x->r->rows[i].addr + 1;
+	}
+	for (i = 0; i < x->p->nobjs; i++) {
+		o = &x->p->objs[i];
+		pb_uint(&e->sub, 1, i + 1);
+		pb_uint(&e->sub, 2, OBJ_BASE(i));
+		pb_uint(&e->sub, 3, OBJ_BASE(i) + top[i] + 1);
+		pb_uint(&e->sub, 5, str(e, o->path));
+		pb_uint(&e->sub, 6, build_id(e, o));
+		pb_uint(&e->sub, 7, 1);
+		pb_msg(&e->out, 3, &e->sub);
+	}
+	free(top);
+}
+
+int
+export_pprof(const struct xset *x, FILE *fp, const char **file,
+    const char **why)
+{
+	struct enc e;
+	int64_t cpu;
+
+	(void)file;
+	(void)why;
+	memset(&e, 0, sizeof(e));
+	e.x = x;
+	str(&e, "");
+	value_type(&e, 1, "samples", "count");
+	cpu = e.nstrs;
+	value_type(&e, 1, "cpu", "nanoseconds");
+	value_type(&e, 1, "calls", "count");
+	stack_samples(&e);
+	call_samples(&e);
+	mappings(&e);
+	frames(&e);
+	value_type(&e, 11, "cpu", "nanoseconds");
+	pb_uint(&e.out, 12, (uint64_t)(x->p->period * 1e9 + 0.5));
+	pb_uint(&e.out, 13, str(&e, "libmon prof: calls/count samples "
+	    "are exact call counts, one a counted arc, callee then caller"));
+	pb_uint(&e.out, 14, cpu);
+	fwrite(e.out.p, 1, e.out.len, fp);
+	fwrite(e.strs.p, 1, e.strs.len, fp);
+	free(e.out.p);
+	free(e.sub.p);
+	free(e.packed.p);
+	free(e.strs.p);
+	return 0;
+}

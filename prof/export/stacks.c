@@ -1,0 +1,316 @@
+/*
+ * stacks.c -- the stacks every prof -F writer reads.
+ *
+ * The report's graph holds each sampled stack innermost first, as row
+ * ids, one per distinct run of addresses.  The formats want them the
+ * other way round, root first, and one per distinct run of functions:
+ * two stacks that differ only in the address inside a function are one
+ * line of folded output, one path of a flame graph.  So the stacks are
+ * reversed, sorted by their frames' names and merged.
+ *
+ * The formats count whole samples (speedscope refuses "12.5"), while
+ * files merged at different rates give weighted ones.  Each stack's
+ * count is rounded on the running sum, in the sorted order, so that the
+ * counts add up to the weighted total rounded: no stack gains or loses
+ * more than one sample, and nothing is lost overall.
+ *
+ * Without stacks (PROFSTACK=0, a classic file, every stack lost) the
+ * writers get one
+ * stack a function: its row alone, with the histogram's samples.  The
+ * samples of libmon's own code, which the report keeps off its rows, are
+ * one stack of their own, X_OVERHEAD, so that a picture of the run shows
+ * what profiling cost.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/xset.h"
+#include "model/model.h"
+#include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
+
+/* A frame's row, or NULL for the two frames no row stands for. */
+const struct row *
+xset_row(const struct xset *x, size_t id)
+{
+	return id < x->r->nrows ? x->r->byid[id] : NULL;
+}
+
+/* A frame's object: an index into the profile's, or OBJ_NONE. */
+size_t
+xset_object(const struct xset *x, size_t id)
+{
+	const struct row *w = xset_row(x, id);
+
+	return w == NULL ? OBJ_NONE : w->objidx;
+}
+
+double
+xset_seconds(const struct xset *x, double samples)
+{
+	return samples * x->r->period;
+}
+
+/*
+ * v rounded on the running sum *cum, which it then joins: whole counts
+ * whose total is the total of the v rounded.
+ */
+/* v rounded, held within what a count can hold (a forged file's). */
+static uint64_t
+whole(double v)
+{
+	if (!(v > 0))
+		return 0;
+	return v < 0x1p62 ? (uint64_t)(v + 0.5) : (uint64_t)1 << 62;
+}
+
+uint64_t
+xset_round(double v, double *cum)
+{
+	uint64_t before = whole(*cum);
+
+	*cum += v;
+	return whole(*cum) - before;
+}
+
+/* A row's name as the report prints it, printable, in a string. */
+static char *
+label(const struct row *w)
+{
+	char *s = NULL;
+	size_t len = 0, k;
+	FILE *fp;
+
+	if ((fp = open_memstream(&s, &len)) == NULL)
+		return xstrdup("?");
+	for (k = 0; k < w->nnames; k++) {
+		if (k > 0)
+			fputs(", ", fp);
+		put_text(fp, w->names[k]);
+	}
+	if (w->nnames == 0)
+		fputs("[unnamed]", fp);
+	if (w->file != NULL) {
+		fputs(" [", fp);
+		put_text(fp, w->file);
+		fputc(']', fp);
+	}
+	if (w->obj != NULL) {
+		fputs(" (", fp);
+		put_text(fp, w->obj);
+		fputc(')', fp);
+	}
+	if (fclose(fp) != 0 || s == NULL) {
+		free(s);
+		return xstrdup("?");
+	}
+	return s;
+}
+
+static void
+make_labels(struct xset *x)
+{
+	size_t i;
+
+	x->nlabels = x->r->nrows + 3;
+	x->labels = xcalloc(x->nlabels, sizeof(*x->labels));
+	for (i = 0; i < x->r->nrows; i++)
+		x->labels[i] = label(x->r->byid[i]);
+	x->labels[X_UNKNOWN(x)] = xstrdup("[unknown]");
+	x->labels[X_OVERHEAD(x)] = xstrdup("[libmon: profiling overhead]");
+	x->labels[X_CUT(x)] = xstrdup("[cut at the stack limit]");
+}
+
+/* A stack of depth frames, their ids to be filled in by the caller. */
+static size_t *
+add_stack(struct xset *x, size_t depth, double samples)
+{
+	struct xstack *s = &x->stacks[x->nstacks++];
+
+	s->first = x->nids;
+	s->depth = depth;
+	s->samples = samples;
+	x->ids = xgrow(x->ids, &x->idcap, x->nids, depth + 1,
+	    sizeof(*x->ids));
+	x->nids += depth;
+	return x->ids + s->first;
+}
+
+/* The graph's stacks, root first; a cut one under X_CUT. */
+static void
+sampled_stacks(struct xset *x)
+{
+	const struct graph *g = &x->r->g;
+	const struct cgstack *s;
+	size_t i, j, *id, v;
+
+	x->stacks = xcalloc(g->nstacks + 1, sizeof(*x->stacks));
+	for (i = 0; i < g->nstacks; i++) {
+		s = &g->stacks[i];
+		if (s->depth == 0 || s->samples <= 0)
+			continue;
+		id = add_stack(x, s->depth + (s->cut != 0), s->samples);
+		if (s->cut)
+			*id++ = X_CUT(x);
+		for (j = 0; j < s->depth; j++) {
+			v = g->ids[s->first + s->depth - 1 - j];
+			id[j] = v == ROW_NONE ? X_UNKNOWN(x) : v;
+		}
+	}
+}
+
+/* No stacks: a stack a row that has samples. */
+static void
+flat_stacks(struct xset *x)
+{
+	const struct row *w;
+	size_t i;
+
+	x->flat = 1;
+	x->stacks = xcalloc(x->r->nrows + 1, sizeof(*x->stacks));
+	for (i = 0; i < x->r->nrows; i++) {
+		w = &x->r->rows[i];
+		if (w->samples > 0)
+			*add_stack(x, 1, w->samples) = w->id;
+	}
+}
+
+static const struct xset *sortx;	/* for the C11 qsort below */
+
+static int
+cmp_stack(const void *a, const void *b)
+{
+	const struct xstack *s = a, *t = b;
+	const size_t *u = sortx->ids + s->first, *v = sortx->ids + t->first;
+	size_t i;
+
+	int c;
+
+	for (i = 0; i < s->depth && i < t->depth; i++) {
+		if (u[i] == v[i])
+			continue;
+		if ((c = strcmp(sortx->labels[u[i]], sortx->labels[v[i]])) != 0)
+			return c;
+		return u[i] < v[i] ? -1 : 1;
+	}
+	if (s->depth != t->depth)
+		return s->depth < t->depth ? -1 : 1;
+	return 0;
+}
+
+/* Stacks of the same frames made one; then their whole counts. */
+static void
+merge_stacks(struct xset *x)
+{
+	double cum = 0;
+	size_t i, k;
+
+	sortx = x;
+	qsort(x->stacks, x->nstacks, sizeof(*x->stacks), cmp_stack);
+	for (i = 1, k = 0; i < x->nstacks; i++) {
+		if (cmp_stack(&x->stacks[k], &x->stacks[i]) == 0)
+			x->stacks[k].samples += x->stacks[i].samples;
+		else
+			x->stacks[++k] = x->stacks[i];
+	}
+	if (x->nstacks > 0)
+		x->nstacks = k + 1;
+	for (i = 0, k = 0; i < x->nstacks; i++) {
+		x->stacks[i].count = xset_round(x->stacks[i].samples, &cum);
+		x->samples += x->stacks[i].samples;
+		x->count += x->stacks[i].count;
+	}
+}
+
+/*
+ * The stacks of report r, whose profile is p, sorted and named as o
+ * says (-C demangles); prog is the program's name to show.
+ */
+void
+xset_make(struct xset *x, struct report *r, const struct profile *p,
+    const struct opts *o, const char *prog)
+{
+	double overhead;
+
+	memset(x, 0, sizeof(*x));
+	x->r = r;
+	x->p = p;
+	x->o = o;
+	x->prog = prog;
+	report_sort(r, o);
+	make_labels(x);
+	if (r->g.sampled && r->g.nstacks > 0) {
+		sampled_stacks(x);
+		overhead = r->g.overhead;
+	} else {
+		flat_stacks(x);
+		overhead = r->overhead;
+	}
+	if (overhead > 0)	/* the stacks were given room for it */
+		*add_stack(x, 1, overhead) = X_OVERHEAD(x);
+	merge_stacks(x);
+}
+
+void
+xset_free(struct xset *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->nlabels; i++)
+		free(x->labels[i]);
+	free(x->labels);
+	free(x->stacks);
+	free(x->ids);
+	memset(x, 0, sizeof(*x));
+}
+
+/*
+ * One line on the run, for a title: the program, the CPU time sampled,
+ * the rate and the clock.
+ */
+char *
+xset_title(const struct xset *x)
+{
+	const struct profile *p = x->p;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	if ((fp = open_memstream(&s, &len)) == NULL)
+		return xstrdup(x->prog);
+	fprintf(fp, "%s: %.2f s of CPU", x->prog,
+	    xset_seconds(x, x->r->total));
+	if (p->period > 0)
+		fprintf(fp, " sampled at %.0f Hz", 1.0 / p->period);
+	fprintf(fp, ", clock %s, %zu file%s", profile_clock(p), p->nfiles,
+	    p->nfiles == 1 ? "" : "s");
+	if (fclose(fp) != 0 || s == NULL) {
+		free(s);
+		return xstrdup(x->prog);
+	}
+	return s;
+}
+
+/* An object's file name without its directory, printable. */
+char *
+xset_objname(const struct xset *x, size_t obj)
+{
+	const struct object *o;
+	const char *s;
+	char buf[32];
+
+	if (obj >= x->p->nobjs)
+		return xstrdup("[unknown]");
+	o = &x->p->objs[obj];
+	if (o->jitpid != 0) {
+		(void)snprintf(buf, sizeof(buf), "perf-%u.map",
+		    (unsigned)o->jitpid);
+		return xstrdup(buf);
+	}
+	if (obj == OBJ_MAIN)
+		return xstrdup(x->prog);
+	s = strrchr(o->path, '/');
+	return printable(s != NULL && s[1] != '\0' ? s + 1 : o->path);
+}

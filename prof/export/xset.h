@@ -1,0 +1,82 @@
+/*
+ * xset.h -- what prof -F's writers share: the report's stacks, root
+ * first, merged by function and counted in whole samples.
+ *
+ *	export.c	the formats by name, and the order of steps
+ *	stacks.c	the stacks every writer reads, the frames'
+ *			labels, the run's description
+ *	folded.c	folded stacks (flamegraph.pl, inferno, speedscope)
+ *	svg.c		a flame graph drawn by prof itself
+ *	pprof.c		profile.proto, with a protobuf encoder
+ *	callgrind.c	the callgrind format (KCachegrind)
+ *	gmon.c		GNU gmon.out files (gprof)
+ *
+ * Frames are row ids of the report, and three more: X_UNKNOWN for a
+ * frame no row stands for, X_OVERHEAD for the samples of libmon's own
+ * code, which the report keeps off its rows but a picture of the run
+ * shows, and X_CUT, the root of a stack whose outer frames were lost
+ * at the stack limit (else its outermost kept frame looks a root).
+ */
+#ifndef _XSET_H
+#define _XSET_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model/model.h"
+#include "prof.h"
+
+/* A stack: ids[first .. first + depth) of its set, root first. */
+struct xstack {
+	size_t		 first;
+	size_t		 depth;
+	uint64_t	 count;		/* whole samples */
+	double		 samples;	/* weighted, as the report's */
+};
+
+/* What every writer is given. */
+struct xset {
+	struct report		*r;
+	const struct profile	*p;
+	const struct opts	*o;
+	const char		*prog;	/* as named, made printable */
+	struct xstack		*stacks; /* sorted by their frames */
+	size_t			 nstacks;
+	size_t			*ids;
+	size_t			 nids, idcap;
+	char			**labels; /* by id, nrows + 3 of them */
+	size_t			 nlabels;
+	uint64_t		 count;	/* of all the stacks */
+	double			 samples;
+	int			 flat;	/* no stacks: a frame a function */
+};
+
+#define X_UNKNOWN(x)	((x)->r->nrows)
+#define X_OVERHEAD(x)	((x)->r->nrows + 1)
+#define X_CUT(x)	((x)->r->nrows + 2)
+
+/* stacks.c */
+void		 xset_make(struct xset *, struct report *,
+		    const struct profile *, const struct opts *,
+		    const char *);
+void		 xset_free(struct xset *);
+const struct row *xset_row(const struct xset *, size_t);
+size_t		 xset_object(const struct xset *, size_t);
+char		*xset_objname(const struct xset *, size_t);
+double		 xset_seconds(const struct xset *, double);
+char		*xset_title(const struct xset *);
+uint64_t	 xset_round(double, double *);
+
+/* The writers: 0, or -1 with the file at fault and the reason. */
+int	export_folded(const struct xset *, FILE *, const char **,
+	    const char **);
+int	export_svg(const struct xset *, FILE *, const char **,
+	    const char **);
+int	export_pprof(const struct xset *, FILE *, const char **,
+	    const char **);
+int	export_callgrind(const struct xset *, FILE *, const char **,
+	    const char **);
+int	export_gmon(const struct xset *, FILE *, const char **,
+	    const char **);
+
+#endif /* !_XSET_H */

@@ -1,0 +1,77 @@
+/*
+ * attr.h -- what attribution's files pass between them while one
+ * report is made: each object's table of entries, the addresses no
+ * symbol covers, and the state of the whole (struct attr).  For
+ * attrib.c, entries.c and rows.c alone.
+ */
+#ifndef _ATTR_H
+#define _ATTR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+#include "prof.h"
+#include "read/read.h"
+
+struct entry {
+	size_t		 first;		/* its group in funcs */
+	size_t		 ngroup;
+	uint64_t	 addr;
+	double		 samples;
+	uint64_t	 calls;
+	int		 local;		/* a local with no global to join */
+	int		 self;		/* libmon's code: overhead, no row */
+	int		 graph;		/* on an arc or in a stack */
+	size_t		 row;		/* the id of its row */
+};
+
+/* An object's symbols and entries, loaded when first needed. */
+struct otab {
+	struct symtab	 st;
+	int		 tried;
+	int		 ok;
+	const char	*why;
+	char		*label;		/* basename of the path */
+	struct entry	*ents;
+	size_t		 nents;
+	size_t		 selfent;	/* libmon's entry, or SIZE_MAX */
+};
+
+/* Samples and calls at an address no symbol covers. */
+struct raw {
+	size_t		 obj;
+	uint64_t	 addr;
+	double		 samples;
+	uint64_t	 calls;
+	int		 graph;		/* only a frame or an arc put it here */
+	size_t		 row;		/* the id of its row */
+};
+
+struct attr {
+	const struct profile	*p;
+	const struct opts	*o;
+	struct otab		*tabs;		/* one per p->objs */
+	struct raw		*raws;
+	size_t			 nraws;
+	size_t			 rawcap;
+	struct report		*r;
+	size_t			*arcto;		/* each arc's callee row */
+	size_t			*byfrom;	/* arcs by return address */
+};
+
+/* entries.c */
+void	 make_entries(struct otab *, const struct profile *, size_t, int);
+struct otab *otab(struct attr *, size_t);
+size_t	 group_end(const struct symtab *, size_t);
+int	 is_vdso(const struct object *);
+
+/* rows.c */
+void	 entry_rows(struct attr *, size_t *);
+void	 raw_rows(struct attr *, size_t *);
+void	 mark_clashes(struct report *);
+void	 kernel_row(struct attr *, size_t *);
+void	 note_uses(struct attr *);
+int	 cmp_raw(const void *, const void *);
+
+#endif /* !_ATTR_H */

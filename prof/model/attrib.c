@@ -1,0 +1,545 @@
+/*
+ * attrib.c -- from a merged profile to the rows of the report.
+ *
+ * The steps, in order: the program's symbol table cut into entries
+ * (entries.c); the histogram's samples, the samples outside it and the
+ * call counts placed in entries; the call graph's places marked; the
+ * rows named (rows.c); the arcs and stacks turned into pairs and runs of
+ * rows, for callgraph.c.
+ *
+ * Time: a histogram bin covers a range of link-time addresses; its
+ * samples go to the functions overlapping that range, in proportion of
+ * the bytes each covers, and to nobody when none does.  Samples outside
+ * the histogram come with their own address, or, where the runtime's
+ * table had no room for it, with their 4 KiB page's (page + 1): a page
+ * is shared out as a bin is.  Calls: a cell counts for
+ * the function holding fnpc - 1, the last byte of the call to mcount,
+ * which is inside its caller even when the call ends the function.
+ * Addresses in other objects are looked up in their own symbol tables
+ * (entries.c); those no symbol covers are kept by address, for rows.c
+ * to name.
+ *
+ * The call graph's places -- both ends of each counted arc, every frame
+ * of every stack -- are looked up as calls and samples are: a callee at
+ * its cell's address less one, the innermost frame at the sampled pc,
+ * the others at their return address less one (the reader took the one
+ * off).  A function the graph needs has a row, even with no time and no
+ * calls of its own (main, a library function that calls back); such a
+ * row is marked, and the flat report shows it only with -i.  libmon's
+ * frames are left out of the stacks, and a stack that ends in libmon's
+ * code is profiling's overhead.  Arcs and stacks then pass to
+ * callgraph.c as row ids: ids are rows' places as they were made,
+ * before any sorting.
+ *
+ * Samples are the weighted ones of the profile, so that files taken at
+ * different rates add up in seconds.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/attr.h"
+#include "model/model.h"
+#include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
+
+#define HISTUNIT	131072.0	/* profil(): 2^17 / scale bytes a bin */
+
+static void
+add_raw(struct attr *a, size_t obj, uint64_t addr, double samples,
+    uint64_t calls)
+{
+	struct raw *w;
+
+	if (a->o->progonly)
+		return;
+	/* The same unknown address of two processes is one row. */
+	if (obj != OBJ_NONE && a->p->objs[obj].jitpid != 0)
+		obj = OBJ_NONE;
+	a->raws = xgrow(a->raws, &a->rawcap, a->nraws, 1, sizeof(*a->raws));
+	w = &a->raws[a->nraws++];
+	w->obj = obj;
+	w->addr = addr;
+	w->samples = samples;
+	w->calls = calls;
+	w->graph = 0;
+}
+
+/* First address of bin i, as an offset from lpc; ceil(i * num / den). */
+static uint64_t
+bin_start(uint64_t i, uint64_t num, uint64_t den)
+{
+	__extension__ typedef unsigned __int128 u128;
+	u128 v;
+
+	v = ((u128)i * num + den - 1) / den;
+	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+/*
+ * The link-time range [*lo, *hi) of histogram bin i: 2^17 / scale bytes
+ * a bin when the run gave profil()'s scale, the range shared evenly
+ * otherwise.  Scale 2 is profil()'s "everything in bin 0".
+ */
+static void
+bin_range(const struct profile *p, size_t i, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t a, b, num, den;
+
+	if (p->scale == 2) {
+		*lo = p->lpc;
+		*hi = i == 0 ? p->hpc : p->lpc;
+		return;
+	}
+	if (p->scale > 2) {
+		num = (uint64_t)HISTUNIT;
+		den = p->scale;
+	} else {
+		num = p->hpc - p->lpc;
+		den = p->nhist;
+	}
+	a = bin_start(i, num, den);
+	b = bin_start((uint64_t)i + 1, num, den);
+	*lo = a > UINT64_MAX - p->lpc ? UINT64_MAX : p->lpc + a;
+	*hi = b > UINT64_MAX - p->lpc ? UINT64_MAX : p->lpc + b;
+}
+
+/* The first function that may overlap [lo, ...). */
+static size_t
+first_overlap(const struct symtab *st, uint64_t lo)
+{
+	size_t n;
+
+	n = symtab_upper(st, lo);
+	return n > 0 && st->funcs[n - 1].end > lo ? n - 1 : n;
+}
+
+static uint64_t
+overlap(const struct func *f, uint64_t lo, uint64_t hi)
+{
+	uint64_t a = f->addr > lo ? f->addr : lo;
+	uint64_t b = f->end < hi ? f->end : hi;
+
+	return b > a ? b - a : 0;
+}
+
+/* Share the samples of one bin [lo, hi) among the functions in it. */
+static double
+share_bin(struct otab *t, uint64_t lo, uint64_t hi, double count)
+{
+	const struct symtab *st = &t->st;
+	uint64_t covered = 0, ov;
+	size_t k, k0;
+
+	k0 = first_overlap(st, lo);
+	for (k = k0; k < st->nfuncs && st->funcs[k].addr < hi;
+	    k = group_end(st, k))
+		covered += overlap(&st->funcs[k], lo, hi);
+	if (covered == 0)
+		return 0;
+	for (k = k0; k < st->nfuncs && st->funcs[k].addr < hi;
+	    k = group_end(st, k)) {
+		if ((ov = overlap(&st->funcs[k], lo, hi)) > 0)
+			t->ents[st->funcs[k].entry].samples +=
+			    count * (double)ov / (double)covered;
+	}
+	return count;
+}
+
+/* The histogram's samples to functions; returns how many it had. */
+static double
+attribute_hist(struct attr *a)
+{
+	const struct profile *p = a->p;
+	struct otab *t = otab(a, OBJ_MAIN);
+	uint64_t lo, hi;
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < p->nhist; i++) {
+		sum += p->hist[i];
+		if (p->hist[i] == 0)
+			continue;
+		bin_range(p, i, &lo, &hi);
+		if (lo < hi)
+			a->r->histattr += share_bin(t, lo, hi, p->hist[i]);
+	}
+	return sum;
+}
+
+/*
+ * The weighted samples at a page key (a page's address + 1: the
+ * runtime's exact addresses have bit 0 clear) shared out over the page's
+ * functions; 0 if pl is no page key or the page holds none.
+ */
+static double
+share_page(struct otab *t, const struct place *pl)
+{
+	uint64_t lo;
+
+	if (t == NULL || (pl->addr & 0xfff) != 1)
+		return 0;
+	lo = pl->addr - 1;
+	return share_bin(t, lo, lo + 4096, pl->samples);
+}
+
+/* Calls of the cells, and samples outside the histogram. */
+static void
+attribute_places(struct attr *a)
+{
+	const struct profile *p = a->p;
+	const struct place *pl;
+	struct otab *t;
+	double shared;
+	size_t i, k;
+
+	for (i = 0; i < p->ncells; i++) {
+		pl = &p->cells[i];
+		a->r->calltotal += pl->count;
+		a->r->cellscalled += pl->count > 0;
+		t = otab(a, pl->obj);
+		k = t == NULL || pl->addr == 0 ? SIZE_MAX :
+		    symtab_lookup(&t->st, pl->addr - 1);
+		if (k != SIZE_MAX && t->st.funcs[k].folded)
+			continue;	/* -l: classic credits no other */
+		if (k != SIZE_MAX) {
+			t->ents[t->st.funcs[k].entry].calls += pl->count;
+			a->r->cellsnamed += pl->count > 0;
+		} else {
+			a->r->callsunmatched += pl->count;
+			if (pl->obj != OBJ_MAIN)
+				add_raw(a, pl->obj, pl->addr, 0, pl->count);
+		}
+	}
+	for (i = 0; i < p->npcs; i++) {
+		pl = &p->pcs[i];
+		t = otab(a, pl->obj);
+		if ((shared = share_page(t, pl)) > 0) {
+			a->r->attributed += shared;
+			continue;
+		}
+		k = t == NULL ? SIZE_MAX : symtab_lookup(&t->st, pl->addr);
+		if (k != SIZE_MAX) {
+			t->ents[t->st.funcs[k].entry].samples += pl->samples;
+			a->r->attributed += pl->samples;
+		} else if (pl->obj != OBJ_MAIN)
+			add_raw(a, pl->obj, pl->addr, pl->samples, 0);
+	}
+}
+
+/* --- the call graph's places, as rows ------------------------------ */
+
+#define ROW_SELF	(SIZE_MAX - 1)	/* a frame in libmon's code */
+
+/* What a place of the graph stands for. */
+enum fkind { F_NONE, F_ENTRY, F_RAW, F_SELF };
+
+/*
+ * The entry *k of table *t that holds the place (obj, addr), looked up
+ * at addr - 1 for a cell's address, as attribute_places() does; or an
+ * address no symbol covers, which makes a raw row as in the flat
+ * report; or none, where the flat report has no row either (-p, the
+ * program's unnamed bytes).
+ */
+static enum fkind
+graph_place(struct attr *a, size_t obj, uint64_t addr, int cell,
+    struct otab **t, size_t *k)
+{
+	size_t f;
+
+	*t = otab(a, obj);
+	f = *t == NULL || (cell && addr == 0) ? SIZE_MAX :
+	    symtab_lookup(&(*t)->st, addr - (cell ? 1 : 0));
+	if (f != SIZE_MAX && (*k = (*t)->st.funcs[f].entry) != SIZE_MAX)
+		return (*t)->ents[*k].self ? F_SELF : F_ENTRY;
+	if (a->o->progonly || obj == OBJ_MAIN)
+		return F_NONE;
+	return F_RAW;
+}
+
+/* Before the rows are made: the places the graph needs a row for. */
+static void
+graph_need(struct attr *a, size_t obj, uint64_t addr, int cell)
+{
+	struct otab *t;
+	size_t k;
+
+	switch (graph_place(a, obj, addr, cell, &t, &k)) {
+	case F_ENTRY:
+		t->ents[k].graph = 1;
+		break;
+	case F_RAW:
+		add_raw(a, obj, addr, 0, 0);
+		a->raws[a->nraws - 1].graph = 1;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Every arc's two ends, and every frame of a stack that does not end in
+ * libmon's code (graph_stacks() leaves those out).
+ */
+static void
+graph_mark(struct attr *a)
+{
+	const struct profile *p = a->p;
+	const struct frame *fr;
+	struct otab *t;
+	size_t i, j, k;
+
+	for (i = 0; i < p->narcs; i++) {
+		graph_need(a, p->arcs[i].fobj, p->arcs[i].from, 0);
+		graph_need(a, p->arcs[i].sobj, p->arcs[i].self, 1);
+	}
+	for (i = 0; i < p->nstacks; i++) {
+		fr = p->frames + p->stacks[i].first;
+		if (graph_place(a, fr[0].obj, fr[0].addr, 0, &t, &k) ==
+		    F_SELF)
+			continue;
+		for (j = 0; j < p->stacks[i].depth; j++)
+			graph_need(a, fr[j].obj, fr[j].addr, 0);
+	}
+}
+
+/* Once the rows are made: the id of the row of a place. */
+static size_t
+graph_row(struct attr *a, size_t obj, uint64_t addr, int cell)
+{
+	struct raw key;
+	const struct raw *w;
+	struct otab *t;
+	size_t k;
+
+	switch (graph_place(a, obj, addr, cell, &t, &k)) {
+	case F_ENTRY:
+		return t->ents[k].row;
+	case F_SELF:
+		return ROW_SELF;
+	case F_RAW:
+		key.obj = obj != OBJ_NONE && a->p->objs[obj].jitpid != 0 ?
+		    OBJ_NONE : obj;
+		key.addr = addr;
+		w = bsearch(&key, a->raws, a->nraws, sizeof(*a->raws),
+		    cmp_raw);
+		return w != NULL ? w->row : ROW_NONE;
+	default:
+		return ROW_NONE;
+	}
+}
+
+static const struct parc *sortparcs;	/* for the C11 qsort below */
+
+static int
+cmp_from(const void *x, const void *y)
+{
+	const struct parc *a = &sortparcs[*(const size_t *)x];
+	const struct parc *b = &sortparcs[*(const size_t *)y];
+
+	if (a->fobj != b->fobj)
+		return a->fobj < b->fobj ? -1 : 1;
+	if (a->from != b->from)
+		return a->from < b->from ? -1 : 1;
+	return 0;
+}
+
+/*
+ * The counted arcs, as pairs of rows; those into or from libmon out.
+ * Each arc's callee row is kept, and the arcs indexed by the place
+ * they were called from, for call_elsewhere().
+ */
+static void
+graph_arcs(struct attr *a)
+{
+	const struct parc *pa;
+	struct graph *g = &a->r->g;
+	struct cgarc *c;
+	size_t i, from, to;
+
+	a->arcto = xcalloc(a->p->narcs + 1, sizeof(*a->arcto));
+	a->byfrom = xcalloc(a->p->narcs + 1, sizeof(*a->byfrom));
+	for (i = 0; i < a->p->narcs; i++) {
+		pa = &a->p->arcs[i];
+		a->byfrom[i] = i;
+		from = graph_row(a, pa->fobj, pa->from, 0);
+		to = a->arcto[i] = graph_row(a, pa->sobj, pa->self, 1);
+		if (from == ROW_SELF || to == ROW_SELF || to == ROW_NONE)
+			continue;
+		g->arcs = xgrow(g->arcs, &g->arccap, g->narcs, 1,
+		    sizeof(*g->arcs));
+		c = &g->arcs[g->narcs++];
+		memset(c, 0, sizeof(*c));
+		c->from = from;
+		c->to = to;
+		c->calls = pa->count;
+		c->counted = 1;
+	}
+	sortparcs = a->p->arcs;
+	qsort(a->byfrom, a->p->narcs, sizeof(*a->byfrom), cmp_from);
+}
+
+/*
+ * Do the counted arcs say that the call which returns to frame fr went
+ * to another function than row callee, the frame below it?  Then the
+ * walk skipped a frame: a function built without frame pointers, as
+ * Debian's libc, sampled before it had made a frame of its own, shows
+ * its caller's caller right above it.  Only where arcs left from fr: a
+ * call into code that counts no calls leaves none, and says nothing.
+ */
+static int
+call_elsewhere(const struct attr *a, const struct frame *fr, size_t callee)
+{
+	const struct parc *pa;
+	size_t lo = 0, hi = a->p->narcs, mid, k;
+	int any = 0;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		pa = &a->p->arcs[a->byfrom[mid]];
+		if (pa->fobj < fr->obj || (pa->fobj == fr->obj &&
+		    pa->from < fr->addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k < a->p->narcs; k++) {
+		pa = &a->p->arcs[a->byfrom[k]];
+		if (pa->fobj != fr->obj || pa->from != fr->addr)
+			break;
+		if (a->arcto[a->byfrom[k]] == callee)
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
+/*
+ * The stacks, as rows.  A stack that ends in libmon's code is
+ * profiling's time, as its sample is in the flat report; libmon's
+ * frames further out are left out of the stack.  A frame whose call,
+ * by the counted arcs, went elsewhere than the frame below is marked,
+ * and so is a caller frame in no loaded object: a return address is in
+ * code, so the walk went astray there (a frame pointer that code used
+ * as a plain register), whether or not the callee counts its calls.
+ */
+static void
+graph_stacks(struct attr *a)
+{
+	const struct profile *p = a->p;
+	const struct pstack *ps;
+	const struct frame *fr;
+	struct graph *g = &a->r->g;
+	struct cgstack *s;
+	size_t i, j, id, below;
+
+	g->stacks = xcalloc(p->nstacks + 1, sizeof(*g->stacks));
+	for (i = 0; i < p->nstacks; i++) {
+		ps = &p->stacks[i];
+		fr = p->frames + ps->first;
+		if (graph_row(a, fr[0].obj, fr[0].addr, 0) == ROW_SELF) {
+			g->overhead += ps->samples;
+			continue;
+		}
+		s = &g->stacks[g->nstacks++];
+		s->first = g->nids;
+		s->samples = ps->samples;
+		if ((s->cut = ps->cut))
+			g->cut += ps->samples;
+		g->ids = xgrow(g->ids, &g->idcap, g->nids, ps->depth,
+		    sizeof(*g->ids));
+		g->skipped = xgrow(g->skipped, &g->skipcap, g->nids,
+		    ps->depth, sizeof(*g->skipped));
+		for (j = 0, below = ROW_NONE; j < ps->depth; j++) {
+			if ((id = graph_row(a, fr[j].obj, fr[j].addr, 0)) ==
+			    ROW_SELF) {
+				below = ROW_SELF;
+				continue;
+			}
+			g->skipped[g->nids] = below < ROW_SELF &&
+			    (fr[j].obj == OBJ_NONE ||
+			    call_elsewhere(a, &fr[j], below));
+			g->ids[g->nids++] = below = id;
+		}
+		s->depth = g->nids - s->first;
+	}
+}
+
+/*
+ * Turn profile p into report r, with st the program's symbols.  st's
+ * functions get their entry numbers; the rows point into st and into
+ * the tables of other objects, which stay loaded.
+ */
+void
+attribute(struct report *r, const struct profile *p, struct symtab *st,
+    const struct opts *o)
+{
+	struct attr a;
+	double hist;
+	size_t cap = 0;
+
+	memset(r, 0, sizeof(*r));
+	memset(&a, 0, sizeof(a));
+	a.p = p;
+	a.o = o;
+	a.r = r;
+	r->ntabs = p->nobjs > 0 ? p->nobjs : 1;
+	a.tabs = xcalloc(r->ntabs, sizeof(*a.tabs));
+	r->tabs = a.tabs;		/* the rows point into them */
+	a.tabs[OBJ_MAIN].st = *st;
+	a.tabs[OBJ_MAIN].tried = a.tabs[OBJ_MAIN].ok = 1;
+	make_entries(&a.tabs[OBJ_MAIN], p, OBJ_MAIN, !o->fold);
+	r->nsyms = st->nsyms;
+
+	hist = attribute_hist(&a);
+	r->attributed = r->histattr;
+	attribute_places(&a);
+	graph_mark(&a);
+	entry_rows(&a, &cap);
+	raw_rows(&a, &cap);
+	mark_clashes(r);
+	r->g.counted = p->arcfiles > 0;
+	r->g.sampled = p->stackfiles > 0;
+	graph_arcs(&a);
+	graph_stacks(&a);
+	graph_compute(r);
+	kernel_row(&a, &cap);
+	note_uses(&a);
+
+	r->histsum = p->histraw;
+	r->outside = p->outraw;
+	r->total = hist + p->wout + p->wlost + p->wkernel;
+	r->period = p->period;
+	*st = a.tabs[OBJ_MAIN].st;
+	free(a.raws);
+	free(a.arcto);
+	free(a.byfrom);
+}
+
+/*
+ * Give back all that attribute() made; the program's symbol table,
+ * which it was given, stays with the caller.
+ */
+void
+report_free(struct report *r)
+{
+	struct otab *tabs = r->tabs;
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++) {
+		free(r->rows[i].own);
+		free(r->rows[i].names);
+	}
+	for (i = 0; i < r->ntabs; i++) {
+		if (i != OBJ_MAIN)
+			symtab_free(&tabs[i].st);
+		free(tabs[i].label);
+		free(tabs[i].ents);
+	}
+	free(tabs);
+	free(r->rows);
+	free(r->uses);
+	free(r->byid);
+	graph_free(&r->g);
+	memset(r, 0, sizeof(*r));
+}

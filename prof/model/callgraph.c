@@ -1,0 +1,443 @@
+/*
+ * callgraph.c -- the call graph over the rows of a report.
+ *
+ * attrib.c gives the graph in rows: the arcs mcount counted, as pairs
+ * of row ids with their calls, and each sampled stack as the row ids
+ * of its frames, innermost first.  From those alone this file works
+ * out, with no estimate in between:
+ *
+ *	a row's self time	samples of the stacks it ends
+ *	its inclusive time	samples of the stacks it is in, once a
+ *				stack however often it recurs there
+ *	an arc's time		samples of the stacks in which the caller
+ *				calls the callee directly (adjacent
+ *				frames), once a stack; of which, the
+ *				stacks that end in the callee right there
+ *
+ * so that recursion, mutual or not, counts once per stack and no cycle
+ * needs lumping.  A pair of adjacent frames is unconfirmed when the
+ * counted arcs say the caller's call at that return address went to
+ * another function, or when no counted arc joins the two while arcs
+ * into the callee were counted (it was compiled to count its calls):
+ * the stack walk skipped a frame, which happens in code built without
+ * frame pointers (Debian's libc), or the stack is wrong.  The samples
+ * of stacks holding one are summed, so that the report says how much
+ * time rests on them.
+ *
+ * When there are arcs, gprof's equal-cost estimate is worked out too,
+ * for -e to put beside the measured figures: each function's inclusive
+ * time is its self time plus, for each function it calls, that one's
+ * estimated inclusive time in the share of its calls this caller made.
+ * Functions that call each other round a cycle are one, as gprof lumps
+ * them: the arcs inside carry no time, and callers from outside share
+ * the whole cycle's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
+
+static int
+cmp_cgarc(const void *a, const void *b)
+{
+	const struct cgarc *x = a, *y = b;
+
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	if (x->to != y->to)
+		return x->to < y->to ? -1 : 1;
+	return 0;
+}
+
+/* The index of the arc from -> to, or SIZE_MAX. */
+size_t
+graph_find(const struct graph *g, size_t from, size_t to)
+{
+	struct cgarc key;
+	const struct cgarc *c;
+
+	key.from = from;
+	key.to = to;
+	c = bsearch(&key, g->arcs, g->narcs, sizeof(*g->arcs), cmp_cgarc);
+	return c == NULL ? SIZE_MAX : (size_t)(c - g->arcs);
+}
+
+static void
+add_arc(struct graph *g, size_t from, size_t to)
+{
+	struct cgarc *c;
+
+	g->arcs = xgrow(g->arcs, &g->arccap, g->narcs, 1, sizeof(*g->arcs));
+	c = &g->arcs[g->narcs++];
+	memset(c, 0, sizeof(*c));
+	c->from = from;
+	c->to = to;
+}
+
+static void
+add_cgarc(void *into, const void *from)
+{
+	struct cgarc *x = into;
+	const struct cgarc *y = from;
+
+	addsat(&x->calls, y->calls);
+	x->counted |= y->counted;
+}
+
+/*
+ * Every pair of adjacent frames becomes an arc too, of no calls; then
+ * arcs of the same two rows are one.
+ */
+static void
+join_arcs(struct graph *g)
+{
+	const struct cgstack *s;
+	const size_t *id;
+	size_t i, j;
+
+	for (i = 0; i < g->nstacks; i++) {
+		s = &g->stacks[i];
+		id = g->ids + s->first;
+		for (j = 0; j + 1 < s->depth; j++)
+			if (id[j] != ROW_NONE && id[j + 1] != ROW_NONE)
+				add_arc(g, id[j + 1], id[j]);
+	}
+	g->narcs = sortsum(g->arcs, g->narcs, sizeof(*g->arcs), cmp_cgarc,
+	    add_cgarc);
+}
+
+/* The calls into each row, from others and from itself. */
+static void
+count_calls(struct report *r)
+{
+	const struct cgarc *c;
+	struct row *w;
+	size_t i;
+
+	for (i = 0; i < r->g.narcs; i++) {
+		c = &r->g.arcs[i];
+		w = &r->rows[c->to];
+		addsat(c->from == c->to ? &w->selfcalls : &w->callsin,
+		    c->calls);
+	}
+}
+
+/* Was the callee of arc c compiled to count its calls? */
+static int
+counted_into(const struct report *r, const struct cgarc *c)
+{
+	const struct row *w = &r->rows[c->to];
+
+	return w->callsin > 0 || w->selfcalls > 0;
+}
+
+/*
+ * Stack i's pairs: each arc's samples once, the leaf pair's as leaf
+ * too, and the stack's samples as unconfirmed once if a pair is: one
+ * whose caller's call went elsewhere by the counted arcs (attrib.c
+ * marked it skipped), or one no counted arc joins while its callee's
+ * calls were counted.
+ */
+static void
+stack_pairs(struct report *r, size_t i, size_t *arcmark)
+{
+	struct graph *g = &r->g;
+	const struct cgstack *s = &g->stacks[i];
+	const size_t *id = g->ids + s->first;
+	struct cgarc *c;
+	size_t j, k;
+	int unconf = 0;
+
+	for (j = 0; j + 1 < s->depth; j++) {
+		if (id[j] == ROW_NONE || id[j + 1] == ROW_NONE)
+			continue;
+		if ((k = graph_find(g, id[j + 1], id[j])) == SIZE_MAX)
+			continue;	/* join_arcs() made them all */
+		c = &g->arcs[k];
+		if (j == 0)
+			c->leaf += s->samples;
+		if (g->skipped[s->first + j + 1] || (!c->counted &&
+		    g->counted && counted_into(r, c))) {
+			if (!c->unconfirmed)
+				g->nounconf++;
+			c->unconfirmed = 1;
+			unconf = 1;
+		}
+		if (arcmark[k] == i + 1)
+			continue;
+		arcmark[k] = i + 1;
+		c->samples += s->samples;
+	}
+	if (unconf)
+		g->unconfirmed += s->samples;
+}
+
+/*
+ * Does stack s reach where a thread starts?  Its outermost frame is the
+ * C library's start of the program or of a thread (a coroutine's, too),
+ * or a function of the program that had no counted caller: its entry
+ * or code built without -p.  A stack that ends elsewhere lost its outer
+ * callers at a frame pointer the walk could not follow: code that keeps
+ * its own data in %rbp, built with -fomit-frame-pointer.
+ */
+static int
+rooted(const struct report *r, const struct cgstack *s)
+{
+	static const char *const starts[] = { "_start", "__libc_start_main",
+	    "__libc_start_main_impl", "__libc_start_call_main",
+	    "start_thread", "clone", "clone3", "__clone", "__clone3",
+	    "__start_context" };
+	const size_t *id = r->g.ids + s->first;
+	const struct row *w;
+	size_t j, k, n;
+
+	for (j = s->depth; j > 0 && id[j - 1] == ROW_NONE; j--)
+		;
+	if (j == 0)
+		return 1;	/* nothing to say of it */
+	w = &r->rows[id[j - 1]];
+	if (w->obj == NULL && w->callsin == 0 && w->selfcalls == 0)
+		return 1;
+	n = sizeof(starts) / sizeof(starts[0]);
+	for (k = 0; k < w->nnames; k++)
+		for (j = 0; j < n; j++)
+			if (strcmp(w->names[k], starts[j]) == 0)
+				return 1;
+	return 0;
+}
+
+/* Self and inclusive samples of the rows, and the arcs' samples. */
+static void
+measure(struct report *r)
+{
+	struct graph *g = &r->g;
+	const struct cgstack *s;
+	const size_t *id;
+	size_t *rowmark, *arcmark, i, j;
+
+	rowmark = xcalloc(r->nrows + 1, sizeof(*rowmark));
+	arcmark = xcalloc(g->narcs + 1, sizeof(*arcmark));
+	for (i = 0; i < r->nrows; i++)
+		r->rows[i].level = SIZE_MAX;
+	for (i = 0; i < g->nstacks; i++) {
+		s = &g->stacks[i];
+		id = g->ids + s->first;
+		g->samples += s->samples;
+		if (s->depth > 0 && id[0] != ROW_NONE)
+			r->rows[id[0]].gself += s->samples;
+		for (j = 0; j < s->depth; j++) {
+			if (id[j] == ROW_NONE)
+				continue;
+			if (s->depth - 1 - j < r->rows[id[j]].level)
+				r->rows[id[j]].level = s->depth - 1 - j;
+			if (rowmark[id[j]] == i + 1)
+				continue;
+			rowmark[id[j]] = i + 1;
+			r->rows[id[j]].incl += s->samples;
+		}
+		stack_pairs(r, i, arcmark);
+		if (!s->cut && !rooted(r, s))
+			g->shortend += s->samples;
+	}
+	free(rowmark);
+	free(arcmark);
+}
+
+/* The self time the estimate starts from: the graph's own, if sampled. */
+static double
+est_self(const struct report *r, const struct row *w)
+{
+	return r->g.sampled ? w->gself : w->samples;
+}
+
+/* Does the estimate follow arc c?  Counted calls, to another row. */
+static int
+est_follows(const struct cgarc *c)
+{
+	return c->calls > 0 && c->from != c->to;
+}
+
+/*
+ * State of the estimate's walk: Tarjan's, which finds the cycles
+ * (strongly connected rows) and ends each after every one it calls.
+ */
+struct walk {
+	size_t	*first;		/* arcs from row i: first[i] .. first[i+1] */
+	size_t	*index, *low;	/* order of discovery, 0 unseen; lowlink */
+	size_t	*comp;		/* the cycle of each row, once ended */
+	double	*total;		/* a cycle's estimated time, all of it */
+	double	*outside;	/* calls into it from outside it */
+	size_t	*stack;		/* rows whose cycle is not yet ended */
+	size_t	 ns;
+	size_t	*calls;		/* rows being visited */
+	size_t	*next;		/* the next arc each of them follows */
+	size_t	 nc;
+	char	*on;		/* on stack */
+	size_t	 count, ncomp;
+};
+
+/* An arc's share of its callee's cycle's time, as gprof shares it. */
+static double
+est_arc(const struct walk *w, const struct cgarc *c)
+{
+	size_t k = w->comp[c->to];
+
+	if (!est_follows(c) || (c->from != ROW_NONE && w->comp[c->from] ==
+	    k) || w->outside[k] <= 0)
+		return 0;
+	return w->total[k] * (double)c->calls / w->outside[k];
+}
+
+/*
+ * The cycle whose rows are stack[from ..] is whole, and every cycle it
+ * calls is done: a row's estimate is its self time and the shares of
+ * the cycles it calls, a cycle's the sum of its rows'; its calls from
+ * outside it are what callers will share it by.
+ */
+static void
+est_cycle(struct report *r, struct walk *w, size_t from)
+{
+	const struct cgarc *c;
+	size_t i, k, v, n = w->ncomp++;
+	double in = 0, inside = 0;
+
+	for (i = from; i < w->ns; i++) {
+		w->on[w->stack[i]] = 0;
+		w->comp[w->stack[i]] = n;
+	}
+	w->total[n] = 0;
+	for (i = from; i < w->ns; i++) {
+		v = w->stack[i];
+		r->rows[v].est = est_self(r, &r->rows[v]);
+		in += (double)r->rows[v].callsin;
+		for (k = w->first[v]; k < w->first[v + 1]; k++) {
+			c = &r->g.arcs[k];
+			if (est_follows(c) && w->comp[c->to] == n)
+				inside += (double)c->calls;
+			else if (est_follows(c))
+				r->rows[v].est += est_arc(w, c);
+		}
+		w->total[n] += r->rows[v].est;
+	}
+	w->outside[n] = in - inside;
+	w->ns = from;
+}
+
+/* Row v is seen: number it, stack it, visit it. */
+static void
+est_see(struct walk *w, size_t v)
+{
+	w->index[v] = w->low[v] = ++w->count;
+	w->stack[w->ns++] = v;
+	w->on[v] = 1;
+	w->calls[w->nc] = v;
+	w->next[w->nc++] = w->first[v];
+}
+
+/* Tarjan's walk from row root, without recursion. */
+static void
+est_walk(struct report *r, struct walk *w, size_t root)
+{
+	const struct cgarc *c;
+	size_t v, u, i;
+
+	est_see(w, root);
+	while (w->nc > 0) {
+		v = w->calls[w->nc - 1];
+		if (w->next[w->nc - 1] < w->first[v + 1]) {
+			c = &r->g.arcs[w->next[w->nc - 1]++];
+			if (!est_follows(c))
+				continue;
+			if (w->index[c->to] == 0)
+				est_see(w, c->to);
+			else if (w->on[c->to] && w->index[c->to] < w->low[v])
+				w->low[v] = w->index[c->to];
+			continue;
+		}
+		w->nc--;
+		if (w->low[v] == w->index[v]) {
+			for (i = w->ns; w->stack[i - 1] != v; i--)
+				;
+			est_cycle(r, w, i - 1);
+		}
+		if (w->nc > 0 && w->low[v] < w->low[u = w->calls[w->nc - 1]])
+			w->low[u] = w->low[v];
+	}
+}
+
+/*
+ * gprof's equal-cost estimate of every row, and of every arc.  A cycle
+ * is one, as gprof lumps it: a row's own estimate leaves out the arcs
+ * inside its cycle, and callers from outside share the cycle's whole
+ * time by the calls each made into it.
+ */
+static void
+estimate(struct report *r)
+{
+	struct walk w;
+	struct cgarc *c;
+	size_t i, k, n = r->nrows + 1;
+
+	memset(&w, 0, sizeof(w));
+	w.first = xcalloc(n + 1, sizeof(*w.first));
+	w.index = xcalloc(n, sizeof(*w.index));
+	w.low = xcalloc(n, sizeof(*w.low));
+	w.comp = xcalloc(n, sizeof(*w.comp));
+	w.total = xcalloc(n, sizeof(*w.total));
+	w.outside = xcalloc(n, sizeof(*w.outside));
+	w.stack = xcalloc(n, sizeof(*w.stack));
+	w.calls = xcalloc(n, sizeof(*w.calls));
+	w.next = xcalloc(n, sizeof(*w.next));
+	w.on = xcalloc(n, 1);
+	for (i = 0, k = 0; i <= r->nrows; i++) {
+		while (k < r->g.narcs && r->g.arcs[k].from < i)
+			k++;
+		w.first[i] = k;
+	}
+	for (i = 0; i < r->nrows; i++)
+		if (w.index[i] == 0)
+			est_walk(r, &w, i);
+	for (k = 0; k < r->g.narcs; k++) {
+		c = &r->g.arcs[k];
+		c->est = est_arc(&w, c);
+	}
+	r->g.estimated = 1;
+	free(w.first);
+	free(w.index);
+	free(w.low);
+	free(w.comp);
+	free(w.total);
+	free(w.outside);
+	free(w.stack);
+	free(w.calls);
+	free(w.next);
+	free(w.on);
+}
+
+/*
+ * Work out the graph of r, whose rows are still in the order they were
+ * made (row i has id i): the arcs of attrib.c, the stacks' pairs, the
+ * measured times, and gprof's estimate when arcs were counted.
+ */
+void
+graph_compute(struct report *r)
+{
+	join_arcs(&r->g);
+	count_calls(r);
+	measure(r);
+	if (r->g.counted)
+		estimate(r);
+}
+
+void
+graph_free(struct graph *g)
+{
+	free(g->arcs);
+	free(g->stacks);
+	free(g->ids);
+	free(g->skipped);
+	memset(g, 0, sizeof(*g));
+}

@@ -1,0 +1,147 @@
+/*
+ * model.h -- prof's second room: the merged profile against the
+ * program's symbols, as the report's rows, the arcs and stacks between
+ * them, and their inclusive time.  Nothing here knows how the report
+ * is printed or exported.
+ *
+ *	attrib.c	the steps in order; samples, calls, arcs and stack
+ *			frames placed in the entries of the symbol tables
+ *	entries.c	each object's symbol table cut into entries, read
+ *			on first use; -l's folding; libmon's own entry
+ *	rows.c		the rows named: entries, unnamed addresses, the
+ *			kernel's time, clashing locals, what became of
+ *			each object
+ *	callgraph.c	the call graph over rows: inclusive time measured
+ *			from the stacks, arc times, gprof's estimate
+ *	sort.c		the rows in the order the options ask for
+ */
+#ifndef _MODEL_H
+#define _MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "prof.h"
+#include "read/read.h"
+
+/* A line of the report. */
+struct row {
+	const char	**names;	/* synonyms, printed "a, b" */
+	size_t		 nnames;
+	const char	*obj;		/* object label, NULL for the program */
+	const char	*file;		/* a clashing local's source file */
+	char		*own;		/* a name made for the row, or NULL */
+	size_t		 objidx;
+	uint64_t	 addr;
+	double		 samples;
+	uint64_t	 calls;
+	size_t		 id;		/* its place in the graph, stable */
+	int		 graphonly;	/* a row only the graph needed */
+	double		 gself;		/* samples of stacks it ends */
+	double		 incl;		/* samples of stacks it is in */
+	double		 est;		/* gprof's estimate of incl */
+	uint64_t	 callsin;	/* arcs into it from other rows */
+	uint64_t	 selfcalls;	/* and from itself */
+	size_t		 level;		/* fewest frames above it in a stack */
+	int		 kernel;	/* the kernel's row: no stack has it */
+};
+
+#define ROW_NONE	SIZE_MAX	/* a frame no row stands for */
+
+/*
+ * A caller-to-callee pair of rows, by id, counted by mcount or seen in
+ * stacks or both.  samples: the stacks in which from calls to
+ * directly, once a stack however often; leaf: of those, the stacks
+ * that end in to right under from.
+ */
+struct cgarc {
+	size_t		 from, to;
+	uint64_t	 calls;
+	int		 counted;	/* an arc of the files holds it */
+	int		 unconfirmed;	/* in stacks, uncounted, to counted */
+	double		 samples;
+	double		 leaf;
+	double		 est;		/* gprof's estimate of its time */
+};
+
+/* A stack in rows, ids[first .. first + depth), innermost first. */
+struct cgstack {
+	size_t		 first;
+	size_t		 depth;
+	double		 samples;
+	int		 cut;		/* outer frames lost at the limit */
+};
+
+/* The call graph of a report. */
+struct graph {
+	struct cgarc	*arcs;		/* sorted by from, then to */
+	size_t		 narcs, arccap;
+	struct cgstack	*stacks;
+	size_t		 nstacks;
+	size_t		*ids;
+	size_t		 nids, idcap;
+	unsigned char	*skipped;	/* by ids: its call went elsewhere */
+	size_t		 skipcap;
+	int		 counted;	/* the files had arcs */
+	int		 sampled;	/* the files had stacks */
+	double		 samples;	/* in the stacks, libmon's left out */
+	double		 overhead;	/* stacks ending in libmon's code */
+	double		 unconfirmed;	/* stacks with an unconfirmed pair */
+	double		 cut;		/* stacks cut at the limit */
+	double		 shortend;	/* stacks ending short of a start */
+	size_t		 nounconf;	/* distinct unconfirmed pairs */
+	int		 estimated;	/* est computed (there were arcs) */
+};
+
+/* How attribution fared with object i > 0 of a profile, for -s. */
+struct objuse {
+	int			 tried;	/* it had data, and was looked up */
+	const char		*why;	/* why it could not be read, or NULL */
+	const struct symtab	*st;	/* its functions, when read */
+	const char		*label;	/* how rows name it */
+	size_t			 sampled; /* entries that took samples */
+};
+
+/*
+ * The report: rows and the totals they are measured against.  Samples
+ * are weighted ones (struct profile), but for the counts -s prints.
+ */
+struct report {
+	struct row	*rows;
+	size_t		 nrows;
+	double		 total;		/* every sample of the run */
+	double		 attributed;	/* samples given to a named function */
+	double		 histattr;	/* of which from the histogram */
+	double		 period;	/* seconds per sample */
+	double		 overhead;	/* samples in libmon's code */
+	int		 libmon;	/* 0, or how it was found: 'r' 'n' */
+	uint64_t	 histsum;	/* samples in the histogram, counted */
+	uint64_t	 outside;	/* outside it, counted */
+	uint64_t	 calltotal;
+	uint64_t	 callsunmatched;
+	size_t		 cellscalled;	/* cells (by place) with calls */
+	size_t		 cellsnamed;	/* of which given to a function */
+	size_t		 qualified;	/* main-program functions */
+	size_t		 nsyms;		/* symbols in its table */
+	size_t		 idle;		/* qualified, but no time or calls */
+	struct objuse	*uses;		/* one per object; [0] unused */
+	void		*tabs;		/* attrib.c's symbol tables */
+	size_t		 ntabs;
+	struct graph	 g;		/* ids index rows as first made */
+	struct row	**byid;		/* rows by id, once sorted */
+};
+
+/* attrib.c */
+void	attribute(struct report *, const struct profile *, struct symtab *,
+	    const struct opts *);
+void	report_free(struct report *);
+
+/* callgraph.c */
+void	graph_compute(struct report *);
+size_t	graph_find(const struct graph *, size_t, size_t);
+void	graph_free(struct graph *);
+
+/* sort.c */
+void	report_sort(struct report *, const struct opts *);
+
+#endif /* !_MODEL_H */

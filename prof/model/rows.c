@@ -1,0 +1,320 @@
+/*
+ * rows.c -- the report's rows, named: an entry that took samples or
+ * calls, an address no symbol covers, the kernel's time.
+ *
+ * An entry's row carries every name of its group.  Locals of one name
+ * from several source files are rows apart, and carry their file where
+ * the names clash.  Addresses no symbol covers make one row an object,
+ * object+0xoffset with -u a row each; a function of a perf map is a row
+ * "name (perf-PID.map)", and an address no line of the map covers, or
+ * of a map that could not be read, is [unknown]+0xaddress.  The kernel
+ * time a perf clock could not sample is one row of its own.  A function
+ * only the call graph needs (no time, no calls of its own) has its row
+ * too, marked, which the flat report shows only with -i.
+ *
+ * Names and paths go into the rows as the files gave them; the printers
+ * make them printable.  What became of each object is left in the
+ * report's uses for -s, which print/report.c words.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/attr.h"
+#include "model/model.h"
+#include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
+
+static struct row *
+new_row(struct report *r, size_t *cap)
+{
+	struct row *w;
+
+	r->rows = xgrow(r->rows, cap, r->nrows, 1, sizeof(*r->rows));
+	w = &r->rows[r->nrows];
+	memset(w, 0, sizeof(*w));
+	w->id = r->nrows++;
+	return w;
+}
+
+/*
+ * May synonym f of entry e (object i) name its row, as far as being
+ * local goes?  In the program with -g, or when the entry has nothing
+ * else; in a shared object when no global names it (global), so that
+ * internal aliases (glibc's __GI_ names) stay out.
+ */
+static int
+by_locality(const struct attr *a, size_t i, const struct entry *e,
+    const struct func *f, int global)
+{
+	if (!f->local)
+		return 1;
+	if (i == OBJ_MAIN)
+		return !a->o->fold || e->local;
+	return !global;
+}
+
+/*
+ * The row of entry e of object i: its visible names, its totals.  A
+ * synonym is visible as by_locality() says, and a versioned name
+ * (cfree@GLIBC_2.2.5) only when no visible name is a plain one.
+ */
+static void
+entry_row(struct attr *a, size_t i, const struct entry *e, struct row *w)
+{
+	const struct otab *t = &a->tabs[i];
+	const struct func *g = &t->st.funcs[e->first];
+	int global = 0, plain = 0;
+	size_t k;
+
+	for (k = 0; k < e->ngroup; k++)
+		global |= !g[k].local;
+	for (k = 0; k < e->ngroup; k++)
+		if (by_locality(a, i, e, &g[k], global) &&
+		    strchr(g[k].name, '@') == NULL)
+			plain = 1;
+	w->names = xcalloc(e->ngroup, sizeof(*w->names));
+	for (k = 0; k < e->ngroup; k++) {
+		if (!by_locality(a, i, e, &g[k], global) ||
+		    (plain && strchr(g[k].name, '@') != NULL))
+			continue;
+		w->names[w->nnames++] = g[k].name;
+		if (g[k].local && w->file == NULL)
+			w->file = g[k].file;
+	}
+	w->obj = i == OBJ_MAIN ? NULL : t->label;
+	w->objidx = i;
+	w->addr = e->addr;
+	w->samples = e->samples;
+	w->calls = e->calls;
+}
+
+/* Main-program functions without time or calls, for -s and -z. */
+static int
+idle_entry(const struct attr *a, const struct entry *e, int *inrange)
+{
+	const struct profile *p = a->p;
+
+	*inrange = e->addr >= p->lpc && e->addr < p->hpc;
+	return e->samples == 0 && e->calls == 0;
+}
+
+static void
+count_qualified(struct attr *a, const struct entry *e, int idle)
+{
+	const struct symtab *st = &a->tabs[OBJ_MAIN].st;
+	size_t k;
+
+	for (k = 0; k < e->ngroup; k++) {
+		if (!by_locality(a, OBJ_MAIN, e, &st->funcs[e->first + k], 1))
+			continue;
+		a->r->qualified++;
+		if (idle)
+			a->r->idle++;
+	}
+}
+
+void
+entry_rows(struct attr *a, size_t *cap)
+{
+	struct entry *e;
+	struct row *w;
+	struct otab *t;
+	size_t i, k;
+	int idle, inrange, shown;
+
+	for (i = 0; i < a->p->nobjs; i++) {
+		t = &a->tabs[i];
+		if (!t->ok)
+			continue;
+		for (k = 0; k < t->nents; k++) {
+			e = &t->ents[k];
+			if (e->self) {
+				a->r->overhead += e->samples;
+				a->r->libmon = a->p->nself > 0 ? 'r' : 'n';
+				continue;
+			}
+			idle = idle_entry(a, e, &inrange);
+			if (i == OBJ_MAIN)
+				count_qualified(a, e, idle);
+			shown = !idle || (a->o->zeros && i == OBJ_MAIN &&
+			    inrange);
+			if (!shown && !e->graph)
+				continue;
+			w = new_row(a->r, cap);
+			entry_row(a, i, e, w);
+			w->graphonly = !shown;
+			e->row = w->id;
+		}
+	}
+}
+
+int
+cmp_raw(const void *x, const void *y)
+{
+	const struct raw *a = x, *b = y;
+
+	if (a->obj != b->obj)
+		return a->obj < b->obj ? -1 : 1;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Do raws a and b (sorted) make one row?  An object's addresses that no
+ * symbol covers make one row, unless -u lists them one by one; those in
+ * no object, one row each.
+ */
+static int
+same_raw(const struct attr *a, const struct raw *x, const struct raw *y)
+{
+	if (x->obj != y->obj)
+		return 0;
+	return x->addr == y->addr || (x->obj != OBJ_NONE && !a->o->unnamed);
+}
+
+/* The name of a row of raw addresses from w on; grouped: the object's. */
+static void
+raw_name(struct attr *a, const struct raw *w, int grouped, struct row *row)
+{
+	const char *lab;
+	size_t len;
+
+	if (w->obj == OBJ_NONE)
+		lab = "[unknown]";
+	else if (a->tabs[w->obj].ok || is_vdso(&a->p->objs[w->obj]))
+		lab = a->tabs[w->obj].label;
+	else
+		lab = a->p->objs[w->obj].path;
+	row->names = xcalloc(1, sizeof(*row->names));
+	row->nnames = 1;
+	if (grouped) {
+		row->names[0] = "[unnamed code]";
+		row->obj = lab;
+		return;
+	}
+	len = strlen(lab) + 20;
+	row->own = xmalloc(len);
+	(void)snprintf(row->own, len, "%s+0x%llx", lab,
+	    (unsigned long long)w->addr);
+	row->names[0] = row->own;
+}
+
+/*
+ * Addresses no symbol covers: one row an object, named "[unnamed code]
+ * (object)", or with -u one an address, object+0xoffset; in no object,
+ * [unknown]+0xaddress.
+ */
+void
+raw_rows(struct attr *a, size_t *cap)
+{
+	struct raw *w;
+	struct row *row;
+	size_t i, j;
+
+	if (a->nraws == 0)
+		return;
+	qsort(a->raws, a->nraws, sizeof(*a->raws), cmp_raw);
+	for (i = 0; i < a->nraws; i = j) {
+		w = &a->raws[i];
+		row = new_row(a->r, cap);
+		row->graphonly = 1;
+		for (j = i; j < a->nraws && same_raw(a, w, &a->raws[j]); j++) {
+			row->samples += a->raws[j].samples;
+			row->calls += a->raws[j].calls;
+			row->graphonly &= a->raws[j].graph;
+			a->raws[j].row = row->id;
+		}
+		raw_name(a, w, w->obj != OBJ_NONE && !a->o->unnamed, row);
+		row->objidx = w->obj;
+		row->addr = w->addr;
+	}
+}
+
+static const struct row *sortrows;	/* for the C11 qsort below */
+
+static int
+cmp_rowname(const void *x, const void *y)
+{
+	const struct row *a = &sortrows[*(const size_t *)x];
+	const struct row *b = &sortrows[*(const size_t *)y];
+
+	if (a->objidx != b->objidx)
+		return a->objidx < b->objidx ? -1 : 1;
+	return strcmp(a->nnames > 0 ? a->names[0] : "",
+	    b->nnames > 0 ? b->names[0] : "");
+}
+
+/*
+ * Static functions of one name in several source files are rows apart;
+ * where names clash, a row says its file.  Elsewhere it says none.
+ */
+void
+mark_clashes(struct report *r)
+{
+	size_t *v, i, j, k;
+
+	v = xcalloc(r->nrows + 1, sizeof(*v));
+	for (i = 0; i < r->nrows; i++)
+		v[i] = i;
+	sortrows = r->rows;
+	qsort(v, r->nrows, sizeof(*v), cmp_rowname);
+	for (i = 0; i < r->nrows; i = j) {
+		for (j = i + 1; j < r->nrows &&
+		    cmp_rowname(&v[i], &v[j]) == 0; j++)
+			;
+		if (j - i == 1)
+			r->rows[v[i]].file = NULL;
+		for (k = i; k < j; k++)
+			if (r->rows[v[k]].nnames == 0)
+				r->rows[v[k]].file = NULL;
+	}
+	free(v);
+}
+
+/*
+ * The kernel's row: time the perf clock could not sample, being in
+ * kernel mode, which the run's user and system times tell apart.
+ */
+void
+kernel_row(struct attr *a, size_t *cap)
+{
+	struct row *w;
+
+	if (a->p->wkernel <= 0)
+		return;
+	a->r->attributed += a->p->wkernel;	/* known, if not a function */
+	if (a->o->progonly)
+		return;
+	w = new_row(a->r, cap);
+	w->names = xcalloc(1, sizeof(*w->names));
+	w->names[0] = "[kernel: system calls and faults]";
+	w->nnames = 1;
+	w->objidx = OBJ_NONE;
+	w->kernel = 1;
+	w->samples = a->p->wkernel;
+}
+
+/* What became of each object, for -s (print/report.c). */
+void
+note_uses(struct attr *a)
+{
+	const struct otab *t;
+	struct objuse *u;
+	size_t i, k;
+
+	a->r->uses = xcalloc(a->p->nobjs, sizeof(*a->r->uses));
+	for (i = 1; i < a->p->nobjs; i++) {
+		t = &a->tabs[i];
+		u = &a->r->uses[i];
+		u->tried = t->tried;
+		u->why = t->why;
+		u->label = t->label;
+		if (!t->ok)
+			continue;
+		u->st = &t->st;
+		for (k = 0; k < t->nents; k++)
+			u->sampled += t->ents[k].samples > 0;
+	}
+}

@@ -1,0 +1,514 @@
+/*
+ * graphprint.c -- -q, the call graph, and -e, gprof's estimate beside
+ * the measured figures.
+ *
+ * -q prints an entry per function in the layout gprof users know: its
+ * callers, the function's own line, the functions it calls, a line of
+ * dashes.
+ *
+ *	index %time     self  children          called  name
+ *	                0.10      0.80          10/100      costly [2]
+ *	[3]    90.0     0.30      0.80             100  work [3]
+ *	                0.40      0.00         900/900      leaf [5]
+ *
+ * The function's line: its index, its inclusive time as a share of the
+ * run's (libmon's left out, as in the flat report), its self and
+ * children seconds, its calls (from other functions, then + from
+ * itself).  A caller's line: the part of the function's time spent
+ * when this caller called it directly, self and children, and the
+ * calls it made of all the function's calls from others.  A callee's
+ * line: the same for the callee under this function.  Entries are
+ * sorted by inclusive time, and numbered in that order, as gprof does;
+ * of two with the same time, the one nearer the stacks' roots first,
+ * so that a caller comes before the callee whose time is all its own.
+ * Callers are listed by increasing time, so that the largest is next
+ * to the function's line; callees by decreasing time.
+ *
+ * Every figure says where it came from in the heading: calls counted
+ * by mcount, time from the sampled stacks -- or, with no stacks, the
+ * histogram's self time and no children time at all, unless -e asks
+ * for gprof's estimate, which is then printed as such.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "print/print.h"
+#include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
+
+#define EST_POINTS	3.0	/* -e: a difference worth showing */
+
+/* What the printer keeps while it prints one report. */
+struct gp {
+	struct report	*r;
+	const struct opts *o;
+	size_t		*order;		/* entries, in print order */
+	size_t		 n;
+	size_t		*index;		/* by row id: its [n], 0 if none */
+	double		 pct;		/* percent a sample */
+	int		 timed;		/* inclusive figures to print */
+	size_t		*list;		/* callers or callees of an entry */
+	size_t		*into;		/* arcs by callee: of row i, */
+	size_t		*intofirst;	/* into[intofirst[i] .. [i + 1]) */
+	size_t		*fromfirst;	/* arcs from row i: fromfirst[i] .. */
+};
+
+/* The inclusive figure of a row: measured, estimated with -e, or none. */
+static double
+row_time(const struct gp *g, const struct row *w)
+{
+	if (g->r->g.sampled)
+		return w->incl;
+	if (g->timed)
+		return w->est;
+	return w->samples;
+}
+
+static double
+row_self(const struct gp *g, const struct row *w)
+{
+	return g->r->g.sampled ? w->gself : w->samples;
+}
+
+/* An arc's time and the self part of it, as row_time() has them. */
+static void
+arc_time(const struct gp *g, const struct cgarc *c, double *all,
+    double *self)
+{
+	const struct row *w = g->r->byid[c->to];
+
+	if (g->r->g.sampled) {
+		*all = c->samples;
+		*self = c->leaf;
+	} else if (g->timed) {
+		*all = c->est;
+		*self = w->est > 0 ? c->est * w->samples / w->est : 0;
+	} else
+		*all = *self = 0;
+}
+
+static const struct gp *sortgp;		/* for the C11 qsort below */
+
+static int
+cmp_entry(const void *x, const void *y)
+{
+	const struct row *a = sortgp->r->byid[*(const size_t *)x];
+	const struct row *b = sortgp->r->byid[*(const size_t *)y];
+	double ta = row_time(sortgp, a), tb = row_time(sortgp, b);
+	int c;
+
+	if (ta != tb)
+		return ta > tb ? -1 : 1;
+	if (a->level != b->level)
+		return a->level < b->level ? -1 : 1;
+	if (a->calls != b->calls)
+		return a->calls > b->calls ? -1 : 1;
+	if ((c = strcmp(a->nnames > 0 ? a->names[0] : "",
+	    b->nnames > 0 ? b->names[0] : "")) != 0)
+		return c;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* The rows that are entries: on an arc, or in a stack. */
+static void
+entries(struct gp *g)
+{
+	const struct graph *gr = &g->r->g;
+	const struct row *w;
+	char *in;
+	size_t i;
+
+	in = xcalloc(g->r->nrows + 1, 1);
+	for (i = 0; i < gr->narcs; i++) {
+		if (gr->arcs[i].from != ROW_NONE)
+			in[gr->arcs[i].from] = 1;
+		in[gr->arcs[i].to] = 1;
+	}
+	g->order = xcalloc(g->r->nrows + 1, sizeof(*g->order));
+	for (i = 0; i < g->r->nrows; i++) {
+		w = &g->r->rows[i];
+		if (in[w->id] || w->incl > 0)
+			g->order[g->n++] = w->id;
+	}
+	free(in);
+	sortgp = g;
+	qsort(g->order, g->n, sizeof(*g->order), cmp_entry);
+	g->index = xcalloc(g->r->nrows + 1, sizeof(*g->index));
+	for (i = 0; i < g->n; i++)
+		g->index[g->order[i]] = i + 1;
+}
+
+/* The heading: where each figure comes from. */
+static void
+heading(const struct gp *g, const struct profile *p)
+{
+	const struct graph *gr = &g->r->g;
+	uint64_t calls = 0;
+	size_t i, n = 0;
+	char lim[32];
+
+	for (i = 0; i < gr->narcs; i++)
+		if (gr->arcs[i].counted) {
+			addsat(&calls, gr->arcs[i].calls);
+			n++;
+		}
+	printf("call graph of %zu file%s\n\n", p->nfiles,
+	    p->nfiles == 1 ? "" : "s");
+	if (gr->counted)
+		printf("calls: exact, counted by mcount: %" PRIu64 " calls on "
+		    "%zu arcs\n", calls, n);
+	else
+		printf("calls: none counted (the files hold no arcs)\n");
+	if (gr->sampled)
+		printf("time: measured from sampled call stacks, %.0f samples "
+		    "(%.2f s)\n", gr->samples, gr->samples * g->r->period);
+	else if (g->timed)
+		printf("time: self from the histogram; children are gprof's "
+		    "equal-cost\n      estimate, not measured (no stacks)\n");
+	else
+		printf("time: self from the histogram; inclusive time "
+		    "unavailable,\n      the files hold no stacks (-e "
+		    "estimates it)\n");
+	if (gr->cut > 0)
+		printf("cut: %.0f samples in stacks cut at %s frames; "
+		    "their outer callers unknown\n", gr->cut,
+		    stack_limits(p, lim, sizeof(lim)));
+	if (gr->shortend > 0)
+		printf("short: %.0f samples in stacks that end short of a "
+		    "thread's start;\n      their outer callers unknown "
+		    "(a frame the walk could not follow)\n", gr->shortend);
+	if (p->sum.stacks_lost > 0)
+		printf("lost: %" PRIu64 " samples kept no stack\n",
+		    p->sum.stacks_lost);
+	if (gr->unconfirmed > 0)
+		printf("unconfirmed: %.0f samples (%.1f%%) in stacks with a "
+		    "caller pair the\n      counted arcs do not confirm: %zu "
+		    "pair%s, called ?\n", gr->unconfirmed, gr->samples > 0 ?
+		    100.0 * gr->unconfirmed / gr->samples : 0.0,
+		    gr->nounconf, gr->nounconf == 1 ? "" : "s");
+	printf("\nindex %%time     self  children          called  name\n");
+}
+
+/* Seconds of a column, or a dash where there is no figure. */
+static void
+put_secs(const struct gp *g, double v, int have, int width)
+{
+	if (have)
+		printf("%*.2f", width, v * g->r->period);
+	else
+		printf("%*s", width, "-");
+}
+
+/* A row's name and its index. */
+static void
+put_entry_name(const struct gp *g, size_t id)
+{
+	if (id == ROW_NONE) {
+		fputs("<outside the report>", stdout);
+		return;
+	}
+	put_rowname(g->r->byid[id]);
+	if (g->index[id] > 0)
+		printf(" [%zu]", g->index[id]);
+}
+
+/* The called column of arc c, seen from its callee. */
+static void
+put_called(const struct gp *g, const struct cgarc *c)
+{
+	const struct row *w = g->r->byid[c->to];
+	char buf[48];
+
+	if (c->counted && c->from != c->to)
+		(void)snprintf(buf, sizeof(buf), "%" PRIu64 "/%" PRIu64,
+		    c->calls, w->callsin);
+	else if (c->counted)
+		(void)snprintf(buf, sizeof(buf), "%" PRIu64, c->calls);
+	else
+		(void)snprintf(buf, sizeof(buf), "%s", c->unconfirmed ? "?" :
+		    "");
+	/* A space before, however wide: n/total of 10^8 calls fills it. */
+	printf(strlen(buf) < 16 ? "%16s" : " %s", buf);
+}
+
+/* A caller's or callee's line. */
+static void
+arc_line(const struct gp *g, const struct cgarc *c, size_t who)
+{
+	double all, self;
+	int have = g->r->g.sampled || g->timed;
+
+	arc_time(g, c, &all, &self);
+	printf("%11s", "");
+	put_secs(g, self, have, 9);
+	put_secs(g, all - self, have, 10);
+	put_called(g, c);
+	fputs("      ", stdout);
+	put_entry_name(g, who);
+	putchar('\n');
+}
+
+/* The function's own line. */
+static void
+own_line(const struct gp *g, const struct row *w)
+{
+	char idx[24], calls[48];
+	double t = row_time(g, w), self = row_self(g, w);
+	int have = g->r->g.sampled || g->timed;
+
+	(void)snprintf(idx, sizeof(idx), "[%zu]", g->index[w->id]);
+	calls[0] = '\0';
+	if (g->r->g.counted && w->selfcalls > 0)
+		(void)snprintf(calls, sizeof(calls), "%" PRIu64 "+%" PRIu64,
+		    w->callsin, w->selfcalls);
+	else if (g->r->g.counted && w->callsin > 0)
+		(void)snprintf(calls, sizeof(calls), "%" PRIu64, w->callsin);
+	else if (w->calls > 0)
+		(void)snprintf(calls, sizeof(calls), "%" PRIu64, w->calls);
+	printf("%-6s", idx);
+	if (have)
+		printf("%5.1f", t * g->pct);
+	else
+		printf("%5s", "-");
+	put_secs(g, self, 1, 9);
+	put_secs(g, t - self, have, 10);
+	printf("%16s  ", calls);
+	put_entry_name(g, w->id);
+	putchar('\n');
+}
+
+static const struct gp *sortarcs;	/* for the C11 qsort below */
+
+/* Arcs by increasing time, then calls, then the other end's index. */
+static int
+cmp_arc(const void *x, const void *y)
+{
+	const struct cgarc *a = &sortarcs->r->g.arcs[*(const size_t *)x];
+	const struct cgarc *b = &sortarcs->r->g.arcs[*(const size_t *)y];
+	double ta, tb, s;
+
+	arc_time(sortarcs, a, &ta, &s);
+	arc_time(sortarcs, b, &tb, &s);
+	if (ta != tb)
+		return ta < tb ? -1 : 1;
+	if (a->calls != b->calls)
+		return a->calls < b->calls ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* The callers (callers 1) or callees (0) of row id, in print order. */
+static size_t
+arcs_of(struct gp *g, size_t id, int callers)
+{
+	size_t i, n = 0, t, lo, hi;
+
+	lo = callers ? g->intofirst[id] : g->fromfirst[id];
+	hi = callers ? g->intofirst[id + 1] : g->fromfirst[id + 1];
+	for (i = lo; i < hi; i++)
+		g->list[n++] = callers ? g->into[i] : i;
+	sortarcs = g;
+	qsort(g->list, n, sizeof(*g->list), cmp_arc);
+	if (!callers)
+		for (i = 0; i < n / 2; i++) {
+			t = g->list[i];
+			g->list[i] = g->list[n - 1 - i];
+			g->list[n - 1 - i] = t;
+		}
+	return n;
+}
+
+/*
+ * Where each row's arcs are: those from it lie together, the arcs
+ * being sorted by caller; those into it are gathered by a counting
+ * sort on the callee.  Rows' ids are below nrows; arcs from no row
+ * come last, and are no row's callees list.
+ */
+static void
+index_arcs(struct gp *g)
+{
+	const struct graph *gr = &g->r->g;
+	size_t i, k, n = g->r->nrows;
+
+	g->fromfirst = xcalloc(n + 2, sizeof(*g->fromfirst));
+	g->intofirst = xcalloc(n + 2, sizeof(*g->intofirst));
+	g->into = xcalloc(gr->narcs + 1, sizeof(*g->into));
+	for (i = 0, k = 0; i <= n; i++) {
+		while (k < gr->narcs && gr->arcs[k].from < i)
+			k++;
+		g->fromfirst[i] = k;
+	}
+	for (k = 0; k < gr->narcs; k++)
+		g->intofirst[gr->arcs[k].to + 1]++;
+	for (i = 0; i < n; i++)
+		g->intofirst[i + 1] += g->intofirst[i];
+	for (k = 0; k < gr->narcs; k++)
+		g->into[g->intofirst[gr->arcs[k].to]++] = k;
+	for (i = n; i > 0; i--)
+		g->intofirst[i] = g->intofirst[i - 1];
+	g->intofirst[0] = 0;
+}
+
+static void
+entry(struct gp *g, size_t id)
+{
+	const struct cgarc *c;
+	size_t i, n;
+
+	n = arcs_of(g, id, 1);
+	if (n == 0)
+		printf("%47s<spontaneous>\n", "");
+	for (i = 0; i < n; i++) {
+		c = &g->r->g.arcs[g->list[i]];
+		arc_line(g, c, c->from);
+	}
+	own_line(g, g->r->byid[id]);
+	n = arcs_of(g, id, 0);
+	for (i = 0; i < n; i++) {
+		c = &g->r->g.arcs[g->list[i]];
+		arc_line(g, c, c->to);
+	}
+	printf("-----------------------------------------------"
+	    "------------\n");
+}
+
+/*
+ * Percent a sample: against the run's time, libmon's left out, as the
+ * flat report; against the stacks' if they say more (a forged file).
+ */
+static double
+percent(const struct report *r)
+{
+	double base = r->total - r->overhead;
+
+	if (r->g.samples > base)
+		base = r->g.samples;
+	return base > 0 ? 100.0 / base : 0;
+}
+
+static void
+gp_init(struct gp *g, struct report *r, const struct opts *o)
+{
+	memset(g, 0, sizeof(*g));
+	g->r = r;
+	g->o = o;
+	g->timed = r->g.sampled || (o->estimate && r->g.estimated);
+	g->pct = percent(r);
+	g->list = xcalloc(r->g.narcs + 1, sizeof(*g->list));
+	index_arcs(g);
+}
+
+static void
+gp_free(struct gp *g)
+{
+	free(g->order);
+	free(g->index);
+	free(g->list);
+	free(g->into);
+	free(g->intofirst);
+	free(g->fromfirst);
+}
+
+/* -q: the call graph of r on stdout. */
+void
+graph_print(struct report *r, const struct profile *p, const struct opts *o)
+{
+	struct gp g;
+	size_t i;
+
+	report_sort(r, o);
+	gp_init(&g, r, o);
+	entries(&g);
+	if (!o->nohead)
+		heading(&g, p);
+	for (i = 0; i < g.n; i++)
+		entry(&g, g.order[i]);
+	if (g.n == 0)
+		printf("no call graph: the files hold no arcs and no "
+		    "stacks\n");
+	gp_free(&g);
+}
+
+/* One line of -e: measured and estimated percent, and what. */
+static void
+est_line(const struct gp *g, double meas, double est, size_t from,
+    size_t to)
+{
+	printf("%9.1f %9.1f  ", meas * g->pct, est * g->pct);
+	if (from != ROW_NONE) {
+		put_rowname(g->r->byid[from]);
+		fputs(" -> ", stdout);
+	}
+	put_rowname(g->r->byid[to]);
+	putchar('\n');
+}
+
+/* Does a measured and an estimated figure differ enough to show? */
+static int
+differ(const struct gp *g, double meas, double est)
+{
+	double d = (meas - est) * g->pct;
+
+	return d > EST_POINTS || d < -EST_POINTS;
+}
+
+/*
+ * -e: after the report, gprof's equal-cost estimate beside the
+ * measured inclusive time, for each function and each arc where the two
+ * differ by more than EST_POINTS points of the run's time.  The report
+ * was printed first: its rows are sorted and named.
+ */
+void
+estimate_print(struct report *r, const struct opts *o)
+{
+	const struct cgarc *c;
+	const struct row *w;
+	struct gp g;
+	size_t i, n = 0;
+
+	gp_init(&g, r, o);
+	printf("\ngprof's equal-cost estimate");
+	if (!r->g.estimated || !r->g.sampled) {
+		printf(": %s\n", !r->g.estimated ? "no arcs in the files to "
+		    "estimate from" : "no stacks to measure against;\n-q "
+		    "and -i show the estimate");
+		gp_free(&g);
+		return;
+	}
+	printf(" beside the measured time, where they differ\nby more "
+	    "than %.0f points of the run's time:\n\n%9s %9s\n%9s %9s  %s\n",
+	    EST_POINTS, "%time", "%time", "measured", "estimate",
+	    "function, or caller -> callee");
+	for (i = 0; i < r->nrows; i++) {
+		w = &r->rows[i];
+		if (!differ(&g, w->incl, w->est))
+			continue;
+		est_line(&g, w->incl, w->est, ROW_NONE, w->id);
+		n++;
+	}
+	for (i = 0; i < r->g.narcs; i++) {
+		c = &r->g.arcs[i];
+		if (!c->counted || c->from == ROW_NONE || c->from == c->to ||
+		    !differ(&g, c->samples, c->est))
+			continue;
+		est_line(&g, c->samples, c->est, c->from, c->to);
+		n++;
+	}
+	if (n == 0)
+		printf("%9s none\n", "");
+	gp_free(&g);
+}
+
+/* The report, or with -q the call graph; then with -e the estimate. */
+void
+report_show(struct report *r, const struct profile *p, const struct opts *o)
+{
+	if (o->graph)
+		graph_print(r, p, o);
+	else
+		report_print(r, o);
+	if (o->estimate)
+		estimate_print(r, o);
+}

@@ -1,0 +1,661 @@
+/*
+ * merge.c -- mon.out files, placed, merged into one struct profile.
+ *
+ * Placed data of several files (a parent and its children, many runs)
+ * merge by addition: histograms bin by bin, which requires the same
+ * range, size and scale; cells and outside samples by place; arcs by
+ * their two places (the caller's at the return address less one, as a
+ * cell's function is found); stacks by their frames, each placed where
+ * its function is looked up (the sampled pc, then return addresses
+ * less one); run counters summed.  Arcs are checked against the cells
+ * they must add up to, and stacks against the samples the run took:
+ * a file that contradicts itself there is warned about, not refused.
+ *
+ * Files may have sampled at different rates, or with different clocks:
+ * each file's samples are weighted by its own period (its clock's CPU
+ * time over the samples it took, else the period it asked for, else a
+ * classic file's 100 Hz) over the first file's, so that the seconds of
+ * each add up to its own CPU time.  A perf-clock
+ * file that records its user and system times has its samples stand
+ * for the user part, and its system part is kept apart for the kernel's
+ * row.  Where libmon's own code lay (SELF) is placed like any address.
+ */
+
+#include <err.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "read/mfile.h"
+#include "read/read.h"
+#include "util/util.h"
+
+/* --- merging ------------------------------------------------------ */
+
+/*
+ * The histogram: the first file sets its shape, the others must match.
+ * Checked before anything of f is merged, so that a file refused leaves
+ * the profile as it was.
+ */
+static int
+check_hist(struct profile *p, const struct mfile *f, const char **why)
+{
+	uint64_t bias, scale;
+	size_t len;
+
+	if (p->nfiles == 0)
+		return 0;
+	bias = f->hasexec && f->hpc > f->lpc ? f->exec.bias : 0;
+	scale = f->hasrun ? f->run.scale : 0;
+	if (p->lpc == f->lpc - bias && p->hpc == f->hpc - bias &&
+	    p->nhist == f->nhist && p->scale == scale)
+		return 0;
+	free(p->why);
+	len = strlen(p->first) + 64;
+	p->why = xmalloc(len);
+	(void)snprintf(p->why, len, "histogram range or size differs from %s",
+	    p->first);
+	*why = p->why;
+	return -1;
+}
+
+static void
+merge_hist(struct profile *p, struct mfile *f)
+{
+	uint64_t bias;
+	size_t i;
+	uint16_t w;
+
+	bias = f->hasexec && f->hpc > f->lpc ? f->exec.bias : 0;
+	if (p->nfiles == 0) {
+		p->lpc = f->lpc - bias;
+		p->hpc = f->hpc - bias;
+		p->nhist = f->nhist;
+		p->scale = f->hasrun ? f->run.scale : 0;
+		p->hist = xcalloc(f->nhist, sizeof(*p->hist));
+	}
+	for (i = 0; i < f->nhist; i++) {
+		memcpy(&w, f->hist + i * sizeof(w), sizeof(w));
+		p->hist[i] += f->weight * w;
+		p->histraw += w;
+	}
+}
+
+/* The file's period, and what it weighs against the first file's. */
+static void
+merge_period(struct profile *p, struct mfile *f)
+{
+	f->period = mfile_period(f);
+	if (p->nfiles == 0) {
+		p->period = p->pmin = p->pmax = f->period;
+		p->askmin = UINT64_MAX;
+	}
+	if (f->period < p->pmin)
+		p->pmin = f->period;
+	if (f->period > p->pmax)
+		p->pmax = f->period;
+	f->weight = f->period / p->period;
+	p->wkernel += mfile_kernel_seconds(f) / p->period;
+	p->kfiles[mfile_kernel_mode(f)]++;
+	if (f->hasrun && f->run.period_ns > 0) {
+		if (f->run.period_ns < p->askmin)
+			p->askmin = f->run.period_ns;
+		if (f->run.period_ns > p->askmax)
+			p->askmax = f->run.period_ns;
+	}
+}
+
+static void
+merge_run(struct profile *p, const struct mfile *f)
+{
+	const struct monx_run *r = &f->run;
+	struct monx_run *s = &p->sum;
+	int state;
+
+	if (!f->hasrun) {
+		p->run = 0;
+		return;
+	}
+	p->wlost += f->weight * ((double)r->samples_lost + (double)r->dropped);
+	/*
+	 * The threads and tables of a run in parts are those of its last
+	 * part: the others' stood at their time and are not added.
+	 */
+	state = r->part == 0 || r->last;
+	if (!p->anyrun) {
+		*s = *r;
+		if (!state)
+			s->threads = s->tables = s->unsampled = 0;
+		p->anyrun = 1;
+		return;
+	}
+	if (r->clock != s->clock)
+		p->clocks = 1;
+	s->cpu_ns += r->cpu_ns;
+	s->samples_in += r->samples_in;
+	s->samples_out += r->samples_out;
+	s->samples_lost += r->samples_lost;
+	s->saturated += r->saturated;
+	s->overruns += r->overruns;
+	s->dropped += r->dropped;
+	s->cells_lost += r->cells_lost;
+	if (state) {
+		s->threads += r->threads;
+		s->tables += r->tables;
+		s->unsampled += r->unsampled;
+	}
+	s->unloaded_lost += r->unloaded_lost;
+	s->outside_lost += r->outside_lost;
+	s->user_ns += r->user_ns;
+	s->sys_ns += r->sys_ns;
+	s->stacks_lost += r->stacks_lost;
+	s->stacks_cut += r->stacks_cut;
+}
+
+/*
+ * Where libmon's code lay, as a place: the same program's files give
+ * the same range, kept once.
+ */
+static void
+note_self(struct profile *p, const struct mfile *f)
+{
+	struct place pl;
+	struct selfcode *c;
+	size_t i;
+
+	if (!f->hasself)
+		return;
+	(void)place(f, f->self.lo, &pl);
+	if (pl.obj == OBJ_NONE || (f->hasexec && pl.obj == f->jit))
+		return;
+	for (i = 0; i < p->nself; i++)
+		if (p->self[i].obj == pl.obj && p->self[i].lo == pl.addr)
+			return;
+	p->self = xreallocarray(p->self, p->nself + 1, sizeof(*p->self));
+	c = &p->self[p->nself++];
+	c->obj = pl.obj;
+	c->lo = pl.addr;
+	c->hi = pl.addr + (f->self.hi - f->self.lo);
+}
+
+static void
+merge_counts(struct profile *p, struct mfile *f)
+{
+	struct place *pl;
+	uint64_t pc, out = 0;
+	int64_t mcnt;
+	size_t i;
+
+	p->cells = xreallocarray(p->cells, p->ncells + f->nfns,
+	    sizeof(*p->cells));
+	p->pcs = xgrow(p->pcs, &p->pcscap, p->npcs, f->npcs, sizeof(*p->pcs));
+	for (i = 0; i < f->nfns; i++) {
+		mfile_cell(f, i, &pc, &mcnt);
+		if (MONX_IS_CELL(pc, mcnt) || (pc == 0 && mcnt == 0))
+			continue;
+		p->rawcells++;
+		if (mcnt > 0)
+			p->usedcells++;
+		add_place(p->cells, &p->ncells, f, pc, (uint64_t)mcnt, 0);
+	}
+	for (i = 0; i < f->npcs; i++) {
+		if (f->pcs[i].count == 0)
+			continue;
+		pl = add_place(p->pcs, &p->npcs, f, f->pcs[i].pc,
+		    f->pcs[i].count, 1);
+		pl->samples = f->weight * (double)f->pcs[i].count;
+		if (__builtin_add_overflow(out, f->pcs[i].count, &out))
+			out = UINT64_MAX;
+	}
+	/* The run may have taken more than it had room to record. */
+	if (f->hasrun && f->run.samples_out > out)
+		out = f->run.samples_out;
+	p->outraw += out;
+	p->wout += f->weight * (double)out;
+}
+
+static int
+cmp_u64pair(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : 0;
+}
+
+/*
+ * Cells the file's arcs do not add up to: where its arcs hold every
+ * call, the arcs into a cell sum to its count.  Pairs (address, calls),
+ * cells' counts subtracted from arcs', by address.
+ */
+static size_t
+arcs_against_cells(const struct mfile *f)
+{
+	uint64_t (*v)[2], pc;
+	int64_t mcnt;
+	size_t i, j, n = 0, bad = 0;
+	uint64_t sum;
+
+	v = xcalloc(f->narcs + f->nfns + 1, sizeof(*v));
+	for (i = 0; i < f->narcs; i++) {
+		v[n][0] = f->arcs[i].selfpc;
+		v[n++][1] = f->arcs[i].count;
+	}
+	for (i = 0; i < f->nfns; i++) {
+		mfile_cell(f, i, &pc, &mcnt);
+		if (MONX_IS_CELL(pc, mcnt) || mcnt == 0)
+			continue;
+		v[n][0] = pc;
+		v[n++][1] = -(uint64_t)mcnt;	/* modulo 2^64: sums to 0 */
+	}
+	qsort(v, n, sizeof(*v), cmp_u64pair);
+	for (i = 0; i < n; i = j) {
+		for (sum = 0, j = i; j < n && v[j][0] == v[i][0]; j++)
+			sum += v[j][1];
+		bad += sum != 0;
+	}
+	free(v);
+	return bad;
+}
+
+/* The file's arcs, placed: the caller at the return address less one. */
+static void
+merge_arcs(struct profile *p, struct mfile *f)
+{
+	struct place from, self;
+	struct parc *a;
+	size_t i, bad;
+
+	if (!(f->hasrun && f->run.arcs) && f->narcs == 0)
+		return;
+	p->arcfiles++;
+	if (f->hasrun && f->run.arcs && (bad = arcs_against_cells(f)) > 0) {
+		warnx("warning: %s: the arcs into %zu call counts do not add "
+		    "up to them", f->name, bad);
+		p->arcsbad += bad;
+	}
+	p->arcs = xgrow(p->arcs, &p->arccap, p->narcs, f->narcs,
+	    sizeof(*p->arcs));
+	for (i = 0; i < f->narcs; i++) {
+		(void)place(f, f->arcs[i].frompc - 1, &from);
+		(void)place(f, f->arcs[i].selfpc, &self);
+		a = &p->arcs[p->narcs++];
+		a->fobj = from.obj;
+		a->from = from.addr;
+		a->sobj = self.obj;
+		a->self = self.addr;
+		a->count = f->arcs[i].count;
+	}
+}
+
+/* One stack of a checked record, at *off, placed and appended. */
+static void
+merge_stack(struct profile *p, struct mfile *f, const unsigned char *rp,
+    size_t *off)
+{
+	struct monx_stack s;
+	struct pstack *ps;
+	struct place pl;
+	uint64_t pc;
+	size_t i;
+
+	memcpy(&s, rp + *off, sizeof(s));
+	*off += sizeof(s);
+	if (s.count == 0) {
+		*off += (size_t)s.depth * sizeof(pc);
+		return;
+	}
+	p->stacks = xgrow(p->stacks, &p->stackcap, p->nstacks, 1,
+	    sizeof(*p->stacks));
+	ps = &p->stacks[p->nstacks++];
+	ps->first = p->nframes;
+	ps->depth = s.depth;
+	ps->count = s.count;
+	ps->samples = f->weight * (double)s.count;
+	ps->cut = (s.flags & MONX_STK_CUT) != 0;
+	addsat(&p->stackraw, s.count);
+	for (i = 0; i < s.depth; i++) {
+		pc = get64(rp + *off);
+		*off += sizeof(pc);
+		(void)place(f, i == 0 ? pc : pc - 1, &pl);
+		p->frames[p->nframes].obj = pl.obj;
+		p->frames[p->nframes++].addr = pl.addr;
+	}
+}
+
+/*
+ * The file's stacks, every pc placed.  Each sample the clock took has
+ * one stack or is counted as having none, so the stacks of a run can
+ * hold no more samples than it took: a file that says otherwise is
+ * warned about, as one whose arcs and cells disagree.  Not a part of a
+ * run: it is cut while the clock runs, its stacks read a moment after
+ * its histogram, so a sample taken in between is in the stacks of one
+ * part and the histogram of the next; the parts together agree.
+ */
+static void
+merge_stacks(struct profile *p, struct mfile *f)
+{
+	const struct monx_run *r = &f->run;
+	uint64_t before = p->stackraw, taken;
+	size_t i, off;
+
+	if (f->nstks == 0 && !(f->hasrun && r->stack_limit > 0))
+		return;
+	p->stackfiles++;
+	if (f->hasrun && f->run.stack_limit > p->stackmax)
+		p->stackmax = f->run.stack_limit;
+	if (f->hasrun && f->run.stack_limit > 0 && (p->stackmin == 0 ||
+	    f->run.stack_limit < p->stackmin))
+		p->stackmin = f->run.stack_limit;
+	p->frames = xgrow(p->frames, &p->framecap, p->nframes,
+	    (size_t)f->stkframes, sizeof(*p->frames));
+	for (i = 0; i < f->nstks; i++)
+		for (off = 0; off < f->stks[i].len; )
+			merge_stack(p, f, f->stks[i].p, &off);
+	taken = r->samples_in + r->samples_out + r->samples_lost +
+	    r->dropped;
+	if (f->hasrun && r->part == 0 && (p->stackraw - before > taken ||
+	    r->stacks_lost > taken - (p->stackraw - before)))
+		warnx("warning: %s: its stacks hold more samples than the run "
+		    "took", f->name);
+}
+
+/* Remember the build-id each file gives for the program. */
+static void
+note_id(struct profile *p, const struct mfile *f)
+{
+	struct runid *r;
+
+	if (!f->hasexec || f->exec.idlen == 0)
+		return;
+	p->ids = xreallocarray(p->ids, p->nids + 1, sizeof(*p->ids));
+	r = &p->ids[p->nids++];
+	r->file = f->name;
+	r->id = xmalloc(f->exec.idlen);
+	memcpy(r->id, f->exec.id, f->exec.idlen);
+	r->idlen = f->exec.idlen;
+}
+
+/* What the objects of a file leave unnamed, or may name wrongly. */
+static void
+warn_objects(const struct mfile *f)
+{
+	if (f->hasrun && f->run.unloaded_lost > 0)
+		warnx("warning: %s: %ju unloaded libraries not recorded",
+		    f->name, (uintmax_t)f->run.unloaded_lost);
+	if (f->hasrun && f->run.unsampled > 0)
+		warnx("warning: %s: %ju threads could not be sampled; their "
+		    "time is in no row", f->name,
+		    (uintmax_t)f->run.unsampled);
+	if (f->hasrun && f->run.outside_lost > 0)
+		warnx("warning: %s: %ju samples outside the histogram kept "
+		    "no address", f->name, (uintmax_t)f->run.outside_lost);
+	if (f->shared[0] > 0 || f->shared[1] > 0)
+		warnx("warning: %s: %ju samples, %ju calls at reused addresses",
+		    f->name, (uintmax_t)f->shared[1],
+		    (uintmax_t)f->shared[0]);
+}
+
+/*
+ * Add the mon.out file name, whose bytes are buf[0..len), to p; p takes
+ * buf.  0, or -1 with *why set to the reason and p as it was.
+ */
+int
+profile_add(struct profile *p, const char *name, unsigned char *buf,
+    size_t len, const char **why)
+{
+	struct mfile f;
+
+	memset(&f, 0, sizeof(f));
+	f.name = name;
+	f.buf = buf;
+	f.len = len;
+	if (mfile_parse(&f) != 0) {
+		*why = f.why;
+		mfile_free(&f);
+		return -1;
+	}
+	if (check_hist(p, &f, why) != 0) {
+		mfile_free(&f);
+		return -1;
+	}
+	if (p->nfiles == 0) {
+		p->first = name;
+		p->run = 1;
+	}
+	join_objects(p, &f);
+	join_perfmap(p, &f);
+	make_spans(&f, p->nobjs);
+	merge_period(p, &f);
+	merge_hist(p, &f);
+	merge_run(p, &f);
+	merge_counts(p, &f);
+	merge_arcs(p, &f);
+	merge_stacks(p, &f);
+	note_self(p, &f);
+	note_id(p, &f);
+	warn_objects(&f);
+	p->nfiles++;
+	mfile_free(&f);
+	return 0;
+}
+
+/*
+ * Read the mon.out file name and add it to p.  0, or -1 with *why set
+ * to the reason: the file is no sound mon.out, or does not match the
+ * others.
+ */
+int
+profile_read(struct profile *p, const char *name, const char **why)
+{
+	unsigned char *buf;
+	size_t len;
+
+	if (mfile_slurp(name, &buf, &len, why) != 0)
+		return -1;
+	return profile_add(p, name, buf, len, why);
+}
+
+static int
+cmp_place(const void *a, const void *b)
+{
+	const struct place *x = a, *y = b;
+
+	if (x->obj != y->obj)
+		return x->obj < y->obj ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return 0;
+}
+
+static void
+add_place_to(void *into, const void *from)
+{
+	struct place *x = into;
+	const struct place *y = from;
+
+	addsat(&x->count, y->count);
+	x->samples += y->samples;
+}
+
+static int
+cmp_parc(const void *a, const void *b)
+{
+	const struct parc *x = a, *y = b;
+
+	if (x->sobj != y->sobj)
+		return x->sobj < y->sobj ? -1 : 1;
+	if (x->self != y->self)
+		return x->self < y->self ? -1 : 1;
+	if (x->fobj != y->fobj)
+		return x->fobj < y->fobj ? -1 : 1;
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	return 0;
+}
+
+static void
+add_parc(void *into, const void *from)
+{
+	addsat(&((struct parc *)into)->count,
+	    ((const struct parc *)from)->count);
+}
+
+static const struct frame *sortframes;	/* for the C11 qsort below */
+
+/* Stacks by depth, then frame by frame, then cut or not. */
+static int
+cmp_pstack(const void *a, const void *b)
+{
+	const struct pstack *x = a, *y = b;
+	const struct frame *u, *v;
+	size_t i;
+
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	u = sortframes + x->first;
+	v = sortframes + y->first;
+	for (i = 0; i < x->depth; i++) {
+		if (u[i].obj != v[i].obj)
+			return u[i].obj < v[i].obj ? -1 : 1;
+		if (u[i].addr != v[i].addr)
+			return u[i].addr < v[i].addr ? -1 : 1;
+	}
+	return x->cut != y->cut ? (x->cut < y->cut ? -1 : 1) : 0;
+}
+
+static void
+add_pstack(void *into, const void *from)
+{
+	struct pstack *x = into;
+	const struct pstack *y = from;
+
+	addsat(&x->count, y->count);
+	x->samples += y->samples;
+}
+
+/* After the last file: cells and samples summed by place. */
+void
+profile_finish(struct profile *p)
+{
+	p->ncells = sortsum(p->cells, p->ncells, sizeof(*p->cells), cmp_place,
+	    add_place_to);
+	p->npcs = sortsum(p->pcs, p->npcs, sizeof(*p->pcs), cmp_place,
+	    add_place_to);
+	p->narcs = sortsum(p->arcs, p->narcs, sizeof(*p->arcs), cmp_parc,
+	    add_parc);
+	/* Stacks of the same frames are one; their frames stay put. */
+	sortframes = p->frames;
+	p->nstacks = sortsum(p->stacks, p->nstacks, sizeof(*p->stacks),
+	    cmp_pstack, add_pstack);
+	if (p->arcfiles > 0 && p->arcfiles < p->nfiles)
+		warnx("warning: %zu of %zu files have no arcs; their calls "
+		    "are on no arc", p->nfiles - p->arcfiles, p->nfiles);
+	if (p->stackfiles > 0 && p->stackfiles < p->nfiles)
+		warnx("warning: %zu of %zu files have no stacks; their "
+		    "samples are in no inclusive time", p->nfiles -
+		    p->stackfiles, p->nfiles);
+	if (!p->anyrun)
+		p->run = 0;
+	if (p->nfiles == 0)
+		p->period = p->pmin = p->pmax = (double)CLASSIC_NS / 1e9;
+}
+
+/* Give back all p holds; p is empty again. */
+void
+profile_free(struct profile *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nobjs; i++) {
+		free(p->objs[i].path);
+		free(p->objs[i].id);
+	}
+	for (i = 0; i < p->nids; i++)
+		free(p->ids[i].id);
+	free(p->objs);
+	free(p->objhash);
+	free(p->ids);
+	free(p->hist);
+	free(p->cells);
+	free(p->pcs);
+	free(p->self);
+	free(p->arcs);
+	free(p->stacks);
+	free(p->frames);
+	free(p->why);
+	memset(p, 0, sizeof(*p));
+}
+
+static void
+hexid(char *buf, const unsigned char *id, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	if (len > 20)
+		len = 20;
+	for (i = 0; i < len; i++) {
+		buf[2 * i] = hex[id[i] >> 4];
+		buf[2 * i + 1] = hex[id[i] & 15];
+	}
+	buf[2 * len] = '\0';
+}
+
+/*
+ * Warn, one line per file, when a profile names a build of the program
+ * other than the one prof was given.
+ */
+void
+profile_check_id(const struct profile *p, const char *prog,
+    const struct symtab *st)
+{
+	char want[41], got[41];
+	size_t i;
+
+	if (st->id == NULL)
+		return;
+	for (i = 0; i < p->nids; i++) {
+		if (p->ids[i].idlen == st->idlen &&
+		    memcmp(p->ids[i].id, st->id, st->idlen) == 0)
+			continue;
+		hexid(got, p->ids[i].id, p->ids[i].idlen);
+		hexid(want, st->id, st->idlen);
+		warnx("warning: %s was written by another build than %s "
+		    "(build-id %s, not %s)", p->ids[i].file, prog, got, want);
+	}
+}
+
+/* The name of the clock that drove the histogram. */
+const char *
+profile_clock(const struct profile *p)
+{
+	if (!p->anyrun)
+		return "unknown (classic mon.out)";
+	if (p->clocks)
+		return "several (the files differ)";
+	switch (p->sum.clock) {
+	case MONX_CLK_ITIMER:
+		return "setitimer ITIMER_PROF";
+	case MONX_CLK_PERF:
+		return "perf_event task-clock";
+	case MONX_CLK_TIMER:
+		return "timer_create thread CPU-time";
+	default:
+		return "unknown";
+	}
+}
+
+/*
+ * The stack limit of the files, in buf: "64", or "3 to 127" when files
+ * merged were made with different limits.
+ */
+const char *
+stack_limits(const struct profile *p, char *buf, size_t len)
+{
+	if (p->stackmin != 0 && p->stackmin != p->stackmax)
+		(void)snprintf(buf, len, "%" PRIu32 " to %" PRIu32,
+		    p->stackmin, p->stackmax);
+	else
+		(void)snprintf(buf, len, "%" PRIu32, p->stackmax);
+	return buf;
+}

@@ -1,0 +1,434 @@
+/*
+ * monread.c -- the one reader of mon.out: one file, read and checked.
+ *
+ * A file is read whole, then checked against its own length before
+ * anything is sized from it: the header's nfns must fit in what follows
+ * it, the histogram must be whole WORDs, every extension length and
+ * record must lie inside the payload that carries it: an ARCS record
+ * whole arcs, a STACKS record stacks of at least one pc each, the last
+ * ending where the record does.  A file that ends
+ * too soon is "Premature EOF"; one whose header cannot be a mon.out
+ * (hpc below lpc, addresses no x86_64 process has, a broken extension)
+ * is "improper format".  Either is returned as the reason, and main()
+ * ends prof with one line naming the file.  Only a regular file is
+ * read, and it is opened so that a FIFO planted at its name cannot make
+ * prof wait for a writer.
+ *
+ * What it makes of a file, struct mfile (mfile.h), is then placed
+ * (place.c) and merged into the profile (merge.c).  The file's own
+ * period and kernel time are worked out here too: they are what its RUN
+ * record says of its run, before any other file weighs in.
+ */
+#include <sys/stat.h>
+
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mon.h"
+#include "read/mfile.h"
+#include "read/read.h"
+#include "util/util.h"
+
+static const char improper[] = "improper format";
+static const char premature[] = "Premature EOF";
+
+/* Read all of fd into *buf, *len; size is a hint.  0, or -1 and errno. */
+static int
+read_all(int fd, off_t size, unsigned char **buf, size_t *len)
+{
+	size_t cap;
+	ssize_t n;
+
+	cap = size >= 0 && (uintmax_t)size < SIZE_MAX / 2 ?
+	    (size_t)size + 1 : 65536;
+	*buf = xmalloc(cap);
+	*len = 0;
+	for (;;) {
+		if (*len == cap) {
+			if (cap > SIZE_MAX / 2)
+				return errno = EFBIG, -1;
+			cap *= 2;
+			*buf = xreallocarray(*buf, cap, 1);
+		}
+		n = read(fd, *buf + *len, cap - *len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		*len += (size_t)n;
+	}
+}
+
+/*
+ * The whole file name in *buf, *len.  O_NONBLOCK: a FIFO at the name
+ * must be refused, not waited on; a regular file reads the same.
+ */
+int
+mfile_slurp(const char *name, unsigned char **buf, size_t *len, const char **why)
+{
+	struct stat st;
+	int fd, rc = -1;
+
+	*buf = NULL;
+	if ((fd = open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return *why = strerror(errno), -1;
+	if (fstat(fd, &st) != 0)
+		*why = strerror(errno);
+	else if (S_ISDIR(st.st_mode))
+		*why = strerror(EISDIR);
+	else if (!S_ISREG(st.st_mode))
+		*why = "not a regular file";
+	else if (read_all(fd, st.st_size, buf, len) != 0)
+		*why = strerror(errno);
+	else
+		rc = 0;
+	(void)close(fd);
+	if (rc != 0) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return rc;
+}
+
+/* The classic part: header, cells, histogram. */
+static int
+parse_classic(struct mfile *f)
+{
+	struct hdr h;
+	size_t rest;
+
+	if (f->len < sizeof(h))
+		return f->why = premature, -1;
+	memcpy(&h, f->buf, sizeof(h));
+	f->lpc = (uintptr_t)h.lpc;
+	f->hpc = (uintptr_t)h.hpc;
+	f->nfns = h.nfns;
+	if (f->hpc < f->lpc || f->hpc >= USERTOP)
+		return f->why = improper, -1;
+	if (f->nfns > SIZE_MAX / sizeof(struct cnt))
+		return f->why = improper, -1;
+	rest = f->len - sizeof(h);
+	if (f->nfns > rest / sizeof(struct cnt))
+		return f->why = premature, -1;
+	f->cells = f->buf + sizeof(h);
+	rest -= f->nfns * sizeof(struct cnt);
+	if (rest % sizeof(WORD) != 0)
+		return f->why = premature, -1;
+	f->hist = f->cells + f->nfns * sizeof(struct cnt);
+	f->nhist = rest / sizeof(WORD);
+	return 0;
+}
+
+/* Cell i: its fnpc and its count. */
+void
+mfile_cell(const struct mfile *f, size_t i, uint64_t *pc, int64_t *mcnt)
+{
+	const unsigned char *c = f->cells + i * sizeof(struct cnt);
+
+	*pc = get64(c);
+	memcpy(mcnt, c + 8, sizeof(*mcnt));
+}
+
+/*
+ * Gather the payload of the marker cells, in array order, and check
+ * the ordinary cells: a negative call count is no count at all.
+ */
+static int
+gather_ext(struct mfile *f)
+{
+	uint64_t pc, v;
+	int64_t mcnt;
+	size_t i, j, n;
+
+	n = 0;
+	for (i = 0; i < f->nfns; i++) {
+		mfile_cell(f, i, &pc, &mcnt);
+		if (MONX_IS_CELL(pc, mcnt))
+			n++;
+		else if (mcnt < 0)
+			return f->why = improper, -1;
+	}
+	f->extlen = n * MONX_PAYLOAD;
+	f->ext = xmalloc(f->extlen);
+	for (i = 0, j = 0; i < f->nfns; i++) {
+		mfile_cell(f, i, &pc, &mcnt);
+		if (!MONX_IS_CELL(pc, mcnt))
+			continue;
+		for (v = 0; v < MONX_PAYLOAD; v++)
+			f->ext[j++] = (unsigned char)(pc >> (8 * v));
+	}
+	return 0;
+}
+
+/* An EXEC or OBJ record: struct monx_obj, build-id, path. */
+static int
+parse_obj(struct mfile *f, const unsigned char *p, size_t len,
+    struct fobj *o)
+{
+	struct monx_obj mo;
+
+	if (len < sizeof(mo))
+		return f->why = improper, -1;
+	memcpy(&mo, p, sizeof(mo));
+	if ((uint64_t)mo.idlen + mo.pathlen > len - sizeof(mo))
+		return f->why = improper, -1;
+	if (mo.hi < mo.lo || (mo.hi > mo.lo && mo.lo < mo.bias) ||
+	    mo.hi > USERTOP)
+		return f->why = improper, -1;
+	o->bias = mo.bias;
+	o->lo = mo.lo;
+	o->hi = mo.hi;
+	o->id = mo.idlen > 0 ? p + sizeof(mo) : NULL;
+	o->idlen = mo.idlen;
+	o->path = (const char *)p + sizeof(mo) + mo.idlen;
+	o->pathlen = strnlen(o->path, mo.pathlen);
+	o->gidx = OBJ_NONE;
+	return 0;
+}
+
+/*
+ * An ARCS record: whole arcs, nothing over.  An arc of no calls says
+ * nothing and is left out.
+ */
+static int
+parse_arcs(struct mfile *f, const unsigned char *p, size_t len)
+{
+	size_t n, i;
+
+	if (len % sizeof(struct monx_arc) != 0)
+		return f->why = improper, -1;
+	n = len / sizeof(struct monx_arc);
+	f->arcs = xgrow(f->arcs, &f->arccap, f->narcs, n, sizeof(*f->arcs));
+	for (i = 0; i < n; i++) {
+		memcpy(&f->arcs[f->narcs], p + i * sizeof(struct monx_arc),
+		    sizeof(struct monx_arc));
+		if (f->arcs[f->narcs].count > 0)
+			f->narcs++;
+	}
+	return 0;
+}
+
+/*
+ * A STACKS record: stacks one after the other, each a struct
+ * monx_stack and as many pcs as its depth says, at least one, the last
+ * ending where the record ends.  Kept as it is; merging walks it again.
+ */
+static int
+parse_stacks(struct mfile *f, const unsigned char *p, size_t len)
+{
+	struct monx_stack s;
+	size_t off;
+
+	for (off = 0; off < len; ) {
+		if (len - off < sizeof(s))
+			return f->why = improper, -1;
+		memcpy(&s, p + off, sizeof(s));
+		off += sizeof(s);
+		if (s.depth == 0 || s.depth > (len - off) / sizeof(uint64_t))
+			return f->why = improper, -1;
+		off += (size_t)s.depth * sizeof(uint64_t);
+		f->stkframes += s.depth;
+	}
+	f->stks = xgrow(f->stks, &f->stkcap, f->nstks, 1, sizeof(*f->stks));
+	f->stks[f->nstks].p = p;
+	f->stks[f->nstks++].len = len;
+	return 0;
+}
+
+static int
+parse_record(struct mfile *f, uint32_t type, const unsigned char *p,
+    size_t len)
+{
+	size_t n;
+
+	switch (type) {
+	case MONX_R_RUN:
+		if (len < MONX_RUN_MINLEN)
+			return f->why = improper, -1;
+		memset(&f->run, 0, sizeof(f->run));
+		memcpy(&f->run, p, len < sizeof(f->run) ? len : sizeof(f->run));
+		f->hasrun = 1;
+		return 0;
+	case MONX_R_EXEC:
+		f->hasexec = 1;
+		return parse_obj(f, p, len, &f->exec);
+	case MONX_R_OBJ:
+		f->objs = xgrow(f->objs, &f->objcap, f->nobjs, 1,
+		    sizeof(*f->objs));
+		return parse_obj(f, p, len, &f->objs[f->nobjs++]);
+	case MONX_R_SELF:
+		if (len < sizeof(f->self))
+			return f->why = improper, -1;
+		memcpy(&f->self, p, sizeof(f->self));
+		if (f->self.hi < f->self.lo || f->self.hi > USERTOP)
+			return f->why = improper, -1;
+		f->hasself = f->self.hi > f->self.lo;
+		return 0;
+	case MONX_R_PCS:
+		if (len % sizeof(struct monx_pc) != 0)
+			return f->why = improper, -1;
+		if ((n = len / sizeof(struct monx_pc)) == 0)
+			return 0;
+		f->pcs = xgrow(f->pcs, &f->pcscap, f->npcs, n, sizeof(*f->pcs));
+		memcpy(f->pcs + f->npcs, p, len);
+		f->npcs += n;
+		return 0;
+	case MONX_R_ARCS:
+		return parse_arcs(f, p, len);
+	case MONX_R_STACKS:
+		return parse_stacks(f, p, len);
+	default:
+		return 0;	/* a newer writer's record: not ours */
+	}
+}
+
+/* The extension stream: a head, then records until its length. */
+static int
+parse_ext(struct mfile *f)
+{
+	struct monx_head head;
+	struct monx_rec rec;
+	size_t off, end, pad;
+
+	if (f->extlen == 0)
+		return 0;
+	if (f->extlen < sizeof(head))
+		return f->why = improper, -1;
+	memcpy(&head, f->ext, sizeof(head));
+	if (memcmp(head.magic, MONX_MAGIC, sizeof(head.magic)) != 0)
+		return f->why = improper, -1;
+	if (head.version != MONX_VERSION) {
+		warnx("%s: extension version %u unknown, read as classic",
+		    f->name, head.version);
+		return 0;
+	}
+	if (head.length > MONX_MAXLEN ||
+	    head.length > f->extlen - sizeof(head))
+		return f->why = improper, -1;
+	end = sizeof(head) + (size_t)head.length;
+	for (off = sizeof(head); off < end; ) {
+		if (end - off < sizeof(rec))
+			return f->why = improper, -1;
+		memcpy(&rec, f->ext + off, sizeof(rec));
+		off += sizeof(rec);
+		if (rec.len > end - off)
+			return f->why = improper, -1;
+		if (parse_record(f, rec.type, f->ext + off, rec.len) != 0)
+			return -1;
+		pad = ((size_t)rec.len + 7) & ~(size_t)7;
+		off += pad < end - off ? pad : end - off;
+	}
+	if (f->hasexec && f->hpc > f->lpc && f->exec.bias > f->lpc)
+		return f->why = improper, -1;
+	return 0;
+}
+
+/*
+ * How a file dealt with time in the kernel.  The perf clock samples user
+ * mode only: when the file says how the CPU time split between user and
+ * system (getrusage), its samples stand for the user part and the system
+ * part is kept apart; an older writer's perf file does not say, and its
+ * samples stand for all of it.  The timer clocks' signals land where the
+ * kernel was entered from, so kernel time is in the call site's samples.
+ */
+enum kmode
+mfile_kernel_mode(const struct mfile *f)
+{
+	if (!f->hasrun)
+		return K_CLASSIC;
+	if (f->run.clock != MONX_CLK_PERF)
+		return K_CALLSITE;
+	if (f->run.user_ns > UINT64_MAX - f->run.sys_ns ||
+	    f->run.user_ns + f->run.sys_ns == 0)
+		return K_SPREAD;
+	return K_APART;
+}
+
+/* The share of the file's CPU time that its samples saw. */
+static double
+user_share(const struct mfile *f)
+{
+	const struct monx_run *r = &f->run;
+
+	if (mfile_kernel_mode(f) != K_APART)
+		return 1;
+	return (double)r->user_ns / ((double)r->user_ns + (double)r->sys_ns);
+}
+
+/*
+ * Seconds a sample of the file stands for: its clock's CPU time (the
+ * part in user mode, for the perf clock) over the samples it took,
+ * which the report then adds up to however many ticks the kernel
+ * dropped; else, or when some threads had no clock (their CPU time is
+ * in cpu_ns, not in the samples), the period it asked for; a classic
+ * file ticks at 100 Hz.
+ */
+double
+mfile_period(const struct mfile *f)
+{
+	const struct monx_run *r = &f->run;
+	uint64_t n;
+
+	if (!f->hasrun)
+		return (double)CLASSIC_NS / 1e9;
+	/* Threads went unsampled: the CPU time is not all the samples'. */
+	if (r->unsampled > 0 && r->clock != MONX_CLK_ITIMER &&
+	    r->period_ns > 0)
+		return (double)r->period_ns / 1e9;
+	n = r->samples_in + r->samples_out + r->samples_lost + r->dropped;
+	if (r->cpu_ns > 0 && n > 0 && user_share(f) > 0)
+		return (double)r->cpu_ns * user_share(f) / (double)n / 1e9;
+	if (r->period_ns > 0)
+		return (double)r->period_ns / 1e9;
+	return (double)CLASSIC_NS / 1e9;
+}
+
+/*
+ * Seconds the file's run spent in the kernel that its samples did not
+ * see: the system part of the perf clock's CPU time -- of the sampled
+ * threads' alone when some went unsampled, in the same ratio.
+ */
+double
+mfile_kernel_seconds(const struct mfile *f)
+{
+	const struct monx_run *r = &f->run;
+	uint64_t n;
+
+	if (mfile_kernel_mode(f) != K_APART)
+		return 0;
+	if (r->unsampled == 0 || r->user_ns == 0)
+		return (double)r->cpu_ns * (1 - user_share(f)) / 1e9;
+	n = r->samples_in + r->samples_out + r->samples_lost + r->dropped;
+	return (double)n * f->period * (double)r->sys_ns /
+	    (double)r->user_ns;
+}
+
+void
+mfile_free(struct mfile *f)
+{
+	free(f->buf);
+	free(f->ext);
+	free(f->objs);
+	free(f->spans);
+	free(f->pcs);
+	free(f->arcs);
+	free(f->stks);
+}
+
+/*
+ * Parse and check the file f->buf[0..f->len): the classic part, then
+ * the extension records.  0, or -1 with f->why the reason.
+ */
+int
+mfile_parse(struct mfile *f)
+{
+	if (parse_classic(f) != 0 || gather_ext(f) != 0 || parse_ext(f) != 0)
+		return -1;
+	return 0;
+}

@@ -1,0 +1,223 @@
+/*
+ * read.h -- prof's first room: what the readers make of their files.
+ *
+ * The readers, in the order their data is used:
+ *
+ *	monread.c	one mon.out file read whole and checked: the classic
+ *			part, then the extension records
+ *	place.c		the objects of all files joined; every run-time
+ *			address of a file placed in an object
+ *	merge.c		each file merged into one struct profile, and what
+ *			the merged profile says of its run
+ *	elfsym.c	an ELF64 x86_64 file's functions and its build-id,
+ *			from its separate debug file when it is stripped
+ *	perfmap.c	the functions a JIT names in /tmp/perf-PID.map
+ *	demangle.c	-C: names through c++filt
+ *
+ * Addresses: mon.out holds run-time addresses.  The reader turns every
+ * one of them into a place: an object (the main program is object 0) and
+ * a link-time address inside it, so that nothing after the reader needs
+ * to know about load biases or about which file an address came from.
+ * An address that no loaded object holds is placed in the perf map of
+ * the process that wrote its file, an object of its own, so that the
+ * files of several processes merge and each still finds its own JIT's
+ * names.
+ */
+#ifndef _READ_H
+#define _READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "monfmt.h"
+
+#define CLASSIC_NS	10000000ULL	/* a classic mon.out ticks at 100 Hz */
+
+#define OBJ_MAIN	((size_t)0)	/* the profiled program */
+#define OBJ_NONE	SIZE_MAX	/* an address no loaded object holds */
+
+/*
+ * A loaded object named by the profile; objs[OBJ_MAIN] is the program.
+ * Or the perf map of a process, for the addresses of its JIT code.
+ */
+struct object {
+	char		*path;
+	unsigned char	*id;		/* build-id from the run, or NULL */
+	size_t		 idlen;
+	uint32_t	 jitpid;	/* a perf map: the process's pid */
+};
+
+/*
+ * A count at a place: calls for a cell, samples for an outside pc --
+ * those also weighted by their file's period (struct profile).
+ */
+struct place {
+	size_t		 obj;		/* index in objs, or OBJ_NONE */
+	uint64_t	 addr;		/* link-time address in that object */
+	uint64_t	 count;
+	double		 samples;	/* an outside pc's count, weighted */
+};
+
+/* libmon's code, [lo, hi) link-time in object obj (a SELF record). */
+struct selfcode {
+	size_t		 obj;
+	uint64_t	 lo, hi;
+};
+
+/*
+ * A call arc counted by mcount, placed: from is where the caller is
+ * looked up (the return address less one), self the callee's cell
+ * address, looked up as a cell's is.
+ */
+struct parc {
+	size_t		 fobj;
+	uint64_t	 from;
+	size_t		 sobj;
+	uint64_t	 self;
+	uint64_t	 count;		/* calls */
+};
+
+/*
+ * A frame of a sampled stack, placed where its function is looked up:
+ * the sampled pc for the innermost, a return address less one for the
+ * others.
+ */
+struct frame {
+	size_t		 obj;
+	uint64_t	 addr;
+};
+
+/*
+ * A distinct stack: frames[first .. first + depth) of its profile,
+ * innermost first.  Stacks of the same frames are one, summed.
+ */
+struct pstack {
+	size_t		 first;
+	size_t		 depth;
+	uint64_t	 count;		/* samples, as the files counted them */
+	double		 samples;	/* weighted as the histogram's */
+	int		 cut;		/* outer frames lost at the limit */
+};
+
+/* How the files of a profile dealt with time in the kernel. */
+enum kmode { K_APART, K_CALLSITE, K_SPREAD, K_CLASSIC, K_NMODES };
+
+/* The build-id a file gives for the program it profiled. */
+struct runid {
+	const char	*file;
+	unsigned char	*id;
+	size_t		 idlen;
+};
+
+/*
+ * What one or more mon.out files say, merged.  Files may have sampled at
+ * different rates: each file's samples are weighted by its own period
+ * over the first file's, so that a weighted sample always stands for
+ * period seconds, and are summed as such.
+ */
+struct profile {
+	uint64_t	 lpc, hpc;	/* histogram range, link-time */
+	double		*hist;		/* summed counters, weighted */
+	size_t		 nhist;
+	uint32_t	 scale;		/* profil() scale, 0 if unknown */
+	struct place	*cells;		/* summed by place, sorted */
+	size_t		 ncells;
+	struct place	*pcs;		/* samples outside the histogram */
+	size_t		 npcs;
+	size_t		 pcscap;
+	struct object	*objs;
+	size_t		 nobjs;
+	size_t		 objcap;
+	size_t		*objhash;	/* index + 1 of objs[1..], or 0 */
+	size_t		 hashcap;
+	size_t		 nmaps;		/* of which perf maps */
+	size_t		 nfiles;
+	const char	*first;		/* the first file, for messages */
+	char		*why;		/* a reason made for the last error */
+	struct runid	*ids;
+	size_t		 nids;
+	int		 run;		/* every file had a RUN record */
+	int		 anyrun;	/* some file had one */
+	int		 clocks;	/* files of different clocks */
+	struct monx_run	 sum;		/* their counters summed */
+	uint64_t	 askmin, askmax; /* periods asked, ns (RUN files) */
+	double		 period;	/* seconds a weighted sample */
+	double		 pmin, pmax;	/* the files' own periods */
+	uint64_t	 histraw;	/* samples in the histograms */
+	uint64_t	 outraw;	/* and outside them */
+	double		 wout;		/* the same, weighted */
+	double		 wlost;		/* samples lost or dropped, weighted */
+	uint64_t	 rawcells;	/* count cells in the files */
+	uint64_t	 usedcells;	/* of which with calls */
+	double		 wkernel;	/* kernel time the samples missed,
+					   in weighted samples */
+	size_t		 kfiles[K_NMODES]; /* files by kernel mode */
+	struct selfcode	*self;		/* libmon's code, by SELF records */
+	size_t		 nself;
+	struct parc	*arcs;		/* summed by places, sorted */
+	size_t		 narcs, arccap;
+	size_t		 arcfiles;	/* files whose arcs hold every call */
+	size_t		 arcsbad;	/* cells their arcs do not add up to */
+	struct pstack	*stacks;	/* summed by frames, sorted */
+	size_t		 nstacks, stackcap;
+	struct frame	*frames;
+	size_t		 nframes, framecap;
+	size_t		 stackfiles;	/* files that sampled stacks */
+	uint64_t	 stackraw;	/* samples in the stacks, counted */
+	uint32_t	 stackmax;	/* the largest stack_limit */
+	uint32_t	 stackmin;	/* the smallest; 0 before the first */
+};
+
+/* One function symbol, as elfsym.c keeps it. */
+struct func {
+	uint64_t	 addr;
+	uint64_t	 end;		/* one past its last byte */
+	const char	*name;
+	const char	*file;		/* a local's source file, or NULL */
+	int		 local;
+	int		 folded;	/* -l: a static in another's entry */
+	size_t		 entry;		/* the report entry it counts for */
+};
+
+/* The functions of one ELF file, sorted by address. */
+struct symtab {
+	char		*path;
+	struct func	*funcs;
+	size_t		 nfuncs;
+	char		*strs;		/* the string table names point into */
+	size_t		 nsyms;		/* symbols in the table read */
+	size_t		 nbad;		/* perf map lines skipped */
+	const char	*table;		/* ".symtab", ".dynsym", "perf map" */
+	char		*debug;		/* the debug file read, or NULL */
+	unsigned char	*id;		/* NT_GNU_BUILD_ID, or NULL */
+	size_t		 idlen;
+};
+
+/* monread.c */
+int	profile_read(struct profile *, const char *, const char **);
+int	profile_add(struct profile *, const char *, unsigned char *, size_t,
+	    const char **);
+void	profile_finish(struct profile *);
+void	profile_free(struct profile *);
+void	profile_check_id(const struct profile *, const char *,
+	    const struct symtab *);
+const char *profile_clock(const struct profile *);
+const char *stack_limits(const struct profile *, char *, size_t);
+
+/* elfsym.c */
+int	symtab_load(struct symtab *, const char *, const char **);
+int	symtab_load_vdso(struct symtab *, const char *, const char **);
+void	symtab_free(struct symtab *);
+size_t	symtab_lookup(const struct symtab *, uint64_t);
+size_t	symtab_upper(const struct symtab *, uint64_t);
+
+/* perfmap.c */
+char	*perfmap_path(uint32_t);
+int	perfmap_load(struct symtab *, const char *, const char **);
+void	perfmap_parse(struct symtab *, char *, size_t);
+
+/* demangle.c */
+void	demangle(const char **, size_t);
+
+#endif /* !_READ_H */

@@ -1,0 +1,46 @@
+/*
+ * util.h -- what every room of prof uses: allocation that cannot fail,
+ * sorting with summing, a heap of indices, text made printable.
+ *
+ *	xmalloc.c	allocation that cannot return NULL or overflow
+ *	sortsum.c	sorting, and adding up what is equal
+ *	heap.c		the heap the range-cutting sweeps share
+ *	printable.c	text from files made fit for a terminal
+ */
+#ifndef _UTIL_H
+#define _UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* A heap of indices; above(ctx, a, b): a goes above b (heap.c). */
+struct heap {
+	size_t		*v;
+	size_t		 n;
+	int		(*above)(const void *, size_t, size_t);
+	const void	*ctx;
+};
+
+/* printable.c */
+char	*printable(const char *);
+void	put_text(FILE *, const char *);
+
+/* heap.c */
+void	heap_push(struct heap *, size_t);
+void	heap_pop(struct heap *);
+
+/* sortsum.c */
+size_t	sortsum(void *, size_t, size_t, int (*)(const void *, const void *),
+	    void (*)(void *, const void *));
+void	addsat(uint64_t *, uint64_t);
+
+/* xmalloc.c */
+void	*xmalloc(size_t);
+void	*xcalloc(size_t, size_t);
+void	*xreallocarray(void *, size_t, size_t);
+void	*xgrow(void *, size_t *, size_t, size_t, size_t);
+char	*xstrdup(const char *);
+char	*xstrndup(const char *, size_t);
+
+#endif /* !_UTIL_H */
