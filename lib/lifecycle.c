@@ -64,18 +64,21 @@ static pid_t		 owner;		/* the process the profile is of */
 static int		 atfork_set;
 
 /*
- * thread.c, sigaction.c, sigwait.c, exec.c, dlclose.c and vfork.c take
- * the place of libc functions.  A static archive member is only linked when something
- * needs it, and a program's own references may already be satisfied by
- * a shared library ahead of libmon (a sanitizer runtime does this):
- * naming them here brings them in whenever the lifecycle is, and a
- * definition in the program then wins over any shared one.
+ * thread.c, sigaction.c, sigwait.c, exec.c, dlclose.c, vfork.c and
+ * x86_64/vfork_entry.S take the place of libc functions.  A static
+ * archive member is only linked when something needs it, and a
+ * program's own references may already be satisfied by a shared library
+ * ahead of libmon (a sanitizer runtime does this): naming them here
+ * brings them in whenever the lifecycle is, and a definition in the
+ * program then wins over any shared one.
  */
 extern const char _mon_link_thread, _mon_link_sigaction, _mon_link_exec,
-    _mon_link_dlclose, _mon_link_vfork, _mon_link_sigwait;
+    _mon_link_dlclose, _mon_link_vfork, _mon_link_vfork_entry,
+    _mon_link_sigwait;
 __attribute__((used)) static const char *const pull[] = {
 	&_mon_link_thread, &_mon_link_sigaction, &_mon_link_exec,
-	&_mon_link_dlclose, &_mon_link_vfork, &_mon_link_sigwait,
+	&_mon_link_dlclose, &_mon_link_vfork, &_mon_link_vfork_entry,
+	&_mon_link_sigwait,
 };
 
 /* This thread takes or holds proflock: set before the lock is taken. */

@@ -27,7 +27,8 @@
  *			thread: the handlers, the program's actions kept
  *	lifecycle.c	start, stop, profil(), fork, exec, threads: the order
  *	monitor.c, profil.c	the public wrappers
- *	thread.c, exec.c, sigaction.c	libc's functions, taken over
+ *	thread.c, exec.c, sigaction.c, sigwait.c	libc's functions,
+ *	vfork.c, x86_64/vfork_entry.S		taken over
  */
 #ifndef _MON_PRIVATE_H
 #define _MON_PRIVATE_H

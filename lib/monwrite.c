@@ -582,8 +582,10 @@ xfsz_taken(void)
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGXFSZ);
-	/* The system call: the writer may run in a handler, and the name is
-	   sigwait.c's. */
+	/*
+	 * The system call: sigtimedwait() is sigwait.c's, which looks up
+	 * libc's with dlsym(), and the writer may run in a handler.
+	 */
 	(void)syscall(SYS_rt_sigtimedwait, &set, NULL, &zero, _NSIG / 8);
 }
 

@@ -13,10 +13,10 @@
  * the program sent itself, or that its own timer raised, is returned
  * as without libmon.  The perf clock sends no signal: nothing changes.
  *
- * A signalfd() cannot be filtered as it is read: while a signal clock
- * runs, SIGPROF is taken out of the set it is made for, so that the
- * program reads only its own signals from it; a SIGPROF of the
- * program's own is then not read there (libmon(7), LIMITS).
+ * A signalfd() cannot be filtered as it is read: one made while a
+ * signal clock runs is made without SIGPROF, so that the program reads
+ * only its own signals from it; it never reads SIGPROF, even after the
+ * profile stops (libmon(7), SIGNALS).
  */
 #define _GNU_SOURCE
 #include <sys/signalfd.h>
@@ -30,6 +30,8 @@
 typedef int (*timedwaitfn)(const sigset_t *, siginfo_t *,
     const struct timespec *);
 typedef int (*signalfdfn)(int, const sigset_t *, int);
+
+#define HUGE_SECS	((time_t)1 << 40)	/* some 35,000 years */
 
 /* What is left from now to end, 0 when it has passed. */
 static void
@@ -58,27 +60,33 @@ wait_one(const sigset_t *set, siginfo_t *info, const struct timespec *timeout)
 	static timedwaitfn real;
 	struct timespec end, left;
 	siginfo_t si;
-	int r;
+	int huge, r;
 
 	if (real == NULL &&
 	    (real = (timedwaitfn)_mon_libc("sigtimedwait")) == NULL)
 		return -1;
+	huge = 0;
 	if (timeout != NULL) {
 		if (timeout->tv_nsec < 0 || timeout->tv_nsec >= 1000000000) {
 			errno = EINVAL;
 			return -1;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &end);
-		end.tv_sec += timeout->tv_sec + (end.tv_nsec +
-		    timeout->tv_nsec) / 1000000000;
-		end.tv_nsec = (end.tv_nsec + timeout->tv_nsec) % 1000000000;
+		/* "For ever" as a huge timeout: waited for as it is. */
+		huge = timeout->tv_sec > HUGE_SECS;
+		if (!huge) {
+			end.tv_sec += timeout->tv_sec + (end.tv_nsec +
+			    timeout->tv_nsec) / 1000000000;
+			end.tv_nsec = (end.tv_nsec + timeout->tv_nsec) %
+			    1000000000;
+		}
 		left = *timeout;
 	}
 	for (;;) {
 		r = real(set, &si, timeout != NULL ? &left : NULL);
 		if (r != SIGPROF || !_mon_sigprof_ours(&si))
 			break;
-		if (timeout != NULL)
+		if (timeout != NULL && !huge)
 			left_until(&end, &left);
 	}
 	if (r > 0 && info != NULL)
@@ -118,6 +126,13 @@ sigwait(const sigset_t *set, int *sig)
 	return 0;
 }
 
+/* A set the program gave, NULL included (libc's call says EFAULT). */
+static int
+holds_sigprof(const sigset_t *set)
+{
+	return set != NULL && sigismember(set, SIGPROF) == 1;
+}
+
 _mon_public int
 signalfd(int fd, const sigset_t *mask, int flags)
 {
@@ -127,8 +142,7 @@ signalfd(int fd, const sigset_t *mask, int flags)
 	if (real == NULL &&
 	    (real = (signalfdfn)_mon_libc("signalfd")) == NULL)
 		return -1;
-	if (_mon_sigprof_clock() &&
-	    sigismember(mask, SIGPROF) == 1) {
+	if (_mon_sigprof_clock() && holds_sigprof(mask)) {
 		set = *mask;
 		sigdelset(&set, SIGPROF);
 		mask = &set;

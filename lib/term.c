@@ -461,7 +461,10 @@ build(int polite)
 	uint64_t bits;
 	int i;
 
-	/* The snapshot signal of a profile before: still ours, if kept. */
+	/*
+	 * _mon_term_stop() left the snapshot signal's watch installed:
+	 * kept if PROFSIGNAL names the same signal, else given back.
+	 */
 	kept = nwatch > 0 && watches[0].kind == SNAP ? watches[0] :
 	    (struct watch){ 0 };
 	nwatch = 0;

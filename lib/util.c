@@ -284,9 +284,11 @@ _mon_die(int sig)
  * glibc's count of the process's threads (GLIBC_PRIVATE, the one its
  * thread debugger reads): the thread that takes it to 0 calls exit(0),
  * which is how a process whose main thread called pthread_exit() ends.
- * libmon's own threads are taken out of it as they start and end
- * without giving it back, so that they never keep a process alive;
- * NULL where the C library has no such count, and they are counted.
+ * libmon's own threads are taken off the count once created, and end by
+ * the exit system call, which does not take them off again
+ * (_mon_thread_exit), so that they never keep a process alive.  NULL
+ * where the C library has no such count: libmon's threads then count as
+ * any other, and keep alive a process whose main called pthread_exit().
  */
 static _Atomic unsigned int *
 nthreads(void)
@@ -336,12 +338,13 @@ _mon_thread_start(pthread_t *t, size_t stack, void *(*fn)(void *), void *arg)
 
 /*
  * The end of a thread _mon_thread_start() started.  Where it is not in
- * glibc's count, it must not come off it again: C library's end of a
- * thread would, and a process whose count went to 0 meanwhile (its last
- * thread is in exit(), writing the profile) would exit a second time.
- * The kernel clears the thread's id on exit, which is all that
- * pthread_join() waits for; libmon's threads hold no thread-specific
- * data or malloc cache to free.
+ * glibc's count, it must not come off it again, as glibc's end of a
+ * thread would take it: the count could reach 0 while a program thread
+ * is alive, or already in exit() writing the profile, and that thread's
+ * end would call exit(0) a second time.  The kernel clears the thread's
+ * id on exit, which is all that pthread_join() waits for, and the join
+ * frees the stack; libmon's threads hold no thread-specific data or
+ * malloc cache to free.
  */
 void
 _mon_thread_exit(void)

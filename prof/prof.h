@@ -17,8 +17,10 @@
  *
  * main.c parses the options and calls the steps in order.  Each room's
  * header (read/read.h, model/model.h, print/print.h, export/export.h,
- * util/util.h) says what it offers the rooms above it; make lint checks
- * that no room calls one above it (tests/run-layers).
+ * util/util.h) says what it offers the rooms after it in this list; a
+ * room calls only itself, the rooms before it and util/, never one
+ * after it (print/ and export/ not each other), which make lint checks
+ * (tests/run-layers).
  *
  * Errors: a reader returns -1 and a reason (a constant string, or one
  * the structure it fills keeps until it is freed); main() alone decides

@@ -1,6 +1,6 @@
 /*
- * xset.h -- what prof -F's writers share: the report's stacks, root
- * first, merged by function and counted in whole samples.
+ * xset.h -- the export set, what prof -F's writers share: the report's
+ * stacks, root first, merged by function and counted in whole samples.
  *
  *	export.c	the formats by name, and the order of steps
  *	stacks.c	the stacks every writer reads, the frames'

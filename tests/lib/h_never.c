@@ -27,6 +27,8 @@
  *				the process has then are counted
  *	h_never vforkexit MS	spin MS, vfork(): the child calls exit(5);
  *				the parent spins MS more
+ *	h_never vforkexec MS	vfork() and exec /bin/true, then fork() a
+ *				child that spins MS
  *	h_never sigexit MS	spin MS and return from main; a destructor
  *				then sends the process SIGUSR2 and prints
  *	h_never smallstack N	a thread on a PTHREAD_STACK_MIN stack recurses
@@ -351,6 +353,35 @@ do_vforkexit(void)
 		err(1, "waitpid");
 	printf("child status %#x\n", st);
 	spin_a(ms);
+	return EXIT_OK;
+}
+
+static int
+do_vforkexec(void)
+{
+	char *argv[] = { "true", NULL }, *envp[] = { NULL };
+	pid_t p;
+	int st;
+
+	if ((p = vfork()) < 0)
+		err(1, "vfork");
+	if (p == 0) {
+		execve("/bin/true", argv, envp);
+		_exit(127);
+	}
+	if (waitpid(p, &st, 0) != p)
+		err(1, "waitpid");
+	printf("exec'd child status %#x\n", st);
+	fflush(stdout);
+	if ((p = fork()) < 0)
+		err(1, "fork");
+	if (p == 0) {
+		spin_a(ms);
+		exit(0);
+	}
+	if (waitpid(p, &st, 0) != p)
+		err(1, "waitpid");
+	printf("forked child status %#x\n", st);
 	return EXIT_OK;
 }
 
@@ -721,6 +752,8 @@ main(int argc, char *argv[])
 		r = do_arenas(num(argv[2]));
 	else if (strcmp(m, "vforkexit") == 0)
 		r = do_vforkexit();
+	else if (strcmp(m, "vforkexec") == 0)
+		r = do_vforkexec();
 	else if (strcmp(m, "sigexit") == 0)
 		r = do_sigexit();
 	else if (strcmp(m, "smallstack") == 0)

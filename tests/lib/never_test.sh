@@ -260,6 +260,31 @@ vfork_child_exit_keeps_the_profile_body()
 	verdict
 }
 
+atf_test_case vfork_exec_leaves_the_clock
+vfork_exec_leaves_the_clock_head()
+{
+	atf_set descr "A vfork() child's exec stops nothing of its parent's" \
+	    "clock: a fork child the parent makes afterwards is sampled as" \
+	    "usual (under itimer the child's exec paused the parent's timer" \
+	    "in the memory they share, and later children got no samples)"
+}
+vfork_exec_leaves_the_clock_body()
+{
+	setup
+	run plain PROFDIR= "$H" vforkexec 300
+	for c in perf timer itimer; do
+		mkdir -p $c.d
+		run $c PROFCLOCK=$c PROFDIR=$PWD/$c.d "$H" vforkexec 300
+		same $c
+		( cd $c.d && "$PROF" "$H" * >../$c/rows 2>../$c/stats ) ||
+		    fail "$c: prof: $(cat $c/stats)"
+		holds "$(secs $c spin_a) > 0.15" \
+		    "$c: spin_a $(secs $c spin_a) s, the fork child spun 0.3 s"
+		rm -rf $c.d
+	done
+	verdict
+}
+
 atf_test_case snapshot_signal_during_exit_kept
 snapshot_signal_during_exit_kept_head()
 {
@@ -615,6 +640,7 @@ atf_init_test_cases()
 	atf_add_test_case pthread_exit_in_a_fork_child
 	atf_add_test_case threads_get_no_arena_of_libmons
 	atf_add_test_case vfork_child_exit_keeps_the_profile
+	atf_add_test_case vfork_exec_leaves_the_clock
 	atf_add_test_case snapshot_signal_during_exit_kept
 	atf_add_test_case small_stacks_kept
 	atf_add_test_case libc_threads_sampled

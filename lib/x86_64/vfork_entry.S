@@ -2,13 +2,14 @@
  * vfork -- libc's, with the process that called it noted for exit().
  *
  * The child runs on the parent's stack and memory until it execs or
- * exits, so nothing can be kept on the stack across the system call:
- * the return address waits in rdi, which the kernel keeps and the
- * child does not share, as in the C library's own.  _mon_vforker is
- * the process that calls it, and _mon_vforking counts the vforks in
- * progress: the parent takes its own off once it resumes, the child
- * never does (vfork.c says why they are needed).
- * (Not vfork.o: vfork.c's object is.)
+ * exits, and its calls overwrite the stack slot of the return address:
+ * the address is held in rdi across the system call instead (each
+ * process has registers of its own), as in the C library's own.
+ * _mon_vforker is the process that calls it, and _mon_vforking counts
+ * the vforks in progress: the parent takes its own off once it resumes,
+ * the child never does (vfork.c says why they are needed).
+ * (Not vfork.S: libmon.a's members need names of their own, and vfork.o
+ * is vfork.c's.)
  */
 	.section libmon_text, "ax", @progbits
 	.globl	vfork
@@ -39,5 +40,12 @@ vfork:
 	jmp	_mon_vfork_failed	/* errno, and -1 to our caller */
 	.cfi_endproc
 	.size	vfork, . - vfork
+
+	/* Named by lifecycle.c, so that this vfork is always linked in. */
+	.section .rodata
+	.globl	_mon_link_vfork_entry
+	.hidden	_mon_link_vfork_entry
+_mon_link_vfork_entry:
+	.byte	1
 
 	.section .note.GNU-stack, "", @progbits
