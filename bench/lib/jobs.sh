@@ -133,12 +133,12 @@ rotate() {
 	echo "$@"
 }
 
-# The build a job's VAR runs: sys's mont is its mon build under
-# another clock, burn1's monns and monitorns its mon and monitor builds
-# recording no stacks.
+# The build a job's VAR runs: sys's and short's mont is the mon build
+# under another clock, burn1's monns and monitorns its mon and monitor
+# builds recording no stacks, fine*'s monparts the mon build in parts.
 job_bin() {
 	case $2 in
-	mont|monns) echo "$B/$(job_prog "$1").mon" ;;
+	mont|monns|monparts) echo "$B/$(job_prog "$1").mon" ;;
 	monitorns) echo "$B/$(job_prog "$1").monitor" ;;
 	*)	echo "$B/$(job_prog "$1").$2" ;;
 	esac
