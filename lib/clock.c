@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mon_private.h"
 
@@ -122,6 +123,26 @@ try(int m)
 }
 
 /*
+ * The CPU time one sample stands for.  The per-thread clocks count
+ * every period (perf in the kernel, timer by its overruns).  ITIMER_PROF
+ * is checked at the kernel's tick and fires at most once a tick for a
+ * CPU, never counting what it missed: asked for less than a tick, each
+ * of its samples is a tick of CPU time, the coarse clocks' resolution.
+ */
+static uint64_t
+sample_ns(int m)
+{
+	struct timespec res;
+	uint64_t tick;
+
+	if (m != MONX_CLK_ITIMER ||
+	    clock_getres(CLOCK_MONOTONIC_COARSE, &res) != 0)
+		return period;
+	tick = (uint64_t)res.tv_sec * 1000000000u + (uint64_t)res.tv_nsec;
+	return tick > period && tick < 100000000u ? tick : period;
+}
+
+/*
  * Start the best clock that works (classic: ITIMER_PROF only); 0, or -1
  * with nothing left changed.  The clock's name and period go to stats.
  */
@@ -143,6 +164,7 @@ _mon_clock_start(int classic)
 		return -1;
 	mode = list[i];
 	_mon_stats.period_ns = period;
+	_mon_stats.sample_ns = sample_ns(mode);
 	_mon_stats.clock = mode;
 	return 0;
 }

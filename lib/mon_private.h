@@ -75,6 +75,7 @@ struct _mon_stats {
 	uint64_t		user_ns;	/* user CPU, fixed at stop */
 	uint64_t		sys_ns;		/* system CPU, fixed at stop */
 	uint64_t		period_ns;	/* period asked of the clock */
+	uint64_t		sample_ns;	/* CPU time a sample stands for */
 	int			clock;		/* MONX_CLK_* */
 };
 

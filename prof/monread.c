@@ -462,12 +462,17 @@ user_share(const struct mfile *f)
 }
 
 /*
- * Seconds a sample of the file stands for: its clock's CPU time (the
- * part in user mode, for the perf clock) over the samples it took,
- * which the report then adds up to however many ticks the kernel
- * dropped; else, or when some threads had no clock (their CPU time is
- * in cpu_ns, not in the samples), the period it asked for; a classic
- * file ticks at 100 Hz.
+ * Seconds a sample of the file stands for: what its writer says one
+ * stands for (the period; a tick for ITIMER_PROF asked to go faster);
+ * else, from an older writer, its clock's CPU time (the part in user
+ * mode, for the perf clock) over the samples it took, which the report
+ * then adds up to however many ticks the kernel dropped; else, or when
+ * some threads had no clock (their CPU time is in cpu_ns, not in the
+ * samples), the period it asked for; a classic file ticks at 100 Hz.
+ * The ratio spread the CPU time no sample saw -- threads shorter than a
+ * period, a part whose samples came after its CPU time -- over the
+ * functions sampled: a weight of its own keeps that time apart (see
+ * unsampled_seconds()).
  */
 static double
 file_period(const struct mfile *f)
@@ -477,6 +482,8 @@ file_period(const struct mfile *f)
 
 	if (!f->hasrun)
 		return (double)CLASSIC_NS / 1e9;
+	if (r->sample_ns > 0)
+		return (double)r->sample_ns / 1e9;
 	/* Threads went unsampled: the CPU time is not all the samples'. */
 	if (r->unsampled > 0 && r->clock != MONX_CLK_ITIMER &&
 	    r->period_ns > 0)
@@ -507,6 +514,29 @@ kernel_seconds(const struct mfile *f)
 	n = r->samples_in + r->samples_out + r->samples_lost + r->dropped;
 	return (double)n * f->period * (double)r->sys_ns /
 	    (double)r->user_ns;
+}
+
+/*
+ * Seconds of the file's CPU time (in user mode, for the perf clock) that
+ * its samples do not stand for, when each has a weight of its own: the
+ * ends of threads between two samples, the whole of threads shorter
+ * than a period.  Less than 0 where the samples stand for more (a part
+ * whose CPU time came before it): the profile sums them.
+ */
+static double
+unsampled_seconds(const struct mfile *f)
+{
+	const struct monx_run *r = &f->run;
+	uint64_t n;
+
+	if (!f->hasrun || r->sample_ns == 0)
+		return 0;
+	n = r->samples_in + r->samples_out + r->samples_lost + r->dropped;
+	if (r->unsampled > 0 && kernel_mode(f) == K_APART && r->user_ns > 0)
+		return (double)r->cpu_ns / 1e9 - (double)n * f->period -
+		    kernel_seconds(f);
+	return (double)r->cpu_ns * user_share(f) / 1e9 -
+	    (double)n * f->period;
 }
 
 static void
@@ -913,6 +943,8 @@ merge_period(struct profile *p, struct mfile *f)
 		p->pmax = f->period;
 	f->weight = f->period / p->period;
 	p->wkernel += kernel_seconds(f) / p->period;
+	p->wunsampled += unsampled_seconds(f) / p->period;
+	p->cpuweighed += (double)f->run.cpu_ns / 1e9 / p->period;
 	p->kfiles[kernel_mode(f)]++;
 	if (f->hasrun && f->run.period_ns > 0) {
 		if (f->run.period_ns < p->askmin)

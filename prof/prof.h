@@ -48,6 +48,9 @@
 
 #define PROF_VERSION	"libmon prof 1.0"
 #define CLASSIC_NS	10000000ULL	/* a classic mon.out ticks at 100 Hz */
+#define UNSAMPLED_ROW	0.01	/* a share of the CPU time no sample stood
+				   for worth a row of its own, */
+#define UNSAMPLED_WARN	0.05	/* and worth a warning */
 
 #define OBJ_MAIN	((size_t)0)	/* the profiled program */
 #define OBJ_NONE	SIZE_MAX	/* an address no loaded object holds */
@@ -185,6 +188,9 @@ struct profile {
 	double		 wkernel;	/* kernel time the samples missed,
 					   in weighted samples */
 	size_t		 kfiles[K_NMODES]; /* files by kernel mode */
+	double		 wunsampled;	/* CPU time no sample stood for, in
+					   weighted samples; below 0: none */
+	double		 cpuweighed;	/* the files' CPU time, the same */
 	struct selfcode	*self;		/* libmon's code, by SELF records */
 	size_t		 nself;
 	struct parc	*arcs;		/* summed by places, sorted */
@@ -245,7 +251,8 @@ struct row {
 	uint64_t	 callsin;	/* arcs into it from other rows */
 	uint64_t	 selfcalls;	/* and from itself */
 	size_t		 level;		/* fewest frames above it in a stack */
-	int		 kernel;	/* the kernel's row: no stack has it */
+	int		 kernel;	/* the kernel's or the unsampled row:
+					   no stack has it */
 };
 
 #define ROW_NONE	SIZE_MAX	/* a frame no row stands for */
@@ -313,6 +320,8 @@ struct report {
 	size_t		 nrows;
 	double		 total;		/* every sample of the run */
 	double		 attributed;	/* samples given to a named function */
+	double		 unsampled;	/* CPU time no sample stood for, the
+					   same (its row) */
 	double		 histattr;	/* of which from the histogram */
 	double		 period;	/* seconds per sample */
 	double		 overhead;	/* samples in libmon's code */
