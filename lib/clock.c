@@ -19,7 +19,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "mon_private.h"
 
@@ -123,23 +122,25 @@ try(int m)
 }
 
 /*
- * The CPU time one sample stands for.  The per-thread clocks count
- * every period (perf in the kernel, timer by its overruns).  ITIMER_PROF
- * is checked at the kernel's tick and fires at most once a tick for a
- * CPU, never counting what it missed: asked for less than a tick, each
- * of its samples is a tick of CPU time, the coarse clocks' resolution.
+ * The CPU time one sample stands for.  perf counts every period in the
+ * kernel.  The CPU-time timers are checked only at the kernel's tick:
+ * asked for less than a tick, ITIMER_PROF fires at most once a tick for
+ * a CPU, counting nothing it missed, and the per-thread timer is made
+ * to fire at every tick that finds its thread running (timer.c), so
+ * that each sample of either is a tick of CPU time at a phase the
+ * thread does not choose -- the one way a thread shorter than a tick
+ * is sampled in expectation.  Slower, the timer counts its periods by
+ * its overruns.
  */
 static uint64_t
 sample_ns(int m)
 {
-	struct timespec res;
 	uint64_t tick;
 
-	if (m != MONX_CLK_ITIMER ||
-	    clock_getres(CLOCK_MONOTONIC_COARSE, &res) != 0)
+	tick = _mon_tick_ns();
+	if (m == MONX_CLK_PERF || tick <= period)
 		return period;
-	tick = (uint64_t)res.tv_sec * 1000000000u + (uint64_t)res.tv_nsec;
-	return tick > period && tick < 100000000u ? tick : period;
+	return tick;
 }
 
 /*

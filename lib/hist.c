@@ -50,6 +50,21 @@ _mon_cputime(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * The kernel's tick, in ns: the resolution of the coarse clocks, and
+ * the only times at which it checks the CPU-time timers.  0 if unknown.
+ */
+uint64_t
+_mon_tick_ns(void)
+{
+	struct timespec res;
+
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) != 0 ||
+	    res.tv_sec != 0)
+		return 0;
+	return (uint64_t)res.tv_nsec;
+}
+
 /* The process's user and system CPU time so far, in ns. */
 static void
 split(uint64_t *user, uint64_t *sys)

@@ -127,6 +127,7 @@ void	_mon_stats_resume(void) _mon_hidden;
 void	_mon_stats_dropped(uint64_t) _mon_hidden;
 void	_mon_stats_overrun(uint64_t) _mon_hidden;
 uint64_t _mon_cputime(void) _mon_hidden;
+uint64_t _mon_tick_ns(void) _mon_hidden;
 size_t	_mon_outside_count(void) _mon_hidden;
 size_t	_mon_outside_copy(unsigned char *, size_t) _mon_hidden;
 
@@ -151,6 +152,7 @@ void	_mon_timer_fork_parent(void) _mon_hidden;
 void	_mon_timer_fork_child(void) _mon_hidden;
 void	_mon_timer_forget(void) _mon_hidden;
 uint32_t _mon_timer_unarmed(void) _mon_hidden;
+int	_mon_timer_ticks(void) _mon_hidden;
 int	_mon_itimer_start(uint64_t) _mon_hidden;
 void	_mon_itimer_stop(void) _mon_hidden;
 void	_mon_itimer_yield(void) _mon_hidden;

@@ -316,7 +316,9 @@ handler(int sig, siginfo_t *si, void *uc)
 	atomic_store_explicit(&sigtramp, (uintptr_t)__builtin_return_address(0),
 	    memory_order_relaxed);
 	n = 1;
-	if (si->si_code == SI_TIMER && si->si_overrun > 0) {
+	/* A timer that fires at every tick stands for the tick: clock.c. */
+	if (si->si_code == SI_TIMER && si->si_overrun > 0 &&
+	    !_mon_timer_ticks()) {
 		n += (uint64_t)si->si_overrun;
 		_mon_stats_overrun((uint64_t)si->si_overrun);
 	}

@@ -3,8 +3,14 @@
  * is refused (perf_event_paranoid 3, container seccomp profiles):
  *
  *  timer	timer_create() on each thread's CPU-time clock, SIGPROF to
- *		that thread; the kernel checks it at its tick, so missed
- *		expirations come back as si_overrun and are counted.
+ *		that thread.  The kernel checks it only at its tick: asked
+ *		for less than a tick, it is armed to fire at every tick
+ *		that finds its thread running, each signal a tick of CPU
+ *		time (a thread shorter than a tick is then sampled in
+ *		expectation; counting expirations from the thread's start
+ *		would miss it nearly always); slower, its first expiry
+ *		falls at a random phase of the period, and expirations
+ *		missed come back as si_overrun and are counted.
  *  itimer	setitimer(ITIMER_PROF): all threads' CPU time, the signal to
  *		whichever thread runs; capped at the kernel tick.  profil()
  *		called by the program itself always uses this one, as the
@@ -39,6 +45,8 @@ static pthread_mutex_t	armlock = PTHREAD_MUTEX_INITIALIZER;
 static struct tslot	tslots[MAXTHREADS];
 static int		timers_on;	/* under armlock */
 static uint64_t		period;
+static int		ticks;		/* fire at every tick, not by period */
+static uint64_t		rng;		/* first expiries; under armlock */
 static uint32_t		unarmed;	/* threads that got no timer */
 static struct itimerval	oldtimer, ourtimer;
 static int		paused;		/* exec: 1 ours stopped, -1 not ours */
@@ -50,6 +58,7 @@ open_timer(pid_t tid, struct tslot *s)
 	struct itimerspec its;
 	struct sigevent ev;
 	clockid_t clk;
+	uint64_t first;
 
 	/* The CPU-time clock of thread tid (the kernel's encoding). */
 	clk = (clockid_t)((~(unsigned int)tid << 3) | 4 | 2);
@@ -60,9 +69,19 @@ open_timer(pid_t tid, struct tslot *s)
 	ev._sigev_un._tid = tid;
 	if (timer_create(clk, &ev, &s->timer) != 0)
 		return -1;
-	its.it_interval.tv_sec = period / 1000000000u;
-	its.it_interval.tv_nsec = period % 1000000000u;
-	its.it_value = its.it_interval;
+	if (ticks) {
+		/* Expired whenever the tick comes, however little ran. */
+		its.it_interval.tv_sec = 0;
+		its.it_interval.tv_nsec = 1000;
+		its.it_value = its.it_interval;
+	} else {
+		its.it_interval.tv_sec = period / 1000000000u;
+		its.it_interval.tv_nsec = period % 1000000000u;
+		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+		first = 1 + (rng >> 33) % period;
+		its.it_value.tv_sec = first / 1000000000u;
+		its.it_value.tv_nsec = first % 1000000000u;
+	}
 	if (timer_settime(s->timer, 0, &its, NULL) != 0) {
 		timer_delete(s->timer);
 		return -1;
@@ -134,6 +153,8 @@ _mon_timer_start(uint64_t ns)
 
 	pthread_mutex_lock(&armlock);
 	period = ns;
+	ticks = period < _mon_tick_ns();
+	rng ^= _mon_cputime() ^ (uint64_t)getpid() << 20;
 	unarmed = 0;
 	me = _mon_gettid();
 	if (arm(me) != 0) {
@@ -222,6 +243,13 @@ uint32_t
 _mon_timer_unarmed(void)
 {
 	return unarmed;
+}
+
+/* Do the timers fire at every tick, each signal a tick?  Signal context. */
+int
+_mon_timer_ticks(void)
+{
+	return ticks;
 }
 
 /* ITIMER_PROF at period ns, the old timer kept; 0 or -1. */
