@@ -76,6 +76,8 @@ struct _mon_stats {
 	uint64_t		sys_ns;		/* system CPU, fixed at stop */
 	uint64_t		period_ns;	/* period asked of the clock */
 	uint64_t		sample_ns;	/* CPU time a sample stands for */
+	uint64_t		own0[3];	/* libmon's threads' CPU, user, system
+					   at start (_mon_stats_own) */
 	int			clock;		/* MONX_CLK_* */
 };
 
@@ -128,6 +130,10 @@ void	_mon_stats_dropped(uint64_t) _mon_hidden;
 void	_mon_stats_overrun(uint64_t) _mon_hidden;
 uint64_t _mon_cputime(void) _mon_hidden;
 uint64_t _mon_tick_ns(void) _mon_hidden;
+void	_mon_stats_own(int, pid_t) _mon_hidden;
+#define _MON_OWN_DRAINER	0
+#define _MON_OWN_SNAPPER	1
+int	_mon_own(pid_t) _mon_hidden;
 size_t	_mon_outside_count(void) _mon_hidden;
 size_t	_mon_outside_copy(unsigned char *, size_t) _mon_hidden;
 

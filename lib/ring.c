@@ -366,6 +366,8 @@ drain_loop(void *unused)
 			since = 0;
 		}
 		_mon_ring_drain();
+		/* Its CPU time is libmon's, not the program's. */
+		_mon_stats_own(_MON_OWN_DRAINER, atomic_load(&drainer_tid));
 		pthread_mutex_lock(&waitlock);
 	}
 	pthread_mutex_unlock(&waitlock);

@@ -344,6 +344,9 @@ _mon_snap_write(const struct hdr *h, WORD *hist, size_t nhist,
 		giveback(hist, c.hist, nhist);
 	err = errno;
 	cut_free(&c);
+	/* libmon's snapper: the part's CPU time is not the program's. */
+	if (_mon_own(_mon_gettid()))
+		_mon_stats_own(_MON_OWN_SNAPPER, _mon_gettid());
 	errno = err;
 	return r;
 }
