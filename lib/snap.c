@@ -90,8 +90,10 @@ _mon_snap_reset(int parts)
 {
 	_mon_base_free(&arcbase);
 	_mon_base_free(&pcbase);
-	if (stacksince != NULL)
+	if (stacksince != NULL) {
 		_mon_rezero(stacksince, STACKBASE);
+		_mon_rezero(stacknow, STACKBASE);
+	}
 	memset(&runbase, 0, sizeof(runbase));
 	begin_ns = realtime();
 	if (runpid != getpid())
@@ -284,7 +286,7 @@ cut_commit(const struct cut *c, const struct monx_run *now, uint64_t end)
 {
 	_mon_base_commit(&arcbase, c->cum, c->ncum, sizeof(struct monx_arc),
 	    2 * sizeof(uint64_t), offsetof(struct monx_arc, count));
-	memcpy(stacksince, stacknow, STACKBASE);
+	_mon_stacks_settle(stacksince, stacknow);
 	_mon_base_commit(&pcbase, c->pcs, c->npcs, sizeof(struct monx_pc),
 	    sizeof(uint64_t), offsetof(struct monx_pc, count));
 	runbase = *now;
