@@ -122,15 +122,11 @@ try(int m)
 }
 
 /*
- * The CPU time one sample stands for.  perf counts every period in the
- * kernel.  The CPU-time timers are checked only at the kernel's tick:
- * asked for less than a tick, ITIMER_PROF fires at most once a tick for
- * a CPU, counting nothing it missed, and the per-thread timer is made
- * to fire at every tick that finds its thread running (timer.c), so
- * that each sample of either is a tick of CPU time at a phase the
- * thread does not choose -- the one way a thread shorter than a tick
- * is sampled in expectation.  Slower, the timer counts its periods by
- * its overruns.
+ * The CPU time one sample stands for: the period, which perf counts in
+ * the kernel and the timer by its overruns (timer.c).  ITIMER_PROF is
+ * checked only at the kernel's tick and, asked for less, fires at most
+ * once a tick for a CPU, counting nothing it missed: each of its
+ * samples is then a tick of CPU time.
  */
 static uint64_t
 sample_ns(int m)
@@ -138,7 +134,7 @@ sample_ns(int m)
 	uint64_t tick;
 
 	tick = _mon_tick_ns();
-	if (m == MONX_CLK_PERF || tick <= period)
+	if (m != MONX_CLK_ITIMER || tick <= period)
 		return period;
 	return tick;
 }

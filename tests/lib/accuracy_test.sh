@@ -59,10 +59,8 @@ near()
 
 # short CLOCK N NAME PCT MPCT: 1000 threads of 0.5 ms each, sampled by
 # CLOCK, task within PCT per cent and mainwork within MPCT.  The timer
-# clock samples at the kernel's tick, and on a loaded machine the
-# scheduler switches threads at ticks too, so that a short thread is
-# seen less often and the main thread, which starts them, more: its
-# bands are wider (before issue #23, task read 0 and mainwork 0.71 s).
+# clock samples at the kernel's tick, 130 times in all here: its bands
+# are wider (before issue #23, task read 0 and mainwork 0.71 s).
 short()
 {
 	run d PROFCLOCK=$1 "$H" 1000 500 300
@@ -96,7 +94,7 @@ short_threads_timer_head()
 short_threads_timer_body()
 {
 	setup
-	short timer 2 timer 20 40
+	short timer 2 timer 15 15
 }
 
 # parts CLOCK N NAME PCT: 1 s of CPU in mainwork, written in parts every
