@@ -182,7 +182,8 @@ _mon_stats_cut(void)
 	if (_mon_stats.pause0_ns != 0 && now > _mon_stats.pause0_ns)
 		paused += now - _mon_stats.pause0_ns;
 	used = now > _mon_stats.cpu0_ns ? now - _mon_stats.cpu0_ns : 0;
-	_mon_stats.cpu_ns = less(less(used, paused), own(0));
+	_mon_stats.own_ns = own(0);
+	_mon_stats.cpu_ns = less(less(used, paused), _mon_stats.own_ns);
 }
 
 /*
@@ -308,6 +309,7 @@ _mon_stats_reset(void)
 	atomic_store(&_mon_stats.dropped, 0);
 	atomic_store(&_mon_stats.outlost, 0);
 	_mon_stats.cpu_ns = 0;
+	_mon_stats.own_ns = 0;
 	_mon_stats.paused_ns = 0;
 	_mon_stats.pause0_ns = 0;
 	_mon_stats.cpu0_ns = _mon_cputime();

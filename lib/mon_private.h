@@ -68,6 +68,7 @@ struct _mon_stats {
 	_Atomic uint64_t	outlost;	/* outside, no place in the table */
 	uint64_t		cpu0_ns;	/* process CPU clock at start */
 	uint64_t		cpu_ns;		/* CPU used, fixed at stop */
+	uint64_t		own_ns;		/* by libmon's own threads, not in it */
 	uint64_t		pause0_ns;	/* CPU clock at moncontrol(0) */
 	uint64_t		paused_ns;	/* CPU used while paused */
 	uint64_t		user0_ns;	/* user CPU at start */

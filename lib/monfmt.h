@@ -94,6 +94,8 @@ struct monx_run {
 	uint64_t	end_ns;		/* CLOCK_REALTIME; 0 in a whole run */
 	uint64_t	sample_ns;	/* CPU time one sample stands for; 0:
 					   unknown, cpu_ns over the samples */
+	uint64_t	own_ns;		/* CPU time of libmon's own threads,
+					   not in cpu_ns */
 };
 
 /* What a RUN record holds at least: version 1's first writers ended it here. */

@@ -68,6 +68,7 @@ static const size_t counters[] = {
 	offsetof(struct monx_run, sys_ns),
 	offsetof(struct monx_run, stacks_lost),
 	offsetof(struct monx_run, stacks_cut),
+	offsetof(struct monx_run, own_ns),
 };
 #define NCOUNTERS	(sizeof(counters) / sizeof(counters[0]))
 

@@ -482,6 +482,14 @@ file_period(const struct mfile *f)
 
 	if (!f->hasrun)
 		return (double)CLASSIC_NS / 1e9;
+	/*
+	 * ITIMER_PROF counts libmon's own threads' CPU time too, and
+	 * signals the program's threads for it: its samples stand for the
+	 * program's share.
+	 */
+	if (r->sample_ns > 0 && r->clock == MONX_CLK_ITIMER && r->own_ns > 0)
+		return (double)r->sample_ns / 1e9 * (double)r->cpu_ns /
+		    ((double)r->cpu_ns + (double)r->own_ns);
 	if (r->sample_ns > 0)
 		return (double)r->sample_ns / 1e9;
 	/* Threads went unsampled: the CPU time is not all the samples'. */

@@ -99,9 +99,9 @@ short_threads_timer_body()
 
 # parts CLOCK N NAME PCT: 1 s of CPU in mainwork, written in parts every
 # 0.01 s (within PCT per cent) and every 0.1 s (8); the parts merged
-# give it.  ITIMER_PROF counts the snapper's CPU time too, a tenth of a
-# CPU at 0.01 s, and signals the program's threads for it: its band at
-# 0.01 s is wider (libmon(7), FAULTS).
+# give it.  ITIMER_PROF signals the program's threads for the snapper's
+# CPU time too, which prof takes back only on average: its band at
+# 0.01 s is wider.
 parts()
 {
 	local iv files pct
@@ -156,7 +156,7 @@ parts_fine_itimer_head()
 parts_fine_itimer_body()
 {
 	setup
-	parts itimer 0 itimer 25
+	parts itimer 0 itimer 12
 }
 
 atf_init_test_cases()
