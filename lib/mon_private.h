@@ -121,6 +121,7 @@ size_t	_mon_stacks_copy(unsigned char *, size_t, const uint64_t *,
 	    uint64_t *) _mon_hidden;
 void	_mon_stacks_settle(uint64_t *, const uint64_t *) _mon_hidden;
 uint64_t _mon_stacks_lost(void) _mon_hidden;
+void	_mon_stacks_lose(uint64_t) _mon_hidden;
 uint64_t _mon_stacks_cut(void) _mon_hidden;
 int	_mon_stack_retaddr(uintptr_t) _mon_hidden;
 void	_mon_stats_reset(void) _mon_hidden;

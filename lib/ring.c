@@ -35,16 +35,20 @@
  *
  * Threads shorter than a period: an inherited event starts its first
  * period afresh, on each CPU a thread runs on, so that a thread of less
- * than a period would never be sampled and every thread would lose half
- * a period on average -- and no event can be given a phase of its own.
- * So the kernel samples THIN times a period, each sample naming its
- * thread, and the drainer keeps every THIN-th of a thread's on a CPU
- * from an offset drawn at random when the thread is first seen there:
- * each sample kept stands for the period, at a random phase, and the
- * half of the fine period lost on average at a thread's end is made up
- * by counting its first sample there as one and a half (see thin()).
- * The CPU time a thread spends below one fine period on a CPU is all
- * that goes unsampled; prof shows it apart.
+ * than a period would never be sampled and every thread would lose the
+ * end of its last period -- and no event can be given a phase of its
+ * own.  So the kernel samples every FINE ns of CPU time or oftener
+ * (thin times a period), each sample naming its thread, and the
+ * drainer keeps every thin-th of a thread's on a CPU from an offset
+ * drawn at random when it first sees the thread there: each sample kept
+ * stands for the period, at a random phase.  The end of a thread's last
+ * fine period, which no sample saw, the kernel tells when the thread
+ * ends (inherit_stat: a READ record of its count on that CPU); it is
+ * kept as one more sample with the chance of its share of a period, at
+ * the place of the thread's last fine sample, a fine period or less
+ * before it (thread_ends()).  A thread that ran less than FINE ns on a
+ * CPU has no place there: that time goes unsampled, and prof shows it
+ * apart.
  *
  * The drainer is created before the events are opened, so it inherits
  * none and its own few microseconds a drain are never in the profile.
@@ -71,8 +75,7 @@
 #define RECLEN		24	/* a sample: header, pc, pid and tid */
 #define STACKLEN	128	/* and a stack of 11 frames, for sizing */
 #define STACKWORST	(56 + 8 * (_MON_STACKMAX + 2))	/* for draining */
-#define THIN		16	/* kernel samples a period, at most */
-#define FINEMIN		20000	/* ns, the finest period asked of it */
+#define FINE		250000	/* ns, the kernel's period at most */
 #define NSEEN		256	/* threads' offsets remembered per ring */
 
 struct ring {
@@ -80,10 +83,11 @@ struct ring {
 	pid_t		 tid;		/* the thread whose events feed it */
 };
 
-/* A thread's fine samples on one ring, in half-samples since the last kept. */
+/* A thread's fine samples on one ring. */
 struct seen {
 	pid_t		 tid;
-	uint32_t	 acc;
+	uint32_t	 acc;		/* since the last kept, from an offset */
+	uint64_t	 lastpc;	/* the last one's pc */
 };
 
 static pthread_mutex_t	drainlock = PTHREAD_MUTEX_INITIALIZER;
@@ -154,6 +158,7 @@ open_one(pid_t tid, int cpu, int inherit, struct ring *r)
 	a.exclude_hv = 1;
 	a.inherit = inherit;
 	a.inherit_thread = inherit;
+	a.inherit_stat = inherit;	/* a READ record as a thread ends */
 	a.remove_on_exec = 1;
 	/* Nobody waits on the ring: ask for as few wake-ups as can be. */
 	a.watermark = 1;
@@ -260,35 +265,61 @@ draw(void)
 	return (uint32_t)((rng * 2685821657736338717ULL) >> 32);
 }
 
-/*
- * Keep this fine sample of thread tid on ring k?  Counted in halves: a
- * thread first seen on the ring starts from a random offset and its
- * first sample counts three halves, every other two; one is kept each
- * time 2 * thin halves are passed.  A thread with m fine samples there
- * thus keeps (m + 1/2) / thin in expectation, what its CPU time there
- * is worth in periods; the half makes up for the end of its last fine
- * period, which no sample saw.  Caller holds drainlock.
- */
-static int
-thin_keep(size_t k, pid_t tid)
+/* Thread tid's entry of ring k; a thread first seen gets a random offset. */
+static struct seen *
+seen_of(size_t k, pid_t tid)
 {
 	struct seen *s;
-	uint32_t add;
 
-	if (thin == 1)
-		return 1;
 	s = &seen[k * NSEEN + ((uint32_t)tid * 2654435761u >> 22) % NSEEN];
-	add = 2;
 	if (s->tid != tid) {
 		s->tid = tid;
-		s->acc = draw() % (2 * thin);
-		add = 3;
+		s->acc = draw() % thin;
+		s->lastpc = 0;
 	}
-	s->acc += add;
-	if (s->acc < 2 * thin)
+	return s;
+}
+
+/*
+ * Keep this fine sample, at pc, of thread tid on ring k?  One in thin,
+ * from the thread's offset there: (m / thin) in expectation for m fine
+ * samples.  Caller holds drainlock.
+ */
+static int
+thin_keep(size_t k, pid_t tid, uint64_t pc)
+{
+	struct seen *s;
+
+	s = seen_of(k, tid);
+	s->lastpc = pc;
+	if (++s->acc < thin)
 		return 0;
-	s->acc -= 2 * thin;
+	s->acc = 0;
 	return 1;
+}
+
+/*
+ * Thread tid ended, having run count ns on ring k's CPU.  What it ran
+ * after its last fine sample is kept as a sample with the chance of its
+ * share of a period, at that sample's place (no stack), so that the
+ * thread keeps what its CPU time is worth in expectation.  Caller holds
+ * drainlock.
+ */
+static void
+thread_ends(size_t k, pid_t tid, uint64_t count)
+{
+	struct seen *s;
+	uint64_t rest;
+
+	s = &seen[k * NSEEN + ((uint32_t)tid * 2654435761u >> 22) % NSEEN];
+	if (s->tid != tid)
+		return;		/* forgotten for another: unsampled */
+	rest = count % fine;
+	if (s->lastpc != 0 &&
+	    ((uint64_t)draw() * period) >> 32 < rest &&
+	    _mon_sample((uintptr_t)s->lastpc, 1) && chains)
+		_mon_stacks_lose(1);
+	s->tid = 0;
 }
 
 /*
@@ -316,8 +347,13 @@ drain_ring(size_t k)
 		if (len < 8 || len % 8 != 0 || len > head - tail)
 			break;		/* cannot be: leave the ring as it is */
 		if (type == PERF_RECORD_SAMPLE && len >= 24 &&
-		    thin_keep(k, (pid_t)(ring_u64(data, size, tail + 16) >> 32)))
+		    thin_keep(k, (pid_t)(ring_u64(data, size, tail + 16) >> 32),
+		    ring_u64(data, size, tail + 8)))
 			sample(data, size, tail, len);
+		else if (type == PERF_RECORD_READ && len >= 24)
+			thread_ends(k,
+			    (pid_t)(ring_u64(data, size, tail + 8) >> 32),
+			    ring_u64(data, size, tail + 16));
 		else if (type == PERF_RECORD_LOST && len >= 24) {
 			/* Counted in periods, as the samples kept are. */
 			lostfine += ring_u64(data, size, tail + 16);
@@ -437,8 +473,7 @@ _mon_ring_start(uint64_t ns)
 	size_t len;
 
 	period = ns;
-	for (thin = THIN; thin > 1 && period / thin < FINEMIN; thin /= 2)
-		continue;
+	thin = period > FINE ? (uint32_t)(period / FINE) : 1;
 	fine = period / thin;
 	rng = _mon_cputime() ^ ((uint64_t)_mon_gettid() << 32) ^
 	    0x9e3779b97f4a7c15ULL;

@@ -272,6 +272,13 @@ _mon_stacks_settle(uint64_t *since, const uint64_t *now)
 			since[i - 1] = now[i - 1];
 }
 
+/* n samples that come with no stack.  Not in signal context. */
+void
+_mon_stacks_lose(uint64_t n)
+{
+	atomic_fetch_add(&lost, n);
+}
+
 /* Samples whose stack found no place; samples whose stack was cut. */
 uint64_t
 _mon_stacks_lost(void)

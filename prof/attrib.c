@@ -904,7 +904,7 @@ unsampled_row(struct attr *a, size_t *cap)
 		return;
 	if (share >= UNSAMPLED_WARN)
 		warnx("warning: %.0f%% of the CPU time (%.2f s) no sample "
-		    "stood for: threads shorter than the sampling period",
+		    "stood for (short threads, SIGPROF blocked: libmon(7))",
 		    100 * share, p->wunsampled * p->period);
 	a->r->attributed += p->wunsampled;	/* known, if not a function */
 	a->r->unsampled = p->wunsampled;
