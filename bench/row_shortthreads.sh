@@ -17,14 +17,18 @@ $CC -O1 -fno-inline -pg -o $W/gpg bench/shortthr.c -lpthread
 $CC -p -std=c11 -D_DEFAULT_SOURCE -Iinclude -O1 -fno-inline -o $W/mon \
     bench/shortthr.c lib/libmon.a -lpthread
 P=$PWD/prof/prof
-secs() { awk -v f=$1 '$NF == f { s = $2 } END { printf "%.2f", s + 0 }'; }
+# secs NAME [COLUMN]: NAME's self seconds in a flat profile (prof: 2,
+# gprof -p: 3).
+secs() {
+	awk -v f=$1 -v c=${2:-2} '$NF == f { s = $c } END { printf "%.2f", s + 0 }'
+}
 printf '%-10s %-22s %-14s %-14s\n' run truth-task/main task mainwork
 for i in $(seq $RUNS); do
 	( cd $W && ./plain 1000 500 300 >/dev/null )
 	( cd $W && rm -f gmon.out && ./gpg 1000 500 300 >t.gpg &&
 	    gprof -b -p ./gpg gmon.out >r.gpg 2>/dev/null )
 	printf '%-10s %-22s %-14s %-14s\n' "glibc-pg" "$(cat $W/t.gpg)" \
-	    $(secs task <$W/r.gpg) $(secs mainwork <$W/r.gpg)
+	    $(secs task 3 <$W/r.gpg) $(secs mainwork 3 <$W/r.gpg)
 	for c in perf timer itimer; do
 		( cd $W && rm -f mon.out &&
 		    PROFCLOCK=$c ./mon 1000 500 300 >t.$c &&
