@@ -99,7 +99,9 @@ short_threads_timer_body()
 
 # parts CLOCK N NAME PCT: 1 s of CPU in mainwork, written in parts every
 # 0.01 s (within PCT per cent) and every 0.1 s (8); the parts merged
-# give it.  ITIMER_PROF signals the program's threads for the snapper's
+# give it.  perf's samples, every 0.25 ms, put it within 2% (its system
+# time, the clock reads, apart); before issue #23 they gave 1.01 to 1.22
+# s at 0.01 s.  ITIMER_PROF signals the program's threads for the snapper's
 # CPU time too, which prof takes back only on average: its band at
 # 0.01 s is wider.
 parts()
@@ -130,7 +132,7 @@ parts_fine_perf_head()
 parts_fine_perf_body()
 {
 	setup
-	parts perf 1 perf 8
+	parts perf 1 perf 5
 }
 
 atf_test_case parts_fine_timer
