@@ -461,35 +461,63 @@ user_share(const struct mfile *f)
 	return (double)r->user_ns / ((double)r->user_ns + (double)r->sys_ns);
 }
 
-/*
- * Seconds a sample of the file stands for: what its writer says one
- * stands for (the period; a tick for ITIMER_PROF asked to go faster);
- * else, from an older writer, its clock's CPU time (the part in user
- * mode, for the perf clock) over the samples it took, which the report
- * then adds up to however many ticks the kernel dropped; else, or when
- * some threads had no clock (their CPU time is in cpu_ns, not in the
- * samples), the period it asked for; a classic file ticks at 100 Hz.
- * The ratio spread the CPU time no sample saw -- threads shorter than a
- * period, a part whose samples came after its CPU time -- over the
- * functions sampled: a weight of its own keeps that time apart (see
- * unsampled_seconds()).
- */
-static double
-file_period(const struct mfile *f)
+/* Samples the file took, lost and dropped ones too. */
+static uint64_t
+samples(const struct mfile *f)
 {
 	const struct monx_run *r = &f->run;
+
+	return r->samples_in + r->samples_out + r->samples_lost + r->dropped;
+}
+
+/* Process pid's pool of ITIMER_PROF samples, made if make; or NULL. */
+static struct ipool *
+ipool_of(struct profile *p, uint32_t pid, int make)
+{
+	size_t i;
+
+	for (i = 0; i < p->nipools; i++)
+		if (p->ipools[i].pid == pid)
+			return &p->ipools[i];
+	if (!make)
+		return NULL;
+	p->ipools = xreallocarray(p->ipools, p->nipools + 1,
+	    sizeof(*p->ipools));
+	memset(&p->ipools[p->nipools], 0, sizeof(*p->ipools));
+	p->ipools[p->nipools].pid = pid;
+	return &p->ipools[p->nipools++];
+}
+
+/*
+ * Seconds a sample of the file stands for: what its writer says one
+ * stands for, the period (perf counts every one; the timer its
+ * overruns); for ITIMER_PROF, which is checked at the tick, counts
+ * nothing it missed and, on a busy machine, misses many, the CPU time
+ * of all the files of its process over all their samples
+ * (profile_scan()), so that the parts of a run share one weight.  Else,
+ * from an older writer, its clock's CPU time (the part in user mode,
+ * for the perf clock) over the samples it took, which the report then
+ * adds up to however many ticks the kernel dropped; else, or when some
+ * threads had no clock (their CPU time is in cpu_ns, not in the
+ * samples), the period it asked for; a classic file ticks at 100 Hz.
+ * That ratio, file by file, spread the CPU time no sample saw --
+ * threads shorter than a period, a part whose samples came after its
+ * CPU time -- over the functions sampled: a weight of its own keeps
+ * that time apart (see unsampled_seconds()).
+ */
+static double
+file_period(struct profile *p, const struct mfile *f)
+{
+	const struct monx_run *r = &f->run;
+	const struct ipool *pool;
 	uint64_t n;
 
 	if (!f->hasrun)
 		return (double)CLASSIC_NS / 1e9;
-	/*
-	 * ITIMER_PROF counts libmon's own threads' CPU time too, and
-	 * signals the program's threads for it: its samples stand for the
-	 * program's share.
-	 */
-	if (r->sample_ns > 0 && r->clock == MONX_CLK_ITIMER && r->own_ns > 0)
-		return (double)r->sample_ns / 1e9 * (double)r->cpu_ns /
-		    ((double)r->cpu_ns + (double)r->own_ns);
+	if (r->sample_ns > 0 && r->clock == MONX_CLK_ITIMER &&
+	    (pool = ipool_of(p, r->pid, 0)) != NULL && pool->n > 0 &&
+	    pool->cpu > 0)
+		return pool->cpu / (double)pool->n;
 	if (r->sample_ns > 0)
 		return (double)r->sample_ns / 1e9;
 	/* Threads went unsampled: the CPU time is not all the samples'. */
@@ -940,7 +968,7 @@ merge_hist(struct profile *p, struct mfile *f)
 static void
 merge_period(struct profile *p, struct mfile *f)
 {
-	f->period = file_period(f);
+	f->period = file_period(p, f);
 	if (p->nfiles == 0) {
 		p->period = p->pmin = p->pmax = f->period;
 		p->askmin = UINT64_MAX;
@@ -1298,6 +1326,32 @@ profile_add(struct profile *p, const char *name, unsigned char *buf,
 }
 
 /*
+ * Before any file is added: note the ITIMER_PROF samples of file name
+ * and the CPU time they stand for in its process's pool (file_period()).
+ * A file that cannot be read is left for profile_read() to say so.
+ */
+void
+profile_scan(struct profile *p, const char *name)
+{
+	struct mfile f;
+	struct ipool *pool;
+	const char *why;
+
+	memset(&f, 0, sizeof(f));
+	f.name = name;
+	if (slurp(name, &f.buf, &f.len, &why) != 0)
+		return;
+	if (parse_classic(&f) == 0 && gather_ext(&f) == 0 &&
+	    parse_ext(&f) == 0 && f.hasrun &&
+	    f.run.clock == MONX_CLK_ITIMER && f.run.sample_ns > 0) {
+		pool = ipool_of(p, f.run.pid, 1);
+		pool->cpu += (double)f.run.cpu_ns / 1e9;
+		pool->n += samples(&f);
+	}
+	mfile_free(&f);
+}
+
+/*
  * Read the mon.out file name and add it to p.  0, or -1 with *why set
  * to the reason: the file is no sound mon.out, or does not match the
  * others.
@@ -1441,6 +1495,7 @@ profile_free(struct profile *p)
 	free(p->stacks);
 	free(p->frames);
 	free(p->why);
+	free(p->ipools);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -57,17 +57,39 @@ near()
 	    "$4: $1 s, the threads' clocks say $2 s (${3}% allowed)"
 }
 
-# short CLOCK N NAME PCT MPCT: 1000 threads of 0.5 ms each, sampled by
-# CLOCK, task within PCT per cent and mainwork within MPCT.  The timer
-# clock samples at the kernel's tick, 130 times in all here: its bands
-# are wider (before issue #23, task read 0 and mainwork 0.71 s).
+# apart DIR FILE...: the seconds prof shows apart as unsampled.
+apart()
+{
+	local d
+
+	d=$1
+	shift
+	( cd $d && "$PROF" "$H" "$@" 2>/dev/null ) |
+	    awk '/\[unsampled: / { s = $2 } END { print s + 0 }'
+}
+
+# short CLOCK N NAME PCT: 1000 threads of 0.5 ms each, sampled by CLOCK:
+# task within PCT per cent of its threads' CPU time, and what task was
+# not given shown apart, never on mainwork, the main thread's function
+# (within 10%).  perf keeps one of a thread's two fine samples or none,
+# at random: about 4% of noise, so 12%.  The timer clock sees a short
+# thread only when a tick falls in it: on a quiet machine task gets its
+# time within 5%, but on a busy one the scheduler switches threads at
+# ticks, a short thread is often run whole between two, and up to a
+# fifth of its time goes unsampled: its band is wider.
 short()
 {
+	local t
+
 	run d PROFCLOCK=$1 "$H" 1000 500 300
 	[ "$(cat d/status)" = 0 ] || atf_fail "h_shortthr: $(cat d/err)"
 	clock_is d mon.out $2 $3
-	near $(secs d task mon.out) $(truth d task) $4 "task, $3"
-	near $(secs d mainwork mon.out) $(truth d mainwork) $5 "mainwork, $3"
+	t=$(truth d task)
+	near $(secs d task mon.out) $t $4 "task, $3"
+	holds "$(secs d task mon.out) + $(apart d mon.out) >= 0.9 * $t" \
+	    "task, $3: $(secs d task mon.out) s and $(apart d mon.out) s" \
+	    "apart, of $t s"
+	near $(secs d mainwork mon.out) $(truth d mainwork) 10 "mainwork, $3"
 	verdict
 }
 
@@ -81,7 +103,7 @@ short_threads_perf_head()
 short_threads_perf_body()
 {
 	setup
-	short perf 1 perf 10 10
+	short perf 1 perf 12
 }
 
 atf_test_case short_threads_timer
@@ -94,7 +116,7 @@ short_threads_timer_head()
 short_threads_timer_body()
 {
 	setup
-	short timer 2 timer 15 15
+	short timer 2 timer 25
 }
 
 # parts CLOCK N NAME PCT: 1 s of CPU in mainwork, written in parts every

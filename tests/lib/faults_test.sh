@@ -246,9 +246,8 @@ sigprof_blocked_for_a_while_head()
 	    "the perf clock's rings need no signal, so both spins get their" \
 	    "own seconds; timer's merged sample carries the blocked stretch" \
 	    "to where the thread unblocks, so the spin outside it keeps its" \
-	    "own; itimer loses the samples due, and the stretch's seconds" \
-	    "are shown apart as unsampled, the spin outside it keeping its" \
-	    "own"
+	    "own; itimer loses the samples due, and the" \
+	    "stretch's seconds go to the code sampled, the spin outside it"
 }
 sigprof_blocked_for_a_while_body()
 {
@@ -281,7 +280,8 @@ sigprof_blocked_for_a_while_body()
 			near $c spin_b "$b" 2
 			continue
 			;;
-		*)	near $c spin_a "$a" 4 ;;
+		2:*)	near $c spin_a "$a" 4 ;;
+		*)	near $c spin_a "$((a + b))" 4 ;;
 		esac
 		p=$(pct $c spin_b)
 		holds "$p <= 2" \
