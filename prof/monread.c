@@ -125,6 +125,7 @@ struct mfile {
 	uint64_t		 shared[2];	/* calls, samples at an address
 						   two objects held */
 	size_t			 jit;		/* its process's perf map */
+	int			 quiet;		/* scanned only: say nothing */
 };
 
 static uint64_t
@@ -404,8 +405,9 @@ parse_ext(struct mfile *f)
 	if (memcmp(head.magic, MONX_MAGIC, sizeof(head.magic)) != 0)
 		return f->why = improper, -1;
 	if (head.version != MONX_VERSION) {
-		warnx("%s: extension version %u unknown, read as classic",
-		    f->name, head.version);
+		if (!f->quiet)
+			warnx("%s: extension version %u unknown, read as "
+			    "classic", f->name, head.version);
 		return 0;
 	}
 	if (head.length > MONX_MAXLEN ||
@@ -1339,6 +1341,7 @@ profile_scan(struct profile *p, const char *name)
 
 	memset(&f, 0, sizeof(f));
 	f.name = name;
+	f.quiet = 1;
 	if (slurp(name, &f.buf, &f.len, &why) != 0)
 		return;
 	if (parse_classic(&f) == 0 && gather_ext(&f) == 0 &&
