@@ -1,7 +1,7 @@
 /*
  * shortthr.c -- CPU whose truth the program measures itself, for the
- * bench rows of short threads and fine parts (row_shortthreads.sh,
- * row_snapfine.sh): many threads shorter than a sampling period, and a
+ * bench rows of short threads and fine parts (bench/rows/21-short-threads.sh,
+ * 22-fine-parts.sh): many threads shorter than a sampling period, and a
  * long stretch on the main thread.  The same as tests/lib/h_shortthr.c.
  *
  *	shortthr nthreads task_us main_ms

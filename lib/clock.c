@@ -122,6 +122,24 @@ try(int m)
 }
 
 /*
+ * The CPU time one sample stands for: the period, which perf counts in
+ * the kernel and the timer by its overruns (timer.c).  ITIMER_PROF is
+ * checked only at the kernel's tick and, asked for less, fires at most
+ * once a tick for a CPU, counting nothing it missed: each of its
+ * samples is then a tick of CPU time.
+ */
+static uint64_t
+sample_ns(int m)
+{
+	uint64_t tick;
+
+	tick = _mon_tick_ns();
+	if (m != MONX_CLK_ITIMER || tick <= period)
+		return period;
+	return tick;
+}
+
+/*
  * Start the best clock that works (classic: ITIMER_PROF only); 0, or -1
  * with nothing left changed.  The clock's name and period go to stats.
  */
@@ -143,6 +161,7 @@ _mon_clock_start(int classic)
 		return -1;
 	mode = list[i];
 	_mon_stats.period_ns = period;
+	_mon_stats.sample_ns = sample_ns(mode);
 	_mon_stats.clock = mode;
 	return 0;
 }

@@ -23,6 +23,7 @@
  * Everything here may run in a signal handler: no lock, no malloc, and
  * errno is never changed.
  */
+#define _GNU_SOURCE	/* RUSAGE_THREAD */
 #include <sys/resource.h>
 
 #include <sched.h>
@@ -40,6 +41,18 @@ struct _mon_stats _mon_stats;
 static struct _mon_hist desc[NDESC];
 static unsigned int ndesc;
 
+/*
+ * libmon's own threads that no clock samples (the drainer, the snapper)
+ * still use the process's CPU time: each adds what it used since it
+ * last told, and the histogram's CPU time leaves it out.
+ */
+struct ownlast {
+	pid_t		 tid;
+	uint64_t	 use[3];	/* CPU, user, system, ns */
+};
+static struct ownlast	ownlast[2];	/* each written by its thread */
+static _Atomic uint64_t	ownsum[3];
+
 uint64_t
 _mon_cputime(void)
 {
@@ -48,6 +61,21 @@ _mon_cputime(void)
 	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
 		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The kernel's tick, in ns: the resolution of the coarse clocks, and
+ * the only times at which it checks the CPU-time timers.  0 if unknown.
+ */
+uint64_t
+_mon_tick_ns(void)
+{
+	struct timespec res;
+
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) != 0 ||
+	    res.tv_sec != 0)
+		return 0;
+	return (uint64_t)res.tv_nsec;
 }
 
 /* The process's user and system CPU time so far, in ns. */
@@ -63,6 +91,54 @@ split(uint64_t *user, uint64_t *sys)
 	    (uint64_t)ru.ru_utime.tv_usec * 1000u;
 	*sys = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
 	    (uint64_t)ru.ru_stime.tv_usec * 1000u;
+}
+
+/*
+ * The calling thread, tid, libmon's own thread who (_MON_OWN_*), tells
+ * the CPU time it used since it last told: all of it, the first time.
+ */
+void
+_mon_stats_own(int who, pid_t tid)
+{
+	struct ownlast *o = &ownlast[who];
+	struct timespec ts;
+	struct rusage ru;
+	uint64_t now[3];
+	int i;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0 ||
+	    getrusage(RUSAGE_THREAD, &ru) != 0)
+		return;
+	now[0] = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	now[1] = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
+	    (uint64_t)ru.ru_utime.tv_usec * 1000u;
+	now[2] = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+	    (uint64_t)ru.ru_stime.tv_usec * 1000u;
+	if (o->tid != tid)
+		memset(o->use, 0, sizeof(o->use));
+	o->tid = tid;
+	for (i = 0; i < 3; i++) {
+		if (now[i] > o->use[i])
+			atomic_fetch_add(&ownsum[i], now[i] - o->use[i]);
+		o->use[i] = now[i];
+	}
+}
+
+/* What libmon's own threads used since the histogram started, of i. */
+static uint64_t
+own(int i)
+{
+	uint64_t s;
+
+	s = atomic_load(&ownsum[i]);
+	return s > _mon_stats.own0[i] ? s - _mon_stats.own0[i] : 0;
+}
+
+/* a less b, or 0. */
+static uint64_t
+less(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
 }
 
 /*
@@ -87,10 +163,11 @@ _mon_stats_resume(void)
 }
 
 /*
- * The CPU time the current histogram has covered so far, pauses left
- * out (one going on too), and how it divides between user and system
- * time, into cpu_ns, user_ns and sys_ns; nothing else changes, so a
- * snapshot may read it while profiling goes on.
+ * The CPU time the current histogram has covered so far, pauses and
+ * libmon's own threads left out (a pause going on too), and how it
+ * divides between user and system time, into cpu_ns, user_ns and
+ * sys_ns; nothing else changes, so a snapshot may read it while
+ * profiling goes on.
  */
 void
 _mon_stats_cut(void)
@@ -98,16 +175,15 @@ _mon_stats_cut(void)
 	uint64_t now, used, user, sys, paused;
 
 	split(&user, &sys);
-	_mon_stats.user_ns = user > _mon_stats.user0_ns ?
-	    user - _mon_stats.user0_ns : 0;
-	_mon_stats.sys_ns = sys > _mon_stats.sys0_ns ?
-	    sys - _mon_stats.sys0_ns : 0;
+	_mon_stats.user_ns = less(less(user, _mon_stats.user0_ns), own(1));
+	_mon_stats.sys_ns = less(less(sys, _mon_stats.sys0_ns), own(2));
 	now = _mon_cputime();
 	paused = _mon_stats.paused_ns;
 	if (_mon_stats.pause0_ns != 0 && now > _mon_stats.pause0_ns)
 		paused += now - _mon_stats.pause0_ns;
 	used = now > _mon_stats.cpu0_ns ? now - _mon_stats.cpu0_ns : 0;
-	_mon_stats.cpu_ns = used > paused ? used - paused : 0;
+	_mon_stats.own_ns = own(0);
+	_mon_stats.cpu_ns = less(less(used, paused), _mon_stats.own_ns);
 }
 
 /*
@@ -223,6 +299,8 @@ _mon_outside_count(void)
 void
 _mon_stats_reset(void)
 {
+	int i;
+
 	atomic_store(&_mon_stats.in, 0);
 	atomic_store(&_mon_stats.out, 0);
 	atomic_store(&_mon_stats.lost, 0);
@@ -231,10 +309,13 @@ _mon_stats_reset(void)
 	atomic_store(&_mon_stats.dropped, 0);
 	atomic_store(&_mon_stats.outlost, 0);
 	_mon_stats.cpu_ns = 0;
+	_mon_stats.own_ns = 0;
 	_mon_stats.paused_ns = 0;
 	_mon_stats.pause0_ns = 0;
 	_mon_stats.cpu0_ns = _mon_cputime();
 	split(&_mon_stats.user0_ns, &_mon_stats.sys0_ns);
+	for (i = 0; i < 3; i++)
+		_mon_stats.own0[i] = atomic_load(&ownsum[i]);
 	_mon_tab_reset(&outside);
 	_mon_tab_reset(&pages);
 }

@@ -69,6 +69,7 @@ struct _mon_stats {
 	_Atomic uint64_t	outlost;	/* outside, no place in the table */
 	uint64_t		cpu0_ns;	/* process CPU clock at start */
 	uint64_t		cpu_ns;		/* CPU used, fixed at stop */
+	uint64_t		own_ns;		/* by libmon's own threads, not in it */
 	uint64_t		pause0_ns;	/* CPU clock at moncontrol(0) */
 	uint64_t		paused_ns;	/* CPU used while paused */
 	uint64_t		user0_ns;	/* user CPU at start */
@@ -76,6 +77,9 @@ struct _mon_stats {
 	uint64_t		user_ns;	/* user CPU, fixed at stop */
 	uint64_t		sys_ns;		/* system CPU, fixed at stop */
 	uint64_t		period_ns;	/* period asked of the clock */
+	uint64_t		sample_ns;	/* CPU time a sample stands for */
+	uint64_t		own0[3];	/* libmon's threads' CPU, user, system
+					   at start (_mon_stats_own) */
 	int			clock;		/* MONX_CLK_* */
 };
 
@@ -116,7 +120,9 @@ void	_mon_stacks_reset(void) _mon_hidden;
 #define _MON_STACKSLOTS	(1u << 16)	/* distinct stacks kept */
 size_t	_mon_stacks_copy(unsigned char *, size_t, const uint64_t *,
 	    uint64_t *) _mon_hidden;
+void	_mon_stacks_settle(uint64_t *, const uint64_t *) _mon_hidden;
 uint64_t _mon_stacks_lost(void) _mon_hidden;
+void	_mon_stacks_lose(uint64_t) _mon_hidden;
 uint64_t _mon_stacks_cut(void) _mon_hidden;
 int	_mon_stack_retaddr(uintptr_t) _mon_hidden;
 void	_mon_stats_reset(void) _mon_hidden;
@@ -127,6 +133,11 @@ void	_mon_stats_resume(void) _mon_hidden;
 void	_mon_stats_dropped(uint64_t) _mon_hidden;
 void	_mon_stats_overrun(uint64_t) _mon_hidden;
 uint64_t _mon_cputime(void) _mon_hidden;
+uint64_t _mon_tick_ns(void) _mon_hidden;
+void	_mon_stats_own(int, pid_t) _mon_hidden;
+#define _MON_OWN_DRAINER	0
+#define _MON_OWN_SNAPPER	1
+int	_mon_own(pid_t) _mon_hidden;
 size_t	_mon_outside_count(void) _mon_hidden;
 size_t	_mon_outside_copy(unsigned char *, size_t) _mon_hidden;
 
@@ -149,6 +160,7 @@ void	_mon_timer_fork_prepare(void) _mon_hidden;
 void	_mon_timer_fork_parent(void) _mon_hidden;
 void	_mon_timer_fork_child(void) _mon_hidden;
 uint32_t _mon_timer_unarmed(void) _mon_hidden;
+uint64_t _mon_timer_count(const siginfo_t *) _mon_hidden;
 int	_mon_itimer_start(uint64_t) _mon_hidden;
 void	_mon_itimer_stop(void) _mon_hidden;
 void	_mon_itimer_yield(void) _mon_hidden;

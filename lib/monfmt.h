@@ -92,6 +92,10 @@ struct monx_run {
 	uint32_t	last;		/* 1: the part written as the run ended */
 	uint64_t	begin_ns;	/* the part covers [begin_ns, end_ns), */
 	uint64_t	end_ns;		/* CLOCK_REALTIME; 0 in a whole run */
+	uint64_t	sample_ns;	/* CPU time one sample stands for; 0:
+					   unknown, cpu_ns over the samples */
+	uint64_t	own_ns;		/* CPU time of libmon's own threads,
+					   not in cpu_ns */
 };
 
 /* What a RUN record holds at least: version 1's first writers ended it here. */

@@ -148,6 +148,8 @@ _mon_run_fill(struct monx_run *run, const struct _mon_out *d)
 	run->clock = _mon_stats.clock;
 	run->pid = getpid();
 	run->period_ns = _mon_stats.period_ns;
+	run->sample_ns = _mon_stats.sample_ns;
+	run->own_ns = _mon_stats.own_ns;
 	run->cpu_ns = _mon_stats.cpu_ns;
 	run->samples_in = atomic_load(&_mon_stats.in);
 	run->samples_out = atomic_load(&_mon_stats.out);

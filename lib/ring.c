@@ -33,6 +33,23 @@
  * cannot be had for a thread (locked-memory limit, descriptors
  * exhausted) that thread is counted as unsampled.
  *
+ * Threads shorter than a period: an inherited event starts its first
+ * period afresh, on each CPU a thread runs on, so that a thread of less
+ * than a period would never be sampled and every thread would lose the
+ * end of its last period -- and no event can be given a phase of its
+ * own.  So the kernel samples every FINE ns of CPU time or oftener
+ * (thin times a period), each sample naming its thread, and the
+ * drainer keeps every thin-th of a thread's on a CPU from an offset
+ * drawn at random when it first sees the thread there: each sample kept
+ * stands for the period, at a random phase.  The end of a thread's last
+ * fine period, which no sample saw, the kernel tells when the thread
+ * ends (inherit_stat: a READ record of its count on that CPU); it is
+ * kept as one more sample with the chance of its share of a period, at
+ * the place of the thread's last fine sample, a fine period or less
+ * before it (thread_ends()).  A thread that ran less than FINE ns on a
+ * CPU has no place there: that time goes unsampled, and prof shows it
+ * apart.
+ *
  * The drainer is created before the events are opened, so it inherits
  * none and its own few microseconds a drain are never in the profile.
  * Drains are serialised by one mutex: by the drainer, before the
@@ -55,13 +72,22 @@
 #define RINGMAX		64	/* within 2..RINGMAX data pages, */
 #define DRAINS		4	/* and is drained DRAINS times as it fills */
 #define DRAINER_STACK	(256u << 10)
-#define RECLEN		16	/* a sample: header and pc */
+#define RECLEN		24	/* a sample: header, pc, pid and tid */
 #define STACKLEN	128	/* and a stack of 11 frames, for sizing */
-#define STACKWORST	(48 + 8 * (_MON_STACKMAX + 2))	/* for draining */
+#define STACKWORST	(56 + 8 * (_MON_STACKMAX + 2))	/* for draining */
+#define FINE		250000	/* ns, the kernel's period at most */
+#define NSEEN		256	/* threads' offsets remembered per ring */
 
 struct ring {
 	struct perf_event_mmap_page *m;
 	pid_t		 tid;		/* the thread whose events feed it */
+};
+
+/* A thread's fine samples on one ring. */
+struct seen {
+	pid_t		 tid;
+	uint32_t	 acc;		/* since the last kept, from an offset */
+	uint64_t	 lastpc;	/* the last one's pc */
 };
 
 static pthread_mutex_t	drainlock = PTHREAD_MUTEX_INITIALIZER;
@@ -74,6 +100,12 @@ static struct ring	*rings;		/* nring of cap, from mmap */
 static size_t		 nring, cap, capbytes;
 static size_t		 pagesz, ringlen;
 static uint64_t		 period, drain_ns;
+static uint64_t		 fine;		/* the kernel's period, period / thin */
+static uint32_t		 thin;		/* its samples a period */
+static struct seen	*seen;		/* NSEEN a ring, as rings */
+static size_t		 seenbytes;
+static uint64_t		 rng;		/* drainer's; under drainlock */
+static uint64_t		 lostfine;	/* fine samples the kernel dropped */
 static int		 chains;	/* samples carry call chains */
 static int		 ncpu;
 static uint32_t		 unsampled;	/* threads that got no ring */
@@ -86,13 +118,13 @@ size_rings(void)
 	size_t n;
 
 	pagesz = (size_t)sysconf(_SC_PAGESIZE);
-	want = 1000000000u / period / RINGSECS *
+	want = 1000000000u / fine / RINGSECS *
 	    (chains ? RECLEN + STACKLEN : RECLEN);
 	for (n = 2; n < RINGMAX && n * pagesz < want; n *= 2)
 		continue;
 	ringlen = (n + 1) * pagesz;
 	samples = n * pagesz / (chains ? STACKWORST : RECLEN);
-	drain_ns = samples / DRAINS * period;
+	drain_ns = samples / DRAINS * fine;
 	if (drain_ns > 250000000u)
 		drain_ns = 250000000u;
 }
@@ -113,8 +145,8 @@ open_one(pid_t tid, int cpu, int inherit, struct ring *r)
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_TASK_CLOCK;
-	a.sample_period = period;
-	a.sample_type = PERF_SAMPLE_IP;
+	a.sample_period = fine;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
 	if (chains) {
 		/* And the word at the stack pointer: stacks.c says why. */
 		a.sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER;
@@ -126,6 +158,7 @@ open_one(pid_t tid, int cpu, int inherit, struct ring *r)
 	a.exclude_hv = 1;
 	a.inherit = inherit;
 	a.inherit_thread = inherit;
+	a.inherit_stat = inherit;	/* a READ record as a thread ends */
 	a.remove_on_exec = 1;
 	/* Nobody waits on the ring: ask for as few wake-ups as can be. */
 	a.watermark = 1;
@@ -196,18 +229,18 @@ sample(const unsigned char *data, uint64_t size, uint64_t tail,
 	pcs[0] = (uintptr_t)ring_u64(data, size, tail + 8);
 	if (!_mon_sample(pcs[0], 1) || !chains)
 		return;
-	nr = len >= 24 ? ring_u64(data, size, tail + 16) : 0;
-	if (nr > (len - 24) / 8)
+	nr = len >= 32 ? ring_u64(data, size, tail + 24) : 0;
+	if (nr > (len - 32) / 8)
 		nr = 0;		/* cannot be: keep the pc alone */
 	/* After the chain, the user stack: size, its bytes, dyn_size. */
-	at = 24 + 8 * nr;
+	at = 32 + 8 * nr;
 	top = 0;
 	if (at + 8 <= len && ring_u64(data, size, tail + at) == 8 &&
 	    at + 24 <= len && ring_u64(data, size, tail + at + 16) == 8)
 		top = ring_u64(data, size, tail + at + 8);
 	depth = 0;
 	for (i = 0; i < nr && depth <= _MON_STACKMAX; i++) {
-		v = ring_u64(data, size, tail + 24 + 8 * i);
+		v = ring_u64(data, size, tail + 32 + 8 * i);
 		if (v >= (uint64_t)PERF_CONTEXT_MAX)
 			continue;	/* a context marker */
 		pcs[depth++] = (uintptr_t)v;
@@ -222,14 +255,82 @@ sample(const unsigned char *data, uint64_t size, uint64_t tail,
 	    depth, depth >= _mon_stack_limit ? MONX_STK_CUT : 0, 1);
 }
 
+/* The drainer's random numbers (xorshift64*).  Caller holds drainlock. */
+static uint32_t
+draw(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return (uint32_t)((rng * 2685821657736338717ULL) >> 32);
+}
+
+/* Thread tid's entry of ring k; a thread first seen gets a random offset. */
+static struct seen *
+seen_of(size_t k, pid_t tid)
+{
+	struct seen *s;
+
+	s = &seen[k * NSEEN + ((uint32_t)tid * 2654435761u >> 22) % NSEEN];
+	if (s->tid != tid) {
+		s->tid = tid;
+		s->acc = draw() % thin;
+		s->lastpc = 0;
+	}
+	return s;
+}
+
 /*
- * Move what the kernel has written to m into the histogram and the
- * stacks.  Records are 8-byte aligned in a power-of-two ring, so no
+ * Keep this fine sample, at pc, of thread tid on ring k?  One in thin,
+ * from the thread's offset there: (m / thin) in expectation for m fine
+ * samples.  Caller holds drainlock.
+ */
+static int
+thin_keep(size_t k, pid_t tid, uint64_t pc)
+{
+	struct seen *s;
+
+	s = seen_of(k, tid);
+	s->lastpc = pc;
+	if (++s->acc < thin)
+		return 0;
+	s->acc = 0;
+	return 1;
+}
+
+/*
+ * Thread tid ended, having run count ns on ring k's CPU.  What it ran
+ * after its last fine sample is kept as a sample with the chance of its
+ * share of a period, at that sample's place (no stack), so that the
+ * thread keeps what its CPU time is worth in expectation.  Caller holds
+ * drainlock.
+ */
+static void
+thread_ends(size_t k, pid_t tid, uint64_t count)
+{
+	struct seen *s;
+	uint64_t rest;
+
+	s = &seen[k * NSEEN + ((uint32_t)tid * 2654435761u >> 22) % NSEEN];
+	if (s->tid != tid)
+		return;		/* forgotten for another: unsampled */
+	rest = count % fine;
+	if (s->lastpc != 0 &&
+	    ((uint64_t)draw() * period) >> 32 < rest &&
+	    _mon_sample((uintptr_t)s->lastpc, 1) && chains)
+		_mon_stacks_lose(1);
+	s->tid = 0;
+}
+
+/*
+ * Move what the kernel has written to ring k into the histogram and
+ * the stacks.  Records are 8-byte aligned in a power-of-two ring, so no
  * 8-byte field straddles its end.  Caller holds drainlock.
  */
 static void
-drain_ring(struct perf_event_mmap_page *m)
+drain_ring(size_t k)
 {
+	struct perf_event_mmap_page *m = rings[k].m;
 	const unsigned char *data;
 	uint64_t head, tail, size, hdr;
 	uint32_t type, len;
@@ -245,10 +346,20 @@ drain_ring(struct perf_event_mmap_page *m)
 		len = (uint32_t)(hdr >> 48);
 		if (len < 8 || len % 8 != 0 || len > head - tail)
 			break;		/* cannot be: leave the ring as it is */
-		if (type == PERF_RECORD_SAMPLE && len >= 16)
+		if (type == PERF_RECORD_SAMPLE && len >= 24 &&
+		    thin_keep(k, (pid_t)(ring_u64(data, size, tail + 16) >> 32),
+		    ring_u64(data, size, tail + 8)))
 			sample(data, size, tail, len);
-		else if (type == PERF_RECORD_LOST && len >= 24)
-			_mon_stats_dropped(ring_u64(data, size, tail + 16));
+		else if (type == PERF_RECORD_READ && len >= 24)
+			thread_ends(k,
+			    (pid_t)(ring_u64(data, size, tail + 8) >> 32),
+			    ring_u64(data, size, tail + 16));
+		else if (type == PERF_RECORD_LOST && len >= 24) {
+			/* Counted in periods, as the samples kept are. */
+			lostfine += ring_u64(data, size, tail + 16);
+			_mon_stats_dropped(lostfine / thin);
+			lostfine %= thin;
+		}
 		tail += len;
 	}
 	__atomic_store_n(&m->data_tail, tail, __ATOMIC_RELEASE);
@@ -262,7 +373,7 @@ _mon_ring_drain(void)
 
 	pthread_mutex_lock(&drainlock);
 	for (i = 0; i < nring; i++)
-		drain_ring(rings[i].m);
+		drain_ring(i);
 	pthread_mutex_unlock(&drainlock);
 }
 
@@ -291,6 +402,8 @@ drain_loop(void *unused)
 			since = 0;
 		}
 		_mon_ring_drain();
+		/* Its CPU time is libmon's, not the program's. */
+		_mon_stats_own(_MON_OWN_DRAINER, atomic_load(&drainer_tid));
 		pthread_mutex_lock(&waitlock);
 	}
 	pthread_mutex_unlock(&waitlock);
@@ -360,6 +473,11 @@ _mon_ring_start(uint64_t ns)
 	size_t len;
 
 	period = ns;
+	thin = period > FINE ? (uint32_t)(period / FINE) : 1;
+	fine = period / thin;
+	rng = _mon_cputime() ^ ((uint64_t)_mon_gettid() << 32) ^
+	    0x9e3779b97f4a7c15ULL;
+	lostfine = 0;
 	chains = _mon_stack_limit > 0;
 	size_rings();
 	if ((ncpu = (int)sysconf(_SC_NPROCESSORS_CONF)) < 1)
@@ -371,7 +489,8 @@ _mon_ring_start(uint64_t ns)
 		return -1;
 	capbytes = len;
 	cap = len / sizeof(struct ring);
-	if (start_drainer(1) != 0)
+	seenbytes = cap * NSEEN * sizeof(struct seen);
+	if ((seen = _mon_map(seenbytes)) == NULL || start_drainer(1) != 0)
 		goto fail;
 	if (arm(_mon_gettid(), 1) != 0) {
 		/* A kernel that walks no user stacks may still sample. */
@@ -386,6 +505,8 @@ _mon_ring_start(uint64_t ns)
 	(void)_mon_threads(arm_other, NULL);
 	return 0;
 fail:
+	_mon_unmap(seen, seenbytes);
+	seen = NULL;
 	_mon_unmap(rings, capbytes);
 	rings = NULL;
 	cap = 0;
@@ -406,11 +527,13 @@ _mon_ring_stop(void)
 	stop_drainer();
 	pthread_mutex_lock(&drainlock);
 	for (i = 0; i < nring; i++) {
-		drain_ring(rings[i].m);
+		drain_ring(i);
 		(void)munmap(rings[i].m, ringlen);
 	}
 	nring = 0;
 	pthread_mutex_unlock(&drainlock);
+	_mon_unmap(seen, seenbytes);
+	seen = NULL;
 	_mon_unmap(rings, capbytes);
 	rings = NULL;
 	cap = 0;
@@ -444,7 +567,12 @@ _mon_ring_fork_child(void)
 	if (rings == NULL)
 		return -1;
 	unsampled = 0;
+	/* The parent's threads' offsets mean nothing here. */
+	memset(seen, 0, seenbytes);
+	rng ^= (uint64_t)_mon_gettid() << 17;
 	if (start_drainer(0) != 0 || arm(_mon_gettid(), 1) != 0) {
+		_mon_unmap(seen, seenbytes);
+		seen = NULL;
 		_mon_unmap(rings, capbytes);
 		rings = NULL;
 		return -1;

@@ -315,10 +315,11 @@ handler(int sig, siginfo_t *si, void *uc)
 	err = errno;
 	atomic_store_explicit(&sigtramp, (uintptr_t)__builtin_return_address(0),
 	    memory_order_relaxed);
-	n = 1;
-	if (si->si_code == SI_TIMER && si->si_overrun > 0) {
-		n += (uint64_t)si->si_overrun;
-		_mon_stats_overrun((uint64_t)si->si_overrun);
+	/* A timer's signal stands for its periods: timer.c says how many. */
+	n = si->si_code == SI_TIMER ? _mon_timer_count(si) : 1;
+	if (n == 0) {
+		errno = err;
+		return;
 	}
 	pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
 	if (_mon_sample(pc, n) && _mon_stack_limit > 0)

@@ -68,6 +68,7 @@ static const size_t counters[] = {
 	offsetof(struct monx_run, sys_ns),
 	offsetof(struct monx_run, stacks_lost),
 	offsetof(struct monx_run, stacks_cut),
+	offsetof(struct monx_run, own_ns),
 };
 #define NCOUNTERS	(sizeof(counters) / sizeof(counters[0]))
 
@@ -90,8 +91,10 @@ _mon_snap_reset(int parts)
 {
 	_mon_base_free(&arcbase);
 	_mon_base_free(&pcbase);
-	if (stacksince != NULL)
+	if (stacksince != NULL) {
 		_mon_rezero(stacksince, STACKBASE);
+		_mon_rezero(stacknow, STACKBASE);
+	}
 	memset(&runbase, 0, sizeof(runbase));
 	begin_ns = realtime();
 	if (runpid != getpid())
@@ -284,7 +287,7 @@ cut_commit(const struct cut *c, const struct monx_run *now, uint64_t end)
 {
 	_mon_base_commit(&arcbase, c->cum, c->ncum, sizeof(struct monx_arc),
 	    2 * sizeof(uint64_t), offsetof(struct monx_arc, count));
-	memcpy(stacksince, stacknow, STACKBASE);
+	_mon_stacks_settle(stacksince, stacknow);
 	_mon_base_commit(&pcbase, c->pcs, c->npcs, sizeof(struct monx_pc),
 	    sizeof(uint64_t), offsetof(struct monx_pc, count));
 	runbase = *now;
@@ -344,6 +347,9 @@ _mon_snap_write(const struct hdr *h, WORD *hist, size_t nhist,
 		giveback(hist, c.hist, nhist);
 	err = errno;
 	cut_free(&c);
+	/* libmon's snapper: the part's CPU time is not the program's. */
+	if (_mon_own(_mon_gettid()))
+		_mon_stats_own(_MON_OWN_SNAPPER, _mon_gettid());
 	errno = err;
 	return r;
 }

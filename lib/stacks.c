@@ -21,7 +21,9 @@
  * When no slot is found within PROBE, or the arena is used up, the
  * samples are counted in lost: bounded memory, degrading by counting.
  * Both areas are mapped at the first start and their pages given back
- * at each reset.
+ * at each reset.  The slots that hold a stack are listed in the order
+ * they were filled (order, norder), so that a part reads the few in use
+ * and not the whole table: a part every 0.01 s must cost little.
  *
  * A frame-pointer walk misses the caller of a function that has no frame
  * of its own when sampled: at its first instructions, and in the body of
@@ -53,6 +55,8 @@ struct sslot {
 };
 
 static struct sslot	*slots;
+static _Atomic uint32_t	*order;		/* 1 + index of a slot filled */
+static _Atomic uint32_t	 norder;	/* entries of order handed out */
 static uint64_t		*arena;
 static _Atomic uint32_t	 used;		/* arena pcs handed out */
 static _Atomic uint64_t	 lost, cut;
@@ -98,6 +102,11 @@ fill(struct sslot *s, uint64_t h, const uintptr_t *pcs, uint32_t depth,
 	s->depth = depth;
 	s->flags = flags;
 	atomic_store_explicit(&s->key, h, memory_order_release);
+	/* Listed once filled: a slot is filled once a profile. */
+	off = atomic_fetch_add_explicit(&norder, 1, memory_order_relaxed);
+	if (off < SLOTS)
+		atomic_store_explicit(&order[off], (uint32_t)(s - slots) + 1,
+		    memory_order_release);
 	return 1;
 }
 
@@ -146,12 +155,16 @@ void
 _mon_stacks_reset(void)
 {
 	if (slots == NULL && (slots = _mon_map(SLOTS * sizeof(*slots))) != NULL &&
-	    (arena = _mon_map(ARENA * sizeof(*arena))) == NULL) {
+	    ((arena = _mon_map(ARENA * sizeof(*arena))) == NULL ||
+	    (order = _mon_map(SLOTS * sizeof(*order))) == NULL)) {
+		_mon_unmap(arena, ARENA * sizeof(*arena));
 		_mon_unmap(slots, SLOTS * sizeof(*slots));
 		slots = NULL;
 	}
 	if (slots != NULL) {
 		_mon_rezero(slots, SLOTS * sizeof(*slots));
+		_mon_rezero(order, SLOTS * sizeof(*order));
+		atomic_store(&norder, 0);
 		_mon_rezero(arena, atomic_load(&used) > ARENA ? ARENA *
 		    sizeof(*arena) : atomic_load(&used) * sizeof(*arena));
 	}
@@ -167,7 +180,9 @@ _mon_stacks_reset(void)
  * at the last part: only the samples after it are copied, and now gets
  * the counts copied, the next part's since (a stack that did not fit
  * keeps its old count there, to go in the next part).  Without since,
- * a stack that does not fit is lost.
+ * a stack that does not fit is lost.  Only the slots listed as filled
+ * are read: one filled but not listed yet has had nothing taken from it,
+ * and goes in a later part.
  */
 size_t
 _mon_stacks_copy(unsigned char *p, size_t max, const uint64_t *since,
@@ -177,11 +192,15 @@ _mon_stacks_copy(unsigned char *p, size_t max, const uint64_t *since,
 	struct sslot *s;
 	size_t len, need;
 	uint64_t c, base;
-	uint32_t i;
+	uint32_t i, k, n;
 
 	len = 0;
-	for (i = 0; slots != NULL && i < SLOTS; i++) {
-		s = &slots[i];
+	n = slots == NULL ? 0 : atomic_load(&norder);
+	for (k = 0; k < n && k < SLOTS; k++) {
+		if ((i = atomic_load_explicit(&order[k],
+		    memory_order_acquire)) == 0)
+			continue;
+		s = &slots[--i];
 		c = atomic_load(&s->count);
 		base = since != NULL ? since[i] : 0;
 		if (now != NULL)
@@ -236,6 +255,28 @@ _mon_stack_retaddr(uintptr_t w)
 	    (b[2] == 0xff && (b[3] & 0xf8) == 0x90 &&	/* ff 90+r d32 */
 	    (b[3] & 7) != 4) ||
 	    (b[1] == 0xff && b[2] == 0x94);		/* ff 94 sib d32 */
+}
+
+/*
+ * A part is written: since takes now's counts, for the slots listed
+ * (the others are 0 in both).
+ */
+void
+_mon_stacks_settle(uint64_t *since, const uint64_t *now)
+{
+	uint32_t i, k, n;
+
+	n = slots == NULL ? 0 : atomic_load(&norder);
+	for (k = 0; k < n && k < SLOTS; k++)
+		if ((i = atomic_load(&order[k])) != 0)
+			since[i - 1] = now[i - 1];
+}
+
+/* n samples that come with no stack.  Not in signal context. */
+void
+_mon_stacks_lose(uint64_t n)
+{
+	atomic_fetch_add(&lost, n);
 }
 
 /* Samples whose stack found no place; samples whose stack was cut. */

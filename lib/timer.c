@@ -3,8 +3,18 @@
  * is refused (perf_event_paranoid 3, container seccomp profiles):
  *
  *  timer	timer_create() on each thread's CPU-time clock, SIGPROF to
- *		that thread; the kernel checks it at its tick, so missed
- *		expirations come back as si_overrun and are counted.
+ *		that thread.  The kernel checks it only at its tick, so
+ *		expirations missed come back as si_overrun and are
+ *		counted.  A thread shorter than a tick would nearly never
+ *		be sampled that way, and every thread would lose what it
+ *		ran before its first tick: so the timer first expires at
+ *		once, to fire at the first tick that finds the thread
+ *		running, and that first signal stands for a tick of CPU
+ *		time, whatever ran before it (see _mon_timer_count()).
+ *		A tick falls in a thread's CPU time at a phase the thread
+ *		does not choose, so a thread of any length gets in
+ *		expectation what it ran; after the first, the expirations
+ *		count what it ran since the last, as exactly as before.
  *  itimer	setitimer(ITIMER_PROF): all threads' CPU time, the signal to
  *		whichever thread runs; capped at the kernel tick.  profil()
  *		called by the program itself always uses this one, as the
@@ -33,12 +43,16 @@
 struct tslot {
 	pid_t		tid;		/* 0: free */
 	timer_t		timer;
+	volatile sig_atomic_t fresh;	/* its first signal is to come */
+	uint64_t	rnd;		/* its handler's random numbers */
 };
 
 static pthread_mutex_t	armlock = PTHREAD_MUTEX_INITIALIZER;
 static struct tslot	tslots[MAXTHREADS];
 static int		timers_on;	/* under armlock */
 static uint64_t		period;
+static uint64_t		tick;		/* the kernel's, ns; 0: unknown */
+static uint64_t		rng;		/* slots' seeds; under armlock */
 static uint32_t		unarmed;	/* threads that got no timer */
 static struct itimerval	oldtimer, ourtimer;
 static int		paused;		/* exec: 1 ours stopped, -1 not ours */
@@ -62,7 +76,12 @@ open_timer(pid_t tid, struct tslot *s)
 		return -1;
 	its.it_interval.tv_sec = period / 1000000000u;
 	its.it_interval.tv_nsec = period % 1000000000u;
-	its.it_value = its.it_interval;
+	/* Expired at the first tick that finds the thread running. */
+	its.it_value.tv_sec = 0;
+	its.it_value.tv_nsec = 1000;
+	rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+	s->rnd = rng | 1;
+	s->fresh = 1;
 	if (timer_settime(s->timer, 0, &its, NULL) != 0) {
 		timer_delete(s->timer);
 		return -1;
@@ -134,6 +153,8 @@ _mon_timer_start(uint64_t ns)
 
 	pthread_mutex_lock(&armlock);
 	period = ns;
+	tick = _mon_tick_ns();
+	rng ^= _mon_cputime() ^ (uint64_t)getpid() << 20;
 	unarmed = 0;
 	me = _mon_gettid();
 	if (arm(me) != 0) {
@@ -213,6 +234,38 @@ uint32_t
 _mon_timer_unarmed(void)
 {
 	return unarmed;
+}
+
+/*
+ * The periods one of our signals si stands for, on the thread its slot
+ * is for.  The first a thread gets stands for a tick -- a whole number
+ * of periods and, at random, one more for the fraction -- not for what
+ * the thread ran before it: a tick falls anywhere in a thread's CPU
+ * time, so the first is met with the chance of a thread's CPU time in
+ * ticks, and the signals after it count what the thread ran since the
+ * first, up to its last tick.  The rest count their expirations.  May
+ * be 0.  Signal context.
+ */
+uint64_t
+_mon_timer_count(const siginfo_t *si)
+{
+	struct tslot *s = si->si_value.sival_ptr;
+	uint64_t n;
+
+	if (!s->fresh || tick == 0) {
+		if (si->si_overrun <= 0)
+			return 1;
+		_mon_stats_overrun((uint64_t)si->si_overrun);
+		return 1 + (uint64_t)si->si_overrun;
+	}
+	s->fresh = 0;
+	s->rnd ^= s->rnd >> 12;
+	s->rnd ^= s->rnd << 25;
+	s->rnd ^= s->rnd >> 27;
+	n = tick / period;
+	if ((s->rnd * 2685821657736338717ULL >> 11) % period < tick % period)
+		n++;
+	return n;
 }
 
 /* ITIMER_PROF at period ns, the old timer kept; 0 or -1. */

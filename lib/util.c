@@ -105,6 +105,13 @@ is_own(pid_t tid)
 	return 0;
 }
 
+/* Is tid one of libmon's own threads? */
+int
+_mon_own(pid_t tid)
+{
+	return is_own(tid);
+}
+
 /*
  * Call fn(tid, arg), if fn is given, for every thread of the process now
  * but the calling one and libmon's own; the number of threads there are,

@@ -179,6 +179,9 @@ main(int argc, char *argv[])
 	if (nfiles == 0)
 		files[nfiles++] = MON_OUT;
 
+	/* ITIMER_PROF's files weigh by their process's, all read first. */
+	for (i = 0; i < nfiles; i++)
+		profile_scan(&p, files[i]);
 	for (i = 0; i < nfiles; i++)
 		if (profile_read(&p, files[i], &why) != 0)
 			errx(1, "%s: %s", files[i], why);

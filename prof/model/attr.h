@@ -14,6 +14,10 @@
 #include "prof.h"
 #include "read/read.h"
 
+#define UNSAMPLED_ROW	0.01	/* a share of the CPU time no sample stood
+				   for worth a row of its own, */
+#define UNSAMPLED_WARN	0.05	/* and worth a warning */
+
 struct entry {
 	size_t		 first;		/* its group in funcs */
 	size_t		 ngroup;
@@ -71,6 +75,7 @@ void	 entry_rows(struct attr *, size_t *);
 void	 raw_rows(struct attr *, size_t *);
 void	 mark_clashes(struct report *);
 void	 kernel_row(struct attr *, size_t *);
+void	 unsampled_row(struct attr *, size_t *);
 void	 note_uses(struct attr *);
 int	 cmp_raw(const void *, const void *);
 

@@ -504,11 +504,12 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	graph_stacks(&a);
 	graph_compute(r);
 	kernel_row(&a, &cap);
+	unsampled_row(&a, &cap);
 	note_uses(&a);
 
 	r->histsum = p->histraw;
 	r->outside = p->outraw;
-	r->total = hist + p->wout + p->wlost + p->wkernel;
+	r->total = hist + p->wout + p->wlost + p->wkernel + r->unsampled;
 	r->period = p->period;
 	*st = a.tabs[OBJ_MAIN].st;
 	free(a.raws);

@@ -43,7 +43,8 @@ struct row {
 	uint64_t	 callsin;	/* arcs into it from other rows */
 	uint64_t	 selfcalls;	/* and from itself */
 	size_t		 level;		/* fewest frames above it in a stack */
-	int		 kernel;	/* the kernel's row: no stack has it */
+	int		 kernel;	/* the kernel's or the unsampled row:
+					   no stack has it */
 };
 
 #define ROW_NONE	SIZE_MAX	/* a frame no row stands for */
@@ -111,6 +112,8 @@ struct report {
 	size_t		 nrows;
 	double		 total;		/* every sample of the run */
 	double		 attributed;	/* samples given to a named function */
+	double		 unsampled;	/* CPU time no sample stood for, the
+					   same (its row) */
 	double		 histattr;	/* of which from the histogram */
 	double		 period;	/* seconds per sample */
 	double		 overhead;	/* samples in libmon's code */

@@ -16,6 +16,7 @@
  * make them printable.  What became of each object is left in the
  * report's uses for -s, which print/report.c words.
  */
+#include <err.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -294,6 +295,41 @@ kernel_row(struct attr *a, size_t *cap)
 	w->objidx = OBJ_NONE;
 	w->kernel = 1;
 	w->samples = a->p->wkernel;
+}
+
+/*
+ * The row of CPU time no sample stood for (threads shorter than a
+ * period, the ends of others), when it is a share worth a line: it is
+ * kept apart, never spread over the functions that were sampled, and
+ * a large share is warned about.
+ */
+void
+unsampled_row(struct attr *a, size_t *cap)
+{
+	const struct profile *p = a->p;
+	struct row *w;
+	double share;
+
+	if (p->wunsampled <= 0 || p->cpuweighed <= 0)
+		return;
+	share = p->wunsampled / p->cpuweighed;
+	if (share < UNSAMPLED_ROW || p->wunsampled * p->period < 0.005)
+		return;
+	if (share >= UNSAMPLED_WARN)
+		warnx("warning: %.0f%% of the CPU time (%.2f s) no sample "
+		    "stood for (short threads, SIGPROF blocked: libmon(7))",
+		    100 * share, p->wunsampled * p->period);
+	a->r->attributed += p->wunsampled;	/* known, if not a function */
+	a->r->unsampled = p->wunsampled;
+	if (a->o->progonly)
+		return;
+	w = new_row(a->r, cap);
+	w->names = xcalloc(1, sizeof(*w->names));
+	w->names[0] = "[unsampled: CPU time no sample stood for]";
+	w->nnames = 1;
+	w->objidx = OBJ_NONE;
+	w->kernel = 1;
+	w->samples = p->wunsampled;
 }
 
 /* What became of each object, for -s (print/report.c). */

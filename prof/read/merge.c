@@ -81,11 +81,30 @@ merge_hist(struct profile *p, struct mfile *f)
 	}
 }
 
+/* Process pid's pool of ITIMER_PROF samples, made if make; or NULL. */
+static struct ipool *
+ipool_of(struct profile *p, uint32_t pid, int make)
+{
+	size_t i;
+
+	for (i = 0; i < p->nipools; i++)
+		if (p->ipools[i].pid == pid)
+			return &p->ipools[i];
+	if (!make)
+		return NULL;
+	p->ipools = xreallocarray(p->ipools, p->nipools + 1,
+	    sizeof(*p->ipools));
+	memset(&p->ipools[p->nipools], 0, sizeof(*p->ipools));
+	p->ipools[p->nipools].pid = pid;
+	return &p->ipools[p->nipools++];
+}
+
 /* The file's period, and what it weighs against the first file's. */
 static void
 merge_period(struct profile *p, struct mfile *f)
 {
-	f->period = mfile_period(f);
+	f->period = mfile_period(f, f->hasrun ? ipool_of(p, f->run.pid, 0) :
+	    NULL);
 	if (p->nfiles == 0) {
 		p->period = p->pmin = p->pmax = f->period;
 		p->askmin = UINT64_MAX;
@@ -96,6 +115,8 @@ merge_period(struct profile *p, struct mfile *f)
 		p->pmax = f->period;
 	f->weight = f->period / p->period;
 	p->wkernel += mfile_kernel_seconds(f) / p->period;
+	p->wunsampled += mfile_unsampled_seconds(f) / p->period;
+	p->cpuweighed += (double)f->run.cpu_ns / 1e9 / p->period;
 	p->kfiles[mfile_kernel_mode(f)]++;
 	if (f->hasrun && f->run.period_ns > 0) {
 		if (f->run.period_ns < p->askmin)
@@ -440,6 +461,32 @@ profile_add(struct profile *p, const char *name, unsigned char *buf,
 }
 
 /*
+ * Before any file is added: note the ITIMER_PROF samples of file name
+ * and the CPU time they stand for in its process's pool (mfile_period()).
+ * A file that cannot be read is left for profile_read() to say so.
+ */
+void
+profile_scan(struct profile *p, const char *name)
+{
+	struct mfile f;
+	struct ipool *pool;
+	const char *why;
+
+	memset(&f, 0, sizeof(f));
+	f.name = name;
+	f.quiet = 1;
+	if (mfile_slurp(name, &f.buf, &f.len, &why) != 0)
+		return;
+	if (mfile_parse(&f) == 0 && f.hasrun &&
+	    f.run.clock == MONX_CLK_ITIMER && f.run.sample_ns > 0) {
+		pool = ipool_of(p, f.run.pid, 1);
+		pool->cpu += (double)f.run.cpu_ns / 1e9;
+		pool->n += mfile_samples(&f);
+	}
+	mfile_free(&f);
+}
+
+/*
  * Read the mon.out file name and add it to p.  0, or -1 with *why set
  * to the reason: the file is no sound mon.out, or does not match the
  * others.
@@ -583,6 +630,7 @@ profile_free(struct profile *p)
 	free(p->stacks);
 	free(p->frames);
 	free(p->why);
+	free(p->ipools);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -71,6 +71,7 @@ struct mfile {
 	uint64_t		 shared[2];	/* calls, samples at an address
 						   two objects held */
 	size_t			 jit;		/* its process's perf map */
+	int			 quiet;		/* scanned only: say nothing */
 };
 
 static inline uint64_t
@@ -86,7 +87,9 @@ get64(const unsigned char *p)
 int	mfile_slurp(const char *, unsigned char **, size_t *, const char **);
 int	mfile_parse(struct mfile *);
 enum kmode mfile_kernel_mode(const struct mfile *);
-double	mfile_period(const struct mfile *);
+uint64_t mfile_samples(const struct mfile *);
+double	mfile_period(const struct mfile *, const struct ipool *);
+double	mfile_unsampled_seconds(const struct mfile *);
 double	mfile_kernel_seconds(const struct mfile *);
 void	mfile_free(struct mfile *);
 void	mfile_cell(const struct mfile *, size_t, uint64_t *, int64_t *);

@@ -304,8 +304,9 @@ parse_ext(struct mfile *f)
 	if (memcmp(head.magic, MONX_MAGIC, sizeof(head.magic)) != 0)
 		return f->why = improper, -1;
 	if (head.version != MONX_VERSION) {
-		warnx("%s: extension version %u unknown, read as classic",
-		    f->name, head.version);
+		if (!f->quiet)
+			warnx("%s: extension version %u unknown, read as "
+			    "classic", f->name, head.version);
 		return 0;
 	}
 	if (head.length > MONX_MAXLEN ||
@@ -361,22 +362,45 @@ user_share(const struct mfile *f)
 	return (double)r->user_ns / ((double)r->user_ns + (double)r->sys_ns);
 }
 
+/* Samples the file took, lost and dropped ones too. */
+uint64_t
+mfile_samples(const struct mfile *f)
+{
+	const struct monx_run *r = &f->run;
+
+	return r->samples_in + r->samples_out + r->samples_lost + r->dropped;
+}
+
 /*
- * Seconds a sample of the file stands for: its clock's CPU time (the
- * part in user mode, for the perf clock) over the samples it took,
- * which the report then adds up to however many ticks the kernel
- * dropped; else, or when some threads had no clock (their CPU time is
- * in cpu_ns, not in the samples), the period it asked for; a classic
- * file ticks at 100 Hz.
+ * Seconds a sample of the file stands for: what its writer says one
+ * stands for, the period (perf counts every one; the timer its
+ * overruns); for ITIMER_PROF, which is checked at the tick, counts
+ * nothing it missed and, on a busy machine, misses many, the CPU time
+ * of all the files of its process over all their samples (pool, from
+ * profile_scan()), so that the parts of a run share one weight.  Else,
+ * from an older writer, its clock's CPU time (the part in user mode,
+ * for the perf clock) over the samples it took, which the report then
+ * adds up to however many ticks the kernel dropped; else, or when some
+ * threads had no clock (their CPU time is in cpu_ns, not in the
+ * samples), the period it asked for; a classic file ticks at 100 Hz.
+ * That ratio, file by file, spread the CPU time no sample saw --
+ * threads shorter than a period, a part whose samples came after its
+ * CPU time -- over the functions sampled: a weight of its own keeps
+ * that time apart (see mfile_unsampled_seconds()).
  */
 double
-mfile_period(const struct mfile *f)
+mfile_period(const struct mfile *f, const struct ipool *pool)
 {
 	const struct monx_run *r = &f->run;
 	uint64_t n;
 
 	if (!f->hasrun)
 		return (double)CLASSIC_NS / 1e9;
+	if (r->sample_ns > 0 && r->clock == MONX_CLK_ITIMER &&
+	    pool != NULL && pool->n > 0 && pool->cpu > 0)
+		return pool->cpu / (double)pool->n;
+	if (r->sample_ns > 0)
+		return (double)r->sample_ns / 1e9;
 	/* Threads went unsampled: the CPU time is not all the samples'. */
 	if (r->unsampled > 0 && r->clock != MONX_CLK_ITIMER &&
 	    r->period_ns > 0)
@@ -407,6 +431,31 @@ mfile_kernel_seconds(const struct mfile *f)
 	n = r->samples_in + r->samples_out + r->samples_lost + r->dropped;
 	return (double)n * f->period * (double)r->sys_ns /
 	    (double)r->user_ns;
+}
+
+/*
+ * Seconds of the file's CPU time (in user mode, for the perf clock) that
+ * its samples do not stand for, when each has a weight of its own: the
+ * ends of threads between two samples, the whole of threads shorter
+ * than a period.  Less than 0 where the samples stand for more (a part
+ * whose CPU time came before it): the profile sums them.  f->period is
+ * set.
+ */
+double
+mfile_unsampled_seconds(const struct mfile *f)
+{
+	const struct monx_run *r = &f->run;
+	uint64_t n;
+
+	if (!f->hasrun || r->sample_ns == 0)
+		return 0;
+	n = mfile_samples(f);
+	if (r->unsampled > 0 && mfile_kernel_mode(f) == K_APART &&
+	    r->user_ns > 0)
+		return (double)r->cpu_ns / 1e9 - (double)n * f->period -
+		    mfile_kernel_seconds(f);
+	return (double)r->cpu_ns * user_share(f) / 1e9 -
+	    (double)n * f->period;
 }
 
 void

@@ -116,6 +116,16 @@ struct runid {
  * over the first file's, so that a weighted sample always stands for
  * period seconds, and are summed as such.
  */
+/*
+ * ITIMER_PROF's samples of one process, all its files together: their
+ * number and the CPU time they stand for (profile_scan()).
+ */
+struct ipool {
+	uint32_t	 pid;
+	double		 cpu;		/* seconds */
+	uint64_t	 n;
+};
+
 struct profile {
 	uint64_t	 lpc, hpc;	/* histogram range, link-time */
 	double		*hist;		/* summed counters, weighted */
@@ -153,6 +163,11 @@ struct profile {
 	double		 wkernel;	/* kernel time the samples missed,
 					   in weighted samples */
 	size_t		 kfiles[K_NMODES]; /* files by kernel mode */
+	double		 wunsampled;	/* CPU time no sample stood for, in
+					   weighted samples; below 0: none */
+	double		 cpuweighed;	/* the files' CPU time, the same */
+	struct ipool	*ipools;	/* by process, before any file */
+	size_t		 nipools;
 	struct selfcode	*self;		/* libmon's code, by SELF records */
 	size_t		 nself;
 	struct parc	*arcs;		/* summed by places, sorted */
@@ -195,6 +210,7 @@ struct symtab {
 };
 
 /* monread.c */
+void	profile_scan(struct profile *, const char *);
 int	profile_read(struct profile *, const char *, const char **);
 int	profile_add(struct profile *, const char *, unsigned char *, size_t,
 	    const char **);

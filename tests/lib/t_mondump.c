@@ -61,6 +61,8 @@ run(const struct monx_run *r)
 	printf("run.stacks_cut %" PRIu64 "\n", r->stacks_cut);
 	printf("run.stack_limit %" PRIu32 "\n", r->stack_limit);
 	printf("run.arcs %" PRIu32 "\n", r->arcs);
+	printf("run.sample_ns %" PRIu64 "\n", r->sample_ns);
+	printf("run.own_ns %" PRIu64 "\n", r->own_ns);
 }
 
 static void

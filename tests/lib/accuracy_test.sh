@@ -1,0 +1,193 @@
+#! /usr/bin/env atf-sh
+#
+# accuracy_test -- the seconds a profile gives against the CPU time the
+# program measured itself on its threads' own clocks
+# (CLOCK_THREAD_CPUTIME_ID, h_shortthr): threads shorter than a
+# sampling period, and a run written in many small parts.  Issue #23,
+# items 7 and 8: before it, 1000 threads of 0.5 ms read 0.00 s under
+# perf and timer, their time put on the main thread's function, and
+# parts of 0.01 s gave 1.15 s (perf), 0.72 s (timer), 0.56 s (itimer)
+# for 1.00 s.  Bands are wide enough for a small busy machine, and
+# narrow enough that the old figures fall outside them.
+
+setup()
+{
+	. "$(atf_get_srcdir)/../harness.sh"
+	srcdir=$(atf_get_srcdir)
+	H=$srcdir/h_shortthr
+	PROF=$srcdir/../../prof/prof
+	DUMP=$srcdir/t_mondump
+	unset PROFDIR PROFHZ PROFCLOCK PROFSIGNAL PROFINTERVAL PROFTERM
+	LC_ALL=C
+	export LC_ALL
+	bad=
+}
+
+# clock_is DIR FILE N NAME: skip unless FILE of DIR's run was sampled
+# by clock N (where perf_event_open is refused, perf falls back).
+clock_is()
+{
+	[ "$("$DUMP" "$1/$2" | awk '$1 == "run.clock" { print $2 }')" = $3 ] ||
+	    atf_skip "no $4 clock here"
+}
+
+# secs DIR FUNCTION FILE...: the seconds prof gives FUNCTION.
+secs()
+{
+	local d f
+
+	d=$1
+	f=$2
+	shift 2
+	( cd $d && "$PROF" "$H" "$@" 2>/dev/null ) |
+	    awk -v f=$f '$NF == f { s = $2 } END { print s + 0 }'
+}
+
+# truth DIR NAME: the CPU time the program measured for NAME.
+truth()
+{
+	awk -v f=$2 '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) }' \
+	    $1/out
+}
+
+# near GOT WANT PCT WHAT: GOT within PCT per cent of WANT.
+near()
+{
+	holds "$1 >= $2 * (1 - $3 / 100) && $1 <= $2 * (1 + $3 / 100)" \
+	    "$4: $1 s, the threads' clocks say $2 s (${3}% allowed)"
+}
+
+# apart DIR FILE...: the seconds prof shows apart as unsampled.
+apart()
+{
+	local d
+
+	d=$1
+	shift
+	( cd $d && "$PROF" "$H" "$@" 2>/dev/null ) |
+	    awk '/\[unsampled: / { s = $2 } END { print s + 0 }'
+}
+
+# short CLOCK N NAME PCT: 1000 threads of 0.5 ms each, sampled by CLOCK:
+# task within PCT per cent of its threads' CPU time, and what task was
+# not given shown apart, never on mainwork, the main thread's function
+# (within 10%).  perf keeps one of a thread's two fine samples or none,
+# at random: about 4% of noise, so 12%.  The timer clock sees a short
+# thread only when a tick falls in it: on a quiet machine task gets its
+# time within 5%, but on a busy one the scheduler switches threads at
+# ticks, a short thread is often run whole between two, and up to a
+# fifth of its time goes unsampled: its band is wider.
+short()
+{
+	local t
+
+	run d PROFCLOCK=$1 "$H" 1000 500 300
+	[ "$(cat d/status)" = 0 ] || atf_fail "h_shortthr: $(cat d/err)"
+	clock_is d mon.out $2 $3
+	t=$(truth d task)
+	near $(secs d task mon.out) $t $4 "task, $3"
+	holds "$(secs d task mon.out) + $(apart d mon.out) >= 0.9 * $t" \
+	    "task, $3: $(secs d task mon.out) s and $(apart d mon.out) s" \
+	    "apart, of $t s"
+	near $(secs d mainwork mon.out) $(truth d mainwork) 10 "mainwork, $3"
+	verdict
+}
+
+atf_test_case short_threads_perf
+short_threads_perf_head()
+{
+	atf_set descr "1000 threads of 0.5 ms CPU each, shorter than the" \
+	    "perf clock's period, are given their own time, not the main" \
+	    "thread's (reproduces issue #23 item 7: task read 0.00 s)"
+}
+short_threads_perf_body()
+{
+	setup
+	short perf 1 perf 12
+}
+
+atf_test_case short_threads_timer
+short_threads_timer_head()
+{
+	atf_set descr "1000 threads of 0.5 ms CPU each, shorter than the" \
+	    "kernel's tick, are given their own time under the timer clock" \
+	    "(reproduces issue #23 item 7: task read 0.00 s)"
+}
+short_threads_timer_body()
+{
+	setup
+	short timer 2 timer 25
+}
+
+# parts CLOCK N NAME PCT: 1 s of CPU in mainwork, written in parts every
+# 0.01 s (within PCT per cent) and every 0.1 s (8); the parts merged
+# give it.  perf's samples, every 0.25 ms, put it within 2% (its system
+# time, the clock reads, apart); before issue #23 they gave 1.01 to 1.22
+# s at 0.01 s.  ITIMER_PROF signals the program's threads for the snapper's
+# CPU time too, which prof takes back only on average: its band at
+# 0.01 s is wider.
+parts()
+{
+	local iv files pct
+
+	for iv in 0.01 0.1; do
+		pct=$([ $iv = 0.01 ] && echo $4 || echo 8)
+		run d PROFCLOCK=$1 PROFINTERVAL=$iv PROFDIR=. "$H" 0 0 1000
+		[ "$(cat d/status)" = 0 ] ||
+		    atf_fail "h_shortthr: $(cat d/err)"
+		files=$(cd d && ls | grep '\.[0-9][0-9]*$')
+		[ -n "$files" ] || { fail "$iv: no parts"; continue; }
+		clock_is d $(echo "$files" | head -1) $2 $3
+		near $(secs d mainwork $files) $(truth d mainwork) $pct \
+		    "mainwork, $3, parts every $iv s"
+	done
+	verdict
+}
+
+atf_test_case parts_fine_perf
+parts_fine_perf_head()
+{
+	atf_set descr "parts every 0.01 s and 0.1 s under the perf clock" \
+	    "add up to the seconds of the whole run (reproduces issue #23" \
+	    "item 8: 1.00 s read 1.15 s at 0.01 s)"
+}
+parts_fine_perf_body()
+{
+	setup
+	parts perf 1 perf 5
+}
+
+atf_test_case parts_fine_timer
+parts_fine_timer_head()
+{
+	atf_set descr "parts every 0.01 s and 0.1 s under the timer clock" \
+	    "add up to the seconds of the whole run (reproduces issue #23" \
+	    "item 8: 1.00 s read 0.72 s at 0.01 s)"
+}
+parts_fine_timer_body()
+{
+	setup
+	parts timer 2 timer 8
+}
+
+atf_test_case parts_fine_itimer
+parts_fine_itimer_head()
+{
+	atf_set descr "parts every 0.01 s and 0.1 s under ITIMER_PROF" \
+	    "add up to the seconds of the whole run (reproduces issue #23" \
+	    "item 8: 1.00 s read 0.56 s at 0.01 s)"
+}
+parts_fine_itimer_body()
+{
+	setup
+	parts itimer 0 itimer 12
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case short_threads_perf
+	atf_add_test_case short_threads_timer
+	atf_add_test_case parts_fine_perf
+	atf_add_test_case parts_fine_timer
+	atf_add_test_case parts_fine_itimer
+}
