@@ -1,8 +1,8 @@
 /*
- * shortthr.c -- CPU whose truth the program measures itself, for the
- * bench rows of short threads and fine parts (bench/rows/21-short-threads.sh,
- * 22-fine-parts.sh): many threads shorter than a sampling period, and a
- * long stretch on the main thread.  The same as tests/lib/h_shortthr.c.
+ * shortthr.c -- CPU whose truth the program measures itself: many
+ * threads shorter than a sampling period, and a long stretch on the
+ * main thread.  The bench's rows 21 and 22 (bench/rows/21-short-threads.sh,
+ * 22-fine-parts.sh) run it, and tests/lib/accuracy_test.sh as h_shortthr.
  *
  *	shortthr nthreads task_us main_ms
  *

@@ -16,7 +16,8 @@
 
 #define UNSAMPLED_ROW	0.01	/* a share of the CPU time no sample stood
 				   for worth a row of its own, */
-#define UNSAMPLED_WARN	0.05	/* and worth a warning */
+#define UNSAMPLED_WARN	0.05	/* and worth a warning, */
+#define UNSAMPLED_WARN_S 0.05	/* if it is at least so many seconds */
 
 struct entry {
 	size_t		 first;		/* its group in funcs */

@@ -315,7 +315,8 @@ unsampled_row(struct attr *a, size_t *cap)
 	share = p->wunsampled / p->cpuweighed;
 	if (share < UNSAMPLED_ROW || p->wunsampled * p->period < 0.005)
 		return;
-	if (share >= UNSAMPLED_WARN)
+	if (share >= UNSAMPLED_WARN &&
+	    p->wunsampled * p->period >= UNSAMPLED_WARN_S)
 		warnx("warning: %.0f%% of the CPU time (%.2f s) no sample "
 		    "stood for (short threads, SIGPROF blocked: libmon(7))",
 		    100 * share, p->wunsampled * p->period);

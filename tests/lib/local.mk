@@ -25,3 +25,10 @@ $(LT)/h_dlib_plain.so: $(LT)/dlib.c $(LT)/h_spin.h $(LT)/local.mk
 
 $(LT)/h_dlib_p.so: $(LT)/dlib.c $(LT)/h_spin.h $(LT)/local.mk
 	$(CC) -pg $(TEST_CFLAGS) -fno-inline -fPIC -shared -o $@ $<
+
+# accuracy_test's helper is the bench's short-threads workload, built as
+# the other helpers are.
+VARIANTS += $(LT)/h_shortthr
+
+$(LT)/h_shortthr: bench/shortthr.c lib/libmon.a $(HDRS) $(LT)/local.mk
+	$(CC) $(PFLAG) $(TEST_CFLAGS) -fno-inline -o $@ $< lib/libmon.a -lpthread
