@@ -337,5 +337,6 @@ void	_mon_sigunlock(_Atomic pid_t *, const sigset_t *) _mon_hidden;
 int	_mon_thread_start(pthread_t *, size_t, void *(*)(void *), void *)
 	    _mon_hidden;
 _Noreturn void _mon_thread_exit(void) _mon_hidden;
+uint64_t _mon_random(uint64_t *) _mon_hidden;
 
 #endif /* !_MON_PRIVATE_H */

@@ -259,10 +259,14 @@ sample(const unsigned char *data, uint64_t size, uint64_t tail,
 static uint32_t
 draw(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (uint32_t)((rng * 2685821657736338717ULL) >> 32);
+	return (uint32_t)(_mon_random(&rng) >> 32);
+}
+
+/* The place of thread tid on ring k, its own or another's. */
+static struct seen *
+seen_slot(size_t k, pid_t tid)
+{
+	return &seen[k * NSEEN + ((uint32_t)tid * 2654435761u >> 22) % NSEEN];
 }
 
 /* Thread tid's entry of ring k; a thread first seen gets a random offset. */
@@ -271,7 +275,7 @@ seen_of(size_t k, pid_t tid)
 {
 	struct seen *s;
 
-	s = &seen[k * NSEEN + ((uint32_t)tid * 2654435761u >> 22) % NSEEN];
+	s = seen_slot(k, tid);
 	if (s->tid != tid) {
 		s->tid = tid;
 		s->acc = draw() % thin;
@@ -311,7 +315,7 @@ thread_ends(size_t k, pid_t tid, uint64_t count)
 	struct seen *s;
 	uint64_t rest;
 
-	s = &seen[k * NSEEN + ((uint32_t)tid * 2654435761u >> 22) % NSEEN];
+	s = seen_slot(k, tid);
 	if (s->tid != tid)
 		return;		/* forgotten for another: unsampled */
 	rest = count % fine;

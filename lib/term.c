@@ -467,16 +467,12 @@ build(int polite)
 	 */
 	kept = nwatch > 0 && watches[0].kind == SNAP ? watches[0] :
 	    (struct watch){ 0 };
+	if (kept.managed && kept.sig != snapsig)
+		give(&kept);		/* clears kept.managed */
 	nwatch = 0;
-	if (snapsig != 0 && kept.sig == snapsig && kept.managed)
-		watches[nwatch++] = kept;
-	else if (snapsig != 0) {
-		if (kept.managed)
-			give(&kept);
-		watches[nwatch++] = (struct watch){ .sig = snapsig,
-		    .kind = SNAP };
-	} else if (kept.managed)
-		give(&kept);
+	if (snapsig != 0)
+		watches[nwatch++] = kept.managed ? kept :
+		    (struct watch){ .sig = snapsig, .kind = SNAP };
 	for (i = 0; polite && i < 3; i++)
 		if (ends[i] != snapsig)
 			watches[nwatch++] = (struct watch){ .sig = ends[i],

@@ -259,11 +259,8 @@ _mon_timer_count(const siginfo_t *si)
 		return 1 + (uint64_t)si->si_overrun;
 	}
 	s->fresh = 0;
-	s->rnd ^= s->rnd >> 12;
-	s->rnd ^= s->rnd << 25;
-	s->rnd ^= s->rnd >> 27;
 	n = tick / period;
-	if ((s->rnd * 2685821657736338717ULL >> 11) % period < tick % period)
+	if ((_mon_random(&s->rnd) >> 11) % period < tick % period)
 		n++;
 	return n;
 }

@@ -363,6 +363,20 @@ _mon_thread_exit(void)
 }
 
 /*
+ * The next of a sequence of pseudo-random numbers (xorshift64*) whose
+ * state, never 0, is *s: the high bits are the best.  For the sampling
+ * clocks' random phases, not for anything secret.  Async-signal-safe.
+ */
+uint64_t
+_mon_random(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
+/*
  * The C library's own definition of name, for the functions whose names
  * libmon takes (pthread_create, execve...); NULL, with errno ENOSYS, in
  * a program linked statically.
