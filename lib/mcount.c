@@ -1,13 +1,37 @@
 /*
- * mcount.c -- call counting for cc -p: the per-thread arc tables and the
- * slow path of mcount.
+ * mcount.c -- call counting for cc -p: the count tables and the slow
+ * path of mcount.
  *
  * mcount counts arcs: a call from a call site (frompc, the return
  * address in the caller) to a function (selfpc, the return address of
  * its mcount call).  A function's calls are the sum of the arcs into it,
- * made when the profile is written.  Every thread counts into a table of
- * its own, so the fast path in x86_64/mcount_entry.S writes nothing
- * another thread reads or writes.
+ * made when the profile is written.
+ *
+ * Tables, not threads.  The counts are kept in tables, each written by
+ * one thread at a time, so that the fast path in x86_64/mcount_entry.S
+ * counts a call with a plain increment and no lock.  Where the C library
+ * has registered a restartable sequence (rseq(2): glibc 2.35 and later),
+ * a table belongs to a CPU: the kernel's concurrency id of the thread
+ * (mm_cid, Linux 6.3 and later: a small number unique among the
+ * process's threads running at once, below the number of CPUs it may
+ * use), else its CPU number.  The fast path reads the id, finds the
+ * arc's cell in that id's table and increments it, all as one
+ * restartable sequence: a thread preempted, migrated or signalled
+ * before the increment is sent back to the start by the kernel, so
+ * whoever counts into a table is the only thread running with its id.
+ * The tables then number at most the CPUs, however many threads come
+ * and go: count memory grows with the arcs the program makes, not with
+ * threads x arcs.  Without rseq a table belongs to a thread, as before:
+ * it outlives the thread and is taken over by the next new thread once
+ * the kernel says its owner is gone.
+ *
+ *	_mon_tls (per thread)	    _mon_ids[]		a table's array
+ *	+----+----+		    +-------+		+------+ +------+----
+ *	| rs | id |--> the id ---> | cells |---------->| mask | | cell | ...
+ *	+----+----+		    +-------+		+------+ +------+----
+ *	  |			    (one word		(the word before
+ *	  v rseq area: the fast      an id)		 the first cell)
+ *	    path sets its rseq_cs
  *
  * A table's cells are an array of 2^k, found from the call site's low
  * bits, so that the fast path costs a shift, a mask and an add before
@@ -25,24 +49,29 @@
  * any text: the program's, a library's -- each have a home cell of
  * their own.  A call site whose home another took, or a call through a
  * pointer to a second callee (an interpreter's dispatch, a virtual
- * call), takes the other cell, which the fast path tries next.  Only
- * when an arc's two cells are taken does it go to the spill, an open
- * hash (table.c) that grows.  When a thread spills many arcs its array
- * is too small for the text it runs: it gets one four times larger,
- * and the old one keeps the counts it has.  Arrays are mapped, and the
- * kernel gives them pages only where cells are used; a map of touched
- * pages tells the writer where to look.
+ * call), takes the other cell, which the fast path tries next.  The
+ * slow path here claims a missing arc's cell, with compare-and-swap,
+ * and sends the fast path back to count it; only when an arc's two
+ * cells are taken is it counted, with an atomic add, in the spill, an
+ * open hash (table.c) that grows.  When a table spills many arcs its
+ * array is too small for the text it runs: it gets one four times
+ * larger, and the old one keeps the counts it has.  Arrays are mapped,
+ * and the kernel gives them pages only where cells are used; a map of
+ * touched pages tells the writer where to look.  The mask sits in the
+ * word before an array's first cell, so that one word, swapped whole,
+ * gives the fast path an array and its mask.
  *
- * Cells are claimed with compare-and-swap on the call site and counted
- * with a single increment instruction, so mcount may interrupt itself
- * through a signal handler on the same thread and lose nothing.  Nothing
- * here calls malloc; memory comes from mmap.  A thread's table outlives
- * the thread and is taken over by the next new thread once the kernel
- * says its owner is gone, so counts are never lost and tables do not
- * pile up.  At stop, the writer sums the arcs of all tables.
+ * A thread starts with the id noid, whose table is the one cell nocell,
+ * which holds no arc: its first call comes here, and the thread is set
+ * up.  A thread that cannot count with a fast path -- a vfork child,
+ * running on its parent's thread, a thread rseq did not register, a
+ * thread that got no table -- has the id spillid and counts every call
+ * here, in the spill.  Nothing here calls malloc; memory comes from
+ * mmap.  At stop, the writer sums the arcs of all tables and the spill.
  */
-#include <sys/syscall.h>
+#include <sys/auxv.h>
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
 #include <stddef.h>
@@ -52,10 +81,22 @@
 #include "mon_private.h"
 
 #define GRAIN		2		/* log2 bytes of text per home cell */
-#define CELLS0		((size_t)1 << 14)	/* a table's first array */
-#define CELLSMAX	((size_t)1 << 20)	/* 32 MiB: no larger */
+#define OWNCELLS	((size_t)1 << 12)	/* a thread's own table */
+#define CELLS0		((size_t)1 << 14)	/* an id's first array */
+#define CELLSMAX	((size_t)1 << 24)	/* 512 MiB: no larger */
+#define MAXID		1024		/* tables */
 #define PAGE		4096		/* of cells, a bit of the touched map */
 #define SPAN		(64 * PAGE)	/* of cells, a word of the touched map */
+#define RETRIES		4		/* of the fast path for one call */
+
+/* struct rseq (linux/rseq.h): the fields the fast path uses. */
+#define RSEQ_CPU_ID	4		/* u32, the CPU */
+#define RSEQ_CS		8		/* u64, the sequence under way */
+#define RSEQ_MM_CID	24		/* u32, the concurrency id */
+#define RSEQ_AREA	32		/* bytes */
+#ifndef AT_RSEQ_FEATURE_SIZE
+#define AT_RSEQ_FEATURE_SIZE 27
+#endif
 
 /* An arc's cell; mcount_entry.S reads it at these offsets. */
 struct cell {
@@ -65,10 +106,13 @@ struct cell {
 	long			 pad;
 };
 _Static_assert(sizeof(struct cell) == 32, "mcount_entry.S: cell size");
-_Static_assert(CELLS0 * sizeof(struct cell) % SPAN == 0,
-    "every array is whole words of its touched map");
+_Static_assert(OWNCELLS * sizeof(struct cell) % PAGE == 0,
+    "every array is whole pages");
 
-/* An array of cells; a table's earlier ones keep their counts. */
+/*
+ * An array of cells; a table's earlier ones keep their counts.  The
+ * cells are mapped a page after base, the mask in the word before them.
+ */
 struct arr {
 	struct arr		*prev;
 	struct cell		*cells;
@@ -77,36 +121,141 @@ struct arr {
 	_Atomic uint64_t	 touched[];	/* a bit a page of cells */
 };
 
+/* A table: a thread's own, or an id's. */
 struct tbl {
 	_Atomic(struct arr *)	 arr;		/* the one counted into */
 	_Atomic size_t		 nused;		/* cells claimed, all arrays */
-	_Atomic pid_t		 owner;		/* thread id, 0 if free */
-	struct tbl		*next;
-	size_t			 spilled;	/* spill keys when arr came */
-	size_t			 spills;	/* calls spilled since */
-	struct _mon_tab		 spill;		/* counts in its slots */
+	_Atomic pid_t		 owner;		/* the thread, 0 if free */
+	struct tbl		*next;		/* the next thread's own */
+	_Atomic size_t		 spilled;	/* an id's: spill keys when arr came */
+	_Atomic size_t		 spills;	/* calls spilled since */
 };
 
 /*
- * Where the calling thread counts, read by mcount_entry.S: its array's
- * cells, and (2^k - 1) * 32, the mask of a cell's byte in them.  A
- * thread with no table yet has the one cell nocell, which holds no arc,
- * so that its first call goes to the slow path.
+ * What mcount_entry.S reads before an array's first cell: the id of the
+ * table it belongs to, and its mask.
  */
-static struct cell nocell;
+struct head {
+	uint32_t		 id;		/* -16 */
+	uint32_t		 pad;
+	size_t			 mask;		/* -8: (ncells - 1) * 32 */
+};
+
+/* The array of no table: one cell that holds no arc, and no id's. */
+static struct {
+	struct head		 head;
+	struct cell		 cell;
+} nocell = { { UINT32_MAX, 0, 0 }, { 0, 0, 0, 0 } };
+_Static_assert(offsetof(__typeof__(nocell), cell) == sizeof(struct head),
+    "the head is just before the cell");
+
+static struct tbl *_Atomic tbls[MAXID];	/* the ids' tables */
+static _Atomic(struct tbl *) owns;	/* the threads' own tables */
+
+/*
+ * Where the calling thread counts, read by mcount_entry.S: its own
+ * table's cells and mask; the rseq area whose rseq_cs the fast path
+ * sets and where the thread's id is; and the cells of an id's table,
+ * which the fast path uses only while that id is the thread's -- one
+ * word, so that a signal handler that changes it leaves it whole.
+ */
+static uint64_t norseq[RSEQ_AREA / 8];	/* rs of a thread not set up */
+static const uint32_t noid = MAXID;	/* not set up yet */
+const uint32_t _mon_spillid _mon_hidden = MAXID;	/* counts here only */
 __thread struct {
-	struct cell		*cells;		/* 0 */
-	size_t			 mask;		/* 8 */
+	struct cell *_Atomic	 own;		/* 0 */
+	_Atomic size_t		 mask;		/* 8 */
+	void			*rs;		/* 16 */
+	const uint32_t		*id;		/* 24 */
+	struct cell *_Atomic	 cells;		/* 32 */
 } _mon_tls _mon_hidden __attribute__((tls_model("initial-exec"))) =
-    { &nocell, 0 };
+    { &nocell.cell, 0, norseq, &noid, &nocell.cell };
+
+/* The calling thread: its own table, its stand-in rseq area, its calls. */
+static __thread struct {
+	struct tbl		*own;		/* its own table, if any */
+	int			 state;		/* 0 new, 1 being set up, 2 set */
+	uint64_t		 rs[RSEQ_AREA / 8];	/* without rseq */
+	uint32_t		 id;		/* without rseq: its id */
+	uint32_t		 gen;		/* of the profile it counted in */
+	uintptr_t		 from, self;	/* the call sent back last */
+	unsigned int		 n;		/* times in a row */
+} me __attribute__((tls_model("initial-exec")));
 
 volatile int _mon_counting;
-static __thread int tried __attribute__((tls_model("initial-exec")));
-static __thread struct tbl *mytbl __attribute__((tls_model("initial-exec")));
+static int idoff = -1;			/* the id in the rseq area, or -1 */
+static ptrdiff_t rseqoff;		/* the rseq area from the thread */
+static struct _mon_tab spill = { .bits0 = 12, .nhash = 11 };
+static _Atomic uint64_t uncounted;	/* calls with no slot to go to */
+static _Atomic uint32_t counters;	/* threads that counted calls */
+static _Atomic uint32_t gen = 1;	/* profiles started */
 
-static _Atomic(struct tbl *) tables;
-static _Atomic uint64_t uncounted;	/* calls with no cell to go to */
-static _Atomic uint32_t counters;	/* threads that took a table */
+/*
+ * How tables are told apart: by the rseq area's concurrency id or CPU
+ * (idoff), if the C library registered the area for every thread and
+ * the ids fit, else by thread.  Called before counting starts.
+ */
+static void
+init_ids(void)
+{
+	const ptrdiff_t *off;
+	const unsigned int *size;
+	long ncpu;
+
+	if (idoff != -1)
+		return;
+	idoff = -2;
+	off = dlsym(RTLD_DEFAULT, "__rseq_offset");
+	size = dlsym(RTLD_DEFAULT, "__rseq_size");
+	ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	if (off == NULL || size == NULL || *size == 0 || ncpu < 1 ||
+	    ncpu >= MAXID)
+		return;
+	rseqoff = *off;
+	idoff = getauxval(AT_RSEQ_FEATURE_SIZE) >= RSEQ_MM_CID + 4 ?
+	    RSEQ_MM_CID : RSEQ_CPU_ID;
+}
+
+/* The calling thread's rseq area, or NULL if rseq has not registered it. */
+static char *
+rseq_area(void)
+{
+	char *tp, *rs;
+	uint32_t cpu;
+
+	if (idoff < 0)
+		return NULL;
+	__asm__("movq %%fs:0, %0" : "=r"(tp));
+	rs = tp + rseqoff;
+	cpu = *(volatile uint32_t *)(rs + RSEQ_CPU_ID);
+	return cpu < MAXID ? rs : NULL;	/* (uint32_t)-1, -2: not registered */
+}
+
+/*
+ * Every table, one after another: the threads' own, then the ids';
+ * walk(&w) from w = WALK gives the next, or NULL after the last.
+ */
+struct walk {
+	struct tbl		*t;
+	uint32_t		 id;
+	int			 ids;		/* on to the ids' */
+};
+#define WALK	((struct walk){ NULL, 0, 0 })
+
+static struct tbl *
+walk(struct walk *w)
+{
+	if (!w->ids) {
+		w->t = w->t == NULL ? atomic_load(&owns) : w->t->next;
+		if (w->t != NULL)
+			return w->t;
+		w->ids = 1;
+	}
+	while (w->id < MAXID)
+		if ((w->t = atomic_load(&tbls[w->id++])) != NULL)
+			return w->t;
+	return NULL;
+}
 
 /* Has thread t of this process exited?  Async-signal-safe. */
 static int
@@ -119,23 +268,29 @@ exited(pid_t t)
 static size_t
 arr_words(size_t n)
 {
-	return n * sizeof(struct cell) / SPAN;
+	return (n * sizeof(struct cell) + SPAN - 1) / SPAN;
 }
 
-/* A new array of n cells, after prev; NULL without memory. */
+/* A new array of n cells for the table of id, after prev; NULL without memory. */
 static struct arr *
-arr_new(size_t n, struct arr *prev)
+arr_new(uint32_t id, size_t n, struct arr *prev)
 {
+	struct head *h;
 	struct arr *a;
 	size_t maplen;
+	char *p;
 
 	maplen = sizeof(*a) + arr_words(n) * sizeof(uint64_t);
 	if ((a = _mon_map(maplen)) == NULL)
 		return NULL;
-	if ((a->cells = _mon_map(n * sizeof(struct cell))) == NULL) {
+	if ((p = _mon_map(PAGE + n * sizeof(struct cell))) == NULL) {
 		_mon_unmap(a, maplen);
 		return NULL;
 	}
+	a->cells = (struct cell *)(p + PAGE);
+	h = (struct head *)a->cells - 1;
+	h->id = id;
+	h->mask = (n - 1) * sizeof(struct cell);
 	a->prev = prev;
 	a->ncells = n;
 	a->maplen = maplen;
@@ -145,100 +300,158 @@ arr_new(size_t n, struct arr *prev)
 static void
 arr_free(struct arr *a)
 {
-	_mon_unmap(a->cells, a->ncells * sizeof(struct cell));
+	_mon_unmap((char *)a->cells - PAGE,
+	    PAGE + a->ncells * sizeof(struct cell));
 	_mon_unmap(a, a->maplen);
 }
 
-/*
- * Count into t's array from now on.  Every signal is blocked meanwhile:
- * a handler on this thread that grew the table between the two stores
- * would leave them naming two arrays, with the larger one's mask.
- */
-static void
-use(struct tbl *t)
-{
-	sigset_t all, was;
-	struct arr *a;
-
-	sigfillset(&all);
-	(void)pthread_sigmask(SIG_SETMASK, &all, &was);
-	a = atomic_load(&t->arr);
-	_mon_tls.cells = a->cells;
-	atomic_signal_fence(memory_order_seq_cst);
-	_mon_tls.mask = (a->ncells - 1) * sizeof(struct cell);
-	(void)pthread_sigmask(SIG_SETMASK, &was, NULL);
-}
-
+/* The table of id, made now if need be; NULL without memory. */
 static struct tbl *
-newtbl(pid_t me)
+table(uint32_t id)
 {
-	struct tbl *t;
+	struct tbl *t, *want;
 	struct arr *a;
 
+	if ((t = atomic_load(&tbls[id])) != NULL)
+		return t;
 	if ((t = _mon_map(sizeof(*t))) == NULL)
 		return NULL;
-	if ((a = arr_new(CELLS0, NULL)) == NULL) {
+	if ((a = arr_new(id, CELLS0, NULL)) == NULL) {
 		_mon_unmap(t, sizeof(*t));
 		return NULL;
 	}
 	atomic_store(&t->arr, a);
-	t->spill.bits0 = 10;		/* 16 KiB, up to 16 MiB */
-	t->spill.nhash = 11;
-	atomic_store(&t->owner, me);
-	t->next = atomic_load(&tables);
-	while (!atomic_compare_exchange_weak(&tables, &t->next, t))
-		;
+	want = NULL;
+	if (!atomic_compare_exchange_strong(&tbls[id], &want, t)) {
+		arr_free(a);		/* another thread's came first */
+		_mon_unmap(t, sizeof(*t));
+		return want;
+	}
 	return t;
 }
 
-/* A table for the calling thread: one left by a dead thread, or a new one. */
+/*
+ * A thread's own table for the calling thread me: one left by a thread
+ * that has exited, or a new one; NULL without memory.
+ */
 static struct tbl *
-acquire(void)
+own_table(pid_t me)
 {
 	struct tbl *t;
-	pid_t me, o;
+	struct arr *a;
+	pid_t o;
 
-	me = _mon_gettid();
-	atomic_fetch_add_explicit(&counters, 1, memory_order_relaxed);
-	for (t = atomic_load(&tables); t != NULL; t = t->next) {
+	for (t = atomic_load(&owns); t != NULL; t = t->next) {
 		o = atomic_load(&t->owner);
 		if (exited(o) &&
 		    atomic_compare_exchange_strong(&t->owner, &o, me))
 			return t;
 	}
-	return newtbl(me);
+	if ((t = _mon_map(sizeof(*t))) == NULL)
+		return NULL;
+	if ((a = arr_new(UINT32_MAX, OWNCELLS, NULL)) == NULL) {
+		_mon_unmap(t, sizeof(*t));
+		return NULL;
+	}
+	atomic_store(&t->arr, a);
+	atomic_store(&t->owner, me);
+	t->next = atomic_load(&owns);
+	while (!atomic_compare_exchange_weak(&owns, &t->next, t))
+		;
+	return t;
 }
 
 /*
- * The calling thread spills: if its array is too small for the text it
- * runs -- many arcs spilled, or a few called often -- give it one four
- * times larger, up to CELLSMAX.  The old array keeps its counts for the
- * writer.  Signal context: a handler that grew the table first wins,
- * and this one's array goes back; either way the thread counts into the
- * table's newest.
+ * Without rseq: the id of a table for the calling thread alone, one left
+ * by a thread that has exited, or a new one; MAXID if there is none.
+ */
+static uint32_t
+own_id(pid_t me)
+{
+	struct tbl *t;
+	uint32_t id;
+	pid_t o;
+
+	for (id = 0; id < MAXID; id++) {
+		if ((t = atomic_load(&tbls[id])) == NULL) {
+			if ((t = table(id)) == NULL)
+				return MAXID;
+		}
+		o = atomic_load(&t->owner);
+		if (exited(o) &&
+		    atomic_compare_exchange_strong(&t->owner, &o, me))
+			return id;
+	}
+	return MAXID;
+}
+
+/*
+ * Set the calling thread up to count: by its rseq area, or with a table
+ * of its own; else it counts in the spill.  Counted among the threads
+ * that count.
  */
 static void
-grow(struct tbl *t)
+setup(void)
+{
+	struct arr *a;
+	char *rs;
+	pid_t tid;
+	uint32_t id;
+	int err;
+
+	err = errno;
+	me.state = 1;
+	tid = _mon_gettid();
+	if ((me.own = own_table(tid)) != NULL) {
+		/* The mask last: the cells first are read with the old one. */
+		a = atomic_load(&me.own->arr);
+		atomic_store(&_mon_tls.own, a->cells);
+		atomic_store(&_mon_tls.mask,
+		    (a->ncells - 1) * sizeof(struct cell));
+	}
+	if (idoff == -1)
+		init_ids();
+	if ((rs = rseq_area()) != NULL) {
+		_mon_tls.rs = rs;
+		_mon_tls.id = (const uint32_t *)(rs + idoff);
+	} else if (idoff == -2 && (id = own_id(tid)) < MAXID) {
+		me.id = id;
+		_mon_tls.rs = me.rs;
+		_mon_tls.id = &me.id;
+	} else
+		_mon_tls.id = &_mon_spillid;
+	me.state = 2;
+	errno = err;
+}
+
+/*
+ * Table t spills: if its array is too small for the text its threads
+ * run -- many arcs spilled, or a few called often -- give it one four
+ * times larger, up to CELLSMAX.  The old array keeps its counts for the
+ * writer.  Of two threads that grow it at once the first wins.
+ */
+static void
+grow(struct tbl *t, uint32_t id)
 {
 	struct arr *a, *na;
-	size_t keys;
+	size_t keys, spills;
 
-	if (++t->spills % 1024 != 0)
+	spills = atomic_fetch_add(&t->spills, 1) + 1;
+	if (spills % 1024 != 0)
 		return;
 	a = atomic_load(&t->arr);
-	keys = _mon_tab_keys(&t->spill);
-	if (a->ncells >= CELLSMAX || (t->spills < 2 * a->ncells &&
-	    keys - t->spilled < a->ncells / 16))
+	keys = _mon_tab_keys(&spill);
+	if (a->ncells >= CELLSMAX || (spills < 2 * a->ncells &&
+	    keys - atomic_load(&t->spilled) < a->ncells / 16))
 		return;
-	if ((na = arr_new(a->ncells * 4, a)) == NULL)
+	if ((na = arr_new(id, a->ncells * 4, a)) == NULL)
 		return;
 	if (!atomic_compare_exchange_strong(&t->arr, &a, na)) {
 		arr_free(na);
 		return;
 	}
-	t->spilled = keys;
-	t->spills = 0;
-	use(t);
+	atomic_store(&t->spilled, keys);
+	atomic_store(&t->spills, 0);
 }
 
 /* Does cell c count the arc from -> self? */
@@ -249,46 +462,10 @@ holds(struct cell *c, uintptr_t from, uintptr_t self)
 	    c->self == self;
 }
 
-static int claim(struct tbl *, struct arr *, struct cell *, uintptr_t,
-    uintptr_t);
-
-/*
- * The cell of the arc from -> self in t, claimed now if need be; NULL if
- * both its cells hold other arcs.
- */
-static struct cell *
-direct(struct tbl *t, uintptr_t from, uintptr_t self)
-{
-	struct arr *a;
-	struct cell *home, *other;
-	size_t m;
-
-	if (from == 0)
-		return NULL;		/* 0 is a free cell's */
-	a = atomic_load(&t->arr);
-	m = a->ncells - 1;
-	home = &a->cells[(from >> GRAIN) & m];
-	other = &a->cells[((from ^ self >> 2) >> GRAIN) & m];
-	if (holds(home, from, self))
-		return home;
-	if (holds(other, from, self))
-		return other;
-	if (claim(t, a, home, from, self))
-		return home;
-	return claim(t, a, other, from, self) ? other : NULL;
-}
-
-static inline void
-bump(long *n)
-{
-	/* One instruction: a signal cannot split it. */
-	__asm__ volatile("incq %0" : "+m"(*n));
-}
-
 /*
  * Claim c of array a for the arc from -> self; 1 if c now counts it.  A
- * handler that interrupts between the two stores finds self unset and
- * spills.
+ * call that comes between the two stores finds self unset and comes
+ * here.
  */
 static int
 claim(struct tbl *t, struct arr *a, struct cell *c, uintptr_t from,
@@ -319,6 +496,29 @@ claim(struct tbl *t, struct arr *a, struct cell *c, uintptr_t from,
 	    memory_order_relaxed);
 	atomic_fetch_add_explicit(&t->nused, 1, memory_order_relaxed);
 	return 1;
+}
+
+/*
+ * Is there a cell for the arc from -> self (from not 0) in t, claimed
+ * now if need be?  0 if its cells hold other arcs: its home cell, and
+ * if two, its other cell too.
+ */
+static int
+direct(struct tbl *t, uintptr_t from, uintptr_t self, int two)
+{
+	struct arr *a;
+	struct cell *home, *other;
+	size_t m;
+
+	a = atomic_load(&t->arr);
+	m = a->ncells - 1;
+	home = &a->cells[(from >> GRAIN) & m];
+	other = &a->cells[((from ^ self >> 2) >> GRAIN) & m];
+	if (!two)
+		return holds(home, from, self) ||
+		    claim(t, a, home, from, self);
+	return holds(home, from, self) || holds(other, from, self) ||
+	    claim(t, a, home, from, self) || claim(t, a, other, from, self);
 }
 
 /*
@@ -354,58 +554,94 @@ pushed_r10(uintptr_t self)
 	return b[i - 2] == 0x41 && b[i - 1] == 0x52;	/* pushq %r10 */
 }
 
-/*
- * mcount's slow path: the thread has no table yet, or the arc from
- * from to self is in neither of the cells the fast path looks at.  up
- * is the word above from on __fentry__'s stack (0 from mcount): the
- * call site when gcc pushed r10 before the call, whose arc the fast
- * path never finds.  Called from x86_64/mcount_entry.S with every
- * argument register saved; may run in signal context, so it only uses
- * mmap and raw system calls.
- */
-void
-_mon_count(uintptr_t self, uintptr_t from, uintptr_t up)
+/* Count the call from -> self in the spill, with an atomic add. */
+static void
+spilled(uintptr_t from, uintptr_t self)
 {
 	struct _mon_slot *s;
+	int err;
+
+	err = errno;
+	if ((s = _mon_tab_slot(&spill, from == 0 ? 1 : from, self)) != NULL)
+		atomic_fetch_add_explicit(&s->count, 1, memory_order_relaxed);
+	else
+		atomic_fetch_add_explicit(&uncounted, 1, memory_order_relaxed);
+	errno = err;
+}
+
+/*
+ * mcount's slow path: the arc from -> self is in neither of the cells
+ * the fast path looked at, in the thread's own table and in the table
+ * of the id it read.  up is the word above from on __fentry__'s stack
+ * (0 from mcount): the call site when gcc pushed r10 before the call,
+ * whose arc the fast path never finds.  Returns 1 to have the fast path
+ * count the call -- its cell is there now, or the thread has just been
+ * set up -- or 0 if the call is counted (or lost) here.  Called from
+ * x86_64/mcount_entry.S with every argument register saved; may run in
+ * signal context, so it only uses mmap and raw system calls, and leaves
+ * errno as it found it.
+ *
+ * A new arc takes a cell in the thread's own table while there is room
+ * there, else in its id's table.
+ */
+int
+_mon_count(uintptr_t self, uintptr_t from, uintptr_t up)
+{
 	struct tbl *t;
-	struct cell *c;
+	uint32_t id, g;
 	int err;
 
 	if (!_mon_counting)
-		return;
-	if (up != 0 && pushed_r10(self))
-		from = up;
-	if ((t = mytbl) == NULL) {
+		return 0;
+	if ((g = atomic_load_explicit(&gen, memory_order_relaxed)) != me.gen) {
+		me.gen = g;
+		atomic_fetch_add_explicit(&counters, 1, memory_order_relaxed);
+	}
+	if (me.state == 0) {
+		setup();
+		return 1;
+	}
+	if (up != 0 && pushed_r10(self)) {
+		spilled(up, self);	/* the fast path never finds it */
+		return 0;
+	}
+	if (from != 0) {
 		/*
-		 * Mapping a table may fail, and the program's errno is its
-		 * own; a thread that got no table does not ask again on
-		 * every call.
+		 * The fast path came back for this call: the thread moved
+		 * to another id each time, or a restart emptied the cell.
 		 */
-		err = errno;
-		t = tried ? NULL : acquire();
-		errno = err;
-		if (t == NULL) {
-			tried = 1;
-			atomic_fetch_add_explicit(&uncounted, 1,
-			    memory_order_relaxed);
-			return;
+		if (me.from == from && me.self == self) {
+			if (++me.n >= RETRIES)
+				goto spill;
+		} else {
+			me.from = from;
+			me.self = self;
+			me.n = 0;
 		}
-		mytbl = t;
-		use(t);
+		if (me.own != NULL && direct(me.own, from, self, 0))
+			return 1;
 	}
-	if ((c = direct(t, from, self)) != NULL) {
-		bump(&c->count);
-		return;
-	}
-	if (from == 0)
-		from = 1;		/* the spill's keys are not 0 */
-	if ((s = _mon_tab_slot(&t->spill, from, self)) != NULL) {
-		bump((long *)&s->count);
-		err = errno;
-		grow(t);
-		errno = err;
-	} else
-		atomic_fetch_add_explicit(&uncounted, 1, memory_order_relaxed);
+	if (from == 0 || me.state != 2 || _mon_tls.id == &_mon_spillid)
+		goto spill;
+	id = *(volatile const uint32_t *)_mon_tls.id;
+	err = errno;
+	t = id < MAXID ? table(id) : NULL;
+	errno = err;
+	if (t == NULL)
+		goto spill;
+	/* The thread counts into its id's newest array from now on. */
+	atomic_store(&_mon_tls.cells, atomic_load(&t->arr)->cells);
+	if (direct(t, from, self, 1))
+		return 1;
+	spilled(from, self);
+	err = errno;
+	grow(t, id);
+	errno = err;
+	return 0;
+spill:
+	me.from = me.n = 0;
+	spilled(from, self);
+	return 0;
 }
 
 /*
@@ -416,42 +652,50 @@ _mon_count(uintptr_t self, uintptr_t from, uintptr_t up)
 void
 _mon_cells_reset(void)
 {
+	struct walk w = WALK;
 	struct tbl *t;
 	struct arr *a;
-	size_t i;
-	uint32_t n;
+	size_t i, n;
 
-	for (t = atomic_load(&tables); t != NULL; t = t->next) {
+	init_ids();
+	while ((t = walk(&w)) != NULL) {
 		for (a = atomic_load(&t->arr); a != NULL; a = a->prev)
 			for (i = 0; i < arr_words(a->ncells); i++) {
 				if (atomic_load(&a->touched[i]) == 0)
 					continue;
-				_mon_rezero((char *)a->cells + i * SPAN, SPAN);
+				n = a->ncells * sizeof(struct cell) - i * SPAN;
+				_mon_rezero((char *)a->cells + i * SPAN,
+				    n < SPAN ? n : SPAN);
 				atomic_store(&a->touched[i], 0);
 			}
-		_mon_tab_reset(&t->spill);
-		t->spilled = t->spills = 0;
+		atomic_store(&t->spilled, 0);
+		atomic_store(&t->spills, 0);
 		atomic_store(&t->nused, 0);
 	}
+	_mon_tab_reset(&spill);
 	atomic_store(&uncounted, 0);
-	/* The threads counting now keep their tables: they count again. */
-	n = 0;
-	for (t = atomic_load(&tables); t != NULL; t = t->next)
-		n += !exited(atomic_load(&t->owner));
-	atomic_store(&counters, n);
+	/* Each thread counts itself again at its next slow call. */
+	atomic_store(&counters, 0);
+	atomic_fetch_add(&gen, 1);
 }
 
 /*
  * In a fork child only this thread exists: the parent's counts go, and
- * this thread keeps its table under its new thread id.
+ * this thread keeps its own table, and without rseq its id's, under its
+ * new thread id.  (With rseq the child's ids are its own.)
  */
 void
 _mon_cells_fork(void)
 {
+	struct tbl *t;
+	pid_t tid;
+
 	_mon_cells_reset();
-	atomic_store(&counters, mytbl != NULL);
-	if (mytbl != NULL)
-		atomic_store(&mytbl->owner, _mon_gettid());
+	tid = _mon_gettid();
+	if (me.own != NULL)
+		atomic_store(&me.own->owner, tid);
+	if (_mon_tls.id == &me.id && (t = atomic_load(&tbls[me.id])) != NULL)
+		atomic_store(&t->owner, tid);
 }
 
 uint64_t
@@ -460,26 +704,22 @@ _mon_cells_lost(void)
 	return atomic_load(&uncounted);
 }
 
-/*
- * Threads that counted calls in this profile: each took a table, new or
- * left by a thread that had exited.
- */
+/* Threads that counted calls in this profile. */
 uint32_t
 _mon_cells_threads(void)
 {
 	return atomic_load(&counters);
 }
 
-/* Count tables made: a thread's outlives it and serves a later one. */
+/* Count tables made: the threads' own (reused) and the ids'. */
 uint32_t
 _mon_cells_tables(void)
 {
-	struct tbl *t;
+	struct walk w = WALK;
 	uint32_t n;
 
-	n = 0;
-	for (t = atomic_load(&tables); t != NULL; t = t->next)
-		n++;
+	for (n = 0; walk(&w) != NULL; n++)
+		;
 	return n;
 }
 
@@ -527,43 +767,35 @@ sortarcs(struct monx_arc *a, size_t n)
 }
 
 /*
- * Add n calls from -> self into the hash h of 2^bits arcs, of which
- * *room may still be taken.  Threads counting on (a snapshot) may claim
- * more cells than were measured: an arc that finds no room is left for
- * the next reading, and a slot always stays free to end a probe.
+ * A list of arcs, duplicates and all, that may hold cap: what the
+ * tables hold, gathered to be sorted and summed.  Threads counting on
+ * (a snapshot) may claim more cells than were measured: an arc that
+ * finds no room is left for the next reading.
  */
-static void
-merge_one(struct monx_arc *h, unsigned int bits, uintptr_t from,
-    uintptr_t self, uint64_t n, size_t *room)
-{
-	size_t j;
+struct gather {
+	struct monx_arc		*a;
+	size_t			 n, cap;
+};
 
-	if (from == 0 || self == 0 || n == 0)
+static void
+gather_one(struct gather *g, uintptr_t from, uintptr_t self, uint64_t n)
+{
+	if (from == 0 || self == 0 || n == 0 || g->n == g->cap)
 		return;
-	j = _mon_hash(from ^ (self << 17 | self >> 47), bits);
-	while (h[j].count != 0 &&
-	    (h[j].frompc != from || h[j].selfpc != self))
-		j = (j + 1) & (((size_t)1 << bits) - 1);
-	if (h[j].count == 0) {
-		if (*room == 0)
-			return;
-		(*room)--;
-	}
-	h[j].frompc = from;
-	h[j].selfpc = self;
-	h[j].count += n;
+	g->a[g->n].frompc = from;
+	g->a[g->n].selfpc = self;
+	g->a[g->n].count = n;
+	g->n++;
 }
 
-/* Add the arcs of table t into the hash h of 2^bits arcs. */
+/* The arcs of table t. */
 static void
-merge_tbl(struct monx_arc *h, unsigned int bits, struct tbl *t, size_t *room)
+gather_tbl(struct gather *g, struct tbl *t)
 {
-	struct _mon_slot *s;
 	struct arr *a;
 	struct cell *c;
 	uint64_t w;
-	unsigned int k;
-	size_t wi, i, n;
+	size_t wi, i;
 
 	for (a = atomic_load(&t->arr); a != NULL; a = a->prev)
 		for (wi = 0; wi < arr_words(a->ncells); wi++)
@@ -573,16 +805,25 @@ merge_tbl(struct monx_arc *h, unsigned int bits, struct tbl *t, size_t *room)
 				    wi * SPAN + (size_t)__builtin_ctzll(w) *
 				    PAGE);
 				for (i = 0; i < PAGE / sizeof(*c); i++)
-					merge_one(h, bits,
-					    atomic_load(&c[i].from), c[i].self,
-					    (uint64_t)c[i].count, room);
+					gather_one(g, atomic_load(&c[i].from),
+					    c[i].self, (uint64_t)c[i].count);
 			}
+}
+
+/* The arcs of the spill. */
+static void
+gather_spill(struct gather *g)
+{
+	struct _mon_slot *s;
+	unsigned int k;
+	size_t i, n;
+
 	for (k = 0; k < _MON_TABMAX; k++) {
-		s = _mon_tab_hash(&t->spill, k, &n);
+		s = _mon_tab_hash(&spill, k, &n);
 		for (i = 0; s != NULL && i < n; i++)
-			merge_one(h, bits, atomic_load(&s[i].key),
+			gather_one(g, atomic_load(&s[i].key),
 			    atomic_load(&s[i].key2),
-			    atomic_load(&s[i].count), room);
+			    atomic_load(&s[i].count));
 	}
 }
 
@@ -590,37 +831,43 @@ merge_tbl(struct monx_arc *h, unsigned int bits, struct tbl *t, size_t *room)
  * Sum the arcs of every table into one array sorted by callee, then call
  * site, arcs with no calls left out.  Returns mmap'd memory holding *np
  * arcs, which the caller gives back with _mon_unmap(p, *maplenp); or
- * NULL with both 0 when there is nothing or no memory.  Not for signal
- * context.
+ * NULL with both 0 when there is nothing or no memory.  The memory is
+ * two arcs for each cell the tables have claimed: the arcs, and room to
+ * sort them.  Not for signal context.
  */
 struct monx_arc *
 _mon_arcs_merge(size_t *np, size_t *maplenp)
 {
+	struct walk w = WALK;
+	struct gather g;
 	struct tbl *t;
-	struct monx_arc *h;
-	size_t total, cap, room, i, k;
-	unsigned int bits;
+	size_t i, k;
 
 	*np = *maplenp = 0;
-	total = 0;
-	for (t = atomic_load(&tables); t != NULL; t = t->next)
-		total += atomic_load(&t->nused) + _mon_tab_keys(&t->spill);
-	if (total == 0)
+	g.cap = _mon_tab_keys(&spill);
+	while ((t = walk(&w)) != NULL)
+		g.cap += atomic_load(&t->nused);
+	if (g.cap == 0)
 		return NULL;
-	for (bits = 6, cap = 64; cap < 2 * total; bits++, cap <<= 1)
-		;
-	if ((h = _mon_map(cap * sizeof(*h))) == NULL)
+	if ((g.a = _mon_map(2 * g.cap * sizeof(*g.a))) == NULL)
 		return NULL;
-	*maplenp = cap * sizeof(*h);
-	room = cap - 1;
-	for (t = atomic_load(&tables); t != NULL; t = t->next)
-		merge_tbl(h, bits, t, &room);
-	for (i = k = 0; i < cap; i++)
-		if (h[i].count != 0)
-			h[k++] = h[i];
-	sortarcs(h, k);
+	*maplenp = 2 * g.cap * sizeof(*g.a);
+	g.n = 0;
+	w = WALK;
+	while ((t = walk(&w)) != NULL)
+		gather_tbl(&g, t);
+	gather_spill(&g);
+	sortarcs(g.a, g.n);
+	for (i = k = 0; i < g.n; i++) {
+		if (k > 0 && g.a[k - 1].frompc == g.a[i].frompc &&
+		    g.a[k - 1].selfpc == g.a[i].selfpc) {
+			g.a[k - 1].count += g.a[i].count;
+			continue;
+		}
+		g.a[k++] = g.a[i];
+	}
 	*np = k;
-	return h;
+	return g.a;
 }
 
 /*

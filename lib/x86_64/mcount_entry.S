@@ -14,68 +14,116 @@
  * on the stack) and does not save it around the call.  Only r11 is
  * free in mcount, r10 and r11 in __fentry__.
  *
- * Fast path, in r10 and r11 (mcount keeps r10 in the red zone): the
- * thread's cells and mask (_mon_tls, thread-local, local-exec: libmon
- * is in the program); the arc's home cell at byte (8 frompc) & mask,
- * that is cell (frompc >> 2) mod 2^k of 32 bytes; if it holds this arc
- * (frompc at 0, selfpc at 8), one incq of its count at 16 and done: a
- * dozen instructions.  If not, the same with the arc's other cell, at
- * 8 (frompc ^ selfpc >> 2) & mask (mcount.c).  Anything else -- no
- * table yet (nocell, which holds no arc), both cells holding other arcs
- * -- goes to _mon_count(selfpc, frompc, up) in mcount.c, with every
- * general register the entry must keep preserved and the stack
- * aligned.  The C side is built with -mgeneral-regs-only, so vector
- * registers survive.  One macro makes both entries.
+ * Two tables, tried in turn (mcount.c says why): the thread's own, and
+ * the table of the thread's CPU.  In r10 and r11 (mcount keeps r10 in
+ * the red zone):
+ *
+ * 1. The thread's own table (_mon_tls at 0 and 8, thread-local,
+ *    local-exec: libmon is in the program): the arc's home cell at byte
+ *    (8 frompc) & mask, that is cell (frompc >> 2) mod 2^k of 32 bytes;
+ *    if it holds this arc (frompc at 0, selfpc at 8), one incq of its
+ *    count at 16 and done: a dozen instructions.  If not, the same with
+ *    the arc's other cell, at 8 (frompc ^ selfpc >> 2) & mask.
+ *
+ * 2. The table of the thread's id (its CPU), whose cells the thread
+ *    keeps at 32 and whose id is in its rseq area: the same two cells,
+ *    in a restartable sequence that checks that those cells are still
+ *    the id's and ends with the incq (below).
+ *
+ * Anything else -- no table yet (nocell, which holds no arc), a thread
+ * that moved to another id, both cells holding other arcs in both
+ * tables -- goes to _mon_count(selfpc, frompc, up) in mcount.c, with
+ * every general register the entry must keep preserved and the stack
+ * aligned; if it says so (it has found or made the arc's cell, or set
+ * the thread up), the fast path starts over.  The C side is built with
+ * -mgeneral-regs-only, so vector registers survive.  One macro makes
+ * both entries.
  * (This file is not mcount.S: libmon.a's members need names of their
  * own, and mcount.o is the C side's.)
  */
 
+#define RSEQ_SIG	0x53053053	/* glibc's, before every abort handler */
+
 /*
- * The arc's cell is at r11, and r10 holds frompc: if the cell holds the
- * arc, count the call and return (r10 back if kept), else go to MISS.
+ * Count one call.  NAME names the restartable sequence; FROMPC and
+ * SELFPC are where frompc and selfpc are on entry; KEEP is 1 if r10
+ * must be kept, which waits in the red zone, below the return address,
+ * where a signal handler's frame leaves it alone; UP, if not 0, is the
+ * offset from %rsp on entry of the word above frompc.
+ *
+ * The sequence of step 2 runs from NAME_start, where it names itself in
+ * the rseq area (first, so that a handler that ran an mcount of its own
+ * before it leaves no other sequence named), to the increment that
+ * commits it.  The kernel sends a thread that is preempted, migrated or
+ * signalled inside it to NAME_abort, which starts over.
  */
-.macro	HIT selfpc, keep, miss
+.macro	COUNT name, frompc, selfpc, keep, up
+	cmpl	$0, _mon_counting(%rip)
+	je	9f
+0:
+	.if \keep
+	movq	%r10, -8(%rsp)
+	.endif
+	movq	\frompc, %r10			/* 1: the thread's table */
+	movq	%r10, %r11
+	shlq	$3, %r11
+	andq	%fs:_mon_tls@tpoff+8, %r11	/* the home cell's byte */
+	addq	%fs:_mon_tls@tpoff, %r11	/* the home cell */
 	cmpq	(%r11), %r10			/* its call site is frompc */
-	jne	\miss
+	jne	5f
 	movq	\selfpc, %r10
 	cmpq	8(%r11), %r10			/* its callee is selfpc */
-	jne	\miss
+	jne	5f
 	incq	16(%r11)			/* count++ */
 	.if \keep
 	movq	-8(%rsp), %r10
 	.endif
 	ret
-.endm
-
-/*
- * Count one call.  FROMPC and SELFPC are where frompc and selfpc are on
- * entry; KEEP is 1 if r10 must be kept, which waits in the red zone,
- * below the return address, where a signal handler's frame leaves it
- * alone; UP, if not 0, is the offset from %rsp on entry of the word
- * above frompc.
- */
-.macro	COUNT frompc, selfpc, keep, up
-	cmpl	$0, _mon_counting(%rip)
-	je	2f
-	.if \keep
-	movq	%r10, -8(%rsp)
-	.endif
-	movq	\frompc, %r10
-	movq	%r10, %r11
+5:	movq	%fs:_mon_tls@tpoff+16, %r11	/* 2: the id's table */
+	leaq	\name\()_cs(%rip), %r10
+\name\()_start:
+	movq	%r10, 8(%r11)			/* the rseq area's rseq_cs */
+	movq	%fs:_mon_tls@tpoff+24, %r11
+	movq	%fs:_mon_tls@tpoff+32, %r10	/* the cells kept */
+	movl	(%r11), %r11d			/* the thread's id */
+	cmpl	-16(%r10), %r11d		/* is theirs */
+	jne	4f
+	movq	\frompc, %r11			/* the home cell */
 	shlq	$3, %r11
-	andq	%fs:_mon_tls@tpoff+8, %r11	/* the home cell's byte */
-	addq	%fs:_mon_tls@tpoff, %r11	/* the home cell */
-	HIT	\selfpc, \keep, 4f
-2:	ret					/* counting is off */
-4:	movq	\selfpc, %r11			/* the other cell */
+	andq	-8(%r10), %r11			/* the mask, before the cells */
+	addq	%r10, %r11
+	movq	\frompc, %r10
+	cmpq	(%r11), %r10
+	jne	2f
+	movq	\selfpc, %r10
+	cmpq	8(%r11), %r10
+	je	3f
+2:	movq	\selfpc, %r11			/* the other cell */
 	shrq	$2, %r11
 	xorq	\frompc, %r11
 	shlq	$3, %r11
-	andq	%fs:_mon_tls@tpoff+8, %r11
-	addq	%fs:_mon_tls@tpoff, %r11
+	movq	%fs:_mon_tls@tpoff+32, %r10
+	andq	-8(%r10), %r11
+	addq	%r10, %r11
 	movq	\frompc, %r10
-	HIT	\selfpc, \keep, 3f
-3:	movq	\frompc, %r10			/* for _mon_count */
+	cmpq	(%r11), %r10
+	jne	4f
+	movq	\selfpc, %r10
+	cmpq	8(%r11), %r10
+	jne	4f
+3:	incq	16(%r11)			/* count++: the commit */
+\name\()_end:
+	.if \keep
+	movq	-8(%rsp), %r10
+	.endif
+9:	ret					/* (or counting is off) */
+
+	.byte	0x0f, 0xb9, 0x3d		/* ud1 RSEQ_SIG(%rip), %edi */
+	.long	RSEQ_SIG
+\name\()_abort:
+	jmp	5b				/* step 2 again */
+
+4:	movq	\frompc, %r10			/* for _mon_count */
 	movq	\selfpc, %r11
 	subq	$8, %rsp			/* over r10, if kept */
 	.cfi_adjust_cfa_offset 8
@@ -110,6 +158,7 @@
 	.cfi_def_cfa_register %rbx
 	andq	$-16, %rsp			/* alignment differs */
 	call	_mon_count
+	movl	%eax, %r11d			/* 1: count it on the fast path */
 	movq	%rbx, %rsp
 	.cfi_def_cfa_register %rsp
 	popq	%rbx
@@ -134,7 +183,17 @@
 	.if \keep
 	.cfi_restore %r10
 	.endif
+	testl	%r11d, %r11d
+	jnz	0b
 	ret
+
+	/* The sequence, for the kernel: version, flags, start, length, abort. */
+	.pushsection .data.rel.ro, "aw"
+	.p2align 5
+\name\()_cs:
+	.long	0, 0
+	.quad	\name\()_start, \name\()_end - \name\()_start, \name\()_abort
+	.popsection
 .endm
 
 	.text
@@ -146,7 +205,7 @@
 mcount:
 _mcount:
 	.cfi_startproc
-	COUNT	8(%rbp), (%rsp), 1, 0
+	COUNT	mcount, 8(%rbp), (%rsp), 1, 0
 	.cfi_endproc
 	.size	mcount, .-mcount
 	.size	_mcount, .-_mcount
@@ -156,7 +215,7 @@ _mcount:
 	.type	__fentry__, @function
 __fentry__:
 	.cfi_startproc
-	COUNT	8(%rsp), (%rsp), 0, 16
+	COUNT	fentry, 8(%rsp), (%rsp), 0, 16
 	.cfi_endproc
 	.size	__fentry__, .-__fentry__
 

@@ -7,7 +7,11 @@
  * process has registers of its own), as in the C library's own.
  * _mon_vforker is the process that calls it, and _mon_vforking counts
  * the vforks in progress: the parent takes its own off once it resumes,
- * the child never does (vfork.c says why they are needed).
+ * the child never does (vfork.c says why they are needed).  The child
+ * runs on the parent thread's memory, its thread-local storage
+ * included, but not on its rseq registration: until the parent resumes,
+ * the thread counts calls that miss its own table in mcount.c's spill
+ * (_mon_spillid), not in the table of an id the child does not hold.
  * (Not vfork.S: libmon.a's members need names of their own, and vfork.o
  * is vfork.c's.)
  */
@@ -21,6 +25,9 @@ vfork:
 	syscall
 	movl	%eax, _mon_vforker(%rip)
 	lock incl _mon_vforking(%rip)
+	movq	%fs:_mon_tls@tpoff+24, %rsi	/* the thread's id, kept */
+	leaq	_mon_spillid(%rip), %rdx
+	movq	%rdx, %fs:_mon_tls@tpoff+24
 	popq	%rdi
 	.cfi_adjust_cfa_offset -8
 	.cfi_register rip, rdi
@@ -31,6 +38,7 @@ vfork:
 	.cfi_rel_offset rip, 0
 	testq	%rax, %rax
 	jz	1f			/* the child: return 0 */
+	movq	%rsi, %fs:_mon_tls@tpoff+24
 	lock decl _mon_vforking(%rip)
 	cmpq	$-4095, %rax
 	jae	2f
