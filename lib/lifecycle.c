@@ -318,10 +318,19 @@ write_profile(uint32_t unsampled)
 	arcs = _mon_arcs_merge(&narcs, &arclen);
 	ncells = 0;
 	celllen = narcs * sizeof(*cells);
-	if (narcs > 0 && (cells = _mon_map(celllen)) != NULL)
+	/*
+	 * The cells go after the arcs in the merge's own map where there is
+	 * room, pages it touched already: at exit the profile's peak memory
+	 * stays the merge's.
+	 */
+	cells = NULL;
+	if (narcs > 0 && arclen - narcs * sizeof(*arcs) >= celllen) {
+		cells = (struct cnt *)(arcs + narcs);
+		celllen = 0;
+	} else if (narcs > 0)
+		cells = _mon_map(celllen);
+	if (cells != NULL)
 		ncells = _mon_arcs_cells(arcs, narcs, cells);
-	else
-		cells = NULL;
 	fill_blocks(cells, ncells);
 	/* Each buffer's header keeps its own nfunc: the image stays valid. */
 	memset(&d, 0, sizeof(d));
@@ -335,7 +344,7 @@ write_profile(uint32_t unsampled)
 	d.scale = curscale;
 	d.unsampled = unsampled;
 	(void)_mon_snap_put(&d, 0);
-	if (cells != NULL)
+	if (cells != NULL && celllen > 0)
 		_mon_unmap(cells, celllen);
 	if (arcs != NULL)
 		_mon_unmap(arcs, arclen);

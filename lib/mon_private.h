@@ -12,6 +12,7 @@
  *	table.c		counts by address in open hashes that grow
  *	hist.c		the PC histogram, the outside table, the statistics
  *	stacks.c	the sampled call stacks, distinct, with their samples
+ *	arcsort.c	the merged arcs sorted, by callee then call site
  *	mcount.c	per-thread call-count tables; mcount's slow path
  *	x86_64/mcount_entry.S mcount and __fentry__: the fast path
  *	objects.c	the loaded objects: load bias, build-id, text range
@@ -206,6 +207,10 @@ void	_mon_life_thread_end(void) _mon_hidden;
 /* libc's own entry points, used where libmon takes the public name. */
 int	__sigaction(int, const struct sigaction *, struct sigaction *);
 void	(*bsd_signal(int, void (*)(int)))(int);
+
+/* arcsort.c */
+void	_mon_arcs_sort(struct monx_arc *, size_t, struct monx_arc *)
+	    _mon_hidden;
 
 /* mcount.c */
 extern volatile int _mon_counting _mon_hidden;

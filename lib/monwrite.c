@@ -51,36 +51,49 @@ extern char __stop_libmon_text[] __attribute__((weak, visibility("hidden")));
 struct out {
 	int		fd;
 	int		err;		/* first errno, 0 if all went well */
-	unsigned char	buf[1u << 15];
 	size_t		len;
+	unsigned char	buf[1u << 20];	/* mapped: touched as it fills */
 };
+
+/* Write p[0..n) to o's file, unless an earlier write failed. */
+static void
+put(struct out *o, const unsigned char *p, size_t n)
+{
+	size_t off;
+	ssize_t k;
+
+	for (off = 0; off < n && o->err == 0; off += (size_t)k) {
+		k = write(o->fd, p + off, n - off);
+		if (k < 0) {
+			if (errno == EINTR) {
+				k = 0;
+				continue;
+			}
+			o->err = errno;
+		} else if (k == 0)
+			o->err = EIO;
+	}
+}
 
 static void
 flush(struct out *o)
 {
-	size_t off;
-	ssize_t n;
-
-	for (off = 0; off < o->len && o->err == 0; off += (size_t)n) {
-		n = write(o->fd, o->buf + off, o->len - off);
-		if (n < 0) {
-			if (errno == EINTR) {
-				n = 0;
-				continue;
-			}
-			o->err = errno;
-		} else if (n == 0)
-			o->err = EIO;
-	}
+	put(o, o->buf, o->len);
 	o->len = 0;
 }
 
+/* Bytes p[0..n): through the buffer, or, a large array, straight out. */
 static void
 emit(struct out *o, const void *p, size_t n)
 {
 	const unsigned char *s = p;
 	size_t k;
 
+	if (n >= sizeof(o->buf)) {
+		flush(o);
+		put(o, s, n);
+		return;
+	}
 	while (n > 0 && o->err == 0) {
 		if (o->len == sizeof(o->buf))
 			flush(o);
@@ -94,21 +107,69 @@ emit(struct out *o, const void *p, size_t n)
 	}
 }
 
-/* Emit the extension stream ext[0..n) as marker cells. */
-static void
-emit_ext(struct out *o, const unsigned char *ext, size_t n)
+/*
+ * The extension stream in two pieces: the records built in map, then
+ * the payload of the ARCS record that ends them, the arcs where they
+ * lie.
+ */
+struct ext {
+	const unsigned char	*seg[2];
+	size_t			 len[2];
+	unsigned char		*map;
+	size_t			 maplen;
+};
+
+/* One marker cell, carrying the MONX_PAYLOAD bytes at six. */
+static inline void
+emit_marker(struct out *o, const unsigned char *six)
 {
 	struct cnt c;
 	uint64_t v;
-	size_t i, j;
 
-	for (i = 0; i < n; i += MONX_PAYLOAD) {
-		v = 0;
-		for (j = 0; j < MONX_PAYLOAD && i + j < n; j++)
-			v |= (uint64_t)ext[i + j] << (8 * j);
-		c.fnpc = (char *)(uintptr_t)(MONX_TAG << MONX_TAGSHIFT | v);
-		c.mcnt = 0;
-		emit(o, &c, sizeof(c));
+	v = 0;
+	memcpy(&v, six, MONX_PAYLOAD);	/* little-endian: byte i at 8 * i */
+	c.fnpc = (char *)(uintptr_t)(MONX_TAG << MONX_TAGSHIFT | v);
+	c.mcnt = 0;
+	if (sizeof(o->buf) - o->len < sizeof(c))
+		flush(o);
+	memcpy(o->buf + o->len, &c, sizeof(c));
+	o->len += sizeof(c);
+}
+
+/*
+ * The extension stream, the bytes of seg[0] then those of seg[1], as
+ * marker cells: the arcs, the bulk of a large profile, are carried from
+ * where they lie, not copied into the stream first.
+ */
+static void
+emit_ext(struct out *o, const struct ext *e)
+{
+	const unsigned char *p;
+	unsigned char six[MONX_PAYLOAD];
+	size_t i, n, k;
+
+	k = 0;
+	for (i = 0; i < 2; i++) {
+		p = e->seg[i];
+		n = e->len[i];
+		while (k > 0 && n > 0) {
+			six[k++] = *p++;
+			n--;
+			if (k == MONX_PAYLOAD) {
+				emit_marker(o, six);
+				k = 0;
+			}
+		}
+		for (; n >= MONX_PAYLOAD; p += MONX_PAYLOAD, n -= MONX_PAYLOAD)
+			emit_marker(o, p);
+		while (n > 0) {
+			six[k++] = *p++;
+			n--;
+		}
+	}
+	if (k > 0) {
+		memset(six + k, 0, MONX_PAYLOAD - k);
+		emit_marker(o, six);
 	}
 }
 
@@ -172,12 +233,12 @@ _mon_run_fill(struct monx_run *run, const struct _mon_out *d)
 }
 
 /*
- * Build the extension stream in fresh memory; *lenp gets its length and
- * *maplenp what to unmap.  NULL when there is no memory: the file is
+ * Build the extension stream into e: its records in fresh memory, the
+ * arcs left where they lie.  -1 when there is no memory: the file is
  * then written classic-only.
  */
-static unsigned char *
-build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
+static int
+build_ext(const struct _mon_out *d, struct ext *e)
 {
 	struct monx_head head;
 	struct monx_run run;
@@ -185,6 +246,7 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 	unsigned char *p;
 	size_t cap, len, nobj, npc, arclen, stacklen;
 
+	memset(e, 0, sizeof(*e));
 	/* A part brings its own samples outside: those since the last. */
 	npc = d->run != NULL ? d->npcs : _mon_outside_count();
 	nobj = _mon_objects(NULL, 0, unloaded);
@@ -195,13 +257,12 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 	arclen = d->narcs * sizeof(struct monx_arc);
 	if (cap + arclen > MONX_MAXLEN)
 		arclen = 0;
-	cap += arclen;
 	stacklen = _mon_stacks_copy(NULL, 0, d->stacks_since, NULL);
-	if (cap + stacklen > MONX_MAXLEN)
+	if (cap + arclen + stacklen > MONX_MAXLEN)
 		stacklen = 0;
 	cap += stacklen;
 	if ((p = _mon_map(cap)) == NULL)
-		return NULL;
+		return -1;
 	len = sizeof(head);
 
 	if (d->run != NULL)
@@ -210,8 +271,6 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 		_mon_run_fill(&run, d);
 	run.arcs = arclen > 0 || d->ncells == 0;
 	len += rec(p + len, MONX_R_RUN, &run, sizeof(run));
-	if (arclen > 0)
-		len += rec(p + len, MONX_R_ARCS, d->arcs, (uint32_t)arclen);
 	if (stacklen > 0) {
 		/* With the clock running (a part), new ones wait for the next. */
 		struct monx_rec r = { MONX_R_STACKS, 0 };
@@ -231,8 +290,9 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 
 	/* Objects may have come with dlopen since we measured: bound it. */
 	nobj = _mon_objects(p + len, cap - len - npc * sizeof(pc) -
-	    sizeof(struct monx_rec) - 8, unloaded);
-	if (len + nobj + npc * sizeof(pc) + sizeof(struct monx_rec) + 8 > cap)
+	    2 * sizeof(struct monx_rec) - 8, unloaded);
+	if (len + nobj + npc * sizeof(pc) + 2 * sizeof(struct monx_rec) + 8 >
+	    cap)
 		nobj = 0;
 	len += nobj;
 
@@ -250,13 +310,23 @@ build_ext(const struct _mon_out *d, size_t *lenp, size_t *maplenp)
 		r.len = k * sizeof(pc);
 		memcpy(p + at, &r, sizeof(r));
 	}
+	/* Last, so that its payload, whole arcs of 24 bytes, needs no pad. */
+	if (arclen > 0) {
+		struct monx_rec r = { MONX_R_ARCS, (uint32_t)arclen };
+
+		memcpy(p + len, &r, sizeof(r));
+		len += sizeof(r);
+		e->seg[1] = (const unsigned char *)d->arcs;
+		e->len[1] = arclen;
+	}
 	memcpy(head.magic, MONX_MAGIC, sizeof(head.magic));
 	head.version = MONX_VERSION;
-	head.length = len - sizeof(head);
+	head.length = len - sizeof(head) + arclen;
 	memcpy(p, &head, sizeof(head));
-	*lenp = len;
-	*maplenp = cap;
-	return p;
+	e->seg[0] = e->map = p;
+	e->len[0] = len;
+	e->maplen = cap;
+	return 0;
 }
 
 /*
@@ -500,16 +570,16 @@ nametemp(int fd, const char *path, char *tmp, size_t size)
 }
 
 static int
-write_all(struct out *o, const struct _mon_out *d, const unsigned char *ext,
-    size_t extlen)
+write_all(struct out *o, const struct _mon_out *d, const struct ext *e)
 {
 	struct hdr h;
 
 	h = *d->hdr;
-	h.nfns = d->ncells + (extlen + MONX_PAYLOAD - 1) / MONX_PAYLOAD;
+	h.nfns = d->ncells + (e->len[0] + e->len[1] + MONX_PAYLOAD - 1) /
+	    MONX_PAYLOAD;
 	emit(o, &h, sizeof(h));
 	emit(o, d->cells, d->ncells * sizeof(struct cnt));
-	emit_ext(o, ext, extlen);
+	emit_ext(o, e);
 	emit(o, d->hist, d->nhist * sizeof(WORD));
 	flush(o);
 	return o->err;
@@ -616,8 +686,7 @@ _mon_write(const char *path, const struct _mon_out *d)
 	struct sigaction ign, oldxfsz;
 	struct stat st;
 	struct out *o;
-	unsigned char *ext;
-	size_t extlen, extmap;
+	struct ext ext;
 	char tmp[_MON_MAXPATH];
 	uid_t ofsuid = 0;
 	gid_t ofsgid = 0;
@@ -627,7 +696,6 @@ _mon_write(const char *path, const struct _mon_out *d)
 
 	saved = errno;
 	err = 0;
-	extlen = extmap = 0;
 	secure = getauxval(AT_SECURE) != 0;
 	if (secure) {
 		/* Create only what the real user could create. */
@@ -653,7 +721,8 @@ _mon_write(const char *path, const struct _mon_out *d)
 		_mon_warn(path, NULL, err);
 		goto out;
 	}
-	ext = build_ext(d, &extlen, &extmap);
+	if (build_ext(d, &ext) != 0)
+		memset(&ext, 0, sizeof(ext));	/* classic only */
 	/*
 	 * From the temporary's creation to its rename or removal, a signal
 	 * that would end the program waits: it then ends it with the file
@@ -668,7 +737,7 @@ _mon_write(const char *path, const struct _mon_out *d)
 		hold(held);
 	if ((o->fd = opennameless(path)) >= 0) {
 		/* Nothing is named until the file is whole. */
-		err = write_all(o, d, ext, ext == NULL ? 0 : extlen);
+		err = write_all(o, d, &ext);
 		tmp[0] = '\0';
 		if (err == 0 && nameat(o->fd, path) != 0 &&
 		    (errno != EEXIST || d->noreplace ||
@@ -686,7 +755,7 @@ _mon_write(const char *path, const struct _mon_out *d)
 		err = errno;
 		_mon_warn(path, NULL, err);
 	} else {
-		err = write_all(o, d, ext, ext == NULL ? 0 : extlen);
+		err = write_all(o, d, &ext);
 		if (close(o->fd) != 0 && err == 0)
 			err = errno;
 		if (err == 0 && settle(tmp, path, d->noreplace) != 0)
@@ -702,7 +771,7 @@ _mon_write(const char *path, const struct _mon_out *d)
 	else if (err == EFBIG)
 		xfsz_taken();
 	(void)pthread_sigmask(SIG_SETMASK, &oldmask, NULL);
-	_mon_unmap(ext, extmap);
+	_mon_unmap(ext.map, ext.maplen);
 	_mon_unmap(o, sizeof(*o));
 out:
 	if (!d->running)

@@ -359,6 +359,8 @@ graph_arcs(struct attr *a)
 
 	a->arcto = xcalloc(a->p->narcs + 1, sizeof(*a->arcto));
 	a->byfrom = xcalloc(a->p->narcs + 1, sizeof(*a->byfrom));
+	g->arcs = xgrow(g->arcs, &g->arccap, g->narcs, a->p->narcs,
+	    sizeof(*g->arcs));
 	for (i = 0; i < a->p->narcs; i++) {
 		pa = &a->p->arcs[i];
 		a->byfrom[i] = i;
@@ -366,8 +368,6 @@ graph_arcs(struct attr *a)
 		to = a->arcto[i] = graph_row(a, pa->sobj, pa->self, 1);
 		if (from == ROW_SELF || to == ROW_SELF || to == ROW_NONE)
 			continue;
-		g->arcs = xgrow(g->arcs, &g->arccap, g->narcs, 1,
-		    sizeof(*g->arcs));
 		c = &g->arcs[g->narcs++];
 		memset(c, 0, sizeof(*c));
 		c->from = from;

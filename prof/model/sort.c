@@ -76,6 +76,53 @@ cmp_addr(const void *x, const void *y)
 	return cmp_tail(a, b);
 }
 
+/* For the C11 qsort below: the rows and their order. */
+static const struct row *sortrows;
+static int (*sortcmp)(const void *, const void *);
+
+/* Rows by the order, then by where they were: a stable sort. */
+static int
+cmp_index(const void *x, const void *y)
+{
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	int c;
+
+	if ((c = sortcmp(&sortrows[i], &sortrows[j])) != 0)
+		return c;
+	return i < j ? -1 : i > j;
+}
+
+/*
+ * Sort the rows by cmp: their indices are sorted, and the rows then
+ * moved into place cycle by cycle, so that the sort's own copies are of
+ * an index, not of a row, and need no second array of rows.
+ */
+static void
+sort_by(struct report *r, int (*cmp)(const void *, const void *))
+{
+	struct row tmp;
+	size_t *ord, i, j, k;
+
+	ord = xcalloc(r->nrows, sizeof(*ord));
+	for (i = 0; i < r->nrows; i++)
+		ord[i] = i;
+	sortrows = r->rows;
+	sortcmp = cmp;
+	qsort(ord, r->nrows, sizeof(*ord), cmp_index);
+	for (i = 0; i < r->nrows; i++) {
+		if (ord[i] == i)
+			continue;
+		tmp = r->rows[i];
+		for (j = i; (k = ord[j]) != i; j = k) {
+			r->rows[j] = r->rows[k];
+			ord[j] = j;
+		}
+		r->rows[j] = tmp;
+		ord[j] = j;
+	}
+	free(ord);
+}
+
 static void
 sort_rows(struct report *r, int how)
 {
@@ -96,7 +143,7 @@ sort_rows(struct report *r, int how)
 		break;
 	}
 	if (r->nrows > 0)
-		qsort(r->rows, r->nrows, sizeof(*r->rows), cmp);
+		sort_by(r, cmp);
 }
 
 /* -C: every name of every row through the demangler at once. */

@@ -21,6 +21,8 @@
  * row.  Where libmon's own code lay (SELF) is placed like any address.
  */
 
+#include <sys/types.h>
+
 #include <err.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -244,6 +246,52 @@ cmp_u64pair(const void *a, const void *b)
 }
 
 /*
+ * arcs_against_cells() for a file whose arcs come sorted by callee and
+ * whose cells by address, as libmon writes them: one walk down both,
+ * nothing copied.  -1 if they are not so sorted.
+ */
+static ssize_t
+sorted_against_cells(const struct mfile *f)
+{
+	uint64_t pc, sum;
+	int64_t mcnt;
+	size_t i, j, bad = 0;
+	int any = 0;
+	uint64_t last = 0;
+
+	for (i = 1; i < f->narcs; i++)
+		if (f->arcs[i].selfpc < f->arcs[i - 1].selfpc)
+			return -1;
+	for (i = j = 0; i <= f->nfns; i++) {
+		if (i < f->nfns) {
+			mfile_cell(f, i, &pc, &mcnt);
+			if (MONX_IS_CELL(pc, mcnt) || mcnt == 0)
+				continue;
+			if (any && pc <= last)
+				return -1;
+			any = 1;
+			last = pc;
+		} else
+			pc = UINT64_MAX, mcnt = 0;
+		/* Arcs into an address with no cell, by address. */
+		while (j < f->narcs && f->arcs[j].selfpc < pc) {
+			sum = 0;
+			do
+				sum += f->arcs[j].count;
+			while (++j < f->narcs &&
+			    f->arcs[j].selfpc == f->arcs[j - 1].selfpc);
+			bad += sum != 0;
+		}
+		if (i == f->nfns)
+			break;
+		for (sum = 0; j < f->narcs && f->arcs[j].selfpc == pc; j++)
+			sum += f->arcs[j].count;
+		bad += sum != (uint64_t)mcnt;
+	}
+	return j < f->narcs ? -1 : (ssize_t)bad;
+}
+
+/*
  * Cells the file's arcs do not add up to: where its arcs hold every
  * call, the arcs into a cell sum to its count.  Pairs (address, calls),
  * cells' counts subtracted from arcs', by address.
@@ -255,7 +303,10 @@ arcs_against_cells(const struct mfile *f)
 	int64_t mcnt;
 	size_t i, j, n = 0, bad = 0;
 	uint64_t sum;
+	ssize_t sbad;
 
+	if ((sbad = sorted_against_cells(f)) >= 0)
+		return (size_t)sbad;
 	v = xcalloc(f->narcs + f->nfns + 1, sizeof(*v));
 	for (i = 0; i < f->narcs; i++) {
 		v[n][0] = f->arcs[i].selfpc;

@@ -71,7 +71,8 @@ struct mfile {
 	uint64_t		 shared[2];	/* calls, samples at an address
 						   two objects held */
 	size_t			 jit;		/* its process's perf map */
-	int			 quiet;		/* scanned only: say nothing */
+	int			 quiet;		/* scanned only: say nothing,
+						   arcs and stacks unread */
 };
 
 static inline uint64_t

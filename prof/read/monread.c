@@ -280,9 +280,10 @@ parse_record(struct mfile *f, uint32_t type, const unsigned char *p,
 		f->npcs += n;
 		return 0;
 	case MONX_R_ARCS:
-		return parse_arcs(f, p, len);
+		/* A scan wants the RUN record; read, the file is checked. */
+		return f->quiet ? 0 : parse_arcs(f, p, len);
 	case MONX_R_STACKS:
-		return parse_stacks(f, p, len);
+		return f->quiet ? 0 : parse_stacks(f, p, len);
 	default:
 		return 0;	/* a newer writer's record: not ours */
 	}

@@ -73,8 +73,17 @@ printable(const char *s)
 void
 put_text(FILE *fp, const char *s)
 {
-	char *t = printable(s);
+	const unsigned char *p;
+	char *t;
 
+	/* Plain ASCII, as nearly every name is, is fit as it is. */
+	for (p = (const unsigned char *)s; *p >= 0x20 && *p < 0x7f; p++)
+		;
+	if (*p == '\0') {
+		fputs(s, fp);
+		return;
+	}
+	t = printable(s);
 	fputs(t, fp);
 	free(t);
 }

@@ -90,6 +90,19 @@ spill_grows_past_first_size_body()
 	atf_check_equal "200000 200000 0" "$(far cell)"
 }
 
+atf_test_case arcs_sort_as_written
+arcs_sort_as_written_head()
+{
+	atf_set descr "300000 arcs into 7 callees, 6 of them close together," \
+	    "sort by callee then call site as qsort sorts them: with a" \
+	    "scratch array, with one mapped, and in place with no memory"
+}
+arcs_sort_as_written_body()
+{
+	setup
+	atf_check "$srcdir/h_tables" sort 300000
+}
+
 atf_test_case arcs_exact_across_growth
 arcs_exact_across_growth_head()
 {
@@ -173,6 +186,7 @@ atf_init_test_cases()
 	atf_add_test_case outside_full_counts_by_page
 	atf_add_test_case spill_grows_past_first_size
 	atf_add_test_case arcs_exact_across_growth
+	atf_add_test_case arcs_sort_as_written
 	atf_add_test_case big_text_threads_keep_mallocs
 	atf_add_test_case prof_shares_page_keys
 }
