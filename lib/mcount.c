@@ -37,8 +37,8 @@
  * bits, so that the fast path costs a shift, a mask and an add before
  * the two compares of the arc:
  *
- *	home cell	cells[(frompc >> 2) % 2^k]
- *	other cell	cells[((frompc ^ selfpc >> 2) >> 2) % 2^k]
+ *	home cell	cells[(frompc >> 3) % 2^k]
+ *	other cell	cells[((frompc ^ selfpc >> 2) >> 3) % 2^k]
  *
  *	cell		+------+------+-------+-----+
  *			| from | self | count | pad |	32 bytes
@@ -69,9 +69,11 @@
  * here, in the spill.  Nothing here calls malloc; memory comes from
  * mmap.  At stop, the writer sums the arcs of all tables and the spill.
  */
+#define _GNU_SOURCE	/* dl_iterate_phdr */
 #include <sys/auxv.h>
 
 #include <dlfcn.h>
+#include <link.h>
 #include <errno.h>
 #include <signal.h>
 #include <stddef.h>
@@ -80,9 +82,10 @@
 
 #include "mon_private.h"
 
-#define GRAIN		2		/* log2 bytes of text per home cell */
+#define GRAIN		3		/* log2 bytes of text per home cell */
 #define OWNCELLS	((size_t)1 << 12)	/* a thread's own table */
-#define CELLS0		((size_t)1 << 14)	/* an id's first array */
+#define CELLS0		((size_t)1 << 14)	/* an id's first array, at least */
+#define IDCELLS0	((size_t)1 << 20)	/* and at most */
 #define CELLSMAX	((size_t)1 << 24)	/* 512 MiB: no larger */
 #define MAXID		1024		/* tables */
 #define PAGE		4096		/* of cells, a bit of the touched map */
@@ -116,6 +119,7 @@ _Static_assert(OWNCELLS * sizeof(struct cell) % PAGE == 0,
 struct arr {
 	struct arr		*prev;
 	struct cell		*cells;
+	_Atomic size_t		 nused;		/* cells claimed */
 	size_t			 ncells;	/* a power of 2 */
 	size_t			 maplen;	/* of this header and touched[] */
 	_Atomic uint64_t	 touched[];	/* a bit a page of cells */
@@ -189,22 +193,46 @@ static struct _mon_tab spill = { .bits0 = 12, .nhash = 11 };
 static _Atomic uint64_t uncounted;	/* calls with no slot to go to */
 static _Atomic uint32_t counters;	/* threads that counted calls */
 static _Atomic uint32_t gen = 1;	/* profiles started */
+static _Atomic size_t idcells = CELLS0;	/* an id's largest array yet */
+
+/* dl_iterate_phdr: the size of the program's text, the first object's. */
+static int
+program_text(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	size_t *text = arg;
+	int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_LOAD &&
+		    (info->dlpi_phdr[i].p_flags & PF_X))
+			*text += info->dlpi_phdr[i].p_memsz;
+	return 1;
+}
 
 /*
  * How tables are told apart: by the rseq area's concurrency id or CPU
  * (idoff), if the C library registered the area for every thread and
- * the ids fit, else by thread.  Called before counting starts.
+ * the ids fit, else by thread.  And how large an id's first array is: a
+ * home cell for each call site of the program's text, up to IDCELLS0.
+ * Called before counting starts.
  */
 static void
 init_ids(void)
 {
 	const ptrdiff_t *off;
 	const unsigned int *size;
+	size_t text, n;
 	long ncpu;
 
 	if (idoff != -1)
 		return;
 	idoff = -2;
+	text = 0;
+	(void)dl_iterate_phdr(program_text, &text);
+	for (n = CELLS0; n < IDCELLS0 && n << GRAIN < text; n <<= 1)
+		;
+	atomic_store(&idcells, n);
 	off = dlsym(RTLD_DEFAULT, "__rseq_offset");
 	size = dlsym(RTLD_DEFAULT, "__rseq_size");
 	ncpu = sysconf(_SC_NPROCESSORS_CONF);
@@ -316,11 +344,13 @@ table(uint32_t id)
 		return t;
 	if ((t = _mon_map(sizeof(*t))) == NULL)
 		return NULL;
-	if ((a = arr_new(id, CELLS0, NULL)) == NULL) {
+	/* The ids' threads run the same code: as large as the largest. */
+	if ((a = arr_new(id, atomic_load(&idcells), NULL)) == NULL) {
 		_mon_unmap(t, sizeof(*t));
 		return NULL;
 	}
 	atomic_store(&t->arr, a);
+	atomic_store(&t->spilled, _mon_tab_keys(&spill));
 	want = NULL;
 	if (!atomic_compare_exchange_strong(&tbls[id], &want, t)) {
 		arr_free(a);		/* another thread's came first */
@@ -434,7 +464,7 @@ static void
 grow(struct tbl *t, uint32_t id)
 {
 	struct arr *a, *na;
-	size_t keys, spills;
+	size_t keys, spills, n;
 
 	spills = atomic_fetch_add(&t->spills, 1) + 1;
 	if (spills % 1024 != 0)
@@ -452,6 +482,10 @@ grow(struct tbl *t, uint32_t id)
 	}
 	atomic_store(&t->spilled, keys);
 	atomic_store(&t->spills, 0);
+	n = atomic_load(&idcells);
+	while (n < na->ncells &&
+	    !atomic_compare_exchange_weak(&idcells, &n, na->ncells))
+		;
 }
 
 /* Does cell c count the arc from -> self? */
@@ -495,6 +529,7 @@ claim(struct tbl *t, struct arr *a, struct cell *c, uintptr_t from,
 	atomic_fetch_or_explicit(&a->touched[pg / 64], (uint64_t)1 << pg % 64,
 	    memory_order_relaxed);
 	atomic_fetch_add_explicit(&t->nused, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&a->nused, 1, memory_order_relaxed);
 	return 1;
 }
 
@@ -671,6 +706,8 @@ _mon_cells_reset(void)
 		atomic_store(&t->spilled, 0);
 		atomic_store(&t->spills, 0);
 		atomic_store(&t->nused, 0);
+		for (a = atomic_load(&t->arr); a != NULL; a = a->prev)
+			atomic_store(&a->nused, 0);
 	}
 	_mon_tab_reset(&spill);
 	atomic_store(&uncounted, 0);
@@ -723,74 +760,69 @@ _mon_cells_tables(void)
 	return n;
 }
 
-/* Does arc a sort before arc b: by callee, then by call site? */
-static int
-before(const struct monx_arc *a, const struct monx_arc *b)
-{
-	return a->selfpc != b->selfpc ? a->selfpc < b->selfpc :
-	    a->frompc < b->frompc;
-}
-
-/* Heap sort: no malloc, no recursion. */
-static void
-sift(struct monx_arc *a, size_t root, size_t n)
-{
-	struct monx_arc tmp;
-	size_t child;
-
-	while ((child = 2 * root + 1) < n) {
-		if (child + 1 < n && before(&a[child], &a[child + 1]))
-			child++;
-		if (!before(&a[root], &a[child]))
-			return;
-		tmp = a[root];
-		a[root] = a[child];
-		a[child] = tmp;
-		root = child;
-	}
-}
-
-static void
-sortarcs(struct monx_arc *a, size_t n)
-{
-	struct monx_arc tmp;
-	size_t i;
-
-	for (i = n / 2; i-- > 0;)
-		sift(a, i, n);
-	for (i = n; i-- > 1;) {
-		tmp = a[0];
-		a[0] = a[i];
-		a[i] = tmp;
-		sift(a, 0, i);
-	}
-}
-
 /*
- * A list of arcs, duplicates and all, that may hold cap: what the
- * tables hold, gathered to be sorted and summed.  Threads counting on
- * (a snapshot) may claim more cells than were measured: an arc that
- * finds no room is left for the next reading.
+ * The arcs of the tables summed by arc in an open hash of 2^bits, mapped.
+ * The same arc is in several tables -- a thread's own, each id's it ran
+ * on, the spill -- so the hash is sized by the largest table and doubles
+ * when three quarters full.  Threads counting on (a snapshot) may claim
+ * cells after the tables were measured; without memory to grow, an arc
+ * that finds no room is left for the next reading.
  */
-struct gather {
-	struct monx_arc		*a;
-	size_t			 n, cap;
+struct sum {
+	struct monx_arc		*h;
+	unsigned int		 bits;
+	size_t			 n;		/* arcs in h */
 };
 
-static void
-gather_one(struct gather *g, uintptr_t from, uintptr_t self, uint64_t n)
+static void sum_add(struct sum *, uintptr_t, uintptr_t, uint64_t);
+
+/* Double s's hash; 0 without memory. */
+static int
+sum_grow(struct sum *s)
 {
-	if (from == 0 || self == 0 || n == 0 || g->n == g->cap)
+	struct sum ns;
+	size_t i, cap;
+
+	cap = (size_t)1 << s->bits;
+	if ((ns.h = _mon_map(2 * cap * sizeof(*ns.h))) == NULL)
+		return 0;
+	ns.bits = s->bits + 1;
+	ns.n = 0;
+	for (i = 0; i < cap; i++)
+		if (s->h[i].count != 0)
+			sum_add(&ns, s->h[i].frompc, s->h[i].selfpc,
+			    s->h[i].count);
+	_mon_unmap(s->h, cap * sizeof(*s->h));
+	*s = ns;
+	return 1;
+}
+
+/* Add n calls from -> self. */
+static void
+sum_add(struct sum *s, uintptr_t from, uintptr_t self, uint64_t n)
+{
+	size_t j, mask;
+
+	if (from == 0 || self == 0 || n == 0)
 		return;
-	g->a[g->n].frompc = from;
-	g->a[g->n].selfpc = self;
-	g->a[g->n].count = n;
-	g->n++;
+	if (s->n >= ((size_t)3 << s->bits) / 4 && !sum_grow(s))
+		return;
+	mask = ((size_t)1 << s->bits) - 1;
+	j = _mon_hash(from ^ (self << 17 | self >> 47), s->bits);
+	while (s->h[j].count != 0 &&
+	    (s->h[j].frompc != from || s->h[j].selfpc != self))
+		j = (j + 1) & mask;
+	if (s->h[j].count == 0) {
+		s->h[j].frompc = from;
+		s->h[j].selfpc = self;
+		s->n++;
+	}
+	s->h[j].count += n;
 }
 
 /* The arcs of table t. */
 static void
-gather_tbl(struct gather *g, struct tbl *t)
+sum_tbl(struct sum *s, struct tbl *t)
 {
 	struct arr *a;
 	struct cell *c;
@@ -805,25 +837,25 @@ gather_tbl(struct gather *g, struct tbl *t)
 				    wi * SPAN + (size_t)__builtin_ctzll(w) *
 				    PAGE);
 				for (i = 0; i < PAGE / sizeof(*c); i++)
-					gather_one(g, atomic_load(&c[i].from),
+					sum_add(s, atomic_load(&c[i].from),
 					    c[i].self, (uint64_t)c[i].count);
 			}
 }
 
 /* The arcs of the spill. */
 static void
-gather_spill(struct gather *g)
+sum_spill(struct sum *s)
 {
-	struct _mon_slot *s;
+	struct _mon_slot *sl;
 	unsigned int k;
 	size_t i, n;
 
 	for (k = 0; k < _MON_TABMAX; k++) {
-		s = _mon_tab_hash(&spill, k, &n);
-		for (i = 0; s != NULL && i < n; i++)
-			gather_one(g, atomic_load(&s[i].key),
-			    atomic_load(&s[i].key2),
-			    atomic_load(&s[i].count));
+		sl = _mon_tab_hash(&spill, k, &n);
+		for (i = 0; sl != NULL && i < n; i++)
+			sum_add(s, atomic_load(&sl[i].key),
+			    atomic_load(&sl[i].key2),
+			    atomic_load(&sl[i].count));
 	}
 }
 
@@ -832,42 +864,46 @@ gather_spill(struct gather *g)
  * site, arcs with no calls left out.  Returns mmap'd memory holding *np
  * arcs, which the caller gives back with _mon_unmap(p, *maplenp); or
  * NULL with both 0 when there is nothing or no memory.  The memory is
- * two arcs for each cell the tables have claimed: the arcs, and room to
- * sort them.  Not for signal context.
+ * the hash, which the sort uses for scratch too: at least twice the arcs.
+ * Not for signal context.
  */
 struct monx_arc *
 _mon_arcs_merge(size_t *np, size_t *maplenp)
 {
 	struct walk w = WALK;
-	struct gather g;
+	struct sum s;
 	struct tbl *t;
-	size_t i, k;
+	size_t most, cap, i, k;
 
+	/*
+	 * The arcs of the table that holds most in its newest array, and
+	 * the spill's: about the arcs there are, if not all.
+	 */
 	*np = *maplenp = 0;
-	g.cap = _mon_tab_keys(&spill);
+	most = 0;
 	while ((t = walk(&w)) != NULL)
-		g.cap += atomic_load(&t->nused);
-	if (g.cap == 0)
+		if (atomic_load(&atomic_load(&t->arr)->nused) > most)
+			most = atomic_load(&atomic_load(&t->arr)->nused);
+	most += _mon_tab_keys(&spill);
+	if (most == 0)
 		return NULL;
-	if ((g.a = _mon_map(2 * g.cap * sizeof(*g.a))) == NULL)
+	for (s.bits = 6; ((size_t)3 << s.bits) / 4 < most + most / 4; s.bits++)
+		;
+	if ((s.h = _mon_map(sizeof(*s.h) << s.bits)) == NULL)
 		return NULL;
-	*maplenp = 2 * g.cap * sizeof(*g.a);
-	g.n = 0;
+	s.n = 0;
 	w = WALK;
 	while ((t = walk(&w)) != NULL)
-		gather_tbl(&g, t);
-	gather_spill(&g);
-	sortarcs(g.a, g.n);
-	for (i = k = 0; i < g.n; i++) {
-		if (k > 0 && g.a[k - 1].frompc == g.a[i].frompc &&
-		    g.a[k - 1].selfpc == g.a[i].selfpc) {
-			g.a[k - 1].count += g.a[i].count;
-			continue;
-		}
-		g.a[k++] = g.a[i];
-	}
+		sum_tbl(&s, t);
+	sum_spill(&s);
+	cap = (size_t)1 << s.bits;
+	for (i = k = 0; i < cap; i++)
+		if (s.h[i].count != 0)
+			s.h[k++] = s.h[i];
+	_mon_arcs_sort(s.h, k, cap - k >= k ? s.h + k : NULL);
 	*np = k;
-	return g.a;
+	*maplenp = cap * sizeof(*s.h);
+	return s.h;
 }
 
 /*

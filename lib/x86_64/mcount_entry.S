@@ -20,10 +20,10 @@
  *
  * 1. The thread's own table (_mon_tls at 0 and 8, thread-local,
  *    local-exec: libmon is in the program): the arc's home cell at byte
- *    (8 frompc) & mask, that is cell (frompc >> 2) mod 2^k of 32 bytes;
+ *    (4 frompc) & mask, that is cell (frompc >> 3) mod 2^k of 32 bytes;
  *    if it holds this arc (frompc at 0, selfpc at 8), one incq of its
  *    count at 16 and done: a dozen instructions.  If not, the same with
- *    the arc's other cell, at 8 (frompc ^ selfpc >> 2) & mask.
+ *    the arc's other cell, at 4 (frompc ^ selfpc >> 2) & mask.
  *
  * 2. The table of the thread's id (its CPU), whose cells the thread
  *    keeps at 32 and whose id is in its rseq area: the same two cells,
@@ -43,6 +43,8 @@
  */
 
 #define RSEQ_SIG	0x53053053	/* glibc's, before every abort handler */
+#define SHIFT		2		/* 32-byte cells, 8 bytes of text a
+					   cell: mcount.c's GRAIN */
 
 /*
  * Count one call.  NAME names the restartable sequence; FROMPC and
@@ -66,7 +68,7 @@
 	.endif
 	movq	\frompc, %r10			/* 1: the thread's table */
 	movq	%r10, %r11
-	shlq	$3, %r11
+	shlq	$SHIFT, %r11
 	andq	%fs:_mon_tls@tpoff+8, %r11	/* the home cell's byte */
 	addq	%fs:_mon_tls@tpoff, %r11	/* the home cell */
 	cmpq	(%r11), %r10			/* its call site is frompc */
@@ -89,7 +91,7 @@
 	cmpl	-16(%r10), %r11d		/* is theirs */
 	jne	4f
 	movq	\frompc, %r11			/* the home cell */
-	shlq	$3, %r11
+	shlq	$SHIFT, %r11
 	andq	-8(%r10), %r11			/* the mask, before the cells */
 	addq	%r10, %r11
 	movq	\frompc, %r10
@@ -101,7 +103,7 @@
 2:	movq	\selfpc, %r11			/* the other cell */
 	shrq	$2, %r11
 	xorq	\frompc, %r11
-	shlq	$3, %r11
+	shlq	$SHIFT, %r11
 	movq	%fs:_mon_tls@tpoff+32, %r10
 	andq	-8(%r10), %r11
 	addq	%r10, %r11
