@@ -680,6 +680,41 @@ spill:
 }
 
 /*
+ * Count the call from -> self from C, as mcount would, for tests (an
+ * atomic add stands for the fast path's restartable sequence: the
+ * caller must be the only thread counting).
+ */
+void
+_mon_count_test(uintptr_t self, uintptr_t from)
+{
+	struct cell *c;
+	struct head *h;
+	size_t byte;
+
+	while (_mon_count(self, from, 0)) {
+		byte = (from << (5 - GRAIN)) & atomic_load(&_mon_tls.mask);
+		c = (struct cell *)((char *)atomic_load(&_mon_tls.own) + byte);
+		if (holds(c, from, self)) {
+			atomic_fetch_add((_Atomic long *)&c->count, 1);
+			return;
+		}
+		c = atomic_load(&_mon_tls.cells);
+		h = (struct head *)c - 1;
+		if (h->id != *_mon_tls.id)
+			continue;
+		byte = (from << (5 - GRAIN)) & h->mask;
+		if (!holds((struct cell *)((char *)c + byte), from, self))
+			byte = ((from ^ self >> 2) << (5 - GRAIN)) & h->mask;
+		if (holds((struct cell *)((char *)c + byte), from, self)) {
+			atomic_fetch_add(
+			    (_Atomic long *)&((struct cell *)((char *)c +
+			    byte))->count, 1);
+			return;
+		}
+	}
+}
+
+/*
  * Zero every count and every place: the pages go back to the kernel, so
  * that a fork child that only execs copies none of them.  Counting is
  * off, or only the calling thread exists (a fork child).

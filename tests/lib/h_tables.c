@@ -1,8 +1,9 @@
 /*
  * h_tables.c -- a cc -p program that gives libmon's address tables more
  * distinct addresses than their first sizes hold, through the entry
- * points the clocks and mcount use, so that a case can count what the
- * profile kept without waiting for that many real samples.
+ * points the clocks and mcount use (_mon_count_test: mcount's way, from
+ * C), so that a case can count what the profile kept without waiting for
+ * that many real samples.
  *
  * usage: h_tables outside N	N samples, each at an address of its own
  *				outside the histogram (FAR + 2i)
@@ -127,11 +128,11 @@ main(int argc, char *argv[])
 			_mon_sample(FAR + 2 * i, 1);
 	else if (strcmp(argv[1], "calls") == 0)
 		for (i = 0; i < n; i++)
-			_mon_count(FAR + 16 * i, FAR + 16 * i + 5, 0);
+			_mon_count_test(FAR + 16 * i, FAR + 16 * i + 5);
 	else if (strcmp(argv[1], "rounds") == 0)
 		for (r = 0; r < 3; r++)
 			for (i = 0; i < n; i++)
-				_mon_count(FAR + 16 * i, FAR + 16 * i + 5, 0);
+				_mon_count_test(FAR + 16 * i, FAR + 16 * i + 5);
 	else if (strcmp(argv[1], "sort") == 0)
 		return sort_arcs(n);
 	else {
