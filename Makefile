@@ -161,6 +161,6 @@ clean:
 	rm -f lib/*.o lib/x86_64/*.o crt/*.o prof/*.o prof/*/*.o lib/libmon.a \
 	    lib/mon-build.specs prof/prof examples/demo \
 	    examples/mon.out
-	rm -f $(TEST_BINS)
+	rm -f $(TEST_BINS) $(GENERATED)
 	rm -rf bench/out
 	rm -f .flags

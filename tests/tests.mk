@@ -10,7 +10,8 @@
 #   tests/*/local.mk	a folder's own extra rules (variants, libraries);
 #			it adds its targets to VARIANTS
 # Variants of one helper (other compiler, no-pie, -mfentry) are listed
-# under VARIANTS with their own rules.
+# under VARIANTS with their own rules; files a rule writes on the way
+# to them (sources written by a script) under GENERATED, for make clean.
 
 TEST_CFLAGS = $(CPPFLAGS_) -Wall -Wextra -Werror -O1 -g $(SAN) \
 	$(if $(findstring clang,$(CC)),-gdwarf-4)
@@ -21,6 +22,7 @@ SH_TESTS = $(patsubst %.sh,%,$(wildcard tests/*/*_test.sh))
 HELPERS  = $(patsubst %.c,%,$(wildcard tests/*/h_*.c))
 TOOLS    = $(patsubst %.c,%,$(wildcard tests/*/t_*.c)) tests/t_noperf
 VARIANTS =
+GENERATED =
 
 -include $(wildcard tests/*/local.mk)
 

@@ -32,3 +32,19 @@ VARIANTS += $(LT)/h_shortthr
 
 $(LT)/h_shortthr: bench/shortthr.c lib/libmon.a $(HDRS) $(LT)/local.mk
 	$(CC) $(PFLAG) $(TEST_CFLAGS) -fno-inline -o $@ $< lib/libmon.a -lpthread
+
+# arcs_test's helper: arcs.c calls the functions mkarcs writes, many
+# thousands, into a file of their own, compiled without optimisation so
+# that every call stays a call and the build stays quick.
+ARCS_GEN = 4000 40 4
+VARIANTS += $(LT)/h_arcs
+GENERATED += $(LT)/arcs.gen.c $(LT)/arcs.gen.o
+
+$(LT)/arcs.gen.c: $(LT)/mkarcs $(LT)/local.mk
+	sh $(LT)/mkarcs $(ARCS_GEN) >$@.tmp && mv $@.tmp $@
+$(LT)/arcs.gen.o: $(LT)/arcs.gen.c .flags
+	$(CC) $(PFLAG) $(TEST_CFLAGS) -O0 -c -o $@ $(LT)/arcs.gen.c
+$(LT)/h_arcs: $(LT)/arcs.c $(LT)/arcs.gen.o lib/libmon.a $(HDRS) \
+    $(LT)/local.mk
+	$(CC) $(PFLAG) $(TEST_CFLAGS) -fno-inline -o $@ $< $(LT)/arcs.gen.o \
+	    lib/libmon.a -lpthread

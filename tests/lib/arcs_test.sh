@@ -1,0 +1,208 @@
+#! /usr/bin/env atf-sh
+#
+# arcs_test -- no call is lost: many threads started together, each
+# making some 20,000 distinct arcs (4,000 leaves called from a call site
+# each, and from four call sites that call all of them through a table
+# of pointers), while short threads come and go, the count tables grow
+# under them, the clock's signals interrupt them (the timer clock, under
+# t_noperf) and, in one case, a handler of the program's own calls the
+# same functions through the same call sites.  Issue #25: the tables
+# are to be rewritten, and what a rewrite could lose is what this runs.
+#
+# h_arcs (tests/lib/arcs.c, its functions written by mkarcs) writes the
+# calls it made along each arc, caller and callee by name; the profile
+# is read with t_mondump and its addresses named with nm, not with prof,
+# and every arc must have exactly its calls.
+
+setup()
+{
+	. "$(atf_get_srcdir)/../harness.sh"
+	srcdir=$(atf_get_srcdir)
+	H=$srcdir/h_arcs
+	DUMP=$srcdir/t_mondump
+	NOPERF=$srcdir/../t_noperf
+	unset PROFDIR PROFHZ PROFCLOCK PROFSIGNAL PROFINTERVAL PROFTERM
+	LC_ALL=C
+	export LC_ALL
+	bad=
+}
+
+# compare DUMP EXP: the arcs into f, g and d in DUMP against EXP, by
+# the names of caller and callee (a call site's function holds its
+# return address less 1); one line for each arc whose count is not the
+# one expected, and a last line "wrong N lost M" (M the calls missing,
+# less any counted in excess).
+compare()
+{
+	nm -n --defined-only "$H" | awk '
+	function hex(s,    i, v) {
+		v = 0
+		s = tolower(s)
+		sub(/^0x/, "", s)
+		for (i = 1; i <= length(s); i++)
+			v = v * 16 + \
+			    index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	# name(a): the function of h_arcs that holds link address a.
+	function name(a,    lo, hi, m) {
+		if (nsym == 0 || a < at[1])
+			return sprintf("?%x", a)
+		lo = 1
+		hi = nsym
+		while (lo < hi) {
+			m = int((lo + hi + 1) / 2)
+			if (at[m] <= a)
+				lo = m
+			else
+				hi = m - 1
+		}
+		return sym[lo]
+	}
+	FNR == 1 { part++ }
+	part == 1 && $2 ~ /^[tTwW]$/ { nsym++; at[nsym] = hex($1); sym[nsym] = $3 }
+	part == 2 { want[$1 " -> " $2] = $3 }
+	part == 3 && $1 == "exec.bias" { bias = hex($2) }
+	part == 3 && $1 == "arc" {
+		to = name(hex($3) - bias)
+		if (to !~ /^[fgd][0-9]+$/)
+			next
+		got[name(hex($2) - bias - 1) " -> " to] += $4
+	}
+	END {
+		for (k in want)
+			if (got[k] != want[k]) {
+				printf "%s: %d calls, not %d\n", k, got[k], \
+				    want[k]
+				wrong++
+				lost += want[k] - got[k]
+			}
+		for (k in got)
+			if (!(k in want)) {
+				printf "%s: %d calls, not 0\n", k, got[k]
+				wrong++
+				lost -= got[k]
+			}
+		printf "wrong %d lost %d\n", wrong, lost
+	}' - "$2" "$1"
+}
+
+# judge DIR [CLOCK]: every process of DIR's run wrote exp.PID and
+# PID.h_arcs, and each profile has exactly the calls expected of
+# every arc, none uncounted; with CLOCK, sampled by that clock.
+judge()
+{
+	local e pid f n
+
+	if [ "$(cat $1/status)" != 0 ]; then
+		fail "$1: status $(cat $1/status): $(cat $1/err)"
+		return
+	fi
+	n=0
+	for e in $1/exp.*; do
+		pid=${e##*.}
+		f=$1/$pid.h_arcs
+		n=$((n + 1))
+		if ! "$DUMP" $f >$1/dump.$pid 2>$1/dumperr; then
+			fail "$1: $pid: $(cat $1/dumperr)"
+			continue
+		fi
+		[ -z "$2" ] || [ "$(field $1/dump.$pid run.clock)" = "$2" ] ||
+		    fail "$1: $pid: clock $(field $1/dump.$pid run.clock)," \
+		    "not $2"
+		[ "$(field $1/dump.$pid run.cells_lost)" = 0 ] ||
+		    fail "$1: $pid: $(field $1/dump.$pid run.cells_lost)" \
+		    "calls uncounted"
+		compare $1/dump.$pid $e >$1/wrong.$pid
+		tail -n 1 $1/wrong.$pid | grep -q '^wrong 0 ' ||
+		    fail "$1: $pid: $(tail -n 1 $1/wrong.$pid) of" \
+		    "$(awk 'END { print NR }' $e) arcs:" \
+		    "$(sed '$d' $1/wrong.$pid | sort | head -n 3)"
+	done
+	[ "$(ls $1 | grep -c '\.h_arcs$')" -eq $n ] ||
+	    fail "$1: $(ls $1 | grep -c '\.h_arcs$') profiles for $n" \
+	    "processes"
+}
+
+field()
+{
+	awk -v k="$2" '$1 == k { print $2; exit }' "$1"
+}
+
+# signals DIR MIN: DIR's run had at least MIN handler runs.
+signals()
+{
+	local n
+
+	n=$(awk '$1 == "pid" { n += $4 } END { print n + 0 }' $1/out)
+	[ "$n" -ge "$2" ] || fail "$1: $n handler runs, fewer than $2"
+}
+
+# arcs ARGS...: h_arcs ARGS under the default clock (in directory
+# "default") and where perf_event_open is refused (in "timer"), each
+# process writing its own profile.
+arcs()
+{
+	run default PROFDIR=. PROFHZ=10000 "$H" "$@"
+	run timer PROFDIR=. PROFHZ=10000 "$NOPERF" "$H" "$@"
+}
+
+atf_test_case threads_arcs_exact
+threads_arcs_exact_head()
+{
+	atf_set descr "48 threads started together make 20,000 distinct" \
+	    "arcs each, 6 times over, while 400 short threads come and go:" \
+	    "every arc has exactly the calls made along it, under the" \
+	    "default clock and the timer clock"
+}
+threads_arcs_exact_body()
+{
+	setup
+	arcs 48 400 6
+	judge default
+	judge timer 2
+	verdict
+}
+
+atf_test_case signal_handler_arcs_exact
+signal_handler_arcs_exact_head()
+{
+	atf_set descr "The same while each of the 48 threads takes a" \
+	    "signal every 0.1 ms whose handler, the program's own, calls" \
+	    "the same functions through the same call sites: every arc" \
+	    "has exactly its calls, the handler's among them"
+}
+signal_handler_arcs_exact_body()
+{
+	setup
+	arcs -s 48 400 6
+	judge default
+	judge timer 2
+	signals default 1000
+	signals timer 1000
+	verdict
+}
+
+atf_test_case fork_child_arcs_exact
+fork_child_arcs_exact_head()
+{
+	atf_set descr "A child forked while 48 threads count runs 4" \
+	    "threads of its own: under PROFDIR its profile has exactly" \
+	    "the calls it made along each arc, and the parent's exactly" \
+	    "the parent's"
+}
+fork_child_arcs_exact_body()
+{
+	setup
+	arcs -f 48 400 4
+	judge default
+	judge timer 2
+	verdict
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case threads_arcs_exact
+	atf_add_test_case signal_handler_arcs_exact
+	atf_add_test_case fork_child_arcs_exact
+}
