@@ -199,9 +199,10 @@
 .endm
 
 	/*
-	 * Each entry starts a 64-byte line: the fast path of either then
-	 * fetches from one line and the next, measured at 5-15% of a call
-	 * to a tiny function on the bench's machine against 16 bytes.
+	 * Each entry starts a 64-byte line, so that its fast path is
+	 * fetched from as few lines as can be: on the bench's machine a
+	 * call of a tiny function built with -pg cost 1.39 times an empty
+	 * mcount's with the entries 16-byte aligned, 1.18 times with this.
 	 */
 	.text
 	.p2align 6
