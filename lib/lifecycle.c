@@ -524,6 +524,7 @@ _mon_life_thread_end(void)
 	_mon_term_inside();
 	_mon_clock_thread_end();
 	_mon_term_outside();
+	_mon_cells_thread_end();
 }
 
 /*

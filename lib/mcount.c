@@ -361,8 +361,10 @@ table(uint32_t id)
 }
 
 /*
- * A thread's own table for the calling thread me: one left by a thread
- * that has exited, or a new one; NULL without memory.
+ * A thread's own table for the calling thread me: one a thread gave
+ * back as it ended, one left by a thread the kernel says has exited (a
+ * thread libmon did not see end: a C library's own), or a new one;
+ * NULL without memory.
  */
 static struct tbl *
 own_table(pid_t me)
@@ -371,6 +373,11 @@ own_table(pid_t me)
 	struct arr *a;
 	pid_t o;
 
+	for (t = atomic_load(&owns); t != NULL; t = t->next) {
+		o = 0;
+		if (atomic_compare_exchange_strong(&t->owner, &o, me))
+			return t;
+	}
 	for (t = atomic_load(&owns); t != NULL; t = t->next) {
 		o = atomic_load(&t->owner);
 		if (exited(o) &&
@@ -677,6 +684,25 @@ spill:
 	me.from = me.n = 0;
 	spilled(from, self);
 	return 0;
+}
+
+/*
+ * The calling thread is ending: its own table goes back, for the next
+ * new thread to take without asking the kernel, and the calls it makes
+ * until it is gone (a thread-specific data destructor's) are counted in
+ * its id's table.
+ */
+void
+_mon_cells_thread_end(void)
+{
+	struct tbl *t;
+
+	if ((t = me.own) == NULL)
+		return;
+	atomic_store(&_mon_tls.mask, 0);
+	atomic_store(&_mon_tls.own, &nocell.cell);
+	me.own = NULL;
+	atomic_store(&t->owner, 0);
 }
 
 /*

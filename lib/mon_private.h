@@ -216,6 +216,7 @@ void	_mon_arcs_sort(struct monx_arc *, size_t, struct monx_arc *)
 extern volatile int _mon_counting _mon_hidden;
 int	_mon_count(uintptr_t, uintptr_t, uintptr_t) _mon_hidden;
 void	_mon_count_test(uintptr_t, uintptr_t) _mon_hidden;
+void	_mon_cells_thread_end(void) _mon_hidden;
 void	_mon_cells_reset(void) _mon_hidden;
 void	_mon_cells_fork(void) _mon_hidden;
 struct monx_arc *_mon_arcs_merge(size_t *, size_t *) _mon_hidden;
