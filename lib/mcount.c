@@ -7,31 +7,49 @@
  * its mcount call).  A function's calls are the sum of the arcs into it,
  * made when the profile is written.
  *
- * Tables, not threads.  The counts are kept in tables, each written by
+ * Tables by CPU, not by thread.  Every table of counts is written by
  * one thread at a time, so that the fast path in x86_64/mcount_entry.S
- * counts a call with a plain increment and no lock.  Where the C library
- * has registered a restartable sequence (rseq(2): glibc 2.35 and later),
- * a table belongs to a CPU: the kernel's concurrency id of the thread
- * (mm_cid, Linux 6.3 and later: a small number unique among the
- * process's threads running at once, below the number of CPUs it may
- * use), else its CPU number.  The fast path reads the id, finds the
- * arc's cell in that id's table and increments it, all as one
- * restartable sequence: a thread preempted, migrated or signalled
- * before the increment is sent back to the start by the kernel, so
- * whoever counts into a table is the only thread running with its id.
- * The tables then number at most the CPUs, however many threads come
- * and go: count memory grows with the arcs the program makes, not with
- * threads x arcs.  Without rseq a table belongs to a thread, as before:
- * it outlives the thread and is taken over by the next new thread once
- * the kernel says its owner is gone.
+ * counts a call with a plain increment: no lock, no cache line another
+ * CPU writes.  A call goes to the first of three places that has its
+ * arc, or room for it:
  *
- *	_mon_tls (per thread)	    _mon_ids[]		a table's array
- *	+----+----+		    +-------+		+------+ +------+----
- *	| rs | id |--> the id ---> | cells |---------->| mask | | cell | ...
- *	+----+----+		    +-------+		+------+ +------+----
- *	  |			    (one word		(the word before
- *	  v rseq area: the fast      an id)		 the first cell)
- *	    path sets its rseq_cs
+ * 1. The thread's own table, OWNCELLS cells found from the call site
+ *    alone: the first arcs the thread makes, as far as their cells are
+ *    free.  It costs a thread at most 128 KiB and keeps hot code at a
+ *    dozen instructions a call.  A thread gives it back as it ends, for
+ *    the next new thread.
+ *
+ * 2. The table of the thread's id.  Where the C library has registered
+ *    an rseq area for its threads (rseq(2): glibc 2.35 and later), the
+ *    id is the kernel's concurrency id of the thread (mm_cid, Linux 6.3
+ *    and later: unique among the process's threads running at once,
+ *    below the number of CPUs it may use), else its CPU.  The fast path
+ *    reads the id, checks that the cells it keeps belong to that id's
+ *    table, finds the arc's cell and increments it, all as one
+ *    restartable sequence: a thread that is preempted, migrated or
+ *    signalled before the increment is sent back to the sequence's
+ *    start by the kernel, so whoever counts into a table is the only
+ *    thread running with its id.  The tables number at most the CPUs
+ *    however many threads come and go: count memory grows with the arcs
+ *    the program makes, not with threads x arcs.  Without rseq each
+ *    thread has an id, and a table, of its own.
+ *
+ * 3. The spill, an open hash for the process (table.c) counted with
+ *    atomic adds: the arcs whose cells are taken by others, and every
+ *    call of a thread that has no id to count under (spillid: a vfork
+ *    child, running on its parent's thread; a thread rseq did not
+ *    register; a thread that got no table).
+ *
+ *	_mon_tls (per thread)
+ *	+-----+------+----+----+-------+
+ *	| own | mask | rs | id | cells |
+ *	+-----+------+----+----+-------+
+ *	   |           |    |      |      an id's array
+ *	   v           |    v      +--> +----+------+ +------+------+--
+ *	  the thread's |  its id        | id | mask | | cell | cell |
+ *	  own cells    v  (in rs)       +----+------+ +------+------+--
+ *		   the rseq area, whose (the 16 bytes before the cells)
+ *		   rseq_cs the fast path sets
  *
  * A table's cells are an array of 2^k, found from the call site's low
  * bits, so that the fast path costs a shift, a mask and an add before
@@ -44,30 +62,25 @@
  *			| from | self | count | pad |	32 bytes
  *			+------+------+-------+-----+
  *
- * Return addresses of two calls are at least 2 bytes apart and nearly
- * always 5, so the call sites of a stretch of 2^(k+2) bytes of text --
- * any text: the program's, a library's -- each have a home cell of
- * their own.  A call site whose home another took, or a call through a
- * pointer to a second callee (an interpreter's dispatch, a virtual
- * call), takes the other cell, which the fast path tries next.  The
- * slow path here claims a missing arc's cell, with compare-and-swap,
- * and sends the fast path back to count it; only when an arc's two
- * cells are taken is it counted, with an atomic add, in the spill, an
- * open hash (table.c) that grows.  When a table spills many arcs its
- * array is too small for the text it runs: it gets one four times
- * larger, and the old one keeps the counts it has.  Arrays are mapped,
- * and the kernel gives them pages only where cells are used; a map of
- * touched pages tells the writer where to look.  The mask sits in the
- * word before an array's first cell, so that one word, swapped whole,
- * gives the fast path an array and its mask.
+ * Calls are 5 bytes or more apart, and 8 or more in most code (the call
+ * and an argument's move), so most call sites of a stretch of 2^(k+3)
+ * bytes of text -- any text: the program's, a library's -- have a home
+ * cell of their own.  A call site whose home another took, or a call
+ * through a pointer to a second callee (an interpreter's dispatch, a
+ * virtual call), takes its other cell, which the fast path tries next
+ * in an id's table (a thread's own table has home cells only).  The slow
+ * path here claims a missing arc's cell, with compare-and-swap, and
+ * sends the fast path back to count it.  An id's first array has a home
+ * cell for every 8 bytes of the program's text; when it spills many
+ * arcs it gets one four times larger, and the old one keeps the counts
+ * it has.  Arrays are mapped, and the kernel gives them pages only where
+ * cells are used; a map of touched pages tells the writer where to
+ * look.
  *
- * A thread starts with the id noid, whose table is the one cell nocell,
- * which holds no arc: its first call comes here, and the thread is set
- * up.  A thread that cannot count with a fast path -- a vfork child,
- * running on its parent's thread, a thread rseq did not register, a
- * thread that got no table -- has the id spillid and counts every call
- * here, in the spill.  Nothing here calls malloc; memory comes from
- * mmap.  At stop, the writer sums the arcs of all tables and the spill.
+ * A thread starts with the id noid and the array nocell, which holds no
+ * arc and no id's: its first call comes here, and the thread is set up.
+ * Nothing here calls malloc; memory comes from mmap.  At stop, the
+ * writer sums the arcs of all tables and the spill.
  */
 #define _GNU_SOURCE	/* dl_iterate_phdr */
 #include <sys/auxv.h>
