@@ -165,7 +165,8 @@ build_arcs() {
 		at=$(size -A "$B/$ap.mon" 2>/dev/null |
 		    awk '$1 == ".text" { printf "%.1f", $2 / 1048576 }')
 		for aj in $JOBS; do
-			[ "$(job_prog "$aj")" = "$ap" ] && rec "$aj mon text $at"
+			[ "$(job_prog "$aj")" = "$ap" ] &&
+			    rec "$aj mon text $at"
 		done
 	done
 }

@@ -25,8 +25,8 @@ END {
 	row(12, "  the same, -p on the empty hook (bench/floor.S)", "-",
 	    cell("thrs", "hookp", "us", "%.1f"), "-",
 	    ratio("thrs", "hookp", "us"), "-", "-")
-	goal(verdict("row 12, thread created and joined, libmon <= 1.2x", "thrs",
-	    "mon", "us", 1.2))
+	goal(verdict("row 12, thread created and joined, libmon <= 1.2x",
+	    "thrs", "mon", "us", 1.2))
 	note("12. `threads`: threads created and joined one after the other,")
 	note("   each calling one function; the wall-clock time of one.  The")
 	note("   floor is built as row 11's.")

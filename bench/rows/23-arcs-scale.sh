@@ -89,7 +89,7 @@ END {
 		sh = s23 == 1 ? "sites" : "fan"
 		for (k23 = 1; k23 <= nz23; k23++) {
 			j = sh z23[k23]
-			jp = sh == "fan" ? (z23[k23] == "1k" ? "fanpg1k" : "") : j
+			jp = pgjob23(sh, z23[k23])
 			t = "?"
 			if (has(j, "mon", "text"))
 				t = sprintf("%.1f", med(j, "mon", "text"))
@@ -107,7 +107,7 @@ END {
 		}
 		for (k23 = 1; k23 <= nz23; k23++) {
 			j = sh z23[k23]
-			jp = sh == "fan" ? (z23[k23] == "1k" ? "fanpg1k" : "") : j
+			jp = pgjob23(sh, z23[k23])
 			pg = pr = "-"
 			if (jp != "") {
 				pg = mbcell(jp, "pg", "rss")
@@ -152,10 +152,17 @@ END {
 	note("   objects as libmon's, linked with a bare-ret `mcount`); CPU")
 	note("   ns a call by the program's own clock (start-up and exit")
 	note("   left out), the least of the runs; ratios over the floor.")
-	note("   glibc's fan runs only at 1k and " arcspgcalls / 1e6 "M calls: its")
-	note("   mcount walks the site's list of callees on every call.")
+	note("   glibc's fan runs only at 1k and " arcspgcalls / 1e6 "M calls:")
+	note("   its mcount walks the site's list of callees on every call.")
 	note("   libmon's calls counted (prof's overhead line) must equal")
 	note("   the calls made in every run.")
+}
+
+# The job of glibc's figures at size z of shape sh, or "" if none.
+function pgjob23(sh, z) {
+	if (sh == "sites")
+		return sh z
+	return z == "1k" ? "fanpg1k" : ""
 }
 
 # Unprofiled / floor: key k of job j, divided by div.

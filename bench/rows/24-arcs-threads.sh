@@ -46,8 +46,8 @@ END {
 	else {
 		x = med("at32", "mon", "rss") / 1024
 		y = 2 * med("at32", "pg", "rss") / 1024 + 16
-		s = sprintf("%s (%.0f MB, limit %.0f)", x <= y ? "PASS" : "MISS",
-		    x, y)
+		s = sprintf("%s (%.0f MB, limit %.0f)",
+		    x <= y ? "PASS" : "MISS", x, y)
 	}
 	goal("row 24, 32 threads x 100k functions, libmon's peak RSS <= 2x" \
 	    " glibc's + 16 MB: " s)
@@ -69,7 +69,8 @@ function exact24(    k, j, i, r) {
 		if (!has(j, "mon", "calls") || !has(j, "base", "made"))
 			return "n/a"
 		for (i = 1; i <= n[j, "mon", "calls"]; i++)
-			if (val[j, "mon", "calls", i] + 0 != med(j, "base", "made"))
+			if (val[j, "mon", "calls", i] + 0 != \
+			    med(j, "base", "made"))
 				r = "MISS"
 	}
 	return r

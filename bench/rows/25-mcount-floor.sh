@@ -1,9 +1,9 @@
 # Row 25: mcount at the floor -- row 1's leaf() x CALLS1 in one thread
-# and row 2's fib(FIBN) x FIBREPS, each built through libmon's specs file with -p,
-# with -pg and with -pg -mfentry, and each of these compilations again
-# linked with the empty hook (bench/floor.S) instead of libmon: CPU
-# seconds, libmon over its floor (bench/lib/build.sh says how the
-# builds are made).  The unprofiled and glibc -pg builds run alongside.
+# and row 2's fib(FIBN) x FIBREPS, each built through libmon's specs
+# file with -p, with -pg and with -pg -mfentry, and each of these
+# compilations again linked with the empty hook (bench/floor.S) instead
+# of libmon: CPU seconds, libmon over its floor (bench/lib/build.sh says
+# how the builds are made).  The unprofiled and glibc -pg builds run alongside.
 
 for j in fcalls:calls:"1 $CALLS1" ffib:fib:"$FIBN $FIBREPS"; do
 	set -- $(echo "$j" | tr ':' ' ')
