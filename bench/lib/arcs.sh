@@ -153,13 +153,19 @@ build_arcs() {
 			pg)	set -- "$A_asm_pg" -pg ;;
 			hook)	set -- "$A_asm_mon" "$O/floor.o" ;;
 			esac
-			[ "$ASMS" != " " ] && arcs_link "$ap" $av "$@" &&
-			    continue
+			aw="build failed"
+			if [ $av = mon ] && [ ! -f "$LIBMON" ]; then
+				aw="no $LIBMON"
+			elif [ "$ASMS" != " " ] && arcs_link "$ap" $av "$@"
+			then
+				continue
+			else
+				fail "$ap.$av: build failed (see $O/build.log)"
+			fi
 			rm -f "$B/$ap.$av"
-			fail "$ap.$av: build failed (see $O/build.log)"
 			for aj in $JOBS; do
 				[ "$(job_prog "$aj")" = "$ap" ] &&
-				    rec "$aj $av na build failed"
+				    rec "$aj $av na $aw"
 			done
 		done
 		at=$(size -A "$B/$ap.mon" 2>/dev/null |

@@ -47,9 +47,7 @@ build() {
 	for f in $need; do
 		[ -f "$f" ] || why="no $f"
 	done
-	if [ -n "$why" ]; then
-		:
-	elif ! case $bv in
+	if [ -z "$why" ] && ! case $bv in
 	    hook*) hook "$bp" "$bv" "$bs" "$pre" ;;
 	    *) $CC $CFLAGS $pre -pthread -o "$B/$bp.$bv" "$bs" $post "$@" ;;
 	    esac >>"$O/build.log" 2>&1; then
