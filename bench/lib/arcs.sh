@@ -169,7 +169,7 @@ build_arcs() {
 			done
 		done
 		at=$(size -A "$B/$ap.mon" 2>/dev/null |
-		    awk '$1 == ".text" { printf "%.1f", $2 / 1048576 }')
+		    awk '$1 == ".text" { printf "%.2f", $2 / 1048576 }')
 		for aj in $JOBS; do
 			[ "$(job_prog "$aj")" = "$ap" ] &&
 			    rec "$aj mon text $at"

@@ -2,8 +2,8 @@
 # the wall seconds from main's return to the process's end (the
 # program notes the first on CLOCK_MONOTONIC, bench/runner the second),
 # in which libmon writes mon.out; then prof reading that profile, flat
-# and with -q (its call graph), each run once a round through
-# bench/runner: CPU seconds and peak RSS.
+# and with -q (its call graph), each run once a round in the first
+# ARCSPROFREPS rounds through bench/runner: CPU seconds and peak RSS.
 
 table <<'AWK'
 END {
@@ -42,7 +42,8 @@ END {
 	note("   CLOCK_MONOTONIC, to the end of the process, when")
 	note("   bench/runner reaps it -- libmon writes mon.out in between;")
 	note("   then `prof prog mon.out` and `prof -q prog mon.out` on that")
-	note("   profile, once a round each: CPU seconds and peak RSS.")
+	note("   profile, once a round each in the first three rounds: CPU")
+	note("   seconds and peak RSS.")
 }
 
 # libmon's figure k of job j, in KiB, at most limit MB.
