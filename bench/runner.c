@@ -10,10 +10,13 @@
  * unsets each VAR, execs prog and reaps it with wait4(), whose rusage
  * covers every thread of the child.  One line goes to stdout:
  *
- *	wall=S user=S sys=S cpu=S status=N
+ *	wall=S user=S sys=S cpu=S rss=K end=T status=N
  *
- * with seconds as decimals and status the exit code, or 128 + the
- * signal that killed the child.  runner exits 0 whenever it could run
+ * with seconds as decimals, rss the child's peak resident set in KiB
+ * (ru_maxrss), end the CLOCK_MONOTONIC seconds at which it was reaped
+ * (for a program that notes on the same clock when main returns, so
+ * that what its exit took can be told), and status the exit code, or
+ * 128 + the signal that killed the child.  runner exits 0 whenever it could run
  * the child at all, so the caller decides what a failure means.  out
  * and err are opened before the change of directory.
  *
@@ -163,8 +166,8 @@ main(int argc, char *argv[])
 			err(1, "wait4");
 	t1 = now();
 	code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	printf("wall=%.6f user=%.6f sys=%.6f cpu=%.6f status=%d\n", t1 - t0,
-	    tv(ru.ru_utime), tv(ru.ru_stime),
-	    tv(ru.ru_utime) + tv(ru.ru_stime), code);
+	printf("wall=%.6f user=%.6f sys=%.6f cpu=%.6f rss=%ld end=%.6f "
+	    "status=%d\n", t1 - t0, tv(ru.ru_utime), tv(ru.ru_stime),
+	    tv(ru.ru_utime) + tv(ru.ru_stime), ru.ru_maxrss, t1, code);
 	return fflush(stdout) == 0 ? 0 : 1;
 }

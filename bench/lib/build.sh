@@ -4,8 +4,19 @@
 # programs its jobs run; a program two rows share is built once.  A
 # build that fails, or lacks libmon.a, writes n/a lines for the jobs
 # that would run it instead of stopping the bench.
+#
+# Besides the three builds of every row (base, mon, pg) and row 7's,
+# rows 11, 12 and 25 build through libmon's specs file, as users do:
+# monp, monpg and monfe are cc -specs=lib/mon-build.specs with -p, -pg
+# and -pg -mfentry, whatever flags the specs add to them; hookp, hookpg
+# and hookfe the same compilations linked with bench/floor.S, the empty
+# hook, instead of libmon.  A hook build is compiled with -c and linked
+# without -p or -pg: linked with them, gcrt1.o would start a profiler
+# (the specs' libmon.a, or glibc's gmon) that the floor must not have.
+# It takes no further LINK arguments.
 
 BUILT=" "
+SPECS=lib/mon-build.specs
 
 # build PROG VAR SRC [LINK...]: $B/PROG.VAR, or n/a lines for its jobs.
 build() {
@@ -23,12 +34,23 @@ build() {
 	monitor) pre="-DMONITOR -Iinclude" post=$LIBMON ;;
 	gmon)	pre="-DGMON" post="" ;;
 	floor)	pre="-DFLOOR" post="" ;;
+	*p)	pre="-specs=$SPECS -p" post="" ;;
+	*pg)	pre="-specs=$SPECS -pg" post="" ;;
+	*fe)	pre="-specs=$SPECS -pg -mfentry" post="" ;;
+	esac
+	need=$post
+	case $bv in
+	monp|monpg|monfe) need="$SPECS $LIBMON" ;;
+	hook*)	need=$SPECS ;;
 	esac
 	why=""
-	if [ -n "$post" ] && [ ! -f "$LIBMON" ]; then
-		why="no $LIBMON"
-	elif ! $CC $CFLAGS $pre -pthread -o "$B/$bp.$bv" "$bs" $post "$@" \
-	    >>"$O/build.log" 2>&1; then
+	for f in $need; do
+		[ -f "$f" ] || why="no $f"
+	done
+	if [ -z "$why" ] && ! case $bv in
+	    hook*) hook "$bp" "$bv" "$bs" "$pre" ;;
+	    *) $CC $CFLAGS $pre -pthread -o "$B/$bp.$bv" "$bs" $post "$@" ;;
+	    esac >>"$O/build.log" 2>&1; then
 		why="build failed"
 		fail "$bp.$bv: build failed (see $O/build.log)"
 	fi
@@ -40,6 +62,14 @@ build() {
 		[ "$bv" = mon ] && rec "$bj mont na $why"
 	done
 	return 1
+}
+
+# hook PROG VAR SRC FLAGS: the floor, $B/PROG.VAR, SRC compiled with
+# FLAGS and linked with bench/floor.S.
+hook() {
+	floor_o || return 1
+	$CC $CFLAGS $4 -pthread -c -o "$B/$1.$2.o" "$3" &&
+	    $CC $CFLAGS -pthread -o "$B/$1.$2" "$B/$1.$2.o" "$O/floor.o"
 }
 
 # build3 PROG SRC [LINK...]: the three builds of every row.
@@ -58,7 +88,7 @@ solib() {
 }
 
 build_all() {
-	rm -rf "$B"
+	rm -rf "$B" "$O/floor.o"
 	mkdir -p "$B"
 	: >"$O/build.log"
 	$CC $CFLAGS -o "$RUNNER" bench/runner.c >>"$O/build.log" 2>&1 ||

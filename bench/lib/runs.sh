@@ -106,7 +106,9 @@ metrics() {
 	done
 }
 
-# run1 JOB VAR REP: one timed run and what it tells.
+# run1 JOB VAR REP: one timed run and what it tells: CPU seconds, wall
+# seconds, peak RSS in KiB; the runner's whole line stays in $line for
+# the hooks.
 run1() {
 	j=$1 v=$2 rep=$3
 	if [ "$v" = perf ]; then
@@ -129,6 +131,7 @@ run1() {
 	cpu=$(field cpu "$line")
 	rec "$j $v cpu $cpu"
 	rec "$j $v wall $(field wall "$line")"
+	rec "$j $v rss $(field rss "$line")"
 	metrics "$j" "$v" "$rep"
 }
 

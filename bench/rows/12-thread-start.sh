@@ -1,13 +1,15 @@
 # Row 12: thread start and end -- THREADS threads created and joined one
-# after the other; microseconds per thread (us_each is row 11's).
+# after the other; microseconds per thread (us_each is row 11's), also
+# on the empty hook (bench/floor.S, build hookp).
 
 THREADS=20000		# threads created and joined
 
-job thrs threads "base mon pg" "$THREADS"
+job thrs threads "base mon pg hookp" "$THREADS"
 noreport thrs
 
 build_threads() {
 	build3 threads bench/threads.c
+	build threads hookp bench/threads.c
 }
 on_build build_threads
 on_run thrs us_each
@@ -18,8 +20,15 @@ END {
 	    cell("thrs", "base", "us", "%.1f"),
 	    cell("thrs", "mon", "us", "%.1f"),
 	    cell("thrs", "pg", "us", "%.1f"),
-	    ratio("thrs", "mon", "us"), ratio("thrs", "pg", "us"), "-")
+	    ratio("thrs", "mon", "us"), ratio("thrs", "pg", "us"),
+	    "<= 1.2x")
+	row(12, "  the same, -p on the empty hook (bench/floor.S)", "-",
+	    cell("thrs", "hookp", "us", "%.1f"), "-",
+	    ratio("thrs", "hookp", "us"), "-", "-")
+	goal(verdict("row 12, thread created and joined, libmon <= 1.2x",
+	    "thrs", "mon", "us", 1.2))
 	note("12. `threads`: threads created and joined one after the other,")
-	note("   each calling one function; the wall-clock time of one.")
+	note("   each calling one function; the wall-clock time of one.  The")
+	note("   floor is built as row 11's.")
 }
 AWK
