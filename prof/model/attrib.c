@@ -466,6 +466,18 @@ graph_stacks(struct attr *a)
 }
 
 /*
+ * Does the output want the call graph?  The flat report alone does not:
+ * its rows are made all the same (the graph's own among them, which
+ * may clash with others' names), but their arcs and stacks are left.
+ */
+static int
+wants_graph(const struct opts *o)
+{
+	return o->graph || o->incl || o->estimate || o->stats ||
+	    o->format != NULL;
+}
+
+/*
  * Turn profile p into report r, with st the program's symbols.  st's
  * functions get their entry numbers; the rows point into st and into
  * the tables of other objects, which stay loaded.
@@ -500,9 +512,14 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	mark_clashes(r);
 	r->g.counted = p->arcfiles > 0;
 	r->g.sampled = p->stackfiles > 0;
-	graph_arcs(&a);
-	graph_stacks(&a);
-	graph_compute(r);
+	if (wants_graph(o)) {
+		graph_arcs(&a);
+		graph_stacks(&a);
+		free(a.arcto);
+		free(a.byfrom);
+		a.arcto = a.byfrom = NULL;
+		graph_compute(r, o->estimate);
+	}
 	kernel_row(&a, &cap);
 	unsampled_row(&a, &cap);
 	note_uses(&a);

@@ -140,7 +140,7 @@ void	attribute(struct report *, const struct profile *, struct symtab *,
 void	report_free(struct report *);
 
 /* callgraph.c */
-void	graph_compute(struct report *);
+void	graph_compute(struct report *, int);
 size_t	graph_find(const struct graph *, size_t, size_t);
 void	graph_free(struct graph *);
 
