@@ -36,6 +36,7 @@ struct row {
 	double		 samples;
 	uint64_t	 calls;
 	size_t		 id;		/* its place in the graph, stable */
+	size_t		 byname;	/* rank of its first name (sort.c) */
 	int		 graphonly;	/* a row only the graph needed */
 	double		 gself;		/* samples of stacks it ends */
 	double		 incl;		/* samples of stacks it is in */

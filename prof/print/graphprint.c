@@ -98,7 +98,6 @@ cmp_entry(const void *x, const void *y)
 	const struct row *a = sortgp->r->byid[*(const size_t *)x];
 	const struct row *b = sortgp->r->byid[*(const size_t *)y];
 	double ta = row_time(sortgp, a), tb = row_time(sortgp, b);
-	int c;
 
 	if (ta != tb)
 		return ta > tb ? -1 : 1;
@@ -106,9 +105,8 @@ cmp_entry(const void *x, const void *y)
 		return a->level < b->level ? -1 : 1;
 	if (a->calls != b->calls)
 		return a->calls > b->calls ? -1 : 1;
-	if ((c = strcmp(a->nnames > 0 ? a->names[0] : "",
-	    b->nnames > 0 ? b->names[0] : "")) != 0)
-		return c;
+	if (a->byname != b->byname)
+		return a->byname < b->byname ? -1 : 1;
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
