@@ -156,13 +156,11 @@ attribute_hist(struct attr *a)
 	double sum = 0;
 	size_t i;
 
-	for (i = 0; i < p->nhist; i++) {
-		sum += p->hist[i];
-		if (p->hist[i] == 0)
-			continue;
-		bin_range(p, i, &lo, &hi);
+	for (i = 0; i < p->nbins; i++) {
+		sum += p->bins[i].w;
+		bin_range(p, p->bins[i].i, &lo, &hi);
 		if (lo < hi)
-			a->r->histattr += share_bin(t, lo, hi, p->hist[i]);
+			a->r->histattr += share_bin(t, lo, hi, p->bins[i].w);
 	}
 	return sum;
 }

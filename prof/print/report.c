@@ -28,7 +28,6 @@
  * the arcs and stacks and how they checked against each other.
  */
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -61,11 +61,17 @@ check_hist(struct profile *p, const struct mfile *f, const char **why)
 	return -1;
 }
 
+/*
+ * The histogram, kept as the bins that took samples: a program of a
+ * million functions has millions of bins, nearly all empty.  A file's
+ * bins are added to those of the files before it, index by index.
+ */
 static void
 merge_hist(struct profile *p, struct mfile *f)
 {
+	struct hbin *v;
 	uint64_t bias;
-	size_t i;
+	size_t i, j, n, k;
 	uint16_t w;
 
 	bias = f->hasexec && f->hpc > f->lpc ? f->exec.bias : 0;
@@ -74,13 +80,29 @@ merge_hist(struct profile *p, struct mfile *f)
 		p->hpc = f->hpc - bias;
 		p->nhist = f->nhist;
 		p->scale = f->hasrun ? f->run.scale : 0;
-		p->hist = xcalloc(f->nhist, sizeof(*p->hist));
 	}
-	for (i = 0; i < f->nhist; i++) {
+	for (i = 0, n = 0; i < f->nhist; i++) {
 		memcpy(&w, f->hist + i * sizeof(w), sizeof(w));
-		p->hist[i] += f->weight * w;
+		n += w != 0;
+	}
+	v = xcalloc(p->nbins + n + 1, sizeof(*v));
+	for (i = 0, j = 0, k = 0; i < f->nhist; i++) {
+		memcpy(&w, f->hist + i * sizeof(w), sizeof(w));
+		for (; j < p->nbins && p->bins[j].i < i; j++)
+			v[k++] = p->bins[j];
+		if (w == 0)
+			continue;
+		v[k].i = i;
+		v[k].w = (j < p->nbins && p->bins[j].i == i ?
+		    p->bins[j++].w : 0) + f->weight * w;
+		k++;
 		p->histraw += w;
 	}
+	for (; j < p->nbins; j++)
+		v[k++] = p->bins[j];
+	free(p->bins);
+	p->bins = v;
+	p->nbins = k;
 }
 
 /* Process pid's pool of ITIMER_PROF samples, made if make; or NULL. */
@@ -673,7 +695,7 @@ profile_free(struct profile *p)
 	free(p->objs);
 	free(p->objhash);
 	free(p->ids);
-	free(p->hist);
+	free(p->bins);
 	free(p->cells);
 	free(p->pcs);
 	free(p->self);

@@ -126,10 +126,18 @@ struct ipool {
 	uint64_t	 n;
 };
 
+/* A bin of the histogram that took samples. */
+struct hbin {
+	size_t		 i;		/* its index */
+	double		 w;		/* summed counters, weighted */
+};
+
 struct profile {
 	uint64_t	 lpc, hpc;	/* histogram range, link-time */
-	double		*hist;		/* summed counters, weighted */
-	size_t		 nhist;
+	struct hbin	*bins;		/* the bins that took samples, by
+					   index; the others hold 0 */
+	size_t		 nbins;
+	size_t		 nhist;		/* bins in all */
 	uint32_t	 scale;		/* profil() scale, 0 if unknown */
 	struct place	*cells;		/* summed by place, sorted */
 	size_t		 ncells;
