@@ -67,6 +67,7 @@ struct attr {
 
 /* entries.c */
 void	 make_entries(struct otab *, const struct profile *, size_t, int);
+void	 drop_entries(struct attr *);
 struct otab *otab(struct attr *, size_t);
 size_t	 group_end(const struct symtab *, size_t);
 int	 is_vdso(const struct object *);
@@ -78,6 +79,7 @@ void	 mark_clashes(struct report *);
 void	 kernel_row(struct attr *, size_t *);
 void	 unsampled_row(struct attr *, size_t *);
 void	 note_uses(struct attr *);
+void	 free_names(struct report *);
 int	 cmp_raw(const void *, const void *);
 
 #endif /* !_ATTR_H */

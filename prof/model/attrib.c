@@ -513,14 +513,15 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	if (wants_graph(o)) {
 		graph_arcs(&a);
 		graph_stacks(&a);
-		free(a.arcto);
-		free(a.byfrom);
-		a.arcto = a.byfrom = NULL;
-		graph_compute(r, o->estimate);
 	}
+	free(a.arcto);
+	free(a.byfrom);
+	note_uses(&a);
+	drop_entries(&a);
+	if (wants_graph(o))
+		graph_compute(r, o->estimate);
 	kernel_row(&a, &cap);
 	unsampled_row(&a, &cap);
-	note_uses(&a);
 
 	r->histsum = p->histraw;
 	r->outside = p->outraw;
@@ -528,8 +529,6 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	r->period = p->period;
 	*st = a.tabs[OBJ_MAIN].st;
 	free(a.raws);
-	free(a.arcto);
-	free(a.byfrom);
 }
 
 /*
@@ -542,10 +541,9 @@ report_free(struct report *r)
 	struct otab *tabs = r->tabs;
 	size_t i;
 
-	for (i = 0; i < r->nrows; i++) {
+	for (i = 0; i < r->nrows; i++)
 		free(r->rows[i].own);
-		free(r->rows[i].names);
-	}
+	free_names(r);
 	for (i = 0; i < r->ntabs; i++) {
 		if (i != OBJ_MAIN)
 			symtab_free(&tabs[i].st);

@@ -133,6 +133,7 @@ struct report {
 	size_t		 ntabs;
 	struct graph	 g;		/* ids index rows as first made */
 	struct row	**byid;		/* rows by id, once sorted */
+	struct nameblock *names;	/* where rows' names arrays lie */
 };
 
 /* attrib.c */

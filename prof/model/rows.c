@@ -26,6 +26,49 @@
 #include "read/read.h"
 #include "util/util.h"
 
+/* Rows' arrays of names, carved from blocks of many. */
+struct nameblock {
+	struct nameblock *next;
+	size_t		 used, cap;
+	const char	*v[];
+};
+
+#define NAMEBLOCK	65536	/* names a block */
+
+/*
+ * Room for the n names of a row: a program of a million functions
+ * would have a million small allocations of one name each.
+ */
+static const char **
+name_room(struct report *r, size_t n)
+{
+	struct nameblock *b = r->names;
+	size_t cap;
+
+	if (b == NULL || b->cap - b->used < n) {
+		cap = n > NAMEBLOCK ? n : NAMEBLOCK;
+		b = xmalloc(sizeof(*b) + cap * sizeof(b->v[0]));
+		b->next = r->names;
+		b->used = 0;
+		b->cap = cap;
+		r->names = b;
+	}
+	b->used += n;
+	return &b->v[b->used - n];
+}
+
+/* Give back the blocks of names. */
+void
+free_names(struct report *r)
+{
+	struct nameblock *b;
+
+	while ((b = r->names) != NULL) {
+		r->names = b->next;
+		free(b);
+	}
+}
+
 static struct row *
 new_row(struct report *r, size_t *cap)
 {
@@ -74,7 +117,7 @@ entry_row(struct attr *a, size_t i, const struct entry *e, struct row *w)
 		if (by_locality(a, i, e, &g[k], global) &&
 		    strchr(g[k].name, '@') == NULL)
 			plain = 1;
-	w->names = xcalloc(e->ngroup, sizeof(*w->names));
+	w->names = name_room(a->r, e->ngroup);
 	for (k = 0; k < e->ngroup; k++) {
 		if (!by_locality(a, i, e, &g[k], global) ||
 		    (plain && strchr(g[k].name, '@') != NULL))
@@ -188,7 +231,7 @@ raw_name(struct attr *a, const struct raw *w, int grouped, struct row *row)
 		lab = a->tabs[w->obj].label;
 	else
 		lab = a->p->objs[w->obj].path;
-	row->names = xcalloc(1, sizeof(*row->names));
+	row->names = name_room(a->r, 1);
 	row->nnames = 1;
 	if (grouped) {
 		row->names[0] = "[unnamed code]";
@@ -331,7 +374,7 @@ kernel_row(struct attr *a, size_t *cap)
 	if (a->o->progonly)
 		return;
 	w = new_row(a->r, cap);
-	w->names = xcalloc(1, sizeof(*w->names));
+	w->names = name_room(a->r, 1);
 	w->names[0] = "[kernel: system calls and faults]";
 	w->nnames = 1;
 	w->objidx = OBJ_NONE;
@@ -367,7 +410,7 @@ unsampled_row(struct attr *a, size_t *cap)
 	if (a->o->progonly)
 		return;
 	w = new_row(a->r, cap);
-	w->names = xcalloc(1, sizeof(*w->names));
+	w->names = name_room(a->r, 1);
 	w->names[0] = "[unsampled: CPU time no sample stood for]";
 	w->nnames = 1;
 	w->objidx = OBJ_NONE;
