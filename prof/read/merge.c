@@ -536,7 +536,10 @@ profile_add(struct profile *p, const char *name, unsigned char *buf,
 /*
  * Before any file is added: note the ITIMER_PROF samples of file name
  * and the CPU time they stand for in its process's pool (mfile_period()).
- * A file that cannot be read is left for profile_read() to say so.
+ * A file that cannot be read is left for profile_read() to say so.  The
+ * bytes of the file scanned last are kept for profile_read() of the same
+ * name, the files being read in the order they were scanned: a single
+ * file of a hundred megabytes is read from disk once.
  */
 void
 profile_scan(struct profile *p, const char *name)
@@ -556,6 +559,12 @@ profile_scan(struct profile *p, const char *name)
 		pool->cpu += (double)f.run.cpu_ns / 1e9;
 		pool->n += mfile_samples(&f);
 	}
+	/* The last file scanned is the last read: it is read once. */
+	free(p->keptbuf);
+	p->kept = name;
+	p->keptbuf = f.buf;
+	p->keptlen = f.len;
+	f.buf = NULL;
 	mfile_free(&f);
 }
 
@@ -570,7 +579,12 @@ profile_read(struct profile *p, const char *name, const char **why)
 	unsigned char *buf;
 	size_t len;
 
-	if (mfile_slurp(name, &buf, &len, why) != 0)
+	if (p->kept == name) {
+		buf = p->keptbuf;
+		len = p->keptlen;
+		p->kept = NULL;
+		p->keptbuf = NULL;
+	} else if (mfile_slurp(name, &buf, &len, why) != 0)
 		return -1;
 	return profile_add(p, name, buf, len, why);
 }
@@ -704,6 +718,7 @@ profile_free(struct profile *p)
 	free(p->frames);
 	free(p->why);
 	free(p->ipools);
+	free(p->keptbuf);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -176,6 +176,9 @@ struct profile {
 	double		 cpuweighed;	/* the files' CPU time, the same */
 	struct ipool	*ipools;	/* by process, before any file */
 	size_t		 nipools;
+	const char	*kept;		/* the file scanned last, */
+	unsigned char	*keptbuf;	/* its bytes, for profile_read() */
+	size_t		 keptlen;
 	struct selfcode	*self;		/* libmon's code, by SELF records */
 	size_t		 nself;
 	struct parc	*arcs;		/* summed by places, sorted */
