@@ -63,6 +63,8 @@ struct attr {
 	struct report		*r;
 	size_t			*arcto;		/* each arc's callee row */
 	size_t			*byfrom;	/* arcs by return address */
+	const struct symtab	*hintst[2];	/* where the last lookups */
+	size_t			 hint[2];	/* of each kind ended */
 };
 
 /* entries.c */

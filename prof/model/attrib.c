@@ -181,6 +181,43 @@ share_page(struct otab *t, const struct place *pl)
 	return share_bin(t, lo, lo + 4096, pl->samples);
 }
 
+/*
+ * The function of st holding addr, or SIZE_MAX: symtab_lookup(), but
+ * from where the last lookup of the same kind (0 or 1) ended when addr
+ * lies beyond it.  Cells and callees come in address order, and a
+ * million binary searches from the top of a table of a million
+ * functions were most of the time their attribution took.
+ */
+static size_t
+lookup(struct attr *a, int kind, const struct symtab *st, uint64_t addr)
+{
+	size_t lo, hi, mid, step, n = st->nfuncs;
+
+	lo = a->hintst[kind] == st ? a->hint[kind] : 0;
+	if (lo >= n || st->funcs[lo].addr > addr)
+		lo = symtab_upper(st, addr);
+	else {
+		/* funcs[lo] starts at or below addr: gallop on from it */
+		for (step = 1; step < n - lo && st->funcs[lo + step].addr <=
+		    addr; step *= 2)
+			lo += step;
+		hi = step < n - lo ? lo + step : n;
+		for (lo++; lo < hi; ) {
+			mid = lo + (hi - lo) / 2;
+			if (st->funcs[mid].addr <= addr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	/* lo: how many functions start at or below addr */
+	a->hintst[kind] = st;
+	a->hint[kind] = lo > 0 ? lo - 1 : 0;
+	if (lo == 0 || addr >= st->funcs[lo - 1].end)
+		return SIZE_MAX;
+	return lo - 1;
+}
+
 /* Calls of the cells, and samples outside the histogram. */
 static void
 attribute_places(struct attr *a)
@@ -197,7 +234,7 @@ attribute_places(struct attr *a)
 		a->r->cellscalled += pl->count > 0;
 		t = otab(a, pl->obj);
 		k = t == NULL || pl->addr == 0 ? SIZE_MAX :
-		    symtab_lookup(&t->st, pl->addr - 1);
+		    lookup(a, 1, &t->st, pl->addr - 1);
 		if (k != SIZE_MAX && t->st.funcs[k].folded)
 			continue;	/* -l: classic credits no other */
 		if (k != SIZE_MAX) {
@@ -216,7 +253,7 @@ attribute_places(struct attr *a)
 			a->r->attributed += shared;
 			continue;
 		}
-		k = t == NULL ? SIZE_MAX : symtab_lookup(&t->st, pl->addr);
+		k = t == NULL ? SIZE_MAX : lookup(a, 0, &t->st, pl->addr);
 		if (k != SIZE_MAX) {
 			t->ents[t->st.funcs[k].entry].samples += pl->samples;
 			a->r->attributed += pl->samples;
@@ -247,7 +284,7 @@ graph_place(struct attr *a, size_t obj, uint64_t addr, int cell,
 
 	*t = otab(a, obj);
 	f = *t == NULL || (cell && addr == 0) ? SIZE_MAX :
-	    symtab_lookup(&(*t)->st, addr - (cell ? 1 : 0));
+	    lookup(a, cell, &(*t)->st, addr - (cell ? 1 : 0));
 	if (f != SIZE_MAX && (*k = (*t)->st.funcs[f].entry) != SIZE_MAX)
 		return (*t)->ents[*k].self ? F_SELF : F_ENTRY;
 	if (a->o->progonly || obj == OBJ_MAIN)
