@@ -164,6 +164,8 @@ put_arc(struct gfile *f, uint64_t from, uint64_t self, uint64_t calls)
 static void
 run_hist(const struct profile *p, struct ghist *h)
 {
+	size_t i;
+
 	memset(h, 0, sizeof(*h));
 	if (p->nhist == 0 || p->hpc <= p->lpc)
 		return;
@@ -172,7 +174,8 @@ run_hist(const struct profile *p, struct ghist *h)
 	    p->nhist * PROFIL_UNIT + p->scale - 1) / p->scale) : p->hpc;
 	h->n = p->nhist;
 	h->w = xcalloc(h->n, sizeof(*h->w));
-	memcpy(h->w, p->hist, h->n * sizeof(*h->w));
+	for (i = 0; i < p->nbins; i++)
+		h->w[p->bins[i].i] = p->bins[i].w;
 }
 
 /* Where a place's samples lie: [*a, *b). */

@@ -63,10 +63,13 @@ struct attr {
 	struct report		*r;
 	size_t			*arcto;		/* each arc's callee row */
 	size_t			*byfrom;	/* arcs by return address */
+	const struct symtab	*hintst[2];	/* where the last lookups */
+	size_t			 hint[2];	/* of each kind ended */
 };
 
 /* entries.c */
 void	 make_entries(struct otab *, const struct profile *, size_t, int);
+void	 drop_entries(struct attr *);
 struct otab *otab(struct attr *, size_t);
 size_t	 group_end(const struct symtab *, size_t);
 int	 is_vdso(const struct object *);
@@ -78,6 +81,7 @@ void	 mark_clashes(struct report *);
 void	 kernel_row(struct attr *, size_t *);
 void	 unsampled_row(struct attr *, size_t *);
 void	 note_uses(struct attr *);
+void	 free_names(struct report *);
 int	 cmp_raw(const void *, const void *);
 
 #endif /* !_ATTR_H */

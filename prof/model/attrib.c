@@ -156,13 +156,11 @@ attribute_hist(struct attr *a)
 	double sum = 0;
 	size_t i;
 
-	for (i = 0; i < p->nhist; i++) {
-		sum += p->hist[i];
-		if (p->hist[i] == 0)
-			continue;
-		bin_range(p, i, &lo, &hi);
+	for (i = 0; i < p->nbins; i++) {
+		sum += p->bins[i].w;
+		bin_range(p, p->bins[i].i, &lo, &hi);
 		if (lo < hi)
-			a->r->histattr += share_bin(t, lo, hi, p->hist[i]);
+			a->r->histattr += share_bin(t, lo, hi, p->bins[i].w);
 	}
 	return sum;
 }
@@ -183,6 +181,43 @@ share_page(struct otab *t, const struct place *pl)
 	return share_bin(t, lo, lo + 4096, pl->samples);
 }
 
+/*
+ * The function of st holding addr, or SIZE_MAX: symtab_lookup(), but
+ * from where the last lookup of the same kind (0 or 1) ended when addr
+ * lies beyond it.  Cells and callees come in address order, and a
+ * million binary searches from the top of a table of a million
+ * functions were most of the time their attribution took.
+ */
+static size_t
+lookup(struct attr *a, int kind, const struct symtab *st, uint64_t addr)
+{
+	size_t lo, hi, mid, step, n = st->nfuncs;
+
+	lo = a->hintst[kind] == st ? a->hint[kind] : 0;
+	if (lo >= n || st->funcs[lo].addr > addr)
+		lo = symtab_upper(st, addr);
+	else {
+		/* funcs[lo] starts at or below addr: gallop on from it */
+		for (step = 1; step < n - lo && st->funcs[lo + step].addr <=
+		    addr; step *= 2)
+			lo += step;
+		hi = step < n - lo ? lo + step : n;
+		for (lo++; lo < hi; ) {
+			mid = lo + (hi - lo) / 2;
+			if (st->funcs[mid].addr <= addr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	/* lo: how many functions start at or below addr */
+	a->hintst[kind] = st;
+	a->hint[kind] = lo > 0 ? lo - 1 : 0;
+	if (lo == 0 || addr >= st->funcs[lo - 1].end)
+		return SIZE_MAX;
+	return lo - 1;
+}
+
 /* Calls of the cells, and samples outside the histogram. */
 static void
 attribute_places(struct attr *a)
@@ -199,7 +234,7 @@ attribute_places(struct attr *a)
 		a->r->cellscalled += pl->count > 0;
 		t = otab(a, pl->obj);
 		k = t == NULL || pl->addr == 0 ? SIZE_MAX :
-		    symtab_lookup(&t->st, pl->addr - 1);
+		    lookup(a, 1, &t->st, pl->addr - 1);
 		if (k != SIZE_MAX && t->st.funcs[k].folded)
 			continue;	/* -l: classic credits no other */
 		if (k != SIZE_MAX) {
@@ -218,7 +253,7 @@ attribute_places(struct attr *a)
 			a->r->attributed += shared;
 			continue;
 		}
-		k = t == NULL ? SIZE_MAX : symtab_lookup(&t->st, pl->addr);
+		k = t == NULL ? SIZE_MAX : lookup(a, 0, &t->st, pl->addr);
 		if (k != SIZE_MAX) {
 			t->ents[t->st.funcs[k].entry].samples += pl->samples;
 			a->r->attributed += pl->samples;
@@ -249,7 +284,7 @@ graph_place(struct attr *a, size_t obj, uint64_t addr, int cell,
 
 	*t = otab(a, obj);
 	f = *t == NULL || (cell && addr == 0) ? SIZE_MAX :
-	    symtab_lookup(&(*t)->st, addr - (cell ? 1 : 0));
+	    lookup(a, cell, &(*t)->st, addr - (cell ? 1 : 0));
 	if (f != SIZE_MAX && (*k = (*t)->st.funcs[f].entry) != SIZE_MAX)
 		return (*t)->ents[*k].self ? F_SELF : F_ENTRY;
 	if (a->o->progonly || obj == OBJ_MAIN)
@@ -466,6 +501,18 @@ graph_stacks(struct attr *a)
 }
 
 /*
+ * Does the output want the call graph?  The flat report alone does not:
+ * its rows are made all the same (the graph's own among them, which
+ * may clash with others' names), but their arcs and stacks are left.
+ */
+static int
+wants_graph(const struct opts *o)
+{
+	return o->graph || o->incl || o->estimate || o->stats ||
+	    o->format != NULL;
+}
+
+/*
  * Turn profile p into report r, with st the program's symbols.  st's
  * functions get their entry numbers; the rows point into st and into
  * the tables of other objects, which stay loaded.
@@ -500,12 +547,18 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	mark_clashes(r);
 	r->g.counted = p->arcfiles > 0;
 	r->g.sampled = p->stackfiles > 0;
-	graph_arcs(&a);
-	graph_stacks(&a);
-	graph_compute(r);
+	if (wants_graph(o)) {
+		graph_arcs(&a);
+		graph_stacks(&a);
+	}
+	free(a.arcto);
+	free(a.byfrom);
+	note_uses(&a);
+	drop_entries(&a);
+	if (wants_graph(o))
+		graph_compute(r, o->estimate);
 	kernel_row(&a, &cap);
 	unsampled_row(&a, &cap);
-	note_uses(&a);
 
 	r->histsum = p->histraw;
 	r->outside = p->outraw;
@@ -513,8 +566,6 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	r->period = p->period;
 	*st = a.tabs[OBJ_MAIN].st;
 	free(a.raws);
-	free(a.arcto);
-	free(a.byfrom);
 }
 
 /*
@@ -527,10 +578,9 @@ report_free(struct report *r)
 	struct otab *tabs = r->tabs;
 	size_t i;
 
-	for (i = 0; i < r->nrows; i++) {
+	for (i = 0; i < r->nrows; i++)
 		free(r->rows[i].own);
-		free(r->rows[i].names);
-	}
+	free_names(r);
 	for (i = 0; i < r->ntabs; i++) {
 		if (i != OBJ_MAIN)
 			symtab_free(&tabs[i].st);

@@ -420,15 +420,15 @@ estimate(struct report *r)
 /*
  * Work out the graph of r, whose rows are still in the order they were
  * made (row i has id i): the arcs of attrib.c, the stacks' pairs, the
- * measured times, and gprof's estimate when arcs were counted.
+ * measured times, and if est, gprof's estimate when arcs were counted.
  */
 void
-graph_compute(struct report *r)
+graph_compute(struct report *r, int est)
 {
 	join_arcs(&r->g);
 	count_calls(r);
 	measure(r);
-	if (r->g.counted)
+	if (r->g.counted && est)
 		estimate(r);
 }
 

@@ -242,6 +242,24 @@ make_entries(struct otab *t, const struct profile *p, size_t obj,
 }
 
 /*
+ * Every place has its row by now: the entries, a million for a program
+ * of a million functions, are given back before the call graph is
+ * worked out.  The functions keep their entry numbers, which no longer
+ * lead anywhere.
+ */
+void
+drop_entries(struct attr *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->r->ntabs; i++) {
+		free(a->tabs[i].ents);
+		a->tabs[i].ents = NULL;
+		a->tabs[i].nents = 0;
+	}
+}
+
+/*
  * A perf map's entries, one per line that kept some code: perfmap.c gave
  * each line's pieces one number, in the order of their addresses.
  */

@@ -36,6 +36,7 @@ struct row {
 	double		 samples;
 	uint64_t	 calls;
 	size_t		 id;		/* its place in the graph, stable */
+	size_t		 byname;	/* rank of its first name (sort.c) */
 	int		 graphonly;	/* a row only the graph needed */
 	double		 gself;		/* samples of stacks it ends */
 	double		 incl;		/* samples of stacks it is in */
@@ -132,6 +133,7 @@ struct report {
 	size_t		 ntabs;
 	struct graph	 g;		/* ids index rows as first made */
 	struct row	**byid;		/* rows by id, once sorted */
+	struct nameblock *names;	/* where rows' names arrays lie */
 };
 
 /* attrib.c */
@@ -140,7 +142,7 @@ void	attribute(struct report *, const struct profile *, struct symtab *,
 void	report_free(struct report *);
 
 /* callgraph.c */
-void	graph_compute(struct report *);
+void	graph_compute(struct report *, int);
 size_t	graph_find(const struct graph *, size_t, size_t);
 void	graph_free(struct graph *);
 

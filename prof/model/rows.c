@@ -26,6 +26,49 @@
 #include "read/read.h"
 #include "util/util.h"
 
+/* Rows' arrays of names, carved from blocks of many. */
+struct nameblock {
+	struct nameblock *next;
+	size_t		 used, cap;
+	const char	*v[];
+};
+
+#define NAMEBLOCK	65536	/* names a block */
+
+/*
+ * Room for the n names of a row: a program of a million functions
+ * would have a million small allocations of one name each.
+ */
+static const char **
+name_room(struct report *r, size_t n)
+{
+	struct nameblock *b = r->names;
+	size_t cap;
+
+	if (b == NULL || b->cap - b->used < n) {
+		cap = n > NAMEBLOCK ? n : NAMEBLOCK;
+		b = xmalloc(sizeof(*b) + cap * sizeof(b->v[0]));
+		b->next = r->names;
+		b->used = 0;
+		b->cap = cap;
+		r->names = b;
+	}
+	b->used += n;
+	return &b->v[b->used - n];
+}
+
+/* Give back the blocks of names. */
+void
+free_names(struct report *r)
+{
+	struct nameblock *b;
+
+	while ((b = r->names) != NULL) {
+		r->names = b->next;
+		free(b);
+	}
+}
+
 static struct row *
 new_row(struct report *r, size_t *cap)
 {
@@ -74,7 +117,7 @@ entry_row(struct attr *a, size_t i, const struct entry *e, struct row *w)
 		if (by_locality(a, i, e, &g[k], global) &&
 		    strchr(g[k].name, '@') == NULL)
 			plain = 1;
-	w->names = xcalloc(e->ngroup, sizeof(*w->names));
+	w->names = name_room(a->r, e->ngroup);
 	for (k = 0; k < e->ngroup; k++) {
 		if (!by_locality(a, i, e, &g[k], global) ||
 		    (plain && strchr(g[k].name, '@') != NULL))
@@ -188,7 +231,7 @@ raw_name(struct attr *a, const struct raw *w, int grouped, struct row *row)
 		lab = a->tabs[w->obj].label;
 	else
 		lab = a->p->objs[w->obj].path;
-	row->names = xcalloc(1, sizeof(*row->names));
+	row->names = name_room(a->r, 1);
 	row->nnames = 1;
 	if (grouped) {
 		row->names[0] = "[unnamed code]";
@@ -233,45 +276,87 @@ raw_rows(struct attr *a, size_t *cap)
 	}
 }
 
-static const struct row *sortrows;	/* for the C11 qsort below */
+/* A row's first name, "" if it has none. */
+static const char *
+first_name(const struct row *w)
+{
+	return w->nnames > 0 ? w->names[0] : "";
+}
+
+/* FNV-1a of a row's object and first name. */
+static size_t
+name_hash(const struct row *w)
+{
+	const unsigned char *p = (const unsigned char *)first_name(w);
+	uint64_t h = 14695981039346656037ULL ^ w->objidx;
+
+	for (; *p != '\0'; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	return (size_t)h;
+}
 
 static int
-cmp_rowname(const void *x, const void *y)
+same_name(const struct row *a, const struct row *b)
 {
-	const struct row *a = &sortrows[*(const size_t *)x];
-	const struct row *b = &sortrows[*(const size_t *)y];
-
-	if (a->objidx != b->objidx)
-		return a->objidx < b->objidx ? -1 : 1;
-	return strcmp(a->nnames > 0 ? a->names[0] : "",
-	    b->nnames > 0 ? b->names[0] : "");
+	return a->objidx == b->objidx &&
+	    strcmp(first_name(a), first_name(b)) == 0;
 }
 
 /*
  * Static functions of one name in several source files are rows apart;
  * where names clash, a row says its file.  Elsewhere it says none.
+ * Only a row with a file has anything to lose: those go into an open
+ * hash by object and name, every row is counted against it, and a row
+ * that met no other of its name and object drops its file.
  */
 void
 mark_clashes(struct report *r)
 {
-	size_t *v, i, j, k;
+	size_t *slot, *seen, nfile = 0, cap, i, h, k;
+	struct row *w;
 
-	v = xcalloc(r->nrows + 1, sizeof(*v));
-	for (i = 0; i < r->nrows; i++)
-		v[i] = i;
-	sortrows = r->rows;
-	qsort(v, r->nrows, sizeof(*v), cmp_rowname);
-	for (i = 0; i < r->nrows; i = j) {
-		for (j = i + 1; j < r->nrows &&
-		    cmp_rowname(&v[i], &v[j]) == 0; j++)
-			;
-		if (j - i == 1)
-			r->rows[v[i]].file = NULL;
-		for (k = i; k < j; k++)
-			if (r->rows[v[k]].nnames == 0)
-				r->rows[v[k]].file = NULL;
+	for (i = 0; i < r->nrows; i++) {
+		if (r->rows[i].file != NULL && r->rows[i].nnames == 0)
+			r->rows[i].file = NULL;
+		nfile += r->rows[i].file != NULL;
 	}
-	free(v);
+	if (nfile == 0)
+		return;
+	for (cap = 16; cap < 2 * nfile; cap *= 2)
+		;
+	slot = xcalloc(cap, sizeof(*slot));	/* row + 1, or 0 */
+	seen = xcalloc(cap, sizeof(*seen));	/* rows of its name */
+	for (i = 0; i < r->nrows; i++) {
+		w = &r->rows[i];
+		if (w->file == NULL)
+			continue;
+		for (h = name_hash(w) & (cap - 1); slot[h] != 0 &&
+		    !same_name(&r->rows[slot[h] - 1], w); h = (h + 1) & (cap - 1))
+			;
+		if (slot[h] == 0)
+			slot[h] = i + 1;
+	}
+	for (i = 0; i < r->nrows; i++) {
+		w = &r->rows[i];
+		for (h = name_hash(w) & (cap - 1); (k = slot[h]) != 0;
+		    h = (h + 1) & (cap - 1))
+			if (same_name(&r->rows[k - 1], w)) {
+				seen[h]++;
+				break;
+			}
+	}
+	for (i = 0; i < r->nrows; i++) {
+		w = &r->rows[i];
+		if (w->file == NULL)
+			continue;
+		for (h = name_hash(w) & (cap - 1); !same_name(&r->rows[slot[h] -
+		    1], w); h = (h + 1) & (cap - 1))
+			;
+		if (seen[h] == 1)
+			w->file = NULL;
+	}
+	free(slot);
+	free(seen);
 }
 
 /*
@@ -289,7 +374,7 @@ kernel_row(struct attr *a, size_t *cap)
 	if (a->o->progonly)
 		return;
 	w = new_row(a->r, cap);
-	w->names = xcalloc(1, sizeof(*w->names));
+	w->names = name_room(a->r, 1);
 	w->names[0] = "[kernel: system calls and faults]";
 	w->nnames = 1;
 	w->objidx = OBJ_NONE;
@@ -325,7 +410,7 @@ unsampled_row(struct attr *a, size_t *cap)
 	if (a->o->progonly)
 		return;
 	w = new_row(a->r, cap);
-	w->names = xcalloc(1, sizeof(*w->names));
+	w->names = name_room(a->r, 1);
 	w->names[0] = "[unsampled: CPU time no sample stood for]";
 	w->nnames = 1;
 	w->objidx = OBJ_NONE;

@@ -26,10 +26,8 @@ first_name(const struct row *w)
 static int
 cmp_tail(const struct row *a, const struct row *b)
 {
-	int c;
-
-	if ((c = strcmp(first_name(a), first_name(b))) != 0)
-		return c;
+	if (a->byname != b->byname)
+		return a->byname < b->byname ? -1 : 1;
 	if (a->objidx != b->objidx)
 		return a->objidx < b->objidx ? -1 : 1;
 	if (a->addr != b->addr)
@@ -166,9 +164,28 @@ demangle_rows(struct report *r)
 	free(v);
 }
 
+/* Each row's rank by its first name, which the orders end with. */
+static void
+rank_rows(struct report *r)
+{
+	const char **v;
+	size_t *rank, i;
+
+	v = xcalloc(r->nrows + 1, sizeof(*v));
+	rank = xcalloc(r->nrows + 1, sizeof(*rank));
+	for (i = 0; i < r->nrows; i++)
+		v[i] = first_name(&r->rows[i]);
+	name_ranks(v, r->nrows, rank);
+	for (i = 0; i < r->nrows; i++)
+		r->rows[i].byname = rank[i];
+	free(v);
+	free(rank);
+}
+
 /*
  * Demangle and sort the rows as the options say, and index them by id
- * for the call graph.
+ * for the call graph.  Each row keeps its rank by name, for the call
+ * graph's order too.
  */
 void
 report_sort(struct report *r, const struct opts *o)
@@ -177,6 +194,7 @@ report_sort(struct report *r, const struct opts *o)
 
 	if (o->demangle)
 		demangle_rows(r);
+	rank_rows(r);
 	sort_rows(r, o->sort);
 	free(r->byid);
 	r->byid = xcalloc(r->nrows + 1, sizeof(*r->byid));

@@ -54,6 +54,7 @@ struct gp {
 	size_t		*into;		/* arcs by callee: of row i, */
 	size_t		*intofirst;	/* into[intofirst[i] .. [i + 1]) */
 	size_t		*fromfirst;	/* arcs from row i: fromfirst[i] .. */
+	struct fixed	 col[3];	/* self, children, %time */
 };
 
 /* The inclusive figure of a row: measured, estimated with -e, or none. */
@@ -98,7 +99,6 @@ cmp_entry(const void *x, const void *y)
 	const struct row *a = sortgp->r->byid[*(const size_t *)x];
 	const struct row *b = sortgp->r->byid[*(const size_t *)y];
 	double ta = row_time(sortgp, a), tb = row_time(sortgp, b);
-	int c;
 
 	if (ta != tb)
 		return ta > tb ? -1 : 1;
@@ -106,9 +106,8 @@ cmp_entry(const void *x, const void *y)
 		return a->level < b->level ? -1 : 1;
 	if (a->calls != b->calls)
 		return a->calls > b->calls ? -1 : 1;
-	if ((c = strcmp(a->nnames > 0 ? a->names[0] : "",
-	    b->nnames > 0 ? b->names[0] : "")) != 0)
-		return c;
+	if (a->byname != b->byname)
+		return a->byname < b->byname ? -1 : 1;
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
@@ -192,27 +191,50 @@ heading(const struct gp *g, const struct profile *p)
 	printf("\nindex %%time     self  children          called  name\n");
 }
 
-/* Seconds of a column, or a dash where there is no figure. */
+/*
+ * Seconds of a column, or a dash where there is no figure: column k's
+ * last figure is remembered (figures.c), for most are 0.00.
+ */
 static void
-put_secs(const struct gp *g, double v, int have, int width)
+put_secs(struct gp *g, int k, double v, int have, int width)
 {
 	if (have)
-		printf("%*.2f", width, v * g->r->period);
+		fputs(fig_fixed(&g->col[k], "%*.*f", width, 2,
+		    v * g->r->period), stdout);
 	else
-		printf("%*s", width, "-");
+		fig_right(stdout, "-", 1, width);
+}
+
+/* "a" or "a" sep "b" in decimal into buf; its length. */
+static size_t
+two_figures(char *buf, uint64_t a, char sep, uint64_t b)
+{
+	size_t n;
+
+	n = fig_u64(buf, a);
+	buf[n++] = sep;
+	return n + fig_u64(buf + n, b);
 }
 
 /* A row's name and its index. */
 static void
 put_entry_name(const struct gp *g, size_t id)
 {
+	char buf[24];
+	size_t n;
+
 	if (id == ROW_NONE) {
 		fputs("<outside the report>", stdout);
 		return;
 	}
 	put_rowname(g->r->byid[id]);
-	if (g->index[id] > 0)
-		printf(" [%zu]", g->index[id]);
+	if (g->index[id] > 0) {
+		buf[0] = ' ';
+		buf[1] = '[';
+		n = 2 + fig_u64(buf + 2, g->index[id]);
+		buf[n++] = ']';
+		fwrite(buf, 1, n, stdout);
+	}
 }
 
 /* The called column of arc c, seen from its callee. */
@@ -221,61 +243,72 @@ put_called(const struct gp *g, const struct cgarc *c)
 {
 	const struct row *w = g->r->byid[c->to];
 	char buf[48];
+	size_t n;
 
 	if (c->counted && c->from != c->to)
-		(void)snprintf(buf, sizeof(buf), "%" PRIu64 "/%" PRIu64,
-		    c->calls, w->callsin);
+		n = two_figures(buf, c->calls, '/', w->callsin);
 	else if (c->counted)
-		(void)snprintf(buf, sizeof(buf), "%" PRIu64, c->calls);
+		n = fig_u64(buf, c->calls);
+	else if (c->unconfirmed)
+		n = 1, buf[0] = '?';
 	else
-		(void)snprintf(buf, sizeof(buf), "%s", c->unconfirmed ? "?" :
-		    "");
+		n = 0;
 	/* A space before, however wide: n/total of 10^8 calls fills it. */
-	printf(strlen(buf) < 16 ? "%16s" : " %s", buf);
+	if (n < 16)
+		fig_right(stdout, buf, n, 16);
+	else {
+		putchar(' ');
+		fwrite(buf, 1, n, stdout);
+	}
 }
 
 /* A caller's or callee's line. */
 static void
-arc_line(const struct gp *g, const struct cgarc *c, size_t who)
+arc_line(struct gp *g, const struct cgarc *c, size_t who)
 {
 	double all, self;
 	int have = g->r->g.sampled || g->timed;
 
 	arc_time(g, c, &all, &self);
-	printf("%11s", "");
-	put_secs(g, self, have, 9);
-	put_secs(g, all - self, have, 10);
+	fig_pad(stdout, 11);
+	put_secs(g, 0, self, have, 9);
+	put_secs(g, 1, all - self, have, 10);
 	put_called(g, c);
-	fputs("      ", stdout);
+	fig_pad(stdout, 6);
 	put_entry_name(g, who);
 	putchar('\n');
 }
 
 /* The function's own line. */
 static void
-own_line(const struct gp *g, const struct row *w)
+own_line(struct gp *g, const struct row *w)
 {
 	char idx[24], calls[48];
 	double t = row_time(g, w), self = row_self(g, w);
 	int have = g->r->g.sampled || g->timed;
+	size_t n, k;
 
-	(void)snprintf(idx, sizeof(idx), "[%zu]", g->index[w->id]);
-	calls[0] = '\0';
+	idx[0] = '[';
+	k = 1 + fig_u64(idx + 1, g->index[w->id]);
+	idx[k++] = ']';
+	n = 0;
 	if (g->r->g.counted && w->selfcalls > 0)
-		(void)snprintf(calls, sizeof(calls), "%" PRIu64 "+%" PRIu64,
-		    w->callsin, w->selfcalls);
+		n = two_figures(calls, w->callsin, '+', w->selfcalls);
 	else if (g->r->g.counted && w->callsin > 0)
-		(void)snprintf(calls, sizeof(calls), "%" PRIu64, w->callsin);
+		n = fig_u64(calls, w->callsin);
 	else if (w->calls > 0)
-		(void)snprintf(calls, sizeof(calls), "%" PRIu64, w->calls);
-	printf("%-6s", idx);
+		n = fig_u64(calls, w->calls);
+	fwrite(idx, 1, k, stdout);
+	fig_pad(stdout, 6 - (int)k);
 	if (have)
-		printf("%5.1f", t * g->pct);
+		fputs(fig_fixed(&g->col[2], "%*.*f", 5, 1, t * g->pct),
+		    stdout);
 	else
-		printf("%5s", "-");
-	put_secs(g, self, 1, 9);
-	put_secs(g, t - self, have, 10);
-	printf("%16s  ", calls);
+		fig_right(stdout, "-", 1, 5);
+	put_secs(g, 0, self, 1, 9);
+	put_secs(g, 1, t - self, have, 10);
+	fig_right(stdout, calls, n, 16);
+	fig_pad(stdout, 2);
 	put_entry_name(g, w->id);
 	putchar('\n');
 }
@@ -358,8 +391,10 @@ entry(struct gp *g, size_t id)
 	size_t i, n;
 
 	n = arcs_of(g, id, 1);
-	if (n == 0)
-		printf("%47s<spontaneous>\n", "");
+	if (n == 0) {
+		fig_pad(stdout, 47);
+		fputs("<spontaneous>\n", stdout);
+	}
 	for (i = 0; i < n; i++) {
 		c = &g->r->g.arcs[g->list[i]];
 		arc_line(g, c, c->from);
@@ -370,8 +405,8 @@ entry(struct gp *g, size_t id)
 		c = &g->r->g.arcs[g->list[i]];
 		arc_line(g, c, c->to);
 	}
-	printf("-----------------------------------------------"
-	    "------------\n");
+	fputs("-----------------------------------------------"
+	    "------------\n", stdout);
 }
 
 /*

@@ -4,18 +4,36 @@
  *
  *	report.c	the flat report, classic prof's columns; -s
  *	graphprint.c	-q, the call graph; -e, the estimate beside it
+ *	figures.c	numbers as printf prints them, faster
  */
 #ifndef _PRINT_H
 #define _PRINT_H
 
+#include <stdint.h>
+#include <stdio.h>
+
 #include "model/model.h"
 #include "prof.h"
+
+/* A column's last figure (figures.c). */
+struct fixed {
+	double		 v;
+	const char	*fmt;
+	int		 width, prec, ok;
+	char		 s[48];
+};
 
 /* report.c */
 void	report_print(struct report *, const struct opts *);
 void	put_rowname(const struct row *);
 void	report_stats(const struct report *, const struct profile *,
 	    const struct symtab *);
+
+/* figures.c */
+const char *fig_fixed(struct fixed *, const char *, int, int, double);
+size_t	fig_u64(char *, uint64_t);
+void	fig_pad(FILE *, int);
+void	fig_right(FILE *, const char *, size_t, int);
 
 /* graphprint.c */
 void	graph_print(struct report *, const struct profile *,

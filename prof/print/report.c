@@ -28,7 +28,6 @@
  * the arcs and stacks and how they checked against each other.
  */
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,51 +129,29 @@ print_incl(const struct report *r, const struct opts *o, const struct row *w,
 	printf("%7.1f%9.2f", v * pct, v * r->period);
 }
 
-/*
- * A column's figure as printf("%#*.*f") prints it, remembered: rows
- * below the sampled ones repeat the same few figures (0.0, the total
- * Cumsecs), and a million rows would format each again.
- */
-struct fixed {
-	double		v;
-	int		width, prec, ok;
-	char		s[48];
-};
-
-static const char *
-fixed(struct fixed *m, int width, int prec, double v)
-{
-	if (!m->ok || m->v != v || m->width != width || m->prec != prec ||
-	    (v == 0 && signbit(v) != signbit(m->v))) {
-		(void)snprintf(m->s, sizeof(m->s), "%#*.*f", width, prec, v);
-		m->v = v;
-		m->width = width;
-		m->prec = prec;
-		m->ok = 1;
-	}
-	return m->s;
-}
-
 static void
 print_row(const struct report *r, const struct opts *o, const struct row *w,
     double pct, double cum, int cw)
 {
 	static struct fixed col[4];
+	static const char f[] = "%#*.*f";
 	double secs = w->samples * r->period;
+	char buf[24];
 	int d;
 
-	fputs(fixed(&col[0], 6, 1, w->samples * pct), stdout);
-	fputs(fixed(&col[1], 8, 2, secs), stdout);
-	fputs(fixed(&col[2], 8, 2, cum), stdout);
+	fputs(fig_fixed(&col[0], f, 6, 1, w->samples * pct), stdout);
+	fputs(fig_fixed(&col[1], f, 8, 2, secs), stdout);
+	fputs(fig_fixed(&col[2], f, 8, 2, cum), stdout);
 	if (o->incl)
 		print_incl(r, o, w, pct);
 	if (w->calls > 0) {
 		d = precision(w->calls);
-		printf("%*" PRIu64 "%s%*s", cw, w->calls,
-		    fixed(&col[3], d + 8, d, 1000.0 * secs / (double)w->calls),
-		    6 - d, " ");
+		fig_right(stdout, buf, fig_u64(buf, w->calls), cw);
+		fputs(fig_fixed(&col[3], f, d + 8, d, 1000.0 * secs /
+		    (double)w->calls), stdout);
+		fig_pad(stdout, 6 - d);
 	} else
-		printf("%*s", cw + 14, " ");
+		fig_pad(stdout, cw + 14);
 	put_rowname(w);
 	putchar('\n');
 }

@@ -248,13 +248,64 @@ collect(struct elf *e, struct symtab *st, const Elf64_Shdr *sec,
 }
 
 /*
- * Settle synonyms and extents: c[0..n) sorted by address become
+ * The order of c[0..n) by cmp_cand, as a stable sort gives it: a radix
+ * sort of (address, index) pairs, a byte a pass, the bytes every address
+ * shares skipped; then each run of one address by cmp_cand.  A million
+ * symbols through qsort cost most of the time a table took to read.
+ */
+static size_t *
+sort_cands(const struct cand *c, size_t n)
+{
+	struct ka { uint64_t k; size_t i; } *a, *b, *t;
+	size_t cnt[256], *ord, i, j, k, sh, sum;
+
+	a = xcalloc(n + 1, sizeof(*a));
+	b = xcalloc(n + 1, sizeof(*b));
+	for (i = 0; i < n; i++) {
+		a[i].k = c[i].addr;
+		a[i].i = i;
+	}
+	for (sh = 0; sh < 64; sh += 8) {
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[a[i].k >> sh & 0xff]++;
+		if (n == 0 || cnt[a[0].k >> sh & 0xff] == n)
+			continue;	/* every address shares the byte */
+		for (k = 0, sum = 0; k < 256; k++) {
+			j = cnt[k];
+			cnt[k] = sum;
+			sum += j;
+		}
+		for (i = 0; i < n; i++)
+			b[cnt[a[i].k >> sh & 0xff]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	ord = xcalloc(n + 1, sizeof(*ord));
+	for (i = 0; i < n; i++)
+		ord[i] = a[i].i;
+	for (i = 1; i < n; i++) {	/* a run of one address: insertion */
+		k = ord[i];
+		for (j = i; j > 0 && c[ord[j - 1]].addr == c[k].addr &&
+		    cmp_cand(&c[ord[j - 1]], &c[k]) > 0; j--)
+			ord[j] = ord[j - 1];
+		ord[j] = k;
+	}
+	free(a);
+	free(b);
+	return ord;
+}
+
+/*
+ * Settle synonyms and extents: c[ord[0..n)], in address order, become
  * st->funcs.  In each group of one address, unsized members give way to
  * sized ones and exact duplicates are dropped.
  */
 static void
-settle(struct symtab *st, struct cand *c, size_t n)
+settle(struct symtab *st, const struct cand *cv, const size_t *ord, size_t n)
 {
+	const struct cand *c, *d;
 	struct func *f;
 	uint64_t end, next;
 	size_t i, j, k, m;
@@ -263,30 +314,32 @@ settle(struct symtab *st, struct cand *c, size_t n)
 	f = st->funcs = xcalloc(n, sizeof(*f));
 	for (i = 0, m = 0; i < n; i = j) {
 		sized = 0;
-		end = c[i].addr;
-		for (j = i; j < n && c[j].addr == c[i].addr; j++) {
-			if (c[j].size > 0)
+		c = &cv[ord[i]];
+		end = c->addr;
+		for (j = i; j < n && cv[ord[j]].addr == c->addr; j++) {
+			d = &cv[ord[j]];
+			if (d->size > 0)
 				sized = 1;
-			if (c[j].addr + c[j].size > end)
-				end = c[j].addr + c[j].size;
+			if (d->addr + d->size > end)
+				end = d->addr + d->size;
 		}
-		next = j < n ? c[j].addr : UINT64_MAX;
+		next = j < n ? cv[ord[j]].addr : UINT64_MAX;
 		if (!sized)
-			end = c[i].secend > c[i].addr ? c[i].secend :
-			    c[i].addr + 1;
+			end = c->secend > c->addr ? c->secend : c->addr + 1;
 		if (end > next)
 			end = next;
 		for (k = i; k < j; k++) {
-			if (sized && c[k].size == 0)
+			d = &cv[ord[k]];
+			if (sized && d->size == 0)
 				continue;
-			if (m > 0 && f[m - 1].addr == c[k].addr &&
-			    strcmp(f[m - 1].name, c[k].name) == 0)
+			if (m > 0 && f[m - 1].addr == d->addr &&
+			    strcmp(f[m - 1].name, d->name) == 0)
 				continue;
-			f[m].addr = c[k].addr;
+			f[m].addr = d->addr;
 			f[m].end = end;
-			f[m].name = c[k].name;
-			f[m].local = c[k].local;
-			f[m].file = c[k].file;
+			f[m].name = d->name;
+			f[m].local = d->local;
+			f[m].file = d->file;
 			m++;
 		}
 	}
@@ -384,12 +437,14 @@ static int
 read_table(struct elf *e, struct symtab *st, const Elf64_Shdr *sec)
 {
 	struct cand *c;
+	size_t *ord;
 	ssize_t n;
 
 	if ((n = collect(e, st, sec, &c)) < 0)
 		return -1;
-	qsort(c, (size_t)n, sizeof(*c), cmp_cand);
-	settle(st, c, (size_t)n);
+	ord = sort_cands(c, (size_t)n);
+	settle(st, c, ord, (size_t)n);
+	free(ord);
 	free(c);
 	if (st->nfuncs == 0)
 		return e->why = "no symbols", -1;

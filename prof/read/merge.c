@@ -61,11 +61,17 @@ check_hist(struct profile *p, const struct mfile *f, const char **why)
 	return -1;
 }
 
+/*
+ * The histogram, kept as the bins that took samples: a program of a
+ * million functions has millions of bins, nearly all empty.  A file's
+ * bins are added to those of the files before it, index by index.
+ */
 static void
 merge_hist(struct profile *p, struct mfile *f)
 {
+	struct hbin *v;
 	uint64_t bias;
-	size_t i;
+	size_t i, j, n, k;
 	uint16_t w;
 
 	bias = f->hasexec && f->hpc > f->lpc ? f->exec.bias : 0;
@@ -74,13 +80,29 @@ merge_hist(struct profile *p, struct mfile *f)
 		p->hpc = f->hpc - bias;
 		p->nhist = f->nhist;
 		p->scale = f->hasrun ? f->run.scale : 0;
-		p->hist = xcalloc(f->nhist, sizeof(*p->hist));
 	}
-	for (i = 0; i < f->nhist; i++) {
+	for (i = 0, n = 0; i < f->nhist; i++) {
 		memcpy(&w, f->hist + i * sizeof(w), sizeof(w));
-		p->hist[i] += f->weight * w;
+		n += w != 0;
+	}
+	v = xcalloc(p->nbins + n + 1, sizeof(*v));
+	for (i = 0, j = 0, k = 0; i < f->nhist; i++) {
+		memcpy(&w, f->hist + i * sizeof(w), sizeof(w));
+		for (; j < p->nbins && p->bins[j].i < i; j++)
+			v[k++] = p->bins[j];
+		if (w == 0)
+			continue;
+		v[k].i = i;
+		v[k].w = (j < p->nbins && p->bins[j].i == i ?
+		    p->bins[j++].w : 0) + f->weight * w;
+		k++;
 		p->histraw += w;
 	}
+	for (; j < p->nbins; j++)
+		v[k++] = p->bins[j];
+	free(p->bins);
+	p->bins = v;
+	p->nbins = k;
 }
 
 /* Process pid's pool of ITIMER_PROF samples, made if make; or NULL. */
@@ -514,7 +536,10 @@ profile_add(struct profile *p, const char *name, unsigned char *buf,
 /*
  * Before any file is added: note the ITIMER_PROF samples of file name
  * and the CPU time they stand for in its process's pool (mfile_period()).
- * A file that cannot be read is left for profile_read() to say so.
+ * A file that cannot be read is left for profile_read() to say so.  The
+ * bytes of the file scanned last are kept for profile_read() of the same
+ * name, the files being read in the order they were scanned: a single
+ * file of a hundred megabytes is read from disk once.
  */
 void
 profile_scan(struct profile *p, const char *name)
@@ -534,6 +559,12 @@ profile_scan(struct profile *p, const char *name)
 		pool->cpu += (double)f.run.cpu_ns / 1e9;
 		pool->n += mfile_samples(&f);
 	}
+	/* The last file scanned is the last read: it is read once. */
+	free(p->keptbuf);
+	p->kept = name;
+	p->keptbuf = f.buf;
+	p->keptlen = f.len;
+	f.buf = NULL;
 	mfile_free(&f);
 }
 
@@ -548,7 +579,12 @@ profile_read(struct profile *p, const char *name, const char **why)
 	unsigned char *buf;
 	size_t len;
 
-	if (mfile_slurp(name, &buf, &len, why) != 0)
+	if (p->kept == name) {
+		buf = p->keptbuf;
+		len = p->keptlen;
+		p->kept = NULL;
+		p->keptbuf = NULL;
+	} else if (mfile_slurp(name, &buf, &len, why) != 0)
 		return -1;
 	return profile_add(p, name, buf, len, why);
 }
@@ -673,7 +709,7 @@ profile_free(struct profile *p)
 	free(p->objs);
 	free(p->objhash);
 	free(p->ids);
-	free(p->hist);
+	free(p->bins);
 	free(p->cells);
 	free(p->pcs);
 	free(p->self);
@@ -682,6 +718,7 @@ profile_free(struct profile *p)
 	free(p->frames);
 	free(p->why);
 	free(p->ipools);
+	free(p->keptbuf);
 	memset(p, 0, sizeof(*p));
 }
 

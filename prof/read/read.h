@@ -126,10 +126,18 @@ struct ipool {
 	uint64_t	 n;
 };
 
+/* A bin of the histogram that took samples. */
+struct hbin {
+	size_t		 i;		/* its index */
+	double		 w;		/* summed counters, weighted */
+};
+
 struct profile {
 	uint64_t	 lpc, hpc;	/* histogram range, link-time */
-	double		*hist;		/* summed counters, weighted */
-	size_t		 nhist;
+	struct hbin	*bins;		/* the bins that took samples, by
+					   index; the others hold 0 */
+	size_t		 nbins;
+	size_t		 nhist;		/* bins in all */
 	uint32_t	 scale;		/* profil() scale, 0 if unknown */
 	struct place	*cells;		/* summed by place, sorted */
 	size_t		 ncells;
@@ -168,6 +176,9 @@ struct profile {
 	double		 cpuweighed;	/* the files' CPU time, the same */
 	struct ipool	*ipools;	/* by process, before any file */
 	size_t		 nipools;
+	const char	*kept;		/* the file scanned last, */
+	unsigned char	*keptbuf;	/* its bytes, for profile_read() */
+	size_t		 keptlen;
 	struct selfcode	*self;		/* libmon's code, by SELF records */
 	size_t		 nself;
 	struct parc	*arcs;		/* summed by places, sorted */

@@ -5,6 +5,7 @@
  *	xmalloc.c	allocation that cannot return NULL or overflow
  *	sortsum.c	sorting, and adding up what is equal
  *	heap.c		the heap the range-cutting sweeps share
+ *	namesort.c	names ranked in strcmp's order
  *	printable.c	text from files made fit for a terminal
  */
 #ifndef _UTIL_H
@@ -29,6 +30,9 @@ void	put_text(FILE *, const char *);
 /* heap.c */
 void	heap_push(struct heap *, size_t);
 void	heap_pop(struct heap *);
+
+/* namesort.c */
+void	name_ranks(const char *const *, size_t, size_t *);
 
 /* sortsum.c */
 size_t	sortsum(void *, size_t, size_t, int (*)(const void *, const void *),
