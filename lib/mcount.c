@@ -141,7 +141,6 @@ struct arr {
 /* A table: a thread's own, or an id's. */
 struct tbl {
 	_Atomic(struct arr *)	 arr;		/* the one counted into */
-	_Atomic size_t		 nused;		/* cells claimed, all arrays */
 	_Atomic pid_t		 owner;		/* the thread, 0 if free */
 	struct tbl		*next;		/* the next thread's own */
 	_Atomic size_t		 spilled;	/* an id's: spill keys when arr came */
@@ -522,8 +521,7 @@ holds(struct cell *c, uintptr_t from, uintptr_t self)
  * here.
  */
 static int
-claim(struct tbl *t, struct arr *a, struct cell *c, uintptr_t from,
-    uintptr_t self)
+claim(struct arr *a, struct cell *c, uintptr_t from, uintptr_t self)
 {
 	uintptr_t want;
 	size_t pg;
@@ -545,10 +543,12 @@ claim(struct tbl *t, struct arr *a, struct cell *c, uintptr_t from,
 	c->count = 0;
 	atomic_signal_fence(memory_order_seq_cst);
 	c->self = self;
+	/* Shared words: written only when they change. */
 	pg = (size_t)(c - a->cells) * sizeof(*c) / PAGE;
-	atomic_fetch_or_explicit(&a->touched[pg / 64], (uint64_t)1 << pg % 64,
-	    memory_order_relaxed);
-	atomic_fetch_add_explicit(&t->nused, 1, memory_order_relaxed);
+	if ((atomic_load_explicit(&a->touched[pg / 64], memory_order_relaxed) &
+	    (uint64_t)1 << pg % 64) == 0)
+		atomic_fetch_or_explicit(&a->touched[pg / 64],
+		    (uint64_t)1 << pg % 64, memory_order_relaxed);
 	atomic_fetch_add_explicit(&a->nused, 1, memory_order_relaxed);
 	return 1;
 }
@@ -571,9 +571,9 @@ direct(struct tbl *t, uintptr_t from, uintptr_t self, int two)
 	other = &a->cells[((from ^ self >> 2) >> GRAIN) & m];
 	if (!two)
 		return holds(home, from, self) ||
-		    claim(t, a, home, from, self);
+		    claim(a, home, from, self);
 	return holds(home, from, self) || holds(other, from, self) ||
-	    claim(t, a, home, from, self) || claim(t, a, other, from, self);
+	    claim(a, home, from, self) || claim(a, other, from, self);
 }
 
 /*
@@ -779,7 +779,6 @@ _mon_cells_reset(void)
 			}
 		atomic_store(&t->spilled, 0);
 		atomic_store(&t->spills, 0);
-		atomic_store(&t->nused, 0);
 		for (a = atomic_load(&t->arr); a != NULL; a = a->prev)
 			atomic_store(&a->nused, 0);
 	}
