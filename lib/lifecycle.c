@@ -15,12 +15,13 @@
  *	+------------+------------------+------------------------------+
  *	 ssiz = (sizeof(hdr) + nfunc * sizeof(cnt)) / sizeof(WORD)
  *
- * The call counts of cc -p code live in per-thread tables (mcount.c) and
- * are summed into the buffers' cells -- then into cells of their own
- * past nfunc, so none is lost -- when the profile stops.  A later start
- * adds its cells as capacity and replaces the histogram.  A profile is
- * written once, by the stop that ends it; a stop that finds nothing
- * running touches nothing (the caller may have freed its buffer).
+ * The call counts of cc -p code live in tables by thread and by CPU
+ * (mcount.c) and are summed into the buffers' cells -- then into cells
+ * of their own past nfunc, so none is lost -- when the profile stops.
+ * A later start adds its cells as capacity and replaces the histogram.
+ * A profile is written once, by the stop that ends it; a stop that
+ * finds nothing running touches nothing (the caller may have freed its
+ * buffer).
  *
  * A profile may also be written in parts while it runs (snap.c): by
  * the snapper or monsnapshot() through part(), and by a polite

@@ -36,9 +36,9 @@
  *
  * 3. The spill, an open hash for the process (table.c) counted with
  *    atomic adds: the arcs whose cells are taken by others, and every
- *    call of a thread that has no id to count under (spillid: a vfork
- *    child, running on its parent's thread; a thread rseq did not
- *    register; a thread that got no table).
+ *    call that misses its own table of a thread that has no id to count
+ *    under (spillid: a vfork child, running on its parent's thread; a
+ *    thread rseq did not register; a thread that got no table).
  *
  *	_mon_tls (per thread)
  *	+-----+------+----+----+-------+
@@ -937,8 +937,9 @@ sum_spill(struct sum *s)
  * site, arcs with no calls left out.  Returns mmap'd memory holding *np
  * arcs, which the caller gives back with _mon_unmap(p, *maplenp); or
  * NULL with both 0 when there is nothing or no memory.  The memory is
- * the hash, which the sort uses for scratch too: at least twice the arcs.
- * Not for signal context.
+ * the hash, at least 4/3 of the arcs; the sort uses the rest of it for
+ * scratch when that holds as many arcs again, else maps its own.  Uses
+ * mmap only: a polite termination runs it in a signal handler.
  */
 struct monx_arc *
 _mon_arcs_merge(size_t *np, size_t *maplenp)

@@ -13,7 +13,7 @@
  *	hist.c		the PC histogram, the outside table, the statistics
  *	stacks.c	the sampled call stacks, distinct, with their samples
  *	arcsort.c	the merged arcs sorted, by callee then call site
- *	mcount.c	per-thread call-count tables; mcount's slow path
+ *	mcount.c	call-count tables by thread and CPU; mcount's slow path
  *	x86_64/mcount_entry.S mcount and __fentry__: the fast path
  *	objects.c	the loaded objects: load bias, build-id, text range
  *	dlclose.c	dlclose: an unloaded library noted for the writer

@@ -15,20 +15,22 @@
  * free in mcount, r10 and r11 in __fentry__.
  *
  * Two tables, tried in turn (mcount.c says why): the thread's own, and
- * the table of the thread's CPU.  In r10 and r11 (mcount keeps r10 in
+ * the table of the thread's id (its rseq concurrency id or CPU, or
+ * without rseq an id of its own).  In r10 and r11 (mcount keeps r10 in
  * the red zone):
  *
  * 1. The thread's own table (_mon_tls at 0 and 8, thread-local,
- *    local-exec: libmon is in the program): the arc's home cell at byte
- *    (4 frompc) & mask, that is cell (frompc >> 3) mod 2^k of 32 bytes;
- *    if it holds this arc (frompc at 0, selfpc at 8), one incq of its
- *    count at 16 and done: a dozen instructions.  If not, the same with
- *    the arc's other cell, at 4 (frompc ^ selfpc >> 2) & mask.
+ *    local-exec: libmon is in the program): the arc's home cell only,
+ *    at byte (4 frompc) & mask, that is cell (frompc >> 3) mod 2^k of
+ *    32 bytes; if it holds this arc (frompc at 0, selfpc at 8), one
+ *    incq of its count at 16 and done: a dozen instructions.
  *
- * 2. The table of the thread's id (its CPU), whose cells the thread
- *    keeps at 32 and whose id is in its rseq area: the same two cells,
- *    in a restartable sequence that checks that those cells are still
- *    the id's and ends with the incq (below).
+ * 2. The table of the thread's id, whose cells the thread keeps at 32
+ *    and whose id it reads through the pointer at 24 (into its rseq
+ *    area): the arc's home cell, then its other cell, at
+ *    4 (frompc ^ selfpc >> 2) & mask, in a restartable sequence that
+ *    checks that those cells are still the id's and ends with the incq
+ *    (below).
  *
  * Anything else -- no table yet (nocell, which holds no arc), a thread
  * that moved to another id, both cells holding other arcs in both
