@@ -86,8 +86,8 @@
 #include <sys/auxv.h>
 
 #include <dlfcn.h>
-#include <link.h>
 #include <errno.h>
+#include <link.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -97,12 +97,12 @@
 
 #define GRAIN		3		/* log2 bytes of text per home cell */
 #define OWNCELLS	((size_t)1 << 12)	/* a thread's own table */
-#define CELLS0		((size_t)1 << 14)	/* an id's first array, at least */
+#define CELLS0		((size_t)1 << 14)	/* an id's first array: least */
 #define IDCELLS0	((size_t)1 << 20)	/* and at most */
 #define CELLSMAX	((size_t)1 << 24)	/* 512 MiB: no larger */
 #define MAXID		1024		/* tables */
 #define PAGE		4096		/* of cells, a bit of the touched map */
-#define SPAN		(64 * PAGE)	/* of cells, a word of the touched map */
+#define SPAN		(64 * PAGE)	/* of cells, a touched map's word */
 #define RETRIES		4		/* of the fast path for one call */
 
 /* struct rseq (linux/rseq.h): the fields the fast path uses. */
@@ -134,7 +134,7 @@ struct arr {
 	struct cell		*cells;
 	_Atomic size_t		 nused;		/* cells claimed */
 	size_t			 ncells;	/* a power of 2 */
-	size_t			 maplen;	/* of this header and touched[] */
+	size_t			 maplen;	/* of this and touched[] */
 	_Atomic uint64_t	 touched[];	/* a bit a page of cells */
 };
 
@@ -143,7 +143,7 @@ struct tbl {
 	_Atomic(struct arr *)	 arr;		/* the one counted into */
 	_Atomic pid_t		 owner;		/* the thread, 0 if free */
 	struct tbl		*next;		/* the next thread's own */
-	_Atomic size_t		 spilled;	/* an id's: spill keys when arr came */
+	_Atomic size_t		 spilled;	/* spill keys when arr came */
 	_Atomic size_t		 spills;	/* calls spilled since */
 };
 
@@ -187,13 +187,18 @@ __thread struct {
 } _mon_tls _mon_hidden __attribute__((tls_model("initial-exec"))) =
     { &nocell.cell, 0, norseq, &noid, &nocell.cell };
 
+/* Where a thread is in its setting up (me.state). */
+#define NEW		0		/* not begun: its first call does it */
+#define BEING_SET	1		/* under way: a handler's calls spill */
+#define SET		2
+
 /* The calling thread: its own table, its stand-in rseq area, its calls. */
 static __thread struct {
 	struct tbl		*own;		/* its own table, if any */
-	int			 state;		/* 0 new, 1 being set up, 2 set */
+	volatile sig_atomic_t	 state;		/* NEW, BEING_SET or SET */
 	uint64_t		 rs[RSEQ_AREA / 8];	/* without rseq */
 	uint32_t		 id;		/* without rseq: its id */
-	uint32_t		 gen;		/* of the profile it counted in */
+	uint32_t		 gen;		/* the profile it counted in */
 	uintptr_t		 from, self;	/* the call sent back last */
 	unsigned int		 n;		/* times in a row */
 } me __attribute__((tls_model("initial-exec")));
@@ -311,7 +316,7 @@ arr_words(size_t n)
 	return (n * sizeof(struct cell) + SPAN - 1) / SPAN;
 }
 
-/* A new array of n cells for the table of id, after prev; NULL without memory. */
+/* A new array of n cells for id's table, after prev; NULL without memory. */
 static struct arr *
 arr_new(uint32_t id, size_t n, struct arr *prev)
 {
@@ -373,13 +378,13 @@ table(uint32_t id)
 }
 
 /*
- * A thread's own table for the calling thread me: one a thread gave
+ * A thread's own table for the calling thread, tid: one a thread gave
  * back as it ended, one left by a thread the kernel says has exited (a
  * thread libmon did not see end: a C library's own), or a new one;
  * NULL without memory.
  */
 static struct tbl *
-own_table(pid_t me)
+own_table(pid_t tid)
 {
 	struct tbl *t;
 	struct arr *a;
@@ -387,13 +392,13 @@ own_table(pid_t me)
 
 	for (t = atomic_load(&owns); t != NULL; t = t->next) {
 		o = 0;
-		if (atomic_compare_exchange_strong(&t->owner, &o, me))
+		if (atomic_compare_exchange_strong(&t->owner, &o, tid))
 			return t;
 	}
 	for (t = atomic_load(&owns); t != NULL; t = t->next) {
 		o = atomic_load(&t->owner);
 		if (exited(o) &&
-		    atomic_compare_exchange_strong(&t->owner, &o, me))
+		    atomic_compare_exchange_strong(&t->owner, &o, tid))
 			return t;
 	}
 	if ((t = _mon_map(sizeof(*t))) == NULL)
@@ -403,7 +408,7 @@ own_table(pid_t me)
 		return NULL;
 	}
 	atomic_store(&t->arr, a);
-	atomic_store(&t->owner, me);
+	atomic_store(&t->owner, tid);
 	t->next = atomic_load(&owns);
 	while (!atomic_compare_exchange_weak(&owns, &t->next, t))
 		;
@@ -411,11 +416,11 @@ own_table(pid_t me)
 }
 
 /*
- * Without rseq: the id of a table for the calling thread alone, one left
- * by a thread that has exited, or a new one; MAXID if there is none.
+ * Without rseq: the id of a table for the calling thread, tid, alone: one
+ * left by a thread that has exited, or a new one; MAXID if there is none.
  */
 static uint32_t
-own_id(pid_t me)
+own_id(pid_t tid)
 {
 	struct tbl *t;
 	uint32_t id;
@@ -428,7 +433,7 @@ own_id(pid_t me)
 		}
 		o = atomic_load(&t->owner);
 		if (exited(o) &&
-		    atomic_compare_exchange_strong(&t->owner, &o, me))
+		    atomic_compare_exchange_strong(&t->owner, &o, tid))
 			return id;
 	}
 	return MAXID;
@@ -448,8 +453,11 @@ setup(void)
 	uint32_t id;
 	int err;
 
+	/* A handler's call that came first set the thread up. */
+	if (__atomic_exchange_n(&me.state, BEING_SET, __ATOMIC_RELAXED) !=
+	    NEW)
+		return;
 	err = errno;
-	me.state = 1;
 	tid = _mon_gettid();
 	if ((me.own = own_table(tid)) != NULL) {
 		/* The mask last: the cells first are read with the old one. */
@@ -458,8 +466,6 @@ setup(void)
 		atomic_store(&_mon_tls.mask,
 		    (a->ncells - 1) * sizeof(struct cell));
 	}
-	if (idoff == -1)
-		init_ids();
 	if ((rs = rseq_area()) != NULL) {
 		_mon_tls.rs = rs;
 		_mon_tls.id = (const uint32_t *)(rs + idoff);
@@ -469,7 +475,7 @@ setup(void)
 		_mon_tls.id = &me.id;
 	} else
 		_mon_tls.id = &_mon_spillid;
-	me.state = 2;
+	me.state = SET;
 	errno = err;
 }
 
@@ -493,7 +499,8 @@ grow(struct tbl *t, uint32_t id)
 	if (a->ncells >= CELLSMAX || (spills < 2 * a->ncells &&
 	    keys - atomic_load(&t->spilled) < a->ncells / 16))
 		return;
-	if ((na = arr_new(id, a->ncells * 4, a)) == NULL)
+	n = a->ncells * 4 < CELLSMAX ? a->ncells * 4 : CELLSMAX;
+	if ((na = arr_new(id, n, a)) == NULL)
 		return;
 	if (!atomic_compare_exchange_strong(&t->arr, &a, na)) {
 		arr_free(na);
@@ -611,7 +618,7 @@ pushed_r10(uintptr_t self)
 
 /* Count the call from -> self in the spill, with an atomic add. */
 static void
-spilled(uintptr_t from, uintptr_t self)
+spill_one(uintptr_t from, uintptr_t self)
 {
 	struct _mon_slot *s;
 	int err;
@@ -636,8 +643,8 @@ spilled(uintptr_t from, uintptr_t self)
  * signal context, so it only uses mmap and raw system calls, and leaves
  * errno as it found it.
  *
- * A new arc takes a cell in the thread's own table while there is room
- * there, else in its id's table.
+ * A new arc takes its home cell in the thread's own table if that is
+ * free, else a cell in its id's table.
  */
 int
 _mon_count(uintptr_t self, uintptr_t from, uintptr_t up)
@@ -652,12 +659,16 @@ _mon_count(uintptr_t self, uintptr_t from, uintptr_t up)
 		me.gen = g;
 		atomic_fetch_add_explicit(&counters, 1, memory_order_relaxed);
 	}
-	if (me.state == 0) {
+	/*
+	 * A vfork child runs on its parent's thread: it leaves the thread
+	 * as it finds it, set up or not.
+	 */
+	if (me.state == NEW && _mon_tls.id != &_mon_spillid) {
 		setup();
 		return 1;
 	}
 	if (up != 0 && pushed_r10(self)) {
-		spilled(up, self);	/* the fast path never finds it */
+		spill_one(up, self);	/* the fast path never finds it */
 		return 0;
 	}
 	if (from != 0) {
@@ -676,7 +687,7 @@ _mon_count(uintptr_t self, uintptr_t from, uintptr_t up)
 		if (me.own != NULL && direct(me.own, from, self, 0))
 			return 1;
 	}
-	if (from == 0 || me.state != 2 || _mon_tls.id == &_mon_spillid)
+	if (from == 0 || me.state != SET || _mon_tls.id == &_mon_spillid)
 		goto spill;
 	id = *(volatile const uint32_t *)_mon_tls.id;
 	err = errno;
@@ -688,14 +699,14 @@ _mon_count(uintptr_t self, uintptr_t from, uintptr_t up)
 	atomic_store(&_mon_tls.cells, atomic_load(&t->arr)->cells);
 	if (direct(t, from, self, 1))
 		return 1;
-	spilled(from, self);
+	spill_one(from, self);
 	err = errno;
 	grow(t, id);
 	errno = err;
 	return 0;
 spill:
 	me.from = me.n = 0;
-	spilled(from, self);
+	spill_one(from, self);
 	return 0;
 }
 
@@ -703,7 +714,8 @@ spill:
  * The calling thread is ending: its own table goes back, for the next
  * new thread to take without asking the kernel, and the calls it makes
  * until it is gone (a thread-specific data destructor's) are counted in
- * its id's table.
+ * its id's table.  Called by the thread itself, as it ends (thread.c),
+ * not from a signal handler.
  */
 void
 _mon_cells_thread_end(void)
@@ -719,9 +731,10 @@ _mon_cells_thread_end(void)
 }
 
 /*
- * Count the call from -> self from C, as mcount would, for tests (an
- * atomic add stands for the fast path's restartable sequence: the
- * caller must be the only thread counting).
+ * Count the call from -> self from C, as mcount would, for tests.  C
+ * cannot run the fast path's restartable sequence, so the count is an
+ * atomic add, which is exact only while no other thread counts into the
+ * same table: the caller must be the only thread counting.
  */
 void
 _mon_count_test(uintptr_t self, uintptr_t from)
@@ -808,6 +821,7 @@ _mon_cells_fork(void)
 		atomic_store(&t->owner, tid);
 }
 
+/* Calls counted nowhere: no table, no place in the spill, no memory. */
 uint64_t
 _mon_cells_lost(void)
 {
@@ -839,7 +853,7 @@ _mon_cells_tables(void)
  * on, the spill -- so the hash is sized by the largest table and doubles
  * when three quarters full.  Threads counting on (a snapshot) may claim
  * cells after the tables were measured; without memory to grow, an arc
- * that finds no room is left for the next reading.
+ * new to the hash is left out, whole, for the next reading.
  */
 struct sum {
 	struct monx_arc		*h;
@@ -878,19 +892,25 @@ sum_add(struct sum *s, uintptr_t from, uintptr_t self, uint64_t n)
 
 	if (from == 0 || self == 0 || n == 0)
 		return;
-	if (s->n >= ((size_t)3 << s->bits) / 4 && !sum_grow(s))
-		return;
-	mask = ((size_t)1 << s->bits) - 1;
-	j = _mon_hash(from ^ (self << 17 | self >> 47), s->bits);
-	while (s->h[j].count != 0 &&
-	    (s->h[j].frompc != from || s->h[j].selfpc != self))
-		j = (j + 1) & mask;
-	if (s->h[j].count == 0) {
-		s->h[j].frompc = from;
-		s->h[j].selfpc = self;
-		s->n++;
+	for (;;) {
+		mask = ((size_t)1 << s->bits) - 1;
+		j = _mon_hash(from ^ (self << 17 | self >> 47), s->bits);
+		while (s->h[j].count != 0 &&
+		    (s->h[j].frompc != from || s->h[j].selfpc != self))
+			j = (j + 1) & mask;
+		if (s->h[j].count != 0) {
+			s->h[j].count += n;	/* an arc already there */
+			return;
+		}
+		if (s->n < ((size_t)3 << s->bits) / 4)
+			break;
+		if (!sum_grow(s))
+			return;		/* a new arc, and no room */
 	}
-	s->h[j].count += n;
+	s->h[j].frompc = from;
+	s->h[j].selfpc = self;
+	s->h[j].count = n;
+	s->n++;
 }
 
 /* The arcs of table t. */

@@ -44,7 +44,7 @@
  * own, and mcount.o is the C side's.)
  */
 
-#define RSEQ_SIG	0x53053053	/* glibc's, before every abort handler */
+#define RSEQ_SIG	0x53053053	/* glibc's: before an abort handler */
 #define SHIFT		2		/* 32-byte cells, 8 bytes of text a
 					   cell: mcount.c's GRAIN */
 
@@ -162,7 +162,7 @@
 	.cfi_def_cfa_register %rbx
 	andq	$-16, %rsp			/* alignment differs */
 	call	_mon_count
-	movl	%eax, %r11d			/* 1: count it on the fast path */
+	movl	%eax, %r11d			/* 1: the fast path counts it */
 	movq	%rbx, %rsp
 	.cfi_def_cfa_register %rsp
 	popq	%rbx
@@ -191,7 +191,7 @@
 	jnz	0b
 	ret
 
-	/* The sequence, for the kernel: version, flags, start, length, abort. */
+	/* The sequence for the kernel: version, flags, start, length, abort */
 	.pushsection .data.rel.ro, "aw"
 	.p2align 5
 \name\()_cs:
