@@ -572,7 +572,7 @@ _mon_ring_fork_child(void)
 		return -1;
 	unsampled = 0;
 	/* The parent's threads' offsets mean nothing here. */
-	memset(seen, 0, seenbytes);
+	_mon_rezero(seen, seenbytes);
 	rng ^= (uint64_t)_mon_gettid() << 17;
 	if (start_drainer(0) != 0 || arm(_mon_gettid(), 1) != 0) {
 		_mon_unmap(seen, seenbytes);
