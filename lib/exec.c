@@ -25,6 +25,39 @@ typedef int (*fexecfn)(int, char *const[], char *const[]);
 typedef int (*execatfn)(int, const char *, char *const[], char *const[],
     int);
 
+enum { EXECVE, EXECVPE, FEXECVE, EXECVEAT, NFN };
+
+static const char *const names[NFN] = {
+	"execve", "execvpe", "fexecve", "execveat"
+};
+static void	*fns[NFN];		/* libc's, once looked up */
+
+/* libc's function i (EXECVE...); NULL, with errno, if it has none. */
+static void *
+libc(int i)
+{
+	if (fns[i] == NULL)
+		fns[i] = _mon_libc(names[i]);
+	return fns[i];
+}
+
+/*
+ * All looked up before main, so that the process that execs -- most
+ * often a fork child, which would otherwise look one up each time --
+ * finds them: its first lookup touches the loader's symbol tables
+ * afresh, some 10-20 us a fork+exec.
+ */
+__attribute__((constructor)) static void
+lookup(void)
+{
+	int i, err;
+
+	err = errno;
+	for (i = 0; i < NFN; i++)
+		(void)libc(i);
+	errno = err;
+}
+
 /* The exec failed: the clock goes on; errno is the exec's. */
 static int
 failed(int r)
@@ -39,12 +72,11 @@ failed(int r)
 
 /* libc's execve or execvpe (same signature), around the lifecycle. */
 static int
-around(const char *name, const char *file, char *const argv[],
-    char *const envp[])
+around(int i, const char *file, char *const argv[], char *const envp[])
 {
 	execfn f;
 
-	if ((f = (execfn)_mon_libc(name)) == NULL)
+	if ((f = (execfn)libc(i)) == NULL)
 		return -1;
 	_mon_life_exec_before();
 	return failed(f(file, argv, envp));
@@ -53,7 +85,7 @@ around(const char *name, const char *file, char *const argv[],
 _mon_public int
 execve(const char *path, char *const argv[], char *const envp[])
 {
-	return around("execve", path, argv, envp);
+	return around(EXECVE, path, argv, envp);
 }
 
 _mon_public int
@@ -65,7 +97,7 @@ execv(const char *path, char *const argv[])
 _mon_public int
 execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	return around("execvpe", file, argv, envp);
+	return around(EXECVPE, file, argv, envp);
 }
 
 _mon_public int
@@ -79,7 +111,7 @@ fexecve(int fd, char *const argv[], char *const envp[])
 {
 	fexecfn f;
 
-	if ((f = (fexecfn)_mon_libc("fexecve")) == NULL)
+	if ((f = (fexecfn)libc(FEXECVE)) == NULL)
 		return -1;
 	_mon_life_exec_before();
 	return failed(f(fd, argv, envp));
@@ -91,7 +123,7 @@ execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
 {
 	execatfn f;
 
-	if ((f = (execatfn)_mon_libc("execveat")) == NULL)
+	if ((f = (execatfn)libc(EXECVEAT)) == NULL)
 		return -1;
 	_mon_life_exec_before();
 	return failed(f(dirfd, path, argv, envp, flags));

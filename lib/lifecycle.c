@@ -245,6 +245,9 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 	curnhist = nhist;
 	curscale = classic_scale(nhist, (uintptr_t)lo, (uintptr_t)hi);
 	bufours = ours;
+	/* A fork child empties the histogram: it starts so. */
+	if (ours)
+		_mon_wipe_on_fork(curhist, nhist * sizeof(WORD));
 	_mon_stats_reset();
 	_mon_stacks_reset();
 	_mon_texts_refresh();

@@ -336,6 +336,7 @@ void	_mon_warn(const char *, const char *, int) _mon_hidden;
 void	*_mon_map(size_t) _mon_hidden;
 void	_mon_unmap(void *, size_t) _mon_hidden;
 void	_mon_rezero(void *, size_t) _mon_hidden;
+void	_mon_wipe_on_fork(void *, size_t) _mon_hidden;
 int	_mon_peek(pid_t, uintptr_t, void *, size_t) _mon_hidden;
 void	*_mon_libc(const char *) _mon_hidden;
 void	_mon_siglock(_Atomic pid_t *, sigset_t *) _mon_hidden;

@@ -496,6 +496,8 @@ _mon_ring_start(uint64_t ns)
 	seenbytes = cap * NSEEN * sizeof(struct seen);
 	if ((seen = _mon_map(seenbytes)) == NULL || start_drainer(1) != 0)
 		goto fail;
+	/* A fork child forgets the offsets: it starts without them. */
+	_mon_wipe_on_fork(seen, seenbytes);
 	if (arm(_mon_gettid(), 1) != 0) {
 		/* A kernel that walks no user stacks may still sample. */
 		chains = 0;
@@ -572,7 +574,7 @@ _mon_ring_fork_child(void)
 		return -1;
 	unsampled = 0;
 	/* The parent's threads' offsets mean nothing here. */
-	memset(seen, 0, seenbytes);
+	_mon_rezero(seen, seenbytes);
 	rng ^= (uint64_t)_mon_gettid() << 17;
 	if (start_drainer(0) != 0 || arm(_mon_gettid(), 1) != 0) {
 		_mon_unmap(seen, seenbytes);

@@ -154,12 +154,18 @@ _mon_stack_add(const uintptr_t *pcs, uint32_t depth, uint32_t flags,
 void
 _mon_stacks_reset(void)
 {
-	if (slots == NULL && (slots = _mon_map(SLOTS * sizeof(*slots))) != NULL &&
-	    ((arena = _mon_map(ARENA * sizeof(*arena))) == NULL ||
-	    (order = _mon_map(SLOTS * sizeof(*order))) == NULL)) {
-		_mon_unmap(arena, ARENA * sizeof(*arena));
-		_mon_unmap(slots, SLOTS * sizeof(*slots));
-		slots = NULL;
+	if (slots == NULL && (slots = _mon_map(SLOTS * sizeof(*slots))) != NULL) {
+		if ((arena = _mon_map(ARENA * sizeof(*arena))) == NULL ||
+		    (order = _mon_map(SLOTS * sizeof(*order))) == NULL) {
+			_mon_unmap(arena, ARENA * sizeof(*arena));
+			_mon_unmap(slots, SLOTS * sizeof(*slots));
+			slots = NULL;
+		} else {
+			/* A fork child empties them all: it starts so. */
+			_mon_wipe_on_fork(slots, SLOTS * sizeof(*slots));
+			_mon_wipe_on_fork(arena, ARENA * sizeof(*arena));
+			_mon_wipe_on_fork(order, SLOTS * sizeof(*order));
+		}
 	}
 	if (slots != NULL) {
 		_mon_rezero(slots, SLOTS * sizeof(*slots));

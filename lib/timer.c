@@ -20,12 +20,15 @@
  *		called by the program itself always uses this one, as the
  *		classic interface did.
  *
- * The per-thread timers live in a table of slots, one per armed thread.
- * Arming (a thread starting) and stopping exclude each other through one
- * mutex, so no thread is left with a live timer after stop returns.  A
- * slot whose thread ended without passing through thread.c (a thread
- * libc made, one that the program killed) is found stale when its
- * thread id comes back, and taken over.
+ * The per-thread timers live in a table of slots, one per armed thread,
+ * chained by thread id from NHASH heads, the free ones on a list of
+ * their own: a thread that starts or ends finds its slot in a step or
+ * two, never by a walk over the table.  Arming (a thread starting) and
+ * stopping exclude each other through one mutex, so no thread is left
+ * with a live timer after stop returns.  A slot whose thread ended
+ * without passing through thread.c (a thread libc made, one that the
+ * program killed) is found stale when its thread id comes back, and
+ * taken over.
  */
 #define _GNU_SOURCE	/* SIGEV_THREAD_ID */
 #include <sys/time.h>
@@ -39,16 +42,22 @@
 #include "mon_private.h"
 
 #define MAXTHREADS	4096
+#define NHASH		1024	/* chains of slots by thread id */
 
+/* Links are slot numbers plus one: 0 ends a chain. */
 struct tslot {
-	pid_t		tid;		/* 0: free */
+	pid_t		tid;
 	timer_t		timer;
 	volatile sig_atomic_t fresh;	/* its first signal is to come */
+	unsigned int	next;		/* in its chain or the free list */
 	uint64_t	rnd;		/* its handler's random numbers */
 };
 
 static pthread_mutex_t	armlock = PTHREAD_MUTEX_INITIALIZER;
 static struct tslot	tslots[MAXTHREADS];
+static unsigned int	heads[NHASH];	/* the chains; under armlock */
+static unsigned int	freed;		/* slots given back */
+static unsigned int	used;		/* slots ever taken: the rest are new */
 static int		timers_on;	/* under armlock */
 static uint64_t		period;
 static uint64_t		tick;		/* the kernel's, ns; 0: unknown */
@@ -90,40 +99,70 @@ open_timer(pid_t tid, struct tslot *s)
 	return 0;
 }
 
+/* The chain of thread tid's slot. */
+static unsigned int *
+head(pid_t tid)
+{
+	return &heads[((uint32_t)tid * 2654435761u >> 16) % NHASH];
+}
+
+/* Delete thread tid's timer, if it has one, and free its slot.  armlock. */
+static void
+disarm(pid_t tid)
+{
+	unsigned int *p, i;
+
+	for (p = head(tid); (i = *p) != 0; p = &tslots[i - 1].next)
+		if (tslots[i - 1].tid == tid) {
+			timer_delete(tslots[i - 1].timer);
+			*p = tslots[i - 1].next;
+			tslots[i - 1].next = freed;
+			freed = i;
+			return;
+		}
+}
+
 /* Give thread tid a timer; a slot it held before is stale.  armlock. */
 static int
 arm(pid_t tid)
 {
-	struct tslot *free;
-	size_t i;
+	unsigned int i;
 
-	free = NULL;
-	for (i = 0; i < MAXTHREADS; i++) {
-		if (tslots[i].tid == tid) {
-			timer_delete(tslots[i].timer);
-			tslots[i].tid = 0;
-		}
-		if (tslots[i].tid == 0 && free == NULL)
-			free = &tslots[i];
-	}
-	if (free == NULL || open_timer(tid, free) != 0) {
+	disarm(tid);
+	if ((i = freed) == 0 && used < MAXTHREADS)
+		i = used + 1;
+	if (i == 0 || open_timer(tid, &tslots[i - 1]) != 0) {
 		if (_mon_alive(tid))
 			unarmed++;
 		return -1;
 	}
+	if (i == freed)
+		freed = tslots[i - 1].next;
+	else
+		used = i;
+	tslots[i - 1].next = *head(tid);
+	*head(tid) = i;
 	return 0;
+}
+
+/* No slot armed, every one free (no timer deleted: the caller's part). */
+static void
+forget(void)
+{
+	memset(heads, 0, sizeof(heads));
+	freed = 0;
+	used = 0;
 }
 
 static void
 disarm_all(void)
 {
-	size_t i;
+	unsigned int h, i;
 
-	for (i = 0; i < MAXTHREADS; i++)
-		if (tslots[i].tid != 0) {
-			timer_delete(tslots[i].timer);
-			tslots[i].tid = 0;
-		}
+	for (h = 0; h < NHASH; h++)
+		for (i = heads[h]; i != 0; i = tslots[i - 1].next)
+			timer_delete(tslots[i - 1].timer);
+	forget();
 }
 
 /* Did si come from one of our timers?  Signal context. */
@@ -192,15 +231,10 @@ void
 _mon_timer_thread_end(void)
 {
 	pid_t me;
-	size_t i;
 
 	me = _mon_gettid();
 	pthread_mutex_lock(&armlock);
-	for (i = 0; i < MAXTHREADS; i++)
-		if (tslots[i].tid == me) {
-			timer_delete(tslots[i].timer);
-			tslots[i].tid = 0;
-		}
+	disarm(me);
 	pthread_mutex_unlock(&armlock);
 }
 
@@ -224,7 +258,7 @@ void
 _mon_timer_fork_child(void)
 {
 	pthread_mutex_init(&armlock, NULL);
-	memset(tslots, 0, sizeof(tslots));
+	forget();
 	unarmed = 0;
 	if (timers_on)
 		(void)arm(_mon_gettid());

@@ -167,6 +167,32 @@ _mon_peek(pid_t pid, uintptr_t a, void *buf, size_t len)
 }
 
 /*
+ * The whole pages in len bytes at p, memory that is libmon's own, come
+ * to a fork child as fresh zero pages: fork copies none of their page
+ * tables and a child that zeroes them (_mon_rezero) finds nothing to
+ * give back.  Only for memory every fork child empties, or never reads.
+ * A kernel without MADV_WIPEONFORK copies them as before.
+ */
+void
+_mon_wipe_on_fork(void *p, size_t len)
+{
+	uintptr_t lo, hi, a, b, pg;
+	int err;
+
+	if (p == NULL || len == 0)
+		return;
+	err = errno;
+	pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	lo = (uintptr_t)p;
+	hi = lo + len;
+	a = (lo + pg - 1) & ~(pg - 1);
+	b = hi & ~(pg - 1);
+	if (b > a)
+		(void)madvise((void *)a, b - a, MADV_WIPEONFORK);
+	errno = err;
+}
+
+/*
  * Zero len bytes at p, memory that is libmon's own (from _mon_map(), or
  * a buffer libmon sized and mapped): the whole pages in it go back to
  * the kernel, which maps fresh zero pages on the next touch, so nothing
