@@ -333,6 +333,8 @@ arr_new(uint32_t id, size_t n, struct arr *prev)
 		return NULL;
 	}
 	a->cells = (struct cell *)(p + PAGE);
+	/* A fork child empties every table: its cells come to it zero. */
+	_mon_wipe_on_fork(a->cells, n * sizeof(struct cell));
 	h = (struct head *)a->cells - 1;
 	h->id = id;
 	h->mask = (n - 1) * sizeof(struct cell);
