@@ -137,7 +137,7 @@ struct report {
 };
 
 /* attrib.c */
-void	attribute(struct report *, const struct profile *, struct symtab *,
+void	attribute(struct report *, struct profile *, struct symtab *,
 	    const struct opts *);
 void	report_free(struct report *);
 
