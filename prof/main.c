@@ -186,11 +186,13 @@ main(int argc, char *argv[])
 		if (profile_read(&p, files[i], &why) != 0)
 			errx(1, "%s: %s", files[i], why);
 	profile_finish(&p);
+	heap_trim();
 	if (prog == NULL)
 		prog = default_prog(&p);
 	shown = printable(prog);
 	if (symtab_load(&st, prog, &why) != 0)
 		errx(1, "%s: %s", shown, why);
+	heap_trim();
 	profile_check_id(&p, shown, &st);
 	if (p.usedcells == 0)
 		warnx("no call counts captured");

@@ -19,16 +19,19 @@
 #define UNSAMPLED_WARN	0.05	/* and worth a warning, */
 #define UNSAMPLED_WARN_S 0.05	/* if it is at least so many seconds */
 
+/*
+ * 40 bytes: a program of a million functions has a million entries, and
+ * they are all there while the rows are made.  Its address is its first
+ * function's.
+ */
 struct entry {
 	size_t		 first;		/* its group in funcs */
 	size_t		 ngroup;
-	uint64_t	 addr;
 	double		 samples;
 	uint64_t	 calls;
-	int		 local;		/* a local with no global to join */
-	int		 self;		/* libmon's code: overhead, no row */
-	int		 graph;		/* on an arc or in a stack */
-	size_t		 row;		/* the id of its row */
+	unsigned char	 local;		/* a local with no global to join */
+	unsigned char	 self;		/* libmon's code: overhead, no row */
+	unsigned char	 graph;		/* on an arc or in a stack */
 };
 
 /* An object's symbols and entries, loaded when first needed. */
@@ -38,8 +41,9 @@ struct otab {
 	int		 ok;
 	const char	*why;
 	char		*label;		/* basename of the path */
-	struct entry	*ents;
+	struct entry	*ents;		/* NULL once the rows are made */
 	size_t		 nents;
+	size_t		*rowid;		/* each entry's row, or ROW_NONE */
 	size_t		 selfent;	/* libmon's entry, or SIZE_MAX */
 };
 

@@ -286,7 +286,7 @@ graph_place(struct attr *a, size_t obj, uint64_t addr, int cell,
 	f = *t == NULL || (cell && addr == 0) ? SIZE_MAX :
 	    lookup(a, cell, &(*t)->st, addr - (cell ? 1 : 0));
 	if (f != SIZE_MAX && (*k = (*t)->st.funcs[f].entry) != SIZE_MAX)
-		return (*t)->ents[*k].self ? F_SELF : F_ENTRY;
+		return *k == (*t)->selfent ? F_SELF : F_ENTRY;
 	if (a->o->progonly || obj == OBJ_MAIN)
 		return F_NONE;
 	return F_RAW;
@@ -349,7 +349,7 @@ graph_row(struct attr *a, size_t obj, uint64_t addr, int cell)
 
 	switch (graph_place(a, obj, addr, cell, &t, &k)) {
 	case F_ENTRY:
-		return t->ents[k].row;
+		return t->rowid[k];
 	case F_SELF:
 		return ROW_SELF;
 	case F_RAW:
@@ -513,12 +513,24 @@ wants_graph(const struct opts *o)
 }
 
 /*
+ * Does a later step read the profile's cells and arcs again?  -s counts
+ * the arcs, an export may lay them out (gmon's does); otherwise they go
+ * as soon as they are placed.
+ */
+static int
+keeps_counts(const struct opts *o)
+{
+	return o->stats || o->format != NULL;
+}
+
+/*
  * Turn profile p into report r, with st the program's symbols.  st's
  * functions get their entry numbers; the rows point into st and into
- * the tables of other objects, which stay loaded.
+ * the tables of other objects, which stay loaded.  p's cells and arcs
+ * are given back once placed, unless keeps_counts() says otherwise.
  */
 void
-attribute(struct report *r, const struct profile *p, struct symtab *st,
+attribute(struct report *r, struct profile *p, struct symtab *st,
     const struct opts *o)
 {
 	struct attr a;
@@ -541,8 +553,14 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	hist = attribute_hist(&a);
 	r->attributed = r->histattr;
 	attribute_places(&a);
+	if (!keeps_counts(o))
+		profile_drop_cells(p);
 	graph_mark(&a);
+	if (!keeps_counts(o) && !wants_graph(o))
+		profile_drop_arcs(p);
 	entry_rows(&a, &cap);
+	note_uses(&a);
+	drop_entries(&a);
 	raw_rows(&a, &cap);
 	mark_clashes(r);
 	r->g.counted = p->arcfiles > 0;
@@ -553,8 +571,8 @@ attribute(struct report *r, const struct profile *p, struct symtab *st,
 	}
 	free(a.arcto);
 	free(a.byfrom);
-	note_uses(&a);
-	drop_entries(&a);
+	if (!keeps_counts(o))
+		profile_drop_arcs(p);
 	if (wants_graph(o))
 		graph_compute(r, o->estimate);
 	kernel_row(&a, &cap);
@@ -586,6 +604,7 @@ report_free(struct report *r)
 			symtab_free(&tabs[i].st);
 		free(tabs[i].label);
 		free(tabs[i].ents);
+		free(tabs[i].rowid);
 	}
 	free(tabs);
 	free(r->rows);

@@ -42,7 +42,6 @@ new_entry(struct otab *t, size_t first, size_t n)
 	memset(e, 0, sizeof(*e));
 	e->first = first;
 	e->ngroup = n;
-	e->addr = t->st.funcs[first].addr;
 	return t->nents++;
 }
 
@@ -242,10 +241,10 @@ make_entries(struct otab *t, const struct profile *p, size_t obj,
 }
 
 /*
- * Every place has its row by now: the entries, a million for a program
- * of a million functions, are given back before the call graph is
- * worked out.  The functions keep their entry numbers, which no longer
- * lead anywhere.
+ * Every entry has its row by now: the entries, a million for a program
+ * of a million functions, are given back before the call graph's arcs
+ * are made.  The functions keep their entry numbers, which now lead
+ * to the entries' rows (rowid) alone.
  */
 void
 drop_entries(struct attr *a)
@@ -255,7 +254,6 @@ drop_entries(struct attr *a)
 	for (i = 0; i < a->r->ntabs; i++) {
 		free(a->tabs[i].ents);
 		a->tabs[i].ents = NULL;
-		a->tabs[i].nents = 0;
 	}
 }
 
@@ -281,7 +279,6 @@ jit_entries(struct otab *t)
 			continue;
 		e->first = k;
 		e->ngroup = 1;
-		e->addr = st->funcs[k].addr;
 	}
 }
 

@@ -38,14 +38,14 @@ struct row {
 	size_t		 id;		/* its place in the graph, stable */
 	size_t		 byname;	/* rank of its first name (sort.c) */
 	int		 graphonly;	/* a row only the graph needed */
+	int		 kernel;	/* the kernel's or the unsampled row:
+					   no stack has it */
 	double		 gself;		/* samples of stacks it ends */
 	double		 incl;		/* samples of stacks it is in */
 	double		 est;		/* gprof's estimate of incl */
 	uint64_t	 callsin;	/* arcs into it from other rows */
 	uint64_t	 selfcalls;	/* and from itself */
 	size_t		 level;		/* fewest frames above it in a stack */
-	int		 kernel;	/* the kernel's or the unsampled row:
-					   no stack has it */
 };
 
 #define ROW_NONE	SIZE_MAX	/* a frame no row stands for */
@@ -137,7 +137,7 @@ struct report {
 };
 
 /* attrib.c */
-void	attribute(struct report *, const struct profile *, struct symtab *,
+void	attribute(struct report *, struct profile *, struct symtab *,
 	    const struct opts *);
 void	report_free(struct report *);
 

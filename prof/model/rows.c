@@ -128,18 +128,20 @@ entry_row(struct attr *a, size_t i, const struct entry *e, struct row *w)
 	}
 	w->obj = i == OBJ_MAIN ? NULL : t->label;
 	w->objidx = i;
-	w->addr = e->addr;
+	w->addr = t->st.funcs[e->first].addr;
 	w->samples = e->samples;
 	w->calls = e->calls;
 }
 
 /* Main-program functions without time or calls, for -s and -z. */
 static int
-idle_entry(const struct attr *a, const struct entry *e, int *inrange)
+idle_entry(const struct attr *a, const struct otab *t, const struct entry *e,
+    int *inrange)
 {
 	const struct profile *p = a->p;
+	uint64_t addr = t->st.funcs[e->first].addr;
 
-	*inrange = e->addr >= p->lpc && e->addr < p->hpc;
+	*inrange = addr >= p->lpc && addr < p->hpc;
 	return e->samples == 0 && e->calls == 0;
 }
 
@@ -158,6 +160,23 @@ count_qualified(struct attr *a, const struct entry *e, int idle)
 	}
 }
 
+/*
+ * Room for every row there may be, taken at once: grown one by one, a
+ * million rows leave copies of themselves behind in the heap.  Entries,
+ * raw addresses, the kernel's row and the unsampled one.
+ */
+static void
+reserve_rows(struct attr *a, size_t *cap)
+{
+	size_t i, n = a->nraws + 2;
+
+	for (i = 0; i < a->p->nobjs; i++)
+		if (a->tabs[i].ok)
+			n += a->tabs[i].nents;
+	a->r->rows = xgrow(a->r->rows, cap, a->r->nrows, n,
+	    sizeof(*a->r->rows));
+}
+
 void
 entry_rows(struct attr *a, size_t *cap)
 {
@@ -167,18 +186,21 @@ entry_rows(struct attr *a, size_t *cap)
 	size_t i, k;
 	int idle, inrange, shown;
 
+	reserve_rows(a, cap);
 	for (i = 0; i < a->p->nobjs; i++) {
 		t = &a->tabs[i];
 		if (!t->ok)
 			continue;
+		t->rowid = xcalloc(t->nents + 1, sizeof(*t->rowid));
 		for (k = 0; k < t->nents; k++) {
 			e = &t->ents[k];
+			t->rowid[k] = ROW_NONE;
 			if (e->self) {
 				a->r->overhead += e->samples;
 				a->r->libmon = a->p->nself > 0 ? 'r' : 'n';
 				continue;
 			}
-			idle = idle_entry(a, e, &inrange);
+			idle = idle_entry(a, t, e, &inrange);
 			if (i == OBJ_MAIN)
 				count_qualified(a, e, idle);
 			shown = !idle || (a->o->zeros && i == OBJ_MAIN &&
@@ -188,7 +210,7 @@ entry_rows(struct attr *a, size_t *cap)
 			w = new_row(a->r, cap);
 			entry_row(a, i, e, w);
 			w->graphonly = !shown;
-			e->row = w->id;
+			t->rowid[k] = w->id;
 		}
 	}
 }

@@ -722,6 +722,27 @@ profile_free(struct profile *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/*
+ * Give back p's cells, a million for a program of a million functions,
+ * once they are counted where they belong; the totals stay.
+ */
+void
+profile_drop_cells(struct profile *p)
+{
+	free(p->cells);
+	p->cells = NULL;
+	p->ncells = 0;
+}
+
+/* Give back p's arcs, as its cells above; arcfiles and arcsbad stay. */
+void
+profile_drop_arcs(struct profile *p)
+{
+	free(p->arcs);
+	p->arcs = NULL;
+	p->narcs = p->arccap = 0;
+}
+
 static void
 hexid(char *buf, const unsigned char *id, size_t len)
 {

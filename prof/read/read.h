@@ -227,6 +227,8 @@ int	profile_add(struct profile *, const char *, unsigned char *, size_t,
 	    const char **);
 void	profile_finish(struct profile *);
 void	profile_free(struct profile *);
+void	profile_drop_cells(struct profile *);
+void	profile_drop_arcs(struct profile *);
 void	profile_check_id(const struct profile *, const char *,
 	    const struct symtab *);
 const char *profile_clock(const struct profile *);

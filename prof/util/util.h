@@ -44,6 +44,7 @@ void	*xmalloc(size_t);
 void	*xcalloc(size_t, size_t);
 void	*xreallocarray(void *, size_t, size_t);
 void	*xgrow(void *, size_t *, size_t, size_t, size_t);
+void	 heap_trim(void);
 char	*xstrdup(const char *);
 char	*xstrndup(const char *, size_t);
 

@@ -5,6 +5,9 @@
  * would have to check it everywhere.
  */
 #include <err.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,4 +89,19 @@ xstrndup(const char *s, size_t n)
 	memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
+}
+
+/*
+ * Give the heap's free pages back to the system.  glibc raises its mmap
+ * threshold as big blocks are freed, so that the reader's temporaries
+ * of a million elements land in the heap and, freed, stay resident
+ * below what is still in use: tens of megabytes that no later array of
+ * that size reuses.  Called between steps; elsewhere a no-op.
+ */
+void
+heap_trim(void)
+{
+#ifdef __GLIBC__
+	(void)malloc_trim(0);
+#endif
 }
