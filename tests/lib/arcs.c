@@ -4,7 +4,7 @@
  * arcs_test can hold the profile to every one of them.  Its functions
  * (f, g, d) are written by mkarcs into arcs.gen.c (see there).
  *
- * usage: h_arcs [-f] [-s] L S R
+ * usage: h_arcs [-f] [-s] [-v] L S R
  *
  *	L long threads, started together, go R rounds each over every
  *	arc: longrun -> gi (one call site, NG callees), gi -> its leaves
@@ -24,6 +24,11 @@
  *		long threads run; the child runs 4 long threads of R
  *		rounds and exits.  Set PROFDIR so that it writes a
  *		profile of its own.
+ *	-v	each long thread's first counted call is made by a vfork
+ *		child, on the thread, before the thread has counted
+ *		anything: the child calls g0 from vfirst, which is not
+ *		instrumented, and exits; its calls are the parent's,
+ *		whose memory it ran in.
  *
  * Each process writes the arcs it made to exp.PID, "CALLER CALLEE
  * COUNT" a line (arcs of no calls left out), and "pid P signals N" to
@@ -60,13 +65,14 @@ extern long (*const arcs_g[])(long);
 extern long (*const arcs_d[])(int, long);
 
 /* The callers of g and d, as nm names them. */
-enum { LONG, SHORT, SIG, NCALLER };
-static const char *const caller[NCALLER] = { "longrun", "shortrun", "onsig" };
+enum { LONG, SHORT, SIG, VFIRST, NCALLER };
+static const char *const caller[NCALLER] = { "longrun", "shortrun", "onsig",
+    "vfirst" };
 
 volatile long sink;
 static pthread_t tid[MAXL];
 static pthread_barrier_t start;
-static int rounds, sig;
+static int rounds, sig, vf;
 static atomic_long nsig;		/* handler runs */
 
 /* The leaf of short thread q's w-th call through d. */
@@ -125,6 +131,26 @@ longrun(void *arg)
 	return NULL;
 }
 
+/*
+ * -v: a long thread whose first counted call is a vfork child's (the
+ * thread is not set up to count yet), then its rounds.  Not
+ * instrumented, so that nothing before the vfork counts a call.
+ */
+__attribute__((no_instrument_function)) void *
+vfirst(void *arg)
+{
+	pid_t p;
+	int st;
+
+	if ((p = vfork()) == 0) {
+		sink = arcs_g[0]((long)arg);
+		_exit(0);
+	}
+	if (p == -1 || waitpid(p, &st, 0) != p || st != 0)
+		errx(1, "vfork child: status %#x", st);
+	return longrun(arg);
+}
+
 void *
 shortrun(void *arg)
 {
@@ -165,6 +191,7 @@ expect(long l, long s, long r, long nsig)
 		err(1, "calloc");
 	for (i = 0; i < NG; i++)
 		eg[LONG][i] = l * r;
+	eg[VFIRST][0] = vf ? l : 0;
 	for (d = 0; d < ND; d++) {
 		ed[LONG][d] = l * r * NF;
 		for (j = 0; j < NF; j++)
@@ -197,7 +224,8 @@ expect(long l, long s, long r, long nsig)
 	for (i = 0; i < NG; i++)
 		for (j = i * (NF / NG); j < (i + 1) * (NF / NG); j++)
 			fprintf(f, "g%d f%d %ld\n", i, j,
-			    eg[LONG][i] + eg[SHORT][i] + eg[SIG][i]);
+			    eg[LONG][i] + eg[SHORT][i] + eg[SIG][i] +
+			    eg[VFIRST][i]);
 	for (d = 0; d < ND; d++)
 		for (j = 0; j < NF; j++)
 			if (edf[d * NF + j] != 0)
@@ -218,7 +246,7 @@ static void
 child(long r)
 {
 	atomic_store(&nsig, 0);
-	sig = 0;
+	sig = vf = 0;
 	run(4, 0, r, -1);
 	expect(4, 0, r, 0);
 	fflush(stdout);
@@ -241,8 +269,8 @@ run(long l, long s, long r, long forkat)
 	if ((errno = pthread_barrier_init(&start, NULL, (unsigned)l + 1)) != 0)
 		err(1, "pthread_barrier_init");
 	for (t = 0; t < l; t++)
-		if ((errno = pthread_create(&tid[t], NULL, longrun,
-		    (void *)t)) != 0)
+		if ((errno = pthread_create(&tid[t], NULL,
+		    vf ? vfirst : longrun, (void *)t)) != 0)
 			err(1, "pthread_create");
 	pthread_barrier_wait(&start);
 	p = -1;
@@ -276,13 +304,16 @@ main(int argc, char *argv[])
 	int c, fk;
 
 	fk = 0;
-	while ((c = getopt(argc, argv, "fs")) != -1)
+	while ((c = getopt(argc, argv, "fsv")) != -1)
 		switch (c) {
 		case 'f':
 			fk = 1;
 			break;
 		case 's':
 			sig = 1;
+			break;
+		case 'v':
+			vf = 1;
 			break;
 		default:
 			goto usage;
@@ -304,6 +335,6 @@ main(int argc, char *argv[])
 	expect(l, s, r, atomic_load(&nsig));
 	return 0;
 usage:
-	fprintf(stderr, "usage: h_arcs [-f] [-s] L S R\n");
+	fprintf(stderr, "usage: h_arcs [-f] [-s] [-v] L S R\n");
 	return 2;
 }

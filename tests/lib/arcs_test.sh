@@ -183,6 +183,24 @@ signal_handler_arcs_exact_body()
 	verdict
 }
 
+atf_test_case vfork_child_first_arcs_exact
+vfork_child_first_arcs_exact_head()
+{
+	atf_set descr "Each of 48 threads makes its first counted call in" \
+	    "a vfork child, before it has counted anything itself, then" \
+	    "counts on as a thread that started later does: every arc is" \
+	    "exact (the child set the thread up with its own id, and two" \
+	    "threads came to count into one table)"
+}
+vfork_child_first_arcs_exact_body()
+{
+	setup
+	arcs -v 48 400 2
+	judge default
+	judge timer 2
+	verdict
+}
+
 atf_test_case fork_child_arcs_exact
 fork_child_arcs_exact_head()
 {
@@ -204,5 +222,6 @@ atf_init_test_cases()
 {
 	atf_add_test_case threads_arcs_exact
 	atf_add_test_case signal_handler_arcs_exact
+	atf_add_test_case vfork_child_first_arcs_exact
 	atf_add_test_case fork_child_arcs_exact
 }
