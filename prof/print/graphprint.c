@@ -62,16 +62,16 @@ static double
 row_time(const struct gp *g, const struct row *w)
 {
 	if (g->r->g.sampled)
-		return w->incl;
+		return graph_node(g->r, w)->incl;
 	if (g->timed)
-		return w->est;
+		return graph_node(g->r, w)->est;
 	return w->samples;
 }
 
 static double
 row_self(const struct gp *g, const struct row *w)
 {
-	return g->r->g.sampled ? w->gself : w->samples;
+	return g->r->g.sampled ? graph_node(g->r, w)->gself : w->samples;
 }
 
 /* An arc's time and the self part of it, as row_time() has them. */
@@ -80,13 +80,14 @@ arc_time(const struct gp *g, const struct cgarc *c, double *all,
     double *self)
 {
 	const struct row *w = g->r->byid[c->to];
+	double est = graph_node(g->r, w)->est;
 
 	if (g->r->g.sampled) {
 		*all = c->samples;
 		*self = c->leaf;
 	} else if (g->timed) {
 		*all = c->est;
-		*self = w->est > 0 ? c->est * w->samples / w->est : 0;
+		*self = est > 0 ? c->est * w->samples / est : 0;
 	} else
 		*all = *self = 0;
 }
@@ -102,8 +103,11 @@ cmp_entry(const void *x, const void *y)
 
 	if (ta != tb)
 		return ta > tb ? -1 : 1;
-	if (a->level != b->level)
-		return a->level < b->level ? -1 : 1;
+	size_t la = graph_node(sortgp->r, a)->level;
+	size_t lb = graph_node(sortgp->r, b)->level;
+
+	if (la != lb)
+		return la < lb ? -1 : 1;
 	if (a->calls != b->calls)
 		return a->calls > b->calls ? -1 : 1;
 	if (a->byname != b->byname)
@@ -129,7 +133,7 @@ entries(struct gp *g)
 	g->order = xcalloc(g->r->nrows + 1, sizeof(*g->order));
 	for (i = 0; i < g->r->nrows; i++) {
 		w = &g->r->rows[i];
-		if (in[w->id] || w->incl > 0)
+		if (in[w->id] || graph_node(g->r, w)->incl > 0)
 			g->order[g->n++] = w->id;
 	}
 	free(in);
@@ -246,7 +250,8 @@ put_called(const struct gp *g, const struct cgarc *c)
 	size_t n;
 
 	if (c->counted && c->from != c->to)
-		n = two_figures(buf, c->calls, '/', w->callsin);
+		n = two_figures(buf, c->calls, '/',
+		    graph_node(g->r, w)->callsin);
 	else if (c->counted)
 		n = fig_u64(buf, c->calls);
 	else if (c->unconfirmed)
@@ -284,6 +289,7 @@ static void
 own_line(struct gp *g, const struct row *w)
 {
 	char idx[24], calls[48];
+	const struct node *nd = graph_node(g->r, w);
 	double t = row_time(g, w), self = row_self(g, w);
 	int have = g->r->g.sampled || g->timed;
 	size_t n, k;
@@ -292,10 +298,10 @@ own_line(struct gp *g, const struct row *w)
 	k = 1 + fig_u64(idx + 1, g->index[w->id]);
 	idx[k++] = ']';
 	n = 0;
-	if (g->r->g.counted && w->selfcalls > 0)
-		n = two_figures(calls, w->callsin, '+', w->selfcalls);
-	else if (g->r->g.counted && w->callsin > 0)
-		n = fig_u64(calls, w->callsin);
+	if (g->r->g.counted && nd->selfcalls > 0)
+		n = two_figures(calls, nd->callsin, '+', nd->selfcalls);
+	else if (g->r->g.counted && nd->callsin > 0)
+		n = fig_u64(calls, nd->callsin);
 	else if (w->calls > 0)
 		n = fig_u64(calls, w->calls);
 	fwrite(idx, 1, k, stdout);
@@ -500,6 +506,7 @@ estimate_print(struct report *r, const struct opts *o)
 {
 	const struct cgarc *c;
 	const struct row *w;
+	const struct node *nd;
 	struct gp g;
 	size_t i, n = 0;
 
@@ -518,9 +525,10 @@ estimate_print(struct report *r, const struct opts *o)
 	    "function, or caller -> callee");
 	for (i = 0; i < r->nrows; i++) {
 		w = &r->rows[i];
-		if (!differ(&g, w->incl, w->est))
+		nd = graph_node(r, w);
+		if (!differ(&g, nd->incl, nd->est))
 			continue;
-		est_line(&g, w->incl, w->est, ROW_NONE, w->id);
+		est_line(&g, nd->incl, nd->est, ROW_NONE, w->id);
 		n++;
 	}
 	for (i = 0; i < r->g.narcs; i++) {
