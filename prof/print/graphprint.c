@@ -53,7 +53,6 @@ struct gp {
 	size_t		*list;		/* callers or callees of an entry */
 	size_t		*into;		/* arcs by callee: of row i, */
 	size_t		*intofirst;	/* into[intofirst[i] .. [i + 1]) */
-	size_t		*fromfirst;	/* arcs from row i: fromfirst[i] .. */
 	struct fixed	 col[3];	/* self, children, %time */
 };
 
@@ -338,14 +337,33 @@ cmp_arc(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+/*
+ * The first arc from row id or a later one: the arcs are sorted by
+ * caller, and a search costs less than 8 MB of places for a million rows.
+ */
+static size_t
+first_from(const struct graph *gr, size_t id)
+{
+	size_t lo = 0, hi = gr->narcs, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (gr->arcs[mid].from < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The callers (callers 1) or callees (0) of row id, in print order. */
 static size_t
 arcs_of(struct gp *g, size_t id, int callers)
 {
 	size_t i, n = 0, t, lo, hi;
 
-	lo = callers ? g->intofirst[id] : g->fromfirst[id];
-	hi = callers ? g->intofirst[id + 1] : g->fromfirst[id + 1];
+	lo = callers ? g->intofirst[id] : first_from(&g->r->g, id);
+	hi = callers ? g->intofirst[id + 1] : first_from(&g->r->g, id + 1);
 	for (i = lo; i < hi; i++)
 		g->list[n++] = callers ? g->into[i] : i;
 	sortarcs = g;
@@ -361,9 +379,9 @@ arcs_of(struct gp *g, size_t id, int callers)
 
 /*
  * Where each row's arcs are: those from it lie together, the arcs
- * being sorted by caller; those into it are gathered by a counting
- * sort on the callee.  Rows' ids are below nrows; arcs from no row
- * come last, and are no row's callees list.
+ * being sorted by caller (first_from()); those into it are gathered by
+ * a counting sort on the callee.  Rows' ids are below nrows; arcs from
+ * no row come last, and are no row's callees list.
  */
 static void
 index_arcs(struct gp *g)
@@ -371,14 +389,8 @@ index_arcs(struct gp *g)
 	const struct graph *gr = &g->r->g;
 	size_t i, k, n = g->r->nrows;
 
-	g->fromfirst = xcalloc(n + 2, sizeof(*g->fromfirst));
 	g->intofirst = xcalloc(n + 2, sizeof(*g->intofirst));
 	g->into = xcalloc(gr->narcs + 1, sizeof(*g->into));
-	for (i = 0, k = 0; i <= n; i++) {
-		while (k < gr->narcs && gr->arcs[k].from < i)
-			k++;
-		g->fromfirst[i] = k;
-	}
 	for (k = 0; k < gr->narcs; k++)
 		g->intofirst[gr->arcs[k].to + 1]++;
 	for (i = 0; i < n; i++)
@@ -449,7 +461,6 @@ gp_free(struct gp *g)
 	free(g->list);
 	free(g->into);
 	free(g->intofirst);
-	free(g->fromfirst);
 }
 
 /* -q: the call graph of r on stdout. */
