@@ -312,16 +312,16 @@ est_cycle(struct report *r, struct walk *w, size_t from)
 	w->total[n] = 0;
 	for (i = from; i < w->ns; i++) {
 		v = w->stack[i];
-		r->g.nodes[v].est = est_self(r, &r->rows[v]);
+		r->g.rowest[v] = est_self(r, &r->rows[v]);
 		in += (double)r->g.nodes[v].callsin;
 		for (k = w->first[v]; k < w->first[v + 1]; k++) {
 			c = &r->g.arcs[k];
 			if (est_follows(c) && w->comp[c->to] == n)
 				inside += (double)c->calls;
 			else if (est_follows(c))
-				r->g.nodes[v].est += est_arc(w, c);
+				r->g.rowest[v] += est_arc(w, c);
 		}
-		w->total[n] += r->g.nodes[v].est;
+		w->total[n] += r->g.rowest[v];
 	}
 	w->outside[n] = in - inside;
 	w->ns = from;
@@ -383,6 +383,8 @@ estimate(struct report *r)
 	size_t i, k, n = r->nrows + 1;
 
 	memset(&w, 0, sizeof(w));
+	r->g.rowest = xcalloc(n, sizeof(*r->g.rowest));
+	r->g.arcest = xcalloc(r->g.narcs + 1, sizeof(*r->g.arcest));
 	w.first = xcalloc(n + 1, sizeof(*w.first));
 	w.index = xcalloc(n, sizeof(*w.index));
 	w.low = xcalloc(n, sizeof(*w.low));
@@ -403,7 +405,7 @@ estimate(struct report *r)
 			est_walk(r, &w, i);
 	for (k = 0; k < r->g.narcs; k++) {
 		c = &r->g.arcs[k];
-		c->est = est_arc(&w, c);
+		r->g.arcest[k] = est_arc(&w, c);
 	}
 	r->g.estimated = 1;
 	free(w.first);
@@ -443,6 +445,8 @@ graph_free(struct graph *g)
 	free(g->ids);
 	free(g->skipped);
 	free(g->nodes);
+	free(g->rowest);
+	free(g->arcest);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -456,4 +460,21 @@ graph_node(const struct report *r, const struct row *w)
 	static const struct node none;
 
 	return w->id < r->g.nnodes ? &r->g.nodes[w->id] : &none;
+}
+
+/*
+ * gprof's estimates, 0 where there are none: kept apart from the nodes
+ * and the arcs, for only -e and -i without stacks want them.
+ */
+double
+graph_rowest(const struct report *r, const struct row *w)
+{
+	return r->g.rowest != NULL && w->id < r->g.nnodes ?
+	    r->g.rowest[w->id] : 0;
+}
+
+double
+graph_arcest(const struct graph *g, const struct cgarc *c)
+{
+	return g->arcest != NULL ? g->arcest[c - g->arcs] : 0;
 }

@@ -50,7 +50,6 @@ struct row {
 struct node {
 	double		 gself;		/* samples of stacks it ends */
 	double		 incl;		/* samples of stacks it is in */
-	double		 est;		/* gprof's estimate of incl */
 	uint64_t	 callsin;	/* arcs into it from other rows */
 	uint64_t	 selfcalls;	/* and from itself */
 	size_t		 level;		/* fewest frames above it in a stack */
@@ -71,7 +70,6 @@ struct cgarc {
 	int		 unconfirmed;	/* in stacks, uncounted, to counted */
 	double		 samples;
 	double		 leaf;
-	double		 est;		/* gprof's estimate of its time */
 };
 
 /* A stack in rows, ids[first .. first + depth), innermost first. */
@@ -94,6 +92,9 @@ struct graph {
 	size_t		 skipcap;
 	struct node	*nodes;		/* by id, the rows graph_compute saw */
 	size_t		 nnodes;
+	double		*rowest;	/* gprof's estimate of a row's incl,
+					   by id, if estimated */
+	double		*arcest;	/* and of an arc's time, by arc */
 	int		 counted;	/* the files had arcs */
 	int		 sampled;	/* the files had stacks */
 	double		 samples;	/* in the stacks, libmon's left out */
@@ -155,6 +156,8 @@ void	report_free(struct report *);
 void	graph_compute(struct report *, int);
 size_t	graph_find(const struct graph *, size_t, size_t);
 const struct node *graph_node(const struct report *, const struct row *);
+double	graph_rowest(const struct report *, const struct row *);
+double	graph_arcest(const struct graph *, const struct cgarc *);
 void	graph_free(struct graph *);
 
 /* sort.c */

@@ -63,7 +63,7 @@ row_time(const struct gp *g, const struct row *w)
 	if (g->r->g.sampled)
 		return graph_node(g->r, w)->incl;
 	if (g->timed)
-		return graph_node(g->r, w)->est;
+		return graph_rowest(g->r, w);
 	return w->samples;
 }
 
@@ -79,14 +79,14 @@ arc_time(const struct gp *g, const struct cgarc *c, double *all,
     double *self)
 {
 	const struct row *w = g->r->byid[c->to];
-	double est = graph_node(g->r, w)->est;
+	double est = graph_rowest(g->r, w), cest = graph_arcest(&g->r->g, c);
 
 	if (g->r->g.sampled) {
 		*all = c->samples;
 		*self = c->leaf;
 	} else if (g->timed) {
-		*all = c->est;
-		*self = est > 0 ? c->est * w->samples / est : 0;
+		*all = cest;
+		*self = est > 0 ? cest * w->samples / est : 0;
 	} else
 		*all = *self = 0;
 }
@@ -537,17 +537,18 @@ estimate_print(struct report *r, const struct opts *o)
 	for (i = 0; i < r->nrows; i++) {
 		w = &r->rows[i];
 		nd = graph_node(r, w);
-		if (!differ(&g, nd->incl, nd->est))
+		if (!differ(&g, nd->incl, graph_rowest(r, w)))
 			continue;
-		est_line(&g, nd->incl, nd->est, ROW_NONE, w->id);
+		est_line(&g, nd->incl, graph_rowest(r, w), ROW_NONE, w->id);
 		n++;
 	}
 	for (i = 0; i < r->g.narcs; i++) {
 		c = &r->g.arcs[i];
 		if (!c->counted || c->from == ROW_NONE || c->from == c->to ||
-		    !differ(&g, c->samples, c->est))
+		    !differ(&g, c->samples, graph_arcest(&r->g, c)))
 			continue;
-		est_line(&g, c->samples, c->est, c->from, c->to);
+		est_line(&g, c->samples, graph_arcest(&r->g, c), c->from,
+		    c->to);
 		n++;
 	}
 	if (n == 0)

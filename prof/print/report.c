@@ -121,7 +121,7 @@ print_incl(const struct report *r, const struct opts *o, const struct row *w,
 	if (r->g.sampled)
 		v = graph_node(r, w)->incl;
 	else if (o->estimate && r->g.estimated)
-		v = graph_node(r, w)->est;
+		v = graph_rowest(r, w);
 	else {
 		printf("%7s%9s", "-", "-");
 		return;
