@@ -501,6 +501,22 @@ graph_stacks(struct attr *a)
 }
 
 /*
+ * The arcs and stacks are rows by now, and nothing more looks a place
+ * up: the entries' row ids (8 MB for a million) are given back before
+ * the call graph is worked out.
+ */
+static void
+drop_rowids(struct attr *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->r->ntabs; i++) {
+		free(a->tabs[i].rowid);
+		a->tabs[i].rowid = NULL;
+	}
+}
+
+/*
  * Does the output want the call graph?  The flat report alone does not:
  * its rows are made all the same (the graph's own among them, which
  * may clash with others' names), but their arcs and stacks are left.
@@ -571,6 +587,7 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	}
 	free(a.arcto);
 	free(a.byfrom);
+	drop_rowids(&a);
 	if (!keeps_counts(o))
 		profile_drop_arcs(p);
 	if (wants_graph(o))

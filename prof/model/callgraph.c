@@ -114,12 +114,12 @@ static void
 count_calls(struct report *r)
 {
 	const struct cgarc *c;
-	struct row *w;
+	struct node *w;
 	size_t i;
 
 	for (i = 0; i < r->g.narcs; i++) {
 		c = &r->g.arcs[i];
-		w = &r->rows[c->to];
+		w = &r->g.nodes[c->to];
 		addsat(c->from == c->to ? &w->selfcalls : &w->callsin,
 		    c->calls);
 	}
@@ -129,7 +129,7 @@ count_calls(struct report *r)
 static int
 counted_into(const struct report *r, const struct cgarc *c)
 {
-	const struct row *w = &r->rows[c->to];
+	const struct node *w = &r->g.nodes[c->to];
 
 	return w->callsin > 0 || w->selfcalls > 0;
 }
@@ -199,7 +199,8 @@ rooted(const struct report *r, const struct cgstack *s)
 	if (j == 0)
 		return 1;	/* nothing to say of it */
 	w = &r->rows[id[j - 1]];
-	if (w->obj == NULL && w->callsin == 0 && w->selfcalls == 0)
+	if (w->obj == NULL && r->g.nodes[id[j - 1]].callsin == 0 &&
+	    r->g.nodes[id[j - 1]].selfcalls == 0)
 		return 1;
 	n = sizeof(starts) / sizeof(starts[0]);
 	for (k = 0; k < w->nnames; k++)
@@ -221,22 +222,22 @@ measure(struct report *r)
 	rowmark = xcalloc(r->nrows + 1, sizeof(*rowmark));
 	arcmark = xcalloc(g->narcs + 1, sizeof(*arcmark));
 	for (i = 0; i < r->nrows; i++)
-		r->rows[i].level = SIZE_MAX;
+		g->nodes[i].level = SIZE_MAX;
 	for (i = 0; i < g->nstacks; i++) {
 		s = &g->stacks[i];
 		id = g->ids + s->first;
 		g->samples += s->samples;
 		if (s->depth > 0 && id[0] != ROW_NONE)
-			r->rows[id[0]].gself += s->samples;
+			g->nodes[id[0]].gself += s->samples;
 		for (j = 0; j < s->depth; j++) {
 			if (id[j] == ROW_NONE)
 				continue;
-			if (s->depth - 1 - j < r->rows[id[j]].level)
-				r->rows[id[j]].level = s->depth - 1 - j;
+			if (s->depth - 1 - j < g->nodes[id[j]].level)
+				g->nodes[id[j]].level = s->depth - 1 - j;
 			if (rowmark[id[j]] == i + 1)
 				continue;
 			rowmark[id[j]] = i + 1;
-			r->rows[id[j]].incl += s->samples;
+			g->nodes[id[j]].incl += s->samples;
 		}
 		stack_pairs(r, i, arcmark);
 		if (!s->cut && !rooted(r, s))
@@ -250,7 +251,7 @@ measure(struct report *r)
 static double
 est_self(const struct report *r, const struct row *w)
 {
-	return r->g.sampled ? w->gself : w->samples;
+	return r->g.sampled ? r->g.nodes[w->id].gself : w->samples;
 }
 
 /* Does the estimate follow arc c?  Counted calls, to another row. */
@@ -311,16 +312,16 @@ est_cycle(struct report *r, struct walk *w, size_t from)
 	w->total[n] = 0;
 	for (i = from; i < w->ns; i++) {
 		v = w->stack[i];
-		r->rows[v].est = est_self(r, &r->rows[v]);
-		in += (double)r->rows[v].callsin;
+		r->g.rowest[v] = est_self(r, &r->rows[v]);
+		in += (double)r->g.nodes[v].callsin;
 		for (k = w->first[v]; k < w->first[v + 1]; k++) {
 			c = &r->g.arcs[k];
 			if (est_follows(c) && w->comp[c->to] == n)
 				inside += (double)c->calls;
 			else if (est_follows(c))
-				r->rows[v].est += est_arc(w, c);
+				r->g.rowest[v] += est_arc(w, c);
 		}
-		w->total[n] += r->rows[v].est;
+		w->total[n] += r->g.rowest[v];
 	}
 	w->outside[n] = in - inside;
 	w->ns = from;
@@ -382,6 +383,8 @@ estimate(struct report *r)
 	size_t i, k, n = r->nrows + 1;
 
 	memset(&w, 0, sizeof(w));
+	r->g.rowest = xcalloc(n, sizeof(*r->g.rowest));
+	r->g.arcest = xcalloc(r->g.narcs + 1, sizeof(*r->g.arcest));
 	w.first = xcalloc(n + 1, sizeof(*w.first));
 	w.index = xcalloc(n, sizeof(*w.index));
 	w.low = xcalloc(n, sizeof(*w.low));
@@ -402,7 +405,7 @@ estimate(struct report *r)
 			est_walk(r, &w, i);
 	for (k = 0; k < r->g.narcs; k++) {
 		c = &r->g.arcs[k];
-		c->est = est_arc(&w, c);
+		r->g.arcest[k] = est_arc(&w, c);
 	}
 	r->g.estimated = 1;
 	free(w.first);
@@ -425,6 +428,8 @@ estimate(struct report *r)
 void
 graph_compute(struct report *r, int est)
 {
+	r->g.nodes = xcalloc(r->nrows + 1, sizeof(*r->g.nodes));
+	r->g.nnodes = r->nrows;
 	join_arcs(&r->g);
 	count_calls(r);
 	measure(r);
@@ -439,5 +444,37 @@ graph_free(struct graph *g)
 	free(g->stacks);
 	free(g->ids);
 	free(g->skipped);
+	free(g->nodes);
+	free(g->rowest);
+	free(g->arcest);
 	memset(g, 0, sizeof(*g));
+}
+
+/*
+ * What the graph says of row w: nothing (all zero) for a row made after
+ * graph_compute() or when there is no graph.
+ */
+const struct node *
+graph_node(const struct report *r, const struct row *w)
+{
+	static const struct node none;
+
+	return w->id < r->g.nnodes ? &r->g.nodes[w->id] : &none;
+}
+
+/*
+ * gprof's estimates, 0 where there are none: kept apart from the nodes
+ * and the arcs, for only -e and -i without stacks want them.
+ */
+double
+graph_rowest(const struct report *r, const struct row *w)
+{
+	return r->g.rowest != NULL && w->id < r->g.nnodes ?
+	    r->g.rowest[w->id] : 0;
+}
+
+double
+graph_arcest(const struct graph *g, const struct cgarc *c)
+{
+	return g->arcest != NULL ? g->arcest[c - g->arcs] : 0;
 }

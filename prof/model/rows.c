@@ -108,19 +108,24 @@ entry_row(struct attr *a, size_t i, const struct entry *e, struct row *w)
 {
 	const struct otab *t = &a->tabs[i];
 	const struct func *g = &t->st.funcs[e->first];
-	int global = 0, plain = 0;
+	int global = 0, plain = 0, versioned = 0;
 	size_t k;
 
 	for (k = 0; k < e->ngroup; k++)
 		global |= !g[k].local;
-	for (k = 0; k < e->ngroup; k++)
-		if (by_locality(a, i, e, &g[k], global) &&
-		    strchr(g[k].name, '@') == NULL)
+	for (k = 0; k < e->ngroup; k++) {
+		if (!by_locality(a, i, e, &g[k], global))
+			continue;
+		if (strchr(g[k].name, '@') == NULL)
 			plain = 1;
+		else
+			versioned = 1;
+	}
+	/* Most entries have no versioned name: one look at each name. */
 	w->names = name_room(a->r, e->ngroup);
 	for (k = 0; k < e->ngroup; k++) {
-		if (!by_locality(a, i, e, &g[k], global) ||
-		    (plain && strchr(g[k].name, '@') != NULL))
+		if (!by_locality(a, i, e, &g[k], global) || (plain &&
+		    versioned && strchr(g[k].name, '@') != NULL))
 			continue;
 		w->names[w->nnames++] = g[k].name;
 		if (g[k].local && w->file == NULL)

@@ -53,7 +53,6 @@ struct gp {
 	size_t		*list;		/* callers or callees of an entry */
 	size_t		*into;		/* arcs by callee: of row i, */
 	size_t		*intofirst;	/* into[intofirst[i] .. [i + 1]) */
-	size_t		*fromfirst;	/* arcs from row i: fromfirst[i] .. */
 	struct fixed	 col[3];	/* self, children, %time */
 };
 
@@ -62,16 +61,16 @@ static double
 row_time(const struct gp *g, const struct row *w)
 {
 	if (g->r->g.sampled)
-		return w->incl;
+		return graph_node(g->r, w)->incl;
 	if (g->timed)
-		return w->est;
+		return graph_rowest(g->r, w);
 	return w->samples;
 }
 
 static double
 row_self(const struct gp *g, const struct row *w)
 {
-	return g->r->g.sampled ? w->gself : w->samples;
+	return g->r->g.sampled ? graph_node(g->r, w)->gself : w->samples;
 }
 
 /* An arc's time and the self part of it, as row_time() has them. */
@@ -80,13 +79,14 @@ arc_time(const struct gp *g, const struct cgarc *c, double *all,
     double *self)
 {
 	const struct row *w = g->r->byid[c->to];
+	double est = graph_rowest(g->r, w), cest = graph_arcest(&g->r->g, c);
 
 	if (g->r->g.sampled) {
 		*all = c->samples;
 		*self = c->leaf;
 	} else if (g->timed) {
-		*all = c->est;
-		*self = w->est > 0 ? c->est * w->samples / w->est : 0;
+		*all = cest;
+		*self = est > 0 ? cest * w->samples / est : 0;
 	} else
 		*all = *self = 0;
 }
@@ -102,8 +102,11 @@ cmp_entry(const void *x, const void *y)
 
 	if (ta != tb)
 		return ta > tb ? -1 : 1;
-	if (a->level != b->level)
-		return a->level < b->level ? -1 : 1;
+	size_t la = graph_node(sortgp->r, a)->level;
+	size_t lb = graph_node(sortgp->r, b)->level;
+
+	if (la != lb)
+		return la < lb ? -1 : 1;
 	if (a->calls != b->calls)
 		return a->calls > b->calls ? -1 : 1;
 	if (a->byname != b->byname)
@@ -129,7 +132,7 @@ entries(struct gp *g)
 	g->order = xcalloc(g->r->nrows + 1, sizeof(*g->order));
 	for (i = 0; i < g->r->nrows; i++) {
 		w = &g->r->rows[i];
-		if (in[w->id] || w->incl > 0)
+		if (in[w->id] || graph_node(g->r, w)->incl > 0)
 			g->order[g->n++] = w->id;
 	}
 	free(in);
@@ -246,7 +249,8 @@ put_called(const struct gp *g, const struct cgarc *c)
 	size_t n;
 
 	if (c->counted && c->from != c->to)
-		n = two_figures(buf, c->calls, '/', w->callsin);
+		n = two_figures(buf, c->calls, '/',
+		    graph_node(g->r, w)->callsin);
 	else if (c->counted)
 		n = fig_u64(buf, c->calls);
 	else if (c->unconfirmed)
@@ -284,6 +288,7 @@ static void
 own_line(struct gp *g, const struct row *w)
 {
 	char idx[24], calls[48];
+	const struct node *nd = graph_node(g->r, w);
 	double t = row_time(g, w), self = row_self(g, w);
 	int have = g->r->g.sampled || g->timed;
 	size_t n, k;
@@ -292,10 +297,10 @@ own_line(struct gp *g, const struct row *w)
 	k = 1 + fig_u64(idx + 1, g->index[w->id]);
 	idx[k++] = ']';
 	n = 0;
-	if (g->r->g.counted && w->selfcalls > 0)
-		n = two_figures(calls, w->callsin, '+', w->selfcalls);
-	else if (g->r->g.counted && w->callsin > 0)
-		n = fig_u64(calls, w->callsin);
+	if (g->r->g.counted && nd->selfcalls > 0)
+		n = two_figures(calls, nd->callsin, '+', nd->selfcalls);
+	else if (g->r->g.counted && nd->callsin > 0)
+		n = fig_u64(calls, nd->callsin);
 	else if (w->calls > 0)
 		n = fig_u64(calls, w->calls);
 	fwrite(idx, 1, k, stdout);
@@ -332,14 +337,33 @@ cmp_arc(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+/*
+ * The first arc from row id or a later one: the arcs are sorted by
+ * caller, and a search costs less than 8 MB of places for a million rows.
+ */
+static size_t
+first_from(const struct graph *gr, size_t id)
+{
+	size_t lo = 0, hi = gr->narcs, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (gr->arcs[mid].from < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The callers (callers 1) or callees (0) of row id, in print order. */
 static size_t
 arcs_of(struct gp *g, size_t id, int callers)
 {
 	size_t i, n = 0, t, lo, hi;
 
-	lo = callers ? g->intofirst[id] : g->fromfirst[id];
-	hi = callers ? g->intofirst[id + 1] : g->fromfirst[id + 1];
+	lo = callers ? g->intofirst[id] : first_from(&g->r->g, id);
+	hi = callers ? g->intofirst[id + 1] : first_from(&g->r->g, id + 1);
 	for (i = lo; i < hi; i++)
 		g->list[n++] = callers ? g->into[i] : i;
 	sortarcs = g;
@@ -355,9 +379,9 @@ arcs_of(struct gp *g, size_t id, int callers)
 
 /*
  * Where each row's arcs are: those from it lie together, the arcs
- * being sorted by caller; those into it are gathered by a counting
- * sort on the callee.  Rows' ids are below nrows; arcs from no row
- * come last, and are no row's callees list.
+ * being sorted by caller (first_from()); those into it are gathered by
+ * a counting sort on the callee.  Rows' ids are below nrows; arcs from
+ * no row come last, and are no row's callees list.
  */
 static void
 index_arcs(struct gp *g)
@@ -365,14 +389,8 @@ index_arcs(struct gp *g)
 	const struct graph *gr = &g->r->g;
 	size_t i, k, n = g->r->nrows;
 
-	g->fromfirst = xcalloc(n + 2, sizeof(*g->fromfirst));
 	g->intofirst = xcalloc(n + 2, sizeof(*g->intofirst));
 	g->into = xcalloc(gr->narcs + 1, sizeof(*g->into));
-	for (i = 0, k = 0; i <= n; i++) {
-		while (k < gr->narcs && gr->arcs[k].from < i)
-			k++;
-		g->fromfirst[i] = k;
-	}
 	for (k = 0; k < gr->narcs; k++)
 		g->intofirst[gr->arcs[k].to + 1]++;
 	for (i = 0; i < n; i++)
@@ -443,7 +461,6 @@ gp_free(struct gp *g)
 	free(g->list);
 	free(g->into);
 	free(g->intofirst);
-	free(g->fromfirst);
 }
 
 /* -q: the call graph of r on stdout. */
@@ -500,6 +517,7 @@ estimate_print(struct report *r, const struct opts *o)
 {
 	const struct cgarc *c;
 	const struct row *w;
+	const struct node *nd;
 	struct gp g;
 	size_t i, n = 0;
 
@@ -518,17 +536,19 @@ estimate_print(struct report *r, const struct opts *o)
 	    "function, or caller -> callee");
 	for (i = 0; i < r->nrows; i++) {
 		w = &r->rows[i];
-		if (!differ(&g, w->incl, w->est))
+		nd = graph_node(r, w);
+		if (!differ(&g, nd->incl, graph_rowest(r, w)))
 			continue;
-		est_line(&g, w->incl, w->est, ROW_NONE, w->id);
+		est_line(&g, nd->incl, graph_rowest(r, w), ROW_NONE, w->id);
 		n++;
 	}
 	for (i = 0; i < r->g.narcs; i++) {
 		c = &r->g.arcs[i];
 		if (!c->counted || c->from == ROW_NONE || c->from == c->to ||
-		    !differ(&g, c->samples, c->est))
+		    !differ(&g, c->samples, graph_arcest(&r->g, c)))
 			continue;
-		est_line(&g, c->samples, c->est, c->from, c->to);
+		est_line(&g, c->samples, graph_arcest(&r->g, c), c->from,
+		    c->to);
 		n++;
 	}
 	if (n == 0)

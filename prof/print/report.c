@@ -119,9 +119,9 @@ print_incl(const struct report *r, const struct opts *o, const struct row *w,
 	double v;
 
 	if (r->g.sampled)
-		v = w->incl;
+		v = graph_node(r, w)->incl;
 	else if (o->estimate && r->g.estimated)
-		v = w->est;
+		v = graph_rowest(r, w);
 	else {
 		printf("%7s%9s", "-", "-");
 		return;
@@ -463,13 +463,13 @@ static void
 leaves_against_self(const struct report *r)
 {
 	const struct row *w;
-	double leaves = 0, self = 0, d = 0;
+	double leaves = 0, self = 0, d = 0, gself;
 	size_t i;
 
 	for (i = 0; i < r->nrows; i++) {
 		w = &r->rows[i];
 		if (!w->kernel) {
-			leaves += w->gself;
+			leaves += graph_node(r, w)->gself;
 			self += w->samples;
 		}
 	}
@@ -477,10 +477,11 @@ leaves_against_self(const struct report *r)
 		return;
 	for (i = 0; i < r->nrows; i++) {
 		w = &r->rows[i];
+		gself = graph_node(r, w)->gself;
 		if (!w->kernel)
-			d += w->gself / leaves > w->samples / self ?
-			    w->gself / leaves - w->samples / self :
-			    w->samples / self - w->gself / leaves;
+			d += gself / leaves > w->samples / self ?
+			    gself / leaves - w->samples / self :
+			    w->samples / self - gself / leaves;
 	}
 	fprintf(stderr, "leaves: the stacks' self time is placed as the "
 	    "report's but for %.1f%% of it\n", 50 * d);
