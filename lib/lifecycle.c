@@ -16,7 +16,7 @@
  *	 ssiz = (sizeof(hdr) + nfunc * sizeof(cnt)) / sizeof(WORD)
  *
  * The call counts of cc -p code live in tables by thread and by CPU
- * (mcount.c) and are summed into the buffers' cells -- then into cells
+ * (mcount.c), are summed by arc (arcs.c) and into the buffers' cells -- then into cells
  * of their own past nfunc, so none is lost -- when the profile stops.
  * A later start adds its cells as capacity and replaces the histogram.
  * A profile is written once, by the stop that ends it; a stop that

@@ -79,8 +79,8 @@
  *
  * A thread starts with the id noid and the array nocell, which holds no
  * arc and no id's: its first call comes here, and the thread is set up.
- * Nothing here calls malloc; memory comes from mmap.  At stop, the
- * writer sums the arcs of all tables and the spill.
+ * Nothing here calls malloc; memory comes from mmap.  At stop, arcs.c
+ * sums the arcs of all tables and the spill (_mon_cells_each).
  */
 #define _GNU_SOURCE	/* dl_iterate_phdr */
 #include <sys/auxv.h>
@@ -850,175 +850,64 @@ _mon_cells_tables(void)
 }
 
 /*
- * The arcs of the tables summed by arc in an open hash of 2^bits, mapped.
- * The same arc is in several tables -- a thread's own, each id's it ran
- * on, the spill -- so the hash is sized by the largest table and doubles
- * when three quarters full.  Threads counting on (a snapshot) may claim
- * cells after the tables were measured; without memory to grow, an arc
- * new to the hash is left out, whole, for the next reading.
+ * About the arcs there are, for sizing what sums them: the cells claimed
+ * in the newest array of the table that holds most, and the spill's
+ * keys.  Not all of them when threads ran on several ids.
  */
-struct sum {
-	struct monx_arc		*h;
-	unsigned int		 bits;
-	size_t			 n;		/* arcs in h */
-};
-
-static void sum_add(struct sum *, uintptr_t, uintptr_t, uint64_t);
-
-/* Double s's hash; 0 without memory. */
-static int
-sum_grow(struct sum *s)
+size_t
+_mon_cells_most(void)
 {
-	struct sum ns;
-	size_t i, cap;
+	struct walk w = WALK;
+	struct tbl *t;
+	size_t most, n;
 
-	cap = (size_t)1 << s->bits;
-	if ((ns.h = _mon_map(2 * cap * sizeof(*ns.h))) == NULL)
-		return 0;
-	ns.bits = s->bits + 1;
-	ns.n = 0;
-	for (i = 0; i < cap; i++)
-		if (s->h[i].count != 0)
-			sum_add(&ns, s->h[i].frompc, s->h[i].selfpc,
-			    s->h[i].count);
-	_mon_unmap(s->h, cap * sizeof(*s->h));
-	*s = ns;
-	return 1;
+	most = 0;
+	while ((t = walk(&w)) != NULL)
+		if ((n = atomic_load(&atomic_load(&t->arr)->nused)) > most)
+			most = n;
+	return most + _mon_tab_keys(&spill);
 }
 
-/* Add n calls from -> self. */
-static void
-sum_add(struct sum *s, uintptr_t from, uintptr_t self, uint64_t n)
+/*
+ * Call fn(arg, from, self, n) for every place that counts an arc, n its
+ * calls: each table's cells, then the spill's slots.  The same arc comes
+ * from several places; places with no calls may come too.  Threads may
+ * count on meanwhile.  Uses nothing but reads: a polite termination runs
+ * it in a signal handler.
+ */
+void
+_mon_cells_each(void (*fn)(void *, uintptr_t, uintptr_t, uint64_t),
+    void *arg)
 {
-	size_t j, mask;
-
-	if (from == 0 || self == 0 || n == 0)
-		return;
-	for (;;) {
-		mask = ((size_t)1 << s->bits) - 1;
-		j = _mon_hash(from ^ (self << 17 | self >> 47), s->bits);
-		while (s->h[j].count != 0 &&
-		    (s->h[j].frompc != from || s->h[j].selfpc != self))
-			j = (j + 1) & mask;
-		if (s->h[j].count != 0) {
-			s->h[j].count += n;	/* an arc already there */
-			return;
-		}
-		if (s->n < ((size_t)3 << s->bits) / 4)
-			break;
-		if (!sum_grow(s))
-			return;		/* a new arc, and no room */
-	}
-	s->h[j].frompc = from;
-	s->h[j].selfpc = self;
-	s->h[j].count = n;
-	s->n++;
-}
-
-/* The arcs of table t. */
-static void
-sum_tbl(struct sum *s, struct tbl *t)
-{
+	struct walk w = WALK;
+	struct _mon_slot *sl;
+	struct tbl *t;
 	struct arr *a;
 	struct cell *c;
-	uint64_t w;
-	size_t wi, i;
-
-	for (a = atomic_load(&t->arr); a != NULL; a = a->prev)
-		for (wi = 0; wi < arr_words(a->ncells); wi++)
-			for (w = atomic_load(&a->touched[wi]); w != 0;
-			    w &= w - 1) {
-				c = (struct cell *)((char *)a->cells +
-				    wi * SPAN + (size_t)__builtin_ctzll(w) *
-				    PAGE);
-				for (i = 0; i < PAGE / sizeof(*c); i++)
-					sum_add(s, atomic_load(&c[i].from),
-					    c[i].self, (uint64_t)c[i].count);
-			}
-}
-
-/* The arcs of the spill. */
-static void
-sum_spill(struct sum *s)
-{
-	struct _mon_slot *sl;
+	uint64_t bits;
 	unsigned int k;
-	size_t i, n;
+	size_t wi, i, n;
 
+	while ((t = walk(&w)) != NULL)
+		for (a = atomic_load(&t->arr); a != NULL; a = a->prev)
+			for (wi = 0; wi < arr_words(a->ncells); wi++)
+				for (bits = atomic_load(&a->touched[wi]);
+				    bits != 0; bits &= bits - 1) {
+					c = (struct cell *)((char *)a->cells +
+					    wi * SPAN +
+					    (size_t)__builtin_ctzll(bits) *
+					    PAGE);
+					for (i = 0; i < PAGE / sizeof(*c); i++)
+						fn(arg,
+						    atomic_load(&c[i].from),
+						    c[i].self,
+						    (uint64_t)c[i].count);
+				}
 	for (k = 0; k < _MON_TABMAX; k++) {
 		sl = _mon_tab_hash(&spill, k, &n);
 		for (i = 0; sl != NULL && i < n; i++)
-			sum_add(s, atomic_load(&sl[i].key),
+			fn(arg, atomic_load(&sl[i].key),
 			    atomic_load(&sl[i].key2),
 			    atomic_load(&sl[i].count));
 	}
-}
-
-/*
- * Sum the arcs of every table into one array sorted by callee, then call
- * site, arcs with no calls left out.  Returns mmap'd memory holding *np
- * arcs, which the caller gives back with _mon_unmap(p, *maplenp); or
- * NULL with both 0 when there is nothing or no memory.  The memory is
- * the hash, at least 4/3 of the arcs; the sort uses the rest of it for
- * scratch when that holds as many arcs again, else maps its own.  Uses
- * mmap only: a polite termination runs it in a signal handler.
- */
-struct monx_arc *
-_mon_arcs_merge(size_t *np, size_t *maplenp)
-{
-	struct walk w = WALK;
-	struct sum s;
-	struct tbl *t;
-	size_t most, cap, i, k;
-
-	/*
-	 * The arcs of the table that holds most in its newest array, and
-	 * the spill's: about the arcs there are, if not all.
-	 */
-	*np = *maplenp = 0;
-	most = 0;
-	while ((t = walk(&w)) != NULL)
-		if (atomic_load(&atomic_load(&t->arr)->nused) > most)
-			most = atomic_load(&atomic_load(&t->arr)->nused);
-	most += _mon_tab_keys(&spill);
-	if (most == 0)
-		return NULL;
-	for (s.bits = 6; ((size_t)3 << s.bits) / 4 < most + most / 4; s.bits++)
-		;
-	if ((s.h = _mon_map(sizeof(*s.h) << s.bits)) == NULL)
-		return NULL;
-	s.n = 0;
-	w = WALK;
-	while ((t = walk(&w)) != NULL)
-		sum_tbl(&s, t);
-	sum_spill(&s);
-	cap = (size_t)1 << s.bits;
-	for (i = k = 0; i < cap; i++)
-		if (s.h[i].count != 0)
-			s.h[k++] = s.h[i];
-	_mon_arcs_sort(s.h, k, cap - k >= k ? s.h + k : NULL);
-	*np = k;
-	*maplenp = cap * sizeof(*s.h);
-	return s.h;
-}
-
-/*
- * The calls of each function: arcs a[0..n), sorted by callee, summed by
- * callee into c, which has room for n cells.  Returns the cells made.
- */
-size_t
-_mon_arcs_cells(const struct monx_arc *a, size_t n, struct cnt *c)
-{
-	size_t i, k;
-
-	for (i = k = 0; i < n; i++) {
-		if (k > 0 && (uintptr_t)c[k - 1].fnpc == a[i].selfpc) {
-			c[k - 1].mcnt += (long)a[i].count;
-			continue;
-		}
-		c[k].fnpc = (char *)(uintptr_t)a[i].selfpc;
-		c[k].mcnt = (long)a[i].count;
-		k++;
-	}
-	return k;
 }

@@ -208,7 +208,10 @@ void	_mon_life_thread_end(void) _mon_hidden;
 int	__sigaction(int, const struct sigaction *, struct sigaction *);
 void	(*bsd_signal(int, void (*)(int)))(int);
 
-/* arcsort.c */
+/* arcs.c, arcsort.c */
+struct monx_arc *_mon_arcs_merge(size_t *, size_t *) _mon_hidden;
+size_t	_mon_arcs_cells(const struct monx_arc *, size_t, struct cnt *)
+	    _mon_hidden;
 void	_mon_arcs_sort(struct monx_arc *, size_t, struct monx_arc *)
 	    _mon_hidden;
 
@@ -219,10 +222,10 @@ void	_mon_count_test(uintptr_t, uintptr_t) _mon_hidden;
 void	_mon_cells_thread_end(void) _mon_hidden;
 void	_mon_cells_reset(void) _mon_hidden;
 void	_mon_cells_fork(void) _mon_hidden;
-struct monx_arc *_mon_arcs_merge(size_t *, size_t *) _mon_hidden;
-size_t	_mon_arcs_cells(const struct monx_arc *, size_t, struct cnt *)
-	    _mon_hidden;
 uint64_t _mon_cells_lost(void) _mon_hidden;
+size_t	_mon_cells_most(void) _mon_hidden;
+void	_mon_cells_each(void (*)(void *, uintptr_t, uintptr_t, uint64_t),
+	    void *) _mon_hidden;
 uint32_t _mon_cells_threads(void) _mon_hidden;
 uint32_t _mon_cells_tables(void) _mon_hidden;
 

@@ -1,0 +1,138 @@
+/*
+ * arcs.c -- the arcs of a profile: the count tables' cells summed by arc
+ * (mcount.c keeps them; the same arc is counted in several places), then
+ * sorted by callee and call site (arcsort.c) for the writer, and summed
+ * by callee into the calls of each function.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mon_private.h"
+
+/*
+ * The arcs of the tables summed by arc in an open hash of 2^bits, mapped.
+ * The same arc is in several tables -- a thread's own, each id's it ran
+ * on, the spill -- so the hash is sized by the largest table and doubles
+ * when three quarters full.  Threads counting on (a snapshot) may claim
+ * cells after the tables were measured; without memory to grow, an arc
+ * new to the hash is left out, whole, for the next reading.
+ */
+struct sum {
+	struct monx_arc		*h;
+	unsigned int		 bits;
+	size_t			 n;		/* arcs in h */
+};
+
+static void sum_add(struct sum *, uintptr_t, uintptr_t, uint64_t);
+
+/* Double s's hash; 0 without memory. */
+static int
+sum_grow(struct sum *s)
+{
+	struct sum ns;
+	size_t i, cap;
+
+	cap = (size_t)1 << s->bits;
+	if ((ns.h = _mon_map(2 * cap * sizeof(*ns.h))) == NULL)
+		return 0;
+	ns.bits = s->bits + 1;
+	ns.n = 0;
+	for (i = 0; i < cap; i++)
+		if (s->h[i].count != 0)
+			sum_add(&ns, s->h[i].frompc, s->h[i].selfpc,
+			    s->h[i].count);
+	_mon_unmap(s->h, cap * sizeof(*s->h));
+	*s = ns;
+	return 1;
+}
+
+/* Add n calls from -> self. */
+static void
+sum_add(struct sum *s, uintptr_t from, uintptr_t self, uint64_t n)
+{
+	size_t j, mask;
+
+	if (from == 0 || self == 0 || n == 0)
+		return;
+	for (;;) {
+		mask = ((size_t)1 << s->bits) - 1;
+		j = _mon_hash(from ^ (self << 17 | self >> 47), s->bits);
+		while (s->h[j].count != 0 &&
+		    (s->h[j].frompc != from || s->h[j].selfpc != self))
+			j = (j + 1) & mask;
+		if (s->h[j].count != 0) {
+			s->h[j].count += n;	/* an arc already there */
+			return;
+		}
+		if (s->n < ((size_t)3 << s->bits) / 4)
+			break;
+		if (!sum_grow(s))
+			return;		/* a new arc, and no room */
+	}
+	s->h[j].frompc = from;
+	s->h[j].selfpc = self;
+	s->h[j].count = n;
+	s->n++;
+}
+
+/* _mon_cells_each's callback: add n calls from -> self to the sum arg. */
+static void
+sum_cell(void *arg, uintptr_t from, uintptr_t self, uint64_t n)
+{
+	sum_add(arg, from, self, n);
+}
+
+/*
+ * Sum the arcs of every table into one array sorted by callee, then call
+ * site, arcs with no calls left out.  Returns mmap'd memory holding *np
+ * arcs, which the caller gives back with _mon_unmap(p, *maplenp); or
+ * NULL with both 0 when there is nothing or no memory.  The memory is
+ * the hash, at least 4/3 of the arcs; the sort uses the rest of it for
+ * scratch when that holds as many arcs again, else maps its own.  Uses
+ * mmap only: a polite termination runs it in a signal handler.
+ */
+struct monx_arc *
+_mon_arcs_merge(size_t *np, size_t *maplenp)
+{
+	struct sum s;
+	size_t most, cap, i, k;
+
+	*np = *maplenp = 0;
+	if ((most = _mon_cells_most()) == 0)
+		return NULL;
+	for (s.bits = 6; ((size_t)3 << s.bits) / 4 < most + most / 4; s.bits++)
+		;
+	if ((s.h = _mon_map(sizeof(*s.h) << s.bits)) == NULL)
+		return NULL;
+	s.n = 0;
+	_mon_cells_each(sum_cell, &s);
+	cap = (size_t)1 << s.bits;
+	for (i = k = 0; i < cap; i++)
+		if (s.h[i].count != 0)
+			s.h[k++] = s.h[i];
+	_mon_arcs_sort(s.h, k, cap - k >= k ? s.h + k : NULL);
+	*np = k;
+	*maplenp = cap * sizeof(*s.h);
+	return s.h;
+}
+
+/*
+ * The calls of each function: arcs a[0..n), sorted by callee, summed by
+ * callee into c, which has room for n cells.  Returns the cells made.
+ */
+size_t
+_mon_arcs_cells(const struct monx_arc *a, size_t n, struct cnt *c)
+{
+	size_t i, k;
+
+	for (i = k = 0; i < n; i++) {
+		if (k > 0 && (uintptr_t)c[k - 1].fnpc == a[i].selfpc) {
+			c[k - 1].mcnt += (long)a[i].count;
+			continue;
+		}
+		c[k].fnpc = (char *)(uintptr_t)a[i].selfpc;
+		c[k].mcnt = (long)a[i].count;
+		k++;
+	}
+	return k;
+}
