@@ -62,11 +62,15 @@ make_arcs(struct monx_arc *a, size_t n)
 	}
 }
 
-/* Cap the address space near what is mapped now: no more maps. */
-static void
+/*
+ * Cap the address space near what is mapped now, no more maps, and
+ * return the limit it had (the soft limit only: it is put back before
+ * exit, when libmon maps what it writes the profile with).
+ */
+static struct rlimit
 no_more_memory(void)
 {
-	struct rlimit rl;
+	struct rlimit was, rl;
 	unsigned long pages;
 	FILE *f;
 
@@ -76,11 +80,17 @@ no_more_memory(void)
 		exit(2);
 	}
 	fclose(f);
-	rl.rlim_cur = rl.rlim_max = pages * 4096 + (1 << 20);
+	if (getrlimit(RLIMIT_AS, &was) != 0) {
+		perror("h_tables: getrlimit");
+		exit(2);
+	}
+	rl = was;
+	rl.rlim_cur = pages * 4096 + (1 << 20);
 	if (setrlimit(RLIMIT_AS, &rl) != 0) {
 		perror("h_tables: setrlimit");
 		exit(2);
 	}
+	return was;
 }
 
 /* Sort n arcs each way; 0 if each agrees with qsort. */
@@ -89,6 +99,7 @@ sort_arcs(size_t n)
 {
 	static const char *const how[] = { "scratch", "mapped", "no memory" };
 	struct monx_arc *a, *want, *scratch;
+	struct rlimit was;
 	int i, bad = 0;
 
 	a = calloc(n, sizeof(*a));
@@ -103,8 +114,12 @@ sort_arcs(size_t n)
 	for (i = 0; i < 3; i++) {
 		make_arcs(a, n);
 		if (i == 2)
-			no_more_memory();
+			was = no_more_memory();
 		_mon_arcs_sort(a, n, i == 0 ? scratch : NULL);
+		if (i == 2 && setrlimit(RLIMIT_AS, &was) != 0) {
+			perror("h_tables: setrlimit");
+			exit(2);
+		}
 		if (memcmp(a, want, n * sizeof(*a)) != 0) {
 			fprintf(stderr, "h_tables: %s: arcs out of order\n",
 			    how[i]);
