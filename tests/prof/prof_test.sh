@@ -3006,8 +3006,12 @@ e2e_shared_library_body()
 		if (libcalls != 300 || progcalls != 100) {
 			print "calls " libcalls " and " progcalls; exit 1
 		}
+		# The library burns 3 times the program: 75%, from some
+		# 100 samples under the timer clock (250 Hz), whose own
+		# error is about 4 points; a library charged to the
+		# program would read 0%, half of it 37%.
 		share = 100 * lib / (lib + prog)
-		if (share < 70 || share > 80 || lib + prog < 85) {
+		if (share < 65 || share > 85 || lib + prog < 85) {
 			print "library " lib "%, program " prog "%"; exit 1
 		}
 	    }' out >verdict || atf_fail "$(cat verdict) -- report: $(cat out)"
