@@ -83,21 +83,85 @@ sum_cell(void *arg, uintptr_t from, uintptr_t self, uint64_t n)
 }
 
 /*
+ * At stop, the cells are listed whole instead (_mon_arcs_merge): the
+ * list grows in order as the tables give their pages back, so that the
+ * peak stays the tables', and the sort's scratch comes once they are
+ * gone.  Counting is off: only a call already under way may claim a
+ * cell after the list was sized, and the slack is for those.
+ */
+struct list {
+	struct monx_arc		*a;
+	size_t			 n, cap;
+};
+
+/* _mon_cells_each's callback: list n calls from -> self in arg. */
+static void
+list_cell(void *arg, uintptr_t from, uintptr_t self, uint64_t n)
+{
+	struct list *l = arg;
+
+	if (from == 0 || self == 0 || n == 0 || l->n == l->cap)
+		return;
+	l->a[l->n].frompc = from;
+	l->a[l->n].selfpc = self;
+	l->a[l->n].count = n;
+	l->n++;
+}
+
+/* The final merge: list, give back, sort, sum neighbours.  See below. */
+static struct monx_arc *
+merge_final(size_t *np, size_t *maplenp)
+{
+	struct list l;
+	struct monx_arc *scratch;
+	size_t i, k, len;
+
+	if ((l.cap = _mon_cells_all()) == 0)
+		return NULL;
+	l.cap += l.cap / 64 + 64;
+	len = l.cap * sizeof(*l.a);
+	if ((l.a = _mon_map(len)) == NULL)
+		return NULL;
+	l.n = 0;
+	_mon_cells_each(list_cell, &l, 1);
+	scratch = _mon_map(l.n * sizeof(*l.a));
+	_mon_arcs_sort(l.a, l.n, scratch);
+	_mon_unmap(scratch, l.n * sizeof(*l.a));
+	for (i = k = 0; i < l.n; i++)
+		if (k > 0 && l.a[k - 1].selfpc == l.a[i].selfpc &&
+		    l.a[k - 1].frompc == l.a[i].frompc)
+			l.a[k - 1].count += l.a[i].count;
+		else
+			l.a[k++] = l.a[i];
+	*np = k;
+	*maplenp = len;
+	return l.a;
+}
+
+/*
  * Sum the arcs of every table into one array sorted by callee, then call
  * site, arcs with no calls left out.  Returns mmap'd memory holding *np
  * arcs, which the caller gives back with _mon_unmap(p, *maplenp); or
- * NULL with both 0 when there is nothing or no memory.  The memory is
- * the hash, at least 4/3 of the arcs; the sort uses the rest of it for
- * scratch when that holds as many arcs again, else maps its own.  Uses
- * mmap only: a polite termination runs it in a signal handler.
+ * NULL with both 0 when there is nothing or no memory.
+ *
+ * A snapshot sums into the hash, which holds at least 4/3 of the arcs;
+ * the sort uses the rest of it for scratch when that holds as many arcs
+ * again, else maps its own.  If final, the profile is stopping, and the
+ * tables give their pages back as they are read: the cells are listed,
+ * sorted and their neighbours summed, so that writing at exit does not
+ * raise the peak (a hash's pages would all be touched at once, before
+ * the tables had given back much).  Uses mmap only: a polite
+ * termination runs it in a signal handler.
  */
 struct monx_arc *
-_mon_arcs_merge(size_t *np, size_t *maplenp)
+_mon_arcs_merge(size_t *np, size_t *maplenp, int final)
 {
 	struct sum s;
 	size_t most, cap, i, k;
 
 	*np = *maplenp = 0;
+	if (final)
+		return merge_final(np, maplenp);
 	if ((most = _mon_cells_most()) == 0)
 		return NULL;
 	for (s.bits = 6; ((size_t)3 << s.bits) / 4 < most + most / 4; s.bits++)
@@ -105,7 +169,7 @@ _mon_arcs_merge(size_t *np, size_t *maplenp)
 	if ((s.h = _mon_map(sizeof(*s.h) << s.bits)) == NULL)
 		return NULL;
 	s.n = 0;
-	_mon_cells_each(sum_cell, &s);
+	_mon_cells_each(sum_cell, &s, 0);
 	cap = (size_t)1 << s.bits;
 	for (i = k = 0; i < cap; i++)
 		if (s.h[i].count != 0)

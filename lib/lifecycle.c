@@ -319,7 +319,7 @@ write_profile(uint32_t unsampled)
 		    unsampled, 1);
 		return;
 	}
-	arcs = _mon_arcs_merge(&narcs, &arclen);
+	arcs = _mon_arcs_merge(&narcs, &arclen, 1);
 	ncells = 0;
 	celllen = narcs * sizeof(*cells);
 	/*

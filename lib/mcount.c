@@ -869,30 +869,54 @@ _mon_cells_most(void)
 }
 
 /*
+ * The cells claimed in every array of every table, and the spill's keys:
+ * what _mon_cells_each can give, as of now.
+ */
+size_t
+_mon_cells_all(void)
+{
+	struct walk w = WALK;
+	struct tbl *t;
+	struct arr *a;
+	size_t n;
+
+	n = _mon_tab_keys(&spill);
+	while ((t = walk(&w)) != NULL)
+		for (a = atomic_load(&t->arr); a != NULL; a = a->prev)
+			n += atomic_load(&a->nused);
+	return n;
+}
+
+/*
  * Call fn(arg, from, self, n) for every place that counts an arc, n its
  * calls: each table's cells, then the spill's slots.  The same arc comes
  * from several places; places with no calls may come too.  Threads may
- * count on meanwhile.  Uses nothing but reads: a polite termination runs
- * it in a signal handler.
+ * count on meanwhile.  If drop, the profile is being stopped: each run
+ * of pages goes back to the kernel once read, so that the caller's sum
+ * grows as the tables shrink and writing at exit does not raise the
+ * peak; a call counted after its cell was read is lost as it would be
+ * anyway, and one counted after its page went is counted afresh (its
+ * cell claimed again) for no profile.  Uses nothing but reads and
+ * madvise: a polite termination runs it in a signal handler.
  */
 void
 _mon_cells_each(void (*fn)(void *, uintptr_t, uintptr_t, uint64_t),
-    void *arg)
+    void *arg, int drop)
 {
 	struct walk w = WALK;
 	struct _mon_slot *sl;
 	struct tbl *t;
 	struct arr *a;
 	struct cell *c;
-	uint64_t bits;
+	uint64_t bits, read;
 	unsigned int k;
 	size_t wi, i, n;
 
 	while ((t = walk(&w)) != NULL)
 		for (a = atomic_load(&t->arr); a != NULL; a = a->prev)
-			for (wi = 0; wi < arr_words(a->ncells); wi++)
-				for (bits = atomic_load(&a->touched[wi]);
-				    bits != 0; bits &= bits - 1) {
+			for (wi = 0; wi < arr_words(a->ncells); wi++) {
+				read = atomic_load(&a->touched[wi]);
+				for (bits = read; bits != 0; bits &= bits - 1) {
 					c = (struct cell *)((char *)a->cells +
 					    wi * SPAN +
 					    (size_t)__builtin_ctzll(bits) *
@@ -903,6 +927,13 @@ _mon_cells_each(void (*fn)(void *, uintptr_t, uintptr_t, uint64_t),
 						    c[i].self,
 						    (uint64_t)c[i].count);
 				}
+				if (!drop || read == 0)
+					continue;
+				atomic_fetch_and(&a->touched[wi], ~read);
+				n = a->ncells * sizeof(struct cell) - wi * SPAN;
+				_mon_rezero((char *)a->cells + wi * SPAN,
+				    n < SPAN ? n : SPAN);
+			}
 	for (k = 0; k < _MON_TABMAX; k++) {
 		sl = _mon_tab_hash(&spill, k, &n);
 		for (i = 0; sl != NULL && i < n; i++)

@@ -209,7 +209,7 @@ int	__sigaction(int, const struct sigaction *, struct sigaction *);
 void	(*bsd_signal(int, void (*)(int)))(int);
 
 /* arcs.c, arcsort.c */
-struct monx_arc *_mon_arcs_merge(size_t *, size_t *) _mon_hidden;
+struct monx_arc *_mon_arcs_merge(size_t *, size_t *, int) _mon_hidden;
 size_t	_mon_arcs_cells(const struct monx_arc *, size_t, struct cnt *)
 	    _mon_hidden;
 void	_mon_arcs_sort(struct monx_arc *, size_t, struct monx_arc *)
@@ -224,8 +224,9 @@ void	_mon_cells_reset(void) _mon_hidden;
 void	_mon_cells_fork(void) _mon_hidden;
 uint64_t _mon_cells_lost(void) _mon_hidden;
 size_t	_mon_cells_most(void) _mon_hidden;
+size_t	_mon_cells_all(void) _mon_hidden;
 void	_mon_cells_each(void (*)(void *, uintptr_t, uintptr_t, uint64_t),
-	    void *) _mon_hidden;
+	    void *, int) _mon_hidden;
 uint32_t _mon_cells_threads(void) _mon_hidden;
 uint32_t _mon_cells_tables(void) _mon_hidden;
 

@@ -248,7 +248,7 @@ cut_read(struct cut *c, size_t nhist)
 		stacksince = NULL;
 		goto nomem;
 	}
-	c->cum = _mon_arcs_merge(&c->ncum, &c->cummap);
+	c->cum = _mon_arcs_merge(&c->ncum, &c->cummap, 0);
 	if (c->ncum > 0 &&
 	    ((c->arcs = _mon_map(c->ncum * sizeof(struct monx_arc))) == NULL ||
 	    (c->cells = _mon_map(c->ncum * sizeof(struct cnt))) == NULL))
