@@ -107,7 +107,7 @@
 
 /* struct rseq (linux/rseq.h): the fields the fast path uses. */
 #define RSEQ_CPU_ID	4		/* u32, the CPU */
-#define RSEQ_CS		8		/* u64, the sequence under way */
+#define RSEQ_CS		8		/* u64, the sequence: mcount_entry.S's */
 #define RSEQ_MM_CID	24		/* u32, the concurrency id */
 #define RSEQ_AREA	32		/* bytes */
 #ifndef AT_RSEQ_FEATURE_SIZE

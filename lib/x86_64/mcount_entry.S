@@ -45,6 +45,7 @@
  */
 
 #define RSEQ_SIG	0x53053053	/* glibc's: before an abort handler */
+#define RSEQ_CS		8		/* struct rseq's rseq_cs (mcount.c) */
 #define SHIFT		2		/* 32-byte cells, 8 bytes of text a
 					   cell: mcount.c's GRAIN */
 
@@ -86,7 +87,7 @@
 5:	movq	%fs:_mon_tls@tpoff+16, %r11	/* 2: the id's table */
 	leaq	\name\()_cs(%rip), %r10
 \name\()_start:
-	movq	%r10, 8(%r11)			/* the rseq area's rseq_cs */
+	movq	%r10, RSEQ_CS(%r11)		/* the sequence under way */
 	movq	%fs:_mon_tls@tpoff+24, %r11
 	movq	%fs:_mon_tls@tpoff+32, %r10	/* the cells kept */
 	movl	(%r11), %r11d			/* the thread's id */
