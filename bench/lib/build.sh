@@ -37,10 +37,11 @@ build() {
 	*p)	pre="-specs=$SPECS -p" post="" ;;
 	*pg)	pre="-specs=$SPECS -pg" post="" ;;
 	*fe)	pre="-specs=$SPECS -pg -mfentry" post="" ;;
+	*mc)	pre="-specs=$SPECS -pg -mno-fentry" post="" ;;
 	esac
 	need=$post
 	case $bv in
-	monp|monpg|monfe) need="$SPECS $LIBMON" ;;
+	monp|monpg|monfe|monmc) need="$SPECS $LIBMON" ;;
 	hook*)	need=$SPECS ;;
 	esac
 	why=""

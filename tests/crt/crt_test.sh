@@ -462,7 +462,8 @@ explicit_monitor_without_p_body()
 atf_test_case specs_file
 specs_file_head()
 {
-	atf_set "descr" "gcc -specs=mon.specs -p links libmon and finds " \
+	atf_set "descr" "gcc -specs=mon.specs -p compiles with -mfentry " \
+	    "and frame pointers, links libmon and finds " \
 	    "<mon.h> without naming either, and the program profiles itself"
 }
 specs_file_body()
@@ -470,6 +471,14 @@ specs_file_body()
 	bad=
 	nm "$(atf_get_srcdir)/h_calls_specs" | grep -q ' T __monstartup$' ||
 	    bad="$bad libmon's start-up is not linked in;"
+	# The specs file adds -mfentry, and the frame pointer it would drop.
+	objdump -d --no-show-raw-insn "$(atf_get_srcdir)/h_calls_specs" |
+	    awk '/<leaf>:$/ { f = 1; next } f && /^$/ { exit }
+		f { n++; if (n == 1) c = $0 ~ /call.*<__fentry__>/
+		    if (n == 2) p = $0 ~ /push +%rbp/
+		    if (n == 3) m = $0 ~ /mov +%rsp,%rbp/ }
+		END { exit !(c && p && m) }' ||
+	    bad="$bad leaf() does not start with a call of __fentry__ and a frame;"
 	run h_calls_specs counts 1000
 	dumped h_calls_specs && expect h_calls_specs leaf 1000
 	verdict
@@ -530,15 +539,15 @@ shared_library_counts_head()
 {
 	atf_set "descr" "A -pg -shared library built through the specs " \
 	    "file carries no libmon of its own but calls the program's " \
-	    "mcount, so a -p program linked with it counts the library's " \
-	    "calls exactly"
+	    "__fentry__ (the specs file adds -mfentry), so a -p program " \
+	    "linked with it counts the library's calls exactly"
 }
 shared_library_counts_body()
 {
 	bad=
 	lib=$(atf_get_srcdir)/h_slib.so
-	nm -D "$lib" | grep -q ' U mcount' ||
-	    bad="$bad the library does not call an outside mcount;"
+	nm -D "$lib" | grep -q ' U __fentry__' ||
+	    bad="$bad the library does not call an outside __fentry__;"
 	! nm "$lib" | grep -q -e ' __monstartup$' -e ' monitor$' ||
 	    bad="$bad the library holds libmon;"
 	run h_slib 1000
