@@ -183,6 +183,29 @@ static struct symtab stb;
 static struct report rb;
 
 /*
+ * -f's pattern compiled, and -f and -d against -F, before any file is
+ * read.  gmon.out holds the run's histogram and arcs as they were
+ * taken, with no stacks to cut.
+ */
+static void
+check_focus_diff(void)
+{
+	char why[256];
+
+	if (o.focus != NULL &&
+	    focus_compile(&fo, o.focus, why, sizeof(why)) != 0)
+		errx(1, "-f %s: %s", o.focus, why);
+	if (o.focus != NULL && o.format != NULL &&
+	    strcmp(o.format, "gmon") == 0)
+		errx(1, "-f: -F gmon writes the histogram and the arcs, "
+		    "which have no stacks to focus on");
+	if (o.diffbase != NULL && o.format != NULL &&
+	    !export_diffs(o.format))
+		errx(1, "-d: -F %s cannot hold a difference (-F pprof can)",
+		    o.format);
+}
+
+/*
  * -f: cut report rr down to the stacks through the matches; say so
  * when it can only keep their own time, or when nothing matched.
  */
@@ -251,17 +274,9 @@ main(int argc, char *argv[])
 
 	/* Room for every argument, and mon.out when none is a file. */
 	files = xcalloc((size_t)argc + 1, sizeof(*files));
-	char why2[256];
-
 	if (parse_options(argc, argv, &o, &files, &nfiles) && argc == 2)
 		return 0;	/* -V alone: the version was all */
-	if (o.focus != NULL &&
-	    focus_compile(&fo, o.focus, why2, sizeof(why2)) != 0)
-		errx(1, "-f %s: %s", o.focus, why2);
-	if (o.diffbase != NULL && o.format != NULL &&
-	    !export_diffs(o.format))
-		errx(1, "-d: -F %s cannot hold a difference (-F pprof can)",
-		    o.format);
+	check_focus_diff();
 	if (optind < argc)
 		prog = argv[optind++];
 	for (; optind < argc; optind++)
@@ -303,8 +318,7 @@ main(int argc, char *argv[])
 		report_show(&r, &p, &o);
 		if (o.focus != NULL)
 			focus_note(&fo, &r, &o);
-	}
-	else if (export_write(o.format, &r, &p, &o, shown, &out, &why) != 0)
+	} else if (export_write(o.format, &r, &p, &o, shown, &out, &why) != 0)
 		errx(1, "%s: %s", out, why);
 	if (o.stats) {
 		fflush(stdout);

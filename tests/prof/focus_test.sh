@@ -124,8 +124,8 @@ focus_call_graph_is_subgraph_body()
 atf_test_case focus_exports_matching_stacks
 focus_exports_matching_stacks_head()
 {
-	atf_set descr "-F folded and -F pprof with -f write only the stacks" \
-	    "through a match, and their samples are the report's"
+	atf_set descr "-F folded with -f writes only the stacks through a" \
+	    "match, and their samples are the report's; -F gmon refuses -f"
 }
 focus_exports_matching_stacks_body()
 {
@@ -143,6 +143,9 @@ focus_exports_matching_stacks_body()
 	"$PROF" -i -f 'leaf_' "$PROG" run.out >report
 	atf_check -o match:"^inclusive time: measured from sampled call stacks, $n samples" \
 	    cat report
+	# gmon.out holds the histogram and arcs as taken: no focus there.
+	atf_check -s exit:1 -o empty -e match:'^prof: -f: -F gmon ' \
+	    "$PROF" -F gmon -f 'leaf_' "$PROG" run.out
 }
 
 atf_test_case focus_bad_regex_one_line
