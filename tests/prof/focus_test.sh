@@ -222,6 +222,42 @@ diff_slower_part_first_body()
 		last = v }' diff >verdict || atf_fail "$(cat verdict)"
 }
 
+atf_test_case diff_across_builds
+diff_across_builds_head()
+{
+	atf_set descr "-d compares profiles of two builds of a program by" \
+	    "function name: the base is read against the build it names," \
+	    "with no warning, and leaf_b's change is found"
+}
+diff_across_builds_body()
+{
+	setup_focus
+	other=$srcdir/h_focus_other
+	[ -x "$other" ] || atf_fail "not built: $other"
+	a=$(nm "$PROG" | awk '$3 == "leaf_b" { print $1 }')
+	b=$(nm "$other" | awk '$3 == "leaf_b" { print $1 }')
+	[ "$a" != "$b" ] || atf_fail "leaf_b at the same address in both"
+	run 1 base.out truth.base
+	PROG=$other
+	run 3 new.out truth.new
+	atf_check -e empty -o save:diff "$PROF" -d base.out "$other" new.out
+	atf_check -o match:'^ +\+[0-9.]+ +\+[0-9.]+ +[0-9.]+ +[0-9.]+ +\+200  leaf_b$' \
+	    sed -n 2p diff
+	# The functions of both, none twice: matched by name.
+	awk 'NR > 1 && NF >= 5 && $1 ~ /^[-+][0-9]/ { print $NF }' diff |
+	    sort | uniq -d >twice
+	atf_check -o empty cat twice
+	atf_check -o match:' work$' cat diff
+	d=$(delta_truth)
+	awk -v d="$d" 'NR == 2 {
+		tol = 0.02 + 0.1 * d
+		if (($1 - d)^2 > tol^2) {
+			printf "leaf_b %+.2f s, its clock %+.3f s\n", $1, d
+			exit 1
+		}
+	    }' diff >verdict || atf_fail "$(cat verdict) $(cat diff)"
+}
+
 atf_test_case diff_same_run_is_zero
 diff_same_run_is_zero_head()
 {
@@ -387,6 +423,7 @@ atf_init_test_cases()
 	atf_add_test_case focus_bad_regex_one_line
 	atf_add_test_case focus_no_match_warns
 	atf_add_test_case diff_slower_part_first
+	atf_add_test_case diff_across_builds
 	atf_add_test_case diff_same_run_is_zero
 	atf_add_test_case diff_pprof_agrees_with_go_pprof
 	atf_add_test_case diff_other_formats_refused

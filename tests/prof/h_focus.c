@@ -15,6 +15,9 @@
  * touches; with a file named truth, the seconds of each part are
  * written there, a line each: "work@via_a 0.201234", "leaf_a ...",
  * "work@via_b ...", "leaf_b ...".
+ *
+ * Built with -DOTHER_BUILD (h_focus_other), a function more comes
+ * first: the same program at other addresses, another build-id.
  */
 #include <err.h>
 #include <stdio.h>
@@ -35,6 +38,16 @@ static double spent[4];		/* work@via_a, leaf_a, work@via_b, leaf_b */
 	spent[k] += (double)(b_.tv_sec - a_.tv_sec) +			\
 	    (double)(b_.tv_nsec - a_.tv_nsec) / 1e9;			\
 } while (0)
+
+#ifdef OTHER_BUILD
+/* Another build: a function more moves the others, for prof -d. */
+void
+padding(void)
+{
+	BURN(units);
+	BURN(units);
+}
+#endif
 
 void
 work(void)
