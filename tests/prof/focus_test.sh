@@ -20,12 +20,16 @@ setup_focus()
 	[ -x "$PROG" ] || atf_fail "h_focus is not built: $PROG"
 }
 
-# run slow out truth: h_focus, 100 rounds of about 6 ms, leaf_b called
-# slow times a round; its profile to out, its parts' seconds to truth.
+# run slow out truth: h_focus, 4 rounds of calls of about 25 ms each,
+# leaf_b called slow times a round; its profile to out, its parts'
+# seconds to truth.  Long calls, few rounds: where perf is refused the
+# timer clock samples at the kernel's tick, 4 ms apart, and rounds of
+# a few milliseconds would beat with it, each tick finding the same
+# function; a call of many ticks is off by a tick at its ends alone.
 run()
 {
 	rm -f mon.out
-	"$PROG" 600000 100 "$1" "$3" || atf_fail "h_focus failed"
+	"$PROG" 15000000 4 "$1" "$3" || atf_fail "h_focus failed"
 	mv mon.out "$2" || atf_fail "h_focus wrote no mon.out"
 }
 
@@ -55,10 +59,10 @@ focus_keeps_stacks_through_match_body()
 	setup_focus
 	run 1 run.out truth
 	"$PROF" -f '^via_a$' "$PROG" run.out >report 2>err ||
-	    atf_fail "prof -f failed: $(cat err)"
+	    atf_fail "prof -f failed: $(tr '\n' ' ' <err)"
 	rows <report >r
-	grep -q '^leaf_b ' r && atf_fail "leaf_b has a row: $(cat report)"
-	grep -q '^via_b ' r && atf_fail "via_b has a row: $(cat report)"
+	grep -q '^leaf_b ' r && atf_fail "leaf_b has a row: $(tr '\n' ' ' <report)"
+	grep -q '^via_b ' r && atf_fail "via_b has a row: $(tr '\n' ' ' <report)"
 	# The shares are of what remains: work's under via_a, leaf_a's.
 	awk '
 	    FILENAME == "truth" { t[$1] = $2 }
@@ -75,7 +79,7 @@ focus_keeps_stacks_through_match_body()
 			}
 		exit bad
 	    }' truth r >verdict ||
-	    atf_fail "$(cat verdict)report: $(cat report)"
+	    atf_fail "$(tr '\n' ' ' <verdict)report: $(tr '\n' ' ' <report)"
 	atf_check -o match:"^focus \\^via_a\\$: 1 function matches, [0-9.]+ s of [0-9.]+ s \\([0-9.]+%\\) kept\$" \
 	    tail -1 report
 }
@@ -84,7 +88,7 @@ atf_test_case focus_calls_into_and_under_match
 focus_calls_into_and_under_match_head()
 {
 	atf_set descr "-f keeps the counted calls into a matching function" \
-	    "and those of the sub-graph under it: work keeps its 200" \
+	    "and those of the sub-graph under it: work keeps its 8" \
 	    "calls from via_a and loses via_b's, main keeps none"
 }
 focus_calls_into_and_under_match_body()
@@ -93,12 +97,12 @@ focus_calls_into_and_under_match_body()
 	run 1 run.out truth
 	"$PROF" "$PROG" run.out | rows >all
 	awk '$1 ~ /^(work|leaf_a|leaf_b)$/ { print $1, $4 }' all | sort >w
-	atf_check -o inline:"leaf_a 100\nleaf_b 100\nwork 400\n" cat w
+	atf_check -o inline:"leaf_a 4\nleaf_b 4\nwork 16\n" cat w
 	# With -i, for main's row: calls are the sixth column.
 	"$PROF" -i -f '^via_a$' "$PROG" run.out | awk '
 	    /^ *[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ / &&
 	    $NF !~ /^(__|\[|\()/ { print $NF, (NF >= 8 ? $6 : 0) }' | sort >r
-	atf_check -o inline:"leaf_a 100\nmain 0\nvia_a 100\nwork 200\n" \
+	atf_check -o inline:"leaf_a 4\nmain 0\nvia_a 4\nwork 8\n" \
 	    cat r
 }
 
@@ -113,11 +117,11 @@ focus_call_graph_is_subgraph_body()
 	setup_focus
 	run 1 run.out truth
 	"$PROF" -q -f '^via_b$' "$PROG" run.out >graph 2>err ||
-	    atf_fail "prof -q -f failed: $(cat err)"
-	grep -q 'via_a\|leaf_a' graph && atf_fail "the other branch: $(cat graph)"
-	atf_check -o match:'200/200 +work \[' cat graph
-	atf_check -o match:'100/100 +leaf_b \[' cat graph
-	atf_check -o match:'100/100 +via_b \[' cat graph
+	    atf_fail "prof -q -f failed: $(tr '\n' ' ' <err)"
+	grep -q 'via_a\|leaf_a' graph && atf_fail "the other branch: $(tr '\n' ' ' <graph)"
+	atf_check -o match:' 8/8 +work \[' cat graph
+	atf_check -o match:' 4/4 +leaf_b \[' cat graph
+	atf_check -o match:' 4/4 +via_b \[' cat graph
 	atf_check -o match:'^\[[0-9]+\] +100\.0 .* via_b \[' cat graph
 }
 
@@ -135,9 +139,9 @@ focus_exports_matching_stacks_body()
 	    atf_fail "prof -F folded -f failed"
 	[ -s folded ] || atf_fail "no stacks"
 	grep -v ';leaf_[ab] [0-9]*$' folded >other
-	[ -s other ] && atf_fail "stacks through no match: $(cat other)"
+	[ -s other ] && atf_fail "stacks through no match: $(tr '\n' ' ' <other)"
 	"$PROF" -F folded "$PROG" run.out >all
-	grep -q ';work ' all || atf_fail "no work in the whole: $(cat all)"
+	grep -q ';work ' all || atf_fail "no work in the whole: $(tr '\n' ' ' <all)"
 	# The report's seconds of the two leaves, against the stacks'.
 	n=$(awk '{ n += $NF } END { print n }' folded)
 	"$PROF" -i -f 'leaf_' "$PROG" run.out >report
@@ -193,7 +197,7 @@ diff_slower_part_first_head()
 {
 	atf_set descr "-d between two runs, one with leaf_b called three" \
 	    "times as often, puts leaf_b first with its change in seconds" \
-	    "as its thread CPU clock measured it, and 200 more calls"
+	    "as its thread CPU clock measured it, and 8 more calls"
 }
 diff_slower_part_first_body()
 {
@@ -201,10 +205,10 @@ diff_slower_part_first_body()
 	run 1 base.out truth.base
 	run 3 new.out truth.new
 	"$PROF" -d base.out "$PROG" new.out >diff 2>err ||
-	    atf_fail "prof -d failed: $(cat err)"
+	    atf_fail "prof -d failed: $(tr '\n' ' ' <err)"
 	atf_check -o match:'^ Seconds  %Time     Base      New      Calls  Name$' \
 	    head -1 diff
-	atf_check -o match:'^ +\+[0-9.]+ +\+[0-9.]+ +[0-9.]+ +[0-9.]+ +\+200  leaf_b$' \
+	atf_check -o match:'^ +\+[0-9.]+ +\+[0-9.]+ +[0-9.]+ +[0-9.]+ +\+8  leaf_b$' \
 	    sed -n 2p diff
 	d=$(delta_truth)
 	awk -v d="$d" 'NR == 2 {
@@ -213,13 +217,14 @@ diff_slower_part_first_body()
 			printf "leaf_b %+.2f s, its clock %+.3f s\n", $1, d
 			exit 1
 		}
-	    }' diff >verdict || atf_fail "$(cat verdict) $(cat diff)"
+	    }' diff >verdict ||
+	    atf_fail "$(tr '\n' ' ' <verdict) -- $(tr '\n' ' ' <diff)"
 	atf_check -o match:'^total: [0-9.]+ s in the base, [0-9.]+ s in the new profile, \+[0-9.]+ s \(\+[0-9.]+%\)$' \
 	    tail -1 diff
 	# Sorted by the size of the change.
 	awk 'NF >= 5 && $1 ~ /^[-+][0-9]/ { v = $1 < 0 ? -$1 : $1
 		if (NR > 2 && v > last + 0.001) { print "unsorted: " $0; exit 1 }
-		last = v }' diff >verdict || atf_fail "$(cat verdict)"
+		last = v }' diff >verdict || atf_fail "$(tr '\n' ' ' <verdict)"
 }
 
 atf_test_case diff_across_builds
@@ -241,7 +246,7 @@ diff_across_builds_body()
 	PROG=$other
 	run 3 new.out truth.new
 	atf_check -e empty -o save:diff "$PROF" -d base.out "$other" new.out
-	atf_check -o match:'^ +\+[0-9.]+ +\+[0-9.]+ +[0-9.]+ +[0-9.]+ +\+200  leaf_b$' \
+	atf_check -o match:'^ +\+[0-9.]+ +\+[0-9.]+ +[0-9.]+ +[0-9.]+ +\+8  leaf_b$' \
 	    sed -n 2p diff
 	# The functions of both, none twice: matched by name.
 	awk 'NR > 1 && NF >= 5 && $1 ~ /^[-+][0-9]/ { print $NF }' diff |
@@ -255,7 +260,8 @@ diff_across_builds_body()
 			printf "leaf_b %+.2f s, its clock %+.3f s\n", $1, d
 			exit 1
 		}
-	    }' diff >verdict || atf_fail "$(cat verdict) $(cat diff)"
+	    }' diff >verdict ||
+	    atf_fail "$(tr '\n' ' ' <verdict) -- $(tr '\n' ' ' <diff)"
 }
 
 atf_test_case diff_same_run_is_zero
@@ -293,12 +299,12 @@ diff_pprof_agrees_with_go_pprof_body()
 	"$PROF" -d base.out -F pprof "$PROG" new.out >diff.pb ||
 	    atf_fail "prof -d -F pprof failed"
 	go tool pprof -unit=ms -diff_base base.pb -top new.pb >two 2>err ||
-	    atf_fail "go tool pprof -diff_base: $(cat err)"
+	    atf_fail "go tool pprof -diff_base: $(tr '\n' ' ' <err)"
 	go tool pprof -unit=ms -top diff.pb >one 2>err ||
-	    atf_fail "go tool pprof diff.pb: $(cat err)"
+	    atf_fail "go tool pprof diff.pb: $(tr '\n' ' ' <err)"
 	sed -n '/flat%/,$p' two >two.top
 	sed -n '/flat%/,$p' one >one.top
-	[ -s two.top ] || atf_fail "no -top: $(cat two)"
+	[ -s two.top ] || atf_fail "no -top: $(tr '\n' ' ' <two)"
 	atf_check -o file:two.top cat one.top
 	atf_check -o match:'of [0-9.]+ms total' grep '^Showing' one
 	grep '^Showing' two >want
@@ -310,7 +316,7 @@ diff_pprof_agrees_with_go_pprof_body()
 		    sed -n '/flat%/,$p' >one.$t
 		atf_check -o file:two.$t cat one.$t
 	done
-	atf_check -o match:'^ +200 .* leaf_b$' grep 'leaf_b$' one.calls
+	atf_check -o match:'^ +8 .* leaf_b$' grep 'leaf_b$' one.calls
 	# pprof's change of each function, against prof -d's: the
 	# stacks' leaves against the histogram, a few samples apart.
 	"$PROF" -d base.out "$PROG" new.out >diff
@@ -330,7 +336,7 @@ diff_pprof_agrees_with_go_pprof_body()
 		}
 		exit bad
 	    }' diff two.top >verdict ||
-	    atf_fail "$(cat verdict) -- $(cat diff) -- $(cat two.top)"
+	    atf_fail "$(tr '\n' ' ' <verdict) -- $(tr '\n' ' ' <diff)"
 }
 
 atf_test_case diff_other_formats_refused
@@ -359,18 +365,18 @@ sort_by_inclusive_time_body()
 {
 	setup_focus
 	run 1 run.out truth
-	"$PROF" -I "$PROG" run.out >report 2>err || atf_fail "prof -I: $(cat err)"
+	"$PROF" -I "$PROG" run.out >report 2>err || atf_fail "prof -I: $(tr '\n' ' ' <err)"
 	atf_check -o match:'%Incl Inclsecs' head -1 report
 	# %Incl, the fourth column, never grows down the rows.
 	awk 'NR > 1 && /^ *[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ / {
 		if (n++ > 0 && $4 > last) { print "grows at: " $0; exit 1 }
 		last = $4 }' report >verdict ||
-	    atf_fail "$(cat verdict) -- $(cat report)"
+	    atf_fail "$(tr '\n' ' ' <verdict) -- $(tr '\n' ' ' <report)"
 	# main holds the rest: first among the program's rows; work, the
 	# most self time, is after via_a and via_b's callers.
 	awk '$NF == "main" { m = NR } $NF == "work" { w = NR }
 	    END { exit !(m > 0 && w > m) }' report ||
-	    atf_fail "main not before work: $(cat report)"
+	    atf_fail "main not before work: $(tr '\n' ' ' <report)"
 	atf_check -e inline:"prof: -t overrides -I\n" -o ignore \
 	    "$PROF" -I -t "$PROG" run.out
 	atf_check -e inline:"prof: -I overrides -c\n" -o ignore \
@@ -404,12 +410,12 @@ svg_search_box_body()
 	want=$(awk '{ t += $NF } /(^|;)work( |;)/ { w += $NF }
 	    END { printf "%.2f\n", 100 * w / t }' folded)
 	node "$srcdir/svgsearch.js" g.svg '^work$' >found ||
-	    atf_fail "the search failed: $(cat found)"
+	    atf_fail "the search failed: $(tr '\n' ' ' <found)"
 	atf_check -o inline:"frames 2\n" head -1 found
 	awk -v w="$want" 'NR == 2 {
 		p = $3; sub(/%$/, "", p)
 		if ((p - w)^2 > 0.2^2) { printf "%s%% against %s%%\n", p, w; exit 1 }
-	    }' found >verdict || atf_fail "$(cat verdict)"
+	    }' found >verdict || atf_fail "$(tr '\n' ' ' <verdict)"
 	atf_check -o inline:"frames 0\nnot a regular expression: (\n" \
 	    node "$srcdir/svgsearch.js" g.svg '('
 }
