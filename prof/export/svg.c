@@ -38,7 +38,8 @@
  * share of all the samples, and how many seconds, pass through a match:
  * the widths of the matching boxes, a box inside another counted once.
  * A second click on the button clears the search; "?s=regex" after the
- * file's URL searches as it opens.
+ * file's URL searches as it opens, and window.flameSearch(regex) from
+ * outside (tests/prof/svgsearch.js runs it under node).
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -12,6 +12,7 @@
 #include "prof.h"
 #include "util/util.h"
 
+/* -f: the line, on stdout, of what focus_apply() kept of report r. */
 void
 focus_note(const struct focus *f, const struct report *r,
     const struct opts *o)
