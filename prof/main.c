@@ -9,6 +9,11 @@
  *	or -F write it for another tool		(export/export.c)
  *	then -e the estimate, -s statistics
  *
+ * -f cuts the report down to what passes through some functions
+ * (model/focus.c) before it is printed; -d reads a second, base
+ * profile the same way and prints or writes the two's difference
+ * (print/diff.c, export/export.c).
+ *
  * The steps return a reason when a file will not do; main() alone ends
  * prof, with one line on stderr naming the file at fault and the reason,
  * and exit status 1.  Warnings are one line each and prof goes on.
@@ -31,9 +36,9 @@
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr, "usage: prof [-CehipqsuVz] [-a | -c | -n | -t] "
-	    "[-o | -x] [-g | -l] [-F format] [-m mdata] "
-	    "[prog [mdata ...]]\n");
+	fprintf(stderr, "usage: prof [-CehipqsuVz] [-a | -c | -I | -n | -t] "
+	    "[-o | -x] [-g | -l] [-d base] [-F format] [-f regex] "
+	    "[-m mdata] [prog [mdata ...]]\n");
 	exit(1);
 }
 
@@ -55,7 +60,8 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 
 	memset(o, 0, sizeof(*o));
 	opterr = 0;
-	while ((c = getopt(argc, argv, "acntoxglzhsm:VCpuqieF:")) != -1) {
+	while ((c = getopt(argc, argv, "acntoxglzhsm:VCpuqieF:If:d:")) !=
+	    -1) {
 		switch (c) {
 		case 'a': case 'c': case 'n': case 't':
 			set_sort(o, c);
@@ -109,6 +115,16 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 				    "pprof, callgrind, gmon)", optarg);
 			o->format = optarg;
 			break;
+		case 'I':	/* sorts by the -i column, so shows it */
+			set_sort(o, c);
+			o->incl = 1;
+			break;
+		case 'f':
+			o->focus = optarg;
+			break;
+		case 'd':
+			o->diffbase = optarg;
+			break;
 		default:
 			usage();
 		}
@@ -161,6 +177,94 @@ static struct symtab st;
 static struct report r;
 static const char **files;
 static char *shown;		/* the program's name, fit to print */
+static struct focus fo;		/* -f */
+static struct profile pb;	/* -d: the base, its program, its report */
+static struct symtab stb;
+static struct report rb;
+
+/*
+ * -f's pattern compiled, and -f and -d against -F, before any file is
+ * read.  gmon.out holds the run's histogram and arcs as they were
+ * taken, with no stacks to cut.
+ */
+static void
+check_focus_diff(void)
+{
+	char why[256];
+
+	if (o.focus != NULL &&
+	    focus_compile(&fo, o.focus, why, sizeof(why)) != 0)
+		errx(1, "-f %s: %s", o.focus, why);
+	if (o.focus != NULL && o.format != NULL &&
+	    strcmp(o.format, "gmon") == 0)
+		errx(1, "-f: -F gmon writes the histogram and the arcs, "
+		    "which have no stacks to focus on");
+	if (o.diffbase != NULL && o.format != NULL &&
+	    !export_diffs(o.format))
+		errx(1, "-d: -F %s cannot hold a difference (-F pprof can)",
+		    o.format);
+}
+
+/*
+ * -f: cut report rr down to the stacks through the matches; say so
+ * when it can only keep their own time, or when nothing matched.
+ */
+static void
+focus(struct report *rr, const char *file)
+{
+	if (o.focus == NULL)
+		return;
+	fo.matched = 0;
+	focus_apply(rr, &fo, o.estimate);
+	if (fo.matched == 0)
+		warnx("warning: -f %s: no function of %s matches", o.focus,
+		    file);
+	else if (!rr->g.sampled)
+		warnx("warning: -f: %s holds no stacks; only the matching "
+		    "functions' own time is kept", file);
+}
+
+/*
+ * -d: the program the base profile was taken of.  prog, when it is
+ * that build or the base names none; else the program the base's
+ * record names, if it is still there; else prog, which
+ * profile_check_id() warns of.  Rows are matched by name, so two
+ * builds of a program compare.
+ */
+static const char *
+base_prog(const char *prog)
+{
+	const char *path = pb.nobjs > 0 ? pb.objs[OBJ_MAIN].path : "";
+	size_t i;
+
+	if (st.id == NULL || pb.nids == 0)
+		return prog;
+	for (i = 0; i < pb.nids; i++)
+		if (pb.ids[i].idlen == st.idlen &&
+		    memcmp(pb.ids[i].id, st.id, st.idlen) == 0)
+			return prog;
+	return path[0] != '\0' && access(path, F_OK) == 0 ? path : prog;
+}
+
+/* -d: the base profile read and attributed as the new one was. */
+static void
+read_base(const char *prog)
+{
+	const char *why, *bprog;
+	char *s;
+
+	profile_scan(&pb, o.diffbase);
+	if (profile_read(&pb, o.diffbase, &why) != 0)
+		errx(1, "%s: %s", o.diffbase, why);
+	profile_finish(&pb);
+	bprog = base_prog(prog);
+	s = printable(bprog);
+	if (symtab_load(&stb, bprog, &why) != 0)
+		errx(1, "%s: %s", s, why);
+	profile_check_id(&pb, s, &stb);
+	attribute(&rb, &pb, &stb, &o);
+	focus(&rb, o.diffbase);
+}
 
 int
 main(int argc, char *argv[])
@@ -172,6 +276,7 @@ main(int argc, char *argv[])
 	files = xcalloc((size_t)argc + 1, sizeof(*files));
 	if (parse_options(argc, argv, &o, &files, &nfiles) && argc == 2)
 		return 0;	/* -V alone: the version was all */
+	check_focus_diff();
 	if (optind < argc)
 		prog = argv[optind++];
 	for (; optind < argc; optind++)
@@ -201,9 +306,19 @@ main(int argc, char *argv[])
 	if (r.histsum > 0 && r.histattr == 0)
 		warnx("warning: no sample of %s falls in a function of %s",
 		    p.first, shown);
-	if (o.format == NULL)
+	focus(&r, p.first);
+	if (o.diffbase != NULL) {
+		read_base(prog);
+		if (o.format == NULL)
+			diff_print(&rb, &r, &o);
+		else if (export_diff(o.format, &rb, &pb, &r, &p, &o, shown,
+		    &out, &why) != 0)
+			errx(1, "%s: %s", out, why);
+	} else if (o.format == NULL) {
 		report_show(&r, &p, &o);
-	else if (export_write(o.format, &r, &p, &o, shown, &out, &why) != 0)
+		if (o.focus != NULL)
+			focus_note(&fo, &r, &o);
+	} else if (export_write(o.format, &r, &p, &o, shown, &out, &why) != 0)
 		errx(1, "%s: %s", out, why);
 	if (o.stats) {
 		fflush(stdout);

@@ -35,7 +35,7 @@
 
 /* Options the steps look at. */
 struct opts {
-	int		 sort;		/* 'a', 'c', 'n' or 't' */
+	int		 sort;		/* 'a', 'c', 'n', 't' or 'I' */
 	int		 addr;		/* 0, 'o' or 'x' */
 	int		 fold;		/* -l: fold local functions, as classic */
 	int		 zeros;		/* -z */
@@ -48,6 +48,8 @@ struct opts {
 	int		 incl;		/* -i: an inclusive-time column */
 	int		 estimate;	/* -e: gprof's estimate beside */
 	const char	*format;	/* -F: written for another tool */
+	const char	*focus;		/* -f: stacks through these names */
+	const char	*diffbase;	/* -d: the profile to compare with */
 };
 
 #endif /* !_PROF_H */

@@ -76,3 +76,34 @@ export_write(const char *name, struct report *r, const struct profile *p,
 	xset_free(&x);
 	return rv;
 }
+
+/* Can format name hold the difference of two profiles (-d)? */
+int
+export_diffs(const char *name)
+{
+	return strcmp(name, "pprof") == 0;
+}
+
+/*
+ * -d: the difference of report r (of profile p) from report rb (of
+ * pb), the base, as format name, which export_diffs() allows: each is
+ * laid out as it would be alone, and the writer puts the two in one
+ * file, the base's values negative.  Failure as export_write().
+ */
+int
+export_diff(const char *name, struct report *rb, const struct profile *pb,
+    struct report *r, const struct profile *p, const struct opts *o,
+    const char *prog, const char **file, const char **why)
+{
+	struct xset x, xb;
+	int rv;
+
+	(void)name;
+	xset_make(&xb, rb, pb, o, prog);
+	xset_make(&x, r, p, o, prog);
+	*file = "stdout";
+	rv = export_pprof_diff(&x, &xb, stdout, file, why);
+	xset_free(&x);
+	xset_free(&xb);
+	return rv;
+}

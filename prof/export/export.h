@@ -14,5 +14,9 @@ int	export_known(const char *);
 int	export_write(const char *, struct report *, const struct profile *,
 	    const struct opts *, const char *, const char **,
 	    const char **);
+int	export_diffs(const char *);
+int	export_diff(const char *, struct report *, const struct profile *,
+	    struct report *, const struct profile *, const struct opts *,
+	    const char *, const char **, const char **);
 
 #endif /* !_EXPORT_H */

@@ -27,6 +27,14 @@
  * overlap.  So each object is given a range of its own, at (index + 1)
  * << 40, and a location's address less its mapping's start is the
  * function's link-time address in the object (file_offset 0).
+ *
+ * -d writes two profiles in one, the new one's samples as above and
+ * the base's negative and labelled pprof::base=true, with ids and
+ * mappings of their own after the new one's: what pprof's -diff_base
+ * makes of the two files internally (it scales the base by -1, labels
+ * it, and merges; the label makes the base's total the one shares are
+ * of), so that "pprof -top" of the one file shows what "pprof
+ * -diff_base base -top new" shows.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +66,10 @@ struct enc {
 	struct pb	 packed;
 	struct pb	 strs;		/* string_table entries, encoded */
 	int64_t		 nstrs;
+	uint64_t	 idoff;		/* -d: the base's ids and objects */
+	uint64_t	 objoff;	/* come after the new profile's, */
+	int		 neg;		/* and its values are negative, */
+	int64_t		 base[2];	/* labelled pprof::base=true */
 };
 
 static void
@@ -135,10 +147,20 @@ sample(struct enc *e, const uint64_t *locs, size_t n, uint64_t v0,
 	for (i = 0; i < n; i++)
 		pb_varint(&e->packed, locs[i]);
 	pb_msg(&e->sub, 1, &e->packed);
+	if (e->neg) {	/* int64 on the wire: two's complement */
+		v0 = -v0;
+		v1 = -v1;
+		v2 = -v2;
+	}
 	pb_varint(&e->packed, v0);
 	pb_varint(&e->packed, v1);
 	pb_varint(&e->packed, v2);
 	pb_msg(&e->sub, 2, &e->packed);
+	if (e->neg) {
+		pb_uint(&e->packed, 1, (uint64_t)e->base[0]);
+		pb_uint(&e->packed, 2, (uint64_t)e->base[1]);
+		pb_msg(&e->sub, 3, &e->packed);
+	}
 	pb_msg(&e->out, 2, &e->sub);
 }
 
@@ -159,7 +181,8 @@ stack_samples(struct enc *e)
 	for (i = 0; i < x->nstacks; i++) {
 		s = &x->stacks[i];
 		for (j = 0; j < s->depth; j++)
-			locs[j] = x->ids[s->first + s->depth - 1 - j] + 1;
+			locs[j] = x->ids[s->first + s->depth - 1 - j] + 1 +
+			    e->idoff;
 		sample(e, locs, s->depth, s->count, xset_round(s->samples *
 		    ns, &cum), 0);
 	}
@@ -179,9 +202,9 @@ call_samples(struct enc *e)
 		c = &g->arcs[i];
 		if (!c->counted || c->calls == 0)
 			continue;
-		locs[0] = c->to + 1;
+		locs[0] = c->to + 1 + e->idoff;
 		locs[1] = (c->from == ROW_NONE ? X_UNKNOWN(e->x) : c->from) +
-		    1;
+		    1 + e->idoff;
 		sample(e, locs, 2, 0, 0, c->calls);
 	}
 }
@@ -199,19 +222,20 @@ frames(struct enc *e)
 		w = xset_row(x, id);
 		obj = xset_object(x, id);
 		name = str(e, x->labels[id]);
-		pb_uint(&e->sub, 1, id + 1);
+		pb_uint(&e->sub, 1, id + 1 + e->idoff);
 		pb_uint(&e->sub, 2, name);
 		pb_uint(&e->sub, 3, name);
 		if (obj < x->p->nobjs)
 			pb_uint(&e->sub, 4, str(e, x->p->objs[obj].path));
 		pb_msg(&e->out, 5, &e->sub);
 
-		pb_uint(&e->sub, 1, id + 1);
+		pb_uint(&e->sub, 1, id + 1 + e->idoff);
 		if (obj < x->p->nobjs) {
-			pb_uint(&e->sub, 2, obj + 1);
-			pb_uint(&e->sub, 3, OBJ_BASE(obj) + w->addr);
+			pb_uint(&e->sub, 2, obj + 1 + e->objoff);
+			pb_uint(&e->sub, 3, OBJ_BASE(obj + e->objoff) +
+			    w->addr);
 		}
-		pb_uint(&e->packed, 1, id + 1);
+		pb_uint(&e->packed, 1, id + 1 + e->idoff);
 		pb_msg(&e->sub, 4, &e->packed);
 		pb_msg(&e->out, 4, &e->sub);
 	}
@@ -255,9 +279,9 @@ mappings(struct enc *e)
 	}
 	for (i = 0; i < x->p->nobjs; i++) {
 		o = &x->p->objs[i];
-		pb_uint(&e->sub, 1, i + 1);
-		pb_uint(&e->sub, 2, OBJ_BASE(i));
-		pb_uint(&e->sub, 3, OBJ_BASE(i) + top[i] + 1);
+		pb_uint(&e->sub, 1, i + 1 + e->objoff);
+		pb_uint(&e->sub, 2, OBJ_BASE(i + e->objoff));
+		pb_uint(&e->sub, 3, OBJ_BASE(i + e->objoff) + top[i] + 1);
 		pb_uint(&e->sub, 5, str(e, o->path));
 		pb_uint(&e->sub, 6, build_id(e, o));
 		pb_uint(&e->sub, 7, 1);
@@ -266,15 +290,32 @@ mappings(struct enc *e)
 	free(top);
 }
 
-int
-export_pprof(const struct xset *x, FILE *fp, const char **file,
-    const char **why)
+/* The profile of x, and with -d that of base, its values negative. */
+static void
+profiles(struct enc *e, const struct xset *x, const struct xset *base)
+{
+	e->x = x;
+	stack_samples(e);
+	call_samples(e);
+	mappings(e);
+	frames(e);
+	if (base == NULL)
+		return;
+	e->idoff = x->nlabels;
+	e->objoff = x->p->nobjs;
+	e->neg = 1;
+	e->base[0] = str(e, "pprof::base");
+	e->base[1] = str(e, "true");
+	profiles(e, base, NULL);
+	e->x = x;
+}
+
+static int
+write_pprof(const struct xset *x, const struct xset *base, FILE *fp)
 {
 	struct enc e;
 	int64_t cpu;
 
-	(void)file;
-	(void)why;
 	memset(&e, 0, sizeof(e));
 	e.x = x;
 	str(&e, "");
@@ -282,10 +323,7 @@ export_pprof(const struct xset *x, FILE *fp, const char **file,
 	cpu = e.nstrs;
 	value_type(&e, 1, "cpu", "nanoseconds");
 	value_type(&e, 1, "calls", "count");
-	stack_samples(&e);
-	call_samples(&e);
-	mappings(&e);
-	frames(&e);
+	profiles(&e, x, base);
 	value_type(&e, 11, "cpu", "nanoseconds");
 	pb_uint(&e.out, 12, (uint64_t)(x->p->period * 1e9 + 0.5));
 	pb_uint(&e.out, 13, str(&e, "libmon prof: calls/count samples "
@@ -298,4 +336,23 @@ export_pprof(const struct xset *x, FILE *fp, const char **file,
 	free(e.packed.p);
 	free(e.strs.p);
 	return 0;
+}
+
+int
+export_pprof(const struct xset *x, FILE *fp, const char **file,
+    const char **why)
+{
+	(void)file;
+	(void)why;
+	return write_pprof(x, NULL, fp);
+}
+
+/* -d: x's profile less base's, in one file. */
+int
+export_pprof_diff(const struct xset *x, const struct xset *base, FILE *fp,
+    const char **file, const char **why)
+{
+	(void)file;
+	(void)why;
+	return write_pprof(x, base, fp);
 }

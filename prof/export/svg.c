@@ -31,6 +31,15 @@
  * the next stack does not.  A short script, inline, zooms into the
  * frame clicked: its callers span the width, its callees widen with
  * it, the rest hide; a click on "all" or Escape goes back.
+ *
+ * A second one searches, as flamegraph.pl's does: "Search" at the top
+ * right, or Ctrl-F, asks for a regular expression (JavaScript's), the
+ * boxes whose names match turn magenta, and the bottom right says what
+ * share of all the samples, and how many seconds, pass through a match:
+ * the widths of the matching boxes, a box inside another counted once.
+ * A second click on the button clears the search; "?s=regex" after the
+ * file's URL searches as it opens, and window.flameSearch(regex) from
+ * outside (tests/prof/svgsearch.js runs it under node).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -321,6 +330,87 @@ static const char script[] =
 "	if (ev.key == 'Escape') zoom(null); });\n"
 "]]></script>\n";
 
+/*
+ * The search, inline: the widths are read as drawn, before any zoom;
+ * the widest box is "all", the whole.
+ */
+static const char search_script[] =
+"<script><![CDATA[\n"
+"(function () {\n"
+"var fs = [], all = null, on = false,\n"
+"    btn = document.getElementById('search'),\n"
+"    msg = document.getElementById('matched');\n"
+"document.querySelectorAll('g.f').forEach(function (g) {\n"
+"	var r = g.querySelector('rect'), d = g.querySelector('desc'),\n"
+"	    f = { r: r, fill: r.getAttribute('fill'),\n"
+"	    x: +r.getAttribute('x'), w: +r.getAttribute('width'),\n"
+"	    n: d.textContent.split('\\n')[0],\n"
+"	    s: parseFloat(d.textContent.split('\\n')[1]) };\n"
+"	if (all == null || f.w > all.w) all = f;\n"
+"	fs.push(f);\n"
+"});\n"
+"function clear() {\n"
+"	fs.forEach(function (f) { f.r.setAttribute('fill', f.fill); });\n"
+"	msg.textContent = '';\n"
+"	btn.textContent = 'Search';\n"
+"	on = false;\n"
+"}\n"
+"function search(term) {\n"
+"	var re, m = [], sum = 0, end = -1;\n"
+"	clear();\n"
+"	try { re = new RegExp(term); } catch (e) {\n"
+"		msg.textContent = 'not a regular expression: ' + term;\n"
+"		return;\n"
+"	}\n"
+"	fs.forEach(function (f) {\n"
+"		if (f == all || !re.test(f.n)) return;\n"
+"		f.r.setAttribute('fill', 'rgb(230,0,230)');\n"
+"		m.push(f);\n"
+"	});\n"
+"	m.sort(function (a, b) { return a.x - b.x || b.w - a.w; });\n"
+"	m.forEach(function (f) {\n"
+"		if (f.x + f.w <= end + 0.001) return;\n"
+"		sum += f.w;\n"
+"		end = f.x + f.w;\n"
+"	});\n"
+"	msg.textContent = 'Matched ' + term + ': ' +\n"
+"	    (100 * sum / all.w).toFixed(1) + '% of all samples, ' +\n"
+"	    (all.s * sum / all.w).toFixed(3) + ' s';\n"
+"	btn.textContent = 'Reset search';\n"
+"	on = true;\n"
+"}\n"
+"function ask() {\n"
+"	var term;\n"
+"	if (on) { clear(); return; }\n"
+"	term = window.prompt('Search for (regular expression):', '');\n"
+"	if (term) search(term);\n"
+"}\n"
+"btn.addEventListener('click', ask);\n"
+"document.addEventListener('keydown', function (ev) {\n"
+"	if ((ev.ctrlKey || ev.metaKey) && ev.key == 'f') {\n"
+"		ev.preventDefault();\n"
+"		ask();\n"
+"	}\n"
+"});\n"
+"var q = new URLSearchParams(window.location.search).get('s');\n"
+"if (q) search(q);\n"
+"window.flameSearch = search;\n"
+"})();\n"
+"]]></script>\n";
+
+/* The search's button and the line it answers on, and its script. */
+static void
+search_box(const struct svg *g, double height)
+{
+	fprintf(g->fp, "<text id=\"search\" class=\"s\" x=\"%.0f\" "
+	    "y=\"22\" text-anchor=\"end\" style=\"cursor: pointer; "
+	    "pointer-events: auto\">Search</text>\n"
+	    "<text id=\"matched\" class=\"s\" x=\"%.0f\" y=\"%.0f\" "
+	    "text-anchor=\"end\"></text>\n",
+	    SVG_W - PAD, SVG_W - PAD, height - LEGEND_H + 18.5);
+	fputs(search_script, g->fp);
+}
+
 static void
 head(const struct svg *g, double height)
 {
@@ -405,6 +495,7 @@ export_svg(const struct xset *x, FILE *fp, const char **file,
 	frames(&g);
 	legend(&g, height - LEGEND_H + 8);
 	fputs(script, fp);
+	search_box(&g, height);
 	fputs("</svg>\n", fp);
 	free(g.open);
 	free(g.start);

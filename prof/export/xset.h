@@ -74,6 +74,8 @@ int	export_svg(const struct xset *, FILE *, const char **,
 	    const char **);
 int	export_pprof(const struct xset *, FILE *, const char **,
 	    const char **);
+int	export_pprof_diff(const struct xset *, const struct xset *, FILE *,
+	    const char **, const char **);
 int	export_callgrind(const struct xset *, FILE *, const char **,
 	    const char **);
 int	export_gmon(const struct xset *, FILE *, const char **,

@@ -525,7 +525,7 @@ static int
 wants_graph(const struct opts *o)
 {
 	return o->graph || o->incl || o->estimate || o->stats ||
-	    o->format != NULL;
+	    o->format != NULL || o->focus != NULL;
 }
 
 /*

@@ -14,10 +14,12 @@
  *	callgraph.c	the call graph over rows: inclusive time measured
  *			from the stacks, arc times, gprof's estimate
  *	sort.c		the rows in the order the options ask for
+ *	focus.c		-f: only the stacks and arcs through some names
  */
 #ifndef _MODEL_H
 #define _MODEL_H
 
+#include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -159,6 +161,18 @@ const struct node *graph_node(const struct report *, const struct row *);
 double	graph_rowest(const struct report *, const struct row *);
 double	graph_arcest(const struct graph *, const struct cgarc *);
 void	graph_free(struct graph *);
+
+/* -f: the pattern, and what it kept of the report (focus.c). */
+struct focus {
+	regex_t		 re;
+	double		 all;		/* samples before, libmon's left out */
+	double		 kept;		/* after: the report's new total */
+	size_t		 matched;	/* rows whose names matched */
+};
+
+/* focus.c */
+int	focus_compile(struct focus *, const char *, char *, size_t);
+void	focus_apply(struct report *, struct focus *, int);
 
 /* sort.c */
 void	report_sort(struct report *, const struct opts *);

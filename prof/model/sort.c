@@ -2,7 +2,9 @@
  * sort.c -- the report's rows in the order the options ask for.
  *
  * -t (the default) by time, -c by calls, -n by name, -a by address: the
- * program first, then each object in turn.  Every order ends with name,
+ * program first, then each object in turn; -I by inclusive time, the
+ * figure -i prints (measured, or gprof's estimate, else none), then by
+ * time.  Every order ends with name,
  * object and address, so that two runs print equal rows alike.  -C
  * puts every name through the demangler first, so that -n sorts the
  * names as printed.  The rows keep their ids, and byid finds a row by
@@ -59,6 +61,29 @@ static int
 cmp_name(const void *x, const void *y)
 {
 	return cmp_tail(x, y);
+}
+
+/* For the C11 qsort below: the report whose rows cmp_incl() sorts. */
+static const struct report *sortrep;
+
+/* A row's inclusive time, as -i prints it: 0 where it prints a dash. */
+static double
+incl_of(const struct row *w)
+{
+	if (sortrep->g.sampled)
+		return graph_node(sortrep, w)->incl;
+	return graph_rowest(sortrep, w);
+}
+
+static int
+cmp_incl(const void *x, const void *y)
+{
+	const struct row *a = x, *b = y;
+	double u = incl_of(a), v = incl_of(b);
+
+	if (u != v)
+		return u > v ? -1 : 1;
+	return cmp_time(x, y);
 }
 
 /* Increasing address, the program first, then each object in turn. */
@@ -135,6 +160,10 @@ sort_rows(struct report *r, int how)
 		break;
 	case 'n':
 		cmp = cmp_name;
+		break;
+	case 'I':
+		cmp = cmp_incl;
+		sortrep = r;
 		break;
 	default:
 		cmp = cmp_time;

@@ -5,6 +5,8 @@
  *	report.c	the flat report, classic prof's columns; -s
  *	graphprint.c	-q, the call graph; -e, the estimate beside it
  *	figures.c	numbers as printf prints them, faster
+ *	diff.c		-d: two profiles' difference, function by function
+ *	focusnote.c	-f: the line on what the focus kept
  */
 #ifndef _PRINT_H
 #define _PRINT_H
@@ -34,6 +36,13 @@ const char *fig_fixed(struct fixed *, const char *, int, int, double);
 size_t	fig_u64(char *, uint64_t);
 void	fig_pad(FILE *, int);
 void	fig_right(FILE *, const char *, size_t, int);
+
+/* diff.c */
+void	diff_print(struct report *, struct report *, const struct opts *);
+
+/* focusnote.c */
+void	focus_note(const struct focus *, const struct report *,
+	    const struct opts *);
 
 /* graphprint.c */
 void	graph_print(struct report *, const struct profile *,

@@ -98,3 +98,11 @@ $(PT)/h_clash: $(PT)/clash_a.c $(PT)/clash_b.c $(PT)/h_burn.h lib/libmon.a \
     $(HDRS) $(PT)/local.mk
 	$(CC) -pg $(TEST_CFLAGS) -fno-inline -o $@ $(PT)/clash_a.c \
 	    $(PT)/clash_b.c $(PT_LIBS)
+
+# h_focus built again with a function more before the others: another
+# build-id, other addresses, for prof -d across builds (focus_test).
+VARIANTS += $(PT)/h_focus_other
+$(PT)/h_focus_other: $(PT)/h_focus.c $(PT)/h_burn.h lib/libmon.a $(HDRS) \
+    $(PT)/local.mk
+	$(CC) $(PFLAG) $(TEST_CFLAGS) -fno-inline -DOTHER_BUILD -o $@ $< \
+	    $(PT_LIBS)
