@@ -252,26 +252,8 @@ stats_classic(const struct report *r, const struct profile *p)
 static void
 stats_clock(const struct profile *p)
 {
-	const struct monx_run *run = &p->sum;
-	uint64_t n;
-
-	if (!p->anyrun) {
-		fprintf(stderr, "clock: %s, %.0f Hz assumed\n",
-		    profile_clock(p), 1e9 / (double)CLASSIC_NS);
-		return;
-	}
-	fprintf(stderr, "clock: %s", profile_clock(p));
-	if (p->askmax > 0 && p->askmin < p->askmax)
-		fprintf(stderr, ", %.0f to %.0f Hz asked",
-		    1e9 / (double)p->askmax, 1e9 / (double)p->askmin);
-	else if (p->askmax > 0)
-		fprintf(stderr, ", %.0f Hz asked", 1e9 / (double)p->askmax);
-	n = run->samples_in + run->samples_out + run->samples_lost +
-	    run->dropped;
-	if (p->run && run->cpu_ns > 0)
-		fprintf(stderr, ", %.1f Hz measured over %.2f s of CPU",
-		    (double)n * 1e9 / (double)run->cpu_ns,
-		    (double)run->cpu_ns / 1e9);
+	fputs("clock: ", stderr);
+	profile_put_clock(stderr, p);
 	fputc('\n', stderr);
 }
 

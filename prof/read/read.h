@@ -233,6 +233,7 @@ void	profile_check_id(const struct profile *, const char *,
 	    const struct symtab *);
 const char *profile_clock(const struct profile *);
 const char *stack_limits(const struct profile *, char *, size_t);
+void	profile_put_clock(FILE *, const struct profile *);
 
 /* elfsym.c */
 int	symtab_load(struct symtab *, const char *, const char **);
