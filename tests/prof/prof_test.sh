@@ -115,8 +115,9 @@ EOF
 }
 
 # The report of the standard profile of a stripped -rdynamic t_syms:
-# .dynsym has no locals, so gamma's and mu.cold's time and calls are
-# lost instead of going to beta and mu.
+# .dynsym has no locals, so gamma's and mu.cold's time and calls are the
+# program's [unnamed code] instead of going to beta and mu, with a
+# warning (dynsym_warning).
 expect_dynsym()
 {
 	cat <<'EOF'
@@ -125,11 +126,19 @@ expect_dynsym()
   20.0    0.20    0.50     100      2.00    beta, beta2
   12.0    0.12    0.62       2     60.      kappa
   10.0    0.10    0.72       3     33.      alpha
-   7.0    0.07    0.79                      eps
-   7.0    0.07    0.86                      omega
-   4.0    0.04    0.90                      _Z3fooi
-   3.0    0.03    0.93                      mu
+   7.0    0.07    0.79       7     10.      [unnamed code] (prog)
+   7.0    0.07    0.86                      eps
+   7.0    0.07    0.93                      omega
+   4.0    0.04    0.97                      _Z3fooi
+   3.0    0.03    1.00                      mu
 EOF
+}
+
+dynsym_warning()
+{
+	echo "prof: warning: prog is stripped: 7.0% of the time and 7 calls" \
+	    "are in its [unnamed code]; give prof the unstripped build, or" \
+	    "install its debug file"
 }
 
 # patch file offset octal-bytes: overwrite bytes of a file in place.
@@ -1358,9 +1367,48 @@ stripped_program_uses_dynsym_body()
 	BASE=$(symaddr "$(atf_get_srcdir)/t_syms_dyn" alpha)
 	forge mon.out </dev/null
 	expect_dynsym >expout
-	atf_check -o file:expout "$PROF" prog
+	dynsym_warning >experr
+	atf_check -o file:expout -e file:experr "$PROF" prog
 	atf_check -o match:'^symbols: .dynsym of prog$' -o not-match:gamma \
 	    sh -c "'$PROF' -s -g prog 2>&1"
+}
+
+atf_test_case e2e_stripped_program_unnamed_row
+e2e_stripped_program_unnamed_row_head()
+{
+	atf_set descr "A run of h_burn read against its stripped copy: the" \
+	    "program's own time and calls are one row, '[unnamed code]" \
+	    "(app.stripped)', holding the unstripped report's program rows" \
+	    "(their shares within 0.2 point, their calls exactly), with" \
+	    "one warning naming the program and what to give prof;" \
+	    "libmon's code stays overhead"
+	atf_set require.progs strip
+}
+e2e_stripped_program_unnamed_row_body()
+{
+	setup_prof
+	prog=$srcdir/h_burn
+	atf_check "$prog" 300000 100
+	strip -o app.stripped "$prog" || atf_fail "strip failed"
+	"$PROF" "$prog" mon.out >full 2>err || atf_fail "prof: $(cat err)"
+	"$PROF" app.stripped mon.out >stripped 2>err ||
+	    atf_fail "prof: $(cat err)"
+	atf_check -o match:'^prof: warning: app\.stripped is stripped: [0-9.]+% of the time and 1001 calls are in its \[unnamed code\]; give prof the unstripped build, or install its debug file$' \
+	    cat err
+	[ "$(wc -l <err)" -eq 1 ] || atf_fail "more than one line: $(cat err)"
+	# The program's rows (no object) of the full report, summed.
+	awk 'NR == FNR && FNR > 1 && /^ *[0-9]/ && !/\)$/ && !/\[/ {
+		p += $1; if (NF == 6) c += $4 }
+	    NR == FNR { next }
+	    /\[unnamed code\] \(app\.stripped\)$/ { sp = $1; sc = $4; n++ }
+	    END { d = p - sp; if (d < 0) d = -d
+		printf "unnamed %s%% %s calls; the program %.1f%% %d calls\n",
+		    sp, sc, p, c
+		exit n != 1 || d > 0.2 || sc != c || c != 1001 }' full stripped \
+	    >verdict || atf_fail "$(cat verdict)"
+	grep -q ' burn50$' stripped && atf_fail "burn50 named without symbols"
+	atf_check -o save:o.full grep '^profiling overhead' full
+	atf_check -o file:o.full grep '^profiling overhead' stripped
 }
 
 # --- separate debug files ------------------------------------------------
@@ -1395,7 +1443,12 @@ dbg_setup()
 dbg_check()
 {
 	"$1" >expout
-	atf_check -o file:expout -e empty "$PROF" prog
+	if [ "$1" = expect_dynsym ]; then
+		dynsym_warning >experr
+	else
+		: >experr
+	fi
+	atf_check -o file:expout -e file:experr "$PROF" prog
 	atf_check -o file:expout -e match:"^symbols: $2\$" "$PROF" -s prog
 }
 
@@ -3760,6 +3813,7 @@ atf_init_test_cases()
 	atf_add_test_case vdso_of_another_kernel_unnamed
 	atf_add_test_case shared_object_changed_warns
 	atf_add_test_case stripped_program_uses_dynsym
+	atf_add_test_case e2e_stripped_program_unnamed_row
 	atf_add_test_case debug_file_next_to_program
 	atf_add_test_case debug_file_in_debug_directory
 	atf_add_test_case debug_file_of_another_build_ignored
