@@ -582,6 +582,31 @@ keeps_counts(const struct opts *o)
 }
 
 /*
+ * The stacks can hold no more samples than the histogram and the
+ * samples outside it, which are the same samples: a file that says
+ * otherwise (its counts forged or damaged) would have inclusive shares
+ * over 100%, and is warned about -- once, merge.c having warned of a
+ * file whose stacks outnumber its own count of samples.  A part of a
+ * run may hold a sample in its stacks that the next part's histogram
+ * has: one a file is allowed.
+ */
+static void
+check_stacks(const struct attr *a, double hist)
+{
+	const struct profile *p = a->p;
+	const struct graph *g = &a->r->g;
+	double held = g->samples + g->overhead;
+	double took = hist + p->wout + p->wlost;
+
+	if (p->stacksover || held <= took + (double)p->nfiles)
+		return;
+	warnx("warning: %s%s: the stacks hold %.0f samples, the histogram and "
+	    "the samples outside it %.0f: the counts are forged or damaged, "
+	    "inclusive shares over 100%%", p->first, p->nfiles > 1 ?
+	    " and the files after it" : "", held, took);
+}
+
+/*
  * A stripped program: its label for "[unnamed code] (program)", its
  * basename as given.
  */
@@ -678,8 +703,10 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	drop_rowids(&a);
 	if (!keeps_counts(o))
 		profile_drop_arcs(p);
-	if (wants_graph(o))
+	if (wants_graph(o)) {
 		graph_compute(r, o->estimate);
+		check_stacks(&a, hist);
+	}
 	kernel_row(&a, &cap);
 	unsampled_row(&a, &cap);
 

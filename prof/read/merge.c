@@ -448,9 +448,11 @@ merge_stacks(struct profile *p, struct mfile *f)
 	taken = r->samples_in + r->samples_out + r->samples_lost +
 	    r->dropped;
 	if (f->hasrun && r->part == 0 && (p->stackraw - before > taken ||
-	    r->stacks_lost > taken - (p->stackraw - before)))
+	    r->stacks_lost > taken - (p->stackraw - before))) {
 		warnx("warning: %s: its stacks hold more samples than the run "
 		    "took", f->name);
+		p->stacksover = 1;
+	}
 }
 
 /* Remember the build-id each file gives for the program. */

@@ -191,6 +191,7 @@ struct profile {
 	size_t		 nframes, framecap;
 	size_t		 stackfiles;	/* files that sampled stacks */
 	uint64_t	 stackraw;	/* samples in the stacks, counted */
+	int		 stacksover;	/* a file's held more, warned */
 	uint32_t	 stackmax;	/* the largest stack_limit */
 	uint32_t	 stackmin;	/* the smallest; 0 before the first */
 };

@@ -2233,7 +2233,7 @@ mdata_extension_lies_body()
 	printf '%s\nxlength 100000\n' "$run" | forge mon.out
 	mdata_error "improper format"
 	printf '%s\nxlength 0xffffffffffffffff\n' "$run" | forge mon.out
-	mdata_error "improper format"
+	mdata_error "extension longer than libmon's limit of 64 MiB (libmon(7), LIMITS)"
 	# a record claiming more bytes than the stream has
 	echo "record 1 200 00000000" | forge mon.out
 	mdata_error "improper format"
@@ -2252,6 +2252,23 @@ mdata_extension_lies_body()
 	mdata_error "improper format"
 	echo "obj 0 0x2000 0x1000 - /lib/x.so" | forge mon.out
 	mdata_error "improper format"
+}
+
+atf_test_case mdata_extension_over_limit
+mdata_extension_over_limit_head()
+{
+	atf_set descr "An extension longer than libmon's 64 MiB limit is" \
+	    "refused in one line that names the limit and libmon(7)"
+}
+mdata_extension_over_limit_body()
+{
+	setup_prof
+	run="run clock=1 period=1000000 in=100"
+	printf '%s\nxlength %d\n' "$run" $((64 * 1024 * 1024 + 1)) |
+	    forge mon.out
+	mdata_error "extension longer than libmon's limit of 64 MiB (libmon(7), LIMITS)"
+	atf_check -o match:'^The extension records of a file take at most 64.~MiB\.$' \
+	    sed -n '/^\.Sh LIMITS/,/^\.Sh FAULTS/p' "$srcdir/../../man7/libmon.7"
 }
 
 atf_test_case mdata_extension_unknowns
@@ -3635,6 +3652,50 @@ graph_arcs_checked_against_counts_body()
 	    "$PROF" -s "$GRAPH"
 }
 
+atf_test_case graph_forged_counts_warned_columns_kept
+graph_forged_counts_warned_columns_kept_head()
+{
+	atf_set descr "A file whose stacks hold three times the samples of" \
+	    "its histogram, its RUN record agreeing with the stacks, draws" \
+	    "one warning naming it (its -i shares are over 100%); figures" \
+	    "too long for classic's columns widen them, the columns kept" \
+	    "apart and the names in line"
+}
+graph_forged_counts_warned_columns_kept_body()
+{
+	setup_graph
+	{
+		work_counts
+		echo "stack 300 0 $(gs 3 8) $(gs 1 16) $(gs 0 16)"
+		echo "stack 30 0 $(gs 1 8) $(gs 0 16)"
+	} | forge_graph mon.out 330
+	atf_check -o match:'^ *[0-9.]+ +[0-9.]+ +[0-9.]+ +300\.0 ' \
+	    -e inline:"prof: warning: mon.out: the stacks hold 330 samples, the histogram and the samples outside it 110: the counts are forged or damaged, inclusive shares over 100%\n" \
+	    "$PROF" -i "$GRAPH"
+	# A bin of 65535 samples of 10,000 s, calls that overflow #Calls.
+	{
+		graph_head 65535 | sed 's/period=10000000 /period=10000000000000 /'
+		echo "bin 1 65535"
+		echo "bin 3 65535"
+		echo "cell $(gs 1 5) 1"
+		echo "cell $(gs 3 5) 100000000000000"
+	} | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+	for opt in -i ""; do
+		"$PROF" $opt "$GRAPH" >report 2>/dev/null ||
+		    atf_fail "prof $opt failed"
+		# Every line ends its name where the heading's Name is; a
+		# row with calls has 6 fields, 8 with -i (4 and 6 without).
+		awk -v opt=$opt 'NR == 1 { at = index($0, "Name"); next }
+		    /^$/ { exit }
+		    { n = opt == "-i" ? 2 : 0
+		      if (substr($0, at - 1, 1) != " " ||
+		        substr($0, at, 1) == " " || NF != 6 + n) {
+			print "line " NR ": " $0; bad = 1 } }
+		    END { exit bad }' report >verdict ||
+		    atf_fail "$opt: $(cat verdict) in $(cat report)"
+	done
+}
+
 atf_test_case graph_records_lie
 graph_records_lie_head()
 {
@@ -3841,6 +3902,7 @@ atf_init_test_cases()
 	atf_add_test_case mdata_foreign
 	atf_add_test_case mdata_header_lies
 	atf_add_test_case mdata_extension_lies
+	atf_add_test_case mdata_extension_over_limit
 	atf_add_test_case mdata_extension_unknowns
 	atf_add_test_case prog_missing_or_directory
 	atf_add_test_case prog_from_exec_record
@@ -3866,6 +3928,7 @@ atf_init_test_cases()
 	atf_add_test_case graph_arcs_without_stacks
 	atf_add_test_case graph_of_classic_file
 	atf_add_test_case graph_arcs_checked_against_counts
+	atf_add_test_case graph_forged_counts_warned_columns_kept
 	atf_add_test_case graph_records_lie
 	atf_add_test_case graph_large_in_time
 	atf_add_test_case e2e_statics_fold_within_their_file
