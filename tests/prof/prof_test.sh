@@ -3403,6 +3403,7 @@ arc $(gs 1 16) $(gs 3 5) 1
 stack 3 0 $(gs 6 8) $(gs 1 16)
 stack 4 0 $(gs 6 8) $(gs 3 16) $(gs 1 16)
 stack 2 0 $(pub_addr) $(gs 1 16)
+pcs $(pub_addr) 2
 EOF
 	atf_check -o save:out "$PROF" -q "$GRAPH"
 	cat >expout <<'EOF'
