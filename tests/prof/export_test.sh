@@ -722,6 +722,56 @@ e2e_exports_hold_the_report_totals_body()
 	[ $ran -gt 0 ] || atf_fail "no clock ran"
 }
 
+atf_test_case exports_leave_overhead_apart
+exports_leave_overhead_apart_head()
+{
+	atf_set descr "libmon's own samples (20 of 130, in the SELF range" \
+	    "over libmon_part) are in no frame of any export and not in its total," \
+	    "as in no row of the report; the SVG's title and the pprof" \
+	    "comments give them apart, as the report's overhead line does"
+}
+exports_leave_overhead_apart_body()
+{
+	setup_export
+	# forge's, but 130 samples: 20 in libmon_part (slot 9), libmon's.
+	{
+		cat <<EOF
+lpc $(gs 0)
+hpc $(gs 10)
+hist 10
+run clock=0 period=10000000 in=130 arcs=1 stack_limit=64
+exec 0 $(gs 0) $(gs 10) $GID $GRAPH
+self $(gs 9) $(gs 10)
+bin 9 20
+stack 20 0 $(gs 9 8) $(gs 0 16)
+EOF
+		work_counts
+		work_stacks
+	} | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+	atf_check -o match:'^profiling overhead, not in the rows: 0\.20 s, 15\.4% of all samples' \
+	    "$PROF" "$GRAPH"
+	for f in folded svg pprof callgrind; do
+		"$PROF" -F $f "$GRAPH" >out.$f 2>err ||
+		    atf_fail "prof -F $f failed: $(cat err)"
+		"$CHECK" $f out.$f >check.$f 2>err ||
+		    atf_fail "$f: $(cat err)"
+	done
+	atf_check -o inline:"stacks 4 samples 110\n" cat check.folded
+	atf_check -o match:'^frames [0-9]+ samples 110$' cat check.svg
+	atf_check -o match:'^samples 110 ns' cat check.pprof
+	atf_check -o match:'^totals 110 ' cat check.callgrind
+	grep -q 'libmon_part\|\[libmon' out.folded out.callgrind out.svg &&
+	    atf_fail "libmon's code in a frame"
+	atf_check -o match:'t_graph: 1\.10 s of CPU \(profiling overhead apart: 0\.20 s, 15\.4% of all samples\);' \
+	    cat out.svg
+	if command -v go >/dev/null 2>&1; then
+		atf_check -o match:'profiling overhead apart: 0\.20 s, 15\.4% of all samples' \
+		    -e ignore go tool pprof -comments out.pprof
+	else
+		echo "go not installed: the pprof comment not read back"
+	fi
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case folded_stacks_root_first
@@ -747,4 +797,5 @@ atf_init_test_cases()
 	atf_add_test_case e2e_gprof_reads_exported_gmon
 	atf_add_test_case e2e_library_gmon_file
 	atf_add_test_case e2e_exports_hold_the_report_totals
+	atf_add_test_case exports_leave_overhead_apart
 }
