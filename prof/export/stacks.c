@@ -237,7 +237,8 @@ reconcile(struct xset *x)
 			x->stacks[i].samples *= want[id] / have[id];
 	}
 	for (id = 0; id < n; id++) {
-		if (want[id] - have[id] < 0.001 * want[id])
+		/* nothing missing, but for the sums' rounding */
+		if (want[id] <= 0 || want[id] - have[id] <= 1e-9 * want[id])
 			continue;
 		w = xset_row(x, id);
 		if (w == NULL || w->kernel || x->flat)
