@@ -303,7 +303,7 @@ main(int argc, char *argv[])
 		warnx("no call counts captured");
 
 	attribute(&r, &p, &st, &o);
-	if (r.histsum > 0 && r.histattr == 0)
+	if (r.histsum > 0 && r.histattr == 0 && !r.stripped)
 		warnx("warning: no sample of %s falls in a function of %s",
 		    p.first, shown);
 	focus(&r, p.first);

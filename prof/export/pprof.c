@@ -18,6 +18,8 @@
  *	mapping		one an object: path, build-id (hex),
  *			has_functions set, since every location is named
  *	period		cpu/nanoseconds, the period of a sample
+ *	comment		what calls/count is; libmon's overhead, which no
+ *			sample holds (stacks.c)
  *	default_sample_type	cpu
  *
  * so that "pprof -top" shows the time and "pprof -sample_index=calls
@@ -315,6 +317,7 @@ write_pprof(const struct xset *x, const struct xset *base, FILE *fp)
 {
 	struct enc e;
 	int64_t cpu;
+	char *o;
 
 	memset(&e, 0, sizeof(e));
 	e.x = x;
@@ -328,6 +331,10 @@ write_pprof(const struct xset *x, const struct xset *base, FILE *fp)
 	pb_uint(&e.out, 12, (uint64_t)(x->p->period * 1e9 + 0.5));
 	pb_uint(&e.out, 13, str(&e, "libmon prof: calls/count samples "
 	    "are exact call counts, one a counted arc, callee then caller"));
+	if ((o = xset_overhead(x)) != NULL) {	/* in no sample */
+		pb_uint(&e.out, 13, str(&e, o));
+		free(o);
+	}
 	pb_uint(&e.out, 14, cpu);
 	fwrite(e.out.p, 1, e.out.len, fp);
 	fwrite(e.strs.p, 1, e.strs.len, fp);

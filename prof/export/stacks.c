@@ -15,11 +15,23 @@
  * more than one sample, and nothing is lost overall.
  *
  * Without stacks (PROFSTACK=0, a classic file, every stack lost) the
- * writers get one
- * stack a function: its row alone, with the histogram's samples.  The
- * samples of libmon's own code, which the report keeps off its rows, are
- * one stack of their own, X_OVERHEAD, so that a picture of the run shows
- * what profiling cost.
+ * writers get one stack a function: its row alone, with the histogram's
+ * samples.
+ *
+ * Every view of a profile holds the report's totals (reconcile()): the
+ * same samples in all, and under each function, as its innermost frame,
+ * the samples of its row.  The stacks ending in a function are scaled
+ * down to its row's samples where they hold more (the histogram's bins
+ * and the stacks' exact pcs part by a sample or two); a row's samples
+ * that no stack holds (files without stacks, samples that kept none)
+ * are a stack [no stack];function.  The kernel's time, which no stack
+ * holds (the perf clock samples user mode only; the timer clocks' land
+ * on the call site, in its stack, as in the report), and the CPU time
+ * no sample stood for are frames of their own at the root, as they are
+ * rows of their own; what the report gives no function is one frame,
+ * [unknown].  libmon's own code is kept apart as the report keeps it:
+ * out of every stack and of the total, its share said in words where a
+ * format has room (the SVG's title, xset_overhead()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,7 +131,7 @@ make_labels(struct xset *x)
 	for (i = 0; i < x->r->nrows; i++)
 		x->labels[i] = label(x->r->byid[i]);
 	x->labels[X_UNKNOWN(x)] = xstrdup("[unknown]");
-	x->labels[X_OVERHEAD(x)] = xstrdup("[libmon: profiling overhead]");
+	x->labels[X_NOSTACK(x)] = xstrdup("[no stack]");
 	x->labels[X_CUT(x)] = xstrdup("[cut at the stack limit]");
 }
 
@@ -146,7 +158,8 @@ sampled_stacks(struct xset *x)
 	const struct cgstack *s;
 	size_t i, j, *id, v;
 
-	x->stacks = xcalloc(g->nstacks + 1, sizeof(*x->stacks));
+	x->stacks = xcalloc(g->nstacks + x->r->nrows + 2,
+	    sizeof(*x->stacks));
 	for (i = 0; i < g->nstacks; i++) {
 		s = &g->stacks[i];
 		if (s->depth == 0 || s->samples <= 0)
@@ -169,12 +182,75 @@ flat_stacks(struct xset *x)
 	size_t i;
 
 	x->flat = 1;
-	x->stacks = xcalloc(x->r->nrows + 1, sizeof(*x->stacks));
+	x->stacks = xcalloc(2 * x->r->nrows + 2, sizeof(*x->stacks));
 	for (i = 0; i < x->r->nrows; i++) {
 		w = &x->r->rows[i];
 		if (w->samples > 0)
 			*add_stack(x, 1, w->samples) = w->id;
 	}
+}
+
+/*
+ * The samples the report's %Time is a share of: every sample of the
+ * run but libmon's own.
+ */
+static double
+report_total(const struct report *r)
+{
+	return r->total - r->overhead > 0 ? r->total - r->overhead : 0;
+}
+
+/*
+ * The stacks made to hold the report's figures.  A frame that ends
+ * stacks (a row, or X_UNKNOWN) is given the samples the report gives
+ * it -- its row's, or for X_UNKNOWN what the report gives no row: the
+ * stacks ending in it are scaled down to those where they hold more
+ * (the histogram placed a sample or two elsewhere), and what they do
+ * not hold is a stack of its own, X_NOSTACK then the function, or the
+ * frame alone at the root for the kernel's and the unsampled rows, for
+ * X_UNKNOWN and when there are no stacks at all.
+ */
+static void
+reconcile(struct xset *x)
+{
+	const struct report *r = x->r;
+	const struct row *w;
+	double *want, *have, named = 0;
+	size_t i, id, n = r->nrows + 1, *leaf;
+
+	want = xcalloc(n, sizeof(*want));
+	have = xcalloc(n, sizeof(*have));
+	for (i = 0; i < r->nrows; i++) {
+		want[i] = r->byid[i]->samples > 0 ? r->byid[i]->samples : 0;
+		named += want[i];
+	}
+	want[X_UNKNOWN(x)] = report_total(r) - named > 0.5 ?
+	    report_total(r) - named : 0;
+	for (i = 0; i < x->nstacks; i++) {
+		leaf = &x->ids[x->stacks[i].first + x->stacks[i].depth - 1];
+		if (*leaf < n)
+			have[*leaf] += x->stacks[i].samples;
+	}
+	for (i = 0; i < x->nstacks; i++) {
+		id = x->ids[x->stacks[i].first + x->stacks[i].depth - 1];
+		if (id < n && have[id] > want[id])
+			x->stacks[i].samples *= want[id] / have[id];
+	}
+	for (id = 0; id < n; id++) {
+		/* nothing missing, but for the sums' rounding */
+		if (want[id] <= 0 || want[id] - have[id] <= 1e-9 * want[id])
+			continue;
+		w = xset_row(x, id);
+		if (w == NULL || w->kernel || x->flat)
+			*add_stack(x, 1, want[id] - have[id]) = id;
+		else {
+			leaf = add_stack(x, 2, want[id] - have[id]);
+			leaf[0] = X_NOSTACK(x);
+			leaf[1] = id;
+		}
+	}
+	free(want);
+	free(have);
 }
 
 static const struct xset *sortx;	/* for the C11 qsort below */
@@ -232,8 +308,6 @@ void
 xset_make(struct xset *x, struct report *r, const struct profile *p,
     const struct opts *o, const char *prog)
 {
-	double overhead;
-
 	memset(x, 0, sizeof(*x));
 	x->r = r;
 	x->p = p;
@@ -241,15 +315,11 @@ xset_make(struct xset *x, struct report *r, const struct profile *p,
 	x->prog = prog;
 	report_sort(r, o);
 	make_labels(x);
-	if (r->g.sampled && r->g.nstacks > 0) {
+	if (r->g.sampled && r->g.nstacks > 0)
 		sampled_stacks(x);
-		overhead = r->g.overhead;
-	} else {
+	else
 		flat_stacks(x);
-		overhead = r->overhead;
-	}
-	if (overhead > 0)	/* the stacks were given room for it */
-		*add_stack(x, 1, overhead) = X_OVERHEAD(x);
+	reconcile(x);
 	merge_stacks(x);
 }
 
@@ -267,30 +337,50 @@ xset_free(struct xset *x)
 }
 
 /*
- * One line on the run, for a title: the program, the CPU time sampled,
- * the rate and the clock.
+ * One line on the run, for a title: the program, the seconds of the
+ * stacks (the report's total), libmon's apart, the clock as -s gives it.
  */
 char *
 xset_title(const struct xset *x)
 {
 	const struct profile *p = x->p;
-	char *s = NULL;
+	char *s = NULL, *o;
 	size_t len = 0;
 	FILE *fp;
 
 	if ((fp = open_memstream(&s, &len)) == NULL)
 		return xstrdup(x->prog);
-	fprintf(fp, "%s: %.2f s of CPU", x->prog,
-	    xset_seconds(x, x->r->total));
-	if (p->period > 0)
-		fprintf(fp, " sampled at %.0f Hz", 1.0 / p->period);
-	fprintf(fp, ", clock %s, %zu file%s", profile_clock(p), p->nfiles,
-	    p->nfiles == 1 ? "" : "s");
+	fprintf(fp, "%s: %.2f s of CPU", x->prog, xset_seconds(x, x->samples));
+	if ((o = xset_overhead(x)) != NULL) {
+		fprintf(fp, " (%s)", o);
+		free(o);
+	}
+	fputs("; clock ", fp);
+	profile_put_clock(fp, p);
+	fprintf(fp, "; %zu file%s", p->nfiles, p->nfiles == 1 ? "" : "s");
 	if (fclose(fp) != 0 || s == NULL) {
 		free(s);
 		return xstrdup(x->prog);
 	}
 	return s;
+}
+
+/*
+ * libmon's own time, which no stack holds, in words: "profiling
+ * overhead apart: 0.02 s, 2.1% of all samples"; NULL if there is none.
+ */
+char *
+xset_overhead(const struct xset *x)
+{
+	const struct report *r = x->r;
+	char buf[128];
+
+	if (r->overhead <= 0)
+		return NULL;
+	(void)snprintf(buf, sizeof(buf), "profiling overhead apart: %.2f s, "
+	    "%.1f%% of all samples", xset_seconds(x, r->overhead),
+	    r->total > 0 ? 100.0 * r->overhead / r->total : 0.0);
+	return xstrdup(buf);
 }
 
 /* An object's file name without its directory, printable. */

@@ -5,10 +5,11 @@
  * else.  Each frame is a box as wide as its samples (the whole width
  * is every sample of the stacks), on top of its caller; the root,
  * "all", at the bottom.  Boxes are coloured by object: warm hues for
- * the program, a hue of its own for each library, grey for libmon's
- * overhead and for what no function names; a legend under the graph
- * says which is which.  The title gives the program, the CPU time, the
- * rate and the clock.
+ * the program, a hue of its own for each library, grey for the frames
+ * of no object (the kernel's time, what no function names); a legend
+ * under the graph says which is which.  The boxes hold the report's
+ * samples (stacks.c): the title gives the program, their seconds,
+ * libmon's overhead apart, and the clock and rate as -s gives them.
  *
  * Each frame's tooltip gives its name, seconds, share of the stacks'
  * samples and its samples, and the calls mcount counted where there are
@@ -129,16 +130,14 @@ shade(const char *s)
 	return h;
 }
 
-/* The slot of a frame's object in svg.seen: objects, unknown, libmon. */
+/* The slot of a frame's object in svg.seen: objects, then no object. */
 static size_t
 seen_slot(const struct svg *g, size_t id)
 {
 	size_t obj;
 
-	if (id == X_OVERHEAD(g->x))
-		return g->nseen - 1;
 	obj = xset_object(g->x, id);
-	return obj == OBJ_NONE ? g->nseen - 2 : obj;
+	return obj == OBJ_NONE ? g->nseen - 1 : obj;
 }
 
 /* The fill of a slot, its shade varied by h. */
@@ -150,8 +149,6 @@ put_fill(const struct svg *g, size_t slot, unsigned h)
 	if (slot == SIZE_MAX)		/* all */
 		fputs("hsl(40,10%,84%)", g->fp);
 	else if (slot == g->nseen - 1)
-		fprintf(g->fp, "hsl(0,0%%,%u%%)", 50 + h % 10);
-	else if (slot == g->nseen - 2)
 		fprintf(g->fp, "hsl(0,0%%,%u%%)", 72 + h % 10);
 	else if (slot == OBJ_MAIN)
 		fprintf(g->fp, "hsl(%u,80%%,%u%%)", h % 45, 55 + h / 45 % 12);
@@ -433,7 +430,7 @@ head(const struct svg *g, double height)
 	    "its samples, on its caller; hover for figures, click to zoom, "
 	    "Esc to go back</text>\n", SVG_W / 2, g->x->count, g->x->flat ?
 	    " (no stacks in the files: a box a function, self time)" :
-	    " of the sampled stacks");
+	    ", the report's");
 	free(title);
 }
 
@@ -449,9 +446,7 @@ legend(const struct svg *g, double y)
 		if (!g->seen[i])
 			continue;
 		if (i == g->nseen - 1)
-			name = xstrdup("libmon overhead");
-		else if (i == g->nseen - 2)
-			name = xstrdup("unknown, kernel");
+			name = xstrdup("unknown, kernel, no stack");
 		else
 			name = xset_objname(g->x, i);
 		fprintf(g->fp, "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" "
@@ -488,7 +483,7 @@ export_svg(const struct xset *x, FILE *fp, const char **file,
 			g.maxdepth = x->stacks[i].depth;
 	g.open = xcalloc(g.maxdepth + 1, sizeof(*g.open));
 	g.start = xcalloc(g.maxdepth + 1, sizeof(*g.start));
-	g.nseen = x->p->nobjs + 2;
+	g.nseen = x->p->nobjs + 1;
 	g.seen = xcalloc(g.nseen, 1);
 	height = TOP + (double)(g.maxdepth + 1) * FRAME_H + LEGEND_H;
 	head(&g, height);

@@ -12,10 +12,13 @@
  *	gmon.c		GNU gmon.out files (gprof)
  *
  * Frames are row ids of the report, and three more: X_UNKNOWN for a
- * frame no row stands for, X_OVERHEAD for the samples of libmon's own
- * code, which the report keeps off its rows but a picture of the run
- * shows, and X_CUT, the root of a stack whose outer frames were lost
- * at the stack limit (else its outermost kept frame looks a root).
+ * frame no row stands for (and the samples the report gives no
+ * function), X_NOSTACK, the root of a function's samples that kept no
+ * stack, and X_CUT, the root of a stack whose outer frames were lost at
+ * the stack limit (else its outermost kept frame looks a root).  The
+ * stacks add up to the report's total and each function's innermost
+ * samples to its row's (stacks.c); libmon's own time is in none of
+ * them, as in none of the report's rows.
  */
 #ifndef _XSET_H
 #define _XSET_H
@@ -52,7 +55,7 @@ struct xset {
 };
 
 #define X_UNKNOWN(x)	((x)->r->nrows)
-#define X_OVERHEAD(x)	((x)->r->nrows + 1)
+#define X_NOSTACK(x)	((x)->r->nrows + 1)
 #define X_CUT(x)	((x)->r->nrows + 2)
 
 /* stacks.c */
@@ -65,6 +68,7 @@ size_t		 xset_object(const struct xset *, size_t);
 char		*xset_objname(const struct xset *, size_t);
 double		 xset_seconds(const struct xset *, double);
 char		*xset_title(const struct xset *);
+char		*xset_overhead(const struct xset *);
 uint64_t	 xset_round(double, double *);
 
 /* The writers: 0, or -1 with the file at fault and the reason. */

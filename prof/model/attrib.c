@@ -34,6 +34,8 @@
  * Samples are the weighted ones of the profile, so that files taken at
  * different rates add up in seconds.
  */
+#include <err.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,14 +47,48 @@
 
 #define HISTUNIT	131072.0	/* profil(): 2^17 / scale bytes a bin */
 
+/* Is (obj, addr) in libmon's code, by the SELF records? */
+static int
+in_selfcode(const struct profile *p, size_t obj, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < p->nself; i++)
+		if (p->self[i].obj == obj && addr >= p->self[i].lo &&
+		    addr < p->self[i].hi)
+			return 1;
+	return 0;
+}
+
+/*
+ * Are the program's addresses that no symbol covers kept, as a row
+ * "[unnamed code] (program)"?  When its table is .dynsym, the exported
+ * names alone: a stripped program, most of whose own time and calls
+ * would be in no row.  A program with its full table leaves only its
+ * start-up code and PLT out, as classic prof did.
+ */
+static int
+keeps_unnamed(const struct attr *a, size_t obj)
+{
+	return obj == OBJ_MAIN && strcmp(a->tabs[OBJ_MAIN].st.table,
+	    ".dynsym") == 0;
+}
+
 static void
 add_raw(struct attr *a, size_t obj, uint64_t addr, double samples,
     uint64_t calls)
 {
 	struct raw *w;
 
-	if (a->o->progonly)
+	if (a->o->progonly && obj != OBJ_MAIN)
 		return;
+	/* libmon's code in a stripped program: its overhead still */
+	if (in_selfcode(a->p, obj, addr)) {
+		a->r->overhead += samples;
+		a->r->attributed += samples;
+		a->r->libmon = 'r';
+		return;
+	}
 	/* The same unknown address of two processes is one row. */
 	if (obj != OBJ_NONE && a->p->objs[obj].jitpid != 0)
 		obj = OBJ_NONE;
@@ -153,14 +189,18 @@ attribute_hist(struct attr *a)
 	const struct profile *p = a->p;
 	struct otab *t = otab(a, OBJ_MAIN);
 	uint64_t lo, hi;
-	double sum = 0;
+	double sum = 0, shared;
 	size_t i;
 
 	for (i = 0; i < p->nbins; i++) {
 		sum += p->bins[i].w;
 		bin_range(p, p->bins[i].i, &lo, &hi);
-		if (lo < hi)
-			a->r->histattr += share_bin(t, lo, hi, p->bins[i].w);
+		if (lo >= hi)
+			continue;
+		shared = share_bin(t, lo, hi, p->bins[i].w);
+		a->r->histattr += shared;
+		if (shared == 0 && keeps_unnamed(a, OBJ_MAIN))
+			add_raw(a, OBJ_MAIN, lo, p->bins[i].w, 0);
 	}
 	return sum;
 }
@@ -242,7 +282,7 @@ attribute_places(struct attr *a)
 			a->r->cellsnamed += pl->count > 0;
 		} else {
 			a->r->callsunmatched += pl->count;
-			if (pl->obj != OBJ_MAIN)
+			if (pl->obj != OBJ_MAIN || keeps_unnamed(a, pl->obj))
 				add_raw(a, pl->obj, pl->addr, 0, pl->count);
 		}
 	}
@@ -257,7 +297,7 @@ attribute_places(struct attr *a)
 		if (k != SIZE_MAX) {
 			t->ents[t->st.funcs[k].entry].samples += pl->samples;
 			a->r->attributed += pl->samples;
-		} else if (pl->obj != OBJ_MAIN)
+		} else if (pl->obj != OBJ_MAIN || keeps_unnamed(a, pl->obj))
 			add_raw(a, pl->obj, pl->addr, pl->samples, 0);
 	}
 }
@@ -273,8 +313,8 @@ enum fkind { F_NONE, F_ENTRY, F_RAW, F_SELF };
  * The entry *k of table *t that holds the place (obj, addr), looked up
  * at addr - 1 for a cell's address, as attribute_places() does; or an
  * address no symbol covers, which makes a raw row as in the flat
- * report; or none, where the flat report has no row either (-p, the
- * program's unnamed bytes).
+ * report; or none, where the flat report has no row either (-p's other
+ * objects, the unnamed bytes of a program with its full table).
  */
 static enum fkind
 graph_place(struct attr *a, size_t obj, uint64_t addr, int cell,
@@ -287,7 +327,9 @@ graph_place(struct attr *a, size_t obj, uint64_t addr, int cell,
 	    lookup(a, cell, &(*t)->st, addr - (cell ? 1 : 0));
 	if (f != SIZE_MAX && (*k = (*t)->st.funcs[f].entry) != SIZE_MAX)
 		return *k == (*t)->selfent ? F_SELF : F_ENTRY;
-	if (a->o->progonly || obj == OBJ_MAIN)
+	if (in_selfcode(a->p, obj, addr - (cell ? 1 : 0)))
+		return F_SELF;
+	if (obj == OBJ_MAIN ? !keeps_unnamed(a, obj) : a->o->progonly)
 		return F_NONE;
 	return F_RAW;
 }
@@ -540,6 +582,76 @@ keeps_counts(const struct opts *o)
 }
 
 /*
+ * The stacks can hold no more samples than the histogram and the
+ * samples outside it, which are the same samples: a file that says
+ * otherwise (its counts forged or damaged) would have inclusive shares
+ * over 100%, and is warned about -- once, merge.c having warned of a
+ * file whose stacks outnumber its own count of samples.  A part of a
+ * run may hold a sample in its stacks that the next part's histogram
+ * has: one a file is allowed.
+ */
+static void
+check_stacks(const struct attr *a, double hist)
+{
+	const struct profile *p = a->p;
+	const struct graph *g = &a->r->g;
+	double held = g->samples + g->overhead;
+	double took = hist + p->wout + p->wlost;
+
+	if (p->stacksover || held <= took + (double)p->nfiles)
+		return;
+	warnx("warning: %s%s: the stacks hold %.0f samples, the histogram and "
+	    "the samples outside it %.0f: the counts are forged or damaged, "
+	    "inclusive shares over 100%%", p->first, p->nfiles > 1 ?
+	    " and the files after it" : "", held, took);
+}
+
+/*
+ * A stripped program: its label for "[unnamed code] (program)", its
+ * basename as given.
+ */
+static void
+label_main(struct attr *a)
+{
+	const char *path = a->tabs[OBJ_MAIN].st.path, *s;
+
+	if (!keeps_unnamed(a, OBJ_MAIN) || path == NULL)
+		return;
+	s = strrchr(path, '/');
+	a->tabs[OBJ_MAIN].label = xstrdup(s != NULL && s[1] != '\0' ?
+	    s + 1 : path);
+}
+
+/*
+ * A stripped program's own time and calls went to its unnamed row:
+ * one warning that says how much, and what would name it.
+ */
+static void
+warn_unnamed(struct attr *a)
+{
+	const struct report *r = a->r;
+	double samples = 0, all = r->total - r->overhead;
+	uint64_t calls = 0;
+	char *name;
+	size_t i;
+
+	for (i = 0; i < a->nraws; i++)
+		if (a->raws[i].obj == OBJ_MAIN) {
+			samples += a->raws[i].samples;
+			calls += a->raws[i].calls;
+		}
+	if (samples <= 0 && calls == 0)
+		return;
+	name = printable(a->tabs[OBJ_MAIN].st.path);
+	warnx("warning: %s is stripped: %.1f%% of the time and %" PRIu64
+	    " calls are in its [unnamed code]; give prof the unstripped "
+	    "build, or install its debug file", name,
+	    all > 0 ? 100 * samples / all : 0.0, calls);
+	free(name);
+	a->r->stripped = 1;
+}
+
+/*
  * Turn profile p into report r, with st the program's symbols.  st's
  * functions get their entry numbers; the rows point into st and into
  * the tables of other objects, which stay loaded.  p's cells and arcs
@@ -565,6 +677,7 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	a.tabs[OBJ_MAIN].tried = a.tabs[OBJ_MAIN].ok = 1;
 	make_entries(&a.tabs[OBJ_MAIN], p, OBJ_MAIN, !o->fold);
 	r->nsyms = st->nsyms;
+	label_main(&a);
 
 	hist = attribute_hist(&a);
 	r->attributed = r->histattr;
@@ -590,8 +703,10 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	drop_rowids(&a);
 	if (!keeps_counts(o))
 		profile_drop_arcs(p);
-	if (wants_graph(o))
+	if (wants_graph(o)) {
 		graph_compute(r, o->estimate);
+		check_stacks(&a, hist);
+	}
 	kernel_row(&a, &cap);
 	unsampled_row(&a, &cap);
 
@@ -600,6 +715,7 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	r->total = hist + p->wout + p->wlost + p->wkernel + r->unsampled;
 	r->period = p->period;
 	*st = a.tabs[OBJ_MAIN].st;
+	warn_unnamed(&a);
 	free(a.raws);
 }
 

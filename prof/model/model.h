@@ -132,6 +132,8 @@ struct report {
 	double		 period;	/* seconds per sample */
 	double		 overhead;	/* samples in libmon's code */
 	int		 libmon;	/* 0, or how it was found: 'r' 'n' */
+	int		 stripped;	/* the program's own time and calls
+					   are on its unnamed row, warned */
 	uint64_t	 histsum;	/* samples in the histogram, counted */
 	uint64_t	 outside;	/* outside it, counted */
 	uint64_t	 calltotal;

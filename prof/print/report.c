@@ -38,11 +38,17 @@
 #include "read/read.h"
 #include "util/util.h"
 
-/* The heading, cut where the #Calls column may widen. */
-static const char head_left[] = " %Time Seconds Cumsecs";
-static const char head_right[] = "   msec/call  Name";
-
 #define CALLS_WIDTH	8		/* classic %8ld */
+
+/*
+ * The widths of the columns: classic's, or wider for a figure that
+ * needs more, one blank kept before it (a forged file's counts can
+ * make any figure long).  msec is what msec/call takes beyond its
+ * classic 14 columns.
+ */
+struct widths {
+	int	 pct, secs, cum, ipct, isecs, calls, msec;
+};
 
 /* Width of the Address column: 8 as classic, more if an address needs it. */
 static int
@@ -85,6 +91,67 @@ precision(uint64_t calls)
 	    calls < 10000 ? 3 : 4;
 }
 
+/* The width v takes as "%#.*f" prints it, a blank before; at least w. */
+static int
+fig_width(int w, int prec, double v)
+{
+	char buf[sizeof(((struct fixed *)0)->s)];
+	int n;
+
+	n = snprintf(buf, sizeof(buf), "%#.*f", prec, v);
+	if (n > (int)sizeof(buf) - 1)	/* fig_fixed() cuts it there too */
+		n = (int)sizeof(buf) - 1;
+	return n + 1 > w ? n + 1 : w;
+}
+
+/* -i's figure for a row, in samples, or -1 for a dash. */
+static double
+incl_of(const struct report *r, const struct opts *o, const struct row *w)
+{
+	if (r->g.sampled)
+		return graph_node(r, w)->incl;
+	if (o->estimate && r->g.estimated)
+		return graph_rowest(r, w);
+	return -1;
+}
+
+/* The widths the rows printed need, pct being 100 / the total. */
+static void
+widths(const struct report *r, const struct opts *o, double pct,
+    struct widths *k)
+{
+	const struct row *w;
+	double cum = 0, secs, v;
+	size_t i;
+	int d;
+
+	k->pct = 6;
+	k->secs = k->cum = 8;
+	k->ipct = 7;
+	k->isecs = 9;
+	k->calls = calls_width(r);
+	k->msec = 0;
+	for (i = 0; i < r->nrows; i++) {
+		w = &r->rows[i];
+		if (w->graphonly && !o->incl)
+			continue;
+		secs = w->samples * r->period;
+		cum += secs;
+		k->pct = fig_width(k->pct, 1, w->samples * pct);
+		k->secs = fig_width(k->secs, 2, secs);
+		k->cum = fig_width(k->cum, 2, cum);
+		if (o->incl && (v = incl_of(r, o, w)) >= 0) {
+			k->ipct = fig_width(k->ipct, 1, v * pct);
+			k->isecs = fig_width(k->isecs, 2, v * r->period);
+		}
+		if (w->calls > 0) {
+			d = precision(w->calls);
+			k->msec = fig_width(k->msec + d + 8, d, 1000.0 * secs /
+			    (double)w->calls) - (d + 8);
+		}
+	}
+}
+
 /* A row's names, file and object on stdout, as its Name column. */
 void
 put_rowname(const struct row *w)
@@ -114,24 +181,20 @@ put_rowname(const struct row *w)
  */
 static void
 print_incl(const struct report *r, const struct opts *o, const struct row *w,
-    double pct)
+    double pct, const struct widths *k)
 {
 	double v;
 
-	if (r->g.sampled)
-		v = graph_node(r, w)->incl;
-	else if (o->estimate && r->g.estimated)
-		v = graph_rowest(r, w);
-	else {
-		printf("%7s%9s", "-", "-");
+	if ((v = incl_of(r, o, w)) < 0) {
+		printf("%*s%*s", k->ipct, "-", k->isecs, "-");
 		return;
 	}
-	printf("%7.1f%9.2f", v * pct, v * r->period);
+	printf("%*.1f%*.2f", k->ipct, v * pct, k->isecs, v * r->period);
 }
 
 static void
 print_row(const struct report *r, const struct opts *o, const struct row *w,
-    double pct, double cum, int cw)
+    double pct, double cum, const struct widths *k)
 {
 	static struct fixed col[4];
 	static const char f[] = "%#*.*f";
@@ -139,19 +202,19 @@ print_row(const struct report *r, const struct opts *o, const struct row *w,
 	char buf[24];
 	int d;
 
-	fputs(fig_fixed(&col[0], f, 6, 1, w->samples * pct), stdout);
-	fputs(fig_fixed(&col[1], f, 8, 2, secs), stdout);
-	fputs(fig_fixed(&col[2], f, 8, 2, cum), stdout);
+	fputs(fig_fixed(&col[0], f, k->pct, 1, w->samples * pct), stdout);
+	fputs(fig_fixed(&col[1], f, k->secs, 2, secs), stdout);
+	fputs(fig_fixed(&col[2], f, k->cum, 2, cum), stdout);
 	if (o->incl)
-		print_incl(r, o, w, pct);
+		print_incl(r, o, w, pct, k);
 	if (w->calls > 0) {
 		d = precision(w->calls);
-		fig_right(stdout, buf, fig_u64(buf, w->calls), cw);
-		fputs(fig_fixed(&col[3], f, d + 8, d, 1000.0 * secs /
-		    (double)w->calls), stdout);
+		fig_right(stdout, buf, fig_u64(buf, w->calls), k->calls);
+		fputs(fig_fixed(&col[3], f, d + 8 + k->msec, d, 1000.0 *
+		    secs / (double)w->calls), stdout);
 		fig_pad(stdout, 6 - d);
 	} else
-		fig_pad(stdout, cw + 14);
+		fig_pad(stdout, k->calls + 14 + k->msec);
 	put_rowname(w);
 	putchar('\n');
 }
@@ -191,22 +254,27 @@ void
 report_print(struct report *r, const struct opts *o)
 {
 	const struct row *w;
+	struct widths k;
 	double pct, cum;
 	size_t i;
-	int aw = 0, cw;
+	int aw = 0;
 
 	report_sort(r, o);
 	if (o->addr)
 		aw = addr_width(r, o->addr);
-	cw = calls_width(r);
+	pct = r->total - r->overhead > 0 ? 100.0 / (r->total - r->overhead) :
+	    0;
+	widths(r, o, pct, &k);
 	if (!o->nohead) {
 		if (o->addr)
 			printf("%*s ", aw, "Address");
-		printf("%s%s%*s%s\n", head_left, o->incl ? "  %Incl Inclsecs" :
-		    "", cw, "#Calls", head_right);
+		printf("%*s%*s%*s", k.pct, "%Time", k.secs, "Seconds", k.cum,
+		    "Cumsecs");
+		if (o->incl)
+			printf("%*s%*s", k.ipct, "%Incl", k.isecs, "Inclsecs");
+		printf("%*s%*s  Name\n", k.calls, "#Calls", 12 + k.msec,
+		    "msec/call");
 	}
-	pct = r->total - r->overhead > 0 ? 100.0 / (r->total - r->overhead) :
-	    0;
 	cum = 0;
 	for (i = 0; i < r->nrows; i++) {
 		w = &r->rows[i];
@@ -216,7 +284,7 @@ report_print(struct report *r, const struct opts *o)
 		if (o->addr)
 			printf(o->addr == 'o' ? "%*" PRIo64 " " :
 			    "%*" PRIx64 " ", aw, w->addr);
-		print_row(r, o, w, pct, cum, cw);
+		print_row(r, o, w, pct, cum, &k);
 	}
 	print_overhead(r);
 	if (o->incl)
@@ -252,26 +320,8 @@ stats_classic(const struct report *r, const struct profile *p)
 static void
 stats_clock(const struct profile *p)
 {
-	const struct monx_run *run = &p->sum;
-	uint64_t n;
-
-	if (!p->anyrun) {
-		fprintf(stderr, "clock: %s, %.0f Hz assumed\n",
-		    profile_clock(p), 1e9 / (double)CLASSIC_NS);
-		return;
-	}
-	fprintf(stderr, "clock: %s", profile_clock(p));
-	if (p->askmax > 0 && p->askmin < p->askmax)
-		fprintf(stderr, ", %.0f to %.0f Hz asked",
-		    1e9 / (double)p->askmax, 1e9 / (double)p->askmin);
-	else if (p->askmax > 0)
-		fprintf(stderr, ", %.0f Hz asked", 1e9 / (double)p->askmax);
-	n = run->samples_in + run->samples_out + run->samples_lost +
-	    run->dropped;
-	if (p->run && run->cpu_ns > 0)
-		fprintf(stderr, ", %.1f Hz measured over %.2f s of CPU",
-		    (double)n * 1e9 / (double)run->cpu_ns,
-		    (double)run->cpu_ns / 1e9);
+	fputs("clock: ", stderr);
+	profile_put_clock(stderr, p);
 	fputc('\n', stderr);
 }
 

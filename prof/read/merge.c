@@ -448,9 +448,11 @@ merge_stacks(struct profile *p, struct mfile *f)
 	taken = r->samples_in + r->samples_out + r->samples_lost +
 	    r->dropped;
 	if (f->hasrun && r->part == 0 && (p->stackraw - before > taken ||
-	    r->stacks_lost > taken - (p->stackraw - before)))
+	    r->stacks_lost > taken - (p->stackraw - before))) {
 		warnx("warning: %s: its stacks hold more samples than the run "
 		    "took", f->name);
+		p->stacksover = 1;
+	}
 }
 
 /* Remember the build-id each file gives for the program. */
@@ -815,4 +817,33 @@ stack_limits(const struct profile *p, char *buf, size_t len)
 	else
 		(void)snprintf(buf, len, "%" PRIu32, p->stackmax);
 	return buf;
+}
+
+/*
+ * The sampling clock on fp: its name, the rates asked and the rate
+ * measured over the CPU time, as -s and the exports' titles say it.
+ */
+void
+profile_put_clock(FILE *fp, const struct profile *p)
+{
+	const struct monx_run *run = &p->sum;
+	uint64_t n;
+
+	if (!p->anyrun) {
+		fprintf(fp, "%s, %.0f Hz assumed", profile_clock(p),
+		    1e9 / (double)CLASSIC_NS);
+		return;
+	}
+	fputs(profile_clock(p), fp);
+	if (p->askmax > 0 && p->askmin < p->askmax)
+		fprintf(fp, ", %.0f to %.0f Hz asked",
+		    1e9 / (double)p->askmax, 1e9 / (double)p->askmin);
+	else if (p->askmax > 0)
+		fprintf(fp, ", %.0f Hz asked", 1e9 / (double)p->askmax);
+	n = run->samples_in + run->samples_out + run->samples_lost +
+	    run->dropped;
+	if (p->run && run->cpu_ns > 0)
+		fprintf(fp, ", %.1f Hz measured over %.2f s of CPU",
+		    (double)n * 1e9 / (double)run->cpu_ns,
+		    (double)run->cpu_ns / 1e9);
 }

@@ -9,7 +9,8 @@
  * ending where the record does.  A file that ends
  * too soon is "Premature EOF"; one whose header cannot be a mon.out
  * (hpc below lpc, addresses no x86_64 process has, a broken extension)
- * is "improper format".  Either is returned as the reason, and main()
+ * is "improper format"; one whose extension says it is longer than any
+ * libmon writes (MONX_MAXLEN) says that.  The reason is returned, and main()
  * ends prof with one line naming the file.  Only a regular file is
  * read, and it is opened so that a FIFO planted at its name cannot make
  * prof wait for a writer.
@@ -34,6 +35,8 @@
 #include "util/util.h"
 
 static const char improper[] = "improper format";
+
+_Static_assert(MONX_MAXLEN == 64UL << 20, "parse_ext() says 64 MiB");
 static const char premature[] = "Premature EOF";
 
 /* Read all of fd into *buf, *len; size is a hint.  0, or -1 and errno. */
@@ -310,8 +313,10 @@ parse_ext(struct mfile *f)
 			    "classic", f->name, head.version);
 		return 0;
 	}
-	if (head.length > MONX_MAXLEN ||
-	    head.length > f->extlen - sizeof(head))
+	if (head.length > MONX_MAXLEN)
+		return f->why = "extension longer than libmon's limit of "
+		    "64 MiB (libmon(7), LIMITS)", -1;
+	if (head.length > f->extlen - sizeof(head))
 		return f->why = improper, -1;
 	end = sizeof(head) + (size_t)head.length;
 	for (off = sizeof(head); off < end; ) {

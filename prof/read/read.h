@@ -191,6 +191,7 @@ struct profile {
 	size_t		 nframes, framecap;
 	size_t		 stackfiles;	/* files that sampled stacks */
 	uint64_t	 stackraw;	/* samples in the stacks, counted */
+	int		 stacksover;	/* a file's held more, warned */
 	uint32_t	 stackmax;	/* the largest stack_limit */
 	uint32_t	 stackmin;	/* the smallest; 0 before the first */
 };
@@ -233,6 +234,7 @@ void	profile_check_id(const struct profile *, const char *,
 	    const struct symtab *);
 const char *profile_clock(const struct profile *);
 const char *stack_limits(const struct profile *, char *, size_t);
+void	profile_put_clock(FILE *, const struct profile *);
 
 /* elfsym.c */
 int	symtab_load(struct symtab *, const char *, const char **);

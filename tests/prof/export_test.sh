@@ -126,16 +126,17 @@ folded_merges_stacks_by_function_body()
 {
 	setup_export
 	{
-		work_stacks
+		work_stacks | sed 's/^stack 90 /stack 83 /'
 		echo "stack 7 0 $(gs 3 12) $(gs 2 20) $(gs 0 32)"
 		echo "obj 0x7f0000000000 0x7f0000001000 0x7f0000002000 - /nonexistent/libx.so"
 		echo "stack 3 0 0x7f0000001010 $(gs 7 16) $(gs 0 48)"
+		echo "pcs 0x7f0000001010 3"
 	} | forge mon.out
 	cat >expout <<EOF
 driver;cheap_caller 5
 driver;cheap_caller;work 10
 driver;costly_caller 5
-driver;costly_caller;work 97
+driver;costly_caller;work 90
 driver;sorter;[unnamed code] (/nonexistent/libx.so) 3
 EOF
 	atf_check -o file:expout -e ignore "$PROF" -F folded "$GRAPH"
@@ -171,17 +172,22 @@ folded_whole_counts_at_merged_rates_body()
 {
 	setup_export
 	work_stacks | forge a.out
-	# 15 ms a sample: each of the 3 stacks weighs 1.5.
+	# 15 ms a sample: each of the 3 stacks weighs 1.5.  Its 110
+	# samples of work and its callers kept no stack.
 	{
+		echo "bin 4 1"
+		echo "bin 5 1"
+		echo "bin 6 1"
 		echo "stack 1 0 $(gs 4 8) $(gs 0 48)"
 		echo "stack 1 0 $(gs 5 8) $(gs 0 48)"
 		echo "stack 1 0 $(gs 6 8) $(gs 0 48)"
 	} | forge b.out 15000000
 	"$PROF" -F folded "$GRAPH" a.out b.out >out 2>err ||
 	    atf_fail "prof failed: $(cat err)"
-	# 110 samples of the first file, 3 x 1.5 of the second: 114.5.
-	atf_check -o inline:"stacks 7 samples 115\n" "$CHECK" folded out
-	atf_check -o match:'^driver;costly_caller;work 90$' cat out
+	# 110 samples of the first file, 113 x 1.5 of the second: 279.5.
+	atf_check -o inline:"stacks 10 samples 280\n" "$CHECK" folded out
+	atf_check -o match:'^driver;costly_caller;work 90$' \
+	    -o match:'^\[no stack\];work 150$' cat out
 	awk '$1 ~ /^driver;(ping|pong|leaf)$/ && ($2 < 1 || $2 > 2) {
 	    print; bad = 1 } END { exit bad }' out ||
 	    atf_fail "a count off by more than one: $(cat out)"
@@ -408,7 +414,7 @@ svg_frames_proportional_body()
 	work_stacks | forge mon.out
 	"$PROF" -F svg "$GRAPH" >out.svg || atf_fail "prof failed"
 	atf_check -o inline:"frames 6 samples 110\n" "$CHECK" svg out.svg
-	atf_check -o match:'t_graph: 1\.10 s of CPU sampled at 100 Hz, clock setitimer ITIMER_PROF' \
+	atf_check -o match:'t_graph: 1\.10 s of CPU; clock setitimer ITIMER_PROF, 100 Hz asked; 1 file<' \
 	    cat out.svg
 	atf_check -o match:'<desc>work&#10;0\.900 s, 81\.82%, 90 samples&#10;1000 calls in all, 100 from costly_caller</desc>' \
 	    cat out.svg
@@ -430,6 +436,7 @@ svg_colours_by_object_body()
 		work_stacks
 		echo "obj 0x7f0000000000 0x7f0000001000 0x7f0000002000 - /nonexistent/libx.so"
 		echo "stack 30 0 0x7f0000001010 $(gs 7 16) $(gs 0 48)"
+		echo "pcs 0x7f0000001010 30"
 	} | forge mon.out
 	"$PROF" -F svg "$GRAPH" >out.svg 2>/dev/null || atf_fail "prof failed"
 	atf_check -o ignore "$CHECK" svg out.svg
@@ -459,6 +466,8 @@ svg_names_elided_to_fit_body()
 		work_stacks
 		echo "stack 4 0 $(gs 8 8) $(gs 7 16) $(gs 0 48)"
 		echo "stack 1 0 $(gs 6 8) $(gs 3 16) $(gs 1 16) $(gs 0 16)"
+		echo "bin 8 4"
+		echo "bin 6 1"
 	} | forge mon.out
 	"$PROF" -F svg "$GRAPH" >out.svg || atf_fail "prof failed"
 	atf_check -o ignore "$CHECK" svg out.svg
@@ -503,8 +512,8 @@ atf_test_case e2e_formats_agree_on_a_run
 e2e_formats_agree_on_a_run_head()
 {
 	atf_set descr "A real run of h_burn exported in every format: each" \
-	    "passes its checker and they count the same samples as -q and" \
-	    "the same calls of burn50 as the report"
+	    "passes its checker and they count the same samples, at least" \
+	    "-q's, and the same calls of burn50 as the report"
 }
 e2e_formats_agree_on_a_run_body()
 {
@@ -519,10 +528,10 @@ e2e_formats_agree_on_a_run_body()
 		"$CHECK" $f out.$f >check.$f 2>err ||
 		    atf_fail "$f: $(cat err)"
 	done
-	# The overhead of libmon's code is a stack of its own in exports.
-	o=$(awk '/^\[libmon: profiling overhead\]/ { print $NF }' out.folded)
-	t=$((n + ${o:-0}))
-	atf_check -o match:"^stacks [0-9]+ samples $t\$" cat check.folded
+	# Every format holds the report's samples, libmon's apart: the
+	# stacks' and what no stack holds (the kernel's, the unsampled).
+	t=$(sed -n 's/^stacks [0-9]* samples \([0-9]*\)$/\1/p' check.folded)
+	[ "${t:-0}" -ge "$n" ] || atf_fail "folded holds ${t:-no} samples, the stacks $n"
 	atf_check -o match:"^frames [0-9]+ samples $t\$" cat check.svg
 	atf_check -o match:"^samples $t ns" cat check.pprof
 	atf_check -o match:"^totals $t " cat check.callgrind
@@ -573,6 +582,196 @@ e2e_library_gmon_file_body()
 	    gmon.h_solib.so.out
 }
 
+# --- the report's totals in every view ------------------------------------
+
+# report_rows: "share<TAB>name" for each row of the flat report on stdin
+# (the name from column 45, after classic's 8-column #Calls).
+report_rows()
+{
+	awk 'NR > 1 && /^ *[0-9]/ { printf "%s\t%s\n", $1, substr($0, 45) }
+	    /^$/ { exit }'
+}
+
+# folded_leaves: "share<TAB>name" of each innermost frame of the folded
+# stacks on stdin, and "total<TAB>samples".
+folded_leaves()
+{
+	awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";")
+		leaf[f[k]] += n; t += n }
+	    END { for (l in leaf) printf "%.4f\t%s\n", 100 * leaf[l] / t, l
+		printf "total\t%d\n", t }'
+}
+
+# pprof_leaves: the same of `go tool pprof -top`'s flat% on stdin.
+pprof_leaves()
+{
+	awk '/^ *flat  *flat%/ { on = 1; next }
+	    on { pct = $2; sub(/%$/, "", pct)
+		sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+  /, "")
+		printf "%s\t%s\n", pct, $0 }'
+}
+
+# same_shares what report leaves: every row's share of the report within
+# 0.1 point of the export's (plus 0.05 for %Time's one decimal), and no
+# export frame of more than that share which the report has no row for
+# but [unknown], what the report gives no function.
+same_shares()
+{
+	awk -F'\t' -v what="$1" 'FNR == 1 { f++ }
+	    f == 1 { rep[$2] = $1; next }
+	    $1 != "total" { got[$2] = $1 }
+	    END {
+		for (n in rep) {
+			d = rep[n] - got[n]; if (d < 0) d = -d
+			if (d > 0.15) {
+				printf "%s: %s %.2f%%, report %s%%\n", what,
+				    n, got[n], rep[n]; bad = 1
+			}
+		}
+		for (n in got)
+			if (!(n in rep) && n != "[unknown]" && got[n] > 0.15) {
+				printf "%s: %s %.2f%%, no row\n", what, n,
+				    got[n]; bad = 1
+			}
+		exit bad
+	    }' "$2" "$3" >verdict || atf_fail "$(tr '\n' ' ' <verdict)"
+}
+
+# totals_check clock: h_sysburn run with clock, exported in every stack
+# format and held to its report and to the truth it printed.
+totals_check()
+{
+	rm -f mon.out
+	PROFCLOCK=$1 "$prog" >truth || atf_fail "h_sysburn failed"
+	"$PROF" -s "$prog" >report 2>stats ||
+	    atf_fail "prof failed: $(cat stats)"
+	grep -q "^clock: $2" stats || { echo "$1 clock not used here"; return; }
+	ran=$((ran + 1))
+	report_rows <report >rep.rows
+	# What %Time is a share of: every sample but libmon's.
+	want=$(awk '/^seconds: / { t = $2 } /^overhead: / { o = $2 }
+	    END { printf "%.3f", t - o }' stats)
+	period=$(sed -n 's/^seconds: .*, \([0-9.]*\) a sample$/\1/p' stats)
+	for f in folded svg pprof callgrind; do
+		"$PROF" -F $f "$prog" >out.$f 2>err ||
+		    atf_fail "prof -F $f failed: $(cat err)"
+		"$CHECK" $f out.$f >check.$f 2>err ||
+		    atf_fail "$f: $(cat err)"
+	done
+	folded_leaves <out.folded >folded.rows
+	same_shares "$1: folded" rep.rows folded.rows
+	t=$(awk -F'\t' '$1 == "total" { print $2 }' folded.rows)
+	awk -v t="$t" -v p="$period" -v w="$want" 'BEGIN {
+	    d = t * p - w; exit d < -0.011 || d > 0.011 }' ||
+	    atf_fail "$1: folded holds $t samples of $period s, the report $want s"
+	atf_check -o match:"^frames [0-9]+ samples $t\$" cat check.svg
+	atf_check -o match:"^samples $t ns" cat check.pprof
+	atf_check -o match:"^totals $t " cat check.callgrind
+	s=$(sed -n 's/.*h_sysburn: \([0-9.]*\) s of CPU.*/\1/p' \
+	    out.svg | head -1)
+	awk -v s="$s" -v w="$want" 'BEGIN { d = s - w
+	    exit s == "" || d < -0.011 || d > 0.011 }' ||
+	    atf_fail "$1: the SVG title says ${s:-no} s, the report $want s"
+	grep -q 'libmon' out.folded && atf_fail "$1: libmon's time in a frame"
+	if grep -q 'kernel: system calls and faults\]$' report; then
+		atf_check -o match:'^\[kernel: system calls and faults\] [0-9]+$' \
+		    cat out.folded
+		atf_check -o match:'<desc>\[kernel: system calls and faults\]&#10;' \
+		    cat out.svg
+	fi
+	# The truth: sys_part's share, the kernel's frame or its stacks.
+	awk -v t="$t" '$1 == "sys_part" && NF == 2 { sys = $2; next }
+	    $1 == "user_part" && NF == 2 { user = $2; next }
+	    /^\[kernel: / || /;sys_part(;| )/ { k += $NF }
+	    END { want = 100 * sys / (sys + user); got = 100 * k / t
+		printf "sys_part %.1f%% of the stacks, %.1f%% of the CPU " \
+		    "clocks\n", got, want
+		exit got < want - 10 || got > want + 10 }' truth out.folded \
+	    >verdict || atf_fail "$1: $(cat verdict)"
+	if command -v go >/dev/null 2>&1; then
+		go tool pprof -top -nodefraction=0 -nodecount=100000 \
+		    out.pprof 2>/dev/null >top || atf_fail "go tool pprof failed"
+		pprof_leaves <top >pprof.rows
+		same_shares "$1: go tool pprof" rep.rows pprof.rows
+		ms=$(sed -n 's/.* of \([0-9.]*\)ms total.*/\1/p' top)
+		awk -v m="$ms" -v w="$want" 'BEGIN { d = m / 1000 - w
+		    exit m == "" || d < -0.011 || d > 0.011 }' ||
+		    atf_fail "$1: go tool pprof says ${ms:-no} ms, the report $want s"
+	else
+		echo "go not installed: pprof read by t_expcheck only"
+	fi
+}
+
+atf_test_case e2e_exports_hold_the_report_totals
+e2e_exports_hold_the_report_totals_head()
+{
+	atf_set descr "A run of h_sysburn, half in read() and half in user" \
+	    "code, exported folded, svg, pprof and callgrind: each holds" \
+	    "the report's seconds (libmon's apart), each function's share" \
+	    "within 0.1 point of its row's (go tool pprof's flat% too), the" \
+	    "kernel's row as a frame, no libmon frame; sys_part's share of" \
+	    "the stacks is its thread CPU clock's within 10 points"
+}
+e2e_exports_hold_the_report_totals_body()
+{
+	setup_export
+	prog=$srcdir/h_sysburn
+	ran=0
+	totals_check perf perf_event
+	totals_check timer timer_create
+	[ $ran -gt 0 ] || atf_fail "no clock ran"
+}
+
+atf_test_case exports_leave_overhead_apart
+exports_leave_overhead_apart_head()
+{
+	atf_set descr "libmon's own samples (20 of 130, in the SELF range" \
+	    "over libmon_part) are in no frame of any export and not in its total," \
+	    "as in no row of the report; the SVG's title and the pprof" \
+	    "comments give them apart, as the report's overhead line does"
+}
+exports_leave_overhead_apart_body()
+{
+	setup_export
+	# forge's, but 130 samples: 20 in libmon_part (slot 9), libmon's.
+	{
+		cat <<EOF
+lpc $(gs 0)
+hpc $(gs 10)
+hist 10
+run clock=0 period=10000000 in=130 arcs=1 stack_limit=64
+exec 0 $(gs 0) $(gs 10) $GID $GRAPH
+self $(gs 9) $(gs 10)
+bin 9 20
+stack 20 0 $(gs 9 8) $(gs 0 16)
+EOF
+		work_counts
+		work_stacks
+	} | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+	atf_check -o match:'^profiling overhead, not in the rows: 0\.20 s, 15\.4% of all samples' \
+	    "$PROF" "$GRAPH"
+	for f in folded svg pprof callgrind; do
+		"$PROF" -F $f "$GRAPH" >out.$f 2>err ||
+		    atf_fail "prof -F $f failed: $(cat err)"
+		"$CHECK" $f out.$f >check.$f 2>err ||
+		    atf_fail "$f: $(cat err)"
+	done
+	atf_check -o inline:"stacks 4 samples 110\n" cat check.folded
+	atf_check -o match:'^frames [0-9]+ samples 110$' cat check.svg
+	atf_check -o match:'^samples 110 ns' cat check.pprof
+	atf_check -o match:'^totals 110 ' cat check.callgrind
+	grep -q 'libmon_part\|\[libmon' out.folded out.callgrind out.svg &&
+	    atf_fail "libmon's code in a frame"
+	atf_check -o match:'t_graph: 1\.10 s of CPU \(profiling overhead apart: 0\.20 s, 15\.4% of all samples\);' \
+	    cat out.svg
+	if command -v go >/dev/null 2>&1; then
+		atf_check -o match:'profiling overhead apart: 0\.20 s, 15\.4% of all samples' \
+		    -e ignore go tool pprof -comments out.pprof
+	else
+		echo "go not installed: the pprof comment not read back"
+	fi
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case folded_stacks_root_first
@@ -597,4 +796,6 @@ atf_init_test_cases()
 	atf_add_test_case e2e_formats_agree_on_a_run
 	atf_add_test_case e2e_gprof_reads_exported_gmon
 	atf_add_test_case e2e_library_gmon_file
+	atf_add_test_case e2e_exports_hold_the_report_totals
+	atf_add_test_case exports_leave_overhead_apart
 }

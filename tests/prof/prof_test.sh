@@ -115,8 +115,9 @@ EOF
 }
 
 # The report of the standard profile of a stripped -rdynamic t_syms:
-# .dynsym has no locals, so gamma's and mu.cold's time and calls are
-# lost instead of going to beta and mu.
+# .dynsym has no locals, so gamma's and mu.cold's time and calls are the
+# program's [unnamed code] instead of going to beta and mu, with a
+# warning (dynsym_warning).
 expect_dynsym()
 {
 	cat <<'EOF'
@@ -125,11 +126,19 @@ expect_dynsym()
   20.0    0.20    0.50     100      2.00    beta, beta2
   12.0    0.12    0.62       2     60.      kappa
   10.0    0.10    0.72       3     33.      alpha
-   7.0    0.07    0.79                      eps
-   7.0    0.07    0.86                      omega
-   4.0    0.04    0.90                      _Z3fooi
-   3.0    0.03    0.93                      mu
+   7.0    0.07    0.79       7     10.      [unnamed code] (prog)
+   7.0    0.07    0.86                      eps
+   7.0    0.07    0.93                      omega
+   4.0    0.04    0.97                      _Z3fooi
+   3.0    0.03    1.00                      mu
 EOF
+}
+
+dynsym_warning()
+{
+	echo "prof: warning: prog is stripped: 7.0% of the time and 7 calls" \
+	    "are in its [unnamed code]; give prof the unstripped build, or" \
+	    "install its debug file"
 }
 
 # patch file offset octal-bytes: overwrite bytes of a file in place.
@@ -1358,9 +1367,48 @@ stripped_program_uses_dynsym_body()
 	BASE=$(symaddr "$(atf_get_srcdir)/t_syms_dyn" alpha)
 	forge mon.out </dev/null
 	expect_dynsym >expout
-	atf_check -o file:expout "$PROF" prog
+	dynsym_warning >experr
+	atf_check -o file:expout -e file:experr "$PROF" prog
 	atf_check -o match:'^symbols: .dynsym of prog$' -o not-match:gamma \
 	    sh -c "'$PROF' -s -g prog 2>&1"
+}
+
+atf_test_case e2e_stripped_program_unnamed_row
+e2e_stripped_program_unnamed_row_head()
+{
+	atf_set descr "A run of h_burn read against its stripped copy: the" \
+	    "program's own time and calls are one row, '[unnamed code]" \
+	    "(app.stripped)', holding the unstripped report's program rows" \
+	    "(their shares within 0.2 point, their calls exactly), with" \
+	    "one warning naming the program and what to give prof;" \
+	    "libmon's code stays overhead"
+	atf_set require.progs strip
+}
+e2e_stripped_program_unnamed_row_body()
+{
+	setup_prof
+	prog=$srcdir/h_burn
+	atf_check "$prog" 300000 100
+	strip -o app.stripped "$prog" || atf_fail "strip failed"
+	"$PROF" "$prog" mon.out >full 2>err || atf_fail "prof: $(cat err)"
+	"$PROF" app.stripped mon.out >stripped 2>err ||
+	    atf_fail "prof: $(cat err)"
+	atf_check -o match:'^prof: warning: app\.stripped is stripped: [0-9.]+% of the time and 1001 calls are in its \[unnamed code\]; give prof the unstripped build, or install its debug file$' \
+	    cat err
+	[ "$(wc -l <err)" -eq 1 ] || atf_fail "more than one line: $(cat err)"
+	# The program's rows (no object) of the full report, summed.
+	awk 'NR == FNR && FNR > 1 && /^ *[0-9]/ && !/\)$/ && !/\[/ {
+		p += $1; if (NF == 6) c += $4 }
+	    NR == FNR { next }
+	    /\[unnamed code\] \(app\.stripped\)$/ { sp = $1; sc = $4; n++ }
+	    END { d = p - sp; if (d < 0) d = -d
+		printf "unnamed %s%% %s calls; the program %.1f%% %d calls\n",
+		    sp, sc, p, c
+		exit n != 1 || d > 0.2 || sc != c || c != 1001 }' full stripped \
+	    >verdict || atf_fail "$(cat verdict)"
+	grep -q ' burn50$' stripped && atf_fail "burn50 named without symbols"
+	atf_check -o save:o.full grep '^profiling overhead' full
+	atf_check -o file:o.full grep '^profiling overhead' stripped
 }
 
 # --- separate debug files ------------------------------------------------
@@ -1395,7 +1443,12 @@ dbg_setup()
 dbg_check()
 {
 	"$1" >expout
-	atf_check -o file:expout -e empty "$PROF" prog
+	if [ "$1" = expect_dynsym ]; then
+		dynsym_warning >experr
+	else
+		: >experr
+	fi
+	atf_check -o file:expout -e file:experr "$PROF" prog
 	atf_check -o file:expout -e match:"^symbols: $2\$" "$PROF" -s prog
 }
 
@@ -2180,7 +2233,7 @@ mdata_extension_lies_body()
 	printf '%s\nxlength 100000\n' "$run" | forge mon.out
 	mdata_error "improper format"
 	printf '%s\nxlength 0xffffffffffffffff\n' "$run" | forge mon.out
-	mdata_error "improper format"
+	mdata_error "extension longer than libmon's limit of 64 MiB (libmon(7), LIMITS)"
 	# a record claiming more bytes than the stream has
 	echo "record 1 200 00000000" | forge mon.out
 	mdata_error "improper format"
@@ -2199,6 +2252,23 @@ mdata_extension_lies_body()
 	mdata_error "improper format"
 	echo "obj 0 0x2000 0x1000 - /lib/x.so" | forge mon.out
 	mdata_error "improper format"
+}
+
+atf_test_case mdata_extension_over_limit
+mdata_extension_over_limit_head()
+{
+	atf_set descr "An extension longer than libmon's 64 MiB limit is" \
+	    "refused in one line that names the limit and libmon(7)"
+}
+mdata_extension_over_limit_body()
+{
+	setup_prof
+	run="run clock=1 period=1000000 in=100"
+	printf '%s\nxlength %d\n' "$run" $((64 * 1024 * 1024 + 1)) |
+	    forge mon.out
+	mdata_error "extension longer than libmon's limit of 64 MiB (libmon(7), LIMITS)"
+	atf_check -o match:'^The extension records of a file take at most 64.~MiB\.$' \
+	    sed -n '/^\.Sh LIMITS/,/^\.Sh FAULTS/p' "$srcdir/../../man7/libmon.7"
 }
 
 atf_test_case mdata_extension_unknowns
@@ -3333,6 +3403,7 @@ arc $(gs 1 16) $(gs 3 5) 1
 stack 3 0 $(gs 6 8) $(gs 1 16)
 stack 4 0 $(gs 6 8) $(gs 3 16) $(gs 1 16)
 stack 2 0 $(pub_addr) $(gs 1 16)
+pcs $(pub_addr) 2
 EOF
 	atf_check -o save:out "$PROF" -q "$GRAPH"
 	cat >expout <<'EOF'
@@ -3582,6 +3653,50 @@ graph_arcs_checked_against_counts_body()
 	    "$PROF" -s "$GRAPH"
 }
 
+atf_test_case graph_forged_counts_warned_columns_kept
+graph_forged_counts_warned_columns_kept_head()
+{
+	atf_set descr "A file whose stacks hold three times the samples of" \
+	    "its histogram, its RUN record agreeing with the stacks, draws" \
+	    "one warning naming it (its -i shares are over 100%); figures" \
+	    "too long for classic's columns widen them, the columns kept" \
+	    "apart and the names in line"
+}
+graph_forged_counts_warned_columns_kept_body()
+{
+	setup_graph
+	{
+		work_counts
+		echo "stack 300 0 $(gs 3 8) $(gs 1 16) $(gs 0 16)"
+		echo "stack 30 0 $(gs 1 8) $(gs 0 16)"
+	} | forge_graph mon.out 330
+	atf_check -o match:'^ *[0-9.]+ +[0-9.]+ +[0-9.]+ +300\.0 ' \
+	    -e inline:"prof: warning: mon.out: the stacks hold 330 samples, the histogram and the samples outside it 110: the counts are forged or damaged, inclusive shares over 100%\n" \
+	    "$PROF" -i "$GRAPH"
+	# A bin of 65535 samples of 10,000 s, calls that overflow #Calls.
+	{
+		graph_head 65535 | sed 's/period=10000000 /period=10000000000000 /'
+		echo "bin 1 65535"
+		echo "bin 3 65535"
+		echo "cell $(gs 1 5) 1"
+		echo "cell $(gs 3 5) 100000000000000"
+	} | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+	for opt in -i ""; do
+		"$PROF" $opt "$GRAPH" >report 2>/dev/null ||
+		    atf_fail "prof $opt failed"
+		# Every line ends its name where the heading's Name is; a
+		# row with calls has 6 fields, 8 with -i (4 and 6 without).
+		awk -v opt=$opt 'NR == 1 { at = index($0, "Name"); next }
+		    /^$/ { exit }
+		    { n = opt == "-i" ? 2 : 0
+		      if (substr($0, at - 1, 1) != " " ||
+		        substr($0, at, 1) == " " || NF != 6 + n) {
+			print "line " NR ": " $0; bad = 1 } }
+		    END { exit bad }' report >verdict ||
+		    atf_fail "$opt: $(cat verdict) in $(cat report)"
+	done
+}
+
 atf_test_case graph_records_lie
 graph_records_lie_head()
 {
@@ -3760,6 +3875,7 @@ atf_init_test_cases()
 	atf_add_test_case vdso_of_another_kernel_unnamed
 	atf_add_test_case shared_object_changed_warns
 	atf_add_test_case stripped_program_uses_dynsym
+	atf_add_test_case e2e_stripped_program_unnamed_row
 	atf_add_test_case debug_file_next_to_program
 	atf_add_test_case debug_file_in_debug_directory
 	atf_add_test_case debug_file_of_another_build_ignored
@@ -3787,6 +3903,7 @@ atf_init_test_cases()
 	atf_add_test_case mdata_foreign
 	atf_add_test_case mdata_header_lies
 	atf_add_test_case mdata_extension_lies
+	atf_add_test_case mdata_extension_over_limit
 	atf_add_test_case mdata_extension_unknowns
 	atf_add_test_case prog_missing_or_directory
 	atf_add_test_case prog_from_exec_record
@@ -3812,6 +3929,7 @@ atf_init_test_cases()
 	atf_add_test_case graph_arcs_without_stacks
 	atf_add_test_case graph_of_classic_file
 	atf_add_test_case graph_arcs_checked_against_counts
+	atf_add_test_case graph_forged_counts_warned_columns_kept
 	atf_add_test_case graph_records_lie
 	atf_add_test_case graph_large_in_time
 	atf_add_test_case e2e_statics_fold_within_their_file

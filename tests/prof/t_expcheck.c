@@ -746,8 +746,11 @@ check_svg(void)
 	for (pass = 0; pass < 2; pass++) {
 		for (g = strstr((char *)buf, "<g class=\"f\">"); g != NULL;
 		    g = strstr(e, "<g class=\"f\">")) {
+			/* the figures follow the name, which may say
+			   "sample" itself ([unsampled: ...]) */
 			if ((e = strstr(g, "</g>")) == NULL ||
-			    (t = strstr(g, " sample")) == NULL || t > e)
+			    (t = strstr(g, "&#10;")) == NULL ||
+			    (t = strstr(t, " sample")) == NULL || t > e)
 				bad("a frame without its samples");
 			while (t > g && t[-1] >= '0' && t[-1] <= '9')
 				t--;
