@@ -11,11 +11,13 @@
  *	callgrind.c	the callgrind format (KCachegrind)
  *	gmon.c		GNU gmon.out files (gprof)
  *
- * Frames are row ids of the report, and three more: X_UNKNOWN for a
+ * Frames are row ids of the report, and four more: X_UNKNOWN for a
  * frame no row stands for, X_OVERHEAD for the samples of libmon's own
  * code, which the report keeps off its rows but a picture of the run
- * shows, and X_CUT, the root of a stack whose outer frames were lost
- * at the stack limit (else its outermost kept frame looks a root).
+ * shows, X_CUT, the root of a stack whose outer frames were lost at the
+ * stack limit (else its outermost kept frame looks a root), and
+ * X_SHORT, the root of one whose walk stopped short of a thread's start
+ * at a frame it could not follow (code without frame pointers).
  */
 #ifndef _XSET_H
 #define _XSET_H
@@ -44,7 +46,7 @@ struct xset {
 	size_t			 nstacks;
 	size_t			*ids;
 	size_t			 nids, idcap;
-	char			**labels; /* by id, nrows + 3 of them */
+	char			**labels; /* by id, nrows + 4 of them */
 	size_t			 nlabels;
 	uint64_t		 count;	/* of all the stacks */
 	double			 samples;
@@ -54,6 +56,7 @@ struct xset {
 #define X_UNKNOWN(x)	((x)->r->nrows)
 #define X_OVERHEAD(x)	((x)->r->nrows + 1)
 #define X_CUT(x)	((x)->r->nrows + 2)
+#define X_SHORT(x)	((x)->r->nrows + 3)
 
 /* stacks.c */
 void		 xset_make(struct xset *, struct report *,

@@ -215,7 +215,7 @@ static void
 measure(struct report *r)
 {
 	struct graph *g = &r->g;
-	const struct cgstack *s;
+	struct cgstack *s;
 	const size_t *id;
 	size_t *rowmark, *arcmark, i, j;
 
@@ -240,8 +240,10 @@ measure(struct report *r)
 			g->nodes[id[j]].incl += s->samples;
 		}
 		stack_pairs(r, i, arcmark);
-		if (!s->cut && !rooted(r, s))
+		if (!s->cut && !rooted(r, s)) {
+			s->shortend = 1;
 			g->shortend += s->samples;
+		}
 	}
 	free(rowmark);
 	free(arcmark);

@@ -232,10 +232,10 @@ callgrind_costs_and_calls_body()
 	setup_export
 	work_stacks | forge mon.out
 	"$PROF" -F callgrind "$GRAPH" >out || atf_fail "prof failed"
-	atf_check -o inline:"totals 110 1100000000 self 110 1100000000 calls 1002\n" \
+	atf_check -o inline:"totals 110 1100000000 1002 self 110 1100000000 calls 1002 counted 1002\n" \
 	    "$CHECK" callgrind out
 	# costly_caller's 100 calls of work hold 90 samples; cheap's 900, 10.
-	atf_check -o inline:"calls=900 0\n0 10 100000000\ncalls=100 0\n0 90 900000000\n" \
+	atf_check -o inline:"calls=900 0\n0 10 100000000 900\ncalls=100 0\n0 90 900000000 100\n" \
 	    awk '/^calls=/ && ($1 == "calls=900" || $1 == "calls=100") {
 		print; getline; print }' out
 	atf_check -o match:'^c?fn=\([0-9]+\) work$' cat out
@@ -245,8 +245,9 @@ atf_test_case callgrind_uncounted_call_is_one
 callgrind_uncounted_call_is_one_head()
 {
 	atf_set descr "-F callgrind writes calls=1, the least it can be, for" \
-	    "a call the stacks show but no arc counted: callgrind_annotate" \
-	    "takes the cost after a calls=0 line for the caller's own"
+	    "a call the stacks show but no arc counted, and Counted 0:" \
+	    "callgrind_annotate takes the cost after a calls=0 line for" \
+	    "the caller's own"
 }
 callgrind_uncounted_call_is_one_body()
 {
@@ -254,7 +255,7 @@ callgrind_uncounted_call_is_one_body()
 	# driver calls work directly 3 samples' worth; no arc counted it.
 	{ stacks; echo "stack 3 0 $(gs 3 8) $(gs 0 48)"; } | forge mon.out
 	"$PROF" -F callgrind "$GRAPH" >out || atf_fail "prof failed"
-	atf_check -o inline:"calls=1 0\n0 3 30000000\n" \
+	atf_check -o inline:"calls=1 0\n0 3 30000000 0\n" \
 	    awk '/^fn=/ { f = $0 } /^cfn=/ { c = $0 }
 		/^calls=/ && f ~ / driver$/ && c ~ / work$/ { print; getline; print }' out
 	atf_check -o not-match:'^calls=0 ' cat out
