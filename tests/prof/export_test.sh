@@ -819,6 +819,31 @@ e2e_gmon_library_without_samples_body()
 	atf_check -o match:'^hists [1-9]' "$CHECK" gmon gmon.h_libcalls.so.out
 }
 
+atf_test_case e2e_callgrind_source_file_when_known
+e2e_callgrind_source_file_when_known_head()
+{
+	atf_set descr "-F callgrind gives a static whose name clashes (h_clash's" \
+	    "two helper()s) its source file in fl=, which callgrind_annotate" \
+	    "shows as FILE:helper, one for each; the other functions' file" \
+	    "is '???'"
+}
+e2e_callgrind_source_file_when_known_body()
+{
+	setup_export
+	need_annotate
+	prog=$srcdir/h_clash
+	atf_check "$prog"
+	"$PROF" -F callgrind "$prog" >out.cg 2>/dev/null ||
+	    atf_fail "prof -F callgrind failed"
+	atf_check -o inline:"fl=(N) ???\nfl=(N) clash_a.c\nfl=(N) clash_b.c\n" \
+	    -x "grep -E '^c?fl=\([0-9]+\) ' out.cg |
+	    sed 's/^c//; s/([0-9]*)/(N)/' | sort"
+	annotate out.cg no Samples | sed 's/ \[[^]]*\]	/	/' | sort >self
+	atf_check -o inline:"clash_a.c:helper\nclash_b.c:helper\n" \
+	    -x "grep helper self | cut -f1"
+	atf_check -o not-match:'helper \[' cat out.cg
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case folded_stacks_root_first
@@ -848,4 +873,5 @@ atf_init_test_cases()
 	atf_add_test_case e2e_callgrind_counted_calls_exact
 	atf_add_test_case e2e_callgrind_without_stacks_inclusive_at_least_self
 	atf_add_test_case e2e_gmon_library_without_samples
+	atf_add_test_case e2e_callgrind_source_file_when_known
 }
