@@ -204,8 +204,16 @@ flat_costs(struct cg *c)
 	free(cum);
 }
 
+/* A graph arc's end as a frame: a row, or X_UNKNOWN. */
+static size_t
+frame_of(const struct xset *x, size_t row)
+{
+	return row == ROW_NONE ? X_UNKNOWN(x) : row;
+}
+
 /*
- * The pairs: one a graph arc, with its counted calls, then the stacks'
+ * The pairs: one a graph arc, with its counted calls (a classic file's,
+ * counted without their callers, from [unknown]), then the stacks'
  * costs; sorted and merged.
  */
 static void
@@ -216,11 +224,9 @@ make_pairs(struct cg *c)
 
 	c->graphpair = xcalloc(g->narcs + 1, sizeof(*c->graphpair));
 	for (k = 0; k < g->narcs; k++) {
-		c->graphpair[k] = SIZE_MAX;
-		if (g->arcs[k].to == ROW_NONE || g->arcs[k].from == ROW_NONE)
-			continue;
 		c->graphpair[k] = c->npairs;
-		new_pair(c, g->arcs[k].from, g->arcs[k].to, 0, g->arcs[k].calls);
+		new_pair(c, frame_of(c->x, g->arcs[k].from),
+		    frame_of(c->x, g->arcs[k].to), 0, g->arcs[k].calls);
 	}
 	if (!c->x->flat)
 		stack_costs(c);
@@ -230,7 +236,11 @@ make_pairs(struct cg *c)
 		flat_costs(c);
 }
 
-/* "ob=" or "cob=" for frame id's object, named the first time. */
+/*
+ * "ob=" or "cob=" for frame id's object, named the first time: "???",
+ * the format's unknown, for none or one whose path the files do not
+ * give (a classic file's program).
+ */
 static void
 put_ob(struct cg *c, const char *key, size_t id)
 {
@@ -241,7 +251,7 @@ put_ob(struct cg *c, const char *key, size_t id)
 	fprintf(c->fp, "%s=(%zu)", key, n + 1);
 	if (!c->obnamed[n]) {
 		c->obnamed[n] = 1;
-		path = n < c->x->p->nobjs ?
+		path = n < c->x->p->nobjs && c->x->p->objs[n].path[0] != '\0' ?
 		    printable(c->x->p->objs[n].path) : xstrdup("???");
 		fprintf(c->fp, " %s", path);
 		free(path);
