@@ -844,6 +844,34 @@ e2e_callgrind_source_file_when_known_body()
 	atf_check -o not-match:'helper \[' cat out.cg
 }
 
+atf_test_case callgrind_root_called_elsewhere_ends_short
+callgrind_root_called_elsewhere_ends_short_head()
+{
+	atf_set descr "A stack whose outermost frame is a function that another" \
+	    "stack shows called ended short of its start: every stack" \
+	    "export roots it at [stack ends short: callers unknown], and" \
+	    "callgrind_annotate's inclusive cost of that function is then" \
+	    "the samples of all the stacks it is in, as prof -i measures"
+}
+callgrind_root_called_elsewhere_ends_short_body()
+{
+	setup_export
+	need_annotate
+	# driver, else the root of every stack, is sampled called from work.
+	{ work_stacks | sed '1s/^stack 10 /stack 6 /'
+	    echo "stack 4 0 $(gs 0 8) $(gs 3 16)"; } | forge mon.out
+	"$PROF" -F folded "$GRAPH" >out.folded || atf_fail "prof failed"
+	atf_check -o inline:"5 0\n" awk '
+	    /^\[stack ends short: callers unknown\];/ { k++; next } { n++ }
+	    END { print k + 0, n + 0 }' out.folded
+	atf_check -o match:'^short: 110 samples' "$PROF" -q "$GRAPH"
+	atf_check -o match:'^ +0\.0 +0\.00 +[0-9.]+ +100\.0 +1\.10 +driver$' \
+	    "$PROF" -i -h "$GRAPH"
+	"$PROF" -F callgrind "$GRAPH" >out.cg || atf_fail "prof failed"
+	annotate out.cg yes Samples >incl
+	atf_check -o inline:"110\n" -x "awk -F '\t' '/:driver / { print \$2 }' incl"
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case folded_stacks_root_first
@@ -874,4 +902,5 @@ atf_init_test_cases()
 	atf_add_test_case e2e_callgrind_without_stacks_inclusive_at_least_self
 	atf_add_test_case e2e_gmon_library_without_samples
 	atf_add_test_case e2e_callgrind_source_file_when_known
+	atf_add_test_case callgrind_root_called_elsewhere_ends_short
 }
