@@ -1,40 +1,65 @@
 /*
  * callgrind.c -- prof -F callgrind: the callgrind profile
- * format, which KCachegrind and QCachegrind read.
+ * format, which KCachegrind, QCachegrind and callgrind_annotate read.
  *
  *	# callgrind format
  *	version: 1
  *	creator: libmon prof 1.0
  *	cmd: prog
  *	positions: line
- *	events: Samples Nanoseconds
+ *	event: Counted : Calls counted by mcount
+ *	events: Samples Nanoseconds Counted
  *
- *	ob=(1) /path/prog
- *	fl=(1) ???
+ *	ob=(1) /path/prog		the object, in its own field
+ *	fl=(1) ???			the source file: unknown
  *	fn=(3) costly_caller
  *	0 5 50000000			self cost
+ *	cob=(1)
+ *	cfl=(1)
  *	cfn=(4) work
- *	calls=100 0			calls, exact
- *	0 90 900000000			inclusive cost of those calls
+ *	calls=100 0			a counted call: mcount's count,
+ *	0 90 900000000 100		and again as Counted
+ *	cob=(2) /lib/x86_64-linux-gnu/libc.so.6
+ *	cfl=(1)
+ *	cfn=(5) qsort
+ *	calls=1 0			a call seen only in stacks:
+ *	0 20 200000000 0		Counted 0, calls=1 the least it is
  *	...
- *	totals: 110 1100000000
+ *	totals: 110 1100000000 1002
  *
- * A function's self cost is the samples of the stacks it ends; a call
- * line's cost, the samples of the stacks in which the caller calls the
- * callee directly, once a stack however deep the recursion -- the
- * inclusive time model/callgraph.c measures, in the whole samples of
- * stacks.c, so that every figure adds up to the totals line.  The
- * call count is mcount's; a pair the stacks show but no arc counted
- * (a caller not compiled with -pg) has calls=1, the least it can be:
- * callgrind_annotate reads the cost after a calls=0 line as the
- * caller's own, which would count it twice.  Without stacks the
- * self costs are the histogram's and the calls carry no cost.  There
- * are no line numbers: prof attributes to functions, so every cost is
- * at line 0 of a file "???", the object's name on ob=.
+ * A function's self cost is the samples of the stacks it ends.  Both
+ * readers take a called function's inclusive cost for the sum of the
+ * call lines into it (KCachegrind leaves a function's calls of itself
+ * out), and a function no line calls for its self cost and the lines
+ * out of it.  So a stack's samples go on one call line for each
+ * function in it, the line into its outermost frame of that function:
+ * the lines into a function then add up to its inclusive time, as
+ * model/callgraph.c measures it (the stacks it is in, once a stack),
+ * a call of itself costs nothing, and every stack has its root, a
+ * function no line calls -- a stack cut short starts at stacks.c's
+ * frame that says so, not at a function that other stacks show called.
+ *
+ * A call line's calls= is mcount's exact count where an arc of the files
+ * counted the pair.  A pair seen only in stacks (a caller or a callee
+ * not compiled with -p) has no count: callgrind_annotate takes the cost
+ * after calls=0 for the caller's own, so it has calls=1, the least it
+ * can be, and the event Counted tells the two apart: on a call line it
+ * is the counted calls, equal to calls= for a counted pair and 0 for one
+ * seen only in stacks; it is 0 on self lines, and the totals line has
+ * all calls counted.  A function's inclusive Counted is then the calls
+ * counted into it.
+ *
+ * Without stacks the self costs are the histogram's, and each counted
+ * call carries its share, by calls, of its callee's self cost, so that
+ * no function's inclusive cost is below its self cost.  There are no
+ * line numbers: prof attributes to functions, so every cost is at line
+ * 0 of file "???", the format's unknown file, but for a static whose
+ * name clashes, whose source file prof knows.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "export/xset.h"
 #include "model/model.h"
@@ -42,44 +67,180 @@
 #include "read/read.h"
 #include "util/util.h"
 
+/* A caller-to-callee pair of frames, from stacks or counted arcs. */
+struct cgpair {
+	size_t		 from, to;
+	uint64_t	 cost;		/* whole samples */
+	uint64_t	 calls;		/* counted, 0 if seen only in stacks */
+};
+
 struct cg {
 	const struct xset *x;
 	FILE		*fp;
 	uint64_t	*self;		/* by frame id */
-	uint64_t	*cost;		/* by arc of the graph */
+	struct cgpair	*pairs;		/* sorted by from, then to */
+	size_t		 npairs, paircap;
+	size_t		*graphpair;	/* a graph arc's pair, or SIZE_MAX */
 	char		*named;		/* fn names written, by frame id */
+	char		*flnamed;	/* fl names written, by frame id */
 	char		*obnamed;	/* ob names written, by object */
 	uint64_t	 ns;		/* nanoseconds a sample */
+	uint64_t	 counted;	/* calls on all the lines */
 };
 
-/* Each frame's self cost, and each arc's cost once a stack. */
+static int
+cmp_pair(const void *a, const void *b)
+{
+	const struct cgpair *p = a, *q = b;
+
+	if (p->from != q->from)
+		return p->from < q->from ? -1 : 1;
+	if (p->to != q->to)
+		return p->to < q->to ? -1 : 1;
+	return 0;
+}
+
 static void
-costs(struct cg *c)
+add_pair(void *into, const void *from)
+{
+	struct cgpair *p = into;
+	const struct cgpair *q = from;
+
+	addsat(&p->cost, q->cost);
+	addsat(&p->calls, q->calls);
+}
+
+static void
+new_pair(struct cg *c, size_t from, size_t to, uint64_t cost,
+    uint64_t calls)
+{
+	struct cgpair *p;
+
+	c->pairs = xgrow(c->pairs, &c->paircap, c->npairs, 1,
+	    sizeof(*c->pairs));
+	p = &c->pairs[c->npairs++];
+	p->from = from;
+	p->to = to;
+	p->cost = cost;
+	p->calls = calls;
+}
+
+/*
+ * Where pair from -> to lies: a pair of rows in the graph's arc for it
+ * (join_arcs() made one for every adjacent pair of a stack), any other
+ * -- a frame no row stands for, stacks.c's roots -- in a pair of its
+ * own, merged with the others of the same frames once all are in.
+ */
+static struct cgpair *
+pair_of(struct cg *c, size_t from, size_t to)
+{
+	const struct graph *g = &c->x->r->g;
+	size_t k;
+
+	if (from < c->x->r->nrows && to < c->x->r->nrows &&
+	    (k = graph_find(g, from, to)) != SIZE_MAX)
+		return &c->pairs[c->graphpair[k]];
+	new_pair(c, from, to, 0, 0);
+	return &c->pairs[c->npairs - 1];
+}
+
+/*
+ * Each frame's self cost; each stack's samples on the pair into the
+ * outermost frame of each of its functions; every adjacent pair of
+ * frames written, if only with no cost.
+ */
+static void
+stack_costs(struct cg *c)
 {
 	const struct xset *x = c->x;
-	const struct graph *g = &x->r->g;
 	const struct xstack *s;
 	const size_t *id;
-	size_t *mark, i, j, k;
+	size_t *mark, i, j;
+	struct cgpair *p;
 
-	mark = xcalloc(g->narcs + 1, sizeof(*mark));
+	mark = xcalloc(x->nlabels, sizeof(*mark));
 	for (i = 0; i < x->nstacks; i++) {
 		s = &x->stacks[i];
 		id = x->ids + s->first;
-		c->self[id[s->depth - 1]] += s->count;
-		for (j = 0; j + 1 < s->depth; j++) {
-			if (id[j] >= x->r->nrows || id[j + 1] >= x->r->nrows ||
-			    (k = graph_find(g, id[j], id[j + 1])) == SIZE_MAX ||
-			    mark[k] == i + 1)
+		addsat(&c->self[id[s->depth - 1]], s->count);
+		for (j = 0; j < s->depth; j++) {
+			p = j > 0 ? pair_of(c, id[j - 1], id[j]) : NULL;
+			if (mark[id[j]] == i + 1)
 				continue;
-			mark[k] = i + 1;
-			c->cost[k] += s->count;
+			mark[id[j]] = i + 1;
+			if (p != NULL)
+				addsat(&p->cost, s->count);
 		}
 	}
 	free(mark);
 }
 
-/* "ob=" or "cob=" for frame id's object, named the first time. */
+/*
+ * No stacks: a counted call's share of its callee's self cost, by
+ * calls, rounded on a running sum a callee; a function's calls of
+ * itself have none, as the readers would count it twice.
+ */
+static void
+flat_costs(struct cg *c)
+{
+	const struct xset *x = c->x;
+	const struct node *n;
+	struct cgpair *p;
+	double *cum;
+	size_t i;
+
+	for (i = 0; i < x->nstacks; i++)
+		addsat(&c->self[x->ids[x->stacks[i].first]],
+		    x->stacks[i].count);
+	cum = xcalloc(x->nlabels, sizeof(*cum));
+	for (i = 0; i < c->npairs; i++) {
+		p = &c->pairs[i];
+		if (p->from == p->to || p->to >= x->r->g.nnodes ||
+		    (n = &x->r->g.nodes[p->to])->callsin == 0)
+			continue;
+		p->cost = xset_round((double)c->self[p->to] *
+		    (double)p->calls / (double)n->callsin, &cum[p->to]);
+	}
+	free(cum);
+}
+
+/* A graph arc's end as a frame: a row, or X_UNKNOWN. */
+static size_t
+frame_of(const struct xset *x, size_t row)
+{
+	return row == ROW_NONE ? X_UNKNOWN(x) : row;
+}
+
+/*
+ * The pairs: one a graph arc, with its counted calls (a classic file's,
+ * counted without their callers, from [unknown]), then the stacks'
+ * costs; sorted and merged.
+ */
+static void
+make_pairs(struct cg *c)
+{
+	const struct graph *g = &c->x->r->g;
+	size_t k;
+
+	c->graphpair = xcalloc(g->narcs + 1, sizeof(*c->graphpair));
+	for (k = 0; k < g->narcs; k++) {
+		c->graphpair[k] = c->npairs;
+		new_pair(c, frame_of(c->x, g->arcs[k].from),
+		    frame_of(c->x, g->arcs[k].to), 0, g->arcs[k].calls);
+	}
+	if (!c->x->flat)
+		stack_costs(c);
+	c->npairs = sortsum(c->pairs, c->npairs, sizeof(*c->pairs), cmp_pair,
+	    add_pair);
+	if (c->x->flat)
+		flat_costs(c);
+}
+
+/*
+ * "ob=" or "cob=" for frame id's object, named the first time: "???",
+ * the format's unknown, for none or one whose path the files do not
+ * give (a classic file's program).
+ */
 static void
 put_ob(struct cg *c, const char *key, size_t id)
 {
@@ -90,12 +251,54 @@ put_ob(struct cg *c, const char *key, size_t id)
 	fprintf(c->fp, "%s=(%zu)", key, n + 1);
 	if (!c->obnamed[n]) {
 		c->obnamed[n] = 1;
-		path = n < c->x->p->nobjs ?
-		    printable(c->x->p->objs[n].path) : xstrdup("[unknown]");
+		path = n < c->x->p->nobjs && c->x->p->objs[n].path[0] != '\0' ?
+		    printable(c->x->p->objs[n].path) : xstrdup("???");
 		fprintf(c->fp, " %s", path);
 		free(path);
 	}
 	fputc('\n', c->fp);
+}
+
+/*
+ * "fl=" or "cfl=" for frame id's source file: (1), "???", unless prof
+ * knows it (a static whose name clashes), named the first time.
+ */
+static void
+put_fl(struct cg *c, const char *key, size_t id)
+{
+	const struct row *w = xset_row(c->x, id);
+
+	if (w == NULL || w->file == NULL) {
+		fprintf(c->fp, "%s=(1)\n", key);
+		return;
+	}
+	fprintf(c->fp, "%s=(%zu)", key, id + 2);
+	if (!c->flnamed[id]) {
+		c->flnamed[id] = 1;
+		fputc(' ', c->fp);
+		put_text(c->fp, w->file);
+	}
+	fputc('\n', c->fp);
+}
+
+/* Frame id's function names, "a, b", without object or file. */
+static void
+put_name(struct cg *c, size_t id)
+{
+	const struct row *w = xset_row(c->x, id);
+	size_t k;
+
+	if (w == NULL) {
+		fputs(c->x->labels[id], c->fp);
+		return;
+	}
+	for (k = 0; k < w->nnames; k++) {
+		if (k > 0)
+			fputs(", ", c->fp);
+		put_text(c->fp, w->names[k]);
+	}
+	if (w->nnames == 0)
+		fputs("[unnamed]", c->fp);
 }
 
 /* "fn=" or "cfn=" for frame id, named the first time. */
@@ -105,50 +308,51 @@ put_fn(struct cg *c, const char *key, size_t id)
 	fprintf(c->fp, "%s=(%zu)", key, id + 1);
 	if (!c->named[id]) {
 		c->named[id] = 1;
-		fprintf(c->fp, " %s", c->x->labels[id]);
+		fputc(' ', c->fp);
+		put_name(c, id);
 	}
 	fputc('\n', c->fp);
 }
 
 static void
-put_cost(struct cg *c, uint64_t n)
+put_cost(struct cg *c, uint64_t n, uint64_t calls)
 {
-	fprintf(c->fp, "0 %" PRIu64 " %" PRIu64 "\n", n, n * c->ns);
+	fprintf(c->fp, "0 %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", n,
+	    n * c->ns, calls);
 }
 
 /*
- * The block of frame id: its self cost and the calls it made, the arcs
- * from *k on (the graph's arcs are sorted by caller); none for a frame
- * of no cost that made no call.
+ * The block of frame id: its self cost and its calls, the pairs from
+ * *k on; none for a frame of no cost that made no call.
  */
 static void
 block(struct cg *c, size_t id, size_t *k)
 {
-	const struct graph *g = &c->x->r->g;
-	const struct cgarc *a;
+	const struct cgpair *p;
 	size_t end;
 
-	while (*k < g->narcs && g->arcs[*k].from < id)
+	while (*k < c->npairs && c->pairs[*k].from < id)
 		(*k)++;
-	for (end = *k; end < g->narcs && g->arcs[end].from == id; end++)
+	for (end = *k; end < c->npairs && c->pairs[end].from == id; end++)
 		;
 	if (c->self[id] == 0 && end == *k)
 		return;
 	fputc('\n', c->fp);
 	put_ob(c, "ob", id);
-	fputs("fl=(1)\n", c->fp);
+	put_fl(c, "fl", id);
 	put_fn(c, "fn", id);
-	put_cost(c, c->self[id]);
+	put_cost(c, c->self[id], 0);
 	for (; *k < end; (*k)++) {
-		a = &g->arcs[*k];
-		if (a->to == ROW_NONE || (a->calls == 0 && c->cost[*k] == 0))
+		p = &c->pairs[*k];
+		if (p->calls == 0 && p->cost == 0 && c->x->flat)
 			continue;
-		put_ob(c, "cob", a->to);
-		fputs("cfl=(1)\n", c->fp);
-		put_fn(c, "cfn", a->to);
+		put_ob(c, "cob", p->to);
+		put_fl(c, "cfl", p->to);
+		put_fn(c, "cfn", p->to);
 		fprintf(c->fp, "calls=%" PRIu64 " 0\n",
-		    a->calls > 0 ? a->calls : 1);
-		put_cost(c, c->cost[*k]);
+		    p->calls > 0 ? p->calls : 1);
+		put_cost(c, p->cost, p->calls);
+		addsat(&c->counted, p->calls);
 	}
 }
 
@@ -161,25 +365,30 @@ export_callgrind(const struct xset *x, FILE *fp, const char **file,
 
 	(void)file;
 	(void)why;
+	memset(&c, 0, sizeof(c));
 	c.x = x;
 	c.fp = fp;
 	c.ns = (uint64_t)(x->p->period * 1e9 + 0.5);
 	c.self = xcalloc(x->nlabels, sizeof(*c.self));
-	c.cost = xcalloc(x->r->g.narcs + 1, sizeof(*c.cost));
 	c.named = xcalloc(x->nlabels, 1);
+	c.flnamed = xcalloc(x->nlabels, 1);
 	c.obnamed = xcalloc(x->p->nobjs + 1, 1);
-	costs(&c);
+	make_pairs(&c);
 	fprintf(fp, "# callgrind format\nversion: 1\ncreator: %s\n"
-	    "cmd: %s\npositions: line\nevents: Samples Nanoseconds\n"
+	    "cmd: %s\npositions: line\n"
+	    "event: Counted : Calls counted by mcount\n"
+	    "events: Samples Nanoseconds Counted\n"
 	    "\nfl=(1) ???\n",
 	    PROF_VERSION, x->prog);
 	for (id = 0; id < x->nlabels; id++)
 		block(&c, id, &k);
-	fprintf(fp, "\ntotals: %" PRIu64 " %" PRIu64 "\n", x->count,
-	    x->count * c.ns);
+	fprintf(fp, "\ntotals: %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+	    x->count, x->count * c.ns, c.counted);
 	free(c.self);
-	free(c.cost);
+	free(c.pairs);
+	free(c.graphpair);
 	free(c.named);
+	free(c.flnamed);
 	free(c.obnamed);
 	return 0;
 }

@@ -74,6 +74,7 @@ struct gfile {
 	char		*name;
 	uint32_t	 rate;
 	int		 bad;
+	int		 hists;		/* histogram records written */
 	const char	*toobig;	/* a count the format cannot hold */
 };
 
@@ -122,6 +123,7 @@ put_hist(struct gfile *f, const struct ghist *h)
 		return;
 	}
 	do {
+		f->hists++;
 		fputc(TAG_HIST, f->fp);
 		put64(f, h->lo);
 		put64(f, h->hi);
@@ -302,16 +304,49 @@ free_hist(struct ghist *h)
 	memset(h, 0, sizeof(*h));
 }
 
-/* The histograms of object obj: the run's, and the samples outside. */
+/*
+ * An empty histogram for object obj, which took no samples: one bin of
+ * none at the lowest function called in it.  gprof wants a histogram in
+ * every file ("missing histogram"), and its call graph divides by the
+ * histogram's time.
+ */
+static void
+empty_hist(struct gfile *f, const struct profile *p, size_t obj)
+{
+	struct ghist h;
+	double none = 0;
+	size_t i;
+
+	memset(&h, 0, sizeof(h));
+	h.lo = UINT64_MAX;
+	for (i = 0; i < p->narcs; i++)
+		if (p->arcs[i].sobj == obj && p->arcs[i].self < h.lo)
+			h.lo = p->arcs[i].self;
+	if (h.lo == UINT64_MAX)
+		h.lo = 0;
+	h.lo -= h.lo % BIN_BYTES;
+	h.hi = h.lo + BIN_BYTES;
+	h.n = 1;
+	h.w = &none;
+	put_hist(f, &h);
+}
+
+/*
+ * The histograms of object obj: the run's, and the samples outside;
+ * an empty one if it has none.
+ */
 static void
 put_hists(struct gfile *f, const struct profile *p, size_t obj)
 {
 	struct ghist run, h;
 
+	f->hists = 0;
 	if (obj != OBJ_MAIN) {
 		pcs_hist(p, obj, 0, UINT64_MAX, 0, 0, &h);
 		put_hist(f, &h);
 		free_hist(&h);
+		if (f->hists == 0)
+			empty_hist(f, p, obj);
 		return;
 	}
 	run_hist(p, &run);
@@ -325,6 +360,8 @@ put_hists(struct gfile *f, const struct profile *p, size_t obj)
 	put_hist(f, &h);
 	free_hist(&h);
 	free_hist(&run);
+	if (f->hists == 0)
+		empty_hist(f, p, obj);
 }
 
 /* Does object obj have samples or arcs into it? */

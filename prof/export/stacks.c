@@ -126,13 +126,14 @@ make_labels(struct xset *x)
 {
 	size_t i;
 
-	x->nlabels = x->r->nrows + 3;
+	x->nlabels = x->r->nrows + 4;
 	x->labels = xcalloc(x->nlabels, sizeof(*x->labels));
 	for (i = 0; i < x->r->nrows; i++)
 		x->labels[i] = label(x->r->byid[i]);
 	x->labels[X_UNKNOWN(x)] = xstrdup("[unknown]");
 	x->labels[X_NOSTACK(x)] = xstrdup("[no stack]");
 	x->labels[X_CUT(x)] = xstrdup("[cut at the stack limit]");
+	x->labels[X_SHORT(x)] = xstrdup("[stack ends short: callers unknown]");
 }
 
 /* A stack of depth frames, their ids to be filled in by the caller. */
@@ -150,7 +151,11 @@ add_stack(struct xset *x, size_t depth, double samples)
 	return x->ids + s->first;
 }
 
-/* The graph's stacks, root first; a cut one under X_CUT. */
+/*
+ * The graph's stacks, root first; one cut at the limit under X_CUT, one
+ * that ends short of a thread's start under X_SHORT, so that no
+ * function looks a root where its callers were only lost.
+ */
 static void
 sampled_stacks(struct xset *x)
 {
@@ -164,9 +169,12 @@ sampled_stacks(struct xset *x)
 		s = &g->stacks[i];
 		if (s->depth == 0 || s->samples <= 0)
 			continue;
-		id = add_stack(x, s->depth + (s->cut != 0), s->samples);
+		id = add_stack(x, s->depth + (s->cut || s->shortend),
+		    s->samples);
 		if (s->cut)
 			*id++ = X_CUT(x);
+		else if (s->shortend)
+			*id++ = X_SHORT(x);
 		for (j = 0; j < s->depth; j++) {
 			v = g->ids[s->first + s->depth - 1 - j];
 			id[j] = v == ROW_NONE ? X_UNKNOWN(x) : v;

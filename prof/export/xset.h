@@ -11,11 +11,13 @@
  *	callgrind.c	the callgrind format (KCachegrind)
  *	gmon.c		GNU gmon.out files (gprof)
  *
- * Frames are row ids of the report, and three more: X_UNKNOWN for a
+ * Frames are row ids of the report, and four more: X_UNKNOWN for a
  * frame no row stands for (and the samples the report gives no
  * function), X_NOSTACK, the root of a function's samples that kept no
- * stack, and X_CUT, the root of a stack whose outer frames were lost at
- * the stack limit (else its outermost kept frame looks a root).  The
+ * stack, X_CUT, the root of a stack whose outer frames were lost at the
+ * stack limit (else its outermost kept frame looks a root), and
+ * X_SHORT, the root of one whose walk stopped short of a thread's start
+ * at a frame it could not follow (code without frame pointers).  The
  * stacks add up to the report's total and each function's innermost
  * samples to its row's (stacks.c); libmon's own time is in none of
  * them, as in none of the report's rows.
@@ -47,7 +49,7 @@ struct xset {
 	size_t			 nstacks;
 	size_t			*ids;
 	size_t			 nids, idcap;
-	char			**labels; /* by id, nrows + 3 of them */
+	char			**labels; /* by id, nrows + 4 of them */
 	size_t			 nlabels;
 	uint64_t		 count;	/* of all the stacks */
 	double			 samples;
@@ -57,6 +59,7 @@ struct xset {
 #define X_UNKNOWN(x)	((x)->r->nrows)
 #define X_NOSTACK(x)	((x)->r->nrows + 1)
 #define X_CUT(x)	((x)->r->nrows + 2)
+#define X_SHORT(x)	((x)->r->nrows + 3)
 
 /* stacks.c */
 void		 xset_make(struct xset *, struct report *,

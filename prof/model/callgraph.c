@@ -178,13 +178,15 @@ stack_pairs(struct report *r, size_t i, size_t *arcmark)
 /*
  * Does stack s reach where a thread starts?  Its outermost frame is the
  * C library's start of the program or of a thread (a coroutine's, too),
- * or a function of the program that had no counted caller: its entry
- * or code built without -p.  A stack that ends elsewhere lost its outer
- * callers at a frame pointer the walk could not follow: code that keeps
- * its own data in %rbp, built with -fomit-frame-pointer.
+ * or a function of the program that had no counted caller and that no
+ * stack shows called by another (called[], by row): its entry or code
+ * built without -p.  A stack that ends elsewhere lost its outer callers
+ * at a frame pointer the walk could not follow: code that keeps its own
+ * data in %rbp, built with -fomit-frame-pointer.
  */
 static int
-rooted(const struct report *r, const struct cgstack *s)
+rooted(const struct report *r, const struct cgstack *s,
+    const unsigned char *called)
 {
 	static const char *const starts[] = { "_start", "__libc_start_main",
 	    "__libc_start_main_impl", "__libc_start_call_main",
@@ -200,7 +202,7 @@ rooted(const struct report *r, const struct cgstack *s)
 		return 1;	/* nothing to say of it */
 	w = &r->rows[id[j - 1]];
 	if (w->obj == NULL && r->g.nodes[id[j - 1]].callsin == 0 &&
-	    r->g.nodes[id[j - 1]].selfcalls == 0)
+	    r->g.nodes[id[j - 1]].selfcalls == 0 && !called[id[j - 1]])
 		return 1;
 	n = sizeof(starts) / sizeof(starts[0]);
 	for (k = 0; k < w->nnames; k++)
@@ -210,17 +212,40 @@ rooted(const struct report *r, const struct cgstack *s)
 	return 0;
 }
 
+/* The rows that some stack shows called by another row. */
+static unsigned char *
+shown_called(const struct report *r)
+{
+	const struct graph *g = &r->g;
+	const struct cgstack *s;
+	const size_t *id;
+	unsigned char *called;
+	size_t i, j;
+
+	called = xcalloc(r->nrows + 1, 1);
+	for (i = 0; i < g->nstacks; i++) {
+		s = &g->stacks[i];
+		id = g->ids + s->first;
+		for (j = 0; j + 1 < s->depth; j++)
+			if (id[j] != ROW_NONE && id[j + 1] != ROW_NONE)
+				called[id[j]] = 1;
+	}
+	return called;
+}
+
 /* Self and inclusive samples of the rows, and the arcs' samples. */
 static void
 measure(struct report *r)
 {
 	struct graph *g = &r->g;
-	const struct cgstack *s;
+	struct cgstack *s;
 	const size_t *id;
 	size_t *rowmark, *arcmark, i, j;
+	unsigned char *called;
 
 	rowmark = xcalloc(r->nrows + 1, sizeof(*rowmark));
 	arcmark = xcalloc(g->narcs + 1, sizeof(*arcmark));
+	called = shown_called(r);
 	for (i = 0; i < r->nrows; i++)
 		g->nodes[i].level = SIZE_MAX;
 	for (i = 0; i < g->nstacks; i++) {
@@ -240,11 +265,14 @@ measure(struct report *r)
 			g->nodes[id[j]].incl += s->samples;
 		}
 		stack_pairs(r, i, arcmark);
-		if (!s->cut && !rooted(r, s))
+		if (!s->cut && !rooted(r, s, called)) {
+			s->shortend = 1;
 			g->shortend += s->samples;
+		}
 	}
 	free(rowmark);
 	free(arcmark);
+	free(called);
 }
 
 /* The self time the estimate starts from: the graph's own, if sampled. */

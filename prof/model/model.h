@@ -80,6 +80,8 @@ struct cgstack {
 	size_t		 depth;
 	double		 samples;
 	int		 cut;		/* outer frames lost at the limit */
+	int		 shortend;	/* or lost where the walk stopped
+					   short of a thread's start */
 };
 
 /* The call graph of a report. */

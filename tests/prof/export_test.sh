@@ -238,10 +238,10 @@ callgrind_costs_and_calls_body()
 	setup_export
 	work_stacks | forge mon.out
 	"$PROF" -F callgrind "$GRAPH" >out || atf_fail "prof failed"
-	atf_check -o inline:"totals 110 1100000000 self 110 1100000000 calls 1002\n" \
+	atf_check -o inline:"totals 110 1100000000 1002 self 110 1100000000 calls 1002 counted 1002\n" \
 	    "$CHECK" callgrind out
 	# costly_caller's 100 calls of work hold 90 samples; cheap's 900, 10.
-	atf_check -o inline:"calls=900 0\n0 10 100000000\ncalls=100 0\n0 90 900000000\n" \
+	atf_check -o inline:"calls=900 0\n0 10 100000000 900\ncalls=100 0\n0 90 900000000 100\n" \
 	    awk '/^calls=/ && ($1 == "calls=900" || $1 == "calls=100") {
 		print; getline; print }' out
 	atf_check -o match:'^c?fn=\([0-9]+\) work$' cat out
@@ -251,8 +251,9 @@ atf_test_case callgrind_uncounted_call_is_one
 callgrind_uncounted_call_is_one_head()
 {
 	atf_set descr "-F callgrind writes calls=1, the least it can be, for" \
-	    "a call the stacks show but no arc counted: callgrind_annotate" \
-	    "takes the cost after a calls=0 line for the caller's own"
+	    "a call the stacks show but no arc counted, and Counted 0:" \
+	    "callgrind_annotate takes the cost after a calls=0 line for" \
+	    "the caller's own"
 }
 callgrind_uncounted_call_is_one_body()
 {
@@ -260,7 +261,7 @@ callgrind_uncounted_call_is_one_body()
 	# driver calls work directly 3 samples' worth; no arc counted it.
 	{ stacks; echo "stack 3 0 $(gs 3 8) $(gs 0 48)"; } | forge mon.out
 	"$PROF" -F callgrind "$GRAPH" >out || atf_fail "prof failed"
-	atf_check -o inline:"calls=1 0\n0 3 30000000\n" \
+	atf_check -o inline:"calls=1 0\n0 3 30000000 0\n" \
 	    awk '/^fn=/ { f = $0 } /^cfn=/ { c = $0 }
 		/^calls=/ && f ~ / driver$/ && c ~ / work$/ { print; getline; print }' out
 	atf_check -o not-match:'^calls=0 ' cat out
@@ -770,6 +771,303 @@ EOF
 	else
 		echo "go not installed: the pprof comment not read back"
 	fi
+
+# --- what the consumers make of callgrind and gmon ------------------------
+
+# need_annotate: skip, with a line, where valgrind's callgrind_annotate
+# is not installed.
+need_annotate()
+{
+	command -v callgrind_annotate >/dev/null 2>&1 ||
+	    atf_skip "callgrind_annotate not installed (Debian: valgrind)"
+}
+
+# annotate file yes|no event: "file:function [object]<TAB>cost" for
+# every function of callgrind_annotate's table, inclusive or not.
+annotate()
+{
+	callgrind_annotate --auto=no --threshold=100 --inclusive=$2 \
+	    --show=$3 "$1" | awk '
+	    /^-+$/ && top { go = 1; next }
+	    /file:function$/ { top = 1; next }
+	    go && NF > 0 {
+		s = $0; sub(/^ +/, "", s); v = s; sub(/ .*/, "", v)
+		gsub(/,/, "", v); sub(/^[0-9,]+ +/, "", s)
+		sub(/^\( *[0-9.]+%\) +/, "", s); print s "\t" v }'
+}
+
+# kcachegrind file: "name<TAB>self<TAB>inclusive" a function, by
+# KCachegrind's rule (libcore/tracedata.cpp, TracePartFunction::update):
+# a function that call lines count calls into has for inclusive cost the
+# sum of those lines' costs, but its calls of itself; any other, its
+# self cost and its call lines out, but to itself.  Samples only.
+kcachegrind()
+{
+	awk '
+	function nm(kind, v,    n) {
+		if (v !~ /^\(/) return v
+		n = v; sub(/\).*/, "", n); sub(/^\(/, "", n)
+		if (v ~ /^\([0-9]+\) /) {
+			sub(/^\([0-9]+\) /, "", v); names[kind, n] = v
+		}
+		return names[kind, n]
+	}
+	/^ob=/ { ob = nm("ob", substr($0, 4)); next }
+	/^fl=/ { fl = nm("fl", substr($0, 4)); next }
+	/^fn=/ { fn = ob "\t" fl "\t" nm("fn", substr($0, 4)); seen[fn] = 1
+		cob = cfl = ""; next }
+	/^cob=/ { cob = nm("ob", substr($0, 5)); next }
+	/^cfl=/ { cfl = nm("fl", substr($0, 5)); next }
+	/^cfn=/ { cfn = (cob != "" ? cob : ob) "\t" (cfl != "" ? cfl : fl) \
+		"\t" nm("fn", substr($0, 5)); next }
+	/^calls=/ { split(substr($0, 7), a, " "); n = a[1]; call = 1; next }
+	/^[0-9]/ {
+		if (!call) { self[fn] += $2; next }
+		called[cfn] += n; seen[cfn] = 1
+		if (cfn != fn) { into[cfn] += $2; out[fn] += $2 }
+		call = 0; cob = cfl = ""
+	}
+	END {
+		for (f in seen) {
+			split(f, p, "\t")
+			printf "%s\t%d\t%d\n", p[3], self[f],
+			    (called[f] > 0 ? into[f] : self[f] + out[f])
+		}
+	}' "$1"
+}
+
+# qsort_run: a run of h_qsort, whose comparator glibc's qsort calls,
+# exported to callgrind in out.cg; its -q samples in $n, and the
+# overhead's stack, which the exports add, in $t.
+qsort_run()
+{
+	prog=$srcdir/h_qsort
+	atf_check "$prog"
+	n=$(q_samples "$prog")
+	[ "${n:-0}" -gt 100 ] || atf_fail "too few samples in stacks: $n"
+	"$PROF" -F callgrind "$prog" >out.cg 2>err ||
+	    atf_fail "prof -F callgrind failed: $(cat err)"
+	"$PROF" -F folded "$prog" >out.folded 2>err ||
+	    atf_fail "prof -F folded failed: $(cat err)"
+	o=$(awk '/^\[libmon: profiling overhead\]/ { print $NF }' out.folded)
+	t=$((n + ${o:-0}))
+}
+
+atf_test_case e2e_callgrind_inclusive_at_least_self
+e2e_callgrind_inclusive_at_least_self_head()
+{
+	atf_set descr "A run of a program whose comparator glibc's qsort" \
+	    "calls, its stacks cut short where qsort keeps no frame" \
+	    "pointers: in callgrind_annotate and by KCachegrind's rule" \
+	    "every function's inclusive cost is at least its self cost," \
+	    "its seconds those of prof -i, the totals the report's;" \
+	    "the cut stacks start at a frame that says so"
+}
+e2e_callgrind_inclusive_at_least_self_body()
+{
+	setup_export
+	need_annotate
+	qsort_run
+	"$PROF" -q "$prog" | grep -q '^short: [1-9]' ||
+	    atf_fail "precondition: no stack ends short of main"
+	annotate out.cg no Samples | sort >self
+	annotate out.cg yes Samples | sort >incl
+	[ $(wc -l <self) -gt 5 ] || atf_fail "annotate read too little"
+	join -t '	' self incl | awk -F '\t' '$3 < $2 {
+	    print "callgrind_annotate: " $1 " inclusive " $3 " < self " $2;
+	    bad = 1 } END { exit bad }' || atf_fail "inclusive below self"
+	kcachegrind out.cg | awk -F '\t' '$3 < $2 {
+	    print "KCachegrind: " $1 " inclusive " $3 " < self " $2;
+	    bad = 1 } END { exit bad }' || atf_fail "inclusive below self"
+	atf_check -o match:"^$t +(\\(100.0%\\) +)?PROGRAM TOTALS\$" -x \
+	    "callgrind_annotate --auto=no --show=Samples out.cg | tr -d ,"
+	# Each function's inclusive seconds, as -i gives them (to 0.01 s).
+	"$PROF" -i -h "$prog" | awk '$4 >= 1 { s = $0
+	    sub(/^ *[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +/, "", s)
+	    sub(/^[0-9]+ +[0-9.]+ +/, "", s); sub(/ \([^()]*\)$/, "", s)
+	    print s "\t" $5 }' | sort >prof.i
+	[ $(wc -l <prof.i) -gt 3 ] || atf_fail "prof -i gave too few rows"
+	annotate out.cg yes Nanoseconds | sed 's/^[^:]*://; s/ \[[^]]*\]	/	/' |
+	    sort | join -t '	' prof.i - | awk -F '\t' '{
+	    d = $3 / 1e9 - $2; if (d < 0) d = -d; k++
+	    if (d > 0.0051) { print $1 ": prof -i " $2 " s, callgrind " \
+		$3 / 1e9 " s"; bad = 1 } }
+	    END { exit bad || k < 4 }' || atf_fail "inclusive seconds differ"
+	atf_check -o match:"^totals $t " "$CHECK" callgrind out.cg
+	atf_check -o match:"^\[stack ends short: callers unknown\];" \
+	    cat out.folded
+}
+
+atf_test_case e2e_callgrind_objects_and_files
+e2e_callgrind_objects_and_files_head()
+{
+	atf_set descr "-F callgrind names each function's object in ob= and" \
+	    "cob=, not in its name, and its file in fl= as '???', the" \
+	    "format's unknown file, never an object's path; callgrind_annotate" \
+	    "shows libc's functions under libc"
+}
+e2e_callgrind_objects_and_files_body()
+{
+	setup_export
+	need_annotate
+	qsort_run
+	atf_check -o match:'^c?ob=\([0-9]+\) .*/libc\.so\.6$' cat out.cg
+	atf_check -o match:'^c?fn=\([0-9]+\) random$' cat out.cg
+	atf_check -o not-match:'^c?fn=.*\(libc\.so\.6\)' cat out.cg
+	# Every file field is the unknown file: prof knows no source here.
+	atf_check -o inline:"fl=(1) ???\n" -x \
+	    "grep -E '^c?fl=\([0-9]+\) ' out.cg | sort -u"
+	annotate out.cg yes Samples >ann
+	atf_check -o match:'^\?\?\?:random \[.*/libc\.so\.6\]	' cat ann
+}
+
+atf_test_case e2e_callgrind_counted_calls_exact
+e2e_callgrind_counted_calls_exact_head()
+{
+	atf_set descr "-F callgrind: every call mcount counted has its exact" \
+	    "calls and the same in the Counted event, so callgrind_annotate's" \
+	    "inclusive Counted is the report's #Calls; a call seen only in" \
+	    "stacks has calls=1 and Counted 0"
+}
+e2e_callgrind_counted_calls_exact_body()
+{
+	setup_export
+	need_annotate
+	qsort_run
+	"$PROF" -h "$prog" | awk 'NF >= 6 && $4 ~ /^[0-9]+$/ { print $NF "\t" $4 }' |
+	    sort >prof.calls
+	atf_check -o inline:"cmp_int\nfill	30\nmain	1\nsort	30\n" \
+	    sed 's/^cmp_int	[0-9]*$/cmp_int/' prof.calls
+	annotate out.cg yes Counted | sed 's/^[^:]*://; s/ \[[^]]*\]	/	/' |
+	    sort >cg.calls
+	join -t '	' prof.calls cg.calls | awk -F '\t' '$2 != $3 {
+	    print $1 ": prof " $2 ", callgrind " $3; bad = 1 }
+	    END { exit bad || NR != 4 }' || atf_fail "counted calls differ"
+	# Each caller line: Counted equals its calls, or is 0 at 1x.
+	callgrind_annotate --auto=no --threshold=100 --inclusive=yes \
+	    --tree=caller --show=Counted out.cg | tr -d , >tree
+	awk '/ < / { c = $1; x = $0; sub(/.*\(/, "", x); sub(/x\).*/, "", x)
+		if (c == x) counted++
+		else if (c == 0 && x == 1) inferred++
+		else { print "caller line: " $0; bad = 1 } }
+	    END { print counted + 0, inferred + 0; exit bad }' tree >lines ||
+	    atf_fail "a caller line neither counted nor inferred: $(cat lines)"
+	awk '{ exit !($1 >= 4 && $2 >= 2) }' lines ||
+	    atf_fail "counted and inferred caller lines: $(cat lines)"
+	# main's calls of random, through rand without a frame: inferred.
+	atf_check -o match:'^ *0 +< \?\?\?:main \(1x\)' awk '
+	    / < / { l[++k] = $0; next }
+	    / \* / { if ($0 ~ /:random /) for (i = 1; i <= k; i++)
+		if (l[i] ~ /:main \(/) print l[i]; k = 0 }' tree
+}
+
+atf_test_case e2e_callgrind_without_stacks_inclusive_at_least_self
+e2e_callgrind_without_stacks_inclusive_at_least_self_head()
+{
+	atf_set descr "-F callgrind of a run without stacks (PROFSTACK=0):" \
+	    "each counted call carries its share of its callee's self cost," \
+	    "so that no function's inclusive cost in callgrind_annotate or" \
+	    "by KCachegrind's rule is below its self cost"
+}
+e2e_callgrind_without_stacks_inclusive_at_least_self_body()
+{
+	setup_export
+	need_annotate
+	prog=$srcdir/h_qsort
+	PROFSTACK=0 atf_check "$prog"
+	"$PROF" -F callgrind "$prog" >out.cg 2>/dev/null ||
+	    atf_fail "prof -F callgrind failed"
+	annotate out.cg no Samples | sort >self
+	annotate out.cg yes Samples | sort >incl
+	grep -q '^???:cmp_int .*	[1-9]' self ||
+	    atf_fail "precondition: cmp_int has no samples"
+	join -t '	' self incl | awk -F '\t' '$3 < $2 {
+	    print "callgrind_annotate: " $1 " inclusive " $3 " < self " $2;
+	    bad = 1 } END { exit bad }' || atf_fail "inclusive below self"
+	kcachegrind out.cg | awk -F '\t' '$3 < $2 {
+	    print "KCachegrind: " $1 " inclusive " $3 " < self " $2;
+	    bad = 1 } END { exit bad }' || atf_fail "inclusive below self"
+	atf_check -o ignore "$CHECK" callgrind out.cg
+}
+
+atf_test_case e2e_gmon_library_without_samples
+e2e_gmon_library_without_samples_head()
+{
+	atf_set descr "A -pg shared library that made calls but took no" \
+	    "samples gets a gmon file with an empty histogram: gprof -p" \
+	    "reads it without 'missing histogram' and gprof -q shows its" \
+	    "arcs with no nan"
+}
+e2e_gmon_library_without_samples_body()
+{
+	setup_export
+	command -v gprof >/dev/null 2>&1 ||
+	    atf_skip "gprof not installed (Debian: binutils)"
+	prog=$srcdir/h_libcalls
+	lib=$srcdir/h_libcalls.so
+	atf_check "$prog"
+	"$PROF" -h "$prog" | awk '/\(h_libcalls.so\)$/ && $1 != "0.0" {
+	    exit 1 }' || atf_skip "the library took samples this run"
+	atf_check -o inline:"gmon.out\ngmon.h_libcalls.so.out\n" -e ignore \
+	    "$PROF" -F gmon "$prog"
+	atf_check -o match:' 1000 .* lib_inner$' -e not-match:'histogram' \
+	    gprof -b -p "$lib" gmon.h_libcalls.so.out
+	atf_check -o match:'1000/1000 +lib_outer' -o not-match:'nan' \
+	    -e not-match:'histogram' gprof -b -q "$lib" gmon.h_libcalls.so.out
+	atf_check -o match:'^hists [1-9]' "$CHECK" gmon gmon.h_libcalls.so.out
+}
+
+atf_test_case e2e_callgrind_source_file_when_known
+e2e_callgrind_source_file_when_known_head()
+{
+	atf_set descr "-F callgrind gives a static whose name clashes (h_clash's" \
+	    "two helper()s) its source file in fl=, which callgrind_annotate" \
+	    "shows as FILE:helper, one for each; the other functions' file" \
+	    "is '???'"
+}
+e2e_callgrind_source_file_when_known_body()
+{
+	setup_export
+	need_annotate
+	prog=$srcdir/h_clash
+	atf_check "$prog"
+	"$PROF" -F callgrind "$prog" >out.cg 2>/dev/null ||
+	    atf_fail "prof -F callgrind failed"
+	atf_check -o inline:"fl=(N) ???\nfl=(N) clash_a.c\nfl=(N) clash_b.c\n" \
+	    -x "grep -E '^c?fl=\([0-9]+\) ' out.cg |
+	    sed 's/^c//; s/([0-9]*)/(N)/' | sort"
+	annotate out.cg no Samples | sed 's/ \[[^]]*\]	/	/' | sort >self
+	atf_check -o inline:"clash_a.c:helper\nclash_b.c:helper\n" \
+	    -x "grep helper self | cut -f1"
+	atf_check -o not-match:'helper \[' cat out.cg
+}
+
+atf_test_case callgrind_root_called_elsewhere_ends_short
+callgrind_root_called_elsewhere_ends_short_head()
+{
+	atf_set descr "A stack whose outermost frame is a function that another" \
+	    "stack shows called ended short of its start: every stack" \
+	    "export roots it at [stack ends short: callers unknown], and" \
+	    "callgrind_annotate's inclusive cost of that function is then" \
+	    "the samples of all the stacks it is in, as prof -i measures"
+}
+callgrind_root_called_elsewhere_ends_short_body()
+{
+	setup_export
+	need_annotate
+	# driver, else the root of every stack, is sampled called from work.
+	{ work_stacks | sed '1s/^stack 10 /stack 6 /'
+	    echo "stack 4 0 $(gs 0 8) $(gs 3 16)"; } | forge mon.out
+	"$PROF" -F folded "$GRAPH" >out.folded || atf_fail "prof failed"
+	atf_check -o inline:"5 0\n" awk '
+	    /^\[stack ends short: callers unknown\];/ { k++; next } { n++ }
+	    END { print k + 0, n + 0 }' out.folded
+	atf_check -o match:'^short: 110 samples' "$PROF" -q "$GRAPH"
+	atf_check -o match:'^ +0\.0 +0\.00 +[0-9.]+ +100\.0 +1\.10 +driver$' \
+	    "$PROF" -i -h "$GRAPH"
+	"$PROF" -F callgrind "$GRAPH" >out.cg || atf_fail "prof failed"
+	annotate out.cg yes Samples >incl
+	atf_check -o inline:"110\n" -x "awk -F '\t' '/:driver / { print \$2 }' incl"
 }
 
 atf_init_test_cases()
@@ -798,4 +1096,11 @@ atf_init_test_cases()
 	atf_add_test_case e2e_library_gmon_file
 	atf_add_test_case e2e_exports_hold_the_report_totals
 	atf_add_test_case exports_leave_overhead_apart
+	atf_add_test_case e2e_callgrind_inclusive_at_least_self
+	atf_add_test_case e2e_callgrind_objects_and_files
+	atf_add_test_case e2e_callgrind_counted_calls_exact
+	atf_add_test_case e2e_callgrind_without_stacks_inclusive_at_least_self
+	atf_add_test_case e2e_gmon_library_without_samples
+	atf_add_test_case e2e_callgrind_source_file_when_known
+	atf_add_test_case callgrind_root_called_elsewhere_ends_short
 }

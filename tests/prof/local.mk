@@ -106,3 +106,15 @@ $(PT)/h_focus_other: $(PT)/h_focus.c $(PT)/h_burn.h lib/libmon.a $(HDRS) \
     $(PT)/local.mk
 	$(CC) $(PFLAG) $(TEST_CFLAGS) -fno-inline -DOTHER_BUILD -o $@ $< \
 	    $(PT_LIBS)
+
+# A library whose functions call each other but take no samples
+# (libcalls.c), and a program that calls it (libcalls_main.c).
+VARIANTS += $(PT)/h_libcalls.so $(PT)/h_libcalls
+$(PT)/h_libcalls.so: $(PT)/libcalls.c $(PT)/local.mk
+	$(CC) -pg $(TEST_CFLAGS) -fno-inline -fPIC -shared \
+	    -Wl,-soname,h_libcalls.so -o $@ $<
+
+$(PT)/h_libcalls: $(PT)/libcalls_main.c $(PT)/h_libcalls.so lib/libmon.a \
+    $(HDRS) $(PT)/local.mk
+	$(CC) -pg $(TEST_CFLAGS) -fno-inline -o $@ $< $(PT)/h_libcalls.so \
+	    $(PT_LIBS) -Wl,--export-dynamic-symbol=mcount -Wl,-rpath,'$$ORIGIN'

@@ -11,7 +11,8 @@
  *	pprof		types T/U ..., period N, samples N, ns N,
  *			calls N; then "calls NAME N" for each function
  *			as callee of the calls samples
- *	callgrind	totals N N, self N N, calls N
+ *	callgrind	totals N N N, self N N, calls N, counted N (the
+ *			Counted event: on each call line 0 or its calls=)
  *	gmon		hists N, rate N, samples N, arcs N, calls N
  *	svg		frames N, samples N (of the root), and every
  *			frame's width checked against the samples its
@@ -426,7 +427,7 @@ check_pprof(void)
 
 /* --- callgrind ----------------------------------------------------- */
 
-#define CG_EVENTS	2
+#define CG_EVENTS	3
 #define CG_NAMES	(1 << 20)
 
 static char cgdefined[CG_NAMES];	/* compressed names, by number */
@@ -490,7 +491,7 @@ check_callgrind(void)
 {
 	char *line, *next, *eq;
 	uint64_t self[CG_EVENTS] = { 0 }, incl[CG_EVENTS] = { 0 };
-	uint64_t tot[CG_EVENTS], calls = 0;
+	uint64_t tot[CG_EVENTS], calls = 0, n = 0, was;
 	char tl[128];
 	size_t lineno = 0;
 	int aftercalls = 0, events = 0, totals = 0, k;
@@ -503,14 +504,22 @@ check_callgrind(void)
 			bad("line %zu: no newline at the end", lineno);
 		*next++ = '\0';
 		if (aftercalls) {
+			was = incl[2];
 			cg_cost(line, lineno, incl);
+			if (incl[2] - was != 0 && incl[2] - was != n)
+				bad("line %zu: Counted %" PRIu64 " is neither 0 "
+				    "nor calls=%" PRIu64, lineno, incl[2] - was, n);
 			aftercalls = 0;
 		} else if (line[0] == '#' || line[0] == '\0')
 			continue;
 		else if (line[0] >= '0' && line[0] <= '9')
 			cg_cost(line, lineno, self);
 		else if (strncmp(line, "calls=", 6) == 0) {
-			calls += strtoull(line + 6, NULL, 10);
+			n = strtoull(line + 6, NULL, 10);
+			if (n == 0)
+				bad("line %zu: calls=0, which callgrind_annotate "
+				    "takes for no call", lineno);
+			calls += n;
 			aftercalls = 1;
 		} else if ((eq = strchr(line, '=')) != NULL &&
 		    strchr(line, ':') == NULL) {
@@ -518,7 +527,8 @@ check_callgrind(void)
 			if ((k = cg_kind(line)) == 0)
 				bad("line %zu: unknown key %s", lineno, line);
 			cg_name(eq + 1, lineno, k);
-		} else if (strcmp(line, "events: Samples Nanoseconds") == 0)
+		} else if (strcmp(line, "events: Samples Nanoseconds Counted") ==
+		    0)
 			events = 1;
 		else if (strncmp(line, "totals: ", 8) == 0) {
 			memset(tot, 0, sizeof(tot));
@@ -534,8 +544,12 @@ check_callgrind(void)
 	if (tot[0] != self[0] || tot[1] != self[1])
 		bad("totals %" PRIu64 " are not the self costs' %" PRIu64,
 		    tot[0], self[0]);
-	printf("totals %" PRIu64 " %" PRIu64 " self %" PRIu64 " %" PRIu64
-	    " calls %" PRIu64 "\n", tot[0], tot[1], self[0], self[1], calls);
+	if (self[2] != 0 || tot[2] != incl[2])
+		bad("Counted: %" PRIu64 " on self lines, totals %" PRIu64
+		    " not the call lines' %" PRIu64, self[2], tot[2], incl[2]);
+	printf("totals %" PRIu64 " %" PRIu64 " %" PRIu64 " self %" PRIu64
+	    " %" PRIu64 " calls %" PRIu64 " counted %" PRIu64 "\n", tot[0],
+	    tot[1], tot[2], self[0], self[1], calls, incl[2]);
 }
 
 /* --- gmon.out ------------------------------------------------------ */
