@@ -771,6 +771,7 @@ EOF
 	else
 		echo "go not installed: the pprof comment not read back"
 	fi
+}
 
 # --- what the consumers make of callgrind and gmon ------------------------
 
