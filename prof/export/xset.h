@@ -10,6 +10,7 @@
  *	pprof.c		profile.proto, with a protobuf encoder
  *	callgrind.c	the callgrind format (KCachegrind)
  *	gmon.c		GNU gmon.out files (gprof)
+ *	gzip.c		gzip of one fixed-Huffman deflate block, and CRC-32
  *
  * Frames are row ids of the report, and three more: X_UNKNOWN for a
  * frame no row stands for, X_OVERHEAD for the samples of libmon's own
@@ -66,6 +67,10 @@ char		*xset_objname(const struct xset *, size_t);
 double		 xset_seconds(const struct xset *, double);
 char		*xset_title(const struct xset *);
 uint64_t	 xset_round(double, double *);
+
+/* gzip.c */
+uint32_t	 crc32_add(uint32_t, const unsigned char *, size_t);
+unsigned char	*gzip_encode(const unsigned char *, size_t, size_t *);
 
 /* The writers: 0, or -1 with the file at fault and the reason. */
 int	export_folded(const struct xset *, FILE *, const char **,

@@ -98,3 +98,8 @@ $(PT)/h_clash: $(PT)/clash_a.c $(PT)/clash_b.c $(PT)/h_burn.h lib/libmon.a \
     $(HDRS) $(PT)/local.mk
 	$(CC) -pg $(TEST_CFLAGS) -fno-inline -o $@ $(PT)/clash_a.c \
 	    $(PT)/clash_b.c $(PT_LIBS)
+
+# prof's DWARF line-table reader alone, for comparison with addr2line.
+DWLINE_SRC = prof/read/dwline.c prof/read/elfsym.c prof/util/xmalloc.c
+$(PT)/t_dwline: $(PT)/t_dwline.c $(DWLINE_SRC) $(HDRS) $(PT)/local.mk
+	$(CC) $(TEST_CFLAGS) -Iprof -o $@ $< $(DWLINE_SRC)
