@@ -28,6 +28,8 @@
  * << 40, and a location's address less its mapping's start is the
  * function's link-time address in the object (file_offset 0).
  */
+#include <err.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +52,13 @@ struct pb {
 	size_t		 len, cap;
 };
 
+/* An object's line table, read on first use. */
+struct lines {
+	struct dwline	 dl;
+	int		 tried;
+	int		 ok;
+};
+
 /* The encoder's state: the message, a nested one, the strings. */
 struct enc {
 	const struct xset *x;
@@ -58,6 +67,7 @@ struct enc {
 	struct pb	 packed;
 	struct pb	 strs;		/* string_table entries, encoded */
 	int64_t		 nstrs;
+	struct lines	*lines;		/* by object */
 };
 
 static void
@@ -186,12 +196,54 @@ call_samples(struct enc *e)
 	}
 }
 
-/* One location and one function, of the same id, a frame. */
+/*
+ * The line table of object obj, or NULL: read from the file its
+ * functions came from (its debug file, when they came from one), once.
+ * A file that cannot be read has no lines; one whose table is partly
+ * malformed, the lines of the rest, and a warning.
+ */
+static const struct dwline *
+lines(struct enc *e, size_t obj)
+{
+	const struct xset *x = e->x;
+	const struct symtab *st;
+	struct lines *l;
+	const char *path, *why;
+
+	if (obj >= x->p->nobjs || x->p->objs[obj].jitpid != 0)
+		return NULL;
+	if (e->lines == NULL)
+		e->lines = xcalloc(x->p->nobjs, sizeof(*e->lines));
+	l = &e->lines[obj];
+	if (!l->tried) {
+		l->tried = 1;
+		if ((st = report_symtab(x->r, obj)) == NULL)
+			return NULL;
+		path = st->debug != NULL ? st->debug : st->path;
+		l->ok = dwline_load(&l->dl, path, &why) == 0;
+		if (l->ok && l->dl.nbad > 0)
+			warnx("%s: .debug_line: %s; %zu line tables skipped",
+			    path, l->dl.why, l->dl.nbad);
+	}
+	return l->ok ? &l->dl : NULL;
+}
+
+/*
+ * One location and one function, of the same id, a frame.  A frame is
+ * a function, so its location is the function's entry, and the line
+ * table's row there gives both the function's file and start line and
+ * the location's line: the line of its opening, near enough to the
+ * declaration for pprof -list to show the function.  No debug
+ * information: no file, line 0.
+ */
 static void
 frames(struct enc *e)
 {
 	const struct xset *x = e->x;
+	const struct dwline *dl;
 	const struct row *w;
+	const char *file;
+	uint32_t line;
 	size_t id, obj;
 	int64_t name;
 
@@ -199,11 +251,18 @@ frames(struct enc *e)
 		w = xset_row(x, id);
 		obj = xset_object(x, id);
 		name = str(e, x->labels[id]);
+		file = NULL;
+		line = 0;
+		if (w != NULL && (dl = lines(e, obj)) != NULL &&
+		    dwline_find(dl, w->addr, &file, &line) == 0)
+			file = NULL;
 		pb_uint(&e->sub, 1, id + 1);
 		pb_uint(&e->sub, 2, name);
 		pb_uint(&e->sub, 3, name);
-		if (obj < x->p->nobjs)
-			pb_uint(&e->sub, 4, str(e, x->p->objs[obj].path));
+		if (file != NULL)
+			pb_uint(&e->sub, 4, str(e, file));
+		if (line > 0)
+			pb_uint(&e->sub, 5, line);
 		pb_msg(&e->out, 5, &e->sub);
 
 		pb_uint(&e->sub, 1, id + 1);
@@ -212,6 +271,8 @@ frames(struct enc *e)
 			pb_uint(&e->sub, 3, OBJ_BASE(obj) + w->addr);
 		}
 		pb_uint(&e->packed, 1, id + 1);
+		if (line > 0)
+			pb_uint(&e->packed, 2, line);
 		pb_msg(&e->sub, 4, &e->packed);
 		pb_msg(&e->out, 4, &e->sub);
 	}
@@ -266,15 +327,38 @@ mappings(struct enc *e)
 	free(top);
 }
 
+/*
+ * The message gzipped, and written: what ingest services (Pyroscope,
+ * Parca, Cloud Profiler) take, and pprof reads it as well.
+ */
+static int
+put(struct enc *e, FILE *fp, const char **why)
+{
+	unsigned char *z;
+	size_t n;
+	int rc = 0;
+
+	pb_put(&e->out, e->strs.p, e->strs.len);
+	z = gzip_encode(e->out.p, e->out.len, &n);
+	if (fwrite(z, 1, n, fp) != n) {
+		*why = strerror(errno);
+		rc = -1;
+	}
+	free(z);
+	return rc;
+}
+
 int
 export_pprof(const struct xset *x, FILE *fp, const char **file,
     const char **why)
 {
+	const struct monx_run *run = &x->p->sum;
 	struct enc e;
 	int64_t cpu;
+	size_t i;
+	int rc;
 
 	(void)file;
-	(void)why;
 	memset(&e, 0, sizeof(e));
 	e.x = x;
 	str(&e, "");
@@ -286,16 +370,24 @@ export_pprof(const struct xset *x, FILE *fp, const char **file,
 	call_samples(&e);
 	mappings(&e);
 	frames(&e);
+	/* The run's wall-clock span; files that do not give it: none. */
+	if (x->p->anyrun && run->start_ns != 0) {
+		pb_uint(&e.out, 9, run->start_ns);
+		pb_uint(&e.out, 10, run->wall_ns);
+	}
 	value_type(&e, 11, "cpu", "nanoseconds");
 	pb_uint(&e.out, 12, (uint64_t)(x->p->period * 1e9 + 0.5));
 	pb_uint(&e.out, 13, str(&e, "libmon prof: calls/count samples "
 	    "are exact call counts, one a counted arc, callee then caller"));
 	pb_uint(&e.out, 14, cpu);
-	fwrite(e.out.p, 1, e.out.len, fp);
-	fwrite(e.strs.p, 1, e.strs.len, fp);
+	rc = put(&e, fp, why);
+	for (i = 0; e.lines != NULL && i < x->p->nobjs; i++)
+		if (e.lines[i].ok)
+			dwline_free(&e.lines[i].dl);
+	free(e.lines);
 	free(e.out.p);
 	free(e.sub.p);
 	free(e.packed.p);
 	free(e.strs.p);
-	return 0;
+	return rc;
 }

@@ -201,7 +201,8 @@ pprof_fields_and_exact_calls_body()
 {
 	setup_export
 	work_stacks | forge mon.out
-	"$PROF" -F pprof "$GRAPH" >out || atf_fail "prof failed"
+	"$PROF" -F pprof "$GRAPH" >out.gz || atf_fail "prof failed"
+	gzip -dc out.gz >out || atf_fail "not gzip"
 	cat >expout <<EOF
 types samples/count cpu/nanoseconds calls/count
 default cpu
@@ -516,6 +517,10 @@ e2e_formats_agree_on_a_run_body()
 	for f in folded svg pprof callgrind; do
 		"$PROF" -F $f "$prog" >out.$f 2>err ||
 		    atf_fail "prof -F $f failed: $(cat err)"
+		if [ $f = pprof ]; then
+			mv out.pprof out.pprof.gz
+			gzip -dc out.pprof.gz >out.pprof || atf_fail "not gzip"
+		fi
 		"$CHECK" $f out.$f >check.$f 2>err ||
 		    atf_fail "$f: $(cat err)"
 	done
