@@ -9,7 +9,8 @@
  * of them tried, within the 32 KiB window.  A protobuf profile repeats
  * its tags, varints and strings, so this gets most of what a full
  * deflate would; the fixed codes spare the writer building trees, and
- * leave at most a few per cent on the table.
+ * leave at most a few per cent on the table.  Data they would make
+ * longer is stored instead.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -193,6 +194,31 @@ deflate(struct bits *b, const unsigned char *in, size_t n)
 	free(prev);
 }
 
+/*
+ * in[0..n) as stored blocks, for data that the fixed codes would make
+ * longer (already compressed, or random): 5 bytes a 64 KiB block more.
+ */
+static void
+store(struct bits *b, const unsigned char *in, size_t n)
+{
+	size_t k;
+
+	do {
+		k = n < 65535 ? n : 65535;
+		put_bits(b, k == n, 1);		/* BFINAL */
+		put_bits(b, 0, 2);		/* BTYPE 00: stored */
+		if (b->n > 0)
+			put_bits(b, 0, 8 - b->n);
+		put_bits(b, (uint32_t)k, 16);
+		put_bits(b, (uint32_t)k ^ 0xffff, 16);
+		b->p = xgrow(b->p, &b->cap, b->len, k, 1);
+		memcpy(b->p + b->len, in, k);
+		b->len += k;
+		in += k;
+		n -= k;
+	} while (n > 0);
+}
+
 /* The CRC-32 of ISO 3309 (gzip's, zlib's), continued from crc. */
 uint32_t
 crc32_add(uint32_t crc, const unsigned char *p, size_t n)
@@ -242,6 +268,10 @@ gzip_encode(const unsigned char *in, size_t n, size_t *outlen)
 	for (i = 0; i < sizeof(head); i++)
 		put_byte(&b, head[i]);
 	deflate(&b, in, n);
+	if (b.len - sizeof(head) > n + 5 * (n / 65535 + 1)) {
+		b.len = sizeof(head);
+		store(&b, in, n);
+	}
 	put_le32(&b, crc32_add(0, in, n));
 	put_le32(&b, (uint32_t)n);
 	*outlen = b.len;

@@ -103,3 +103,8 @@ $(PT)/h_clash: $(PT)/clash_a.c $(PT)/clash_b.c $(PT)/h_burn.h lib/libmon.a \
 DWLINE_SRC = prof/read/dwline.c prof/read/elfsym.c prof/util/xmalloc.c
 $(PT)/t_dwline: $(PT)/t_dwline.c $(DWLINE_SRC) $(HDRS) $(PT)/local.mk
 	$(CC) $(TEST_CFLAGS) -Iprof -o $@ $< $(DWLINE_SRC)
+
+# prof's gzip writer alone, for gzip(1) to read back.
+GZIP_SRC = prof/export/gzip.c prof/util/xmalloc.c
+$(PT)/t_gzip: $(PT)/t_gzip.c $(GZIP_SRC) $(HDRS) $(PT)/local.mk
+	$(CC) $(TEST_CFLAGS) -Iprof -o $@ $< $(GZIP_SRC)
