@@ -337,20 +337,26 @@ form_value(struct ld *l, struct cur *c, uint64_t f, unsigned offsz,
 
 /*
  * The attribute specifications of abbreviation code in the table at
- * off of .debug_abbrev, left in *c; 0, or -1 if it is not there.
+ * off of .debug_abbrev, left in *c; 0, or -1 if it is not there.  A
+ * unit's own DIE is among the first of its table (compilers put it
+ * first): looking no further than ABBREVMAX keeps a forged file of
+ * many units over one long table from making the search quadratic.
  */
+#define ABBREVMAX	64
+
 static int
 find_abbrev(struct ld *l, uint64_t off, uint64_t code, struct cur *c)
 {
 	const struct elfsec *s = &l->sec[S_ABBREV];
 	uint64_t k, name, form;
+	unsigned n;
 
 	if (s->data == NULL || off >= s->size)
 		return -1;
 	c->p = s->data + off;
 	c->end = s->data + s->size;
 	c->bad = 0;
-	for (;;) {
+	for (n = 0; n < ABBREVMAX; n++) {
 		if ((k = uleb(c)) == 0 || c->bad)
 			return -1;
 		(void)uleb(c);			/* tag */
@@ -364,6 +370,7 @@ find_abbrev(struct ld *l, uint64_t off, uint64_t code, struct cur *c)
 				(void)sleb(c);
 		} while ((name != 0 || form != 0) && !c->bad);
 	}
+	return -1;
 }
 
 /*
