@@ -1,6 +1,6 @@
 /*
- * pprof.c -- prof -F pprof: profile.proto, uncompressed, which
- * pprof reads as it is (gzip is optional to it).
+ * pprof.c -- prof -F pprof: profile.proto, gzipped (gzip.c), as profile
+ * ingest services take it and pprof reads it.
  *
  * The message is written by the small protobuf encoder below: varints
  * and length-delimited fields, a nested message built in a buffer of
@@ -11,13 +11,17 @@
  *			their nanoseconds, 0 calls
  *			a counted arc: [callee, caller], 0 samples, 0 ns,
  *			its calls -- exact, as mcount counted them
- *	location	one a frame: its function, its object's mapping,
- *			and an address in it
+ *	location	one a frame: its function and line, its
+ *			object's mapping, and an address in it
  *	function	one a frame: the name the report gives it, and
- *			its object's path as its file name
+ *			the source file and line of its entry by the
+ *			line table (dwline.c); none without debug
+ *			information -- never the object's path
  *	mapping		one an object: path, build-id (hex),
  *			has_functions set, since every location is named
  *	period		cpu/nanoseconds, the period of a sample
+ *	time_nanos	the run's start, and its wall time, where the
+ *	duration_nanos	files give them (monx_run.start_ns, wall_ns)
  *	default_sample_type	cpu
  *
  * so that "pprof -top" shows the time and "pprof -sample_index=calls
