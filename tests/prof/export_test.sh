@@ -610,6 +610,7 @@ atf_init_test_cases()
 	atf_add_test_case pprof_gzipped_run_totals_equal_report
 	atf_add_test_case pprof_bad_line_table_warns
 	atf_add_test_case dwline_agrees_with_addr2line
+	atf_add_test_case pprof_time_span_of_merged_files
 }
 
 # --- pprof for pprof and for services ---------------------------------
@@ -916,4 +917,51 @@ dwline_agrees_with_addr2line_body()
 		[ $(awk '{ print $1 }' count) -gt 100 ] ||
 		    atf_fail "$f: $(cat count)"
 	done
+}
+
+# forge_run file run-keys: forge's file over t_graph with stdin's
+# stacks, its RUN record with the keys given.
+forge_run()
+{
+	{
+		cat <<EOF
+lpc $(gs 0)
+hpc $(gs 10)
+hist 10
+run clock=0 period=10000000 in=110 arcs=1 stack_limit=64 $2
+exec 0 $(gs 0) $(gs 10) $GID $GRAPH
+EOF
+		work_counts
+		cat
+	} | "$MKMON" "$1" || atf_fail "t_mkmon failed"
+}
+
+atf_test_case pprof_time_span_of_merged_files
+pprof_time_span_of_merged_files_head()
+{
+	atf_set descr "-F pprof of two files gives as time the earlier start" \
+	    "and as duration the span to the later end; a file of a libmon" \
+	    "that wrote no start (a RUN record that ends before it) gives" \
+	    "no time"
+}
+pprof_time_span_of_merged_files_body()
+{
+	setup_export
+	need_go
+	# [1e18 ns + 4 s, + 2 s) and [1e18 ns, + 5 s): from 1e18 ns, 6 s.
+	work_stacks >stacks
+	forge_run a.out "start=1000000004000000000 wall=2000000000" <stacks
+	forge_run b.out "start=1000000000000000000 wall=5000000000" <stacks
+	"$PROF" -F pprof "$GRAPH" a.out b.out >ab.pb.gz ||
+	    atf_fail "prof failed"
+	atf_check -o match:'^Time: 2001-09-09 01:46:40 \+0000 ' \
+	    env TZ=UTC0 go tool pprof -raw ab.pb.gz
+	atf_check -o match:'^Duration: 6s,' go tool pprof -top ab.pb.gz
+	# A RUN record of 176 bytes ends before start_ns: no time.
+	forge_run old.out "start=5 wall=5 len=176" <stacks
+	"$PROF" -F pprof "$GRAPH" old.out >old.pb.gz || atf_fail "prof failed"
+	go tool pprof -raw old.pb.gz >raw 2>err || atf_fail "$(cat err)"
+	grep -q '^Samples' raw || atf_fail "no samples: $(cat raw)"
+	grep '^Time:\|^Duration:' raw && atf_fail "a time from an old file"
+	true
 }
