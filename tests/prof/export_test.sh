@@ -957,8 +957,9 @@ pprof_time_span_of_merged_files_body()
 	atf_check -o match:'^Time: 2001-09-09 01:46:40 \+0000 ' \
 	    env TZ=UTC0 go tool pprof -raw ab.pb.gz
 	atf_check -o match:'^Duration: 6s,' go tool pprof -top ab.pb.gz
-	# A RUN record of 176 bytes ends before start_ns: no time.
-	forge_run old.out "start=5 wall=5 len=176" <stacks
+	# A RUN record of 192 bytes, as libmon wrote it before start_ns
+	# and wall_ns: no time.
+	forge_run old.out "start=5 wall=5 len=192" <stacks
 	"$PROF" -F pprof "$GRAPH" old.out >old.pb.gz || atf_fail "prof failed"
 	go tool pprof -raw old.pb.gz >raw 2>err || atf_fail "$(cat err)"
 	grep -q '^Samples' raw || atf_fail "no samples: $(cat raw)"
