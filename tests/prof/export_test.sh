@@ -707,9 +707,15 @@ pprof_time_and_duration_of_the_run_head()
 pprof_time_and_duration_of_the_run_body()
 {
 	setup_export
-	need_go
 	prog=$srcdir/h_burn
 	burn_run "$prog"
+	# What libmon recorded, as t_mondump reads it, before pprof.
+	"$srcdir/../lib/t_mondump" mon.out >dump || atf_fail "t_mondump"
+	awk -v t0=$t0 -v t1=$t1 '$1 == "run.start_ns" { s = $2 / 1e9 }
+	    $1 == "run.wall_ns" { w = $2 } $1 == "run.cpu_ns" { c = $2 }
+	    END { exit !(s >= t0 && s <= t1 + 1 && w > 0 && w >= c * 0.9) }' \
+	    dump || atf_fail "RUN record: $(grep -E 'start|wall|cpu_ns' dump)"
+	need_go
 	"$PROF" -F pprof "$prog" >app.pb.gz || atf_fail "prof failed"
 	go tool pprof -raw app.pb.gz >raw 2>err || atf_fail "$(cat err)"
 	# "Time: 2026-11-26 05:09:09.101058524 +0000 UTC": zone name off.
