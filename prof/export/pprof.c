@@ -226,8 +226,9 @@ lines(struct enc *e, size_t obj)
 		path = st->debug != NULL ? st->debug : st->path;
 		l->ok = dwline_load(&l->dl, path, &why) == 0;
 		if (l->ok && l->dl.nbad > 0)
-			warnx("%s: .debug_line: %s; %zu line tables skipped",
-			    path, l->dl.why, l->dl.nbad);
+			warnx("%s: .debug_line: %s; %zu line table%s "
+			    "skipped", path, l->dl.why, l->dl.nbad,
+			    l->dl.nbad == 1 ? "" : "s");
 	}
 	return l->ok ? &l->dl : NULL;
 }

@@ -859,7 +859,7 @@ pprof_bad_line_table_warns_body()
 	    atf_fail "objcopy"
 	"$PROF" -F pprof bad >out.gz 2>err || atf_fail "prof: $(cat err)"
 	atf_check -o match:'^1$' sh -c 'wc -l <err'
-	atf_check -o match:'^prof: bad: \.debug_line: a line table runs past \.debug_line; 1 line tables skipped$' cat err
+	atf_check -o match:'^prof: bad: \.debug_line: a line table runs past \.debug_line; 1 line table skipped$' cat err
 	atf_check gzip -t out.gz
 	gzip -dc out.gz >out
 	atf_check -o ignore "$CHECK" pprof out
@@ -876,7 +876,7 @@ pprof_bad_line_table_warns_body()
 	objcopy --update-section .debug_line=garbled "$prog" bad2 ||
 	    atf_fail "objcopy"
 	"$PROF" -F pprof bad2 >out.gz 2>err || atf_fail "prof: $(cat err)"
-	atf_check -o match:'^prof: bad2: \.debug_line: a malformed line table; 1 line tables skipped$' cat err
+	atf_check -o match:'^prof: bad2: \.debug_line: a malformed line table; 1 line table skipped$' cat err
 	atf_check gzip -t out.gz
 	# Mutants: 8 random bytes each, in the first 400 bytes.
 	i=0

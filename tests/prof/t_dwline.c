@@ -33,8 +33,8 @@ main(int argc, char **argv)
 	if (dwline_load(&dl, argv[1], &why) != 0)
 		errx(1, "%s: %s", argv[1], why);
 	if (dl.nbad > 0)
-		warnx("%s: .debug_line: %s; %zu line tables skipped", argv[1],
-		    dl.why, dl.nbad);
+		warnx("%s: .debug_line: %s; %zu line table%s skipped",
+		    argv[1], dl.why, dl.nbad, dl.nbad == 1 ? "" : "s");
 	while (fgets(buf, sizeof(buf), stdin) != NULL) {
 		addr = strtoull(buf, NULL, 16);
 		if (dwline_find(&dl, addr, &file, &line) == 0)
