@@ -211,11 +211,13 @@ store(struct bits *b, const unsigned char *in, size_t n)
 			put_bits(b, 0, 8 - b->n);
 		put_bits(b, (uint32_t)k, 16);
 		put_bits(b, (uint32_t)k ^ 0xffff, 16);
-		b->p = xgrow(b->p, &b->cap, b->len, k, 1);
-		memcpy(b->p + b->len, in, k);
-		b->len += k;
-		in += k;
-		n -= k;
+		if (k > 0) {
+			b->p = xgrow(b->p, &b->cap, b->len, k, 1);
+			memcpy(b->p + b->len, in, k);
+			b->len += k;
+			in += k;
+			n -= k;
+		}
 	} while (n > 0);
 }
 

@@ -464,7 +464,8 @@ read_cdirs(struct ld *l)
 		if (!u.bad && version >= 2 && version <= 5 && asz <= 8)
 			unit_dir(l, &u, abbrev, offsz, asz, version);
 	}
-	qsort(l->cdirs, l->ncdirs, sizeof(*l->cdirs), cmp_cdir);
+	if (l->ncdirs > 1)
+		qsort(l->cdirs, l->ncdirs, sizeof(*l->cdirs), cmp_cdir);
 }
 
 /* The compilation directory of the line table at off, or NULL. */
@@ -874,6 +875,8 @@ settle(struct dwline *dl)
 {
 	size_t i, n = 0;
 
+	if (dl->nrows < 2)
+		return;		/* qsort wants an array, even of none */
 	qsort(dl->rows, dl->nrows, sizeof(*dl->rows), cmp_row);
 	for (i = 0; i < dl->nrows; i++) {
 		if (n > 0 && dl->rows[n - 1].addr == dl->rows[i].addr)
