@@ -574,7 +574,10 @@ new_entries(struct ld *l, struct cur *c, struct unit *u, int dirs)
 		fmt[2 * k + 1] = uleb(c);
 	}
 	n = uleb(c);
-	/* Every entry takes a byte at least: no count beyond them. */
+	/*
+	 * An entry must have a path, which takes a byte at least: no
+	 * count beyond the bytes left, and no entry of no format.
+	 */
 	if (c->bad || n > (uint64_t)(c->end - c->p) || (n > 0 && nfmt == 0))
 		return -1;
 	if (dirs)
