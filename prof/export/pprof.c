@@ -61,6 +61,7 @@ struct lines {
 	struct dwline	 dl;
 	int		 tried;
 	int		 ok;
+	int		 named;		/* a frame's file came from it */
 };
 
 /* The encoder's state: the message, a nested one, the strings. */
@@ -261,6 +262,8 @@ frames(struct enc *e)
 		if (w != NULL && (dl = lines(e, obj)) != NULL &&
 		    dwline_find(dl, w->addr, &file, &line) == 0)
 			file = NULL;
+		if (file != NULL)
+			e->lines[obj].named = 1;
 		pb_uint(&e->sub, 1, id + 1);
 		pb_uint(&e->sub, 2, name);
 		pb_uint(&e->sub, 3, name);
@@ -304,7 +307,10 @@ build_id(struct enc *e, const struct object *o)
 	return k;
 }
 
-/* A mapping an object, the program's first, as pprof expects. */
+/*
+ * A mapping an object, the program's first, as pprof expects; after
+ * frames(), which says which have source files and lines.
+ */
 static void
 mappings(struct enc *e)
 {
@@ -327,6 +333,11 @@ mappings(struct enc *e)
 		pb_uint(&e->sub, 5, str(e, o->path));
 		pb_uint(&e->sub, 6, build_id(e, o));
 		pb_uint(&e->sub, 7, 1);
+		/* has_filenames, has_line_numbers: frames() found some. */
+		if (e->lines != NULL && e->lines[i].named) {
+			pb_uint(&e->sub, 8, 1);
+			pb_uint(&e->sub, 9, 1);
+		}
 		pb_msg(&e->out, 3, &e->sub);
 	}
 	free(top);
@@ -373,8 +384,8 @@ export_pprof(const struct xset *x, FILE *fp, const char **file,
 	value_type(&e, 1, "calls", "count");
 	stack_samples(&e);
 	call_samples(&e);
-	mappings(&e);
 	frames(&e);
+	mappings(&e);
 	/* The run's wall-clock span; files that do not give it: none. */
 	if (x->p->anyrun && run->start_ns != 0) {
 		pb_uint(&e.out, 9, run->start_ns);
