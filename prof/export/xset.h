@@ -10,7 +10,7 @@
  *	pprof.c		profile.proto, with a protobuf encoder
  *	callgrind.c	the callgrind format (KCachegrind)
  *	gmon.c		GNU gmon.out files (gprof)
- *	gzip.c		gzip of one fixed-Huffman deflate block, and CRC-32
+ *	gzip.c		gzip: deflate blocks of their own or fixed codes, CRC-32
  *
  * Frames are row ids of the report, and three more: X_UNKNOWN for a
  * frame no row stands for, X_OVERHEAD for the samples of libmon's own

@@ -646,8 +646,9 @@ gzip_writer_round_trips_head()
 {
 	atf_set descr "prof's gzip writer makes files that gzip -t accepts" \
 	    "and gzip -d restores byte for byte: empty, text, a program," \
-	    "zeros (longest matches), random data (stored blocks) and" \
-	    "data repeated at the window's farthest distance"
+	    "zeros (longest matches), random data (stored blocks), data" \
+	    "repeated at the window's farthest distance, and 40 short" \
+	    "files of high bytes (fixed and dynamic codes)"
 }
 gzip_writer_round_trips_body()
 {
@@ -664,18 +665,31 @@ gzip_writer_round_trips_body()
 	cat w w w >far
 	head -c 32767 random >w
 	cat w w w >near
-	for f in empty text program zeros random far near; do
+	short=
+	for i in $(seq 1 40); do
+		awk -v s=$i 'BEGIN { srand(s); n = 1 + int(rand() * 40)
+		    for (k = 0; k < n; k++)
+			printf "%c", 128 + int(rand() * 4) * 40 }' >short$i
+		short="$short short$i"
+	done
+	for f in empty text program zeros random far near $short; do
 		"$T" <$f >$f.gz || atf_fail "t_gzip failed on $f"
 		atf_check gzip -t $f.gz
 		gzip -dc $f.gz | cmp -s - $f || atf_fail "$f: not restored"
 	done
-	# Matches found: zeros shrink to under 1%, repeats to under half.
+	# Matches found: zeros shrink to under 1%, repeats to under half;
+	# prof.1, text, to within 5% of what gzip -6 makes of it.
 	[ $(wc -c <zeros.gz) -lt 10000 ] ||
 	    atf_fail "zeros: $(wc -c <zeros.gz) bytes"
 	[ $(wc -c <far.gz) -lt $(($(wc -c <far) / 2)) ] ||
 	    atf_fail "far: $(wc -c <far.gz) bytes"
-	# Random data is stored: 5 bytes a block of 64 KiB more, at most.
-	[ $(wc -c <random.gz) -le $(($(wc -c <random) + 18 + 10)) ] ||
+	"$T" <"$srcdir/../../man1/prof.1" >man.gz || atf_fail "t_gzip"
+	g=$(gzip -6c <"$srcdir/../../man1/prof.1" | wc -c)
+	[ $(wc -c <man.gz) -le $((g * 105 / 100)) ] ||
+	    atf_fail "prof.1: $(wc -c <man.gz) bytes, gzip -6 $g"
+	# Random data is stored: 5 bytes a block of 64 KiB (or less, where
+	# the blocks of codes end) more, and gzip's 18.
+	[ $(wc -c <random.gz) -le $(($(wc -c <random) * 1001 / 1000 + 40)) ] ||
 	    atf_fail "random: $(wc -c <random.gz) bytes"
 }
 
