@@ -78,6 +78,9 @@ struct _mon_stats {
 	uint64_t		user_ns;	/* user CPU, fixed at stop */
 	uint64_t		sys_ns;		/* system CPU, fixed at stop */
 	uint64_t		period_ns;	/* period asked of the clock */
+	uint64_t		real0_ns;	/* CLOCK_REALTIME at start */
+	uint64_t		mono0_ns;	/* CLOCK_MONOTONIC at start */
+	uint64_t		wall_ns;	/* wall time since, at the cut */
 	uint64_t		sample_ns;	/* CPU time a sample stands for */
 	uint64_t		own0[3];	/* libmon's threads' CPU, user, system
 					   at start (_mon_stats_own) */

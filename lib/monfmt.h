@@ -96,6 +96,10 @@ struct monx_run {
 					   unknown, cpu_ns over the samples */
 	uint64_t	own_ns;		/* CPU time of libmon's own threads,
 					   not in cpu_ns */
+	uint64_t	start_ns;	/* CLOCK_REALTIME when the profile
+					   started; 0: unknown */
+	uint64_t	wall_ns;	/* wall time from then to the stop
+					   (to the cut, in a part) */
 };
 
 /* What a RUN record holds at least: version 1's first writers ended it here. */

@@ -211,6 +211,8 @@ _mon_run_fill(struct monx_run *run, const struct _mon_out *d)
 	run->period_ns = _mon_stats.period_ns;
 	run->sample_ns = _mon_stats.sample_ns;
 	run->own_ns = _mon_stats.own_ns;
+	run->start_ns = _mon_stats.real0_ns;
+	run->wall_ns = _mon_stats.wall_ns;
 	run->cpu_ns = _mon_stats.cpu_ns;
 	run->samples_in = atomic_load(&_mon_stats.in);
 	run->samples_out = atomic_load(&_mon_stats.out);

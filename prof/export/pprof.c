@@ -1,6 +1,6 @@
 /*
- * pprof.c -- prof -F pprof: profile.proto, uncompressed, which
- * pprof reads as it is (gzip is optional to it).
+ * pprof.c -- prof -F pprof: profile.proto, gzipped (gzip.c), as profile
+ * ingest services take it and pprof reads it.
  *
  * The message is written by the small protobuf encoder below: varints
  * and length-delimited fields, a nested message built in a buffer of
@@ -11,13 +11,17 @@
  *			their nanoseconds, 0 calls
  *			a counted arc: [callee, caller], 0 samples, 0 ns,
  *			its calls -- exact, as mcount counted them
- *	location	one a frame: its function, its object's mapping,
- *			and an address in it
+ *	location	one a frame: its function and line, its
+ *			object's mapping, and an address in it
  *	function	one a frame: the name the report gives it, and
- *			its object's path as its file name
+ *			the source file and line of its entry by the
+ *			line table (dwline.c); none without debug
+ *			information -- never the object's path
  *	mapping		one an object: path, build-id (hex),
  *			has_functions set, since every location is named
  *	period		cpu/nanoseconds, the period of a sample
+ *	time_nanos	the run's start, and its wall time, where the
+ *	duration_nanos	files give them (monx_run.start_ns, wall_ns)
  *	comment		what calls/count is; libmon's overhead, which no
  *			sample holds (stacks.c)
  *	default_sample_type	cpu
@@ -38,6 +42,8 @@
  * of), so that "pprof -top" of the one file shows what "pprof
  * -diff_base base -top new" shows.
  */
+#include <err.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +66,14 @@ struct pb {
 	size_t		 len, cap;
 };
 
+/* An object's line table, read on first use. */
+struct lines {
+	struct dwline	 dl;
+	int		 tried;
+	int		 ok;
+	int		 named;		/* a frame's file came from it */
+};
+
 /* The encoder's state: the message, a nested one, the strings. */
 struct enc {
 	const struct xset *x;
@@ -68,6 +82,7 @@ struct enc {
 	struct pb	 packed;
 	struct pb	 strs;		/* string_table entries, encoded */
 	int64_t		 nstrs;
+	struct lines	*lines;		/* by object of x */
 	uint64_t	 idoff;		/* -d: the base's ids and objects */
 	uint64_t	 objoff;	/* come after the new profile's, */
 	int		 neg;		/* and its values are negative, */
@@ -211,12 +226,55 @@ call_samples(struct enc *e)
 	}
 }
 
-/* One location and one function, of the same id, a frame. */
+/*
+ * The line table of object obj, or NULL: read from the file its
+ * functions came from (its debug file, when they came from one), once.
+ * A file that cannot be read has no lines; one whose table is partly
+ * malformed, the lines of the rest, and a warning.
+ */
+static const struct dwline *
+lines(struct enc *e, size_t obj)
+{
+	const struct xset *x = e->x;
+	const struct symtab *st;
+	struct lines *l;
+	const char *path, *why;
+
+	if (obj >= x->p->nobjs || x->p->objs[obj].jitpid != 0)
+		return NULL;
+	if (e->lines == NULL)
+		e->lines = xcalloc(x->p->nobjs, sizeof(*e->lines));
+	l = &e->lines[obj];
+	if (!l->tried) {
+		l->tried = 1;
+		if ((st = report_symtab(x->r, obj)) == NULL)
+			return NULL;
+		path = st->debug != NULL ? st->debug : st->path;
+		l->ok = dwline_load(&l->dl, path, &why) == 0;
+		if (l->ok && l->dl.nbad > 0)
+			warnx("%s: .debug_line: %s; %zu line table%s "
+			    "skipped", path, l->dl.why, l->dl.nbad,
+			    l->dl.nbad == 1 ? "" : "s");
+	}
+	return l->ok ? &l->dl : NULL;
+}
+
+/*
+ * One location and one function, of the same id, a frame.  A frame is
+ * a function, so its location is the function's entry, and the line
+ * table's row there gives both the function's file and start line and
+ * the location's line: the line of its opening, near enough to the
+ * declaration for pprof -list to show the function.  No debug
+ * information: no file, line 0.
+ */
 static void
 frames(struct enc *e)
 {
 	const struct xset *x = e->x;
+	const struct dwline *dl;
 	const struct row *w;
+	const char *file;
+	uint32_t line;
 	size_t id, obj;
 	int64_t name;
 
@@ -224,11 +282,20 @@ frames(struct enc *e)
 		w = xset_row(x, id);
 		obj = xset_object(x, id);
 		name = str(e, x->labels[id]);
+		file = NULL;
+		line = 0;
+		if (w != NULL && (dl = lines(e, obj)) != NULL &&
+		    dwline_find(dl, w->addr, &file, &line) == 0)
+			file = NULL;
+		if (file != NULL)
+			e->lines[obj].named = 1;
 		pb_uint(&e->sub, 1, id + 1 + e->idoff);
 		pb_uint(&e->sub, 2, name);
 		pb_uint(&e->sub, 3, name);
-		if (obj < x->p->nobjs)
-			pb_uint(&e->sub, 4, str(e, x->p->objs[obj].path));
+		if (file != NULL)
+			pb_uint(&e->sub, 4, str(e, file));
+		if (line > 0)
+			pb_uint(&e->sub, 5, line);
 		pb_msg(&e->out, 5, &e->sub);
 
 		pb_uint(&e->sub, 1, id + 1 + e->idoff);
@@ -238,6 +305,8 @@ frames(struct enc *e)
 			    w->addr);
 		}
 		pb_uint(&e->packed, 1, id + 1 + e->idoff);
+		if (line > 0)
+			pb_uint(&e->packed, 2, line);
 		pb_msg(&e->sub, 4, &e->packed);
 		pb_msg(&e->out, 4, &e->sub);
 	}
@@ -264,7 +333,10 @@ build_id(struct enc *e, const struct object *o)
 	return k;
 }
 
-/* A mapping an object, the program's first, as pprof expects. */
+/*
+ * A mapping an object, the program's first, as pprof expects; after
+ * frames(), which says which have source files and lines.
+ */
 static void
 mappings(struct enc *e)
 {
@@ -287,9 +359,48 @@ mappings(struct enc *e)
 		pb_uint(&e->sub, 5, str(e, o->path));
 		pb_uint(&e->sub, 6, build_id(e, o));
 		pb_uint(&e->sub, 7, 1);
+		/* has_filenames, has_line_numbers: frames() found some. */
+		if (e->lines != NULL && e->lines[i].named) {
+			pb_uint(&e->sub, 8, 1);
+			pb_uint(&e->sub, 9, 1);
+		}
 		pb_msg(&e->out, 3, &e->sub);
 	}
 	free(top);
+}
+
+/*
+ * The message gzipped, and written: what ingest services (Pyroscope,
+ * Parca, Cloud Profiler) take, and pprof reads it as well.
+ */
+static int
+put(struct enc *e, FILE *fp, const char **why)
+{
+	unsigned char *z;
+	size_t n;
+	int rc = 0;
+
+	pb_put(&e->out, e->strs.p, e->strs.len);
+	z = gzip_encode(e->out.p, e->out.len, &n);
+	if (fwrite(z, 1, n, fp) != n) {
+		*why = strerror(errno);
+		rc = -1;
+	}
+	free(z);
+	return rc;
+}
+
+/* The line tables of x's objects, read for its frames, given back. */
+static void
+free_lines(struct enc *e)
+{
+	size_t i;
+
+	for (i = 0; e->lines != NULL && i < e->x->p->nobjs; i++)
+		if (e->lines[i].ok)
+			dwline_free(&e->lines[i].dl);
+	free(e->lines);
+	e->lines = NULL;
 }
 
 /* The profile of x, and with -d that of base, its values negative. */
@@ -299,8 +410,9 @@ profiles(struct enc *e, const struct xset *x, const struct xset *base)
 	e->x = x;
 	stack_samples(e);
 	call_samples(e);
-	mappings(e);
 	frames(e);
+	mappings(e);
+	free_lines(e);
 	if (base == NULL)
 		return;
 	e->idoff = x->nlabels;
@@ -313,11 +425,14 @@ profiles(struct enc *e, const struct xset *x, const struct xset *base)
 }
 
 static int
-write_pprof(const struct xset *x, const struct xset *base, FILE *fp)
+write_pprof(const struct xset *x, const struct xset *base, FILE *fp,
+    const char **why)
 {
+	const struct monx_run *run = &x->p->sum;
 	struct enc e;
 	int64_t cpu;
 	char *o;
+	int rc;
 
 	memset(&e, 0, sizeof(e));
 	e.x = x;
@@ -327,6 +442,11 @@ write_pprof(const struct xset *x, const struct xset *base, FILE *fp)
 	value_type(&e, 1, "cpu", "nanoseconds");
 	value_type(&e, 1, "calls", "count");
 	profiles(&e, x, base);
+	/* The run's wall-clock span; files that do not give it: none. */
+	if (x->p->anyrun && run->start_ns != 0) {
+		pb_uint(&e.out, 9, run->start_ns);
+		pb_uint(&e.out, 10, run->wall_ns);
+	}
 	value_type(&e, 11, "cpu", "nanoseconds");
 	pb_uint(&e.out, 12, (uint64_t)(x->p->period * 1e9 + 0.5));
 	pb_uint(&e.out, 13, str(&e, "libmon prof: calls/count samples "
@@ -336,13 +456,12 @@ write_pprof(const struct xset *x, const struct xset *base, FILE *fp)
 		free(o);
 	}
 	pb_uint(&e.out, 14, cpu);
-	fwrite(e.out.p, 1, e.out.len, fp);
-	fwrite(e.strs.p, 1, e.strs.len, fp);
+	rc = put(&e, fp, why);
 	free(e.out.p);
 	free(e.sub.p);
 	free(e.packed.p);
 	free(e.strs.p);
-	return 0;
+	return rc;
 }
 
 int
@@ -350,8 +469,7 @@ export_pprof(const struct xset *x, FILE *fp, const char **file,
     const char **why)
 {
 	(void)file;
-	(void)why;
-	return write_pprof(x, NULL, fp);
+	return write_pprof(x, NULL, fp, why);
 }
 
 /* -d: x's profile less base's, in one file. */
@@ -360,6 +478,5 @@ export_pprof_diff(const struct xset *x, const struct xset *base, FILE *fp,
     const char **file, const char **why)
 {
 	(void)file;
-	(void)why;
-	return write_pprof(x, base, fp);
+	return write_pprof(x, base, fp, why);
 }

@@ -10,6 +10,7 @@
  *	pprof.c		profile.proto, with a protobuf encoder
  *	callgrind.c	the callgrind format (KCachegrind)
  *	gmon.c		GNU gmon.out files (gprof)
+ *	gzip.c		gzip: deflate blocks of their own or fixed codes, CRC-32
  *
  * Frames are row ids of the report, and four more: X_UNKNOWN for a
  * frame no row stands for (and the samples the report gives no
@@ -73,6 +74,10 @@ double		 xset_seconds(const struct xset *, double);
 char		*xset_title(const struct xset *);
 char		*xset_overhead(const struct xset *);
 uint64_t	 xset_round(double, double *);
+
+/* gzip.c */
+uint32_t	 crc32_add(uint32_t, const unsigned char *, size_t);
+unsigned char	*gzip_encode(const unsigned char *, size_t, size_t *);
 
 /* The writers: 0, or -1 with the file at fault and the reason. */
 int	export_folded(const struct xset *, FILE *, const char **,

@@ -746,3 +746,18 @@ report_free(struct report *r)
 	graph_free(&r->g);
 	memset(r, 0, sizeof(*r));
 }
+
+/*
+ * The symbol table of object obj as attribution read it (the program's
+ * for OBJ_MAIN), or NULL when it was not read: for the writers that
+ * go back to the file, or to its debug file, for more.
+ */
+const struct symtab *
+report_symtab(const struct report *r, size_t obj)
+{
+	const struct otab *tabs = r->tabs;
+
+	if (obj >= r->ntabs || !tabs[obj].ok)
+		return NULL;
+	return &tabs[obj].st;
+}

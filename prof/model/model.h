@@ -157,6 +157,7 @@ struct report {
 void	attribute(struct report *, struct profile *, struct symtab *,
 	    const struct opts *);
 void	report_free(struct report *);
+const struct symtab *report_symtab(const struct report *, size_t);
 
 /* callgraph.c */
 void	graph_compute(struct report *, int);

@@ -805,3 +805,42 @@ symtab_lookup(const struct symtab *st, uint64_t addr)
 		return SIZE_MAX;
 	return n - 1;
 }
+
+/*
+ * The sections of the ELF file at path named names[0..n), each read
+ * whole into secs[i] (a NUL after its bytes), for readers of its debug
+ * information.  A section that is absent, has no bytes in the file or
+ * is compressed (SHF_COMPRESSED: prof has no inflate) is left NULL.
+ * 0, or -1 with *why set when the file is no ELF64 x86_64 file.
+ */
+int
+elf_sections(const char *path, const char *const *names,
+    struct elfsec *secs, size_t n, const char **why)
+{
+	struct elf e;
+	const Elf64_Shdr *s;
+	size_t i;
+	int rc = -1;
+
+	memset(secs, 0, n * sizeof(*secs));
+	if (elf_open(&e, path) == 0) {
+		for (i = 0; i < n; i++) {
+			if ((s = find_named(&e, names[i])) == NULL ||
+			    s->sh_type == SHT_NOBITS ||
+			    (s->sh_flags & SHF_COMPRESSED) != 0)
+				continue;
+			if ((secs[i].data = readsec(&e, s)) == NULL)
+				break;
+			secs[i].size = (size_t)s->sh_size;
+		}
+		rc = i == n ? 0 : -1;
+	}
+	elf_close(&e);
+	if (rc != 0) {
+		*why = e.why != NULL ? e.why : corrupt;
+		for (i = 0; i < n; i++)
+			free(secs[i].data);
+		memset(secs, 0, n * sizeof(*secs));
+	}
+	return rc;
+}

@@ -150,6 +150,30 @@ merge_period(struct profile *p, struct mfile *f)
 	}
 }
 
+/*
+ * The wall-clock span of the files together: from the earliest start
+ * to the latest stop, over the files that give a start.
+ */
+static void
+merge_span(struct monx_run *s, const struct monx_run *r)
+{
+	uint64_t end;
+
+	if (r->start_ns == 0)
+		return;
+	if (s->start_ns == 0) {
+		s->start_ns = r->start_ns;
+		s->wall_ns = r->wall_ns;
+		return;
+	}
+	end = s->start_ns + s->wall_ns;
+	if (r->start_ns + r->wall_ns > end)
+		end = r->start_ns + r->wall_ns;
+	if (r->start_ns < s->start_ns)
+		s->start_ns = r->start_ns;
+	s->wall_ns = end - s->start_ns;
+}
+
 static void
 merge_run(struct profile *p, const struct mfile *f)
 {
@@ -195,6 +219,7 @@ merge_run(struct profile *p, const struct mfile *f)
 	s->sys_ns += r->sys_ns;
 	s->stacks_lost += r->stacks_lost;
 	s->stacks_cut += r->stacks_cut;
+	merge_span(s, r);
 }
 
 /*

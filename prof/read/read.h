@@ -11,6 +11,8 @@
  *			the merged profile says of its run
  *	elfsym.c	an ELF64 x86_64 file's functions and its build-id,
  *			from its separate debug file when it is stripped
+ *	dwline.c	an ELF file's DWARF line table: address to source
+ *			file and line
  *	perfmap.c	the functions a JIT names in /tmp/perf-PID.map
  *	demangle.c	-C: names through c++filt
  *
@@ -221,6 +223,36 @@ struct symtab {
 	size_t		 idlen;
 };
 
+/* A section of an ELF file, read whole (elf_sections()). */
+struct elfsec {
+	unsigned char	*data;		/* NULL: absent */
+	size_t		 size;
+};
+
+/*
+ * The line table of an ELF file (dwline.c): its DWARF .debug_line rows
+ * sorted by address, each the start of a run of code from one source
+ * line.  A row of file DWL_END ends a sequence: the addresses from it
+ * to the next row belong to no line.
+ */
+#define DWL_END		UINT32_MAX	/* a row that ends a sequence */
+#define DWL_NOFILE	(UINT32_MAX - 1) /* a file the table does not list */
+
+struct dwrow {
+	uint64_t	 addr;
+	uint32_t	 file;		/* index in files, or DWL_* */
+	uint32_t	 line;		/* 0: no line */
+};
+
+struct dwline {
+	struct dwrow	*rows;
+	size_t		 nrows, rowcap;
+	char		**files;	/* paths, joined as addr2line joins */
+	size_t		 nfiles, filecap;
+	size_t		 nbad;		/* units skipped as malformed */
+	const char	*why;		/* the reason for the first of them */
+};
+
 /* monread.c */
 void	profile_scan(struct profile *, const char *);
 int	profile_read(struct profile *, const char *, const char **);
@@ -242,6 +274,14 @@ int	symtab_load_vdso(struct symtab *, const char *, const char **);
 void	symtab_free(struct symtab *);
 size_t	symtab_lookup(const struct symtab *, uint64_t);
 size_t	symtab_upper(const struct symtab *, uint64_t);
+int	elf_sections(const char *, const char *const *, struct elfsec *,
+	    size_t, const char **);
+
+/* dwline.c */
+int	dwline_load(struct dwline *, const char *, const char **);
+int	dwline_find(const struct dwline *, uint64_t, const char **,
+	    uint32_t *);
+void	dwline_free(struct dwline *);
 
 /* perfmap.c */
 char	*perfmap_path(uint32_t);

@@ -7,11 +7,14 @@
  * its functions twice, without and with -g, and the report and the -s
  * statistics are printed: what a program's symbols can do to the steps
  * after the reader is fuzzed along with it.  Other objects the profile
- * names are not read (-p): their files are not the input.
+ * names are not read (-p): their files are not the input.  The input's
+ * DWARF line table is read too (dwline.c, for -F pprof), and looked up
+ * at each of its functions.
  *
  * Replay a crash with prof itself, with the options of either pass:
  * prof -s -p in tests/fuzz/seeds/monread/pie.out
  * prof -s -p -g -z -a -o in tests/fuzz/seeds/monread/pie.out
+ * prof -F pprof -p in tests/fuzz/seeds/monread/pie.out
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +30,22 @@ int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 /* The fixed profile, read once and kept for every input. */
 static struct profile p;
+
+/* The line table of the input, looked up at st's functions if any. */
+static void
+lines(const char *path, const struct symtab *st)
+{
+	struct dwline dl;
+	const char *why, *file;
+	uint32_t line;
+	size_t i;
+
+	if (dwline_load(&dl, path, &why) != 0)
+		return;
+	for (i = 0; st != NULL && i < st->nfuncs; i++)
+		(void)dwline_find(&dl, st->funcs[i].addr, &file, &line);
+	dwline_free(&dl);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -44,8 +63,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		profile_finish(&p);
 	}
 	path = fuzz_file(data, size);
-	if (symtab_load(&st, path, &why) != 0)
+	if (symtab_load(&st, path, &why) != 0) {
+		lines(path, NULL);
 		return 0;
+	}
+	lines(path, &st);
 	profile_check_id(&p, path, &st);
 	for (locals = 0; locals <= 1; locals++) {
 		memset(&o, 0, sizeof(o));

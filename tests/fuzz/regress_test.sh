@@ -137,6 +137,7 @@ program_inputs_end_cleanly_body()
 	for f in $(inputs "$srcdir/seeds/elf" "$srcdir/regress/elf"); do
 		judge "$f" -s -p "$f" "$MDATA"
 		judge "$f" -s -p -g -z -a -o "$f" "$MDATA"
+		judge "$f" -F pprof -p "$f" "$MDATA"
 	done
 	verdict
 }

@@ -63,6 +63,8 @@ run(const struct monx_run *r)
 	printf("run.arcs %" PRIu32 "\n", r->arcs);
 	printf("run.sample_ns %" PRIu64 "\n", r->sample_ns);
 	printf("run.own_ns %" PRIu64 "\n", r->own_ns);
+	printf("run.start_ns %" PRIu64 "\n", r->start_ns);
+	printf("run.wall_ns %" PRIu64 "\n", r->wall_ns);
 }
 
 static void

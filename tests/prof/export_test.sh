@@ -207,7 +207,8 @@ pprof_fields_and_exact_calls_body()
 {
 	setup_export
 	work_stacks | forge mon.out
-	"$PROF" -F pprof "$GRAPH" >out || atf_fail "prof failed"
+	"$PROF" -F pprof "$GRAPH" >out.gz || atf_fail "prof failed"
+	gzip -dc out.gz >out || atf_fail "not gzip"
 	cat >expout <<EOF
 types samples/count cpu/nanoseconds calls/count
 default cpu
@@ -526,6 +527,10 @@ e2e_formats_agree_on_a_run_body()
 	for f in folded svg pprof callgrind; do
 		"$PROF" -F $f "$prog" >out.$f 2>err ||
 		    atf_fail "prof -F $f failed: $(cat err)"
+		if [ $f = pprof ]; then
+			mv out.pprof out.pprof.gz
+			gzip -dc out.pprof.gz >out.pprof || atf_fail "not gzip"
+		fi
 		"$CHECK" $f out.$f >check.$f 2>err ||
 		    atf_fail "$f: $(cat err)"
 	done
@@ -1118,4 +1123,387 @@ atf_init_test_cases()
 	atf_add_test_case e2e_gmon_library_without_samples
 	atf_add_test_case e2e_callgrind_source_file_when_known
 	atf_add_test_case callgrind_root_called_elsewhere_ends_short
+	atf_add_test_case gzip_writer_round_trips
+	atf_add_test_case pprof_file_is_gzip
+	atf_add_test_case pprof_time_and_duration_of_the_run
+	atf_add_test_case pprof_function_files_from_debug_info
+	atf_add_test_case pprof_list_prints_source
+	atf_add_test_case pprof_gzipped_run_totals_equal_report
+	atf_add_test_case pprof_bad_line_table_warns
+	atf_add_test_case dwline_agrees_with_addr2line
+	atf_add_test_case pprof_time_span_of_merged_files
+}
+
+# --- pprof for pprof and for services ---------------------------------
+#
+# What go tool pprof and profile ingest services make of -F pprof: a
+# gzipped file with the run's time, and functions whose source file and
+# lines are those addr2line gives from the debug information.
+
+need_go()
+{
+	command -v go >/dev/null 2>&1 ||
+	    atf_skip "go is not installed (golang-go): no go tool pprof"
+}
+
+# A run of prog (h_burn's arguments), its start and end in seconds.
+burn_run()
+{
+	t0=$(date +%s)
+	atf_check "$1" 300000 100
+	t1=$(date +%s)
+}
+
+# addr2line's file:line for function f of prog, at its entry.
+entry_line()
+{
+	a=$(nm "$1" | awk -v f="$2" '$3 == f && $2 ~ /^[Tt]$/ { print $1; exit }')
+	[ -n "$a" ] || atf_fail "no $2 in $1"
+	addr2line -e "$1" "0x$a" | sed 's/ (discriminator [0-9]*)$//'
+}
+
+atf_test_case gzip_writer_round_trips
+gzip_writer_round_trips_head()
+{
+	atf_set descr "prof's gzip writer makes files that gzip -t accepts" \
+	    "and gzip -d restores byte for byte: empty, text, a program," \
+	    "zeros (longest matches), random data (stored blocks), data" \
+	    "repeated at the window's farthest distance, and 40 short" \
+	    "files of high bytes (fixed and dynamic codes)"
+}
+gzip_writer_round_trips_body()
+{
+	setup_export
+	T=$srcdir/t_gzip
+	: >empty
+	cp "$srcdir/export_test" text
+	cp "$PROF" program
+	head -c 1000000 /dev/zero >zeros
+	awk 'BEGIN { srand(7); for (i = 0; i < 40000; i++)
+	    printf "%c%c%c", 1 + int(rand() * 255), 1 + int(rand() * 255),
+	    1 + int(rand() * 255) }' >random
+	head -c 32768 random >w
+	cat w w w >far
+	head -c 32767 random >w
+	cat w w w >near
+	short=
+	for i in $(seq 1 40); do
+		awk -v s=$i 'BEGIN { srand(s); n = 1 + int(rand() * 40)
+		    for (k = 0; k < n; k++)
+			printf "%c", 128 + int(rand() * 4) * 40 }' >short$i
+		short="$short short$i"
+	done
+	for f in empty text program zeros random far near $short; do
+		"$T" <$f >$f.gz || atf_fail "t_gzip failed on $f"
+		atf_check gzip -t $f.gz
+		gzip -dc $f.gz | cmp -s - $f || atf_fail "$f: not restored"
+	done
+	# Matches found: zeros shrink to under 1%, repeats to under half;
+	# prof.1, text, to within 5% of what gzip -6 makes of it.
+	[ $(wc -c <zeros.gz) -lt 10000 ] ||
+	    atf_fail "zeros: $(wc -c <zeros.gz) bytes"
+	[ $(wc -c <far.gz) -lt $(($(wc -c <far) / 2)) ] ||
+	    atf_fail "far: $(wc -c <far.gz) bytes"
+	"$T" <"$srcdir/../../man1/prof.1" >man.gz || atf_fail "t_gzip"
+	g=$(gzip -6c <"$srcdir/../../man1/prof.1" | wc -c)
+	[ $(wc -c <man.gz) -le $((g * 105 / 100)) ] ||
+	    atf_fail "prof.1: $(wc -c <man.gz) bytes, gzip -6 $g"
+	# Random data is stored: 5 bytes a block of 64 KiB (or less, where
+	# the blocks of codes end) more, and gzip's 18.
+	[ $(wc -c <random.gz) -le $(($(wc -c <random) * 1001 / 1000 + 40)) ] ||
+	    atf_fail "random: $(wc -c <random.gz) bytes"
+}
+
+atf_test_case pprof_file_is_gzip
+pprof_file_is_gzip_head()
+{
+	atf_set descr "-F pprof writes a gzip file (magic 1f 8b) that gzip" \
+	    "-t accepts and whose content is the profile.proto message"
+}
+pprof_file_is_gzip_body()
+{
+	setup_export
+	work_stacks | forge mon.out
+	"$PROF" -F pprof "$GRAPH" >out.gz || atf_fail "prof failed"
+	atf_check -o inline:"1f8b\n" sh -c 'od -A n -N 2 -t x1 out.gz | tr -d " "'
+	atf_check gzip -t out.gz
+	gzip -dc out.gz >out
+	atf_check -o match:'^samples 110 ns 1100000000 calls 1002$' \
+	    "$CHECK" pprof out
+}
+
+atf_test_case pprof_time_and_duration_of_the_run
+pprof_time_and_duration_of_the_run_head()
+{
+	atf_set descr "go tool pprof reads the run's start time and its wall" \
+	    "duration from -F pprof of a real run of h_burn: the time within" \
+	    "the run, the duration above its CPU time and within its span"
+}
+pprof_time_and_duration_of_the_run_body()
+{
+	setup_export
+	prog=$srcdir/h_burn
+	burn_run "$prog"
+	# What libmon recorded, as t_mondump reads it, before pprof.
+	"$srcdir/../lib/t_mondump" mon.out >dump || atf_fail "t_mondump"
+	awk -v t0=$t0 -v t1=$t1 '$1 == "run.start_ns" { s = $2 / 1e9 }
+	    $1 == "run.wall_ns" { w = $2 } $1 == "run.cpu_ns" { c = $2 }
+	    END { exit !(s >= t0 && s <= t1 + 1 && w > 0 && w >= c * 0.9) }' \
+	    dump || atf_fail "RUN record: $(grep -E 'start|wall|cpu_ns' dump)"
+	need_go
+	"$PROF" -F pprof "$prog" >app.pb.gz || atf_fail "prof failed"
+	go tool pprof -raw app.pb.gz >raw 2>err || atf_fail "$(cat err)"
+	# "Time: 2026-11-26 05:09:09.101058524 +0000 UTC": zone name off.
+	t=$(sed -n 's/^Time: \(.* [-+][0-9]\{4\}\) .*/\1/p' raw)
+	[ -n "$t" ] || atf_fail "no time in the profile"
+	s=$(date -d "$t" +%s) || atf_fail "time $t"
+	[ "$s" -ge "$t0" ] && [ "$s" -le "$t1" ] ||
+	    atf_fail "start $t ($s) not within the run [$t0, $t1]"
+	go tool pprof -top app.pb.gz >top 2>err || atf_fail "$(cat err)"
+	# "Duration: 710.38ms, Total samples = 425ms (59.83%)"
+	d=$(sed -n 's/^Duration: \([0-9.]*[mun]*s\),.*/\1/p' top)
+	ns=$(echo "$d" | awk '{ v = $1 + 0; u = $1; sub(/^[0-9.]*/, "", u)
+	    m = u == "s" ? 1e9 : u == "ms" ? 1e6 : u == "us" ? 1e3 : 1
+	    printf "%.0f\n", v * m }')
+	[ "${ns:-0}" -gt 0 ] || atf_fail "duration '$d' in: $(head -3 top)"
+	[ "$ns" -le $(( (t1 - t0 + 1) * 1000000000 )) ] ||
+	    atf_fail "duration $d longer than the run, $t0 to $t1"
+	# The run burns some 0.3 s of CPU on one thread: wall time more.
+	[ "$ns" -ge 100000000 ] || atf_fail "duration $d: shorter than the burn"
+}
+
+atf_test_case pprof_function_files_from_debug_info
+pprof_function_files_from_debug_info_head()
+{
+	atf_set descr "go tool pprof gives each function of a -g build (gcc" \
+	    "DWARF 5, clang DWARF 4) the source file and line that" \
+	    "addr2line gives at its entry, as file and start line, and" \
+	    "never the program's path as a file"
+}
+pprof_function_files_from_debug_info_body()
+{
+	setup_export
+	need_go
+	for prog in "$srcdir/h_burn" "$srcdir/h_burn_clang"; do
+		[ -x "$prog" ] || atf_fail "not built: $prog"
+		rm -f mon.out
+		burn_run "$prog"
+		"$PROF" -F pprof "$prog" >app.pb.gz || atf_fail "prof failed"
+		go tool pprof -raw app.pb.gz >raw 2>err || atf_fail "$(cat err)"
+		# "     1: 0x10000003970 M=1 burn20 /src/h_burn.c:44 s=44"
+		awk '/^Locations/ { on = 1; next } /^Mappings/ { on = 0 }
+		    on && $3 == "M=1" { print $4, $5, $6 }' raw >locs
+		n=0
+		while read f fl sl; do
+			want=$(entry_line "$prog" "$f")
+			[ "$fl" = "$want" ] ||
+			    atf_fail "$prog: $f: pprof $fl, addr2line $want"
+			[ "$sl" = "s=${want##*:}" ] ||
+			    atf_fail "$prog: $f: start $sl, addr2line $want"
+			n=$((n + 1))
+		done <locs
+		[ $n -ge 4 ] || atf_fail "$prog: $n functions: $(cat raw)"
+		grep -F " $prog:" raw && atf_fail "$prog: its path as a file"
+		for f in burn50 burn30 burn20 main; do
+			grep -q " M=1 $f /[^ ]*/h_burn.c:[1-9]" raw ||
+			    atf_fail "$prog: $f has no source line: $(cat locs)"
+		done
+	done
+}
+
+atf_test_case pprof_list_prints_source
+pprof_list_prints_source_head()
+{
+	atf_set descr "go tool pprof -list burn50 prints burn50's source" \
+	    "lines from h_burn.c, the samples on its line, and no control" \
+	    "bytes"
+}
+pprof_list_prints_source_body()
+{
+	setup_export
+	need_go
+	prog=$srcdir/h_burn
+	burn_run "$prog"
+	"$PROF" -F pprof "$prog" >app.pb.gz || atf_fail "prof failed"
+	# pprof cuts a source path after the name of the directory it runs
+	# in (kyua's is "work", as is the tree's top here): run it in one
+	# of a name no path holds.
+	mkdir pprof.cwd
+	(cd pprof.cwd && go tool pprof -list '^burn50$' ../app.pb.gz) \
+	    >list 2>err || atf_fail "$(cat err)"
+	src=$(entry_line "$prog" burn50)
+	line=${src##*:}
+	file=${src%:*}
+	atf_check -o match:"^ROUTINE =+ burn50 in $file\$" cat list
+	# Its entry line and the next, as the source has them.
+	for k in $line $((line + 1)); do
+		text=$(sed -n "${k}p" "$file")
+		grep -qF "$k:$text" list || atf_fail "no line $k ($text) in: $(cat list)"
+	done
+	atf_check -o inline:"0\n" sh -c "tr -d '\\t\\n -~' <list | wc -c"
+}
+
+atf_test_case pprof_gzipped_run_totals_equal_report
+pprof_gzipped_run_totals_equal_report_head()
+{
+	atf_set descr "-F pprof of a real run is gzipped, and go tool pprof" \
+	    "counts in it the samples prof -q measures (with libmon's" \
+	    "overhead, a stack of its own) and the calls of burn50 the" \
+	    "report gives"
+}
+pprof_gzipped_run_totals_equal_report_body()
+{
+	setup_export
+	need_go
+	prog=$srcdir/h_burn
+	burn_run "$prog"
+	n=$(q_samples "$prog")
+	"$PROF" -F folded "$prog" >out.folded || atf_fail "prof failed"
+	o=$(awk '/^\[libmon: profiling overhead\]/ { print $NF }' out.folded)
+	"$PROF" -F pprof "$prog" >app.pb.gz || atf_fail "prof failed"
+	atf_check gzip -t app.pb.gz
+	go tool pprof -raw app.pb.gz >raw 2>err || atf_fail "$(cat err)"
+	got=$(awk '/^Samples/ { on = 1; next } /^Locations/ { on = 0 }
+	    on && $1 ~ /^[0-9]+$/ { s += $1 } END { print s + 0 }' raw)
+	[ "$got" -eq $((n + ${o:-0})) ] ||
+	    atf_fail "pprof has $got samples, prof -q $n and $o overhead"
+	calls=$("$PROF" "$prog" | awk '$NF == "burn50" { print $4 }')
+	go tool pprof -sample_index=calls -top app.pb.gz >top 2>err ||
+	    atf_fail "$(cat err)"
+	atf_check -o match:"^ *$calls +[0-9.]+% .* burn50\$" \
+	    grep ' burn50$' top
+}
+
+atf_test_case pprof_bad_line_table_warns
+pprof_bad_line_table_warns_head()
+{
+	atf_set descr "A program whose .debug_line is truncated or garbled" \
+	    "gets one warning naming it from -F pprof, which still writes" \
+	    "its profile; the line reader neither crashes nor loops on 40" \
+	    "mutants of a real table"
+}
+pprof_bad_line_table_warns_body()
+{
+	setup_export
+	prog=$srcdir/h_burn
+	atf_check "$prog" 300000 100
+	objcopy --dump-section .debug_line=line "$prog" || atf_fail "objcopy"
+	# Truncated: the first unit runs past the section's end.
+	head -c 100 line >short
+	objcopy --update-section .debug_line=short "$prog" bad ||
+	    atf_fail "objcopy"
+	"$PROF" -F pprof bad >out.gz 2>err || atf_fail "prof: $(cat err)"
+	atf_check -o match:'^1$' sh -c 'wc -l <err'
+	atf_check -o match:'^prof: bad: \.debug_line: a line table runs past \.debug_line; 1 line table skipped$' cat err
+	atf_check gzip -t out.gz
+	gzip -dc out.gz >out
+	atf_check -o ignore "$CHECK" pprof out
+	# Garbled: a header's line_range 0, which would divide by 0; it
+	# lies after the version's fields (32-bit DWARF).
+	case $(od -A n -j 4 -N 1 -t u1 line | tr -d ' ') in
+	5)	o=16 ;;
+	4)	o=14 ;;
+	*)	o=13 ;;
+	esac
+	cp line garbled
+	awk 'BEGIN { printf "%c", 0 }' |
+	    dd of=garbled bs=1 seek=$o conv=notrunc 2>/dev/null
+	objcopy --update-section .debug_line=garbled "$prog" bad2 ||
+	    atf_fail "objcopy"
+	"$PROF" -F pprof bad2 >out.gz 2>err || atf_fail "prof: $(cat err)"
+	atf_check -o match:'^prof: bad2: \.debug_line: a malformed line table; 1 line table skipped$' cat err
+	atf_check gzip -t out.gz
+	# Mutants: 8 random bytes each, in the first 400 bytes.
+	i=0
+	while [ $i -lt 40 ]; do
+		cp line m
+		awk -v s=$i 'BEGIN { srand(s); for (k = 0; k < 8; k++)
+		    print int(rand() * 400), int(rand() * 256) }' |
+		while read off byte; do
+			awk -v b=$byte 'BEGIN { printf "%c", b }' |
+			    dd of=m bs=1 seek=$off conv=notrunc 2>/dev/null
+		done
+		objcopy --update-section .debug_line=m "$prog" mut ||
+		    atf_fail "objcopy"
+		echo 0x1000 | timeout 20 "$srcdir/t_dwline" mut >/dev/null 2>&1
+		rc=$?
+		[ $rc -le 1 ] || atf_fail "t_dwline on mutant $i: status $rc"
+		i=$((i + 1))
+	done
+}
+
+atf_test_case dwline_agrees_with_addr2line
+dwline_agrees_with_addr2line_head()
+{
+	atf_set descr "prof's line-table reader gives the file and line" \
+	    "addr2line gives at every instruction of h_burn (gcc, DWARF 5)," \
+	    "h_burn_clang (clang, DWARF 4), and prof itself"
+}
+dwline_agrees_with_addr2line_body()
+{
+	setup_export
+	for f in "$srcdir/h_burn" "$srcdir/h_burn_clang" "$PROF"; do
+		objdump -d --no-show-raw-insn "$f" |
+		    awk '/^ *[0-9a-f]+:/ { sub(":", "", $1); print $1 }' >addrs
+		addr2line -e "$f" <addrs |
+		    sed 's/ (discriminator [0-9]*)$//' >want
+		"$srcdir/t_dwline" "$f" <addrs >got ||
+		    atf_fail "t_dwline failed on $f"
+		# Where addr2line has a line: where it has none it falls
+		# back on the symbols (crtstuff.c:?), which is not the table.
+		paste -d ' ' addrs want got |
+		    awk '$2 !~ /:\?$/ { n++; if ($2 != $3) { print; bad++ } }
+		    END { print n + 0, "compared" > "count"; exit bad > 0 }' \
+		    >diff || atf_fail "$f: $(head -5 diff)"
+		[ $(awk '{ print $1 }' count) -gt 100 ] ||
+		    atf_fail "$f: $(cat count)"
+	done
+}
+
+# forge_run file run-keys: forge's file over t_graph with stdin's
+# stacks, its RUN record with the keys given.
+forge_run()
+{
+	{
+		cat <<EOF
+lpc $(gs 0)
+hpc $(gs 10)
+hist 10
+run clock=0 period=10000000 in=110 arcs=1 stack_limit=64 $2
+exec 0 $(gs 0) $(gs 10) $GID $GRAPH
+EOF
+		work_counts
+		cat
+	} | "$MKMON" "$1" || atf_fail "t_mkmon failed"
+}
+
+atf_test_case pprof_time_span_of_merged_files
+pprof_time_span_of_merged_files_head()
+{
+	atf_set descr "-F pprof of two files gives as time the earlier start" \
+	    "and as duration the span to the later end; a file of a libmon" \
+	    "that wrote no start (a RUN record that ends before it) gives" \
+	    "no time"
+}
+pprof_time_span_of_merged_files_body()
+{
+	setup_export
+	need_go
+	# [1e18 ns + 4 s, + 2 s) and [1e18 ns, + 5 s): from 1e18 ns, 6 s.
+	work_stacks >stacks
+	forge_run a.out "start=1000000004000000000 wall=2000000000" <stacks
+	forge_run b.out "start=1000000000000000000 wall=5000000000" <stacks
+	"$PROF" -F pprof "$GRAPH" a.out b.out >ab.pb.gz ||
+	    atf_fail "prof failed"
+	atf_check -o match:'^Time: 2001-09-09 01:46:40 \+0000 ' \
+	    env TZ=UTC0 go tool pprof -raw ab.pb.gz
+	atf_check -o match:'^Duration: 6s,' go tool pprof -top ab.pb.gz
+	# A RUN record of 192 bytes, as libmon wrote it before start_ns
+	# and wall_ns: no time.
+	forge_run old.out "start=5 wall=5 len=192" <stacks
+	"$PROF" -F pprof "$GRAPH" old.out >old.pb.gz || atf_fail "prof failed"
+	go tool pprof -raw old.pb.gz >raw 2>err || atf_fail "$(cat err)"
+	grep -q '^Samples' raw || atf_fail "no samples: $(cat raw)"
+	grep '^Time:\|^Duration:' raw && atf_fail "a time from an old file"
+	true
 }

@@ -118,3 +118,13 @@ $(PT)/h_libcalls: $(PT)/libcalls_main.c $(PT)/h_libcalls.so lib/libmon.a \
     $(HDRS) $(PT)/local.mk
 	$(CC) -pg $(TEST_CFLAGS) -fno-inline -o $@ $< $(PT)/h_libcalls.so \
 	    $(PT_LIBS) -Wl,--export-dynamic-symbol=mcount -Wl,-rpath,'$$ORIGIN'
+
+# prof's DWARF line-table reader alone, for comparison with addr2line.
+DWLINE_SRC = prof/read/dwline.c prof/read/elfsym.c prof/util/xmalloc.c
+$(PT)/t_dwline: $(PT)/t_dwline.c $(DWLINE_SRC) $(HDRS) $(PT)/local.mk
+	$(CC) $(TEST_CFLAGS) -Iprof -o $@ $< $(DWLINE_SRC)
+
+# prof's gzip writer alone, for gzip(1) to read back.
+GZIP_SRC = prof/export/gzip.c prof/util/xmalloc.c
+$(PT)/t_gzip: $(PT)/t_gzip.c $(GZIP_SRC) $(HDRS) $(PT)/local.mk
+	$(CC) $(TEST_CFLAGS) -Iprof -o $@ $< $(GZIP_SRC)

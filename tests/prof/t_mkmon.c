@@ -18,7 +18,8 @@
  *				lost saturated overruns cells_lost scale
  *				threads dropped unloaded_lost outside_lost
  *				unsampled user sys stacks_lost stacks_cut
- *				stack_limit arcs part last; len=N writes
+ *				stack_limit arcs part last start wall;
+ *				len=N writes
  *				only its
  *				first N bytes
  *	exec BIAS LO HI ID PATH	the EXEC record (ID hex bytes, or -)
@@ -156,6 +157,7 @@ static const struct {
 	RUNKEY("stacks_lost", stacks_lost), RUNKEY("stacks_cut", stacks_cut),
 	RUNKEY("stack_limit", stack_limit), RUNKEY("arcs", arcs),
 	RUNKEY("part", part),		RUNKEY("last", last),
+	RUNKEY("start", start_ns),	RUNKEY("wall", wall_ns),
 };
 
 static void
