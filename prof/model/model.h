@@ -165,14 +165,18 @@ size_t	graph_find(const struct graph *, size_t, size_t);
 const struct node *graph_node(const struct report *, const struct row *);
 double	graph_rowest(const struct report *, const struct row *);
 double	graph_arcest(const struct graph *, const struct cgarc *);
+void	graph_reset(struct graph *);
 void	graph_free(struct graph *);
 
 /* -f: the pattern, and what it kept of the report (focus.c). */
 struct focus {
 	regex_t		 re;
-	double		 all;		/* samples before, libmon's left out */
+	double		 all;		/* what focus can keep: the stacks'
+					   samples, libmon's left out (with
+					   no stacks, the report's total) */
 	double		 kept;		/* after: the report's new total */
-	size_t		 matched;	/* rows whose names matched */
+	size_t		 matched;	/* matching rows kept with time or
+					   calls */
 };
 
 /* focus.c */
