@@ -11,6 +11,7 @@
  *	rows.c		the rows named: entries, unnamed addresses, the
  *			kernel's time, clashing locals, what became of
  *			each object
+ *	rowname.c	a row's name as printed, the key views share
  *	callgraph.c	the call graph over rows: inclusive time measured
  *			from the stacks, arc times, gprof's estimate
  *	sort.c		the rows in the order the options ask for
@@ -182,6 +183,12 @@ struct focus {
 /* focus.c */
 int	focus_compile(struct focus *, const char *, char *, size_t);
 void	focus_apply(struct report *, struct focus *, int);
+
+/* rowname.c: what row_name() puts after the names */
+#define ROWNAME_FILE	1	/* a clashing local's " [file]" */
+#define ROWNAME_OBJ	2	/* the object's " (obj)" */
+#define ROWNAME_ALL	(ROWNAME_FILE | ROWNAME_OBJ)
+char	*row_name(const struct row *, int);
 
 /* sort.c */
 void	report_sort(struct report *, const struct opts *);

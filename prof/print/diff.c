@@ -33,35 +33,13 @@
 
 /* A function of either report, or of both. */
 struct dline {
-	char		*key;		/* the name the report prints */
+	char		*key;		/* the name the report prints,
+					   row_name() */
 	const struct row *w[2];		/* in the base, in the new one */
 	double		 secs;		/* change of seconds */
 	double		 share;		/* change of share, points */
 	int64_t		 calls;		/* change of calls */
 };
-
-/* Row w's name as the report prints it, in a string of its own. */
-static char *
-row_key(const struct row *w)
-{
-	char *s = NULL;
-	size_t len = 0, k;
-	FILE *fp;
-
-	if ((fp = open_memstream(&s, &len)) == NULL)
-		return xstrdup("?");
-	for (k = 0; k < w->nnames; k++)
-		fprintf(fp, "%s%s", k > 0 ? ", " : "", w->names[k]);
-	if (w->file != NULL)
-		fprintf(fp, " [%s]", w->file);
-	if (w->obj != NULL)
-		fprintf(fp, " (%s)", w->obj);
-	if (fclose(fp) != 0 || s == NULL) {
-		free(s);
-		return xstrdup("?");
-	}
-	return s;
-}
 
 static int
 cmp_key(const void *a, const void *b)
@@ -120,7 +98,7 @@ match_rows(struct report *r[2], size_t *nout)
 			if (r[k]->rows[i].samples <= 0 &&
 			    r[k]->rows[i].calls == 0)
 				continue;
-			d[n].key = row_key(&r[k]->rows[i]);
+			d[n].key = row_name(&r[k]->rows[i], ROWNAME_ALL);
 			d[n++].w[k] = &r[k]->rows[i];
 		}
 	qsort(d, n, sizeof(*d), cmp_key);
@@ -201,8 +179,7 @@ print_line(const struct dline *d, struct report *r[2], const int *wid)
 	for (k = 0; k < NCOLS; k++)
 		printf("%*s", wid[k], fig[k]);
 	fputs("  ", stdout);
-	put_text(stdout, d->key);
-	putchar('\n');
+	printf("%s\n", d->key);	/* printable: row_name() */
 }
 
 /* Does line d say nothing: no change in seconds, share or calls? */
