@@ -209,6 +209,7 @@ static struct report r;
 static const char **files;
 static char *shown;		/* the program's name, fit to print */
 static struct focus fo;		/* -f */
+static struct focus kept;	/* what -f kept of the report */
 static struct profile pb;	/* -d: the base, its program, its report */
 static struct symtab stb;
 static struct report rb;
@@ -368,6 +369,7 @@ main(int argc, char *argv[])
 	if (o.stats && o.focus != NULL)
 		report_stats(&r, &p, &st);	/* the whole profile's */
 	focus(&r, p.first);
+	kept = fo;	/* -d's base is focused with fo in turn */
 	if (o.diffbase != NULL) {
 		read_base(prog);
 		if (o.format == NULL)
@@ -379,12 +381,12 @@ main(int argc, char *argv[])
 		report_show(&r, &p, &o);
 		if (o.focus != NULL) {
 			putchar('\n');
-			focus_note(stdout, &fo, &r, &o);
+			focus_note(stdout, &kept, &r, &o);
 		}
 	} else if (export_write(o.format, &r, &p, &o, shown, &out, &why) != 0)
 		errx(1, "%s: %s", out, why);
 	if (o.stats && o.focus != NULL)
-		focus_note(stderr, &fo, &r, &o);
+		focus_note(stderr, &kept, &r, &o);
 	else if (o.stats) {
 		fflush(stdout);
 		report_stats(&r, &p, &st);
