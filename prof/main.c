@@ -37,7 +37,8 @@ static void __attribute__((noreturn))
 usage(void)
 {
 	fprintf(stderr, "usage: prof [-CehipqsuVz] [-a | -c | -I | -n | -t] "
-	    "[-o | -x] [-g | -l] [-d base] [-F format] [-f regex] "
+	    "[-o | -x] [-g | -l] [-d base [-D baseprog]] [-F format] "
+	    "[-f regex] "
 	    "[-m mdata] [prog [mdata ...]]\n");
 	exit(1);
 }
@@ -51,6 +52,29 @@ set_sort(struct opts *o, int c)
 	o->sort = c;
 }
 
+/*
+ * -d prints one list, by the size of the change, and -F pprof one
+ * profile: the options of the report and the graph do nothing there,
+ * which one warning says.
+ */
+static void
+diff_ignores(const struct opts *o)
+{
+	char buf[32] = "";
+
+	if (o->sort != 0)
+		snprintf(buf, sizeof(buf), "-%c", o->sort);
+	if (o->incl && o->sort != 'I')
+		strcat(buf, *buf != '\0' ? ", -i" : "-i");
+	if (o->graph)
+		strcat(buf, *buf != '\0' ? ", -q" : "-q");
+	if (o->estimate)
+		strcat(buf, *buf != '\0' ? ", -e" : "-e");
+	if (*buf != '\0')
+		warnx("warning: -d ignores %s: a difference is one list, by "
+		    "the size of the change", buf);
+}
+
 /* Parse the options into o; the -m files are added to *files. */
 static int
 parse_options(int argc, char *argv[], struct opts *o, const char ***files,
@@ -60,7 +84,7 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 
 	memset(o, 0, sizeof(*o));
 	opterr = 0;
-	while ((c = getopt(argc, argv, "acntoxglzhsm:VCpuqieF:If:d:")) !=
+	while ((c = getopt(argc, argv, "acntoxglzhsm:VCpuqieF:If:d:D:")) !=
 	    -1) {
 		switch (c) {
 		case 'a': case 'c': case 'n': case 't':
@@ -125,10 +149,17 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 		case 'd':
 			o->diffbase = optarg;
 			break;
+		case 'D':
+			o->diffprog = optarg;
+			break;
 		default:
 			usage();
 		}
 	}
+	if (o->diffprog != NULL && o->diffbase == NULL)
+		errx(1, "-D: names the program of -d's base; there is no -d");
+	if (o->diffbase != NULL)
+		diff_ignores(o);
 	if (o->sort == 0)
 		o->sort = 't';
 	return version;
@@ -178,6 +209,7 @@ static struct report r;
 static const char **files;
 static char *shown;		/* the program's name, fit to print */
 static struct focus fo;		/* -f */
+static struct focus kept;	/* what -f kept of the report */
 static struct profile pb;	/* -d: the base, its program, its report */
 static struct symtab stb;
 static struct report rb;
@@ -214,54 +246,82 @@ focus(struct report *rr, const char *file)
 {
 	if (o.focus == NULL)
 		return;
-	fo.matched = 0;
 	focus_apply(rr, &fo, o.estimate);
 	if (fo.matched == 0)
-		warnx("warning: -f %s: no function of %s matches", o.focus,
-		    file);
+		warnx("warning: -f %s: no function with time or calls in %s "
+		    "matches", o.focus, file);
 	else if (!rr->g.sampled)
 		warnx("warning: -f: %s holds no stacks; only the matching "
 		    "functions' own time is kept", file);
 }
 
 /*
- * -d: the program the base profile was taken of.  prog, when it is
- * that build or the base names none; else the program the base's
- * record names, if it is still there; else prog, which
- * profile_check_id() warns of.  Rows are matched by name, so two
- * builds of a program compare.
+ * Was base profile pb written by the build st holds?  Yes, too, when
+ * nothing tells: no build-id in st or in pb.
  */
-static const char *
+static int
+base_build(const struct symtab *s)
+{
+	size_t i;
+
+	if (s->id == NULL || pb.nids == 0)
+		return 1;
+	for (i = 0; i < pb.nids; i++)
+		if (pb.ids[i].idlen == s->idlen &&
+		    memcmp(pb.ids[i].id, s->id, s->idlen) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * -d: the program the base profile was taken of, in stb.  -D's, which
+ * must be that build; else prog, when it is; else the program the
+ * base's record names, when it is still there and that build.  Its
+ * addresses read against any other build would name the wrong
+ * functions: a program rebuilt in place is refused, with one line on
+ * what to give.  Rows are matched by name, so two builds compare.
+ */
+static void
 base_prog(const char *prog)
 {
 	const char *path = pb.nobjs > 0 ? pb.objs[OBJ_MAIN].path : "";
-	size_t i;
+	const char *why;
+	char *s;
 
-	if (st.id == NULL || pb.nids == 0)
-		return prog;
-	for (i = 0; i < pb.nids; i++)
-		if (pb.ids[i].idlen == st.idlen &&
-		    memcmp(pb.ids[i].id, st.id, st.idlen) == 0)
-			return prog;
-	return path[0] != '\0' && access(path, F_OK) == 0 ? path : prog;
+	if (o.diffprog != NULL) {
+		s = printable(o.diffprog);
+		if (symtab_load(&stb, o.diffprog, &why) != 0)
+			errx(1, "%s: %s", s, why);
+		if (!base_build(&stb))
+			errx(1, "-D %s: not the build %s was taken of (its "
+			    "build-id differs)", s, o.diffbase);
+		return;
+	}
+	if (base_build(&st)) {
+		if (symtab_load(&stb, prog, &why) != 0)
+			errx(1, "%s: %s", shown, why);
+		return;
+	}
+	if (path[0] != '\0' && access(path, F_OK) == 0 &&
+	    symtab_load(&stb, path, &why) == 0 && base_build(&stb))
+		return;
+	errx(1, "-d %s: the build it was taken of is gone (neither %s nor "
+	    "%s has its build-id); keep the old program and name it with "
+	    "-D", o.diffbase, shown, path[0] != '\0' ? printable(path) :
+	    "the path it names");
 }
 
 /* -d: the base profile read and attributed as the new one was. */
 static void
 read_base(const char *prog)
 {
-	const char *why, *bprog;
-	char *s;
+	const char *why;
 
 	profile_scan(&pb, o.diffbase);
 	if (profile_read(&pb, o.diffbase, &why) != 0)
 		errx(1, "%s: %s", o.diffbase, why);
 	profile_finish(&pb);
-	bprog = base_prog(prog);
-	s = printable(bprog);
-	if (symtab_load(&stb, bprog, &why) != 0)
-		errx(1, "%s: %s", s, why);
-	profile_check_id(&pb, s, &stb);
+	base_prog(prog);
 	attribute(&rb, &pb, &stb, &o);
 	focus(&rb, o.diffbase);
 }
@@ -306,7 +366,10 @@ main(int argc, char *argv[])
 	if (r.histsum > 0 && r.histattr == 0 && !r.stripped)
 		warnx("warning: no sample of %s falls in a function of %s",
 		    p.first, shown);
+	if (o.stats && o.focus != NULL)
+		report_stats(&r, &p, &st);	/* the whole profile's */
 	focus(&r, p.first);
+	kept = fo;	/* -d's base is focused with fo in turn */
 	if (o.diffbase != NULL) {
 		read_base(prog);
 		if (o.format == NULL)
@@ -316,11 +379,15 @@ main(int argc, char *argv[])
 			errx(1, "%s: %s", out, why);
 	} else if (o.format == NULL) {
 		report_show(&r, &p, &o);
-		if (o.focus != NULL)
-			focus_note(&fo, &r, &o);
+		if (o.focus != NULL) {
+			putchar('\n');
+			focus_note(stdout, &kept, &r, &o);
+		}
 	} else if (export_write(o.format, &r, &p, &o, shown, &out, &why) != 0)
 		errx(1, "%s: %s", out, why);
-	if (o.stats) {
+	if (o.stats && o.focus != NULL)
+		focus_note(stderr, &kept, &r, &o);
+	else if (o.stats) {
 		fflush(stdout);
 		report_stats(&r, &p, &st);
 	}

@@ -50,6 +50,7 @@ struct opts {
 	const char	*format;	/* -F: written for another tool */
 	const char	*focus;		/* -f: stacks through these names */
 	const char	*diffbase;	/* -d: the profile to compare with */
+	const char	*diffprog;	/* -D: the base's program */
 };
 
 #endif /* !_PROF_H */

@@ -11,7 +11,7 @@
  *	events: Samples Nanoseconds Counted
  *
  *	ob=(1) /path/prog		the object, in its own field
- *	fl=(1) ???			the source file: unknown
+ *	fl=(2) /src/prog.c		the source file, by the line table
  *	fn=(3) costly_caller
  *	0 5 50000000			self cost
  *	cob=(1)
@@ -53,8 +53,10 @@
  * call carries its share, by calls, of its callee's self cost, so that
  * no function's inclusive cost is below its self cost.  There are no
  * line numbers: prof attributes to functions, so every cost is at line
- * 0 of file "???", the format's unknown file, but for a static whose
- * name clashes, whose source file prof knows.
+ * 0 of its function's source file: the line table's at the function's
+ * entry, where there is debug information (srcline.c, as for pprof),
+ * else a clashing static's file as the symbols give it, else "???",
+ * the format's unknown file.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -82,7 +84,10 @@ struct cg {
 	size_t		 npairs, paircap;
 	size_t		*graphpair;	/* a graph arc's pair, or SIZE_MAX */
 	char		*named;		/* fn names written, by frame id */
-	char		*flnamed;	/* fl names written, by frame id */
+	size_t		*flid;		/* fl= numbers, by frame id */
+	char		**flnames;	/* their files, printable */
+	char		*flnamed;	/* fl names written, by number */
+	size_t		 nfl;
 	char		*obnamed;	/* ob names written, by object */
 	uint64_t	 ns;		/* nanoseconds a sample */
 	uint64_t	 counted;	/* calls on all the lines */
@@ -259,24 +264,84 @@ put_ob(struct cg *c, const char *key, size_t id)
 	fputc('\n', c->fp);
 }
 
+/* Frame id's source file, for files(): the line table's, else a clashing
+ * local's as the symbols give it, else NULL. */
+static const char *
+source(struct cg *c, struct srclines *sl, size_t id)
+{
+	const struct row *w = xset_row(c->x, id);
+	const char *file;
+	uint32_t line;
+
+	if (srcline_find(sl, id, &file, &line))
+		return file;
+	return w != NULL ? w->file : NULL;
+}
+
+struct flname {
+	const char	*file;
+	size_t		 id;
+};
+
+static int
+cmp_flname(const void *a, const void *b)
+{
+	const struct flname *u = a, *v = b;
+	int k;
+
+	if ((k = strcmp(u->file, v->file)) != 0)
+		return k;
+	return u->id < v->id ? -1 : u->id > v->id;
+}
+
 /*
- * "fl=" or "cfl=" for frame id's source file: (1), "???", unless prof
- * knows it (a static whose name clashes), named the first time.
+ * Each frame's fl= number, one a source file, in c->flid: (1), "???",
+ * the format's unknown file, for a frame whose file prof does not
+ * know; c->flnames the file of each number.  The line tables are
+ * given back after: the names are copies.
  */
+static void
+files(struct cg *c)
+{
+	const struct xset *x = c->x;
+	struct srclines sl;
+	struct flname *f;
+	size_t id, n = 0, i, k = 1;
+	const char *s;
+
+	c->flid = xcalloc(x->nlabels + 1, sizeof(*c->flid));
+	c->flnames = xcalloc(x->nlabels + 2, sizeof(*c->flnames));
+	c->flnamed = xcalloc(x->nlabels + 2, 1);
+	f = xcalloc(x->nlabels + 1, sizeof(*f));
+	srcline_init(&sl, x);
+	for (id = 0; id < x->nlabels; id++) {
+		c->flid[id] = 1;
+		if ((s = source(c, &sl, id)) != NULL) {
+			f[n].file = s;
+			f[n++].id = id;
+		}
+	}
+	qsort(f, n, sizeof(*f), cmp_flname);
+	for (i = 0; i < n; i++) {
+		if (i == 0 || strcmp(f[i - 1].file, f[i].file) != 0)
+			c->flnames[++k] = printable(f[i].file);
+		c->flid[f[i].id] = k;
+	}
+	c->nfl = k;
+	srcline_free(&sl);
+	free(f);
+}
+
+/* "fl=" or "cfl=" for frame id's source file, named the first time. */
 static void
 put_fl(struct cg *c, const char *key, size_t id)
 {
-	const struct row *w = xset_row(c->x, id);
+	size_t k = c->flid[id];
 
-	if (w == NULL || w->file == NULL) {
-		fprintf(c->fp, "%s=(1)\n", key);
-		return;
-	}
-	fprintf(c->fp, "%s=(%zu)", key, id + 2);
-	if (!c->flnamed[id]) {
-		c->flnamed[id] = 1;
-		fputc(' ', c->fp);
-		put_text(c->fp, w->file);
+	fprintf(c->fp, "%s=(%zu)", key, k);
+	if (k > 1 && !c->flnamed[k]) {
+		c->flnamed[k] = 1;
+		fprintf(c->fp, " %s", c->flnames[k]);
 	}
 	fputc('\n', c->fp);
 }
@@ -286,19 +351,15 @@ static void
 put_name(struct cg *c, size_t id)
 {
 	const struct row *w = xset_row(c->x, id);
-	size_t k;
+	char *s;
 
 	if (w == NULL) {
 		fputs(c->x->labels[id], c->fp);
 		return;
 	}
-	for (k = 0; k < w->nnames; k++) {
-		if (k > 0)
-			fputs(", ", c->fp);
-		put_text(c->fp, w->names[k]);
-	}
-	if (w->nnames == 0)
-		fputs("[unnamed]", c->fp);
+	s = row_name(w, 0);
+	fputs(s, c->fp);
+	free(s);
 }
 
 /* "fn=" or "cfn=" for frame id, named the first time. */
@@ -371,7 +432,7 @@ export_callgrind(const struct xset *x, FILE *fp, const char **file,
 	c.ns = (uint64_t)(x->p->period * 1e9 + 0.5);
 	c.self = xcalloc(x->nlabels, sizeof(*c.self));
 	c.named = xcalloc(x->nlabels, 1);
-	c.flnamed = xcalloc(x->nlabels, 1);
+	files(&c);
 	c.obnamed = xcalloc(x->p->nobjs + 1, 1);
 	make_pairs(&c);
 	fprintf(fp, "# callgrind format\nversion: 1\ncreator: %s\n"
@@ -389,6 +450,10 @@ export_callgrind(const struct xset *x, FILE *fp, const char **file,
 	free(c.graphpair);
 	free(c.named);
 	free(c.flnamed);
+	for (id = 2; id <= c.nfl; id++)
+		free(c.flnames[id]);
+	free(c.flnames);
+	free(c.flid);
 	free(c.obnamed);
 	return 0;
 }

@@ -13,9 +13,11 @@
  *			its calls -- exact, as mcount counted them
  *	location	one a frame: its function and line, its
  *			object's mapping, and an address in it
- *	function	one a frame: the name the report gives it, and
+ *	function	one a frame: the name the report gives it
+ *			less the object, which the mapping holds (but
+ *			for a name functions of two objects share), and
  *			the source file and line of its entry by the
- *			line table (dwline.c); none without debug
+ *			line table (srcline.c); none without debug
  *			information -- never the object's path
  *	mapping		one an object: path, build-id (hex),
  *			has_functions set, since every location is named
@@ -66,14 +68,6 @@ struct pb {
 	size_t		 len, cap;
 };
 
-/* An object's line table, read on first use. */
-struct lines {
-	struct dwline	 dl;
-	int		 tried;
-	int		 ok;
-	int		 named;		/* a frame's file came from it */
-};
-
 /* The encoder's state: the message, a nested one, the strings. */
 struct enc {
 	const struct xset *x;
@@ -82,7 +76,7 @@ struct enc {
 	struct pb	 packed;
 	struct pb	 strs;		/* string_table entries, encoded */
 	int64_t		 nstrs;
-	struct lines	*lines;		/* by object of x */
+	struct srclines	 src;		/* x's source files and lines */
 	uint64_t	 idoff;		/* -d: the base's ids and objects */
 	uint64_t	 objoff;	/* come after the new profile's, */
 	int		 neg;		/* and its values are negative, */
@@ -226,69 +220,81 @@ call_samples(struct enc *e)
 	}
 }
 
-/*
- * The line table of object obj, or NULL: read from the file its
- * functions came from (its debug file, when they came from one), once.
- * A file that cannot be read has no lines; one whose table is partly
- * malformed, the lines of the rest, and a warning.
- */
-static const struct dwline *
-lines(struct enc *e, size_t obj)
+static int
+cmp_name(const void *a, const void *b)
 {
-	const struct xset *x = e->x;
-	const struct symtab *st;
-	struct lines *l;
-	const char *path, *why;
+	char *const *u = a, *const *v = b;
 
-	if (obj >= x->p->nobjs || x->p->objs[obj].jitpid != 0)
-		return NULL;
-	if (e->lines == NULL)
-		e->lines = xcalloc(x->p->nobjs, sizeof(*e->lines));
-	l = &e->lines[obj];
-	if (!l->tried) {
-		l->tried = 1;
-		if ((st = report_symtab(x->r, obj)) == NULL)
-			return NULL;
-		path = st->debug != NULL ? st->debug : st->path;
-		l->ok = dwline_load(&l->dl, path, &why) == 0;
-		if (l->ok && l->dl.nbad > 0)
-			warnx("%s: .debug_line: %s; %zu line table%s "
-			    "skipped", path, l->dl.why, l->dl.nbad,
-			    l->dl.nbad == 1 ? "" : "s");
+	return strcmp(*u, *v);
+}
+
+/*
+ * The functions' names, by frame id: the report's without the object,
+ * which the location's mapping holds, but for a name that functions of
+ * two objects share -- pprof adds functions up by name, so those keep
+ * their objects, as the report's rows do.
+ */
+static char **
+fn_names(const struct xset *x)
+{
+	char **name, **sorted, *shared;
+	const struct row *w;
+	size_t id, i, j;
+
+	name = xcalloc(x->nlabels + 1, sizeof(*name));
+	sorted = xcalloc(x->nlabels + 1, sizeof(*sorted));
+	for (id = 0; id < x->nlabels; id++) {
+		w = xset_row(x, id);
+		sorted[id] = name[id] = w != NULL ? row_name(w, ROWNAME_FILE) :
+		    xstrdup(x->labels[id]);
 	}
-	return l->ok ? &l->dl : NULL;
+	qsort(sorted, x->nlabels, sizeof(*sorted), cmp_name);
+	shared = xcalloc(x->nlabels + 1, 1);
+	for (id = 0; id < x->nlabels; id++) {
+		if ((w = xset_row(x, id)) == NULL || w->obj == NULL)
+			continue;
+		for (i = 0, j = x->nlabels; i < j; ) {	/* the first alike */
+			if (strcmp(sorted[i + (j - i) / 2], name[id]) < 0)
+				i += (j - i) / 2 + 1;
+			else
+				j = i + (j - i) / 2;
+		}
+		shared[id] = i + 1 < x->nlabels &&
+		    strcmp(sorted[i + 1], name[id]) == 0;
+	}
+	for (id = 0; id < x->nlabels; id++)
+		if (shared[id]) {
+			free(name[id]);
+			name[id] = xstrdup(x->labels[id]);
+		}
+	free(shared);
+	free(sorted);
+	return name;
 }
 
 /*
  * One location and one function, of the same id, a frame.  A frame is
  * a function, so its location is the function's entry, and the line
- * table's row there gives both the function's file and start line and
- * the location's line: the line of its opening, near enough to the
- * declaration for pprof -list to show the function.  No debug
- * information: no file, line 0.
+ * table's row there (srcline.c) gives both the function's file and
+ * start line and the location's line.  No debug information: no file,
+ * line 0.
  */
 static void
 frames(struct enc *e)
 {
 	const struct xset *x = e->x;
-	const struct dwline *dl;
-	const struct row *w;
 	const char *file;
+	char **fname;
 	uint32_t line;
 	size_t id, obj;
 	int64_t name;
 
+	fname = fn_names(x);
 	for (id = 0; id < x->nlabels; id++) {
-		w = xset_row(x, id);
 		obj = xset_object(x, id);
-		name = str(e, x->labels[id]);
-		file = NULL;
-		line = 0;
-		if (w != NULL && (dl = lines(e, obj)) != NULL &&
-		    dwline_find(dl, w->addr, &file, &line) == 0)
-			file = NULL;
-		if (file != NULL)
-			e->lines[obj].named = 1;
+		name = str(e, fname[id]);
+		free(fname[id]);
+		srcline_find(&e->src, id, &file, &line);
 		pb_uint(&e->sub, 1, id + 1 + e->idoff);
 		pb_uint(&e->sub, 2, name);
 		pb_uint(&e->sub, 3, name);
@@ -302,7 +308,7 @@ frames(struct enc *e)
 		if (obj < x->p->nobjs) {
 			pb_uint(&e->sub, 2, obj + 1 + e->objoff);
 			pb_uint(&e->sub, 3, OBJ_BASE(obj + e->objoff) +
-			    w->addr);
+			    xset_row(x, id)->addr);
 		}
 		pb_uint(&e->packed, 1, id + 1 + e->idoff);
 		if (line > 0)
@@ -310,6 +316,7 @@ frames(struct enc *e)
 		pb_msg(&e->sub, 4, &e->packed);
 		pb_msg(&e->out, 4, &e->sub);
 	}
+	free(fname);
 }
 
 /* The build-id as hex, as pprof keeps it. */
@@ -360,7 +367,7 @@ mappings(struct enc *e)
 		pb_uint(&e->sub, 6, build_id(e, o));
 		pb_uint(&e->sub, 7, 1);
 		/* has_filenames, has_line_numbers: frames() found some. */
-		if (e->lines != NULL && e->lines[i].named) {
+		if (srcline_used(&e->src, i)) {
 			pb_uint(&e->sub, 8, 1);
 			pb_uint(&e->sub, 9, 1);
 		}
@@ -390,29 +397,17 @@ put(struct enc *e, FILE *fp, const char **why)
 	return rc;
 }
 
-/* The line tables of x's objects, read for its frames, given back. */
-static void
-free_lines(struct enc *e)
-{
-	size_t i;
-
-	for (i = 0; e->lines != NULL && i < e->x->p->nobjs; i++)
-		if (e->lines[i].ok)
-			dwline_free(&e->lines[i].dl);
-	free(e->lines);
-	e->lines = NULL;
-}
-
 /* The profile of x, and with -d that of base, its values negative. */
 static void
 profiles(struct enc *e, const struct xset *x, const struct xset *base)
 {
 	e->x = x;
+	srcline_init(&e->src, x);
 	stack_samples(e);
 	call_samples(e);
 	frames(e);
 	mappings(e);
-	free_lines(e);
+	srcline_free(&e->src);
 	if (base == NULL)
 		return;
 	e->idoff = x->nlabels;

@@ -87,40 +87,6 @@ xset_round(double v, double *cum)
 	return whole(*cum) - before;
 }
 
-/* A row's name as the report prints it, printable, in a string. */
-static char *
-label(const struct row *w)
-{
-	char *s = NULL;
-	size_t len = 0, k;
-	FILE *fp;
-
-	if ((fp = open_memstream(&s, &len)) == NULL)
-		return xstrdup("?");
-	for (k = 0; k < w->nnames; k++) {
-		if (k > 0)
-			fputs(", ", fp);
-		put_text(fp, w->names[k]);
-	}
-	if (w->nnames == 0)
-		fputs("[unnamed]", fp);
-	if (w->file != NULL) {
-		fputs(" [", fp);
-		put_text(fp, w->file);
-		fputc(']', fp);
-	}
-	if (w->obj != NULL) {
-		fputs(" (", fp);
-		put_text(fp, w->obj);
-		fputc(')', fp);
-	}
-	if (fclose(fp) != 0 || s == NULL) {
-		free(s);
-		return xstrdup("?");
-	}
-	return s;
-}
-
 static void
 make_labels(struct xset *x)
 {
@@ -129,7 +95,7 @@ make_labels(struct xset *x)
 	x->nlabels = x->r->nrows + 4;
 	x->labels = xcalloc(x->nlabels, sizeof(*x->labels));
 	for (i = 0; i < x->r->nrows; i++)
-		x->labels[i] = label(x->r->byid[i]);
+		x->labels[i] = row_name(x->r->byid[i], ROWNAME_ALL);
 	x->labels[X_UNKNOWN(x)] = xstrdup("[unknown]");
 	x->labels[X_NOSTACK(x)] = xstrdup("[no stack]");
 	x->labels[X_CUT(x)] = xstrdup("[cut at the stack limit]");

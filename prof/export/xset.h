@@ -11,6 +11,7 @@
  *	callgrind.c	the callgrind format (KCachegrind)
  *	gmon.c		GNU gmon.out files (gprof)
  *	gzip.c		gzip: deflate blocks of their own or fixed codes, CRC-32
+ *	srcline.c	a frame's source file and line, by the line table
  *
  * Frames are row ids of the report, and four more: X_UNKNOWN for a
  * frame no row stands for (and the samples the report gives no
@@ -74,6 +75,17 @@ double		 xset_seconds(const struct xset *, double);
 char		*xset_title(const struct xset *);
 char		*xset_overhead(const struct xset *);
 uint64_t	 xset_round(double, double *);
+
+/* srcline.c: the line tables of a set's objects, read on first use */
+struct srclines {
+	const struct xset	*x;
+	struct objlines		*objs;	/* by object */
+};
+void		 srcline_init(struct srclines *, const struct xset *);
+int		 srcline_find(struct srclines *, size_t, const char **,
+		    uint32_t *);
+int		 srcline_used(const struct srclines *, size_t);
+void		 srcline_free(struct srclines *);
 
 /* gzip.c */
 uint32_t	 crc32_add(uint32_t, const unsigned char *, size_t);

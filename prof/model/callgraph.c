@@ -465,6 +465,25 @@ graph_compute(struct report *r, int est)
 		estimate(r);
 }
 
+/*
+ * Give back what graph_compute() worked out of g, keeping its arcs and
+ * stacks and what the files had, so that it can work the graph out
+ * again over arcs and stacks that were changed (focus.c).
+ */
+void
+graph_reset(struct graph *g)
+{
+	free(g->nodes);
+	free(g->rowest);
+	free(g->arcest);
+	g->nodes = NULL;
+	g->nnodes = 0;
+	g->rowest = g->arcest = NULL;
+	g->samples = g->overhead = g->unconfirmed = g->shortend = 0;
+	g->nounconf = 0;
+	g->estimated = 0;
+}
+
 void
 graph_free(struct graph *g)
 {

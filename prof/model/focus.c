@@ -154,44 +154,50 @@ keep_through(struct report *r, struct focus *f, const char *match,
 
 /*
  * Take out the rows with nothing left: new ids in the order of the old,
- * so that the arcs stay sorted by caller, then callee.
+ * so that the arcs stay sorted by caller, then callee.  The matching
+ * rows kept with time or calls are counted in f->matched.
  */
 static void
-drop_rows(struct report *r, const char *instack)
+drop_rows(struct report *r, struct focus *f, const char *match,
+    const char *instack)
 {
 	struct graph *g = &r->g;
-	size_t *to, i, n, k;
+	char *inarc;
+	size_t *newid, i, n, k, *id;
 
-	to = xcalloc(r->nrows + 1, sizeof(*to));
+	inarc = xcalloc(r->nrows + 1, 1);
+	newid = xcalloc(r->nrows + 1, sizeof(*newid));
 	for (i = 0; i < g->narcs; i++) {
 		if (g->arcs[i].from != ROW_NONE)
-			to[g->arcs[i].from] = 1;
-		to[g->arcs[i].to] = 1;
+			inarc[g->arcs[i].from] = 1;
+		inarc[g->arcs[i].to] = 1;
 	}
 	for (i = 0, n = 0; i < r->nrows; i++) {
+		newid[i] = ROW_NONE;
 		if (r->rows[i].samples <= 0 && r->rows[i].calls == 0 &&
-		    !instack[i] && !to[i]) {
-			to[i] = ROW_NONE;
+		    !instack[i] && !inarc[i])
 			continue;
-		}
 		r->rows[n] = r->rows[i];
 		r->rows[n].id = n;
 		r->rows[n].graphonly = r->rows[n].samples <= 0 &&
 		    r->rows[n].calls == 0;
-		to[i] = n++;
+		f->matched += match[i] && !r->rows[n].graphonly;
+		newid[i] = n++;
 	}
 	r->nrows = n;
 	for (i = 0; i < g->narcs; i++) {
 		if (g->arcs[i].from != ROW_NONE)
-			g->arcs[i].from = to[g->arcs[i].from];
-		g->arcs[i].to = to[g->arcs[i].to];
+			g->arcs[i].from = newid[g->arcs[i].from];
+		g->arcs[i].to = newid[g->arcs[i].to];
 	}
 	for (i = 0; i < g->nstacks; i++)
-		for (k = 0; k < g->stacks[i].depth; k++)
-			if (g->ids[g->stacks[i].first + k] != ROW_NONE)
-				g->ids[g->stacks[i].first + k] =
-				    to[g->ids[g->stacks[i].first + k]];
-	free(to);
+		for (k = 0; k < g->stacks[i].depth; k++) {
+			id = &g->ids[g->stacks[i].first + k];
+			if (*id != ROW_NONE)
+				*id = newid[*id];
+		}
+	free(inarc);
+	free(newid);
 }
 
 /* The rows in a kept stack. */
@@ -214,8 +220,10 @@ in_stacks(const struct report *r)
  * Cut report r, as attribute() made it with its graph (rows in the
  * order they were made), down to what passes through f's matches, and
  * work its graph out again; est as graph_compute() takes it.  f->all
- * and f->kept are the samples before and after, f->matched the rows
- * that matched.
+ * is what the focus can keep: the stacks' samples, since only they
+ * tell what passed through a match (the kernel's and the unsampled
+ * rows, in no stack, always go), or with no stacks the report's time.
+ * f->kept is what it kept, f->matched the matching rows kept.
  */
 void
 focus_apply(struct report *r, struct focus *f, int est)
@@ -224,24 +232,18 @@ focus_apply(struct report *r, struct focus *f, int est)
 	char *match, *reach, *instack;
 	size_t i;
 
-	f->all = r->total - r->overhead;
+	f->all = g->sampled ? g->samples : r->total - r->overhead;
 	f->kept = 0;
+	f->matched = 0;
 	match = xcalloc(r->nrows + 1, 1);
 	reach = xcalloc(r->nrows + 1, 1);
 	for (i = 0; i < r->nrows; i++)
-		f->matched += match[i] = (char)matches(f, &r->rows[i]);
+		match[i] = (char)matches(f, &r->rows[i]);
 	reach_callees(r, match, reach);
 	keep_through(r, f, match, reach);
 	instack = in_stacks(r);
-	drop_rows(r, instack);
-	free(g->nodes);
-	free(g->rowest);
-	free(g->arcest);
-	g->nodes = NULL;
-	g->rowest = g->arcest = NULL;
-	g->samples = g->overhead = g->unconfirmed = g->shortend = 0;
-	g->nounconf = 0;
-	g->estimated = 0;
+	drop_rows(r, f, match, instack);
+	graph_reset(g);
 	graph_compute(r, est);
 	r->total = r->attributed = f->kept;
 	r->overhead = r->unsampled = 0;

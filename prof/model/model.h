@@ -11,6 +11,7 @@
  *	rows.c		the rows named: entries, unnamed addresses, the
  *			kernel's time, clashing locals, what became of
  *			each object
+ *	rowname.c	a row's name as printed, the key views share
  *	callgraph.c	the call graph over rows: inclusive time measured
  *			from the stacks, arc times, gprof's estimate
  *	sort.c		the rows in the order the options ask for
@@ -165,19 +166,29 @@ size_t	graph_find(const struct graph *, size_t, size_t);
 const struct node *graph_node(const struct report *, const struct row *);
 double	graph_rowest(const struct report *, const struct row *);
 double	graph_arcest(const struct graph *, const struct cgarc *);
+void	graph_reset(struct graph *);
 void	graph_free(struct graph *);
 
 /* -f: the pattern, and what it kept of the report (focus.c). */
 struct focus {
 	regex_t		 re;
-	double		 all;		/* samples before, libmon's left out */
+	double		 all;		/* what focus can keep: the stacks'
+					   samples, libmon's left out (with
+					   no stacks, the report's total) */
 	double		 kept;		/* after: the report's new total */
-	size_t		 matched;	/* rows whose names matched */
+	size_t		 matched;	/* matching rows kept with time or
+					   calls */
 };
 
 /* focus.c */
 int	focus_compile(struct focus *, const char *, char *, size_t);
 void	focus_apply(struct report *, struct focus *, int);
+
+/* rowname.c: what row_name() puts after the names */
+#define ROWNAME_FILE	1	/* a clashing local's " [file]" */
+#define ROWNAME_OBJ	2	/* the object's " (obj)" */
+#define ROWNAME_ALL	(ROWNAME_FILE | ROWNAME_OBJ)
+char	*row_name(const struct row *, int);
 
 /* sort.c */
 void	report_sort(struct report *, const struct opts *);

@@ -12,9 +12,14 @@
  * reports are the same function when the report names them alike --
  * names, a clashing local's source file, the object -- never by
  * address, so that two builds of the program compare.  A function one
- * profile lacks counts as nothing there.  The lines go by the size of
- * the change in seconds, then in share, then in calls, largest first,
- * then by name; a total line ends the report.
+ * profile lacks counts as nothing there.  The changes are taken as
+ * printed (rounded to the hundredth of a second, the tenth of a point),
+ * so that no line says -0.00 and the order is the one the eye sees: by
+ * the size of the change in seconds, then in share, then in calls,
+ * largest first, then by name.  A function with no change in either
+ * has no line.  A column too narrow for a figure is widened, as the
+ * report's are.  A total line ends the report: each profile's seconds
+ * and their change, in seconds and in percent of the base's.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,35 +33,13 @@
 
 /* A function of either report, or of both. */
 struct dline {
-	char		*key;		/* the name the report prints */
+	char		*key;		/* the name the report prints,
+					   row_name() */
 	const struct row *w[2];		/* in the base, in the new one */
 	double		 secs;		/* change of seconds */
 	double		 share;		/* change of share, points */
 	int64_t		 calls;		/* change of calls */
 };
-
-/* Row w's name as the report prints it, in a string of its own. */
-static char *
-row_key(const struct row *w)
-{
-	char *s = NULL;
-	size_t len = 0, k;
-	FILE *fp;
-
-	if ((fp = open_memstream(&s, &len)) == NULL)
-		return xstrdup("?");
-	for (k = 0; k < w->nnames; k++)
-		fprintf(fp, "%s%s", k > 0 ? ", " : "", w->names[k]);
-	if (w->file != NULL)
-		fprintf(fp, " [%s]", w->file);
-	if (w->obj != NULL)
-		fprintf(fp, " (%s)", w->obj);
-	if (fclose(fp) != 0 || s == NULL) {
-		free(s);
-		return xstrdup("?");
-	}
-	return s;
-}
 
 static int
 cmp_key(const void *a, const void *b)
@@ -115,7 +98,7 @@ match_rows(struct report *r[2], size_t *nout)
 			if (r[k]->rows[i].samples <= 0 &&
 			    r[k]->rows[i].calls == 0)
 				continue;
-			d[n].key = row_key(&r[k]->rows[i]);
+			d[n].key = row_name(&r[k]->rows[i], ROWNAME_ALL);
 			d[n++].w[k] = &r[k]->rows[i];
 		}
 	qsort(d, n, sizeof(*d), cmp_key);
@@ -132,7 +115,17 @@ match_rows(struct report *r[2], size_t *nout)
 	return d;
 }
 
-/* The changes of line d, new less base. */
+/* v as printf prints it with prec decimals, and never -0. */
+static double
+printed(double v, int prec)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.*f", prec, v);
+	return strtod(buf, NULL) + 0.0;
+}
+
+/* The changes of line d, new less base, as printed. */
 static void
 changes(struct dline *d, struct report *r[2])
 {
@@ -147,28 +140,73 @@ changes(struct dline *d, struct report *r[2])
 		sh[k] = d->w[k]->samples * pct(r[k]);
 		c[k] = d->w[k]->calls;
 	}
-	d->secs = s[1] - s[0];
-	d->share = sh[1] - sh[0];
+	d->secs = printed(s[1] - s[0], 2);
+	d->share = printed(sh[1] - sh[0], 1);
 	d->calls = c[1] >= c[0] ? (int64_t)(c[1] - c[0] > INT64_MAX ?
 	    INT64_MAX : c[1] - c[0]) : -(int64_t)(c[0] - c[1] > INT64_MAX ?
 	    INT64_MAX : c[0] - c[1]);
 }
 
+/* The columns' widths: a blank, then the widest figure or heading. */
+enum { C_SECS, C_SHARE, C_BASE, C_NEW, C_CALLS, NCOLS };
+
+/* The figures of line d, in fig, each fit to print. */
 static void
-print_line(const struct dline *d, struct report *r[2])
+figures(const struct dline *d, struct report *r[2], char fig[NCOLS][32])
 {
 	double s[2];
 	size_t k;
 
 	for (k = 0; k < 2; k++)
 		s[k] = d->w[k] != NULL ? d->w[k]->samples * r[k]->period : 0;
-	printf("%+8.2f%+7.1f%9.2f%9.2f", d->secs, d->share, s[0], s[1]);
+	snprintf(fig[C_SECS], 32, "%+.2f", d->secs);
+	snprintf(fig[C_SHARE], 32, "%+.1f", d->share);
+	snprintf(fig[C_BASE], 32, "%.2f", s[0]);
+	snprintf(fig[C_NEW], 32, "%.2f", s[1]);
 	if (d->calls != 0)
-		printf("%+11" PRId64 "  ", d->calls);
+		snprintf(fig[C_CALLS], 32, "%+" PRId64, d->calls);
 	else
-		printf("%11s  ", "");
-	put_text(stdout, d->key);
-	putchar('\n');
+		fig[C_CALLS][0] = '\0';
+}
+
+static void
+print_line(const struct dline *d, struct report *r[2], const int *wid)
+{
+	char fig[NCOLS][32];
+	size_t k;
+
+	figures(d, r, fig);
+	for (k = 0; k < NCOLS; k++)
+		printf("%*s", wid[k], fig[k]);
+	fputs("  ", stdout);
+	printf("%s\n", d->key);	/* printable: row_name() */
+}
+
+/* Does line d say nothing: no change in seconds, share or calls? */
+static int
+unchanged(const struct dline *d)
+{
+	return d->secs == 0 && d->share == 0 && d->calls == 0;
+}
+
+/* The columns wide enough for the heading and every line's figures. */
+static void
+widths(const struct dline *d, size_t n, struct report *r[2], int *wid)
+{
+	static const int least[NCOLS] = { 8, 7, 9, 9, 11 };
+	char fig[NCOLS][32];
+	size_t i, k;
+	int len;
+
+	memcpy(wid, least, sizeof(least));
+	for (i = 0; i < n; i++) {
+		if (unchanged(&d[i]))
+			continue;
+		figures(&d[i], r, fig);
+		for (k = 0; k < NCOLS; k++)
+			if ((len = (int)strlen(fig[k]) + 1) > wid[k])
+				wid[k] = len;
+	}
 }
 
 /*
@@ -182,6 +220,7 @@ diff_print(struct report *rb, struct report *rn, const struct opts *o)
 	struct dline *d;
 	double t[2];
 	size_t i, n;
+	int wid[NCOLS];
 
 	report_sort(rb, o);	/* -C's names */
 	report_sort(rn, o);
@@ -189,16 +228,20 @@ diff_print(struct report *rb, struct report *rn, const struct opts *o)
 	for (i = 0; i < n; i++)
 		changes(&d[i], r);
 	qsort(d, n, sizeof(*d), cmp_change);
+	widths(d, n, r, wid);
 	if (!o->nohead)
-		printf("%8s%7s%9s%9s%11s  %s\n", "Seconds", "%Time", "Base",
-		    "New", "Calls", "Name");
+		printf("%*s%*s%*s%*s%*s  %s\n", wid[C_SECS], "Seconds",
+		    wid[C_SHARE], "%Time", wid[C_BASE], "Base", wid[C_NEW],
+		    "New", wid[C_CALLS], "Calls", "Name");
 	for (i = 0; i < n; i++)
-		print_line(&d[i], r);
+		if (!unchanged(&d[i]))
+			print_line(&d[i], r, wid);
 	for (i = 0; i < 2; i++)
 		t[i] = (r[i]->total - r[i]->overhead) * r[i]->period;
 	printf("\ntotal: %.2f s in the base, %.2f s in the new profile, "
-	    "%+.2f s (%+.1f%%)\n", t[0], t[1], t[1] - t[0],
-	    t[0] > 0 ? 100 * (t[1] - t[0]) / t[0] : 0.0);
+	    "%+.2f s (%+.1f%% of the base)\n", t[0], t[1],
+	    printed(t[1] - t[0], 2), t[0] > 0 ? printed(100 * (t[1] - t[0]) /
+	    t[0], 1) : 0.0);
 	for (i = 0; i < n; i++)
 		free(d[i].key);
 	free(d);

@@ -41,7 +41,7 @@ void	fig_right(FILE *, const char *, size_t, int);
 void	diff_print(struct report *, struct report *, const struct opts *);
 
 /* focusnote.c */
-void	focus_note(const struct focus *, const struct report *,
+void	focus_note(FILE *, const struct focus *, const struct report *,
 	    const struct opts *);
 
 /* graphprint.c */

@@ -701,17 +701,17 @@ totals_check()
 		    "clocks\n", got, want
 		exit got < want - 10 || got > want + 10 }' truth out.folded \
 	    >verdict || atf_fail "$1: $(cat verdict)"
-	if command -v go >/dev/null 2>&1; then
+	if [ -n "$go_check" ]; then
 		go tool pprof -top -nodefraction=0 -nodecount=100000 \
 		    out.pprof 2>/dev/null >top || atf_fail "go tool pprof failed"
 		pprof_leaves <top >pprof.rows
-		same_shares "$1: go tool pprof" rep.rows pprof.rows
+		# pprof's function names leave the object to the mapping.
+		sed 's/ ([^()]*)$//' rep.rows >rep.plain
+		same_shares "$1: go tool pprof" rep.plain pprof.rows
 		ms=$(sed -n 's/.* of \([0-9.]*\)ms total.*/\1/p' top)
 		awk -v m="$ms" -v w="$want" 'BEGIN { d = m / 1000 - w
 		    exit m == "" || d < -0.011 || d > 0.011 }' ||
 		    atf_fail "$1: go tool pprof says ${ms:-no} ms, the report $want s"
-	else
-		echo "go not installed: pprof read by t_expcheck only"
 	fi
 }
 
@@ -730,6 +730,29 @@ e2e_exports_hold_the_report_totals_body()
 	setup_export
 	prog=$srcdir/h_sysburn
 	ran=0
+	go_check=
+	totals_check perf perf_event
+	totals_check timer timer_create
+	[ $ran -gt 0 ] || atf_fail "no clock ran"
+}
+
+atf_test_case e2e_go_pprof_holds_the_report_totals
+e2e_go_pprof_holds_the_report_totals_head()
+{
+	atf_set descr "go tool pprof -top of the h_sysburn run's -F pprof" \
+	    "gives the report's seconds (libmon's apart) and each" \
+	    "function's flat% within 0.1 point of its row's share"
+}
+e2e_go_pprof_holds_the_report_totals_body()
+{
+	setup_export
+	command -v go >/dev/null 2>&1 ||
+	    atf_skip "go is not installed (golang-go): no go tool pprof"
+	HOME=$PWD
+	export HOME
+	prog=$srcdir/h_sysburn
+	ran=0
+	go_check=1
 	totals_check perf perf_event
 	totals_check timer timer_create
 	[ $ran -gt 0 ] || atf_fail "no clock ran"
@@ -740,13 +763,15 @@ exports_leave_overhead_apart_head()
 {
 	atf_set descr "libmon's own samples (20 of 130, in the SELF range" \
 	    "over libmon_part) are in no frame of any export and not in its total," \
-	    "as in no row of the report; the SVG's title and the pprof" \
-	    "comments give them apart, as the report's overhead line does"
+	    "as in no row of the report; the SVG's title gives them apart, as" \
+	    "the report's overhead line does (pprof_comment_gives_overhead_apart" \
+	    "reads pprof's comment)"
 }
-exports_leave_overhead_apart_body()
+
+# overhead_forge: forge's mon.out, but 130 samples: 20 in libmon_part
+# (slot 9), libmon's own.
+overhead_forge()
 {
-	setup_export
-	# forge's, but 130 samples: 20 in libmon_part (slot 9), libmon's.
 	{
 		cat <<EOF
 lpc $(gs 0)
@@ -761,6 +786,12 @@ EOF
 		work_counts
 		work_stacks
 	} | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+}
+
+exports_leave_overhead_apart_body()
+{
+	setup_export
+	overhead_forge
 	atf_check -o match:'^profiling overhead, not in the rows: 0\.20 s, 15\.4% of all samples' \
 	    "$PROF" "$GRAPH"
 	export_all "$GRAPH"
@@ -772,12 +803,26 @@ EOF
 	    atf_fail "libmon's code in a frame"
 	atf_check -o match:'t_graph: 1\.10 s of CPU \(profiling overhead apart: 0\.20 s, 15\.4% of all samples\);' \
 	    cat out.svg
-	if command -v go >/dev/null 2>&1; then
-		atf_check -o match:'profiling overhead apart: 0\.20 s, 15\.4% of all samples' \
-		    -e ignore go tool pprof -comments out.pprof
-	else
-		echo "go not installed: the pprof comment not read back"
-	fi
+}
+
+atf_test_case pprof_comment_gives_overhead_apart
+pprof_comment_gives_overhead_apart_head()
+{
+	atf_set descr "go tool pprof -comments of -F pprof gives libmon's" \
+	    "own time apart (0.20 s, 15.4% of all samples), as the" \
+	    "report's overhead line does"
+}
+pprof_comment_gives_overhead_apart_body()
+{
+	setup_export
+	command -v go >/dev/null 2>&1 ||
+	    atf_skip "go is not installed (golang-go): no go tool pprof"
+	HOME=$PWD
+	export HOME
+	overhead_forge
+	"$PROF" -F pprof "$GRAPH" >out.pprof || atf_fail "prof -F pprof"
+	atf_check -o match:'profiling overhead apart: 0\.20 s, 15\.4% of all samples' \
+	    -e ignore go tool pprof -comments out.pprof
 }
 
 # --- what the consumers make of callgrind and gmon ------------------------
@@ -922,9 +967,10 @@ atf_test_case e2e_callgrind_objects_and_files
 e2e_callgrind_objects_and_files_head()
 {
 	atf_set descr "-F callgrind names each function's object in ob= and" \
-	    "cob=, not in its name, and its file in fl= as '???', the" \
-	    "format's unknown file, never an object's path; callgrind_annotate" \
-	    "shows libc's functions under libc"
+	    "cob=, not in its name, and its file in fl=: the line table's" \
+	    "(h_qsort.c, built with -g) or '???', the format's unknown file," \
+	    "never an object's path; callgrind_annotate shows libc's" \
+	    "functions under libc and h_qsort.c's under their file"
 }
 e2e_callgrind_objects_and_files_body()
 {
@@ -934,11 +980,15 @@ e2e_callgrind_objects_and_files_body()
 	atf_check -o match:'^c?ob=\([0-9]+\) .*/libc\.so\.6$' cat out.cg
 	atf_check -o match:'^c?fn=\([0-9]+\) random$' cat out.cg
 	atf_check -o not-match:'^c?fn=.*\(libc\.so\.6\)' cat out.cg
-	# Every file field is the unknown file: prof knows no source here.
-	atf_check -o inline:"fl=(1) ???\n" -x \
-	    "grep -E '^c?fl=\([0-9]+\) ' out.cg | sort -u"
+	# The files named: the unknown one, h_qsort.c by its line table,
+	# and maybe libc's sources (a debug file of libc); no object.
+	grep -E '^c?fl=\([0-9]+\) ' out.cg | sed 's/^c//' | sort -u >fl
+	atf_check -o match:'^fl=\(1\) \?\?\?$' cat fl
+	atf_check -o match:'^fl=\([0-9]+\) /.*/h_qsort\.c$' cat fl
+	atf_check -o not-match:'\.so|h_qsort$' cat fl
 	annotate out.cg yes Samples >ann
-	atf_check -o match:'^\?\?\?:random \[.*/libc\.so\.6\]	' cat ann
+	atf_check -o match:'^[^:]*:random \[.*/libc\.so\.6\]	' cat ann
+	atf_check -o match:'^/.*/h_qsort\.c:cmp_int \[.*/h_qsort\]	' cat ann
 }
 
 atf_test_case e2e_callgrind_counted_calls_exact
@@ -975,7 +1025,7 @@ e2e_callgrind_counted_calls_exact_body()
 	awk '{ exit !($1 >= 4 && $2 >= 2) }' lines ||
 	    atf_fail "counted and inferred caller lines: $(cat lines)"
 	# main's calls of random, through rand without a frame: inferred.
-	atf_check -o match:'^ *0 +< \?\?\?:main \(1x\)' awk '
+	atf_check -o match:'^ *0 +< [^ ]*h_qsort\.c:main \(1x\)' awk '
 	    / < / { l[++k] = $0; next }
 	    / \* / { if ($0 ~ /:random /) for (i = 1; i <= k; i++)
 		if (l[i] ~ /:main \(/) print l[i]; k = 0 }' tree
@@ -999,7 +1049,7 @@ e2e_callgrind_without_stacks_inclusive_at_least_self_body()
 	    atf_fail "prof -F callgrind failed"
 	annotate out.cg no Samples | sort >self
 	annotate out.cg yes Samples | sort >incl
-	grep -q '^???:cmp_int .*	[1-9]' self ||
+	grep -q '^[^:]*:cmp_int .*	[1-9]' self ||
 	    atf_fail "precondition: cmp_int has no samples"
 	join -t '	' self incl | awk -F '\t' '$3 < $2 {
 	    print "callgrind_annotate: " $1 " inclusive " $3 " < self " $2;
@@ -1014,22 +1064,40 @@ atf_test_case e2e_gmon_library_without_samples
 e2e_gmon_library_without_samples_head()
 {
 	atf_set descr "A -pg shared library that made calls but took no" \
-	    "samples gets a gmon file with an empty histogram: gprof -p" \
-	    "reads it without 'missing histogram' and gprof -q shows its" \
-	    "arcs with no nan"
+	    "samples (a forged profile over t_graph and h_libcalls.so:" \
+	    "lib_outer calls lib_inner 1000 times) gets a gmon file with" \
+	    "an empty histogram: gprof -p reads it without 'missing" \
+	    "histogram' and gprof -q shows its arcs with no nan"
 }
 e2e_gmon_library_without_samples_body()
 {
 	setup_export
 	command -v gprof >/dev/null 2>&1 ||
 	    atf_skip "gprof not installed (Debian: binutils)"
-	prog=$srcdir/h_libcalls
 	lib=$srcdir/h_libcalls.so
-	atf_check "$prog"
-	"$PROF" -h "$prog" | awk '/\(h_libcalls.so\)$/ && $1 != "0.0" {
-	    exit 1 }' || atf_skip "the library took samples this run"
+	lid=$(readelf -n "$lib" | awk '/Build ID:/ { print $3 }')
+	[ -n "$lid" ] || atf_fail "no build-id in $lib"
+	# Where the library's functions are, and its call's return.
+	inner=$(nm "$lib" | awk '$3 == "lib_inner" { print "0x" $1 }')
+	outer=$(nm "$lib" | awk '$3 == "lib_outer" { print "0x" $1 }')
+	ret=$(objdump -d "$lib" | awk '/call.*<lib_inner@plt>/ { getline
+	    sub(/:.*/, ""); gsub(/ /, ""); print "0x" $0; exit }')
+	[ -n "$inner" ] && [ -n "$outer" ] && [ -n "$ret" ] ||
+	    atf_fail "lib_inner, lib_outer or the call not found in $lib"
+	b=$((0x7f0000000000))
+	forge mon.out <<EOF
+obj $(printf '0x%x' $b) $(printf '0x%x' $((b + 0x1000))) $(printf '0x%x' $((b + 0x2000))) $lid $lib
+cell $(printf '0x%x' $((b + inner + 4))) 1000
+cell $(printf '0x%x' $((b + outer + 13))) 1
+arc $(printf '0x%x' $((b + ret))) $(printf '0x%x' $((b + inner + 4))) 1000
+arc $(gs 0 48) $(printf '0x%x' $((b + outer + 13))) 1
+EOF
+	"$PROF" -h "$GRAPH" >report 2>err || atf_fail "prof: $(cat err)"
+	atf_check -o match:' 1000 .*lib_inner \(h_libcalls\.so\)$' cat report
+	awk '/\(h_libcalls\.so\)$/ && $1 != "0.0" { exit 1 }' report ||
+	    atf_fail "the library has samples: $(cat report)"
 	atf_check -o inline:"gmon.out\ngmon.h_libcalls.so.out\n" -e ignore \
-	    "$PROF" -F gmon "$prog"
+	    "$PROF" -F gmon "$GRAPH"
 	atf_check -o match:' 1000 .* lib_inner$' -e not-match:'histogram' \
 	    gprof -b -p "$lib" gmon.h_libcalls.so.out
 	atf_check -o match:'1000/1000 +lib_outer' -o not-match:'nan' \
@@ -1042,8 +1110,8 @@ e2e_callgrind_source_file_when_known_head()
 {
 	atf_set descr "-F callgrind gives a static whose name clashes (h_clash's" \
 	    "two helper()s) its source file in fl=, which callgrind_annotate" \
-	    "shows as FILE:helper, one for each; the other functions' file" \
-	    "is '???'"
+	    "shows as FILE:helper, one for each, by the line table (the" \
+	    "path it gives) as for every function with debug information"
 }
 e2e_callgrind_source_file_when_known_body()
 {
@@ -1055,10 +1123,10 @@ e2e_callgrind_source_file_when_known_body()
 	    atf_fail "prof -F callgrind failed"
 	atf_check -o inline:"fl=(N) ???\nfl=(N) clash_a.c\nfl=(N) clash_b.c\n" \
 	    -x "grep -E '^c?fl=\([0-9]+\) ' out.cg |
-	    sed 's/^c//; s/([0-9]*)/(N)/' | sort"
+	    sed 's/^c//; s/([0-9]*)/(N)/; s| /.*/| |' | sort -u"
 	annotate out.cg no Samples | sed 's/ \[[^]]*\]	/	/' | sort >self
 	atf_check -o inline:"clash_a.c:helper\nclash_b.c:helper\n" \
-	    -x "grep helper self | cut -f1"
+	    -x "grep helper self | cut -f1 | sed 's|.*/||'"
 	atf_check -o not-match:'helper \[' cat out.cg
 }
 
@@ -1134,6 +1202,10 @@ atf_init_test_cases()
 	atf_add_test_case pprof_bad_line_table_warns
 	atf_add_test_case dwline_agrees_with_addr2line
 	atf_add_test_case pprof_time_span_of_merged_files
+	atf_add_test_case e2e_go_pprof_holds_the_report_totals
+	atf_add_test_case pprof_comment_gives_overhead_apart
+	atf_add_test_case line_table_warning_once_printable
+	atf_add_test_case pprof_function_names_leave_object_to_mapping
 }
 
 # --- pprof for pprof and for services ---------------------------------
@@ -1398,7 +1470,7 @@ pprof_bad_line_table_warns_body()
 	    atf_fail "objcopy"
 	"$PROF" -F pprof bad >out.gz 2>err || atf_fail "prof: $(cat err)"
 	atf_check -o match:'^1$' sh -c 'wc -l <err'
-	atf_check -o match:'^prof: bad: \.debug_line: a line table runs past \.debug_line; 1 line table skipped$' cat err
+	atf_check -o match:'^prof: warning: bad: \.debug_line: a line table runs past \.debug_line; 1 line table skipped$' cat err
 	atf_check gzip -t out.gz
 	gzip -dc out.gz >out
 	atf_check -o ignore "$CHECK" pprof out
@@ -1415,7 +1487,7 @@ pprof_bad_line_table_warns_body()
 	objcopy --update-section .debug_line=garbled "$prog" bad2 ||
 	    atf_fail "objcopy"
 	"$PROF" -F pprof bad2 >out.gz 2>err || atf_fail "prof: $(cat err)"
-	atf_check -o match:'^prof: bad2: \.debug_line: a malformed line table; 1 line table skipped$' cat err
+	atf_check -o match:'^prof: warning: bad2: \.debug_line: a malformed line table; 1 line table skipped$' cat err
 	atf_check gzip -t out.gz
 	# Mutants: 8 random bytes each, in the first 400 bytes.
 	i=0
@@ -1510,4 +1582,60 @@ pprof_time_span_of_merged_files_body()
 	grep -q '^Samples' raw || atf_fail "no samples: $(cat raw)"
 	grep '^Time:\|^Duration:' raw && atf_fail "a time from an old file"
 	true
+}
+
+atf_test_case line_table_warning_once_printable
+line_table_warning_once_printable_head()
+{
+	atf_set descr "A malformed line table is one warning, 'warning:' and" \
+	    "the file's name made printable (a control byte as '?'), with" \
+	    "-F callgrind as with -F pprof: the two share the tables"
+}
+line_table_warning_once_printable_body()
+{
+	setup_export
+	prog=$srcdir/h_burn
+	atf_check "$prog" 300000 100
+	objcopy --dump-section .debug_line=line "$prog" || atf_fail "objcopy"
+	head -c 100 line >short
+	name=$(printf 'b\033ad')
+	objcopy --update-section .debug_line=short "$prog" "$name" ||
+	    atf_fail "objcopy"
+	for f in callgrind pprof; do
+		"$PROF" -F $f "$name" >out 2>err || atf_fail "prof: $(cat err)"
+		atf_check -o inline:"prof: warning: b?ad: .debug_line: a line table runs past .debug_line; 1 line table skipped\n" \
+		    cat err
+	done
+}
+
+atf_test_case pprof_function_names_leave_object_to_mapping
+pprof_function_names_leave_object_to_mapping_head()
+{
+	atf_set descr "-F pprof names a function as the report does less" \
+	    "its object, which the location's mapping holds: go tool pprof" \
+	    "-top shows libc's random as 'random', and -traces its object" \
+	    "apart; h_qsort.c's functions carry their source file"
+}
+pprof_function_names_leave_object_to_mapping_body()
+{
+	setup_export
+	command -v go >/dev/null 2>&1 ||
+	    atf_skip "go is not installed (golang-go): no go tool pprof"
+	HOME=$PWD
+	export HOME
+	prog=$srcdir/h_qsort
+	atf_check "$prog"
+	"$PROF" -h "$prog" >report || atf_fail "prof failed"
+	atf_check -o match:' random \(libc\.so\.6\)$' cat report
+	"$PROF" -F pprof "$prog" >out.pb || atf_fail "prof -F pprof failed"
+	go tool pprof -top -nodecount=100000 out.pb >top 2>err ||
+	    atf_fail "go tool pprof: $(cat err)"
+	atf_check -o match:'%  random$' cat top
+	atf_check -o not-match:'\(libc\.so\.6\)|\(h_qsort\)' cat top
+	go tool pprof -raw out.pb >raw 2>err || atf_fail "$(cat err)"
+	# random's location's mapping is libc's.
+	m=$(sed -n 's/^ *[0-9]*: 0x[0-9a-f]* M=\([0-9]*\) random :.*/\1/p' raw)
+	[ -n "$m" ] || atf_fail "no location of random: $(cat raw)"
+	atf_check -o match:"^$m: .*/libc\\.so\\.6 " cat raw
+	atf_check -o match:' M=[0-9]+ cmp_int /.*/h_qsort\.c:[0-9]+ ' cat raw
 }

@@ -80,7 +80,7 @@ focus_keeps_stacks_through_match_body()
 		exit bad
 	    }' truth r >verdict ||
 	    atf_fail "$(tr '\n' ' ' <verdict)report: $(tr '\n' ' ' <report)"
-	atf_check -o match:"^focus \\^via_a\\$: 1 function matches, [0-9.]+ s of [0-9.]+ s \\([0-9.]+%\\) kept\$" \
+	atf_check -o match:"^focus \\^via_a\\$: 1 function matches, [0-9.]+ s kept of the [0-9.]+ s in stacks \\([0-9.]+%\\)\$" \
 	    tail -1 report
 }
 
@@ -177,8 +177,8 @@ focus_no_match_warns_body()
 {
 	setup_focus
 	run 1 run.out truth
-	atf_check -e inline:"prof: warning: -f ^nosuch\$: no function of run.out matches\n" \
-	    -o match:'0 functions match, 0\.00 s of' \
+	atf_check -e inline:"prof: warning: -f ^nosuch\$: no function with time or calls in run.out matches\n" \
+	    -o match:'0 functions match, 0\.00 s kept of' \
 	    "$PROF" -f '^nosuch$' "$PROG" run.out
 }
 
@@ -219,7 +219,7 @@ diff_slower_part_first_body()
 		}
 	    }' diff >verdict ||
 	    atf_fail "$(tr '\n' ' ' <verdict) -- $(tr '\n' ' ' <diff)"
-	atf_check -o match:'^total: [0-9.]+ s in the base, [0-9.]+ s in the new profile, \+[0-9.]+ s \(\+[0-9.]+%\)$' \
+	atf_check -o match:'^total: [0-9.]+ s in the base, [0-9.]+ s in the new profile, \+[0-9.]+ s \(\+[0-9.]+% of the base\)$' \
 	    tail -1 diff
 	# Sorted by the size of the change.
 	awk 'NF >= 5 && $1 ~ /^[-+][0-9]/ { v = $1 < 0 ? -$1 : $1
@@ -267,16 +267,29 @@ diff_across_builds_body()
 atf_test_case diff_same_run_is_zero
 diff_same_run_is_zero_head()
 {
-	atf_set descr "-d of a profile against itself changes nothing"
+	atf_set descr "-d of a profile against itself changes nothing: no" \
+	    "function line (none has a change), the heading, and a total" \
+	    "line holding the report's seconds twice, +0.00 between them"
 }
 diff_same_run_is_zero_body()
 {
 	setup_focus
 	run 1 run.out truth
 	"$PROF" -d run.out "$PROG" run.out >diff || atf_fail "prof -d failed"
-	atf_check -o inline:"" awk 'NR > 1 && NF >= 5 && $1 ~ /^[-+]/ &&
-	    ($1 + 0 != 0 || $2 + 0 != 0)' diff
-	atf_check -o match:'^total: .* \+0\.00 s \(\+0\.0%\)$' tail -1 diff
+	# The profile has functions to compare: the report's three parts.
+	"$PROF" "$PROG" run.out | rows >r
+	atf_check -o inline:"3\n" sh -c \
+	    "awk '\$1 ~ /^(work|leaf_a|leaf_b)\$/ && \$2 > 0' r | wc -l | tr -d ' '"
+	# Three lines: the heading, a blank, the total; no function line.
+	atf_check -o inline:"3\n" sh -c 'wc -l <diff | tr -d " "'
+	atf_check -o match:'^ Seconds  %Time     Base      New      Calls  Name$' \
+	    head -1 diff
+	# The report's last Cumsecs: its seconds, all of them.
+	s=$("$PROF" "$PROG" run.out | awk '/^ *[0-9.]+ +[0-9.]+ +[0-9.]+ / { s = $3 }
+	    END { print s }')
+	[ "$s" != 0.00 ] || atf_fail "no seconds in the report"
+	atf_check -o match:"^total: $s s in the base, $s s in the new profile, \\+0\\.00 s \\(\\+0\\.0% of the base\\)\$" \
+	    tail -1 diff
 }
 
 atf_test_case diff_pprof_agrees_with_go_pprof
@@ -416,8 +429,129 @@ svg_search_box_body()
 		p = $3; sub(/%$/, "", p)
 		if ((p - w)^2 > 0.2^2) { printf "%s%% against %s%%\n", p, w; exit 1 }
 	    }' found >verdict || atf_fail "$(tr '\n' ' ' <verdict)"
+	# The share is of the graph, which leaves libmon's overhead out
+	# (the title's "of all samples" counts it in), and says so.
+	atf_check -o match:'^Matched \^work\$: [0-9.]+% of the graph \(overhead apart\), [0-9.]+ s$' \
+	    sed -n 2p found
 	atf_check -o inline:"frames 0\nnot a regular expression: (\n" \
 	    node "$srcdir/svgsearch.js" g.svg '('
+}
+
+# --- review of issue 26's focus and diff ------------------------------------
+
+atf_test_case diff_rebuilt_program_refused
+diff_rebuilt_program_refused_head()
+{
+	atf_set descr "-d whose base was taken of a build no longer there" \
+	    "(the program rebuilt in place) is one line naming the base" \
+	    "and -D, exit 1; -D naming the old build compares, -D naming" \
+	    "another build is refused"
+}
+diff_rebuilt_program_refused_body()
+{
+	setup_focus
+	other=$srcdir/h_focus_other
+	cp "$PROG" prog || atf_fail "cp"
+	PROG=./prog
+	run 1 base.out truth.base
+	cp "$other" prog || atf_fail "cp"
+	run 3 new.out truth.new
+	atf_check -s exit:1 -o empty \
+	    -e match:'^prof: -d base\.out: the build it was taken of is gone \(neither \./prog nor .*prog has its build-id\); keep the old program and name it with -D$' \
+	    "$PROF" -d base.out ./prog new.out
+	cp "$srcdir/h_focus" old || atf_fail "cp"
+	atf_check -e empty -o save:diff "$PROF" -d base.out -D old ./prog new.out
+	atf_check -o match:'^ +\+[0-9.]+ +\+[0-9.]+ +[0-9.]+ +[0-9.]+ +\+8  leaf_b$' \
+	    sed -n 2p diff
+	atf_check -s exit:1 -o empty \
+	    -e inline:"prof: -D ./prog: not the build base.out was taken of (its build-id differs)\n" \
+	    "$PROF" -d base.out -D ./prog ./prog new.out
+	atf_check -s exit:1 -o empty \
+	    -e inline:"prof: -D: names the program of -d's base; there is no -d\n" \
+	    "$PROF" -D old ./prog new.out
+}
+
+atf_test_case stats_under_focus_whole_profile
+stats_under_focus_whole_profile_head()
+{
+	atf_set descr "-s under -f gives the whole profile's statistics," \
+	    "those of -s alone, then one line on what -f kept"
+}
+stats_under_focus_whole_profile_body()
+{
+	setup_focus
+	run 1 run.out truth
+	"$PROF" -s "$PROG" run.out >/dev/null 2>whole || atf_fail "prof -s"
+	"$PROF" -s -f '^via_a$' "$PROG" run.out >/dev/null 2>focused ||
+	    atf_fail "prof -s -f"
+	grep -q '^overhead: ' whole || atf_fail "no overhead line"
+	grep -q '^samples: [1-9]' whole || atf_fail "no samples line"
+	atf_check -o file:whole sed '$d' focused
+	atf_check -o match:'^focus \^via_a\$: 1 function matches, [0-9.]+ s kept of the [0-9.]+ s in stacks \([0-9.]+%\)$' \
+	    tail -1 focused
+}
+
+atf_test_case diff_lines_as_printed
+diff_lines_as_printed_head()
+{
+	atf_set descr "-d's lines are sorted by the change as printed, none" \
+	    "says -0.00 or -0.0, none is without a change, and each holds" \
+	    "its base and new seconds (change = new - base, to 0.01)"
+}
+diff_lines_as_printed_body()
+{
+	setup_focus
+	run 3 base.out truth.base
+	run 1 new.out truth.new
+	"$PROF" -d base.out "$PROG" new.out >diff || atf_fail "prof -d failed"
+	awk 'NR > 1 && NF >= 5 && $1 ~ /^[-+][0-9]/' diff >lines
+	[ "$(wc -l <lines)" -ge 3 ] || atf_fail "too few lines: $(tr '\n' ' ' <diff)"
+	grep -q -- '-0\.00* ' lines && atf_fail "-0: $(tr '\n' ' ' <lines)"
+	awk '{ v = $1 < 0 ? -$1 : $1
+		if (NR > 1 && v > last) { print "unsorted: " $0; exit 1 }
+		last = v
+		if ($1 + 0 == 0 && $2 + 0 == 0 && $5 !~ /^[-+][0-9]/) {
+			print "no change: " $0; exit 1 }
+		if (($4 - $3 - $1)^2 > 0.0101^2) { print "sum: " $0; exit 1 }
+	    }' lines >verdict || atf_fail "$(tr '\n' ' ' <verdict)"
+	atf_check -o match:'^ +-[0-9.]+ +-[0-9.]+ +[0-9.]+ +[0-9.]+ +-8  leaf_b$' \
+	    head -1 lines
+}
+
+atf_test_case diff_ignores_report_options
+diff_ignores_report_options_head()
+{
+	atf_set descr "-d with -q, -i, -e or a sort option warns once," \
+	    "naming them, and prints the difference as without them"
+}
+diff_ignores_report_options_body()
+{
+	setup_focus
+	run 1 run.out truth
+	"$PROF" -d run.out "$PROG" run.out >plain || atf_fail "prof -d"
+	atf_check -o file:plain \
+	    -e inline:"prof: warning: -d ignores -n, -i, -q, -e: a difference is one list, by the size of the change\n" \
+	    "$PROF" -d run.out -q -i -e -n "$PROG" run.out
+	atf_check -o file:plain \
+	    -e inline:"prof: warning: -d ignores -I: a difference is one list, by the size of the change\n" \
+	    "$PROF" -d run.out -I "$PROG" run.out
+}
+
+atf_test_case focus_everything_keeps_all
+focus_everything_keeps_all_head()
+{
+	atf_set descr "-f . keeps 100.0% of what the focus can keep, and" \
+	    "counts as matching the functions it shows (time or calls)"
+}
+focus_everything_keeps_all_body()
+{
+	setup_focus
+	run 1 run.out truth
+	"$PROF" -f . "$PROG" run.out >report || atf_fail "prof -f ."
+	n=$(rows <report | wc -l | tr -d ' ')
+	[ "$n" -ge 3 ] || atf_fail "rows: $(tr '\n' ' ' <report)"
+	atf_check -o match:"^focus \\.: $n functions match, ([0-9.]+) s kept of the [0-9.]+ s in stacks \\(100\\.0%\\)\$" \
+	    tail -1 report
 }
 
 atf_init_test_cases()
@@ -435,4 +569,9 @@ atf_init_test_cases()
 	atf_add_test_case diff_other_formats_refused
 	atf_add_test_case sort_by_inclusive_time
 	atf_add_test_case svg_search_box
+	atf_add_test_case diff_rebuilt_program_refused
+	atf_add_test_case stats_under_focus_whole_profile
+	atf_add_test_case diff_lines_as_printed
+	atf_add_test_case diff_ignores_report_options
+	atf_add_test_case focus_everything_keeps_all
 }

@@ -1164,7 +1164,7 @@ bad_option_prints_usage_head()
 bad_option_prints_usage_body()
 {
 	setup_prof
-	usage='usage: prof [-CehipqsuVz] [-a | -c | -I | -n | -t] [-o | -x] [-g | -l] [-d base] [-F format] [-f regex] [-m mdata] [prog [mdata ...]]\n'
+	usage='usage: prof [-CehipqsuVz] [-a | -c | -I | -n | -t] [-o | -x] [-g | -l] [-d base [-D baseprog]] [-F format] [-f regex] [-m mdata] [prog [mdata ...]]\n'
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" -Q
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" --help
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" -m
@@ -3949,4 +3949,27 @@ atf_init_test_cases()
 	atf_add_test_case e2e_shared_library
 	atf_add_test_case e2e_jit_code_named
 	atf_add_test_case e2e_graph_measured
+	atf_add_test_case diff_columns_widen
+}
+
+atf_test_case diff_columns_widen
+diff_columns_widen_head()
+{
+	atf_set descr "-d widens a column too narrow for a figure, with its" \
+	    "heading, as the report does: a change of 5000000000000 calls" \
+	    "keeps a blank before it and the name in line"
+}
+diff_columns_widen_body()
+{
+	setup_graph
+	forge_work base.out </dev/null
+	echo "cell $(gs 3 5) 5000000000000" | forge_work new.out
+	"$PROF" -d base.out "$GRAPH" new.out >diff 2>err ||
+	    atf_fail "prof -d: $(cat err)"
+	atf_check -o match:'^ +\+0\.00 +\+0\.0 +1\.00 +1\.00 +\+5000000000000  work$' \
+	    cat diff
+	# The heading's Calls ends where the figures' column does.
+	h=$(head -1 diff | awk '{ print index($0, "Calls") + 4 }')
+	l=$(grep ' work$' diff | awk '{ print index($0, "+5000000000000") + 13 }')
+	[ "$h" = "$l" ] || atf_fail "Calls ends at $h, the figure at $l: $(cat diff)"
 }

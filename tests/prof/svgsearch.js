@@ -5,7 +5,7 @@
 // usage: node svgsearch.js FILE.svg REGEX
 //
 // Prints "frames N" (the boxes turned magenta), then the line the
-// script wrote ("Matched REGEX: P% of all samples, S s").
+// script wrote ("Matched REGEX: P% of the graph (overhead apart), S s").
 
 'use strict';
 const fs = require('fs');
