@@ -266,6 +266,15 @@ lines(struct enc *e, size_t obj)
  * the location's line: the line of its opening, near enough to the
  * declaration for pprof -list to show the function.  No debug
  * information: no file, line 0.
+ *
+ * The name is the report's; the system name, the symbol's own first
+ * name.  They must differ wherever the report's adds to the symbol's:
+ * pprof takes a function whose two names are equal for one it may
+ * shorten, and one with brackets or "::" in its name for a demangled
+ * C++ one, whose parenthesised parameters it cuts -- the object
+ * "(libc.so.6)" of "[unnamed code] (libc.so.6)" with them, so that
+ * every object's unnamed code would print alike.  A name of its own
+ * (the program's, a marker frame) is left to pprof as it would be.
  */
 static void
 frames(struct enc *e)
@@ -274,14 +283,22 @@ frames(struct enc *e)
 	const struct dwline *dl;
 	const struct row *w;
 	const char *file;
+	char *own;
 	uint32_t line;
 	size_t id, obj;
-	int64_t name;
+	int64_t name, sysname;
 
 	for (id = 0; id < x->nlabels; id++) {
 		w = xset_row(x, id);
 		obj = xset_object(x, id);
 		name = str(e, x->labels[id]);
+		sysname = name;
+		if (w != NULL && w->nnames > 0) {
+			own = printable(w->names[0]);
+			if (strcmp(own, x->labels[id]) != 0)
+				sysname = str(e, own);
+			free(own);
+		}
 		file = NULL;
 		line = 0;
 		if (w != NULL && (dl = lines(e, obj)) != NULL &&
@@ -291,7 +308,7 @@ frames(struct enc *e)
 			e->lines[obj].named = 1;
 		pb_uint(&e->sub, 1, id + 1 + e->idoff);
 		pb_uint(&e->sub, 2, name);
-		pb_uint(&e->sub, 3, name);
+		pb_uint(&e->sub, 3, sysname);
 		if (file != NULL)
 			pb_uint(&e->sub, 4, str(e, file));
 		if (line > 0)

@@ -1130,6 +1130,7 @@ atf_init_test_cases()
 	atf_add_test_case pprof_bad_line_table_warns
 	atf_add_test_case dwline_agrees_with_addr2line
 	atf_add_test_case pprof_time_span_of_merged_files
+	atf_add_test_case pprof_unnamed_code_keeps_its_object
 }
 
 # --- pprof for pprof and for services ---------------------------------
@@ -1506,4 +1507,38 @@ pprof_time_span_of_merged_files_body()
 	grep -q '^Samples' raw || atf_fail "no samples: $(cat raw)"
 	grep '^Time:\|^Duration:' raw && atf_fail "a time from an old file"
 	true
+}
+
+atf_test_case pprof_unnamed_code_keeps_its_object
+pprof_unnamed_code_keeps_its_object_head()
+{
+	atf_set descr "go tool pprof names each object's [unnamed code] with" \
+	    "its object, as the report does, and keeps two objects' apart:" \
+	    "pprof cuts what is in parentheses from a name with brackets" \
+	    "unless the profile's system name says it is the symbol's own"
+}
+pprof_unnamed_code_keeps_its_object_body()
+{
+	setup_export
+	need_go
+	{
+		work_stacks
+		echo "obj 0x7f0000000000 0x7f0000001000 0x7f0000002000 - /nonexistent/libx.so"
+		echo "obj 0x7f1000000000 0x7f1000001000 0x7f1000002000 - /nonexistent/liby.so"
+		echo "stack 3 0 0x7f0000001010 $(gs 7 16) $(gs 0 48)"
+		echo "stack 2 0 0x7f1000001010 $(gs 7 16) $(gs 0 48)"
+		echo "pcs 0x7f0000001010 3"
+		echo "pcs 0x7f1000001010 2"
+	} | forge mon.out
+	"$PROF" -F pprof "$GRAPH" >out.pb.gz 2>err || atf_fail "$(cat err)"
+	go tool pprof -top -nodefraction=0 out.pb.gz >top 2>err ||
+	    atf_fail "$(cat err)"
+	for o in "30ms.*\[unnamed code\] (/nonexistent/libx.so)$" \
+	    "20ms.*\[unnamed code\] (/nonexistent/liby.so)$"; do
+		grep -q "$o" top || atf_fail "no /$o/ in: $(cat top)"
+	done
+	# The program's own names are as they were: equal, for pprof to
+	# treat as it treats any.
+	go tool pprof -raw out.pb.gz >raw 2>err || atf_fail "$(cat err)"
+	grep -q " M=1 sorter :0 s=0$" raw || atf_fail "sorter: $(cat raw)"
 }
