@@ -3830,6 +3830,40 @@ e2e_graph_measured_body()
 	    atf_fail "no estimate of costly_caller -> work: $(cat graph)"
 }
 
+atf_test_case mdata_histogram_cut_short
+mdata_histogram_cut_short_head()
+{
+	atf_set descr "A mon.out cut inside its histogram, on a WORD boundary," \
+	    "is a Premature EOF when its RUN record's scale says how many" \
+	    "bins cover [lpc, hpc): a real run's file less 2 bytes, and a" \
+	    "forged one of 13 bins where 14 cover the range; without a" \
+	    "scale the classic layout still reads"
+}
+mdata_histogram_cut_short_body()
+{
+	setup_prof
+	hdr="lpc $(slot 0)
+hpc $(slot 14)"
+	printf '%s\nhist 14\nrun clock=1 period=1000000 in=0 scale=2048\n' \
+	    "$hdr" | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+	atf_check -o ignore -e ignore "$PROF" "$SYMS"
+	printf '%s\nhist 13\nrun clock=1 period=1000000 in=0 scale=2048\n' \
+	    "$hdr" | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+	mdata_error "Premature EOF"
+	printf '%s\nhist 13\nrun clock=1 period=1000000 in=0 scale=0\n' \
+	    "$hdr" | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+	atf_check -o ignore -e ignore "$PROF" "$SYMS"
+	# A real run, its file cut by one WORD as a full disk would.
+	prog=$(atf_get_srcdir)/h_burn
+	rm -f mon.out
+	PROFSTACK=0 atf_check "$prog" 300000 10
+	atf_check -o ignore "$PROF" "$prog" mon.out
+	n=$(wc -c <mon.out)
+	head -c $((n - 2)) mon.out >cut.out
+	atf_check -s exit:1 -o empty -e inline:"prof: cut.out: Premature EOF\n" \
+	    "$PROF" "$prog" cut.out
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case report_sorted_by_time
@@ -3949,4 +3983,5 @@ atf_init_test_cases()
 	atf_add_test_case e2e_shared_library
 	atf_add_test_case e2e_jit_code_named
 	atf_add_test_case e2e_graph_measured
+	atf_add_test_case mdata_histogram_cut_short
 }
