@@ -251,6 +251,9 @@ lines(struct enc *e, size_t obj)
 			return NULL;
 		path = st->debug != NULL ? st->debug : st->path;
 		l->ok = dwline_load(&l->dl, path, &why) == 0;
+		if (l->ok && l->dl.packed != NULL)
+			warnx("%s: .debug_line: %s; no source lines from it",
+			    path, l->dl.packed);
 		if (l->ok && l->dl.nbad > 0)
 			warnx("%s: .debug_line: %s; %zu line table%s "
 			    "skipped", path, l->dl.why, l->dl.nbad,

@@ -1131,6 +1131,7 @@ atf_init_test_cases()
 	atf_add_test_case dwline_agrees_with_addr2line
 	atf_add_test_case pprof_time_span_of_merged_files
 	atf_add_test_case pprof_unnamed_code_keeps_its_object
+	atf_add_test_case pprof_lines_from_compressed_debug_info
 }
 
 # --- pprof for pprof and for services ---------------------------------
@@ -1541,4 +1542,45 @@ pprof_unnamed_code_keeps_its_object_body()
 	# treat as it treats any.
 	go tool pprof -raw out.pb.gz >raw 2>err || atf_fail "$(cat err)"
 	grep -q " M=1 sorter :0 s=0$" raw || atf_fail "sorter: $(cat raw)"
+}
+
+atf_test_case pprof_lines_from_compressed_debug_info
+pprof_lines_from_compressed_debug_info_head()
+{
+	atf_set descr "A program whose debug sections are zlib-compressed" \
+	    "(gcc -gz, objcopy --compress-debug-sections, distributions'" \
+	    "debug files) gives go tool pprof the same files and lines as" \
+	    "the program uncompressed; one compressed with zstd, which prof" \
+	    "does not read, none, and a warning naming it"
+	atf_set require.progs objcopy
+}
+pprof_lines_from_compressed_debug_info_body()
+{
+	setup_export
+	need_go
+	prog=$srcdir/h_burn
+	burn_run "$prog"
+	objcopy --compress-debug-sections=zlib "$prog" app.z ||
+	    atf_fail "objcopy failed"
+	readelf -S app.z | grep -A1 ' .debug_line ' | grep -q ' C ' ||
+	    atf_fail "app.z: .debug_line not compressed"
+	for p in "$prog" app.z; do
+		"$PROF" -F pprof "$p" >out.pb.gz 2>err ||
+		    atf_fail "prof failed: $(cat err)"
+		[ -s err ] && atf_fail "$p: prof warned: $(cat err)"
+		go tool pprof -raw out.pb.gz >raw 2>err || atf_fail "$(cat err)"
+		awk '/^Locations/ { on = 1; next } /^Mappings/ { on = 0 }
+		    on && $3 == "M=1" { print $4, $5, $6 }' raw >locs.${p##*/}
+	done
+	grep -q ' /[^ ]*/h_burn.c:[1-9]' locs.app.z ||
+	    atf_fail "no source lines: $(cat locs.app.z)"
+	cmp -s locs.h_burn locs.app.z ||
+	    atf_fail "compressed: $(cat locs.app.z); plain: $(cat locs.h_burn)"
+	if objcopy --compress-debug-sections=zstd "$prog" app.zst 2>/dev/null
+	then
+		atf_check -o save:zst.pb.gz -e inline:"prof: app.zst: .debug_line: compressed with zstd, which prof does not read; no source lines from it\n" \
+		    "$PROF" -F pprof app.zst
+		go tool pprof -raw zst.pb.gz >raw 2>err || atf_fail "$(cat err)"
+		grep ' M=1 burn50 :0 s=0$' raw || atf_fail "zstd: $(cat raw)"
+	fi
 }
