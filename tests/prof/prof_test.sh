@@ -3864,6 +3864,37 @@ hpc $(slot 14)"
 	    "$PROF" "$prog" cut.out
 }
 
+atf_test_case e2e_thread_routine_calls_counted
+e2e_thread_routine_calls_counted_head()
+{
+	atf_set descr "A thread's routine, which libmon's thread start calls," \
+	    "is called with its calls counted (3/3) by the caller the" \
+	    "stacks show over libmon's frames, the C library's thread" \
+	    "start; callgrind's total of counted calls is the overhead" \
+	    "line's, every call counted"
+}
+e2e_thread_routine_calls_counted_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_threads
+	atf_check "$prog" 3 2000000
+	"$PROF" -q "$prog" >q 2>err || atf_fail "prof -q failed: $(cat err)"
+	# The line above routine's own: its one caller.
+	awk '/^\[[0-9]+\] .* routine \[[0-9]+\]$/ { print prev } { prev = $0 }' \
+	    q >caller
+	grep -Eq '^ +[0-9.]+ +[0-9.]+ +3/3 +[^ ].* \[[0-9]+\]$' caller ||
+	    atf_fail "routine's caller: $(cat caller); graph: $(cat q)"
+	grep -q 'routine' caller && atf_fail "routine calls itself: $(cat q)"
+	"$PROF" "$prog" >report 2>err || atf_fail "prof failed: $(cat err)"
+	calls=$(sed -n 's/.*, \([0-9]*\) calls counted$/\1/p' report)
+	[ "$calls" = 34 ] || atf_fail "calls counted: $calls: $(cat report)"
+	command -v callgrind_annotate >/dev/null 2>&1 || return 0
+	"$PROF" -F callgrind "$prog" >cg 2>err || atf_fail "$(cat err)"
+	total=$(callgrind_annotate cg |
+	    awk '/PROGRAM TOTALS/ { gsub(",", "", $5); print $5 }')
+	[ "$total" = 34 ] || atf_fail "callgrind counted $total, not 34"
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case report_sorted_by_time
@@ -3984,4 +4015,5 @@ atf_init_test_cases()
 	atf_add_test_case e2e_jit_code_named
 	atf_add_test_case e2e_graph_measured
 	atf_add_test_case mdata_histogram_cut_short
+	atf_add_test_case e2e_thread_routine_calls_counted
 }
