@@ -278,26 +278,43 @@ fn_names(const struct xset *x)
  * table's row there (srcline.c) gives both the function's file and
  * start line and the location's line.  No debug information: no file,
  * line 0.
+ *
+ * The name is fn_names()'; the system name, the symbol's own first
+ * name.  They must differ wherever the name adds to the symbol's:
+ * pprof takes a function whose two names are equal for one it may
+ * shorten, and one with brackets or "::" in its name for a demangled
+ * C++ one, whose parenthesised parameters it cuts -- the object
+ * "(libc.so.6)" of "[unnamed code] (libc.so.6)" with them, so that
+ * every object's unnamed code would print alike.  A name of its own
+ * (the program's, a marker frame) is left to pprof as it would be.
  */
 static void
 frames(struct enc *e)
 {
 	const struct xset *x = e->x;
+	const struct row *w;
 	const char *file;
-	char **fname;
+	char **fname, *own;
 	uint32_t line;
 	size_t id, obj;
-	int64_t name;
+	int64_t name, sysname;
 
 	fname = fn_names(x);
 	for (id = 0; id < x->nlabels; id++) {
+		w = xset_row(x, id);
 		obj = xset_object(x, id);
-		name = str(e, fname[id]);
+		name = sysname = str(e, fname[id]);
+		if (w != NULL && w->nnames > 0) {
+			own = printable(w->names[0]);
+			if (strcmp(own, fname[id]) != 0)
+				sysname = str(e, own);
+			free(own);
+		}
 		free(fname[id]);
 		srcline_find(&e->src, id, &file, &line);
 		pb_uint(&e->sub, 1, id + 1 + e->idoff);
 		pb_uint(&e->sub, 2, name);
-		pb_uint(&e->sub, 3, name);
+		pb_uint(&e->sub, 3, sysname);
 		if (file != NULL)
 			pb_uint(&e->sub, 4, str(e, file));
 		if (line > 0)
@@ -308,7 +325,7 @@ frames(struct enc *e)
 		if (obj < x->p->nobjs) {
 			pb_uint(&e->sub, 2, obj + 1 + e->objoff);
 			pb_uint(&e->sub, 3, OBJ_BASE(obj + e->objoff) +
-			    xset_row(x, id)->addr);
+			    w->addr);
 		}
 		pb_uint(&e->packed, 1, id + 1 + e->idoff);
 		if (line > 0)

@@ -53,6 +53,12 @@ object_lines(struct srclines *sl, size_t obj)
 		return NULL;
 	path = st->debug != NULL ? st->debug : st->path;
 	l->ok = dwline_load(&l->dl, path, &why) == 0;
+	if (l->ok && l->dl.packed != NULL) {
+		s = printable(path);
+		warnx("warning: %s: .debug_line: %s; no source lines from it",
+		    s, l->dl.packed);
+		free(s);
+	}
 	if (l->ok && l->dl.nbad > 0) {
 		s = printable(path);
 		warnx("warning: %s: .debug_line: %s; %zu line table%s "

@@ -67,6 +67,10 @@ struct attr {
 	struct report		*r;
 	size_t			*arcto;		/* each arc's callee row */
 	size_t			*byfrom;	/* arcs by return address */
+	size_t			*through;	/* caller, callee pairs the
+						   stacks join over libmon's
+						   frames (graph_stacks()) */
+	size_t			 nthrough, throughcap;
 	const struct symtab	*hintst[2];	/* where the last lookups */
 	size_t			 hint[2];	/* of each kind ended */
 };

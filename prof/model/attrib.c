@@ -491,6 +491,61 @@ call_elsewhere(const struct attr *a, const struct frame *fr, size_t callee)
 	return any;
 }
 
+/* A pair of the stacks with libmon's frames between: caller, callee. */
+static void
+through_add(struct attr *a, size_t from, size_t to)
+{
+	a->through = xgrow(a->through, &a->throughcap, a->nthrough * 2, 2,
+	    sizeof(*a->through));
+	a->through[a->nthrough * 2] = from;
+	a->through[a->nthrough * 2 + 1] = to;
+	a->nthrough++;
+}
+
+/*
+ * Calls that libmon's code made for the program: its thread start
+ * calls the routine pthread_create() was given.  mcount counts them on
+ * an arc from libmon's code, which every view leaves out, as the stacks
+ * leave out its frames, so that a thread's routine looks called by the
+ * C library's thread start.  The counts go to that pair, where the
+ * stacks show the callee under libmon's frames below one caller only:
+ * its calls are then counted, not inferred, and add up to its #Calls.
+ */
+static void
+graph_through(struct attr *a)
+{
+	const struct parc *pa;
+	struct graph *g = &a->r->g;
+	struct cgarc *c;
+	size_t i, k, to, from;
+
+	for (i = 0; i < a->p->narcs && a->nthrough > 0; i++) {
+		pa = &a->p->arcs[i];
+		if ((to = a->arcto[i]) >= ROW_SELF ||
+		    graph_row(a, pa->fobj, pa->from, 0) != ROW_SELF)
+			continue;
+		for (k = 0, from = ROW_NONE; k < a->nthrough; k++) {
+			if (a->through[k * 2 + 1] != to)
+				continue;
+			if (from != ROW_NONE && from != a->through[k * 2])
+				break;
+			from = a->through[k * 2];
+		}
+		if (k < a->nthrough || from == ROW_NONE)
+			continue;
+		g->arcs = xgrow(g->arcs, &g->arccap, g->narcs, 1,
+		    sizeof(*g->arcs));
+		c = &g->arcs[g->narcs++];
+		memset(c, 0, sizeof(*c));
+		c->from = from;
+		c->to = to;
+		c->calls = pa->count;
+		c->counted = 1;
+	}
+	free(a->through);
+	a->through = NULL;
+}
+
 /*
  * The stacks, as rows.  A stack that ends in libmon's code is
  * profiling's time, as its sample is in the flat report; libmon's
@@ -508,7 +563,7 @@ graph_stacks(struct attr *a)
 	const struct frame *fr;
 	struct graph *g = &a->r->g;
 	struct cgstack *s;
-	size_t i, j, id, below;
+	size_t i, j, id, below, inner;
 
 	g->stacks = xcalloc(p->nstacks + 1, sizeof(*g->stacks));
 	for (i = 0; i < p->nstacks; i++) {
@@ -527,16 +582,19 @@ graph_stacks(struct attr *a)
 		    sizeof(*g->ids));
 		g->skipped = xgrow(g->skipped, &g->skipcap, g->nids,
 		    ps->depth, sizeof(*g->skipped));
-		for (j = 0, below = ROW_NONE; j < ps->depth; j++) {
+		for (j = 0, below = inner = ROW_NONE; j < ps->depth; j++) {
 			if ((id = graph_row(a, fr[j].obj, fr[j].addr, 0)) ==
 			    ROW_SELF) {
 				below = ROW_SELF;
 				continue;
 			}
+			if (below == ROW_SELF && inner < ROW_SELF &&
+			    id < ROW_SELF)
+				through_add(a, id, inner);
 			g->skipped[g->nids] = below < ROW_SELF &&
 			    (fr[j].obj == OBJ_NONE ||
 			    call_elsewhere(a, &fr[j], below));
-			g->ids[g->nids++] = below = id;
+			g->ids[g->nids++] = below = inner = id;
 		}
 		s->depth = g->nids - s->first;
 	}
@@ -697,6 +755,7 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	if (wants_graph(o)) {
 		graph_arcs(&a);
 		graph_stacks(&a);
+		graph_through(&a);
 	}
 	free(a.arcto);
 	free(a.byfrom);

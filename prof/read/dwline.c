@@ -6,7 +6,10 @@
  * dwline_load() runs the line program of every unit once and keeps
  * the rows, sorted by address, with the units' file names joined to
  * their directories; dwline_find() is then a binary search.  A file
- * without .debug_line has an empty table, which is no error.
+ * without .debug_line has an empty table, which is no error; so has
+ * one whose table is compressed in a way prof cannot undo (packed says
+ * why), which its caller warns of.  A zlib-compressed one is read
+ * inflated (elf_sections()).
  *
  * Everything read is bounds-checked against its section, and every
  * step of a line program consumes a byte of it, so a hostile file can
@@ -906,6 +909,7 @@ dwline_load(struct dwline *dl, const char *path, const char **why)
 	l.dl = dl;
 	if (elf_sections(path, secnames, l.sec, NSECS, why) != 0)
 		return -1;
+	dl->packed = l.sec[S_LINE].packed;
 	if (l.sec[S_LINE].data != NULL)
 		read_units(&l);
 	settle(dl);

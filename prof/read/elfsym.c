@@ -807,11 +807,60 @@ symtab_lookup(const struct symtab *st, uint64_t addr)
 }
 
 /*
+ * A compressed section read, made its plain bytes: an Elf64_Chdr, then
+ * a zlib stream of ch_size bytes.  No stream inflates more than 1032
+ * times its size (deflate's longest match for a bit or two), so a
+ * header that says more lies, and is not given the memory it asks.
+ */
+static void
+unpack(struct elfsec *sec)
+{
+	Elf64_Chdr ch;
+	unsigned char *out;
+	size_t in;
+
+	if (sec->size < sizeof(ch)) {
+		sec->packed = "its compression header is cut short";
+		goto none;
+	}
+	memcpy(&ch, sec->data, sizeof(ch));
+	if (ch.ch_type != ELFCOMPRESS_ZLIB) {
+		sec->packed = ch.ch_type == 2 ? "compressed with zstd, which "
+		    "prof does not read" : "compressed by an unknown method";
+		goto none;
+	}
+	in = sec->size - sizeof(ch);
+	if (ch.ch_size / 1032 > in || ch.ch_size > SIZE_MAX - 1) {
+		sec->packed = "its compressed data is damaged";
+		goto none;
+	}
+	out = xmalloc((size_t)ch.ch_size + 1);
+	if (inflate_zlib(sec->data + sizeof(ch), in, out,
+	    (size_t)ch.ch_size) != 0) {
+		free(out);
+		sec->packed = "its compressed data is damaged";
+		goto none;
+	}
+	out[ch.ch_size] = '\0';
+	free(sec->data);
+	sec->data = out;
+	sec->size = (size_t)ch.ch_size;
+	return;
+none:
+	free(sec->data);
+	sec->data = NULL;
+	sec->size = 0;
+}
+
+/*
  * The sections of the ELF file at path named names[0..n), each read
  * whole into secs[i] (a NUL after its bytes), for readers of its debug
- * information.  A section that is absent, has no bytes in the file or
- * is compressed (SHF_COMPRESSED: prof has no inflate) is left NULL.
- * 0, or -1 with *why set when the file is no ELF64 x86_64 file.
+ * information.  A section compressed with zlib (SHF_COMPRESSED, as gcc
+ * -gz and distributions' debug files have them) is read inflated.  A
+ * section that is absent or has no bytes in the file is left NULL; so
+ * is one compressed otherwise (zstd) or whose compressed bytes are
+ * damaged, with secs[i].packed saying so.  0, or -1 with *why set when
+ * the file is no ELF64 x86_64 file.
  */
 int
 elf_sections(const char *path, const char *const *names,
@@ -826,12 +875,13 @@ elf_sections(const char *path, const char *const *names,
 	if (elf_open(&e, path) == 0) {
 		for (i = 0; i < n; i++) {
 			if ((s = find_named(&e, names[i])) == NULL ||
-			    s->sh_type == SHT_NOBITS ||
-			    (s->sh_flags & SHF_COMPRESSED) != 0)
+			    s->sh_type == SHT_NOBITS)
 				continue;
 			if ((secs[i].data = readsec(&e, s)) == NULL)
 				break;
 			secs[i].size = (size_t)s->sh_size;
+			if ((s->sh_flags & SHF_COMPRESSED) != 0)
+				unpack(&secs[i]);
 		}
 		rc = i == n ? 0 : -1;
 	}

@@ -477,6 +477,29 @@ mfile_free(struct mfile *f)
 }
 
 /*
+ * A histogram cut short.  The classic layout runs the histogram to the
+ * end of the file, so a file cut inside it (a disk that filled as the
+ * program exited) reads as a shorter histogram, its last bins' samples
+ * silently gone.  The RUN record's scale says how long it is: monitor()
+ * takes the largest scale whose bins, 2^17 / scale bytes each, cover
+ * [lpc, hpc) with the words it has, so a whole histogram holds at least
+ * (hpc - lpc) * scale / 2^17 of them.  Scales 0 to 2 say nothing of the
+ * length (none recorded, or profil()'s one bin).
+ */
+static int
+hist_whole(struct mfile *f)
+{
+	unsigned __int128 need;
+
+	if (!f->hasrun || f->run.scale <= 2)
+		return 0;
+	need = (unsigned __int128)(f->hpc - f->lpc) * f->run.scale;
+	if ((unsigned __int128)f->nhist << 17 < need)
+		return f->why = premature, -1;
+	return 0;
+}
+
+/*
  * Parse and check the file f->buf[0..f->len): the classic part, then
  * the extension records.  0, or -1 with f->why the reason.
  */
@@ -485,5 +508,5 @@ mfile_parse(struct mfile *f)
 {
 	if (parse_classic(f) != 0 || gather_ext(f) != 0 || parse_ext(f) != 0)
 		return -1;
-	return 0;
+	return hist_whole(f);
 }

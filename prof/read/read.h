@@ -227,6 +227,7 @@ struct symtab {
 struct elfsec {
 	unsigned char	*data;		/* NULL: absent */
 	size_t		 size;
+	const char	*packed;	/* compressed and not read: why */
 };
 
 /*
@@ -251,6 +252,8 @@ struct dwline {
 	size_t		 nfiles, filecap;
 	size_t		 nbad;		/* units skipped as malformed */
 	const char	*why;		/* the reason for the first of them */
+	const char	*packed;	/* .debug_line compressed, not read:
+					   why (elfsec.packed) */
 };
 
 /* monread.c */
@@ -276,6 +279,9 @@ size_t	symtab_lookup(const struct symtab *, uint64_t);
 size_t	symtab_upper(const struct symtab *, uint64_t);
 int	elf_sections(const char *, const char *const *, struct elfsec *,
 	    size_t, const char **);
+
+/* inflate.c */
+int	inflate_zlib(const unsigned char *, size_t, unsigned char *, size_t);
 
 /* dwline.c */
 int	dwline_load(struct dwline *, const char *, const char **);

@@ -1206,6 +1206,8 @@ atf_init_test_cases()
 	atf_add_test_case pprof_comment_gives_overhead_apart
 	atf_add_test_case line_table_warning_once_printable
 	atf_add_test_case pprof_function_names_leave_object_to_mapping
+	atf_add_test_case pprof_unnamed_code_keeps_its_object
+	atf_add_test_case pprof_lines_from_compressed_debug_info
 }
 
 # --- pprof for pprof and for services ---------------------------------
@@ -1638,4 +1640,79 @@ pprof_function_names_leave_object_to_mapping_body()
 	[ -n "$m" ] || atf_fail "no location of random: $(cat raw)"
 	atf_check -o match:"^$m: .*/libc\\.so\\.6 " cat raw
 	atf_check -o match:' M=[0-9]+ cmp_int /.*/h_qsort\.c:[0-9]+ ' cat raw
+}
+
+atf_test_case pprof_unnamed_code_keeps_its_object
+pprof_unnamed_code_keeps_its_object_head()
+{
+	atf_set descr "go tool pprof names each object's [unnamed code] with" \
+	    "its object, as the report does, and keeps two objects' apart:" \
+	    "pprof cuts what is in parentheses from a name with brackets" \
+	    "unless the profile's system name says it is the symbol's own"
+}
+pprof_unnamed_code_keeps_its_object_body()
+{
+	setup_export
+	need_go
+	{
+		work_stacks
+		echo "obj 0x7f0000000000 0x7f0000001000 0x7f0000002000 - /nonexistent/libx.so"
+		echo "obj 0x7f1000000000 0x7f1000001000 0x7f1000002000 - /nonexistent/liby.so"
+		echo "stack 3 0 0x7f0000001010 $(gs 7 16) $(gs 0 48)"
+		echo "stack 2 0 0x7f1000001010 $(gs 7 16) $(gs 0 48)"
+		echo "pcs 0x7f0000001010 3"
+		echo "pcs 0x7f1000001010 2"
+	} | forge mon.out
+	"$PROF" -F pprof "$GRAPH" >out.pb.gz 2>err || atf_fail "$(cat err)"
+	go tool pprof -top -nodefraction=0 out.pb.gz >top 2>err ||
+	    atf_fail "$(cat err)"
+	for o in "30ms.*\[unnamed code\] (/nonexistent/libx.so)$" \
+	    "20ms.*\[unnamed code\] (/nonexistent/liby.so)$"; do
+		grep -q "$o" top || atf_fail "no /$o/ in: $(cat top)"
+	done
+	# The program's own names are as they were: equal, for pprof to
+	# treat as it treats any.
+	go tool pprof -raw out.pb.gz >raw 2>err || atf_fail "$(cat err)"
+	grep -q " M=1 sorter :0 s=0$" raw || atf_fail "sorter: $(cat raw)"
+}
+
+atf_test_case pprof_lines_from_compressed_debug_info
+pprof_lines_from_compressed_debug_info_head()
+{
+	atf_set descr "A program whose debug sections are zlib-compressed" \
+	    "(gcc -gz, objcopy --compress-debug-sections, distributions'" \
+	    "debug files) gives go tool pprof the same files and lines as" \
+	    "the program uncompressed; one compressed with zstd, which prof" \
+	    "does not read, none, and a warning naming it"
+	atf_set require.progs objcopy
+}
+pprof_lines_from_compressed_debug_info_body()
+{
+	setup_export
+	need_go
+	prog=$srcdir/h_burn
+	burn_run "$prog"
+	objcopy --compress-debug-sections=zlib "$prog" app.z ||
+	    atf_fail "objcopy failed"
+	readelf -S app.z | grep -A1 ' .debug_line ' | grep -q ' C ' ||
+	    atf_fail "app.z: .debug_line not compressed"
+	for p in "$prog" app.z; do
+		"$PROF" -F pprof "$p" >out.pb.gz 2>err ||
+		    atf_fail "prof failed: $(cat err)"
+		[ -s err ] && atf_fail "$p: prof warned: $(cat err)"
+		go tool pprof -raw out.pb.gz >raw 2>err || atf_fail "$(cat err)"
+		awk '/^Locations/ { on = 1; next } /^Mappings/ { on = 0 }
+		    on && $3 == "M=1" { print $4, $5, $6 }' raw >locs.${p##*/}
+	done
+	grep -q ' /[^ ]*/h_burn.c:[1-9]' locs.app.z ||
+	    atf_fail "no source lines: $(cat locs.app.z)"
+	cmp -s locs.h_burn locs.app.z ||
+	    atf_fail "compressed: $(cat locs.app.z); plain: $(cat locs.h_burn)"
+	if objcopy --compress-debug-sections=zstd "$prog" app.zst 2>/dev/null
+	then
+		atf_check -o save:zst.pb.gz -e inline:"prof: app.zst: .debug_line: compressed with zstd, which prof does not read; no source lines from it\n" \
+		    "$PROF" -F pprof app.zst
+		go tool pprof -raw zst.pb.gz >raw 2>err || atf_fail "$(cat err)"
+		grep ' M=1 burn50 :0 s=0$' raw || atf_fail "zstd: $(cat raw)"
+	fi
 }

@@ -120,7 +120,8 @@ $(PT)/h_libcalls: $(PT)/libcalls_main.c $(PT)/h_libcalls.so lib/libmon.a \
 	    $(PT_LIBS) -Wl,--export-dynamic-symbol=mcount -Wl,-rpath,'$$ORIGIN'
 
 # prof's DWARF line-table reader alone, for comparison with addr2line.
-DWLINE_SRC = prof/read/dwline.c prof/read/elfsym.c prof/util/xmalloc.c
+DWLINE_SRC = prof/read/dwline.c prof/read/elfsym.c prof/read/inflate.c \
+	prof/util/xmalloc.c
 $(PT)/t_dwline: $(PT)/t_dwline.c $(DWLINE_SRC) $(HDRS) $(PT)/local.mk
 	$(CC) $(TEST_CFLAGS) -Iprof -o $@ $< $(DWLINE_SRC)
 

@@ -3830,6 +3830,71 @@ e2e_graph_measured_body()
 	    atf_fail "no estimate of costly_caller -> work: $(cat graph)"
 }
 
+atf_test_case mdata_histogram_cut_short
+mdata_histogram_cut_short_head()
+{
+	atf_set descr "A mon.out cut inside its histogram, on a WORD boundary," \
+	    "is a Premature EOF when its RUN record's scale says how many" \
+	    "bins cover [lpc, hpc): a real run's file less 2 bytes, and a" \
+	    "forged one of 13 bins where 14 cover the range; without a" \
+	    "scale the classic layout still reads"
+}
+mdata_histogram_cut_short_body()
+{
+	setup_prof
+	hdr="lpc $(slot 0)
+hpc $(slot 14)"
+	printf '%s\nhist 14\nrun clock=1 period=1000000 in=0 scale=2048\n' \
+	    "$hdr" | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+	atf_check -o ignore -e ignore "$PROF" "$SYMS"
+	printf '%s\nhist 13\nrun clock=1 period=1000000 in=0 scale=2048\n' \
+	    "$hdr" | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+	mdata_error "Premature EOF"
+	printf '%s\nhist 13\nrun clock=1 period=1000000 in=0 scale=0\n' \
+	    "$hdr" | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+	atf_check -o ignore -e ignore "$PROF" "$SYMS"
+	# A real run, its file cut by one WORD as a full disk would.
+	prog=$(atf_get_srcdir)/h_burn
+	rm -f mon.out
+	PROFSTACK=0 atf_check "$prog" 300000 10
+	atf_check -o ignore "$PROF" "$prog" mon.out
+	n=$(wc -c <mon.out)
+	head -c $((n - 2)) mon.out >cut.out
+	atf_check -s exit:1 -o empty -e inline:"prof: cut.out: Premature EOF\n" \
+	    "$PROF" "$prog" cut.out
+}
+
+atf_test_case e2e_thread_routine_calls_counted
+e2e_thread_routine_calls_counted_head()
+{
+	atf_set descr "A thread's routine, which libmon's thread start calls," \
+	    "is called with its calls counted (3/3) by the caller the" \
+	    "stacks show over libmon's frames, the C library's thread" \
+	    "start; callgrind's total of counted calls is the overhead" \
+	    "line's, every call counted"
+}
+e2e_thread_routine_calls_counted_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_threads
+	atf_check "$prog" 3 2000000
+	"$PROF" -q "$prog" >q 2>err || atf_fail "prof -q failed: $(cat err)"
+	# The line above routine's own: its one caller.
+	awk '/^\[[0-9]+\] .* routine \[[0-9]+\]$/ { print prev } { prev = $0 }' \
+	    q >caller
+	grep -Eq '^ +[0-9.]+ +[0-9.]+ +3/3 +[^ ].* \[[0-9]+\]$' caller ||
+	    atf_fail "routine's caller: $(cat caller); graph: $(cat q)"
+	grep -q 'routine' caller && atf_fail "routine calls itself: $(cat q)"
+	"$PROF" "$prog" >report 2>err || atf_fail "prof failed: $(cat err)"
+	calls=$(sed -n 's/.*, \([0-9]*\) calls counted$/\1/p' report)
+	[ "$calls" = 34 ] || atf_fail "calls counted: $calls: $(cat report)"
+	command -v callgrind_annotate >/dev/null 2>&1 || return 0
+	"$PROF" -F callgrind "$prog" >cg 2>err || atf_fail "$(cat err)"
+	total=$(callgrind_annotate cg |
+	    awk '/PROGRAM TOTALS/ { gsub(",", "", $5); print $5 }')
+	[ "$total" = 34 ] || atf_fail "callgrind counted $total, not 34"
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case report_sorted_by_time
@@ -3950,6 +4015,8 @@ atf_init_test_cases()
 	atf_add_test_case e2e_jit_code_named
 	atf_add_test_case e2e_graph_measured
 	atf_add_test_case diff_columns_widen
+	atf_add_test_case mdata_histogram_cut_short
+	atf_add_test_case e2e_thread_routine_calls_counted
 }
 
 atf_test_case diff_columns_widen
