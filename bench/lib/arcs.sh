@@ -125,7 +125,10 @@ arcs_link() {
 		[ $((at1 - at0)) -ge 5 ] &&
 		    log "bench: linked $lp.$lv: $((at1 - at0)) s"
 	fi
-	ln -s "$PWD/$lx" "$B/$lp.$lv"
+	case $lx in
+	/*)	ln -s "$lx" "$B/$lp.$lv" ;;
+	*)	ln -s "$PWD/$lx" "$B/$lp.$lv" ;;
+	esac
 }
 
 # What every program is made of: the driver, the floor, arcsfn.c's
