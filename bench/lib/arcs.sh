@@ -20,9 +20,11 @@
 # there too, and linked again only when what they are made of changes
 # (libmon.a, for mon).  At a million functions generating takes minutes
 # and linking about ten seconds of CPU a build: the bench says how
-# long, when it does them.
+# long, when it does them.  BENCH_CACHE names another cache directory
+# (another checkout's bench/cache), so that a second tree need not
+# generate them again.
 
-ACACHE=bench/cache/arcs
+ACACHE=${BENCH_CACHE:-bench/cache}/arcs
 ARCSPART=100000		# functions a part
 ARCSPROGS=""
 
@@ -123,7 +125,10 @@ arcs_link() {
 		[ $((at1 - at0)) -ge 5 ] &&
 		    log "bench: linked $lp.$lv: $((at1 - at0)) s"
 	fi
-	ln -s "$PWD/$lx" "$B/$lp.$lv"
+	case $lx in
+	/*)	ln -s "$lx" "$B/$lp.$lv" ;;
+	*)	ln -s "$PWD/$lx" "$B/$lp.$lv" ;;
+	esac
 }
 
 # What every program is made of: the driver, the floor, arcsfn.c's
