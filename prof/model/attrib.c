@@ -104,13 +104,64 @@ bin_range(const struct profile *p, size_t i, uint64_t *lo, uint64_t *hi)
 	*hi = b > UINT64_MAX - p->lpc ? UINT64_MAX : p->lpc + b;
 }
 
+/*
+ * How many functions of t start at or below addr: symtab_upper(), by an
+ * index made on first use.  The text from the first function's address
+ * is cut into buckets of 2^upshift bytes, about one a function, and
+ * upidx[b] holds how many functions start below bucket b; a binary
+ * search of a table of a million functions costs some twenty cache
+ * misses, and the stacks of a long run have tens of millions of frames
+ * to look up, at random.
+ */
+static size_t
+upper(struct otab *t, uint64_t addr)
+{
+	const struct symtab *st = &t->st;
+	size_t n = st->nfuncs, lo, hi, mid, b;
+	uint64_t base, span;
+
+	if (n < 64 || n > UINT32_MAX)
+		return symtab_upper(st, addr);
+	base = st->funcs[0].addr;
+	if (t->upidx == NULL) {
+		span = st->funcs[n - 1].addr - base;
+		for (t->upshift = 0; (span >> t->upshift) > n; t->upshift++)
+			;
+		t->nupidx = (size_t)(span >> t->upshift) + 1;
+		t->upidx = xcalloc(t->nupidx + 1, sizeof(*t->upidx));
+		for (b = 0, lo = 0; b <= t->nupidx; b++) {
+			while (lo < n && st->funcs[lo].addr - base <
+			    ((uint64_t)b << t->upshift))
+				lo++;
+			t->upidx[b] = (uint32_t)lo;
+		}
+	}
+	if (addr < base)
+		return 0;
+	if ((b = (size_t)((addr - base) >> t->upshift)) >= t->nupidx)
+		return n;
+	/* Functions below bucket b start below addr; from bucket b + 1 on,
+	   above it. */
+	lo = t->upidx[b];
+	hi = t->upidx[b + 1];
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (st->funcs[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The first function that may overlap [lo, ...). */
 static size_t
-first_overlap(const struct symtab *st, uint64_t lo)
+first_overlap(struct otab *t, uint64_t lo)
 {
+	const struct symtab *st = &t->st;
 	size_t n;
 
-	n = symtab_upper(st, lo);
+	n = upper(t, lo);
 	return n > 0 && st->funcs[n - 1].end > lo ? n - 1 : n;
 }
 
@@ -131,7 +182,7 @@ share_bin(struct otab *t, uint64_t lo, uint64_t hi, double count)
 	uint64_t covered = 0, ov;
 	size_t k, k0;
 
-	k0 = first_overlap(st, lo);
+	k0 = first_overlap(t, lo);
 	for (k = k0; k < st->nfuncs && st->funcs[k].addr < hi;
 	    k = group_end(st, k))
 		covered += overlap(&st->funcs[k], lo, hi);
@@ -181,38 +232,14 @@ share_page(struct otab *t, const struct place *pl)
 	return share_bin(t, lo, lo + 4096, pl->samples);
 }
 
-/*
- * The function of st holding addr, or SIZE_MAX: symtab_lookup(), but
- * from where the last lookup of the same kind (0 or 1) ended when addr
- * lies beyond it.  Cells and callees come in address order, and a
- * million binary searches from the top of a table of a million
- * functions were most of the time their attribution took.
- */
+/* The function of t holding addr, or SIZE_MAX: symtab_lookup(). */
 static size_t
-lookup(struct attr *a, int kind, const struct symtab *st, uint64_t addr)
+lookup(struct otab *t, uint64_t addr)
 {
-	size_t lo, hi, mid, step, n = st->nfuncs;
+	const struct symtab *st = &t->st;
+	size_t lo;
 
-	lo = a->hintst[kind] == st ? a->hint[kind] : 0;
-	if (lo >= n || st->funcs[lo].addr > addr)
-		lo = symtab_upper(st, addr);
-	else {
-		/* funcs[lo] starts at or below addr: gallop on from it */
-		for (step = 1; step < n - lo && st->funcs[lo + step].addr <=
-		    addr; step *= 2)
-			lo += step;
-		hi = step < n - lo ? lo + step : n;
-		for (lo++; lo < hi; ) {
-			mid = lo + (hi - lo) / 2;
-			if (st->funcs[mid].addr <= addr)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-	}
-	/* lo: how many functions start at or below addr */
-	a->hintst[kind] = st;
-	a->hint[kind] = lo > 0 ? lo - 1 : 0;
+	lo = upper(t, addr);
 	if (lo == 0 || addr >= st->funcs[lo - 1].end)
 		return SIZE_MAX;
 	return lo - 1;
@@ -234,7 +261,7 @@ attribute_places(struct attr *a)
 		a->r->cellscalled += pl->count > 0;
 		t = otab(a, pl->obj);
 		k = t == NULL || pl->addr == 0 ? SIZE_MAX :
-		    lookup(a, 1, &t->st, pl->addr - 1);
+		    lookup(t, pl->addr - 1);
 		if (k != SIZE_MAX && t->st.funcs[k].folded)
 			continue;	/* -l: classic credits no other */
 		if (k != SIZE_MAX) {
@@ -253,7 +280,7 @@ attribute_places(struct attr *a)
 			a->r->attributed += shared;
 			continue;
 		}
-		k = t == NULL ? SIZE_MAX : lookup(a, 0, &t->st, pl->addr);
+		k = t == NULL ? SIZE_MAX : lookup(t, pl->addr);
 		if (k != SIZE_MAX) {
 			t->ents[t->st.funcs[k].entry].samples += pl->samples;
 			a->r->attributed += pl->samples;
@@ -284,7 +311,7 @@ graph_place(struct attr *a, size_t obj, uint64_t addr, int cell,
 
 	*t = otab(a, obj);
 	f = *t == NULL || (cell && addr == 0) ? SIZE_MAX :
-	    lookup(a, cell, &(*t)->st, addr - (cell ? 1 : 0));
+	    lookup(*t, addr - (cell ? 1 : 0));
 	if (f != SIZE_MAX && (*k = (*t)->st.funcs[f].entry) != SIZE_MAX)
 		return *k == (*t)->selfent ? F_SELF : F_ENTRY;
 	if (a->o->progonly || obj == OBJ_MAIN)
@@ -622,6 +649,7 @@ report_free(struct report *r)
 		free(tabs[i].label);
 		free(tabs[i].ents);
 		free(tabs[i].rowid);
+		free(tabs[i].upidx);
 	}
 	free(tabs);
 	free(r->rows);

@@ -32,6 +32,7 @@
  * them: the arcs inside carry no time, and callers from outside share
  * the whole cycle's.
  */
+#include <err.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,29 +53,42 @@ cmp_cgarc(const void *a, const void *b)
 	return 0;
 }
 
-/* The index of the arc from -> to, or SIZE_MAX. */
+/*
+ * The index of the arc from -> to, or SIZE_MAX: among the arcs from
+ * row from alone, once graph_compute() has indexed them (a search of
+ * ten million arcs for each pair of ten million stack frames missed
+ * the cache at every step).
+ */
 size_t
 graph_find(const struct graph *g, size_t from, size_t to)
 {
 	struct cgarc key;
-	const struct cgarc *c;
+	const struct cgarc *c, *v = g->arcs;
+	size_t n = g->narcs;
 
+	if (from < g->nfrom) {
+		v = g->arcs + g->from1st[from];
+		n = g->from1st[from + 1] - g->from1st[from];
+	}
 	key.from = from;
 	key.to = to;
-	c = bsearch(&key, g->arcs, g->narcs, sizeof(*g->arcs), cmp_cgarc);
+	c = bsearch(&key, v, n, sizeof(*v), cmp_cgarc);
 	return c == NULL ? SIZE_MAX : (size_t)(c - g->arcs);
 }
 
+/* Where the arcs from each row begin, for graph_find(). */
 static void
-add_arc(struct graph *g, size_t from, size_t to)
+index_from(struct graph *g, size_t nrows)
 {
-	struct cgarc *c;
+	size_t i, k;
 
-	g->arcs = xgrow(g->arcs, &g->arccap, g->narcs, 1, sizeof(*g->arcs));
-	c = &g->arcs[g->narcs++];
-	memset(c, 0, sizeof(*c));
-	c->from = from;
-	c->to = to;
+	g->nfrom = nrows;
+	g->from1st = xcalloc(nrows + 1, sizeof(*g->from1st));
+	for (i = 0, k = 0; i <= nrows; i++) {
+		while (k < g->narcs && g->arcs[k].from < i)
+			k++;
+		g->from1st[i] = k;
+	}
 }
 
 static void
@@ -89,24 +103,60 @@ add_cgarc(void *into, const void *from)
 
 /*
  * Every pair of adjacent frames becomes an arc too, of no calls; then
- * arcs of the same two rows are one.
+ * arcs of the same two rows are one.  The pairs, ten million for a
+ * million stacks, are gathered as keys, caller over callee, sorted and
+ * made distinct apart from the counted arcs, and the two sorted lists
+ * merged: the arcs of 48 bytes are made once for each distinct pair.
  */
 static void
-join_arcs(struct graph *g)
+join_arcs(struct graph *g, size_t nrows)
 {
 	const struct cgstack *s;
 	const size_t *id;
-	size_t i, j;
+	struct cgarc *v, *c;
+	uint64_t *key, *tmp, *k;
+	size_t i, j, n = 0, m, a, b;
 
-	for (i = 0; i < g->nstacks; i++) {
+	g->narcs = sortsum(g->arcs, g->narcs, sizeof(*g->arcs), cmp_cgarc,
+	    add_cgarc);
+	if (nrows > UINT32_MAX)
+		errx(1, "%zu rows: too many for the call graph", nrows);
+	for (i = 0; i < g->nstacks; i++)
+		n += g->stacks[i].depth > 0 ? g->stacks[i].depth - 1 : 0;
+	key = xcalloc(n + 1, sizeof(*key));
+	for (i = 0, n = 0; i < g->nstacks; i++) {
 		s = &g->stacks[i];
 		id = g->ids + s->first;
 		for (j = 0; j + 1 < s->depth; j++)
 			if (id[j] != ROW_NONE && id[j + 1] != ROW_NONE)
-				add_arc(g, id[j + 1], id[j]);
+				key[n++] = (uint64_t)id[j + 1] << 32 | id[j];
 	}
-	g->narcs = sortsum(g->arcs, g->narcs, sizeof(*g->arcs), cmp_cgarc,
-	    add_cgarc);
+	tmp = xcalloc(n + 1, sizeof(*tmp));
+	k = radix_sort(key, tmp, n);
+	for (i = 0, m = 0; i < n; i++)
+		if (m == 0 || k[i] != k[m - 1])
+			k[m++] = k[i];
+	/* Counted arcs and pairs, both sorted by (from, to), merged. */
+	v = xcalloc(g->narcs + m + 1, sizeof(*v));
+	for (a = 0, b = 0, n = 0; a < g->narcs || b < m; n++) {
+		c = &v[n];
+		if (b == m || (a < g->narcs && (g->arcs[a].from < k[b] >> 32 ||
+		    (g->arcs[a].from == k[b] >> 32 &&
+		    g->arcs[a].to <= (k[b] & UINT32_MAX))))) {
+			*c = g->arcs[a++];
+			if (b < m && c->from == k[b] >> 32 &&
+			    c->to == (k[b] & UINT32_MAX))
+				b++;
+		} else {
+			c->from = (size_t)(k[b] >> 32);
+			c->to = (size_t)(k[b++] & UINT32_MAX);
+		}
+	}
+	free(key);
+	free(tmp);
+	free(g->arcs);
+	g->arcs = v;
+	g->narcs = g->arccap = n;
 }
 
 /* The calls into each row, from others and from itself. */
@@ -430,7 +480,8 @@ graph_compute(struct report *r, int est)
 {
 	r->g.nodes = xcalloc(r->nrows + 1, sizeof(*r->g.nodes));
 	r->g.nnodes = r->nrows;
-	join_arcs(&r->g);
+	join_arcs(&r->g, r->nrows);
+	index_from(&r->g, r->nrows);
 	count_calls(r);
 	measure(r);
 	if (r->g.counted && est)
@@ -441,6 +492,7 @@ void
 graph_free(struct graph *g)
 {
 	free(g->arcs);
+	free(g->from1st);
 	free(g->stacks);
 	free(g->ids);
 	free(g->skipped);
