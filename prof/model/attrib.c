@@ -529,8 +529,8 @@ graph_stacks(struct attr *a)
 
 /*
  * The arcs and stacks are rows by now, and nothing more looks a place
- * up: the entries' row ids (8 MB for a million) are given back before
- * the call graph is worked out.
+ * up: the entries' row ids (8 MB for a million) and lookup's index are
+ * given back before the call graph is worked out.
  */
 static void
 drop_rowids(struct attr *a)
@@ -540,6 +540,8 @@ drop_rowids(struct attr *a)
 	for (i = 0; i < a->r->ntabs; i++) {
 		free(a->tabs[i].rowid);
 		a->tabs[i].rowid = NULL;
+		free(a->tabs[i].upidx);
+		a->tabs[i].upidx = NULL;
 	}
 }
 

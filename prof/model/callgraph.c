@@ -484,6 +484,11 @@ graph_compute(struct report *r, int est)
 	index_from(&r->g, r->nrows);
 	count_calls(r);
 	measure(r);
+	/* Pairs are found no more: the readers make do with a search of
+	   all the arcs, and a million rows 8 MB less. */
+	free(r->g.from1st);
+	r->g.from1st = NULL;
+	r->g.nfrom = 0;
 	if (r->g.counted && est)
 		estimate(r);
 }
