@@ -321,12 +321,10 @@ graph_place(struct attr *a, size_t obj, uint64_t addr, int cell,
 
 /* Before the rows are made: the places the graph needs a row for. */
 static void
-graph_need(struct attr *a, size_t obj, uint64_t addr, int cell)
+graph_needs(struct attr *a, size_t obj, uint64_t addr, enum fkind kind,
+    struct otab *t, size_t k)
 {
-	struct otab *t;
-	size_t k;
-
-	switch (graph_place(a, obj, addr, cell, &t, &k)) {
+	switch (kind) {
 	case F_ENTRY:
 		t->ents[k].graph = 1;
 		break;
@@ -339,6 +337,40 @@ graph_need(struct attr *a, size_t obj, uint64_t addr, int cell)
 	}
 }
 
+static void
+graph_need(struct attr *a, size_t obj, uint64_t addr, int cell)
+{
+	struct otab *t = NULL;
+	size_t k = 0;
+	enum fkind kind;
+
+	kind = graph_place(a, obj, addr, cell, &t, &k);
+	graph_needs(a, obj, addr, kind, t, k);
+}
+
+#define MARKCHUNK	((size_t)1 << 22)	/* frames sorted at a time */
+
+/*
+ * The frames key[0..n), each object << 56 | address, marked: sorted
+ * first and each place once, so that the lookups go through the
+ * tables in order.  Ten million frames looked up as the stacks have
+ * them, at random in a table of a million functions, missed the cache
+ * at every step.  Returns 0, the keys left.
+ */
+static size_t
+mark_keys(struct attr *a, uint64_t *key, uint64_t *tmp, size_t n)
+{
+	uint64_t *v;
+	size_t i;
+
+	v = radix_sort(key, tmp, n);
+	for (i = 0; i < n; i++)
+		if (i == 0 || v[i] != v[i - 1])
+			graph_need(a, (size_t)(v[i] >> 56),
+			    v[i] & ((1ULL << 56) - 1), 0);
+	return 0;
+}
+
 /*
  * Every arc's two ends, and every frame of a stack that does not end in
  * libmon's code (graph_stacks() leaves those out).
@@ -348,21 +380,36 @@ graph_mark(struct attr *a)
 {
 	const struct profile *p = a->p;
 	const struct frame *fr;
-	struct otab *t;
-	size_t i, j, k;
+	enum fkind kind;
+	struct otab *t = NULL;
+	uint64_t *key, *tmp;
+	size_t i, j, k = 0, nkey = 0;
 
+	key = xcalloc(MARKCHUNK, sizeof(*key));
+	tmp = xcalloc(MARKCHUNK, sizeof(*tmp));
 	for (i = 0; i < p->narcs; i++) {
 		graph_need(a, p->arcs[i].fobj, p->arcs[i].from, 0);
 		graph_need(a, p->arcs[i].sobj, p->arcs[i].self, 1);
 	}
 	for (i = 0; i < p->nstacks; i++) {
 		fr = p->frames + p->stacks[i].first;
-		if (graph_place(a, fr[0].obj, fr[0].addr, 0, &t, &k) ==
+		if ((kind = graph_place(a, fr[0].obj, fr[0].addr, 0, &t, &k)) ==
 		    F_SELF)
 			continue;
-		for (j = 0; j < p->stacks[i].depth; j++)
-			graph_need(a, fr[j].obj, fr[j].addr, 0);
+		graph_needs(a, fr[0].obj, fr[0].addr, kind, t, k);
+		for (j = 1; j < p->stacks[i].depth; j++) {
+			if (fr[j].obj >= 256 || fr[j].addr >= 1ULL << 56) {
+				graph_need(a, fr[j].obj, fr[j].addr, 0);
+				continue;
+			}
+			if (nkey == MARKCHUNK)
+				nkey = mark_keys(a, key, tmp, nkey);
+			key[nkey++] = (uint64_t)fr[j].obj << 56 | fr[j].addr;
+		}
 	}
+	mark_keys(a, key, tmp, nkey);
+	free(key);
+	free(tmp);
 }
 
 /* Once the rows are made: the id of the row of a place. */
@@ -595,6 +642,8 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	make_entries(&a.tabs[OBJ_MAIN], p, OBJ_MAIN, !o->fold);
 	r->nsyms = st->nsyms;
 
+	if (wants_graph(o))
+		profile_sum_stacks(p);
 	hist = attribute_hist(&a);
 	r->attributed = r->histattr;
 	attribute_places(&a);
