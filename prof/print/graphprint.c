@@ -29,6 +29,7 @@
  * histogram's self time and no children time at all, unless -e asks
  * for gprof's estimate, which is then printed as such.
  */
+#include <err.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,11 +52,16 @@ struct gp {
 	double		 pct;		/* percent a sample */
 	int		 timed;		/* inclusive figures to print */
 	size_t		*list;		/* callers or callees of an entry */
-	size_t		*into;		/* arcs by callee: of row i, */
-	size_t		*intofirst;	/* into[intofirst[i] .. [i + 1]) */
+	uint32_t	*into;		/* arcs by callee: of row i, */
+	uint32_t	*intofirst;	/* into[intofirst[i] .. [i + 1]) */
+	uint32_t	*outfirst;	/* arcs from row i: outfirst[i] ..
+					   [i + 1] (they are by caller) */
 	char		*names;		/* "name [index]" of each row id, */
 	size_t		*nameat;	/* names[nameat[i] .. [i + 1]), */
 	size_t		 nnamed;	/* for so many ids; or NULL */
+	unsigned char	*slots;		/* or each in a slot of slotw bytes,
+					   its length first */
+	size_t		 slotw;
 	struct fixed	 col[3];	/* self, children, %time */
 };
 
@@ -403,6 +409,11 @@ put_entry_name(const struct gp *g, size_t id)
 		ob_str("<outside the report>");
 		return;
 	}
+	if (id < g->nnamed && g->slots != NULL) {
+		ob_put((const char *)g->slots + id * g->slotw + 1,
+		    g->slots[id * g->slotw]);
+		return;
+	}
 	if (id < g->nnamed) {
 		ob_put(g->names + g->nameat[id], g->nameat[id + 1] -
 		    g->nameat[id]);
@@ -514,35 +525,18 @@ cmp_arc(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-/*
- * The first arc from row id or a later one: the arcs are sorted by
- * caller, and a search costs less than 8 MB of places for a million rows.
- */
-static size_t
-first_from(const struct graph *gr, size_t id)
-{
-	size_t lo = 0, hi = gr->narcs, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (gr->arcs[mid].from < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* The callers (callers 1) or callees (0) of row id, in print order. */
 static size_t
 arcs_of(struct gp *g, size_t id, int callers)
 {
 	size_t i, n = 0, t, lo, hi;
 
-	lo = callers ? g->intofirst[id] : first_from(&g->r->g, id);
-	hi = callers ? g->intofirst[id + 1] : first_from(&g->r->g, id + 1);
-	for (i = lo; i < hi; i++)
+	lo = callers ? g->intofirst[id] : g->outfirst[id];
+	hi = callers ? g->intofirst[id + 1] : g->outfirst[id + 1];
+	for (i = lo; i < hi; i++) {
 		g->list[n++] = callers ? g->into[i] : i;
+		__builtin_prefetch(&g->r->g.arcs[g->list[n - 1]]);
+	}
 	sortarcs = g;
 	qsort(g->list, n, sizeof(*g->list), cmp_arc);
 	if (!callers)
@@ -556,9 +550,12 @@ arcs_of(struct gp *g, size_t id, int callers)
 
 /*
  * Where each row's arcs are: those from it lie together, the arcs
- * being sorted by caller (first_from()); those into it are gathered by
- * a counting sort on the callee.  Rows' ids are below nrows; arcs from
- * no row come last, and are no row's callees list.
+ * being sorted by caller; those into it are gathered by a counting sort
+ * on the callee.  Rows' ids are below nrows; arcs from no row come
+ * last, and are no row's callees list.  Indices of 4 bytes (join_arcs()
+ * took no more rows), so that the three arrays of a million arcs and
+ * rows weigh what two did (a search of the arcs for each row's callees
+ * missed the cache at every step).
  */
 static void
 index_arcs(struct gp *g)
@@ -566,17 +563,25 @@ index_arcs(struct gp *g)
 	const struct graph *gr = &g->r->g;
 	size_t i, k, n = g->r->nrows;
 
+	if (gr->narcs >= UINT32_MAX)
+		errx(1, "%zu arcs: too many for the call graph", gr->narcs);
 	g->intofirst = xcalloc(n + 2, sizeof(*g->intofirst));
+	g->outfirst = xcalloc(n + 2, sizeof(*g->outfirst));
 	g->into = xcalloc(gr->narcs + 1, sizeof(*g->into));
 	for (k = 0; k < gr->narcs; k++)
 		g->intofirst[gr->arcs[k].to + 1]++;
 	for (i = 0; i < n; i++)
 		g->intofirst[i + 1] += g->intofirst[i];
 	for (k = 0; k < gr->narcs; k++)
-		g->into[g->intofirst[gr->arcs[k].to]++] = k;
+		g->into[g->intofirst[gr->arcs[k].to]++] = (uint32_t)k;
 	for (i = n; i > 0; i--)
 		g->intofirst[i] = g->intofirst[i - 1];
 	g->intofirst[0] = 0;
+	for (i = 0, k = 0; i <= n; i++) {
+		while (k < gr->narcs && gr->arcs[k].from < i)
+			k++;
+		g->outfirst[i] = (uint32_t)k;
+	}
 }
 
 /* The most bytes ob_rowname() and an index can make of row w. */
@@ -592,6 +597,36 @@ name_bound(const struct row *w)
 	if (w->obj != NULL)
 		n += strlen(w->obj) + 3;
 	return n;
+}
+
+/*
+ * The names in slots of one width, where the longest is short: a name
+ * is then found at an address known from its id alone, one miss of the
+ * cache where the arena and its offsets were two, and one that entry()
+ * can ask for ahead (a dense graph's names come at random).
+ */
+static void
+slot_names(struct gp *g)
+{
+	size_t id, len, most = 0;
+
+	for (id = 0; id < g->nnamed; id++)
+		if ((len = g->nameat[id + 1] - g->nameat[id]) > most)
+			most = len;
+	if (most > 63)
+		return;
+	g->slotw = (most + 1 + 7) & ~(size_t)7;
+	g->slots = xcalloc(g->nnamed + 1, g->slotw);
+	for (id = 0; id < g->nnamed; id++) {
+		len = g->nameat[id + 1] - g->nameat[id];
+		g->slots[id * g->slotw] = (unsigned char)len;
+		memcpy(g->slots + id * g->slotw + 1, g->names + g->nameat[id],
+		    len);
+	}
+	free(g->names);
+	free(g->nameat);
+	g->names = NULL;
+	g->nameat = NULL;
 }
 
 /*
@@ -627,6 +662,15 @@ name_rows(struct gp *g)
 	}
 	g->nameat[n] = len;
 	g->nnamed = n;
+	slot_names(g);
+}
+
+/* Where put_entry_name() will read row id's name, to prefetch. */
+static void
+prefetch_name(const struct gp *g, size_t id)
+{
+	if (id < g->nnamed && g->slots != NULL)
+		__builtin_prefetch(g->slots + id * g->slotw);
 }
 
 static void
@@ -636,6 +680,8 @@ entry(struct gp *g, size_t id)
 	size_t i, n;
 
 	n = arcs_of(g, id, 1);
+	for (i = 0; i < n; i++)
+		prefetch_name(g, g->r->g.arcs[g->list[i]].from);
 	if (n == 0) {
 		ob_pad(47);
 		ob_str("<spontaneous>\n");
@@ -646,6 +692,8 @@ entry(struct gp *g, size_t id)
 	}
 	own_line(g, g->r->byid[id]);
 	n = arcs_of(g, id, 0);
+	for (i = 0; i < n; i++)
+		prefetch_name(g, g->r->g.arcs[g->list[i]].to);
 	for (i = 0; i < n; i++) {
 		c = &g->r->g.arcs[g->list[i]];
 		arc_line(g, c, c->to);
@@ -688,8 +736,10 @@ gp_free(struct gp *g)
 	free(g->list);
 	free(g->into);
 	free(g->intofirst);
+	free(g->outfirst);
 	free(g->names);
 	free(g->nameat);
+	free(g->slots);
 }
 
 /* -q: the call graph of r on stdout. */
