@@ -105,7 +105,7 @@ stacks_round() {
 		return 0
 	fi
 	stacks_run pprof "$R/stacks/pprof" go tool pprof -top \
-	    "$R/stacks/all.pb"
+	    "$PWD/$R/stacks/all.pb"
 }
 on_round stacks_round
 

@@ -532,6 +532,59 @@ call_elsewhere(const struct attr *a, const struct frame *fr, size_t callee)
  * code, so the walk went astray there (a frame pointer that code used
  * as a plain register), whether or not the callee counts its calls.
  */
+/* rowof[] of the frames of keys k[0..n), carrying their index in v. */
+static void
+rows_of_keys(struct attr *a, uint64_t *k, uint64_t *v, uint64_t *tk,
+    uint64_t *tv, size_t n, size_t *rowof)
+{
+	size_t i, row = ROW_NONE;
+
+	radix_sort_pairs(k, v, tk, tv, n);
+	for (i = 0; i < n; i++) {
+		if (i == 0 || k[i] != k[i - 1])
+			row = graph_row(a, (size_t)(k[i] >> 56),
+			    k[i] & ((1ULL << 56) - 1), 0);
+		rowof[v[i]] = row;
+	}
+}
+
+/*
+ * The row of every frame of the profile, looked up as graph_mark()
+ * looks them up: sorted by place, MARKCHUNK at a time, each place once.
+ */
+static size_t *
+frame_rows(struct attr *a)
+{
+	const struct profile *p = a->p;
+	uint64_t *k, *v, *tk, *tv;
+	size_t i, n = 0, *rowof;
+
+	rowof = xcalloc(p->nframes + 1, sizeof(*rowof));
+	k = xcalloc(MARKCHUNK, sizeof(*k));
+	v = xcalloc(MARKCHUNK, sizeof(*v));
+	tk = xcalloc(MARKCHUNK, sizeof(*tk));
+	tv = xcalloc(MARKCHUNK, sizeof(*tv));
+	for (i = 0; i < p->nframes; i++) {
+		if (p->frames[i].obj >= 256 || p->frames[i].addr >= 1ULL << 56) {
+			rowof[i] = graph_row(a, p->frames[i].obj,
+			    p->frames[i].addr, 0);
+			continue;
+		}
+		if (n == MARKCHUNK) {
+			rows_of_keys(a, k, v, tk, tv, n, rowof);
+			n = 0;
+		}
+		k[n] = (uint64_t)p->frames[i].obj << 56 | p->frames[i].addr;
+		v[n++] = i;
+	}
+	rows_of_keys(a, k, v, tk, tv, n, rowof);
+	free(k);
+	free(v);
+	free(tk);
+	free(tv);
+	return rowof;
+}
+
 static void
 graph_stacks(struct attr *a)
 {
@@ -540,13 +593,15 @@ graph_stacks(struct attr *a)
 	const struct frame *fr;
 	struct graph *g = &a->r->g;
 	struct cgstack *s;
-	size_t i, j, id, below;
+	size_t i, j, id, below, *rowof, *row;
 
+	rowof = frame_rows(a);
 	g->stacks = xcalloc(p->nstacks + 1, sizeof(*g->stacks));
 	for (i = 0; i < p->nstacks; i++) {
 		ps = &p->stacks[i];
 		fr = p->frames + ps->first;
-		if (graph_row(a, fr[0].obj, fr[0].addr, 0) == ROW_SELF) {
+		row = rowof + ps->first;
+		if (row[0] == ROW_SELF) {
 			g->overhead += ps->samples;
 			continue;
 		}
@@ -560,8 +615,7 @@ graph_stacks(struct attr *a)
 		g->skipped = xgrow(g->skipped, &g->skipcap, g->nids,
 		    ps->depth, sizeof(*g->skipped));
 		for (j = 0, below = ROW_NONE; j < ps->depth; j++) {
-			if ((id = graph_row(a, fr[j].obj, fr[j].addr, 0)) ==
-			    ROW_SELF) {
+			if ((id = row[j]) == ROW_SELF) {
 				below = ROW_SELF;
 				continue;
 			}
@@ -572,6 +626,7 @@ graph_stacks(struct attr *a)
 		}
 		s->depth = g->nids - s->first;
 	}
+	free(rowof);
 }
 
 /*

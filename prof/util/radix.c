@@ -53,3 +53,46 @@ radix_sort(uint64_t *v, uint64_t *tmp, size_t n)
 	}
 	return from;
 }
+
+/*
+ * radix_sort() of the keys k[0..n), each carrying its value v[i] along;
+ * tk and tv the room to scatter into.  The sorted pairs end in k and v
+ * (copied back from tk and tv if the passes were odd).
+ */
+void
+radix_sort_pairs(uint64_t *k, uint64_t *v, uint64_t *tk, uint64_t *tv,
+    size_t n)
+{
+	static size_t count[RSIZE];
+	uint64_t *fk = k, *fv = v, *ok = tk, *ov = tv, *t, all = 0, any = 0;
+	unsigned shift;
+	size_t i, d, sum, c, at;
+
+	for (i = 0; i < n; i++) {
+		all |= k[i];
+		any |= ~k[i];
+	}
+	for (shift = 0; shift < 64; shift += RBITS) {
+		if ((((all & any) >> shift) & (RSIZE - 1)) == 0)
+			continue;
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[(fk[i] >> shift) & (RSIZE - 1)]++;
+		for (d = 0, sum = 0; d < RSIZE; d++) {
+			c = count[d];
+			count[d] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++) {
+			at = count[(fk[i] >> shift) & (RSIZE - 1)]++;
+			ok[at] = fk[i];
+			ov[at] = fv[i];
+		}
+		t = fk, fk = ok, ok = t;
+		t = fv, fv = ov, ov = t;
+	}
+	if (fk != k) {
+		memcpy(k, fk, n * sizeof(*k));
+		memcpy(v, fv, n * sizeof(*v));
+	}
+}

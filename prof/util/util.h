@@ -37,6 +37,8 @@ void	name_ranks(const char *const *, size_t, size_t *);
 
 /* radix.c */
 uint64_t *radix_sort(uint64_t *, uint64_t *, size_t);
+void	radix_sort_pairs(uint64_t *, uint64_t *, uint64_t *, uint64_t *,
+	    size_t);
 
 /* sortsum.c */
 size_t	sortsum(void *, size_t, size_t, int (*)(const void *, const void *),
