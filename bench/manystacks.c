@@ -165,7 +165,8 @@ main(int argc, char *argv[])
 		run.stack_limit = 127;
 		run.part = (uint32_t)part;
 		run.last = part == parts;
-		run.begin_ns = 1700000000000000000ULL + (part - 1) * 5000000000ULL;
+		run.begin_ns = 1700000000000000000ULL +
+		    (part - 1) * 5000000000ULL;
 		run.end_ns = run.begin_ns + 5000000000ULL;
 		record(&recs, MONX_R_RUN, &run, sizeof(run));
 		memset(&ob, 0, sizeof(ob));

@@ -393,8 +393,8 @@ graph_mark(struct attr *a)
 	}
 	for (i = 0; i < p->nstacks; i++) {
 		fr = p->frames + p->stacks[i].first;
-		if ((kind = graph_place(a, fr[0].obj, fr[0].addr, 0, &t, &k)) ==
-		    F_SELF)
+		kind = graph_place(a, fr[0].obj, fr[0].addr, 0, &t, &k);
+		if (kind == F_SELF)
 			continue;
 		graph_needs(a, fr[0].obj, fr[0].addr, kind, t, k);
 		for (j = 1; j < p->stacks[i].depth; j++) {
@@ -565,7 +565,8 @@ frame_rows(struct attr *a)
 	tk = xcalloc(MARKCHUNK, sizeof(*tk));
 	tv = xcalloc(MARKCHUNK, sizeof(*tv));
 	for (i = 0; i < p->nframes; i++) {
-		if (p->frames[i].obj >= 256 || p->frames[i].addr >= 1ULL << 56) {
+		if (p->frames[i].obj >= 256 ||
+		    p->frames[i].addr >= 1ULL << 56) {
 			rowof[i] = graph_row(a, p->frames[i].obj,
 			    p->frames[i].addr, 0);
 			continue;

@@ -45,8 +45,10 @@ radix_sort(uint64_t *v, uint64_t *tmp, size_t n)
 			count[d] = sum;
 			sum += c;
 		}
-		for (i = 0; i < n; i++)
-			to[count[(from[i] >> shift) & (RSIZE - 1)]++] = from[i];
+		for (i = 0; i < n; i++) {
+			d = (from[i] >> shift) & (RSIZE - 1);
+			to[count[d]++] = from[i];
+		}
 		t = from;
 		from = to;
 		to = t;
