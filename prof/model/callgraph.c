@@ -53,42 +53,17 @@ cmp_cgarc(const void *a, const void *b)
 	return 0;
 }
 
-/*
- * The index of the arc from -> to, or SIZE_MAX: among the arcs from
- * row from alone, once graph_compute() has indexed them (a search of
- * ten million arcs for each pair of ten million stack frames missed
- * the cache at every step).
- */
+/* The index of the arc from -> to, or SIZE_MAX. */
 size_t
 graph_find(const struct graph *g, size_t from, size_t to)
 {
 	struct cgarc key;
-	const struct cgarc *c, *v = g->arcs;
-	size_t n = g->narcs;
+	const struct cgarc *c;
 
-	if (from < g->nfrom) {
-		v = g->arcs + g->from1st[from];
-		n = g->from1st[from + 1] - g->from1st[from];
-	}
 	key.from = from;
 	key.to = to;
-	c = bsearch(&key, v, n, sizeof(*v), cmp_cgarc);
+	c = bsearch(&key, g->arcs, g->narcs, sizeof(*g->arcs), cmp_cgarc);
 	return c == NULL ? SIZE_MAX : (size_t)(c - g->arcs);
-}
-
-/* Where the arcs from each row begin, for graph_find(). */
-static void
-index_from(struct graph *g, size_t nrows)
-{
-	size_t i, k;
-
-	g->nfrom = nrows;
-	g->from1st = xcalloc(nrows + 1, sizeof(*g->from1st));
-	for (i = 0, k = 0; i <= nrows; i++) {
-		while (k < g->narcs && g->arcs[k].from < i)
-			k++;
-		g->from1st[i] = k;
-	}
 }
 
 static void
@@ -104,17 +79,20 @@ add_cgarc(void *into, const void *from)
 /*
  * Every pair of adjacent frames becomes an arc too, of no calls; then
  * arcs of the same two rows are one.  The pairs, ten million for a
- * million stacks, are gathered as keys, caller over callee, sorted and
- * made distinct apart from the counted arcs, and the two sorted lists
- * merged: the arcs of 48 bytes are made once for each distinct pair.
+ * million stacks, are gathered as keys, caller over callee, each with
+ * the place of its callee in ids, sorted apart from the counted arcs,
+ * and the two sorted lists merged: the arcs of 48 bytes are made once
+ * for each distinct pair, and each pair is told its arc (*pairarc, by
+ * the callee's place in ids), which measure() would otherwise search
+ * for among ten million arcs, missing the cache at every step.
  */
 static void
-join_arcs(struct graph *g, size_t nrows)
+join_arcs(struct graph *g, size_t nrows, uint32_t **pairarc)
 {
 	const struct cgstack *s;
 	const size_t *id;
 	struct cgarc *v, *c;
-	uint64_t *key, *tmp, *k;
+	uint64_t *k, *pos, *tk, *tv, kk;
 	size_t i, j, n = 0, m, a, b;
 
 	g->narcs = sortsum(g->arcs, g->narcs, sizeof(*g->arcs), cmp_cgarc,
@@ -123,40 +101,54 @@ join_arcs(struct graph *g, size_t nrows)
 		errx(1, "%zu rows: too many for the call graph", nrows);
 	for (i = 0; i < g->nstacks; i++)
 		n += g->stacks[i].depth > 0 ? g->stacks[i].depth - 1 : 0;
-	key = xcalloc(n + 1, sizeof(*key));
+	k = xcalloc(n + 1, sizeof(*k));
+	pos = xcalloc(n + 1, sizeof(*pos));
 	for (i = 0, n = 0; i < g->nstacks; i++) {
 		s = &g->stacks[i];
 		id = g->ids + s->first;
 		for (j = 0; j + 1 < s->depth; j++)
-			if (id[j] != ROW_NONE && id[j + 1] != ROW_NONE)
-				key[n++] = (uint64_t)id[j + 1] << 32 | id[j];
+			if (id[j] != ROW_NONE && id[j + 1] != ROW_NONE) {
+				pos[n] = s->first + j;
+				k[n++] = (uint64_t)id[j + 1] << 32 | id[j];
+			}
 	}
-	tmp = xcalloc(n + 1, sizeof(*tmp));
-	k = radix_sort(key, tmp, n);
-	for (i = 0, m = 0; i < n; i++)
-		if (m == 0 || k[i] != k[m - 1])
-			k[m++] = k[i];
-	/* Counted arcs and pairs, both sorted by (from, to), merged. */
+	tk = xcalloc(n + 1, sizeof(*tk));
+	tv = xcalloc(n + 1, sizeof(*tv));
+	radix_sort_pairs(k, pos, tk, tv, n);
+	free(tk);
+	free(tv);
+	if (g->narcs + n >= UINT32_MAX)
+		errx(1, "%zu arcs: too many for the call graph", g->narcs + n);
+	*pairarc = xcalloc(g->nids + 1, sizeof(**pairarc));
+	for (b = 0, m = 0; b < n; b++)
+		m += b == 0 || k[b] != k[b - 1];
+	/*
+	 * Counted arcs and pairs, both sorted by (from, to), merged; every
+	 * pair told the arc it is.  Each step takes the lesser of the next
+	 * counted arc and the next pair's key, and with it all the pairs of
+	 * that key.
+	 */
 	v = xcalloc(g->narcs + m + 1, sizeof(*v));
-	for (a = 0, b = 0, n = 0; a < g->narcs || b < m; n++) {
-		c = &v[n];
-		if (b == m || (a < g->narcs && (g->arcs[a].from < k[b] >> 32 ||
+	for (a = 0, b = 0, i = 0; a < g->narcs || b < n; i++) {
+		c = &v[i];
+		if (b < n && (a == g->narcs || g->arcs[a].from > k[b] >> 32 ||
 		    (g->arcs[a].from == k[b] >> 32 &&
-		    g->arcs[a].to <= (k[b] & UINT32_MAX))))) {
-			*c = g->arcs[a++];
-			if (b < m && c->from == k[b] >> 32 &&
-			    c->to == (k[b] & UINT32_MAX))
-				b++;
-		} else {
+		    g->arcs[a].to > (k[b] & UINT32_MAX)))) {
 			c->from = (size_t)(k[b] >> 32);
-			c->to = (size_t)(k[b++] & UINT32_MAX);
-		}
+			c->to = (size_t)(k[b] & UINT32_MAX);
+		} else
+			*c = g->arcs[a++];
+		if (c->from == ROW_NONE)
+			continue;	/* no pair comes from no row */
+		kk = (uint64_t)c->from << 32 | c->to;
+		for (; b < n && k[b] == kk; b++)
+			(*pairarc)[pos[b]] = (uint32_t)i;
 	}
-	free(key);
-	free(tmp);
+	free(k);
+	free(pos);
 	free(g->arcs);
 	g->arcs = v;
-	g->narcs = g->arccap = n;
+	g->narcs = g->arccap = i;
 }
 
 /* The calls into each row, from others and from itself. */
@@ -192,7 +184,8 @@ counted_into(const struct report *r, const struct cgarc *c)
  * calls were counted.
  */
 static void
-stack_pairs(struct report *r, size_t i, size_t *arcmark)
+stack_pairs(struct report *r, size_t i, size_t *arcmark,
+    const uint32_t *pairarc)
 {
 	struct graph *g = &r->g;
 	const struct cgstack *s = &g->stacks[i];
@@ -204,8 +197,7 @@ stack_pairs(struct report *r, size_t i, size_t *arcmark)
 	for (j = 0; j + 1 < s->depth; j++) {
 		if (id[j] == ROW_NONE || id[j + 1] == ROW_NONE)
 			continue;
-		if ((k = graph_find(g, id[j + 1], id[j])) == SIZE_MAX)
-			continue;	/* join_arcs() made them all */
+		k = pairarc[s->first + j];	/* join_arcs() made them all */
 		c = &g->arcs[k];
 		if (j == 0)
 			c->leaf += s->samples;
@@ -262,7 +254,7 @@ rooted(const struct report *r, const struct cgstack *s)
 
 /* Self and inclusive samples of the rows, and the arcs' samples. */
 static void
-measure(struct report *r)
+measure(struct report *r, const uint32_t *pairarc)
 {
 	struct graph *g = &r->g;
 	const struct cgstack *s;
@@ -289,7 +281,7 @@ measure(struct report *r)
 			rowmark[id[j]] = i + 1;
 			g->nodes[id[j]].incl += s->samples;
 		}
-		stack_pairs(r, i, arcmark);
+		stack_pairs(r, i, arcmark, pairarc);
 		if (!s->cut && !rooted(r, s))
 			g->shortend += s->samples;
 	}
@@ -478,17 +470,14 @@ estimate(struct report *r)
 void
 graph_compute(struct report *r, int est)
 {
+	uint32_t *pairarc;
+
 	r->g.nodes = xcalloc(r->nrows + 1, sizeof(*r->g.nodes));
 	r->g.nnodes = r->nrows;
-	join_arcs(&r->g, r->nrows);
-	index_from(&r->g, r->nrows);
+	join_arcs(&r->g, r->nrows, &pairarc);
 	count_calls(r);
-	measure(r);
-	/* Pairs are found no more: the readers make do with a search of
-	   all the arcs, and a million rows 8 MB less. */
-	free(r->g.from1st);
-	r->g.from1st = NULL;
-	r->g.nfrom = 0;
+	measure(r, pairarc);
+	free(pairarc);
 	if (r->g.counted && est)
 		estimate(r);
 }
@@ -497,7 +486,6 @@ void
 graph_free(struct graph *g)
 {
 	free(g->arcs);
-	free(g->from1st);
 	free(g->stacks);
 	free(g->ids);
 	free(g->skipped);

@@ -84,9 +84,6 @@ struct cgstack {
 struct graph {
 	struct cgarc	*arcs;		/* sorted by from, then to */
 	size_t		 narcs, arccap;
-	size_t		*from1st;	/* arcs from row i: from1st[i] ..
-					   from1st[i + 1]; for nfrom rows */
-	size_t		 nfrom;
 	struct cgstack	*stacks;
 	size_t		 nstacks;
 	size_t		*ids;
