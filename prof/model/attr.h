@@ -45,6 +45,9 @@ struct otab {
 	size_t		 nents;
 	size_t		*rowid;		/* each entry's row, or ROW_NONE */
 	size_t		 selfent;	/* libmon's entry, or SIZE_MAX */
+	uint32_t	*upidx;		/* lookup's index (attrib.c), */
+	size_t		 nupidx;	/* its buckets, */
+	unsigned	 upshift;	/* each 2^upshift bytes */
 };
 
 /* Samples and calls at an address no symbol covers. */
@@ -71,8 +74,6 @@ struct attr {
 						   stacks join over libmon's
 						   frames (graph_stacks()) */
 	size_t			 nthrough, throughcap;
-	const struct symtab	*hintst[2];	/* where the last lookups */
-	size_t			 hint[2];	/* of each kind ended */
 };
 
 /* entries.c */

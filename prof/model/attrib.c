@@ -140,13 +140,64 @@ bin_range(const struct profile *p, size_t i, uint64_t *lo, uint64_t *hi)
 	*hi = b > UINT64_MAX - p->lpc ? UINT64_MAX : p->lpc + b;
 }
 
+/*
+ * How many functions of t start at or below addr: symtab_upper(), by an
+ * index made on first use.  The text from the first function's address
+ * is cut into buckets of 2^upshift bytes, about one a function, and
+ * upidx[b] holds how many functions start below bucket b; a binary
+ * search of a table of a million functions costs some twenty cache
+ * misses, and the stacks of a long run have tens of millions of frames
+ * to look up, at random.
+ */
+static size_t
+upper(struct otab *t, uint64_t addr)
+{
+	const struct symtab *st = &t->st;
+	size_t n = st->nfuncs, lo, hi, mid, b;
+	uint64_t base, span;
+
+	if (n < 64 || n > UINT32_MAX)
+		return symtab_upper(st, addr);
+	base = st->funcs[0].addr;
+	if (t->upidx == NULL) {
+		span = st->funcs[n - 1].addr - base;
+		for (t->upshift = 0; (span >> t->upshift) > n; t->upshift++)
+			;
+		t->nupidx = (size_t)(span >> t->upshift) + 1;
+		t->upidx = xcalloc(t->nupidx + 1, sizeof(*t->upidx));
+		for (b = 0, lo = 0; b <= t->nupidx; b++) {
+			while (lo < n && st->funcs[lo].addr - base <
+			    ((uint64_t)b << t->upshift))
+				lo++;
+			t->upidx[b] = (uint32_t)lo;
+		}
+	}
+	if (addr < base)
+		return 0;
+	if ((b = (size_t)((addr - base) >> t->upshift)) >= t->nupidx)
+		return n;
+	/* Functions below bucket b start below addr; from bucket b + 1 on,
+	   above it. */
+	lo = t->upidx[b];
+	hi = t->upidx[b + 1];
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (st->funcs[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The first function that may overlap [lo, ...). */
 static size_t
-first_overlap(const struct symtab *st, uint64_t lo)
+first_overlap(struct otab *t, uint64_t lo)
 {
+	const struct symtab *st = &t->st;
 	size_t n;
 
-	n = symtab_upper(st, lo);
+	n = upper(t, lo);
 	return n > 0 && st->funcs[n - 1].end > lo ? n - 1 : n;
 }
 
@@ -167,7 +218,7 @@ share_bin(struct otab *t, uint64_t lo, uint64_t hi, double count)
 	uint64_t covered = 0, ov;
 	size_t k, k0;
 
-	k0 = first_overlap(st, lo);
+	k0 = first_overlap(t, lo);
 	for (k = k0; k < st->nfuncs && st->funcs[k].addr < hi;
 	    k = group_end(st, k))
 		covered += overlap(&st->funcs[k], lo, hi);
@@ -221,38 +272,14 @@ share_page(struct otab *t, const struct place *pl)
 	return share_bin(t, lo, lo + 4096, pl->samples);
 }
 
-/*
- * The function of st holding addr, or SIZE_MAX: symtab_lookup(), but
- * from where the last lookup of the same kind (0 or 1) ended when addr
- * lies beyond it.  Cells and callees come in address order, and a
- * million binary searches from the top of a table of a million
- * functions were most of the time their attribution took.
- */
+/* The function of t holding addr, or SIZE_MAX: symtab_lookup(). */
 static size_t
-lookup(struct attr *a, int kind, const struct symtab *st, uint64_t addr)
+lookup(struct otab *t, uint64_t addr)
 {
-	size_t lo, hi, mid, step, n = st->nfuncs;
+	const struct symtab *st = &t->st;
+	size_t lo;
 
-	lo = a->hintst[kind] == st ? a->hint[kind] : 0;
-	if (lo >= n || st->funcs[lo].addr > addr)
-		lo = symtab_upper(st, addr);
-	else {
-		/* funcs[lo] starts at or below addr: gallop on from it */
-		for (step = 1; step < n - lo && st->funcs[lo + step].addr <=
-		    addr; step *= 2)
-			lo += step;
-		hi = step < n - lo ? lo + step : n;
-		for (lo++; lo < hi; ) {
-			mid = lo + (hi - lo) / 2;
-			if (st->funcs[mid].addr <= addr)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-	}
-	/* lo: how many functions start at or below addr */
-	a->hintst[kind] = st;
-	a->hint[kind] = lo > 0 ? lo - 1 : 0;
+	lo = upper(t, addr);
 	if (lo == 0 || addr >= st->funcs[lo - 1].end)
 		return SIZE_MAX;
 	return lo - 1;
@@ -274,7 +301,7 @@ attribute_places(struct attr *a)
 		a->r->cellscalled += pl->count > 0;
 		t = otab(a, pl->obj);
 		k = t == NULL || pl->addr == 0 ? SIZE_MAX :
-		    lookup(a, 1, &t->st, pl->addr - 1);
+		    lookup(t, pl->addr - 1);
 		if (k != SIZE_MAX && t->st.funcs[k].folded)
 			continue;	/* -l: classic credits no other */
 		if (k != SIZE_MAX) {
@@ -293,7 +320,7 @@ attribute_places(struct attr *a)
 			a->r->attributed += shared;
 			continue;
 		}
-		k = t == NULL ? SIZE_MAX : lookup(a, 0, &t->st, pl->addr);
+		k = t == NULL ? SIZE_MAX : lookup(t, pl->addr);
 		if (k != SIZE_MAX) {
 			t->ents[t->st.funcs[k].entry].samples += pl->samples;
 			a->r->attributed += pl->samples;
@@ -324,7 +351,7 @@ graph_place(struct attr *a, size_t obj, uint64_t addr, int cell,
 
 	*t = otab(a, obj);
 	f = *t == NULL || (cell && addr == 0) ? SIZE_MAX :
-	    lookup(a, cell, &(*t)->st, addr - (cell ? 1 : 0));
+	    lookup(*t, addr - (cell ? 1 : 0));
 	if (f != SIZE_MAX && (*k = (*t)->st.funcs[f].entry) != SIZE_MAX)
 		return *k == (*t)->selfent ? F_SELF : F_ENTRY;
 	if (in_selfcode(a->p, obj, addr - (cell ? 1 : 0)))
@@ -336,12 +363,10 @@ graph_place(struct attr *a, size_t obj, uint64_t addr, int cell,
 
 /* Before the rows are made: the places the graph needs a row for. */
 static void
-graph_need(struct attr *a, size_t obj, uint64_t addr, int cell)
+graph_needs(struct attr *a, size_t obj, uint64_t addr, enum fkind kind,
+    struct otab *t, size_t k)
 {
-	struct otab *t;
-	size_t k;
-
-	switch (graph_place(a, obj, addr, cell, &t, &k)) {
+	switch (kind) {
 	case F_ENTRY:
 		t->ents[k].graph = 1;
 		break;
@@ -354,6 +379,40 @@ graph_need(struct attr *a, size_t obj, uint64_t addr, int cell)
 	}
 }
 
+static void
+graph_need(struct attr *a, size_t obj, uint64_t addr, int cell)
+{
+	struct otab *t = NULL;
+	size_t k = 0;
+	enum fkind kind;
+
+	kind = graph_place(a, obj, addr, cell, &t, &k);
+	graph_needs(a, obj, addr, kind, t, k);
+}
+
+#define MARKCHUNK	((size_t)1 << 22)	/* frames sorted at a time */
+
+/*
+ * The frames key[0..n), each object << 56 | address, marked: sorted
+ * first and each place once, so that the lookups go through the
+ * tables in order.  Ten million frames looked up as the stacks have
+ * them, at random in a table of a million functions, missed the cache
+ * at every step.  Returns 0, the keys left.
+ */
+static size_t
+mark_keys(struct attr *a, uint64_t *key, uint64_t *tmp, size_t n)
+{
+	uint64_t *v;
+	size_t i;
+
+	v = radix_sort(key, tmp, n);
+	for (i = 0; i < n; i++)
+		if (i == 0 || v[i] != v[i - 1])
+			graph_need(a, (size_t)(v[i] >> 56),
+			    v[i] & ((1ULL << 56) - 1), 0);
+	return 0;
+}
+
 /*
  * Every arc's two ends, and every frame of a stack that does not end in
  * libmon's code (graph_stacks() leaves those out).
@@ -363,21 +422,36 @@ graph_mark(struct attr *a)
 {
 	const struct profile *p = a->p;
 	const struct frame *fr;
-	struct otab *t;
-	size_t i, j, k;
+	enum fkind kind;
+	struct otab *t = NULL;
+	uint64_t *key, *tmp;
+	size_t i, j, k = 0, nkey = 0;
 
+	key = xcalloc(MARKCHUNK, sizeof(*key));
+	tmp = xcalloc(MARKCHUNK, sizeof(*tmp));
 	for (i = 0; i < p->narcs; i++) {
 		graph_need(a, p->arcs[i].fobj, p->arcs[i].from, 0);
 		graph_need(a, p->arcs[i].sobj, p->arcs[i].self, 1);
 	}
 	for (i = 0; i < p->nstacks; i++) {
 		fr = p->frames + p->stacks[i].first;
-		if (graph_place(a, fr[0].obj, fr[0].addr, 0, &t, &k) ==
-		    F_SELF)
+		kind = graph_place(a, fr[0].obj, fr[0].addr, 0, &t, &k);
+		if (kind == F_SELF)
 			continue;
-		for (j = 0; j < p->stacks[i].depth; j++)
-			graph_need(a, fr[j].obj, fr[j].addr, 0);
+		graph_needs(a, fr[0].obj, fr[0].addr, kind, t, k);
+		for (j = 1; j < p->stacks[i].depth; j++) {
+			if (fr[j].obj >= 256 || fr[j].addr >= 1ULL << 56) {
+				graph_need(a, fr[j].obj, fr[j].addr, 0);
+				continue;
+			}
+			if (nkey == MARKCHUNK)
+				nkey = mark_keys(a, key, tmp, nkey);
+			key[nkey++] = (uint64_t)fr[j].obj << 56 | fr[j].addr;
+		}
 	}
+	mark_keys(a, key, tmp, nkey);
+	free(key);
+	free(tmp);
 }
 
 /* Once the rows are made: the id of the row of a place. */
@@ -555,6 +629,60 @@ graph_through(struct attr *a)
  * code, so the walk went astray there (a frame pointer that code used
  * as a plain register), whether or not the callee counts its calls.
  */
+/* rowof[] of the frames of keys k[0..n), carrying their index in v. */
+static void
+rows_of_keys(struct attr *a, uint64_t *k, uint64_t *v, uint64_t *tk,
+    uint64_t *tv, size_t n, size_t *rowof)
+{
+	size_t i, row = ROW_NONE;
+
+	radix_sort_pairs(k, v, tk, tv, n);
+	for (i = 0; i < n; i++) {
+		if (i == 0 || k[i] != k[i - 1])
+			row = graph_row(a, (size_t)(k[i] >> 56),
+			    k[i] & ((1ULL << 56) - 1), 0);
+		rowof[v[i]] = row;
+	}
+}
+
+/*
+ * The row of every frame of the profile, looked up as graph_mark()
+ * looks them up: sorted by place, MARKCHUNK at a time, each place once.
+ */
+static size_t *
+frame_rows(struct attr *a)
+{
+	const struct profile *p = a->p;
+	uint64_t *k, *v, *tk, *tv;
+	size_t i, n = 0, *rowof;
+
+	rowof = xcalloc(p->nframes + 1, sizeof(*rowof));
+	k = xcalloc(MARKCHUNK, sizeof(*k));
+	v = xcalloc(MARKCHUNK, sizeof(*v));
+	tk = xcalloc(MARKCHUNK, sizeof(*tk));
+	tv = xcalloc(MARKCHUNK, sizeof(*tv));
+	for (i = 0; i < p->nframes; i++) {
+		if (p->frames[i].obj >= 256 ||
+		    p->frames[i].addr >= 1ULL << 56) {
+			rowof[i] = graph_row(a, p->frames[i].obj,
+			    p->frames[i].addr, 0);
+			continue;
+		}
+		if (n == MARKCHUNK) {
+			rows_of_keys(a, k, v, tk, tv, n, rowof);
+			n = 0;
+		}
+		k[n] = (uint64_t)p->frames[i].obj << 56 | p->frames[i].addr;
+		v[n++] = i;
+	}
+	rows_of_keys(a, k, v, tk, tv, n, rowof);
+	free(k);
+	free(v);
+	free(tk);
+	free(tv);
+	return rowof;
+}
+
 static void
 graph_stacks(struct attr *a)
 {
@@ -563,13 +691,15 @@ graph_stacks(struct attr *a)
 	const struct frame *fr;
 	struct graph *g = &a->r->g;
 	struct cgstack *s;
-	size_t i, j, id, below, inner;
+	size_t i, j, id, below, inner, *rowof, *row;
 
+	rowof = frame_rows(a);
 	g->stacks = xcalloc(p->nstacks + 1, sizeof(*g->stacks));
 	for (i = 0; i < p->nstacks; i++) {
 		ps = &p->stacks[i];
 		fr = p->frames + ps->first;
-		if (graph_row(a, fr[0].obj, fr[0].addr, 0) == ROW_SELF) {
+		row = rowof + ps->first;
+		if (row[0] == ROW_SELF) {
 			g->overhead += ps->samples;
 			continue;
 		}
@@ -583,8 +713,7 @@ graph_stacks(struct attr *a)
 		g->skipped = xgrow(g->skipped, &g->skipcap, g->nids,
 		    ps->depth, sizeof(*g->skipped));
 		for (j = 0, below = inner = ROW_NONE; j < ps->depth; j++) {
-			if ((id = graph_row(a, fr[j].obj, fr[j].addr, 0)) ==
-			    ROW_SELF) {
+			if ((id = row[j]) == ROW_SELF) {
 				below = ROW_SELF;
 				continue;
 			}
@@ -598,12 +727,13 @@ graph_stacks(struct attr *a)
 		}
 		s->depth = g->nids - s->first;
 	}
+	free(rowof);
 }
 
 /*
  * The arcs and stacks are rows by now, and nothing more looks a place
- * up: the entries' row ids (8 MB for a million) are given back before
- * the call graph is worked out.
+ * up: the entries' row ids (8 MB for a million) and lookup's index are
+ * given back before the call graph is worked out.
  */
 static void
 drop_rowids(struct attr *a)
@@ -613,6 +743,8 @@ drop_rowids(struct attr *a)
 	for (i = 0; i < a->r->ntabs; i++) {
 		free(a->tabs[i].rowid);
 		a->tabs[i].rowid = NULL;
+		free(a->tabs[i].upidx);
+		a->tabs[i].upidx = NULL;
 	}
 }
 
@@ -737,6 +869,8 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	r->nsyms = st->nsyms;
 	label_main(&a);
 
+	if (wants_graph(o))
+		profile_sum_stacks(p);
 	hist = attribute_hist(&a);
 	r->attributed = r->histattr;
 	attribute_places(&a);
@@ -797,6 +931,7 @@ report_free(struct report *r)
 		free(tabs[i].label);
 		free(tabs[i].ents);
 		free(tabs[i].rowid);
+		free(tabs[i].upidx);
 	}
 	free(tabs);
 	free(r->rows);

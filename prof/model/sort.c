@@ -146,6 +146,92 @@ sort_by(struct report *r, int (*cmp)(const void *, const void *))
 	free(ord);
 }
 
+/* A row whose key is 0: of those the order is by name alone. */
+static int
+zero_time(const struct row *w)
+{
+	return w->samples == 0;
+}
+
+static int
+zero_calls(const struct row *w)
+{
+	return w->calls == 0;
+}
+
+/* -n: no key but the name. */
+static int
+zero_all(const struct row *w)
+{
+	(void)w;
+	return 1;
+}
+
+/*
+ * The order cmp makes, where cmp is by key (zero() says which rows have
+ * it 0), then cmp_tail(), then place: most of a million functions have
+ * no samples, and those sort by name, whose ranks are integers below
+ * nrows.  So the rows go by a counting sort on the rank, each run of
+ * one name by qsort; then the rows of a key other than 0 are taken out
+ * and sorted by qsort, and put before the others (a greater key) or
+ * after them (a key below 0).  The same order as sort_by()'s at a
+ * fraction of the compares.
+ */
+static void
+sort_keyed(struct report *r, int (*cmp)(const void *, const void *),
+    int (*zero)(const struct row *))
+{
+	struct row tmp;
+	size_t *ord, *first, *rest, i, j, k, n = r->nrows, nrest = 0;
+	size_t nz = 0, hi;
+
+	ord = xcalloc(n + 1, sizeof(*ord));
+	first = xcalloc(n + 2, sizeof(*first));
+	for (i = 0; i < n; i++)
+		if (zero(&r->rows[i]))
+			first[r->rows[i].byname + 1]++;
+	for (i = 0; i < n; i++)
+		first[i + 1] += first[i];
+	for (i = 0; i < n; i++)
+		if (zero(&r->rows[i]))
+			ord[first[r->rows[i].byname]++] = i, nz++;
+	free(first);
+	sortrows = r->rows;
+	sortcmp = cmp;
+	for (i = 0; i < nz; i = j) {
+		for (j = i + 1; j < nz && r->rows[ord[j]].byname ==
+		    r->rows[ord[i]].byname; j++)
+			;
+		if (j - i > 1)
+			qsort(ord + i, j - i, sizeof(*ord), cmp_index);
+	}
+	rest = xcalloc(n - nz + 1, sizeof(*rest));
+	for (i = 0; i < n; i++)
+		if (!zero(&r->rows[i]))
+			rest[nrest++] = i;
+	qsort(rest, nrest, sizeof(*rest), cmp_index);
+	/* rest[0 .. hi) go before the rows of key 0, the others after. */
+	for (hi = 0; hi < nrest && (nz == 0 ||
+	    cmp_index(&rest[hi], &ord[0]) < 0); hi++)
+		;
+	memmove(ord + hi, ord, nz * sizeof(*ord));
+	memcpy(ord, rest, hi * sizeof(*ord));
+	memcpy(ord + hi + nz, rest + hi, (nrest - hi) * sizeof(*ord));
+	free(rest);
+	for (i = 0; i < n; i++) {
+		if (ord[i] == i)
+			continue;
+		tmp = r->rows[i];
+		for (j = i; (k = ord[j]) != i; j = k) {
+			r->rows[j] = r->rows[k];
+			ord[j] = j;
+		}
+		r->rows[j] = tmp;
+		ord[j] = j;
+	}
+	free(ord);
+}
+
 static void
 sort_rows(struct report *r, int how)
 {
@@ -169,8 +255,13 @@ sort_rows(struct report *r, int how)
 		cmp = cmp_time;
 		break;
 	}
-	if (r->nrows > 0)
+	if (r->nrows == 0)
+		return;
+	if (how == 'a')
 		sort_by(r, cmp);
+	else
+		sort_keyed(r, cmp, how == 'c' ? zero_calls : how == 'n' ?
+		    zero_all : zero_time);
 }
 
 /* -C: every name of every row through the demangler at once. */

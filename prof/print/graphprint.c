@@ -29,6 +29,7 @@
  * histogram's self time and no children time at all, unless -e asks
  * for gprof's estimate, which is then printed as such.
  */
+#include <err.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,12 +48,20 @@ struct gp {
 	const struct opts *o;
 	size_t		*order;		/* entries, in print order */
 	size_t		 n;
-	size_t		*index;		/* by row id: its [n], 0 if none */
+	uint32_t	*index;		/* by row id: its [n], 0 if none */
 	double		 pct;		/* percent a sample */
 	int		 timed;		/* inclusive figures to print */
 	size_t		*list;		/* callers or callees of an entry */
-	size_t		*into;		/* arcs by callee: of row i, */
-	size_t		*intofirst;	/* into[intofirst[i] .. [i + 1]) */
+	uint32_t	*into;		/* arcs by callee: of row i, */
+	uint32_t	*intofirst;	/* into[intofirst[i] .. [i + 1]) */
+	uint32_t	*outfirst;	/* arcs from row i: outfirst[i] ..
+					   [i + 1] (they are by caller) */
+	char		*names;		/* "name [index]" of each row id, */
+	size_t		*nameat;	/* names[nameat[i] .. [i + 1]), */
+	size_t		 nnamed;	/* for so many ids; or NULL */
+	unsigned char	*slots;		/* or each in a slot of slotw bytes,
+					   its length first */
+	size_t		 slotw;
 	struct fixed	 col[3];	/* self, children, %time */
 };
 
@@ -78,13 +87,18 @@ static void
 arc_time(const struct gp *g, const struct cgarc *c, double *all,
     double *self)
 {
-	const struct row *w = g->r->byid[c->to];
-	double est = graph_rowest(g->r, w), cest = graph_arcest(&g->r->g, c);
+	const struct row *w;
+	double est, cest;
 
 	if (g->r->g.sampled) {
 		*all = c->samples;
 		*self = c->leaf;
-	} else if (g->timed) {
+		return;
+	}
+	w = g->r->byid[c->to];
+	est = graph_rowest(g->r, w);
+	cest = graph_arcest(&g->r->g, c);
+	if (g->timed) {
 		*all = cest;
 		*self = est > 0 ? cest * w->samples / est : 0;
 	} else
@@ -114,6 +128,59 @@ cmp_entry(const void *x, const void *y)
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
+/* cmp_entry()'s figures of an entry, gathered. */
+struct ekey {
+	double		 t;
+	size_t		 level;
+	uint64_t	 calls;
+	size_t		 byname;
+	size_t		 id;
+};
+
+static int
+cmp_ekey(const void *x, const void *y)
+{
+	const struct ekey *a = x, *b = y;
+
+	if (a->t != b->t)
+		return a->t > b->t ? -1 : 1;
+	if (a->level != b->level)
+		return a->level < b->level ? -1 : 1;
+	if (a->calls != b->calls)
+		return a->calls > b->calls ? -1 : 1;
+	if (a->byname != b->byname)
+		return a->byname < b->byname ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/*
+ * The entries in cmp_entry()'s order, by their figures gathered first:
+ * a dense graph has every row an entry, and cmp_entry() reached each
+ * row's figures in three places scattered over memory, twenty times a
+ * row.  40 bytes an entry while it sorts, so for dense graphs alone.
+ */
+static void
+sort_keyed(struct gp *g)
+{
+	struct ekey *k;
+	const struct row *w;
+	size_t i;
+
+	k = xcalloc(g->n + 1, sizeof(*k));
+	for (i = 0; i < g->n; i++) {
+		w = g->r->byid[g->order[i]];
+		k[i].t = row_time(g, w);
+		k[i].level = graph_node(g->r, w)->level;
+		k[i].calls = w->calls;
+		k[i].byname = w->byname;
+		k[i].id = w->id;
+	}
+	qsort(k, g->n, sizeof(*k), cmp_ekey);
+	for (i = 0; i < g->n; i++)
+		g->order[i] = k[i].id;
+	free(k);
+}
+
 /* The rows that are entries: on an arc, or in a stack. */
 static void
 entries(struct gp *g)
@@ -137,10 +204,14 @@ entries(struct gp *g)
 	}
 	free(in);
 	sortgp = g;
-	qsort(g->order, g->n, sizeof(*g->order), cmp_entry);
+	if (g->r->g.narcs >= 2 * g->r->nrows)
+		sort_keyed(g);
+	else
+		qsort(g->order, g->n, sizeof(*g->order), cmp_entry);
+	/* 4 bytes an index: join_arcs() took no more rows than that. */
 	g->index = xcalloc(g->r->nrows + 1, sizeof(*g->index));
 	for (i = 0; i < g->n; i++)
-		g->index[g->order[i]] = i + 1;
+		g->index[g->order[i]] = (uint32_t)(i + 1);
 }
 
 /* The heading: where each figure comes from. */
@@ -195,6 +266,114 @@ heading(const struct gp *g, const struct profile *p)
 }
 
 /*
+ * The entries' lines are made in a buffer of their own and written to
+ * stdout a buffer at a time: a graph of a million functions has tens of
+ * millions of lines, and stdio's calls, a dozen pieces a line, were as
+ * much of -q's time as the rest of the printing.  ob_flush() before
+ * anything else writes to stdout.
+ */
+static char ob[1 << 16];
+static size_t on;
+
+static void
+ob_flush(void)
+{
+	if (on > 0)
+		fwrite(ob, 1, on, stdout);
+	on = 0;
+}
+
+static void
+ob_put(const char *s, size_t n)
+{
+	if (n > sizeof(ob) - on) {
+		ob_flush();
+		if (n > sizeof(ob)) {
+			fwrite(s, 1, n, stdout);
+			return;
+		}
+	}
+	memcpy(ob + on, s, n);
+	on += n;
+}
+
+static void
+ob_str(const char *s)
+{
+	ob_put(s, strlen(s));
+}
+
+static void
+ob_char(char c)
+{
+	if (on == sizeof(ob))
+		ob_flush();
+	ob[on++] = c;
+}
+
+/* n spaces, as fig_pad(). */
+static void
+ob_pad(int n)
+{
+	static const char sp[] = "                                ";
+
+	for (; n > (int)sizeof(sp) - 1; n -= (int)sizeof(sp) - 1)
+		ob_put(sp, sizeof(sp) - 1);
+	if (n > 0)
+		ob_put(sp, (size_t)n);
+}
+
+/* s right-aligned in width columns, as fig_right(). */
+static void
+ob_right(const char *s, size_t len, int width)
+{
+	if ((int)len < width)
+		ob_pad(width - (int)len);
+	ob_put(s, len);
+}
+
+/* Text from a file, made printable, as put_text(). */
+static void
+ob_text(const char *s)
+{
+	const unsigned char *p;
+	char *t;
+
+	for (p = (const unsigned char *)s; *p >= 0x20 && *p < 0x7f; p++)
+		;
+	if (*p == '\0') {
+		ob_put(s, (size_t)(p - (const unsigned char *)s));
+		return;
+	}
+	t = printable(s);
+	ob_str(t);
+	free(t);
+}
+
+/* A row's name as put_rowname() (report.c) prints it. */
+static void
+ob_rowname(const struct row *w)
+{
+	size_t k;
+
+	for (k = 0; k < w->nnames; k++) {
+		if (k > 0)
+			ob_put(", ", 2);
+		ob_text(w->names[k]);
+	}
+	if (w->file != NULL) {
+		ob_put(" [", 2);
+		ob_text(w->file);
+		ob_char(']');
+	}
+	if (w->obj != NULL) {
+		ob_put(" (", 2);
+		ob_text(w->obj);
+		ob_char(')');
+	}
+}
+
+/*
  * Seconds of a column, or a dash where there is no figure: column k's
  * last figure is remembered (figures.c), for most are 0.00.
  */
@@ -202,10 +381,10 @@ static void
 put_secs(struct gp *g, int k, double v, int have, int width)
 {
 	if (have)
-		fputs(fig_fixed(&g->col[k], "%*.*f", width, 2,
-		    v * g->r->period), stdout);
+		ob_str(fig_fixed(&g->col[k], "%*.*f", width, 2,
+		    v * g->r->period));
 	else
-		fig_right(stdout, "-", 1, width);
+		ob_right("-", 1, width);
 }
 
 /* "a" or "a" sep "b" in decimal into buf; its length. */
@@ -227,16 +406,26 @@ put_entry_name(const struct gp *g, size_t id)
 	size_t n;
 
 	if (id == ROW_NONE) {
-		fputs("<outside the report>", stdout);
+		ob_str("<outside the report>");
 		return;
 	}
-	put_rowname(g->r->byid[id]);
+	if (id < g->nnamed && g->slots != NULL) {
+		ob_put((const char *)g->slots + id * g->slotw + 1,
+		    g->slots[id * g->slotw]);
+		return;
+	}
+	if (id < g->nnamed) {
+		ob_put(g->names + g->nameat[id], g->nameat[id + 1] -
+		    g->nameat[id]);
+		return;
+	}
+	ob_rowname(g->r->byid[id]);
 	if (g->index[id] > 0) {
 		buf[0] = ' ';
 		buf[1] = '[';
 		n = 2 + fig_u64(buf + 2, g->index[id]);
 		buf[n++] = ']';
-		fwrite(buf, 1, n, stdout);
+		ob_put(buf, n);
 	}
 }
 
@@ -259,10 +448,10 @@ put_called(const struct gp *g, const struct cgarc *c)
 		n = 0;
 	/* A space before, however wide: n/total of 10^8 calls fills it. */
 	if (n < 16)
-		fig_right(stdout, buf, n, 16);
+		ob_right(buf, n, 16);
 	else {
-		putchar(' ');
-		fwrite(buf, 1, n, stdout);
+		ob_char(' ');
+		ob_put(buf, n);
 	}
 }
 
@@ -274,13 +463,13 @@ arc_line(struct gp *g, const struct cgarc *c, size_t who)
 	int have = g->r->g.sampled || g->timed;
 
 	arc_time(g, c, &all, &self);
-	fig_pad(stdout, 11);
+	ob_pad(11);
 	put_secs(g, 0, self, have, 9);
 	put_secs(g, 1, all - self, have, 10);
 	put_called(g, c);
-	fig_pad(stdout, 6);
+	ob_pad(6);
 	put_entry_name(g, who);
-	putchar('\n');
+	ob_char('\n');
 }
 
 /* The function's own line. */
@@ -303,19 +492,18 @@ own_line(struct gp *g, const struct row *w)
 		n = fig_u64(calls, nd->callsin);
 	else if (w->calls > 0)
 		n = fig_u64(calls, w->calls);
-	fwrite(idx, 1, k, stdout);
-	fig_pad(stdout, 6 - (int)k);
+	ob_put(idx, k);
+	ob_pad(6 - (int)k);
 	if (have)
-		fputs(fig_fixed(&g->col[2], "%*.*f", 5, 1, t * g->pct),
-		    stdout);
+		ob_str(fig_fixed(&g->col[2], "%*.*f", 5, 1, t * g->pct));
 	else
-		fig_right(stdout, "-", 1, 5);
+		ob_right("-", 1, 5);
 	put_secs(g, 0, self, 1, 9);
 	put_secs(g, 1, t - self, have, 10);
-	fig_right(stdout, calls, n, 16);
-	fig_pad(stdout, 2);
+	ob_right(calls, n, 16);
+	ob_pad(2);
 	put_entry_name(g, w->id);
-	putchar('\n');
+	ob_char('\n');
 }
 
 static const struct gp *sortarcs;	/* for the C11 qsort below */
@@ -337,35 +525,18 @@ cmp_arc(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-/*
- * The first arc from row id or a later one: the arcs are sorted by
- * caller, and a search costs less than 8 MB of places for a million rows.
- */
-static size_t
-first_from(const struct graph *gr, size_t id)
-{
-	size_t lo = 0, hi = gr->narcs, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (gr->arcs[mid].from < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* The callers (callers 1) or callees (0) of row id, in print order. */
 static size_t
 arcs_of(struct gp *g, size_t id, int callers)
 {
 	size_t i, n = 0, t, lo, hi;
 
-	lo = callers ? g->intofirst[id] : first_from(&g->r->g, id);
-	hi = callers ? g->intofirst[id + 1] : first_from(&g->r->g, id + 1);
-	for (i = lo; i < hi; i++)
+	lo = callers ? g->intofirst[id] : g->outfirst[id];
+	hi = callers ? g->intofirst[id + 1] : g->outfirst[id + 1];
+	for (i = lo; i < hi; i++) {
 		g->list[n++] = callers ? g->into[i] : i;
+		__builtin_prefetch(&g->r->g.arcs[g->list[n - 1]]);
+	}
 	sortarcs = g;
 	qsort(g->list, n, sizeof(*g->list), cmp_arc);
 	if (!callers)
@@ -379,9 +550,12 @@ arcs_of(struct gp *g, size_t id, int callers)
 
 /*
  * Where each row's arcs are: those from it lie together, the arcs
- * being sorted by caller (first_from()); those into it are gathered by
- * a counting sort on the callee.  Rows' ids are below nrows; arcs from
- * no row come last, and are no row's callees list.
+ * being sorted by caller; those into it are gathered by a counting sort
+ * on the callee.  Rows' ids are below nrows; arcs from no row come
+ * last, and are no row's callees list.  Indices of 4 bytes (join_arcs()
+ * took no more rows), so that the three arrays of a million arcs and
+ * rows weigh what two did (a search of the arcs for each row's callees
+ * missed the cache at every step).
  */
 static void
 index_arcs(struct gp *g)
@@ -389,17 +563,114 @@ index_arcs(struct gp *g)
 	const struct graph *gr = &g->r->g;
 	size_t i, k, n = g->r->nrows;
 
+	if (gr->narcs >= UINT32_MAX)
+		errx(1, "%zu arcs: too many for the call graph", gr->narcs);
 	g->intofirst = xcalloc(n + 2, sizeof(*g->intofirst));
+	g->outfirst = xcalloc(n + 2, sizeof(*g->outfirst));
 	g->into = xcalloc(gr->narcs + 1, sizeof(*g->into));
 	for (k = 0; k < gr->narcs; k++)
 		g->intofirst[gr->arcs[k].to + 1]++;
 	for (i = 0; i < n; i++)
 		g->intofirst[i + 1] += g->intofirst[i];
 	for (k = 0; k < gr->narcs; k++)
-		g->into[g->intofirst[gr->arcs[k].to]++] = k;
+		g->into[g->intofirst[gr->arcs[k].to]++] = (uint32_t)k;
 	for (i = n; i > 0; i--)
 		g->intofirst[i] = g->intofirst[i - 1];
 	g->intofirst[0] = 0;
+	for (i = 0, k = 0; i <= n; i++) {
+		while (k < gr->narcs && gr->arcs[k].from < i)
+			k++;
+		g->outfirst[i] = (uint32_t)k;
+	}
+}
+
+/* The most bytes ob_rowname() and an index can make of row w. */
+static size_t
+name_bound(const struct row *w)
+{
+	size_t k, n = 32;
+
+	for (k = 0; k < w->nnames; k++)
+		n += strlen(w->names[k]) + 2;
+	if (w->file != NULL)
+		n += strlen(w->file) + 3;
+	if (w->obj != NULL)
+		n += strlen(w->obj) + 3;
+	return n;
+}
+
+/*
+ * The names in slots of one width, where the longest is short: a name
+ * is then found at an address known from its id alone, one miss of the
+ * cache where the arena and its offsets were two, and one that entry()
+ * can ask for ahead (a dense graph's names come at random).
+ */
+static void
+slot_names(struct gp *g)
+{
+	size_t id, len, most = 0;
+
+	for (id = 0; id < g->nnamed; id++)
+		if ((len = g->nameat[id + 1] - g->nameat[id]) > most)
+			most = len;
+	if (most > 63)
+		return;
+	g->slotw = (most + 1 + 7) & ~(size_t)7;
+	g->slots = xcalloc(g->nnamed + 1, g->slotw);
+	for (id = 0; id < g->nnamed; id++) {
+		len = g->nameat[id + 1] - g->nameat[id];
+		g->slots[id * g->slotw] = (unsigned char)len;
+		memcpy(g->slots + id * g->slotw + 1, g->names + g->nameat[id],
+		    len);
+	}
+	free(g->names);
+	free(g->nameat);
+	g->names = NULL;
+	g->nameat = NULL;
+}
+
+/*
+ * Each row's name and index made once, in the order of the ids, where
+ * the arcs are many: a graph of a million functions and ten million
+ * arcs prints a name some twenty times, each from a row, its names and
+ * its index scattered over memory.  The names are put in the output
+ * buffer and moved from there.
+ */
+static void
+name_rows(struct gp *g)
+{
+	const struct row *w;
+	size_t id, n = g->r->nrows, cap = 0, len = 0;
+
+	if (g->r->g.narcs < 2 * n)
+		return;
+	/* A name must fit the buffer whole (printable() never adds). */
+	for (id = 0; id < n; id++)
+		if ((w = g->r->byid[id]) != NULL && name_bound(w) > sizeof(ob))
+			return;
+	ob_flush();
+	g->nameat = xcalloc(n + 1, sizeof(*g->nameat));
+	for (id = 0; id < n; id++) {
+		g->nameat[id] = len;
+		if (g->r->byid[id] == NULL)
+			continue;
+		put_entry_name(g, id);
+		g->names = xgrow(g->names, &cap, len, on, 1);
+		memcpy(g->names + len, ob, on);
+		len += on;
+		on = 0;
+	}
+	g->nameat[n] = len;
+	g->nnamed = n;
+	slot_names(g);
+}
+
+/* Where put_entry_name() will read row id's name, to prefetch. */
+static void
+prefetch_name(const struct gp *g, size_t id)
+{
+	if (id < g->nnamed && g->slots != NULL)
+		__builtin_prefetch(g->slots + id * g->slotw);
 }
 
 static void
@@ -409,9 +680,11 @@ entry(struct gp *g, size_t id)
 	size_t i, n;
 
 	n = arcs_of(g, id, 1);
+	for (i = 0; i < n; i++)
+		prefetch_name(g, g->r->g.arcs[g->list[i]].from);
 	if (n == 0) {
-		fig_pad(stdout, 47);
-		fputs("<spontaneous>\n", stdout);
+		ob_pad(47);
+		ob_str("<spontaneous>\n");
 	}
 	for (i = 0; i < n; i++) {
 		c = &g->r->g.arcs[g->list[i]];
@@ -419,12 +692,14 @@ entry(struct gp *g, size_t id)
 	}
 	own_line(g, g->r->byid[id]);
 	n = arcs_of(g, id, 0);
+	for (i = 0; i < n; i++)
+		prefetch_name(g, g->r->g.arcs[g->list[i]].to);
 	for (i = 0; i < n; i++) {
 		c = &g->r->g.arcs[g->list[i]];
 		arc_line(g, c, c->to);
 	}
-	fputs("-----------------------------------------------"
-	    "------------\n", stdout);
+	ob_str("-----------------------------------------------"
+	    "------------\n");
 }
 
 /*
@@ -461,6 +736,10 @@ gp_free(struct gp *g)
 	free(g->list);
 	free(g->into);
 	free(g->intofirst);
+	free(g->outfirst);
+	free(g->names);
+	free(g->nameat);
+	free(g->slots);
 }
 
 /* -q: the call graph of r on stdout. */
@@ -475,8 +754,10 @@ graph_print(struct report *r, const struct profile *p, const struct opts *o)
 	entries(&g);
 	if (!o->nohead)
 		heading(&g, p);
+	name_rows(&g);
 	for (i = 0; i < g.n; i++)
 		entry(&g, g.order[i]);
+	ob_flush();
 	if (g.n == 0)
 		printf("no call graph: the files hold no arcs and no "
 		    "stacks\n");

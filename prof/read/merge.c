@@ -704,10 +704,6 @@ profile_finish(struct profile *p)
 	    add_place_to);
 	p->narcs = sortsum(p->arcs, p->narcs, sizeof(*p->arcs), cmp_parc,
 	    add_parc);
-	/* Stacks of the same frames are one; their frames stay put. */
-	sortframes = p->frames;
-	p->nstacks = sortsum(p->stacks, p->nstacks, sizeof(*p->stacks),
-	    cmp_pstack, add_pstack);
 	if (p->arcfiles > 0 && p->arcfiles < p->nfiles)
 		warnx("warning: %zu of %zu files have no arcs; their calls "
 		    "are on no arc", p->nfiles - p->arcfiles, p->nfiles);
@@ -719,6 +715,23 @@ profile_finish(struct profile *p)
 		p->run = 0;
 	if (p->nfiles == 0)
 		p->period = p->pmin = p->pmax = (double)CLASSIC_NS / 1e9;
+}
+
+/*
+ * Stacks of the same frames made one; their frames stay put.  For the
+ * outputs that read the stacks one by one (profile_finish() leaves them
+ * as the files had them): a million stacks take a second to sort, and
+ * the flat report needs but the places of their frames.
+ */
+void
+profile_sum_stacks(struct profile *p)
+{
+	if (p->stacksummed)
+		return;
+	sortframes = p->frames;
+	p->nstacks = sortsum(p->stacks, p->nstacks, sizeof(*p->stacks),
+	    cmp_pstack, add_pstack);
+	p->stacksummed = 1;
 }
 
 /* Give back all p holds; p is empty again. */

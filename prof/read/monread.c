@@ -163,8 +163,17 @@ gather_ext(struct mfile *f)
 		mfile_cell(f, i, &pc, &mcnt);
 		if (!MONX_IS_CELL(pc, mcnt))
 			continue;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* fnpc's low bytes, as they lie in the file: a million
+		   arcs are four million cells, read twice (scan, read). */
+		memcpy(f->ext + j, f->cells + i * sizeof(struct cnt),
+		    MONX_PAYLOAD);
+		j += MONX_PAYLOAD;
+		(void)v;
+#else
 		for (v = 0; v < MONX_PAYLOAD; v++)
 			f->ext[j++] = (unsigned char)(pc >> (8 * v));
+#endif
 	}
 	return 0;
 }

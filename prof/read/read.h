@@ -187,7 +187,9 @@ struct profile {
 	size_t		 narcs, arccap;
 	size_t		 arcfiles;	/* files whose arcs hold every call */
 	size_t		 arcsbad;	/* cells their arcs do not add up to */
-	struct pstack	*stacks;	/* summed by frames, sorted */
+	struct pstack	*stacks;	/* summed by frames, sorted, once
+					   profile_sum_stacks() has */
+	int		 stacksummed;
 	size_t		 nstacks, stackcap;
 	struct frame	*frames;
 	size_t		 nframes, framecap;
@@ -262,6 +264,7 @@ int	profile_read(struct profile *, const char *, const char **);
 int	profile_add(struct profile *, const char *, unsigned char *, size_t,
 	    const char **);
 void	profile_finish(struct profile *);
+void	profile_sum_stacks(struct profile *);
 void	profile_free(struct profile *);
 void	profile_drop_cells(struct profile *);
 void	profile_drop_arcs(struct profile *);

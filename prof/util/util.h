@@ -4,6 +4,7 @@
  *
  *	xmalloc.c	allocation that cannot return NULL or overflow
  *	sortsum.c	sorting, and adding up what is equal
+ *	radix.c		sorting 64-bit keys by their digits
  *	heap.c		the heap the range-cutting sweeps share
  *	namesort.c	names ranked in strcmp's order
  *	printable.c	text from files made fit for a terminal
@@ -33,6 +34,11 @@ void	heap_pop(struct heap *);
 
 /* namesort.c */
 void	name_ranks(const char *const *, size_t, size_t *);
+
+/* radix.c */
+uint64_t *radix_sort(uint64_t *, uint64_t *, size_t);
+void	radix_sort_pairs(uint64_t *, uint64_t *, uint64_t *, uint64_t *,
+	    size_t);
 
 /* sortsum.c */
 size_t	sortsum(void *, size_t, size_t, int (*)(const void *, const void *),
