@@ -257,7 +257,9 @@ sort_rows(struct report *r, int how)
 	}
 	if (r->nrows == 0)
 		return;
-	if (how == 'a')
+	/* By address, or by inclusive time, whose key a row of no samples
+	   may have: qsort alone. */
+	if (how == 'a' || how == 'I')
 		sort_by(r, cmp);
 	else
 		sort_keyed(r, cmp, how == 'c' ? zero_calls : how == 'n' ?
