@@ -53,23 +53,6 @@ struct code {
 	uint16_t	 bits[NFIXED];
 };
 
-static const uint16_t lbase[29] = {
-	3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
-	35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258
-};
-static const uint8_t lextra[29] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
-	3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0
-};
-static const uint16_t dbase[30] = {
-	1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193,
-	257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
-	8193, 12289, 16385, 24577
-};
-static const uint8_t dextra[30] = {
-	0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6,
-	7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13
-};
 /* The order code-length code lengths are sent in. */
 static const uint8_t clorder[NCL] = {
 	16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15
@@ -120,7 +103,7 @@ len_index(unsigned len)
 {
 	unsigned i;
 
-	for (i = 28; lbase[i] > len; i--)
+	for (i = 28; deflate_lbase[i] > len; i--)
 		continue;
 	return i;
 }
@@ -130,7 +113,7 @@ dist_index(unsigned dist)
 {
 	unsigned i;
 
-	for (i = 29; dbase[i] > dist; i--)
+	for (i = 29; deflate_dbase[i] > dist; i--)
 		continue;
 	return i;
 }
@@ -265,7 +248,7 @@ count(const struct tok *t, size_t nt, struct census *s)
 		di = dist_index(t[i].dist);
 		s->lit[257 + li]++;
 		s->dist[di]++;
-		s->extra += lextra[li] + dextra[di];
+		s->extra += deflate_lextra[li] + deflate_dextra[di];
 	}
 	s->lit[256]++;
 }
@@ -337,10 +320,10 @@ put_tokens(struct bits *b, const struct tok *t, size_t nt,
 		}
 		li = len_index(t[i].len);
 		put_code(b, lit->bits[257 + li], lit->len[257 + li]);
-		put_bits(b, t[i].len - lbase[li], lextra[li]);
+		put_bits(b, t[i].len - deflate_lbase[li], deflate_lextra[li]);
 		di = dist_index(t[i].dist);
 		put_code(b, dist->bits[di], dist->len[di]);
-		put_bits(b, t[i].dist - dbase[di], dextra[di]);
+		put_bits(b, t[i].dist - deflate_dbase[di], deflate_dextra[di]);
 	}
 	put_code(b, lit->bits[256], lit->len[256]);
 }

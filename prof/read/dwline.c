@@ -176,39 +176,43 @@ skip(struct cur *c, uint64_t n)
 		c->p += n;
 }
 
+/* An LEB128 number's bits, *shift of them read, *last its last byte. */
 static uint64_t
-uleb(struct cur *c)
+leb(struct cur *c, unsigned *shift, unsigned char *last)
 {
 	uint64_t v = 0;
-	unsigned shift = 0;
 	unsigned char b;
 
+	*shift = 0;
 	do {
 		if (!need(c, 1))
 			return 0;
 		b = *c->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
+		if (*shift < 64)
+			v |= (uint64_t)(b & 0x7f) << *shift;
+		*shift += 7;
 	} while (b & 0x80);
+	*last = b;
 	return v;
+}
+
+static uint64_t
+uleb(struct cur *c)
+{
+	unsigned shift;
+	unsigned char b;
+
+	return leb(c, &shift, &b);
 }
 
 static int64_t
 sleb(struct cur *c)
 {
-	uint64_t v = 0;
-	unsigned shift = 0;
-	unsigned char b;
+	uint64_t v;
+	unsigned shift;
+	unsigned char b = 0;
 
-	do {
-		if (!need(c, 1))
-			return 0;
-		b = *c->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-	} while (b & 0x80);
+	v = leb(c, &shift, &b);
 	if (shift < 64 && (b & 0x40))
 		v |= ~(uint64_t)0 << shift;
 	return (int64_t)v;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "read/read.h"
+#include "util/util.h"
 
 #define MAXBITS		15		/* longest code */
 #define NLITLEN		288		/* literal/length symbols, 2 unused */
@@ -37,25 +38,6 @@ struct in {
 struct huff {
 	uint16_t	 count[MAXBITS + 1];
 	uint16_t	 sym[NLITLEN];
-};
-
-/* Lengths 257..285 and distances 0..29: base and extra bits (RFC 1951). */
-static const uint16_t lbase[29] = {
-	3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
-	35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258
-};
-static const uint8_t lextra[29] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
-	3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0
-};
-static const uint16_t dbase[NDIST] = {
-	1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193,
-	257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193,
-	12289, 16385, 24577
-};
-static const uint8_t dextra[NDIST] = {
-	0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6,
-	7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13
 };
 
 /* n bits (n <= 16) of the input; past its end, 0 and bad set. */
@@ -150,10 +132,10 @@ codes(struct in *s, const struct huff *lit, const struct huff *dist,
 			return 0;
 		if ((sym -= 257) >= 29)
 			return -1;
-		len = lbase[sym] + bits(s, lextra[sym]);
+		len = deflate_lbase[sym] + bits(s, deflate_lextra[sym]);
 		if ((sym = decode(s, dist)) < 0 || sym >= NDIST)
 			return -1;
-		d = dbase[sym] + bits(s, dextra[sym]);
+		d = deflate_dbase[sym] + bits(s, deflate_dextra[sym]);
 		if (s->bad || d > *at || len > outlen - *at)
 			return -1;
 		for (; len > 0; len--, (*at)++)

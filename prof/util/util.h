@@ -8,6 +8,7 @@
  *	heap.c		the heap the range-cutting sweeps share
  *	namesort.c	names ranked in strcmp's order
  *	printable.c	text from files made fit for a terminal
+ *	deflate.c	the code tables of deflate, written and read
  */
 #ifndef _UTIL_H
 #define _UTIL_H
@@ -23,6 +24,10 @@ struct heap {
 	int		(*above)(const void *, size_t, size_t);
 	const void	*ctx;
 };
+
+/* deflate.c: base and extra bits of length and distance codes */
+extern const uint16_t deflate_lbase[29], deflate_dbase[30];
+extern const uint8_t deflate_lextra[29], deflate_dextra[30];
 
 /* printable.c */
 char	*printable(const char *);
