@@ -75,6 +75,15 @@ diff_ignores(const struct opts *o)
 		    "the size of the change", buf);
 }
 
+/* An option with an argument given again: the last wins, and says so. */
+static void
+set_arg(const char **arg, int c, const char *v)
+{
+	if (*arg != NULL && strcmp(*arg, v) != 0)
+		warnx("-%c %s overrides -%c %s", c, v, c, *arg);
+	*arg = v;
+}
+
 /* Parse the options into o; the -m files are added to *files. */
 static int
 parse_options(int argc, char *argv[], struct opts *o, const char ***files,
@@ -144,13 +153,13 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 			o->incl = 1;
 			break;
 		case 'f':
-			o->focus = optarg;
+			set_arg(&o->focus, c, optarg);
 			break;
 		case 'd':
-			o->diffbase = optarg;
+			set_arg(&o->diffbase, c, optarg);
 			break;
 		case 'D':
-			o->diffprog = optarg;
+			set_arg(&o->diffprog, c, optarg);
 			break;
 		default:
 			usage();

@@ -167,6 +167,28 @@ focus_bad_regex_one_line_body()
 	atf_check -o inline:"1\n" sh -c 'wc -l <err | tr -d " "'
 }
 
+atf_test_case focus_given_twice_warns
+focus_given_twice_warns_head()
+{
+	atf_set descr "-f, -d or -D given twice: the last wins and prof says" \
+	    "which it overrode, as for the sort options"
+}
+focus_given_twice_warns_body()
+{
+	setup_focus
+	run 1 run.out truth
+	"$PROF" -f '^via_b$' "$PROG" run.out >want 2>/dev/null ||
+	    atf_fail "prof -f failed"
+	atf_check -e match:'^prof: -f \^via_b\$ overrides -f \^via_a\$$' \
+	    -o file:want "$PROF" -f '^via_a$' -f '^via_b$' "$PROG" run.out
+	atf_check -s exit:1 -o empty -e save:err \
+	    "$PROF" -d gone.out -d run.out -D nosuch -D "$PROG" "$PROG" nosuch.out
+	grep -qx 'prof: -d run.out overrides -d gone.out' err ||
+	    atf_fail "no warning for -d twice: $(cat err)"
+	grep -qxF "prof: -D $PROG overrides -D nosuch" err ||
+	    atf_fail "no warning for -D twice: $(cat err)"
+}
+
 atf_test_case focus_no_match_warns
 focus_no_match_warns_head()
 {
@@ -561,6 +583,7 @@ atf_init_test_cases()
 	atf_add_test_case focus_call_graph_is_subgraph
 	atf_add_test_case focus_exports_matching_stacks
 	atf_add_test_case focus_bad_regex_one_line
+	atf_add_test_case focus_given_twice_warns
 	atf_add_test_case focus_no_match_warns
 	atf_add_test_case diff_slower_part_first
 	atf_add_test_case diff_across_builds
