@@ -88,7 +88,6 @@ int		 srcline_used(const struct srclines *, size_t);
 void		 srcline_free(struct srclines *);
 
 /* gzip.c */
-uint32_t	 crc32_add(uint32_t, const unsigned char *, size_t);
 unsigned char	*gzip_encode(const unsigned char *, size_t, size_t *);
 
 /* The writers: 0, or -1 with the file at fault and the reason. */

@@ -540,29 +540,18 @@ read_debuglink(struct elf *e, char *name, uint32_t *crc)
 static int
 file_crc(struct elf *e, uint32_t *crc)
 {
-	static uint32_t table[256];
 	unsigned char buf[16384];
 	uint64_t off, n;
-	uint32_t c, k;
-	size_t i;
+	uint32_t c;
 
-	if (table[1] == 0) {
-		for (i = 0; i < 256; i++) {
-			c = (uint32_t)i;
-			for (k = 0; k < 8; k++)
-				c = c & 1 ? 0xedb88320 ^ (c >> 1) : c >> 1;
-			table[i] = c;
-		}
-	}
-	c = 0xffffffff;
+	c = 0;
 	for (off = 0; off < e->size; off += n) {
 		n = e->size - off < sizeof(buf) ? e->size - off : sizeof(buf);
 		if (readat(e, buf, off, n) != 0)
 			return -1;
-		for (i = 0; i < n; i++)
-			c = table[(c ^ buf[i]) & 0xff] ^ (c >> 8);
+		c = crc32_add(c, buf, (size_t)n);
 	}
-	*crc = c ^ 0xffffffff;
+	*crc = c;
 	return 0;
 }
 

@@ -9,6 +9,7 @@
  *	namesort.c	names ranked in strcmp's order
  *	printable.c	text from files made fit for a terminal
  *	deflate.c	the code tables of deflate, written and read
+ *	crc32.c		the CRC-32 of gzip and of debuglinks
  */
 #ifndef _UTIL_H
 #define _UTIL_H
@@ -24,6 +25,9 @@ struct heap {
 	int		(*above)(const void *, size_t, size_t);
 	const void	*ctx;
 };
+
+/* crc32.c: the CRC-32 of p[0..n), continued from crc (0 to start) */
+uint32_t crc32_add(uint32_t, const unsigned char *, size_t);
 
 /* deflate.c: base and extra bits of length and distance codes */
 extern const uint16_t deflate_lbase[29], deflate_dbase[30];

@@ -121,11 +121,12 @@ $(PT)/h_libcalls: $(PT)/libcalls_main.c $(PT)/h_libcalls.so lib/libmon.a \
 
 # prof's DWARF line-table reader alone, for comparison with addr2line.
 DWLINE_SRC = prof/read/dwline.c prof/read/elfsym.c prof/read/inflate.c \
-	prof/util/deflate.c prof/util/xmalloc.c
+	prof/util/crc32.c prof/util/deflate.c prof/util/xmalloc.c
 $(PT)/t_dwline: $(PT)/t_dwline.c $(DWLINE_SRC) $(HDRS) $(PT)/local.mk
 	$(CC) $(TEST_CFLAGS) -Iprof -o $@ $< $(DWLINE_SRC)
 
 # prof's gzip writer alone, for gzip(1) to read back.
-GZIP_SRC = prof/export/gzip.c prof/util/deflate.c prof/util/xmalloc.c
+GZIP_SRC = prof/export/gzip.c prof/util/crc32.c prof/util/deflate.c \
+	prof/util/xmalloc.c
 $(PT)/t_gzip: $(PT)/t_gzip.c $(GZIP_SRC) $(HDRS) $(PT)/local.mk
 	$(CC) $(TEST_CFLAGS) -Iprof -o $@ $< $(GZIP_SRC)
