@@ -153,7 +153,7 @@ static size_t
 upper(struct otab *t, uint64_t addr)
 {
 	const struct symtab *st = &t->st;
-	size_t n = st->nfuncs, lo, hi, mid, b;
+	size_t n = st->nfuncs, lo, b;
 	uint64_t base, span;
 
 	if (n < 64 || n > UINT32_MAX)
@@ -178,16 +178,7 @@ upper(struct otab *t, uint64_t addr)
 		return n;
 	/* Functions below bucket b start below addr; from bucket b + 1 on,
 	   above it. */
-	lo = t->upidx[b];
-	hi = t->upidx[b + 1];
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (st->funcs[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return symtab_upper_in(st, addr, t->upidx[b], t->upidx[b + 1]);
 }
 
 /* The first function that may overlap [lo, ...). */
@@ -495,6 +486,21 @@ cmp_from(const void *x, const void *y)
 	return 0;
 }
 
+/* A counted arc, calls from row from to row to, after g's others. */
+static void
+add_counted(struct graph *g, size_t from, size_t to, uint64_t calls)
+{
+	struct cgarc *c;
+
+	g->arcs = xgrow(g->arcs, &g->arccap, g->narcs, 1, sizeof(*g->arcs));
+	c = &g->arcs[g->narcs++];
+	memset(c, 0, sizeof(*c));
+	c->from = from;
+	c->to = to;
+	c->calls = calls;
+	c->counted = 1;
+}
+
 /*
  * The counted arcs, as pairs of rows; those into or from libmon out.
  * Each arc's callee row is kept, and the arcs indexed by the place
@@ -505,7 +511,6 @@ graph_arcs(struct attr *a)
 {
 	const struct parc *pa;
 	struct graph *g = &a->r->g;
-	struct cgarc *c;
 	size_t i, from, to;
 
 	a->arcto = xcalloc(a->p->narcs + 1, sizeof(*a->arcto));
@@ -519,12 +524,7 @@ graph_arcs(struct attr *a)
 		to = a->arcto[i] = graph_row(a, pa->sobj, pa->self, 1);
 		if (from == ROW_SELF || to == ROW_SELF || to == ROW_NONE)
 			continue;
-		c = &g->arcs[g->narcs++];
-		memset(c, 0, sizeof(*c));
-		c->from = from;
-		c->to = to;
-		c->calls = pa->count;
-		c->counted = 1;
+		add_counted(g, from, to, pa->count);
 	}
 	sortparcs = a->p->arcs;
 	qsort(a->byfrom, a->p->narcs, sizeof(*a->byfrom), cmp_from);
@@ -590,7 +590,6 @@ graph_through(struct attr *a)
 {
 	const struct parc *pa;
 	struct graph *g = &a->r->g;
-	struct cgarc *c;
 	size_t i, k, to, from;
 
 	for (i = 0; i < a->p->narcs && a->nthrough > 0; i++) {
@@ -607,14 +606,7 @@ graph_through(struct attr *a)
 		}
 		if (k < a->nthrough || from == ROW_NONE)
 			continue;
-		g->arcs = xgrow(g->arcs, &g->arccap, g->narcs, 1,
-		    sizeof(*g->arcs));
-		c = &g->arcs[g->narcs++];
-		memset(c, 0, sizeof(*c));
-		c->from = from;
-		c->to = to;
-		c->calls = pa->count;
-		c->counted = 1;
+		add_counted(g, from, to, pa->count);
 	}
 	free(a->through);
 	a->through = NULL;

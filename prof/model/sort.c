@@ -116,22 +116,16 @@ cmp_index(const void *x, const void *y)
 }
 
 /*
- * Sort the rows by cmp: their indices are sorted, and the rows then
- * moved into place cycle by cycle, so that the sort's own copies are of
- * an index, not of a row, and need no second array of rows.
+ * Put row ord[i] at i for every i, moving the rows cycle by cycle, so
+ * that a sort's own copies are of an index, not of a row, and need no
+ * second array of rows.  Frees ord.
  */
 static void
-sort_by(struct report *r, int (*cmp)(const void *, const void *))
+apply_order(struct report *r, size_t *ord)
 {
 	struct row tmp;
-	size_t *ord, i, j, k;
+	size_t i, j, k;
 
-	ord = xcalloc(r->nrows, sizeof(*ord));
-	for (i = 0; i < r->nrows; i++)
-		ord[i] = i;
-	sortrows = r->rows;
-	sortcmp = cmp;
-	qsort(ord, r->nrows, sizeof(*ord), cmp_index);
 	for (i = 0; i < r->nrows; i++) {
 		if (ord[i] == i)
 			continue;
@@ -144,6 +138,21 @@ sort_by(struct report *r, int (*cmp)(const void *, const void *))
 		ord[j] = j;
 	}
 	free(ord);
+}
+
+/* Sort the rows by cmp: their indices, then the rows (apply_order()). */
+static void
+sort_by(struct report *r, int (*cmp)(const void *, const void *))
+{
+	size_t *ord, i;
+
+	ord = xcalloc(r->nrows, sizeof(*ord));
+	for (i = 0; i < r->nrows; i++)
+		ord[i] = i;
+	sortrows = r->rows;
+	sortcmp = cmp;
+	qsort(ord, r->nrows, sizeof(*ord), cmp_index);
+	apply_order(r, ord);
 }
 
 /* A row whose key is 0: of those the order is by name alone. */
@@ -181,8 +190,7 @@ static void
 sort_keyed(struct report *r, int (*cmp)(const void *, const void *),
     int (*zero)(const struct row *))
 {
-	struct row tmp;
-	size_t *ord, *first, *rest, i, j, k, n = r->nrows, nrest = 0;
+	size_t *ord, *first, *rest, i, j, n = r->nrows, nrest = 0;
 	size_t nz = 0, hi;
 
 	ord = xcalloc(n + 1, sizeof(*ord));
@@ -218,18 +226,7 @@ sort_keyed(struct report *r, int (*cmp)(const void *, const void *),
 	memcpy(ord, rest, hi * sizeof(*ord));
 	memcpy(ord + hi + nz, rest + hi, (nrest - hi) * sizeof(*ord));
 	free(rest);
-	for (i = 0; i < n; i++) {
-		if (ord[i] == i)
-			continue;
-		tmp = r->rows[i];
-		for (j = i; (k = ord[j]) != i; j = k) {
-			r->rows[j] = r->rows[k];
-			ord[j] = j;
-		}
-		r->rows[j] = tmp;
-		ord[j] = j;
-	}
-	free(ord);
+	apply_order(r, ord);
 }
 
 static void

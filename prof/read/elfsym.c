@@ -769,10 +769,19 @@ symtab_free(struct symtab *st)
 size_t
 symtab_upper(const struct symtab *st, uint64_t addr)
 {
-	size_t lo, hi, mid;
+	return symtab_upper_in(st, addr, 0, st->nfuncs);
+}
 
-	lo = 0;
-	hi = st->nfuncs;
+/*
+ * The same, where functions below lo are known to start at or below
+ * addr, and those from hi on above it.
+ */
+size_t
+symtab_upper_in(const struct symtab *st, uint64_t addr, size_t lo,
+    size_t hi)
+{
+	size_t mid;
+
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (st->funcs[mid].addr <= addr)

@@ -280,6 +280,7 @@ int	symtab_load_vdso(struct symtab *, const char *, const char **);
 void	symtab_free(struct symtab *);
 size_t	symtab_lookup(const struct symtab *, uint64_t);
 size_t	symtab_upper(const struct symtab *, uint64_t);
+size_t	symtab_upper_in(const struct symtab *, uint64_t, size_t, size_t);
 int	elf_sections(const char *, const char *const *, struct elfsec *,
 	    size_t, const char **);
 
