@@ -66,6 +66,13 @@ export_all()
 	done
 }
 
+# need_go: skip, with a line, where go tool pprof is not installed.
+need_go()
+{
+	command -v go >/dev/null 2>&1 ||
+	    atf_skip "go is not installed (golang-go): no go tool pprof"
+}
+
 # The samples of the stacks, as prof -q's heading gives them.
 q_samples()
 {
@@ -746,8 +753,7 @@ e2e_go_pprof_holds_the_report_totals_head()
 e2e_go_pprof_holds_the_report_totals_body()
 {
 	setup_export
-	command -v go >/dev/null 2>&1 ||
-	    atf_skip "go is not installed (golang-go): no go tool pprof"
+	need_go
 	HOME=$PWD
 	export HOME
 	prog=$srcdir/h_sysburn
@@ -815,8 +821,7 @@ pprof_comment_gives_overhead_apart_head()
 pprof_comment_gives_overhead_apart_body()
 {
 	setup_export
-	command -v go >/dev/null 2>&1 ||
-	    atf_skip "go is not installed (golang-go): no go tool pprof"
+	need_go
 	HOME=$PWD
 	export HOME
 	overhead_forge
@@ -1219,12 +1224,6 @@ atf_init_test_cases()
 # gzipped file with the run's time, and functions whose source file and
 # lines are those addr2line gives from the debug information.
 
-need_go()
-{
-	command -v go >/dev/null 2>&1 ||
-	    atf_skip "go is not installed (golang-go): no go tool pprof"
-}
-
 # A run of prog (h_burn's arguments), its start and end in seconds.
 burn_run()
 {
@@ -1624,8 +1623,7 @@ pprof_function_names_leave_object_to_mapping_head()
 pprof_function_names_leave_object_to_mapping_body()
 {
 	setup_export
-	command -v go >/dev/null 2>&1 ||
-	    atf_skip "go is not installed (golang-go): no go tool pprof"
+	need_go
 	HOME=$PWD
 	export HOME
 	prog=$srcdir/h_qsort
