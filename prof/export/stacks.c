@@ -18,10 +18,11 @@
  * writers get one stack a function: its row alone, with the histogram's
  * samples.
  *
- * Every view of a profile holds the report's totals (reconcile()): the
- * same samples in all, and under each function, as its innermost frame,
- * the samples of its row.  The stacks ending in a function are scaled
- * down to its row's samples where they hold more (the histogram's bins
+ * Every view of a profile holds the report's totals, by the one rule
+ * model/reconcile.c works out for the report's -i column too: the same
+ * samples in all, and under each function, as its innermost frame,
+ * the samples of its row.  The stacks ending in a function come scaled
+ * down to its row's samples where they held more (the histogram's bins
  * and the stacks' exact pcs part by a sample or two); a row's samples
  * that no stack holds (files without stacks, samples that kept none)
  * are a stack [no stack];function.  The kernel's time, which no stack
@@ -118,9 +119,10 @@ add_stack(struct xset *x, size_t depth, double samples)
 }
 
 /*
- * The graph's stacks, root first; one cut at the limit under X_CUT, one
- * that ends short of a thread's start under X_SHORT, so that no
- * function looks a root where its callers were only lost.
+ * The graph's stacks, root first, with their samples scaled as the
+ * model reconciled them; one cut at the limit under X_CUT, one that
+ * ends short of a thread's start under X_SHORT, so that no function
+ * looks a root where its callers were only lost.
  */
 static void
 sampled_stacks(struct xset *x)
@@ -129,14 +131,12 @@ sampled_stacks(struct xset *x)
 	const struct cgstack *s;
 	size_t i, j, *id, v;
 
-	x->stacks = xcalloc(g->nstacks + x->r->nrows + 2,
-	    sizeof(*x->stacks));
 	for (i = 0; i < g->nstacks; i++) {
 		s = &g->stacks[i];
 		if (s->depth == 0 || s->samples <= 0)
 			continue;
 		id = add_stack(x, s->depth + (s->cut || s->shortend),
-		    s->samples);
+		    s->scaled);
 		if (s->cut)
 			*id++ = X_CUT(x);
 		else if (s->shortend)
@@ -148,83 +148,31 @@ sampled_stacks(struct xset *x)
 	}
 }
 
-/* No stacks: a stack a row that has samples. */
-static void
-flat_stacks(struct xset *x)
-{
-	const struct row *w;
-	size_t i;
-
-	x->flat = 1;
-	x->stacks = xcalloc(2 * x->r->nrows + 2, sizeof(*x->stacks));
-	for (i = 0; i < x->r->nrows; i++) {
-		w = &x->r->rows[i];
-		if (w->samples > 0)
-			*add_stack(x, 1, w->samples) = w->id;
-	}
-}
-
 /*
- * The samples the report's %Time is a share of: every sample of the
- * run but libmon's own.
- */
-static double
-report_total(const struct report *r)
-{
-	return r->total - r->overhead > 0 ? r->total - r->overhead : 0;
-}
-
-/*
- * The stacks made to hold the report's figures.  A frame that ends
- * stacks (a row, or X_UNKNOWN) is given the samples the report gives
- * it -- its row's, or for X_UNKNOWN what the report gives no row: the
- * stacks ending in it are scaled down to those where they hold more
- * (the histogram placed a sample or two elsewhere), and what they do
- * not hold is a stack of its own, X_NOSTACK then the function, or the
- * frame alone at the root for the kernel's and the unsampled rows, for
- * X_UNKNOWN and when there are no stacks at all.
+ * The samples no stack holds, a stack each: X_NOSTACK then the
+ * function; the frame alone at the root for the kernel's and the
+ * unsampled rows, for X_UNKNOWN (what the report gives no function)
+ * and when there are no stacks at all, one a function then.
  */
 static void
-reconcile(struct xset *x)
+nostack_stacks(struct xset *x)
 {
-	const struct report *r = x->r;
 	const struct row *w;
-	double *want, *have, named = 0;
-	size_t i, id, n = r->nrows + 1, *leaf;
+	size_t id, *leaf;
+	double v;
 
-	want = xcalloc(n, sizeof(*want));
-	have = xcalloc(n, sizeof(*have));
-	for (i = 0; i < r->nrows; i++) {
-		want[i] = r->byid[i]->samples > 0 ? r->byid[i]->samples : 0;
-		named += want[i];
-	}
-	want[X_UNKNOWN(x)] = report_total(r) - named > 0.5 ?
-	    report_total(r) - named : 0;
-	for (i = 0; i < x->nstacks; i++) {
-		leaf = &x->ids[x->stacks[i].first + x->stacks[i].depth - 1];
-		if (*leaf < n)
-			have[*leaf] += x->stacks[i].samples;
-	}
-	for (i = 0; i < x->nstacks; i++) {
-		id = x->ids[x->stacks[i].first + x->stacks[i].depth - 1];
-		if (id < n && have[id] > want[id])
-			x->stacks[i].samples *= want[id] / have[id];
-	}
-	for (id = 0; id < n; id++) {
-		/* nothing missing, but for the sums' rounding */
-		if (want[id] <= 0 || want[id] - have[id] <= 1e-9 * want[id])
+	for (id = 0; id <= x->r->nrows; id++) {
+		if ((v = graph_nostack(x->r, id)) <= 0)
 			continue;
 		w = xset_row(x, id);
 		if (w == NULL || w->kernel || x->flat)
-			*add_stack(x, 1, want[id] - have[id]) = id;
+			*add_stack(x, 1, v) = id;
 		else {
-			leaf = add_stack(x, 2, want[id] - have[id]);
+			leaf = add_stack(x, 2, v);
 			leaf[0] = X_NOSTACK(x);
 			leaf[1] = id;
 		}
 	}
-	free(want);
-	free(have);
 }
 
 static const struct xset *sortx;	/* for the C11 qsort below */
@@ -289,11 +237,10 @@ xset_make(struct xset *x, struct report *r, const struct profile *p,
 	x->prog = prog;
 	report_sort(r, o);
 	make_labels(x);
-	if (r->g.sampled && r->g.nstacks > 0)
-		sampled_stacks(x);
-	else
-		flat_stacks(x);
-	reconcile(x);
+	x->stacks = xcalloc(r->g.nstacks + r->nrows + 2, sizeof(*x->stacks));
+	x->flat = !(r->g.sampled && r->g.nstacks > 0);
+	sampled_stacks(x);
+	nostack_stacks(x);
 	merge_stacks(x);
 }
 

@@ -766,11 +766,11 @@ keeps_counts(const struct opts *o)
 /*
  * The stacks can hold no more samples than the histogram and the
  * samples outside it, which are the same samples: a file that says
- * otherwise (its counts forged or damaged) would have inclusive shares
- * over 100%, and is warned about -- once, merge.c having warned of a
- * file whose stacks outnumber its own count of samples.  A part of a
- * run may hold a sample in its stacks that the next part's histogram
- * has: one a file is allowed.
+ * otherwise (its counts forged or damaged) has its stacks scaled down
+ * to the rows' samples (reconcile.c) and is warned about -- once,
+ * merge.c having warned of a file whose stacks outnumber its own count
+ * of samples.  A part of a run may hold a sample in its stacks that
+ * the next part's histogram has: one a file is allowed.
  */
 static void
 check_stacks(const struct attr *a, double hist)
@@ -784,7 +784,7 @@ check_stacks(const struct attr *a, double hist)
 		return;
 	warnx("warning: %s%s: the stacks hold %.0f samples, the histogram and "
 	    "the samples outside it %.0f: the counts are forged or damaged, "
-	    "inclusive shares over 100%%", p->first, p->nfiles > 1 ?
+	    "the stacks scaled down to them", p->first, p->nfiles > 1 ?
 	    " and the files after it" : "", held, took);
 }
 
@@ -899,6 +899,8 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	r->outside = p->outraw;
 	r->total = hist + p->wout + p->wlost + p->wkernel + r->unsampled;
 	r->period = p->period;
+	if (wants_graph(o))
+		graph_reconcile(r);
 	*st = a.tabs[OBJ_MAIN].st;
 	warn_unnamed(&a);
 	free(a.raws);

@@ -521,9 +521,11 @@ graph_reset(struct graph *g)
 	free(g->nodes);
 	free(g->rowest);
 	free(g->arcest);
+	free(g->nostack);
+	free(g->rincl);
 	g->nodes = NULL;
-	g->nnodes = 0;
-	g->rowest = g->arcest = NULL;
+	g->nnodes = g->nrincl = 0;
+	g->rowest = g->arcest = g->nostack = g->rincl = NULL;
 	g->samples = g->overhead = g->unconfirmed = g->shortend = 0;
 	g->nounconf = 0;
 	g->estimated = 0;
@@ -539,6 +541,8 @@ graph_free(struct graph *g)
 	free(g->nodes);
 	free(g->rowest);
 	free(g->arcest);
+	free(g->nostack);
+	free(g->rincl);
 	memset(g, 0, sizeof(*g));
 }
 

@@ -248,6 +248,7 @@ focus_apply(struct report *r, struct focus *f, int est)
 	r->total = r->attributed = f->kept;
 	r->overhead = r->unsampled = 0;
 	r->libmon = 0;
+	graph_reconcile(r);
 	free(match);
 	free(reach);
 	free(instack);

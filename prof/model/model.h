@@ -14,6 +14,8 @@
  *	rowname.c	a row's name as printed, the key views share
  *	callgraph.c	the call graph over rows: inclusive time measured
  *			from the stacks, arc times, gprof's estimate
+ *	reconcile.c	the stacks made to hold the rows' samples, and the
+ *			inclusive time the report and the exports show
  *	sort.c		the rows in the order the options ask for
  *	focus.c		-f: only the stacks and arcs through some names
  */
@@ -80,6 +82,8 @@ struct cgstack {
 	size_t		 first;
 	size_t		 depth;
 	double		 samples;
+	double		 scaled;	/* its samples as the views but the
+					   graph's count them (reconcile.c) */
 	int		 cut;		/* outer frames lost at the limit */
 	int		 shortend;	/* or lost where the walk stopped
 					   short of a thread's start */
@@ -100,6 +104,11 @@ struct graph {
 	double		*rowest;	/* gprof's estimate of a row's incl,
 					   by id, if estimated */
 	double		*arcest;	/* and of an arc's time, by arc */
+	double		*nostack;	/* by id, a row's samples no stack
+					   holds; [nrincl]: of no row */
+	double		*rincl;		/* by id, inclusive samples of the
+					   reconciled stacks (reconcile.c) */
+	size_t		 nrincl;	/* the rows they were worked out for */
 	int		 counted;	/* the files had arcs */
 	int		 sampled;	/* the files had stacks */
 	double		 samples;	/* in the stacks, libmon's left out */
@@ -168,6 +177,11 @@ double	graph_rowest(const struct report *, const struct row *);
 double	graph_arcest(const struct graph *, const struct cgarc *);
 void	graph_reset(struct graph *);
 void	graph_free(struct graph *);
+
+/* reconcile.c */
+void	graph_reconcile(struct report *);
+double	graph_incl(const struct report *, const struct row *);
+double	graph_nostack(const struct report *, size_t);
 
 /* -f: the pattern, and what it kept of the report (focus.c). */
 struct focus {

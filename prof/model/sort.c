@@ -71,7 +71,7 @@ static double
 incl_of(const struct row *w)
 {
 	if (sortrep->g.sampled)
-		return graph_node(sortrep, w)->incl;
+		return graph_incl(sortrep, w);
 	return graph_rowest(sortrep, w);
 }
 

@@ -18,8 +18,10 @@
  * path came from a file and goes out through printable().
  *
  * -i adds two columns after Cumsecs, %Incl and Inclsecs: the inclusive
- * time model/callgraph.c measured from the stacks, or with -e gprof's
- * estimate where there are none, or a dash -- never a figure made up.
+ * time measured from the stacks as model/reconcile.c made them hold the
+ * rows' samples, never less than a row's own and the same the exports
+ * give; or with -e gprof's estimate where there are no stacks, or a
+ * dash -- never a figure made up.
  * Rows only the call graph needed (no time, no calls of their own, as
  * main) are printed only then.
  *
@@ -119,7 +121,7 @@ static double
 incl_of(const struct report *r, const struct opts *o, const struct row *w)
 {
 	if (r->g.sampled)
-		return graph_node(r, w)->incl;
+		return graph_incl(r, w);
 	if (o->estimate && r->g.estimated)
 		return graph_rowest(r, w);
 	return -1;
@@ -244,14 +246,38 @@ print_overhead(const struct report *r)
 	    r->calltotal);
 }
 
+/*
+ * The functions' samples that no stack holds (that kept none, or that
+ * the histogram placed where no stack ends), which count in their own
+ * function's inclusive time alone; the kernel's and the unsampled
+ * rows, which no stack could hold, apart.
+ */
+static double
+nostack_samples(const struct report *r)
+{
+	double n = 0;
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++)
+		if (!r->rows[i].kernel)
+			n += graph_nostack(r, r->rows[i].id);
+	return n;
+}
+
 /* Where the -i column's figures come from, after the rows. */
 static void
 print_incl_source(const struct report *r, const struct opts *o)
 {
-	if (r->g.sampled)
+	double n;
+
+	if (r->g.sampled) {
 		printf("\ninclusive time: measured from sampled call stacks, "
-		    "%.0f samples\n", r->g.samples);
-	else if (o->estimate && r->g.estimated)
+		    "%.0f samples", r->g.samples);
+		if ((n = nostack_samples(r)) >= 0.5)
+			printf("; %.0f samples no stack holds count for "
+			    "their own function alone", n);
+		putchar('\n');
+	} else if (o->estimate && r->g.estimated)
 		printf("\ninclusive time: gprof's equal-cost estimate, not "
 		    "measured (no stacks)\n");
 	else

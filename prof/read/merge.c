@@ -709,7 +709,7 @@ profile_finish(struct profile *p)
 		    "are on no arc", p->nfiles - p->arcfiles, p->nfiles);
 	if (p->stackfiles > 0 && p->stackfiles < p->nfiles)
 		warnx("warning: %zu of %zu files have no stacks; their "
-		    "samples are in no inclusive time", p->nfiles -
+		    "samples are in no caller's inclusive time", p->nfiles -
 		    p->stackfiles, p->nfiles);
 	if (!p->anyrun)
 		p->run = 0;

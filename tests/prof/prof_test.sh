@@ -3290,6 +3290,114 @@ EOF
 	atf_check -o not-match:driver "$PROF" "$GRAPH"
 }
 
+# incl_matches_folded report folded: every row of prof -i's report has
+# an inclusive time at least its own, and the share of the samples the
+# folded export gives its function, counted once a line, within
+# rounding: 0.05 for the report's one decimal, and a sample for each
+# line that holds the function, which the export rounds to whole
+# samples on a running sum (stacks.c).
+incl_matches_folded()
+{
+	awk '
+	    FILENAME == ARGV[1] {
+		n = $NF; sub(/ [0-9]+$/, ""); all += n
+		k = split($0, f, ";")
+		delete seen
+		for (i = 1; i <= k; i++)
+			if (!(f[i] in seen)) {
+				seen[f[i]] = 1; cum[f[i]] += n; lines[f[i]]++
+			}
+		next
+	    }
+	    FNR == 1 { at = index($0, "Name"); next }
+	    /^$/ { done = 1 }
+	    done || $4 == "-" { next }
+	    {
+		name = substr($0, at); rows++
+		if ($4 + 0 < $1 + 0) {
+			print name ": " $4 "% inclusive, " $1 "% its own"
+			bad = 1
+		}
+		want = all > 0 ? 100 * cum[name] / all : 0
+		tol = 0.05 + (all > 0 ? 100 * lines[name] / all : 0) + 1e-6
+		if ($4 - want > tol || want - $4 > tol) {
+			printf "%s: %s%% inclusive, the folded stacks %.2f%%" \
+			    " (+-%.2f)\n", name, $4, want, tol
+			bad = 1
+		}
+	    }
+	    END {
+		if (rows == 0) {
+			print "no rows"; bad = 1
+		}
+		exit bad
+	    }' "$2" "$1"
+}
+
+atf_test_case graph_inclusive_holds_stackless_samples
+graph_inclusive_holds_stackless_samples_head()
+{
+	atf_set descr "-i's inclusive time is never less than a function's" \
+	    "own: summed with a file of the same samples without stacks," \
+	    "work's 100 stackless samples count in its inclusive time and" \
+	    "in no caller's, as in the folded export, which gives every" \
+	    "function the same inclusive time"
+}
+graph_inclusive_holds_stackless_samples_body()
+{
+	setup_graph
+	forge_work a.out </dev/null
+	work_counts | forge_graph b.out 110
+	# The stacks alone would give work 100 samples of its 200.
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  %Incl Inclsecs  #Calls   msec/call  Name
+  90.9    2.00    2.00   90.9     2.00    2000      1.000   work
+   4.5    0.10    2.10    9.1     0.20       2     50.      cheap_caller
+   4.5    0.10    2.20   45.5     1.00       2     50.      costly_caller
+   0.0    0.00    2.20   50.0     1.10                      driver
+
+inclusive time: measured from sampled call stacks, 110 samples; 110 samples no stack holds count for their own function alone
+EOF
+	atf_check -o file:expout "$PROF" -i "$GRAPH" a.out b.out
+	"$PROF" -F folded "$GRAPH" a.out b.out >folded 2>err ||
+	    atf_fail "prof -F folded failed: $(cat err)"
+	incl_matches_folded expout folded >verdict ||
+	    atf_fail "$(tr '\n' ' ' <verdict)-- folded: $(tr '\n' ' ' <folded)"
+	# The sort by inclusive time follows the same figures.
+	"$PROF" -I -h "$GRAPH" a.out b.out >sorted 2>err ||
+	    atf_fail "prof -I failed: $(cat err)"
+	atf_check -o inline:"work\ndriver\ncostly_caller\ncheap_caller\n" \
+	    awk '/^$/ { exit } { print $NF }' sorted
+}
+
+atf_test_case e2e_inclusive_with_stackless_run
+e2e_inclusive_with_stackless_run_head()
+{
+	atf_set descr "Two runs of h_burn summed, one under PROFSTACK=0:" \
+	    "every row of -i has an inclusive time at least its own, and" \
+	    "the one the folded export gives its function"
+}
+e2e_inclusive_with_stackless_run_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_burn
+	atf_check "$prog" 300000 50
+	mv mon.out a.out || atf_fail "no mon.out"
+	PROFSTACK=0 atf_check "$prog" 300000 50
+	mv mon.out b.out || atf_fail "no mon.out"
+	"$PROF" -i "$prog" a.out b.out >report 2>err ||
+	    atf_fail "prof -i failed: $(cat err)"
+	grep -q '^inclusive time: measured from sampled call stacks, [1-9]' \
+	    report || atf_skip "this libmon writes no stacks"
+	# The precondition: the stackless run's samples are in the report.
+	grep -q '; [1-9][0-9]* samples no stack holds' report ||
+	    atf_fail "no samples without a stack: $(tr '\n' ' ' <report)"
+	"$PROF" -F folded "$prog" a.out b.out >folded 2>err ||
+	    atf_fail "prof -F folded failed: $(cat err)"
+	incl_matches_folded report folded >verdict ||
+	    atf_fail "$(tr '\n' ' ' <verdict)-- report: $(tr '\n' ' ' <report)"
+}
+
 atf_test_case graph_recursion_once_per_stack
 graph_recursion_once_per_stack_head()
 {
@@ -3667,7 +3775,8 @@ graph_forged_counts_warned_columns_kept_head()
 {
 	atf_set descr "A file whose stacks hold three times the samples of" \
 	    "its histogram, its RUN record agreeing with the stacks, draws" \
-	    "one warning naming it (its -i shares are over 100%); figures" \
+	    "one warning naming it, and -i scales the stacks down to the" \
+	    "histogram: no share over 100%, driver's 95.5; figures" \
 	    "too long for classic's columns widen them, the columns kept" \
 	    "apart and the names in line"
 }
@@ -3679,8 +3788,8 @@ graph_forged_counts_warned_columns_kept_body()
 		echo "stack 300 0 $(gs 3 8) $(gs 1 16) $(gs 0 16)"
 		echo "stack 30 0 $(gs 1 8) $(gs 0 16)"
 	} | forge_graph mon.out 330
-	atf_check -o match:'^ *[0-9.]+ +[0-9.]+ +[0-9.]+ +300\.0 ' \
-	    -e inline:"prof: warning: mon.out: the stacks hold 330 samples, the histogram and the samples outside it 110: the counts are forged or damaged, inclusive shares over 100%\n" \
+	atf_check -o match:'^ +0\.0 +0\.00 +[0-9.]+ +95\.5 +1\.05  +driver$' \
+	    -e inline:"prof: warning: mon.out: the stacks hold 330 samples, the histogram and the samples outside it 110: the counts are forged or damaged, the stacks scaled down to them\n" \
 	    "$PROF" -i "$GRAPH"
 	# A bin of 65535 samples of 10,000 s, calls that overflow #Calls.
 	{
@@ -3992,6 +4101,8 @@ atf_init_test_cases()
 	atf_add_test_case graph_children_measured
 	atf_add_test_case graph_estimate_beside_measured
 	atf_add_test_case graph_inclusive_column
+	atf_add_test_case graph_inclusive_holds_stackless_samples
+	atf_add_test_case e2e_inclusive_with_stackless_run
 	atf_add_test_case graph_recursion_once_per_stack
 	atf_add_test_case graph_callback_from_library
 	atf_add_test_case graph_unconfirmed_pairs
