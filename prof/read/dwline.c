@@ -9,7 +9,8 @@
  * without .debug_line has an empty table, which is no error; so has
  * one whose table is compressed in a way prof cannot undo (packed says
  * why), which its caller warns of.  A zlib-compressed one is read
- * inflated (elf_sections()).
+ * inflated (elf_sections()), in SHF_COMPRESSED sections or in the
+ * older .zdebug_ ones.
  *
  * Everything read is bounds-checked against its section, and every
  * step of a line program consumes a byte of it, so a hostile file can

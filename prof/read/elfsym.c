@@ -805,17 +805,43 @@ symtab_lookup(const struct symtab *st, uint64_t addr)
 }
 
 /*
+ * The zlib stream at sec's bytes from off, made its size plain bytes in
+ * place of them.  No stream inflates more than 1032 times its size
+ * (deflate's longest match for a bit or two), so a header that says
+ * more lies, and is not given the memory it asks.  0, or -1 with the
+ * section emptied and packed saying why.
+ */
+static int
+inflated(struct elfsec *sec, size_t off, uint64_t size)
+{
+	unsigned char *out;
+	size_t in = sec->size - off;
+
+	if (size / 1032 > in || size > SIZE_MAX - 1) {
+		sec->packed = "its compressed data is damaged";
+		return -1;
+	}
+	out = xmalloc((size_t)size + 1);
+	if (inflate_zlib(sec->data + off, in, out, (size_t)size) != 0) {
+		free(out);
+		sec->packed = "its compressed data is damaged";
+		return -1;
+	}
+	out[size] = '\0';
+	free(sec->data);
+	sec->data = out;
+	sec->size = (size_t)size;
+	return 0;
+}
+
+/*
  * A compressed section read, made its plain bytes: an Elf64_Chdr, then
- * a zlib stream of ch_size bytes.  No stream inflates more than 1032
- * times its size (deflate's longest match for a bit or two), so a
- * header that says more lies, and is not given the memory it asks.
+ * a zlib stream of ch_size bytes.
  */
 static void
 unpack(struct elfsec *sec)
 {
 	Elf64_Chdr ch;
-	unsigned char *out;
-	size_t in;
 
 	if (sec->size < sizeof(ch)) {
 		sec->packed = "its compression header is cut short";
@@ -827,23 +853,8 @@ unpack(struct elfsec *sec)
 		    "prof does not read" : "compressed by an unknown method";
 		goto none;
 	}
-	in = sec->size - sizeof(ch);
-	if (ch.ch_size / 1032 > in || ch.ch_size > SIZE_MAX - 1) {
-		sec->packed = "its compressed data is damaged";
-		goto none;
-	}
-	out = xmalloc((size_t)ch.ch_size + 1);
-	if (inflate_zlib(sec->data + sizeof(ch), in, out,
-	    (size_t)ch.ch_size) != 0) {
-		free(out);
-		sec->packed = "its compressed data is damaged";
-		goto none;
-	}
-	out[ch.ch_size] = '\0';
-	free(sec->data);
-	sec->data = out;
-	sec->size = (size_t)ch.ch_size;
-	return;
+	if (inflated(sec, sizeof(ch), ch.ch_size) == 0)
+		return;
 none:
 	free(sec->data);
 	sec->data = NULL;
@@ -851,10 +862,56 @@ none:
 }
 
 /*
+ * An old-style compressed section read (.zdebug_*, as gcc -gz=zlib-gnu
+ * and binutils before 2.26 wrote them), made its plain bytes: "ZLIB",
+ * the plain size in 8 bytes big-endian, then a zlib stream.
+ */
+static void
+unpack_gnu(struct elfsec *sec)
+{
+	uint64_t size = 0;
+	size_t i;
+
+	if (sec->size < 12 || memcmp(sec->data, "ZLIB", 4) != 0) {
+		sec->packed = "its compression header is cut short or unknown";
+		goto none;
+	}
+	for (i = 4; i < 12; i++)
+		size = size << 8 | sec->data[i];
+	if (inflated(sec, 12, size) == 0)
+		return;
+none:
+	free(sec->data);
+	sec->data = NULL;
+	sec->size = 0;
+}
+
+/*
+ * The section called name, or for a .debug_ name absent its old-style
+ * compressed twin, .zdebug_; *gnu says which was found.
+ */
+static const Elf64_Shdr *
+find_debug(struct elf *e, const char *name, int *gnu)
+{
+	const Elf64_Shdr *s;
+	char z[64];
+
+	*gnu = 0;
+	if ((s = find_named(e, name)) != NULL ||
+	    strncmp(name, ".debug_", 7) != 0 || strlen(name) + 2 > sizeof(z))
+		return s;
+	(void)snprintf(z, sizeof(z), ".z%s", name + 1);
+	if ((s = find_named(e, z)) != NULL)
+		*gnu = 1;
+	return s;
+}
+
+/*
  * The sections of the ELF file at path named names[0..n), each read
  * whole into secs[i] (a NUL after its bytes), for readers of its debug
  * information.  A section compressed with zlib (SHF_COMPRESSED, as gcc
- * -gz and distributions' debug files have them) is read inflated.  A
+ * -gz and distributions' debug files have them) is read inflated, and
+ * so is a .debug_ section found only as its old-style twin .zdebug_.  A
  * section that is absent or has no bytes in the file is left NULL; so
  * is one compressed otherwise (zstd) or whose compressed bytes are
  * damaged, with secs[i].packed saying so.  0, or -1 with *why set when
@@ -867,12 +924,12 @@ elf_sections(const char *path, const char *const *names,
 	struct elf e;
 	const Elf64_Shdr *s;
 	size_t i;
-	int rc = -1;
+	int rc = -1, gnu;
 
 	memset(secs, 0, n * sizeof(*secs));
 	if (elf_open(&e, path) == 0) {
 		for (i = 0; i < n; i++) {
-			if ((s = find_named(&e, names[i])) == NULL ||
+			if ((s = find_debug(&e, names[i], &gnu)) == NULL ||
 			    s->sh_type == SHT_NOBITS)
 				continue;
 			if ((secs[i].data = readsec(&e, s)) == NULL)
@@ -880,6 +937,8 @@ elf_sections(const char *path, const char *const *names,
 			secs[i].size = (size_t)s->sh_size;
 			if ((s->sh_flags & SHF_COMPRESSED) != 0)
 				unpack(&secs[i]);
+			else if (gnu)
+				unpack_gnu(&secs[i]);
 		}
 		rc = i == n ? 0 : -1;
 	}

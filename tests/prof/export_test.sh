@@ -1209,6 +1209,7 @@ atf_init_test_cases()
 	atf_add_test_case pprof_gzipped_run_totals_equal_report
 	atf_add_test_case pprof_bad_line_table_warns
 	atf_add_test_case dwline_agrees_with_addr2line
+	atf_add_test_case dwline_reads_zdebug_sections
 	atf_add_test_case pprof_time_span_of_merged_files
 	atf_add_test_case e2e_go_pprof_holds_the_report_totals
 	atf_add_test_case pprof_comment_gives_overhead_apart
@@ -1538,6 +1539,47 @@ dwline_agrees_with_addr2line_body()
 		[ $(awk '{ print $1 }' count) -gt 100 ] ||
 		    atf_fail "$f: $(cat count)"
 	done
+}
+
+atf_test_case dwline_reads_zdebug_sections
+dwline_reads_zdebug_sections_head()
+{
+	atf_set descr "prof's line-table reader reads the old-style" \
+	    "compressed sections (.zdebug_*, zlib-gnu): h_burn and" \
+	    "h_burn_clang so compressed give the lines their plain builds" \
+	    "give (held to addr2line's by dwline_agrees_with_addr2line);" \
+	    "a .zdebug_line whose header is not ZLIB gives none"
+	atf_set require.progs objcopy
+}
+dwline_reads_zdebug_sections_body()
+{
+	setup_export
+	for f in "$srcdir/h_burn" "$srcdir/h_burn_clang"; do
+		objcopy --compress-debug-sections=zlib-gnu "$f" app.zg \
+		    2>err || atf_skip "objcopy has no zlib-gnu: $(cat err)"
+		readelf -S app.zg >secs
+		grep -q ' \.zdebug_line ' secs && grep -q ' \.zdebug_info ' \
+		    secs && ! grep -q ' \.debug_line ' secs ||
+		    atf_fail "app.zg: no .zdebug_line and .zdebug_info"
+		objdump -d --no-show-raw-insn "$f" |
+		    awk '/^ *[0-9a-f]+:/ { sub(":", "", $1); print $1 }' >addrs
+		"$srcdir/t_dwline" "$f" <addrs >want ||
+		    atf_fail "t_dwline failed on $f"
+		"$srcdir/t_dwline" app.zg <addrs >got 2>err ||
+		    atf_fail "t_dwline failed on app.zg: $(cat err)"
+		[ -s err ] && atf_fail "${f##*/}: t_dwline warned: $(cat err)"
+		[ $(grep -c '/[^ ]*\.c:[1-9]' got) -gt 100 ] ||
+		    atf_fail "${f##*/}: too few lines from app.zg"
+		cmp -s want got || atf_fail "${f##*/}: $(diff want got | head -5)"
+	done
+	# "ZLIX" for "ZLIB": the table is not read, and no line is made up.
+	objcopy --dump-section .zdebug_line=zl app.zg ||
+	    atf_fail "objcopy --dump-section failed"
+	{ printf 'ZLIX'; tail -c +5 zl; } >bad
+	objcopy --update-section .zdebug_line=bad app.zg app.bad ||
+	    atf_fail "objcopy --update-section failed"
+	"$srcdir/t_dwline" app.bad <addrs >got || atf_fail "t_dwline failed"
+	atf_check -o inline:"??:0\n" sort -u got
 }
 
 # forge_run file run-keys: forge's file over t_graph with stdin's
