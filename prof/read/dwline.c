@@ -21,7 +21,11 @@
  *
  * File names: version 5 lists the compilation directory as directory
  * 0; earlier versions leave it to the unit's DW_AT_comp_dir in
- * .debug_info, which is looked up for them.  A name is joined as
+ * .debug_info, which is looked up for them.  A string given as DWARF
+ * 5's DW_FORM_strx* (clang's units name their directory so) is found
+ * through .debug_str_offsets, from the unit's DW_AT_str_offsets_base:
+ * a line table has no base of its own, so a path of its in that form
+ * takes its unit's.  A name is joined as
  * addr2line joins it: an absolute name as it is, else under its
  * directory, and a relative directory under the compilation one.
  *
@@ -98,12 +102,13 @@
 
 #define AT_stmt_list		0x10
 #define AT_comp_dir		0x1b
+#define AT_str_offsets_base	0x72
 
-enum { S_LINE, S_LINESTR, S_STR, S_INFO, S_ABBREV, NSECS };
+enum { S_LINE, S_LINESTR, S_STR, S_INFO, S_ABBREV, S_STROFF, NSECS };
 
 static const char *const secnames[NSECS] = {
 	".debug_line", ".debug_line_str", ".debug_str", ".debug_info",
-	".debug_abbrev"
+	".debug_abbrev", ".debug_str_offsets"
 };
 
 /* A place in a section; any read past its end sets bad. */
@@ -112,10 +117,15 @@ struct cur {
 	int		 bad;
 };
 
-/* A line table's compilation directory (.debug_info). */
+/*
+ * A line table's compilation unit (.debug_info): its directory, and
+ * where its strings of DWARF 5's DW_FORM_strx* start in
+ * .debug_str_offsets.
+ */
 struct cdir {
 	uint64_t	 line;		/* its DW_AT_stmt_list */
-	const char	*dir;
+	const char	*dir;		/* NULL: none read */
+	uint64_t	 strbase;	/* its DW_AT_str_offsets_base */
 };
 
 /* What a load works with. */
@@ -137,6 +147,7 @@ struct unit {
 	unsigned	 opbase;
 	const unsigned char *oplens;	/* of opcodes 1 .. opbase - 1 */
 	const char	*comp;		/* the compilation directory */
+	uint64_t	 off;		/* its offset in .debug_line */
 	const char	**dirs;
 	size_t		 ndirs, dircap;
 	size_t		 file0;		/* dl->files of its file 0 (v5) or
@@ -244,6 +255,33 @@ secstr(const struct elfsec *s, uint64_t off)
 	if (s->data == NULL || off >= s->size)
 		return NULL;
 	return (const char *)s->data + off;
+}
+
+/* Is form f one of DW_FORM_strx*, an index into .debug_str_offsets? */
+static int
+is_strx(uint64_t f)
+{
+	return f == FORM_strx || f == FORM_strx1 || f == FORM_strx2 ||
+	    f == FORM_strx3 || f == FORM_strx4;
+}
+
+/*
+ * The string of index i among a unit's, whose entries start at base in
+ * .debug_str_offsets, each offsz bytes: NULL if it is not there.
+ */
+static const char *
+strx_string(const struct ld *l, uint64_t base, uint64_t i, unsigned offsz)
+{
+	const struct elfsec *s = &l->sec[S_STROFF];
+	struct cur c;
+
+	if (s->data == NULL || base > s->size ||
+	    i >= (s->size - base) / offsz)
+		return NULL;
+	c.p = s->data + base + i * offsz;
+	c.end = s->data + s->size;
+	c.bad = 0;
+	return secstr(&l->sec[S_STR], get(&c, offsz));
 }
 
 /* The length of a unit and its offset size, from its first bytes. */
@@ -382,17 +420,22 @@ find_abbrev(struct ld *l, uint64_t off, uint64_t code, struct cur *c)
 }
 
 /*
- * The compilation directory and line table of the unit whose DIE is at
- * *c, or nothing: the first DIE of a unit is the unit's.
+ * The compilation directory, line table and string offsets of the unit
+ * whose DIE is at *c, or nothing: the first DIE of a unit is the
+ * unit's.  A directory given as DW_FORM_strx* (clang's DWARF 5) is
+ * looked up once the DIE is read, since its DW_AT_str_offsets_base may
+ * come after it; without one, the unit's strings start right after the
+ * first table's header, as LLVM has it.
  */
 static void
 unit_dir(struct ld *l, struct cur *c, uint64_t abbrev, unsigned offsz,
     unsigned asz, unsigned version)
 {
 	struct cur a;
-	uint64_t name, form, v, line = 0;
+	uint64_t name, form, v, line = 0, dirx = 0;
+	uint64_t strbase = offsz == 8 ? 16 : 8;
 	const char *s, *dir = NULL;
-	int hasline = 0;
+	int hasline = 0, hasdirx = 0;
 
 	if (find_abbrev(l, abbrev, uleb(c), &a) != 0)
 		return;
@@ -410,15 +453,23 @@ unit_dir(struct ld *l, struct cur *c, uint64_t abbrev, unsigned offsz,
 		if (name == AT_stmt_list) {
 			line = v;
 			hasline = 1;
+		} else if (name == AT_comp_dir && is_strx(form)) {
+			dirx = v;
+			hasdirx = 1;
 		} else if (name == AT_comp_dir)
 			dir = s;
+		else if (name == AT_str_offsets_base)
+			strbase = v;
 	}
-	if (!hasline || dir == NULL || c->bad)
+	if (!hasline || c->bad)
 		return;
+	if (hasdirx)
+		dir = strx_string(l, strbase, dirx, offsz);
 	l->cdirs = xgrow(l->cdirs, &l->cdircap, l->ncdirs, 1,
 	    sizeof(*l->cdirs));
 	l->cdirs[l->ncdirs].line = line;
-	l->cdirs[l->ncdirs++].dir = dir;
+	l->cdirs[l->ncdirs].dir = dir;
+	l->cdirs[l->ncdirs++].strbase = strbase;
 }
 
 static int
@@ -476,9 +527,9 @@ read_cdirs(struct ld *l)
 		qsort(l->cdirs, l->ncdirs, sizeof(*l->cdirs), cmp_cdir);
 }
 
-/* The compilation directory of the line table at off, or NULL. */
-static const char *
-comp_dir(struct ld *l, uint64_t off)
+/* The compilation unit of the line table at off, or NULL. */
+static const struct cdir *
+find_cdir(struct ld *l, uint64_t off)
 {
 	size_t lo = 0, hi, mid;
 
@@ -493,7 +544,16 @@ comp_dir(struct ld *l, uint64_t off)
 			hi = mid;
 	}
 	return lo < l->ncdirs && l->cdirs[lo].line == off ?
-	    l->cdirs[lo].dir : NULL;
+	    &l->cdirs[lo] : NULL;
+}
+
+/* The compilation directory of the line table at off, or NULL. */
+static const char *
+comp_dir(struct ld *l, uint64_t off)
+{
+	const struct cdir *d = find_cdir(l, off);
+
+	return d != NULL ? d->dir : NULL;
 }
 
 /* name under dir, itself under comp when relative, as addr2line has it. */
@@ -565,6 +625,19 @@ old_names(struct dwline *dl, struct cur *c, struct unit *u)
 }
 
 /*
+ * The string of index i of the unit whose line table u is, for a path
+ * given as DW_FORM_strx*: the line table has no string offsets of its
+ * own, but its compilation unit's (DWARF 5, 6.2.4.1).
+ */
+static const char *
+unit_strx(struct ld *l, const struct unit *u, uint64_t i)
+{
+	const struct cdir *d = find_cdir(l, u->off);
+
+	return d != NULL ? strx_string(l, d->strbase, i, u->offsz) : NULL;
+}
+
+/*
  * Version 5: a list of entries described by their format (pairs of
  * content and form); each entry's path and directory index.  dirs
  * set: the directory list, else the file list.
@@ -597,7 +670,9 @@ new_entries(struct ld *l, struct cur *c, struct unit *u, int dirs)
 			if (form_value(l, c, fmt[2 * k + 1], u->offsz, 8,
 			    u->version, &v, &s) != 0 || c->bad)
 				return -1;
-			if (fmt[2 * k] == LNCT_path)
+			if (fmt[2 * k] == LNCT_path && is_strx(fmt[2 * k + 1]))
+				path = unit_strx(l, u, v);
+			else if (fmt[2 * k] == LNCT_path)
 				path = s;
 			else if (fmt[2 * k] == LNCT_directory_index)
 				dir = v;
@@ -653,6 +728,7 @@ unit_header(struct ld *l, struct cur *c, struct unit *u, uint64_t off,
 	if (c->bad || u->lrange == 0 || u->opbase == 0 || maxops != 1)
 		return -1;
 	u->file0 = l->dl->nfiles;
+	u->off = off;
 	if (u->version < 5) {
 		u->comp = comp_dir(l, off);
 		return old_names(l->dl, c, u);

@@ -1210,6 +1210,7 @@ atf_init_test_cases()
 	atf_add_test_case pprof_bad_line_table_warns
 	atf_add_test_case dwline_agrees_with_addr2line
 	atf_add_test_case dwline_reads_zdebug_sections
+	atf_add_test_case dwline_strx_comp_dir
 	atf_add_test_case pprof_time_span_of_merged_files
 	atf_add_test_case e2e_go_pprof_holds_the_report_totals
 	atf_add_test_case pprof_comment_gives_overhead_apart
@@ -1580,6 +1581,40 @@ dwline_reads_zdebug_sections_body()
 	    atf_fail "objcopy --update-section failed"
 	"$srcdir/t_dwline" app.bad <addrs >got || atf_fail "t_dwline failed"
 	atf_check -o inline:"??:0\n" sort -u got
+}
+
+atf_test_case dwline_strx_comp_dir
+dwline_strx_comp_dir_head()
+{
+	atf_set descr "A DWARF 5 unit that names its compilation directory" \
+	    "by DW_FORM_strx1 over a version 4 line table (h_strx): prof's" \
+	    "line-table reader joins its relative file names under that" \
+	    "directory, as addr2line does"
+}
+dwline_strx_comp_dir_body()
+{
+	setup_export
+	f=$srcdir/h_strx
+	[ -x "$f" ] || atf_fail "not built: $f"
+	# The preconditions, which the build in local.mk is meant to make.
+	readelf --debug-dump=rawline "$f" |
+	    grep -q '^ *DWARF Version: *4$' ||
+	    atf_fail "h_strx: its line table is not version 4"
+	readelf --debug-dump=info "$f" |
+	    grep -q 'DW_AT_comp_dir *: (indexed string' ||
+	    atf_fail "h_strx: its directory is no DW_FORM_strx"
+	objdump -d --no-show-raw-insn "$f" |
+	    awk '/^ *[0-9a-f]+:/ { sub(":", "", $1); print $1 }' >addrs
+	addr2line -e "$f" <addrs | sed 's/ (discriminator [0-9]*)$//' >want
+	"$srcdir/t_dwline" "$f" <addrs >got 2>err ||
+	    atf_fail "t_dwline failed: $(cat err)"
+	[ -s err ] && atf_fail "t_dwline warned: $(cat err)"
+	paste -d ' ' addrs want got |
+	    awk '$2 !~ /:\?$/ { n++; if ($2 != $3) { print; bad++ } }
+	    END { exit bad > 0 || n < 5 }' >diff ||
+	    atf_fail "$(head -5 diff)"
+	grep -q '^/.*/tests/prof/strx\.c:[1-9]' got ||
+	    atf_fail "no absolute strx.c line: $(sort -u got)"
 }
 
 # forge_run file run-keys: forge's file over t_graph with stdin's

@@ -130,3 +130,20 @@ GZIP_SRC = prof/export/gzip.c prof/util/crc32.c prof/util/deflate.c \
 	prof/util/xmalloc.c
 $(PT)/t_gzip: $(PT)/t_gzip.c $(GZIP_SRC) $(HDRS) $(PT)/local.mk
 	$(CC) $(TEST_CFLAGS) -Iprof -o $@ $< $(GZIP_SRC)
+
+# h_strx: clang's DWARF 5 unit names its compilation directory by
+# DW_FORM_strx1 (an index into .debug_str_offsets), over a version 4
+# line table whose file name is relative, so that the directory comes
+# from the unit -- as clang -gdwarf-5 -fno-integrated-as makes it with
+# an assembler that writes DWARF 4 line tables.  Made here from clang's
+# assembly, its file 0 turned into a DWARF 4 file 1, put through
+# as --gdwarf-4.
+VARIANTS += $(PT)/h_strx
+$(PT)/h_strx: $(PT)/strx.c $(PT)/local.mk
+	$(CLANG) -S -gdwarf-5 -O1 -o $@.5.s $(PT)/strx.c
+	sed -e 's/^\([[:space:]]*\)\.file[[:space:]]*0 "[^"]*" "\([^"]*\)".*/\1.file 1 "\2"/' \
+	    -e 's/^\([[:space:]]*\.loc[[:space:]]*\)0 /\11 /' \
+	    -e '/\.addrsig/d' $@.5.s >$@.4.s
+	$(CC) -c -Wa,--gdwarf-4 -o $@.o $@.4.s
+	$(CC) -o $@ $@.o
+	rm -f $@.5.s $@.4.s $@.o
