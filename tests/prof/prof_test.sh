@@ -3924,8 +3924,8 @@ e2e_graph_measured_body()
 	    atf_fail "prof -q failed: $(cat err)"
 	grep -q '^arcs:' err && grep -q '^stacks: [1-9]' err ||
 	    atf_skip "this libmon writes no arcs or no stacks"
-	for want in '180/200      cheap_caller' '20/200      costly_caller' \
-	    '20/80      main' '60/80      pong' '80/80      ping'; do
+	for want in '360/400      cheap_caller' '40/400      costly_caller' \
+	    '40/160      main' '120/160      pong' '160/160      ping'; do
 		grep -q " $want \\[" graph ||
 		    atf_fail "no '$want' in the graph: $(cat graph)"
 	done
