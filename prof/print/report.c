@@ -440,7 +440,15 @@ put_item(const struct profile *p, const struct objuse *u, size_t i,
 		put_text(stderr, u->label);
 		break;
 	case L_MAPS:
-		put_text(stderr, p->objs[i].path);
+		if (u->st->path != NULL)
+			put_text(stderr, p->objs[i].path);
+		if (p->objs[i].jittext != NULL)
+			fprintf(stderr, "%snames kept by process %" PRIu32,
+			    u->st->path != NULL ? " and " : "",
+			    p->objs[i].jitpid);
+		if (p->objs[i].jitdropped > 0)
+			fprintf(stderr, ", %" PRIu64 " more it could not keep",
+			    p->objs[i].jitdropped);
 		fprintf(stderr, " (%zu of %zu entries sampled", u->sampled,
 		    u->st->nsyms);
 		if (u->st->nbad > 0)

@@ -265,18 +265,22 @@ perfmap_path(uint32_t pid)
 }
 
 /*
- * Read the perf map at path into st, as perfmap_parse() leaves it.
- * 0 on success; -1 with *why set and st empty.  A map that is not there
- * is the common case and goes unsaid; one that is there but refused or
- * unreadable gets one warning.
+ * Read the perf map at path, then the lines of names (namelen bytes,
+ * NULL if none: the names a profile kept), into st, as perfmap_parse()
+ * leaves it: where both name an address, the names win, being later.
+ * 0 on success; -1 with *why set and st empty when there is nothing to
+ * read.  A map that is not there is the common case and goes unsaid;
+ * one that is there but refused or unreadable gets one warning.
+ * st->path is the map's path if it was read, else NULL.
  */
 int
-perfmap_load(struct symtab *st, const char *path, const char **why)
+perfmap_load(struct symtab *st, const char *path, const char *names,
+    size_t namelen, const char **why)
 {
 	struct stat sb;
 	char *buf = NULL;
 	size_t len = 0;
-	int fd;
+	int fd, absent = 0;
 
 	memset(st, 0, sizeof(*st));
 	*why = NULL;
@@ -284,8 +288,7 @@ perfmap_load(struct symtab *st, const char *path, const char **why)
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		*why = errno == ELOOP ? "a symbolic link" : strerror(errno);
-		if (errno == ENOENT)
-			return -1;
+		absent = errno == ENOENT;
 	} else if (fstat(fd, &sb) != 0)
 		*why = strerror(errno);
 	else if (!S_ISREG(sb.st_mode))
@@ -298,10 +301,24 @@ perfmap_load(struct symtab *st, const char *path, const char **why)
 		(void)close(fd);
 	if (*why != NULL) {
 		free(buf);
-		warnx("warning: %s: %s; not read", path, *why);
-		return -1;
+		buf = NULL;
+		len = 0;
+		if (!absent)
+			warnx("warning: %s: %s; not read", path, *why);
+		if (names == NULL)
+			return -1;
+		*why = NULL;
+	} else
+		st->path = xstrdup(path);
+	if (names != NULL) {
+		/* A map whose last line has no newline ends it first. */
+		buf = xreallocarray(buf, len + 1 + namelen + 1, 1);
+		if (len > 0 && buf[len - 1] != '\n')
+			buf[len++] = '\n';
+		memcpy(buf + len, names, namelen);
+		len += namelen;
+		buf[len] = '\0';
 	}
-	st->path = xstrdup(path);
 	perfmap_parse(st, buf, len);
 	return 0;
 }

@@ -18,6 +18,8 @@
  * addresses must be looked up in its own process's map.  Objects of
  * several files are joined by path and build-id through a hash table.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,6 +142,44 @@ join_objects(struct profile *p, struct mfile *f)
 }
 
 /*
+ * The names of generated code f's JIT record keeps, as lines of a perf
+ * map after those o has: perfmap.c reads them as it reads the map.  The
+ * files of one process each hold every entry named until they were
+ * written, in the same order, so only those past the ones o has are
+ * new.
+ */
+static void
+join_jit_names(struct object *o, const struct mfile *f)
+{
+	struct monx_jit e;
+	const unsigned char *q = f->jitents, *end = q + f->jitlen;
+	uint64_t i;
+	char head[48];
+	int n;
+
+	if (f->jithead.dropped > o->jitdropped)
+		o->jitdropped = f->jithead.dropped;
+	for (i = 0; q < end; i++) {
+		memcpy(&e, q, sizeof(e));
+		q += sizeof(e);
+		if (i >= o->jitseen) {
+			n = snprintf(head, sizeof(head), "%" PRIx64 " %" PRIx64
+			    " ", e.addr, e.size);
+			o->jittext = xgrow(o->jittext, &o->jitcap, o->jitlen,
+			    (size_t)n + e.namelen + 2, 1);
+			memcpy(o->jittext + o->jitlen, head, (size_t)n);
+			memcpy(o->jittext + o->jitlen + n, q, e.namelen);
+			o->jitlen += (size_t)n + e.namelen;
+			o->jittext[o->jitlen++] = '\n';
+			o->jittext[o->jitlen] = '\0';
+		}
+		q += ((size_t)e.namelen + 7) & ~(size_t)7;
+	}
+	if (i > o->jitseen)
+		o->jitseen = i;
+}
+
+/*
  * The perf map of the process that wrote f, shared with the other files
  * of that pid; none for a file that does not say its pid.
  */
@@ -157,6 +197,7 @@ join_perfmap(struct profile *p, struct mfile *f)
 	free(path);
 	if (p->nobjs > n)
 		p->nmaps++;
+	join_jit_names(&p->objs[f->jit], f);
 }
 
 /* --- placing addresses -------------------------------------------- */
