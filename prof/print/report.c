@@ -446,6 +446,9 @@ put_item(const struct profile *p, const struct objuse *u, size_t i,
 			fprintf(stderr, "%snames kept by process %" PRIu32,
 			    u->st->path != NULL ? " and " : "",
 			    p->objs[i].jitpid);
+		if (p->objs[i].jitpart > 0)
+			fprintf(stderr, " in part %" PRIu32,
+			    p->objs[i].jitpart);
 		if (p->objs[i].jitdropped > 0)
 			fprintf(stderr, ", %" PRIu64 " more it could not keep",
 			    p->objs[i].jitdropped);

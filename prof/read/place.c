@@ -29,10 +29,20 @@
 
 /* --- the objects of all files ------------------------------------- */
 
+/*
+ * The key of a perf map's object: the pid of its process, and the part
+ * whose names it holds (see join_perfmap()).
+ */
+static uint64_t
+jit_key(const struct object *o)
+{
+	return (uint64_t)o->jitpart << 32 | o->jitpid;
+}
+
 /* FNV-1a over what makes two objects one. */
 static size_t
 obj_hash(const char *path, size_t pathlen, const unsigned char *id,
-    size_t idlen, uint32_t jitpid)
+    size_t idlen, uint64_t jit)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 	size_t i;
@@ -42,15 +52,15 @@ obj_hash(const char *path, size_t pathlen, const unsigned char *id,
 	h = (h ^ 0xff) * 0x100000001b3ULL;	/* path and id apart */
 	for (i = 0; i < idlen; i++)
 		h = (h ^ id[i]) * 0x100000001b3ULL;
-	h = (h ^ jitpid) * 0x100000001b3ULL;
+	h = (h ^ jit) * 0x100000001b3ULL;
 	return (size_t)(h ^ h >> 32);
 }
 
 static int
 obj_is(const struct object *o, const char *path, size_t pathlen,
-    const unsigned char *id, size_t idlen, uint32_t jitpid)
+    const unsigned char *id, size_t idlen, uint64_t jit)
 {
-	return o->jitpid == jitpid && strlen(o->path) == pathlen &&
+	return jit_key(o) == jit && strlen(o->path) == pathlen &&
 	    memcmp(o->path, path, pathlen) == 0 && o->idlen == idlen &&
 	    (idlen == 0 || memcmp(o->id, id, idlen) == 0);
 }
@@ -62,7 +72,7 @@ hash_put(struct profile *p, size_t i)
 	const struct object *o = &p->objs[i];
 	size_t k;
 
-	k = obj_hash(o->path, strlen(o->path), o->id, o->idlen, o->jitpid);
+	k = obj_hash(o->path, strlen(o->path), o->id, o->idlen, jit_key(o));
 	for (k &= p->hashcap - 1; p->objhash[k] != 0; k = (k + 1) &
 	    (p->hashcap - 1))
 		;
@@ -87,21 +97,22 @@ hash_room(struct profile *p)
 /* The index of the object so described, added if it is new. */
 static size_t
 obj_join(struct profile *p, const char *path, size_t pathlen,
-    const unsigned char *id, size_t idlen, uint32_t jitpid)
+    const unsigned char *id, size_t idlen, uint64_t jit)
 {
 	struct object *o;
 	size_t k, j;
 
 	hash_room(p);
-	k = obj_hash(path, pathlen, id, idlen, jitpid) & (p->hashcap - 1);
+	k = obj_hash(path, pathlen, id, idlen, jit) & (p->hashcap - 1);
 	for (; (j = p->objhash[k]) != 0; k = (k + 1) & (p->hashcap - 1))
-		if (obj_is(&p->objs[j - 1], path, pathlen, id, idlen, jitpid))
+		if (obj_is(&p->objs[j - 1], path, pathlen, id, idlen, jit))
 			return j - 1;
 	p->objs = xgrow(p->objs, &p->objcap, p->nobjs, 1, sizeof(*p->objs));
 	o = &p->objs[p->nobjs];
 	memset(o, 0, sizeof(*o));
 	o->path = xstrndup(path, pathlen);
-	o->jitpid = jitpid;
+	o->jitpid = (uint32_t)jit;
+	o->jitpart = (uint32_t)(jit >> 32);
 	if (idlen > 0) {
 		o->id = xmalloc(idlen);
 		memcpy(o->id, id, idlen);
@@ -181,19 +192,26 @@ join_jit_names(struct object *o, const struct mfile *f)
 
 /*
  * The perf map of the process that wrote f, shared with the other files
- * of that pid; none for a file that does not say its pid.
+ * of that pid; none for a file that does not say its pid.  A part of a
+ * run in parts that keeps names of generated code has a map of its own:
+ * it holds the names given until the part was written, and no later
+ * one, which names its samples as the code then was -- code freed and
+ * its addresses named again in a later part keep both names apart.
  */
 void
 join_perfmap(struct profile *p, struct mfile *f)
 {
 	char *path;
 	size_t n = p->nobjs;
+	uint64_t part;
 
 	f->jit = OBJ_NONE;
 	if (!f->hasrun || f->run.pid == 0)
 		return;
 	path = perfmap_path(f->run.pid);
-	f->jit = obj_join(p, path, strlen(path), NULL, 0, f->run.pid);
+	part = f->jitents != NULL ? f->run.part : 0;
+	f->jit = obj_join(p, path, strlen(path), NULL, 0,
+	    part << 32 | f->run.pid);
 	free(path);
 	if (p->nobjs > n)
 		p->nmaps++;

@@ -48,6 +48,8 @@ struct object {
 	unsigned char	*id;		/* build-id from the run, or NULL */
 	size_t		 idlen;
 	uint32_t	 jitpid;	/* a perf map: the process's pid */
+	uint32_t	 jitpart;	/* and the part whose names it holds;
+					   0: a whole run's, or none */
 	char		*jittext;	/* its names from the profile, as map
 					   lines, or NULL */
 	size_t		 jitlen, jitcap;

@@ -16,8 +16,11 @@
  *				copies; then a copy of a missing file
  *	  h_jitapi signals	entries from a SIGALRM handler while the
  *				program writes entries of its own
+ *	  h_jitapi reuse	jit_first run for 300 ms, a snapshot, then
+ *				jit_second written at its address, run
+ *				for 300 ms
  *
- * run prints, for each process, "PID NAME MS" for each loop -- the CPU
+ * run and reuse print, for each process, "PID NAME MS" for each loop -- the CPU
  * milliseconds its calls took by the thread's clock -- and "PID total
  * MS", the process's CPU time; the others print what each call
  * returned, with errno, "call = r errno" a line, and what they found.
@@ -285,6 +288,49 @@ copy(const char *file)
 	return 0;
 }
 
+/*
+ * Code freed and its addresses used again: jit_first runs, a snapshot
+ * is written, then jit_second is written over it, named and run; each
+ * for about ms of CPU.
+ */
+static int
+reuse(double want)
+{
+	unsigned long long n = 2000000;
+	unsigned char *p;
+	double t0, took[2];
+	void *q;
+	int i;
+
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		err(1, "mmap");
+	for (i = 0; i < 2; i++) {
+		if (mprotect(p, 4096, PROT_READ | PROT_WRITE) != 0)
+			err(1, "mprotect");
+		memcpy(p, loop, sizeof(loop));
+		memcpy(p + 2, &n, sizeof(n));
+		if (mprotect(p, 4096, PROT_READ | PROT_EXEC) != 0 ||
+		    mon_perfmap_write(p, sizeof(loop),
+		    i == 0 ? "jit_first" : "jit_second") != 0)
+			err(1, "naming the code");
+		q = p;
+		memcpy(&fn[0], &q, sizeof(q));
+		t0 = ms(CLOCK_THREAD_CPUTIME_ID);
+		while (ms(CLOCK_THREAD_CPUTIME_ID) - t0 < want)
+			fn[0]();
+		took[i] = ms(CLOCK_THREAD_CPUTIME_ID) - t0;
+		if (i == 0 && monsnapshot() != 0)
+			err(1, "monsnapshot");
+	}
+	printf("%ld jit_first %.3f\n%ld jit_second %.3f\n%ld total %.3f\n",
+	    (long)getpid(), took[0], (long)getpid(), took[1],
+	    (long)getpid(), ms(CLOCK_PROCESS_CPUTIME_ID));
+	(void)unlink(map_path());
+	return 0;
+}
+
 static volatile sig_atomic_t handled, failed;
 
 static void
@@ -339,7 +385,9 @@ main(int argc, char *argv[])
 		return copy(argv[2]);
 	if (argc == 2 && strcmp(argv[1], "signals") == 0)
 		return signals();
+	if (argc == 2 && strcmp(argv[1], "reuse") == 0)
+		return reuse(300);
 	fprintf(stderr, "usage: h_jitapi run [ms] | symlink | hardlink | "
-	    "badargs | copy FILE | signals\n");
+	    "badargs | copy FILE | signals | reuse\n");
 	return 2;
 }

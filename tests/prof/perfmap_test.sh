@@ -213,6 +213,38 @@ map: 4000 10 no_newline_at_the_end
 	    atf_fail "the copied name is not in the profile: $(cat report)"
 }
 
+atf_test_case reused_address_named_by_part
+reused_address_named_by_part_head()
+{
+	atf_set descr "Code freed and other code named at its address after" \
+	    "a snapshot: each part names its samples with the names given" \
+	    "by its end, so both functions have their rows, each within 3" \
+	    "points of its thread-CPU time"
+}
+reused_address_named_by_part_body()
+{
+	setup_jit
+	PROFDIR=. "$PROG" reuse >truth || atf_fail "h_jitapi failed"
+	set -- *.h_jitapi.*
+	[ $# -eq 2 ] || atf_fail "want two parts, have: $*"
+	"$PROF" "$PROG" "$@" >report 2>err || atf_fail "prof: $(cat err)"
+	jit_rows <report >rows
+	awk 'NR == FNR { if ($2 == "total") all += $3; else ms[$2] += $3
+			 next }
+	    { got[$1] = $2 }
+	    END {
+		for (n in ms) {
+			d = got[n] - 100 * ms[n] / all
+			if (!(n in got) || d < -3 || d > 3) {
+				printf "%s: %s%% in prof, %.1f%% measured\n",
+				    n, got[n], 100 * ms[n] / all; bad = 1
+			}
+		}
+		exit bad
+	    }' truth rows >verdict ||
+	    atf_fail "$(cat verdict) -- report: $(cat report)"
+}
+
 atf_test_case handler_and_program_write
 handler_and_program_write_head()
 {
@@ -245,4 +277,5 @@ atf_init_test_cases()
 	atf_add_test_case bad_arguments_einval
 	atf_add_test_case copy_appends_parent_lines
 	atf_add_test_case handler_and_program_write
+	atf_add_test_case reused_address_named_by_part
 }
