@@ -163,11 +163,15 @@ static void
 join_jit_names(struct object *o, const struct mfile *f)
 {
 	struct monx_jit e;
-	const unsigned char *q = f->jitents, *end = q + f->jitlen;
+	const unsigned char *q, *end;
 	uint64_t i;
 	char head[48];
 	int n;
 
+	if (f->jitents == NULL)
+		return;
+	q = f->jitents;
+	end = q + f->jitlen;
 	if (f->jithead.dropped > o->jitdropped)
 		o->jitdropped = f->jithead.dropped;
 	for (i = 0; q < end; i++) {

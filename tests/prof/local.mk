@@ -130,3 +130,8 @@ GZIP_SRC = prof/export/gzip.c prof/util/crc32.c prof/util/deflate.c \
 	prof/util/xmalloc.c
 $(PT)/t_gzip: $(PT)/t_gzip.c $(GZIP_SRC) $(HDRS) $(PT)/local.mk
 	$(CC) $(TEST_CFLAGS) -Iprof -o $@ $< $(GZIP_SRC)
+
+# h_jitapi built without -p: the perf map calls with no profile running.
+VARIANTS += $(PT)/h_jitapi_plain
+$(PT)/h_jitapi_plain: $(PT)/h_jitapi.c lib/libmon.a $(HDRS) $(PT)/local.mk
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(PT_LIBS)

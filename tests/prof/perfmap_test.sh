@@ -245,6 +245,21 @@ reused_address_named_by_part_body()
 	    atf_fail "$(cat verdict) -- report: $(cat report)"
 }
 
+atf_test_case unprofiled_program_names_code
+unprofiled_program_names_code_head()
+{
+	atf_set descr "A program built without -p, linked with libmon, names" \
+	    "its code in the map all the same, and writes no profile"
+}
+unprofiled_program_names_code_body()
+{
+	setup_jit
+	atf_check -o save:out "$srcdir/h_jitapi_plain" badargs
+	tail -n 1 out | grep -Eq '^map: [0-9a-f]+ 10 good one$' ||
+	    atf_fail "the entry is not in the map: $(cat out)"
+	[ ! -e mon.out ] || atf_fail "an unprofiled program wrote mon.out"
+}
+
 atf_test_case handler_and_program_write
 handler_and_program_write_head()
 {
@@ -278,4 +293,5 @@ atf_init_test_cases()
 	atf_add_test_case copy_appends_parent_lines
 	atf_add_test_case handler_and_program_write
 	atf_add_test_case reused_address_named_by_part
+	atf_add_test_case unprofiled_program_names_code
 }
