@@ -346,6 +346,7 @@ void	_mon_unmap(void *, size_t) _mon_hidden;
 void	_mon_rezero(void *, size_t) _mon_hidden;
 void	_mon_wipe_on_fork(void *, size_t) _mon_hidden;
 size_t	_mon_digits(char *, uint64_t, unsigned int) _mon_hidden;
+size_t	_mon_perfmap_size(void) _mon_hidden;
 size_t	_mon_perfmap_record(void *, size_t) _mon_hidden;
 int	_mon_peek(pid_t, uintptr_t, void *, size_t) _mon_hidden;
 void	*_mon_libc(const char *) _mon_hidden;

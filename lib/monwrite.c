@@ -263,10 +263,16 @@ build_ext(const struct _mon_out *d, struct ext *e)
 	if (cap + arclen + stacklen > MONX_MAXLEN)
 		stacklen = 0;
 	cap += stacklen;
-	/* Names of generated code: all so far, in every part. */
-	jitlen = _mon_perfmap_record(NULL, 0);
-	if (cap + arclen + jitlen + sizeof(struct monx_rec) > MONX_MAXLEN)
+	/*
+	 * Names of generated code: all so far, in every part, as many as
+	 * the limit leaves room for (the others counted as dropped).
+	 */
+	jitlen = _mon_perfmap_size();
+	if (jitlen > 0 && cap + arclen + sizeof(struct monx_rec) +
+	    sizeof(struct monx_jithead) > MONX_MAXLEN)
 		jitlen = 0;
+	else if (jitlen > MONX_MAXLEN - cap - arclen - sizeof(struct monx_rec))
+		jitlen = MONX_MAXLEN - cap - arclen - sizeof(struct monx_rec);
 	cap += jitlen + sizeof(struct monx_rec);
 	if ((p = _mon_map(cap)) == NULL)
 		return -1;

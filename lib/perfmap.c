@@ -45,7 +45,7 @@
 #include "mon_private.h"
 
 #define CHUNK		((size_t)1 << 20)	/* bytes of an ordinary chunk */
-#define MAXNAME		4096			/* bytes of a name: fewer */
+#define MAXNAME		4095			/* bytes of a name, at most */
 
 /* A chunk of entries: each a struct monx_jit, its name, padding. */
 struct chunk {
@@ -54,10 +54,16 @@ struct chunk {
 	size_t		 cap;
 };
 
+/*
+ * Two pids: fdpid says whether fd is this process's descriptor or a
+ * copy a fork left, owner whether the entries kept are this process's
+ * or were inherited -- which a child must put in its new map even when
+ * its parent had closed its own (mon_perfmap_fini) before forking.
+ */
 static _Atomic pid_t	 lock;
 static int		 fd = -1;	/* the map, opened by ... */
 static pid_t		 fdpid;		/* ... this process */
-static pid_t		 owner;		/* whose entries these are (0: none) */
+static pid_t		 owner;		/* who kept the entries; 0: none */
 static struct chunk	*first, *last;
 static uint64_t		 nkept, ndropped;
 
@@ -73,6 +79,14 @@ next_entry(const struct monx_jit *e)
 {
 	return (const struct monx_jit *)((const char *)(e + 1) +
 	    padded(e->namelen));
+}
+
+/* The first entry of chunk c, and the end of its entries. */
+static const struct monx_jit *
+entries(const struct chunk *c, const struct monx_jit **end)
+{
+	*end = (const struct monx_jit *)((const char *)(c + 1) + c->len);
+	return (const struct monx_jit *)(c + 1);
 }
 
 /* One line of the map, by one writev; 0 or -1 with errno. */
@@ -107,6 +121,18 @@ put_line(int to, uint64_t addr, uint64_t size, const char *name,
 	return 0;
 }
 
+/* This process's map's path into buf, which has room for 64. */
+static void
+map_path(char *buf)
+{
+	size_t n;
+
+	n = sizeof("/tmp/perf-") - 1;
+	memcpy(buf, "/tmp/perf-", n);
+	n += _mon_digits(buf + n, (uint64_t)getpid(), 10);
+	memcpy(buf + n, ".map", sizeof(".map"));
+}
+
 /*
  * Open this process's map for appending, safely (see above); the
  * descriptor, or -1 with errno.
@@ -116,13 +142,9 @@ open_map(void)
 {
 	char path[64];
 	struct stat st;
-	size_t n;
 	int f, err;
 
-	n = sizeof("/tmp/perf-") - 1;
-	memcpy(path, "/tmp/perf-", n);
-	n += _mon_digits(path + n, (uint64_t)getpid(), 10);
-	memcpy(path + n, ".map", sizeof(".map"));
+	map_path(path);
 	f = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
 	    0600);
 	if (f < 0)
@@ -144,37 +166,36 @@ fail:
 
 /*
  * The map open for this process; the caller holds the lock.  A fork
- * child closes its parent's and opens its own, which starts with the
- * entries it inherited.  0 or -1 with errno.
+ * child closes its copy of its parent's and opens its own, which starts
+ * with the entries it inherited.  0; or -1 with errno, and fd still -1
+ * if the map could not be opened, open if an inherited line could not
+ * be written (that line is then missing; the caller says so).
  */
 static int
 ensure_open(void)
 {
 	const struct chunk *c;
 	const struct monx_jit *e, *end;
-	int f, heir;
+	int f, r;
 
 	if (fd >= 0 && fdpid == getpid())
 		return 0;
 	if (fd >= 0)
-		(void)close(fd);	/* the parent's: its copy here */
+		(void)close(fd);
 	fd = -1;
 	if ((f = open_map()) < 0)
 		return -1;
-	heir = owner != 0 && owner != getpid();
+	r = 0;
+	if (owner != 0 && owner != getpid())
+		for (c = first; r == 0 && c != NULL; c = c->next)
+			for (e = entries(c, &end); r == 0 && e < end;
+			    e = next_entry(e))
+				r = put_line(f, e->addr, e->size,
+				    (const char *)(e + 1), e->namelen);
 	owner = getpid();
-	for (c = first; heir && c != NULL; c = c->next) {
-		end = (const struct monx_jit *)((const char *)(c + 1) +
-		    c->len);
-		for (e = (const struct monx_jit *)(c + 1); e < end;
-		    e = next_entry(e))
-			if (put_line(f, e->addr, e->size,
-			    (const char *)(e + 1), e->namelen) != 0)
-				break;
-	}
 	fd = f;
 	fdpid = getpid();
-	return 0;
+	return r;
 }
 
 /*
@@ -189,8 +210,6 @@ keep(uint64_t addr, uint64_t size, const char *name, size_t namelen)
 	struct chunk *c;
 	size_t need, len;
 
-	if (owner == 0)
-		owner = getpid();
 	need = sizeof(*e) + padded(namelen);
 	if (last == NULL || last->cap - last->len < need) {
 		len = sizeof(*c) + need > CHUNK ? sizeof(*c) + need : CHUNK;
@@ -219,18 +238,26 @@ keep(uint64_t addr, uint64_t size, const char *name, size_t namelen)
 }
 
 /*
- * Keep the entry and write its line, under the lock; 0, or -1 with
- * errno if the line could not be written.
+ * Name the code: the entry kept, its line written; the caller holds the
+ * lock.  The map is opened first, so that a fork child's new map starts
+ * with what it inherited and not with this line twice.  The name is kept
+ * whatever becomes of the line.  0, or -1 with errno if the line, or an
+ * inherited one, could not be written.
  */
 static int
 name_code(uint64_t addr, uint64_t size, const char *name, size_t namelen)
 {
-	int r;
+	int r, err;
 
-	/* Opened first: a fork child's map starts with what it inherited. */
+	if (owner == 0)
+		owner = getpid();
 	r = ensure_open();
+	err = errno;
 	keep(addr, size, name, namelen);
-	return r == 0 ? put_line(fd, addr, size, name, namelen) : -1;
+	if (fd >= 0 && put_line(fd, addr, size, name, namelen) != 0)
+		return -1;
+	errno = err;
+	return r;
 }
 
 _mon_public int
@@ -258,10 +285,10 @@ mon_perfmap_write(const void *addr, size_t size, const char *name)
 	/* A name is one line of the map: not empty, no line break. */
 	n = 0;
 	if (name != NULL)
-		while (n < MAXNAME && name[n] != '\0' && name[n] != '\n')
+		while (n <= MAXNAME && name[n] != '\0' && name[n] != '\n')
 			n++;
-	if (name == NULL || n == 0 || name[n] != '\0' || size == 0 ||
-	    (uintptr_t)addr > UINTPTR_MAX - size) {
+	if (name == NULL || n == 0 || n > MAXNAME || name[n] != '\0' ||
+	    size == 0 || (uintptr_t)addr > UINTPTR_MAX - size) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -282,8 +309,8 @@ mon_perfmap_fini(void)
 
 	err = errno;
 	_mon_siglock(&lock, &was);
-	if (fd >= 0 && fdpid == getpid())
-		(void)close(fd);
+	if (fd >= 0)
+		(void)close(fd);	/* ours, or a fork's copy: closed */
 	fd = -1;
 	_mon_sigunlock(&lock, &was);
 	errno = err;
@@ -323,7 +350,7 @@ parse_line(const char *s, const char *e, uint64_t *addr, uint64_t *size,
 		while (s < e && (*s == ' ' || *s == '\t'))
 			s++;
 	}
-	if (s == e || e - s >= MAXNAME || *size == 0 ||
+	if (s == e || e - s > MAXNAME || *size == 0 ||
 	    *addr > UINT64_MAX - *size)
 		return 0;
 	*name = s;
@@ -333,73 +360,122 @@ parse_line(const char *s, const char *e, uint64_t *addr, uint64_t *size,
 /*
  * Append the lines of parent_file, a parent's map, to this process's,
  * and keep them for the profile.  Lines that do not parse are skipped,
- * as perf skips them.  0, or -1 with errno.
+ * as perf skips them.  The file is read up to the size it had when
+ * opened, and must be a regular file other than this process's own map
+ * (which would grow as it is read).  The lock is taken line by line:
+ * other threads name their code meanwhile.  Every line is kept even if
+ * the map cannot be written.  0, or -1 with errno: the first error.
  */
 _mon_public int
 mon_perfmap_copy(const char *parent_file)
 {
-	char buf[2 * MAXNAME + 1], *s, *nl, *end;
+	char buf[2 * (MAXNAME + 64)], path[64], *s, *nl, *end;
 	const char *name;
+	struct stat st, mine;
 	uint64_t addr, size;
+	off_t left;
 	size_t have;
 	ssize_t got;
 	sigset_t was;
-	int from, r, err, skip;
+	int from, r, err, skip, line;
 
+	err = errno;
 	if (parent_file == NULL) {
 		errno = EINVAL;
 		return -1;
 	}
-	err = errno;
 	if ((from = open(parent_file, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
-	_mon_siglock(&lock, &was);
-	r = ensure_open();
+	map_path(path);
+	if (fstat(from, &st) != 0)
+		goto fail;
+	if (!S_ISREG(st.st_mode) || (stat(path, &mine) == 0 &&
+	    st.st_dev == mine.st_dev && st.st_ino == mine.st_ino)) {
+		errno = EINVAL;
+		goto fail;
+	}
+	r = 0;
 	have = 0;
-	skip = 0;		/* in a line too long to be one */
-	while (r == 0) {
-		do
-			got = read(from, buf + have, sizeof(buf) - 1 - have);
-		while (got < 0 && errno == EINTR);
-		if (got < 0) {
-			r = -1;
-			break;
+	skip = 0;		/* in a line too long to be a name's */
+	for (left = st.st_size; left > 0 || have > 0; ) {
+		got = 0;
+		if (left > 0) {
+			do
+				got = read(from, buf + have, (size_t)left <
+				    sizeof(buf) - 1 - have ? (size_t)left :
+				    sizeof(buf) - 1 - have);
+			while (got < 0 && errno == EINTR);
+			if (got < 0)
+				goto fail;
+			left = got == 0 ? 0 : left - got;
 		}
 		have += (size_t)got;
 		end = buf + have;
-		/* At the end of the file, a last line without its newline. */
-		if (got == 0 && have > 0 && end[-1] != '\n')
+		/* The file's last line may have no newline. */
+		if (left == 0 && have > 0 && end[-1] != '\n')
 			*end++ = '\n';
-		for (s = buf; r == 0 && (nl = memchr(s, '\n',
-		    (size_t)(end - s))) != NULL; s = nl + 1) {
-			if (!skip && parse_line(s, nl, &addr, &size, &name))
-				r = name_code(addr, size, name,
-				    (size_t)(nl - name));
-			skip = 0;
+		for (s = buf; (nl = memchr(s, '\n', (size_t)(end - s))) !=
+		    NULL; s = nl + 1) {
+			if (skip || !parse_line(s, nl, &addr, &size, &name)) {
+				skip = 0;
+				continue;
+			}
+			_mon_siglock(&lock, &was);
+			line = name_code(addr, size, name, (size_t)(nl - name));
+			if (line != 0 && r == 0) {
+				r = -1;
+				err = errno;
+			}
+			_mon_sigunlock(&lock, &was);
 		}
-		if (got == 0)
-			break;
+		/* A full buffer and no newline: no name is that long. */
 		if (s == buf && end == buf + sizeof(buf) - 1) {
-			skip = 1;	/* to the next newline */
+			skip = 1;
 			s = end;
 		}
 		have = (size_t)(end - s);
 		memmove(buf, s, have);
+		if (left == 0)
+			break;
 	}
-	if (r != 0)
-		err = errno;
-	_mon_sigunlock(&lock, &was);
 	(void)close(from);
 	errno = err;
 	return r;
+fail:
+	err = errno;
+	(void)close(from);
+	errno = err;
+	return -1;
 }
 
 /*
- * The JIT record's payload: its head and the entries kept.  With p, as
- * many whole entries as fit in len bytes are copied there (those named
- * since len was measured wait for the next profile or part).  Its
- * length; 0 when there is nothing to say.  Signal-safe: a polite
- * termination writes the profile.
+ * The length of the JIT record's payload if every entry kept went into
+ * it: its head and the entries.  0 when there is nothing to say.
+ * Signal-safe, as is _mon_perfmap_record(): a polite termination writes
+ * the profile.
+ */
+size_t
+_mon_perfmap_size(void)
+{
+	const struct chunk *c;
+	sigset_t was;
+	size_t n = 0;
+
+	_mon_siglock(&lock, &was);
+	if (nkept > 0 || ndropped > 0)
+		n = sizeof(struct monx_jithead);
+	for (c = first; c != NULL; c = c->next)
+		n += c->len;
+	_mon_sigunlock(&lock, &was);
+	return n;
+}
+
+/*
+ * The JIT record's payload into p, of len bytes at least the head's:
+ * the head, then as many whole entries as fit, first named first.
+ * Those left out -- named since len was measured, or past a limit the
+ * writer set -- are counted as dropped in this file; a later file has
+ * room for them.  Its length.
  */
 size_t
 _mon_perfmap_record(void *p, size_t len)
@@ -411,31 +487,21 @@ _mon_perfmap_record(void *p, size_t len)
 	size_t n, k;
 
 	_mon_siglock(&lock, &was);
-	n = 0;
-	if (nkept > 0 || ndropped > 0)
-		n = sizeof(h);
-	for (c = first; p == NULL && c != NULL; c = c->next)
-		n += c->len;
-	if (p != NULL && len >= sizeof(h) && n > 0) {
-		h.entries = 0;
-		h.dropped = ndropped;
-		for (c = first; c != NULL; c = c->next) {
-			end = (const struct monx_jit *)((const char *)(c + 1) +
-			    c->len);
-			for (e = (const struct monx_jit *)(c + 1); e < end;
-			    e = next_entry(e)) {
-				k = (size_t)((const char *)next_entry(e) -
-				    (const char *)e);
-				if (k > len - n)
-					goto full;
-				memcpy((char *)p + n, e, k);
-				n += k;
-				h.entries++;
-			}
+	h.entries = 0;
+	n = sizeof(h);
+	for (c = first; c != NULL; c = c->next)
+		for (e = entries(c, &end); e < end; e = next_entry(e)) {
+			k = (size_t)((const char *)next_entry(e) -
+			    (const char *)e);
+			if (k > len - n)
+				goto full;
+			memcpy((char *)p + n, e, k);
+			n += k;
+			h.entries++;
 		}
 full:
-		memcpy(p, &h, sizeof(h));
-	}
+	h.dropped = ndropped + (nkept - h.entries);
+	memcpy(p, &h, sizeof(h));
 	_mon_sigunlock(&lock, &was);
 	return n;
 }

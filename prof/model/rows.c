@@ -218,7 +218,10 @@ jit_slot(struct jitnames *h, const struct report *r, const char *name)
 	return &h->row[k];
 }
 
-/* Entries of generated code there are, to size the hash. */
+/*
+ * Entries of generated code there are, to size the hash; with none, no
+ * hash, and entry_rows() asks it nothing.
+ */
 static void
 jit_init(struct jitnames *h, const struct attr *a)
 {
@@ -265,9 +268,10 @@ entry_rows(struct attr *a, size_t *cap)
 			if (!shown && !e->graph)
 				continue;
 			slot = NULL;
-			if (a->p->objs[i].jitpid != 0 && (slot = jit_slot(&jn,
-			    a->r, t->st.funcs[e->first].name)) != NULL &&
-			    *slot != 0) {
+			if (a->p->objs[i].jitpid != 0)
+				slot = jit_slot(&jn, a->r,
+				    t->st.funcs[e->first].name);
+			if (slot != NULL && *slot != 0) {
 				/* Named before, by another process. */
 				w = &a->r->rows[*slot - 1];
 				w->samples += e->samples;

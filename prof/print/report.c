@@ -507,7 +507,10 @@ stats_objects(const struct report *r, const struct profile *p)
 	fputc('\n', stderr);
 }
 
-/* The perf maps looked in: entries sampled, lines skipped, or why not. */
+/*
+ * The names of generated code: the perf maps looked in and the names the
+ * profiles kept, entries sampled, lines skipped, or why not.
+ */
 static void
 stats_maps(const struct report *r, const struct profile *p)
 {
@@ -516,7 +519,7 @@ stats_maps(const struct report *r, const struct profile *p)
 	if (put_list(r, p, L_MAPS, NULL, 0) +
 	    put_list(r, p, L_MAPSUNREAD, NULL, 0) == 0)
 		return;
-	fputs("perf maps: ", stderr);
+	fputs("JIT names: ", stderr);
 	n = put_list(r, p, L_MAPS, "", 1);
 	put_list(r, p, L_MAPSUNREAD, n > 0 ? "; not read: " : "not read: ",
 	    1);

@@ -123,6 +123,41 @@ cmp_start(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static int
+cmp_same(const void *a, const void *b)
+{
+	const struct pline *x = a, *y = b;
+	int c;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	if ((c = strcmp(x->name, y->name)) != 0)
+		return c;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * The lines of l[0..n) with each that says what a later one says again
+ * left out: a map read with the names a profile kept holds most of them
+ * twice.  How many are left, in no order.
+ */
+static size_t
+drop_repeats(struct pline *l, size_t n)
+{
+	size_t i, m = 0;
+
+	if (n > 1)
+		qsort(l, n, sizeof(*l), cmp_same);
+	for (i = 0; i < n; i++)
+		if (i + 1 == n || l[i].start != l[i + 1].start ||
+		    l[i].end != l[i + 1].end ||
+		    strcmp(l[i].name, l[i + 1].name) != 0)
+			l[m++] = l[i];
+	return m;
+}
+
 /* The sweep's heap: of two lines, the later one on top. */
 static int
 later(const void *ctx, size_t a, size_t b)
@@ -194,8 +229,8 @@ cut(struct symtab *st, const struct pline *l, size_t n)
 /*
  * Parse the map text buf[0..len) into st, empty, which takes buf
  * (buf[len] must be there to be written: the last name may end at len).
- * st gets the functions as cut() leaves them, nsyms the lines that
- * parsed and nbad those skipped.
+ * st gets the functions as cut() leaves them, nsyms the distinct lines
+ * that parsed and nbad those skipped.
  */
 void
 perfmap_parse(struct symtab *st, char *buf, size_t len)
@@ -216,6 +251,7 @@ perfmap_parse(struct symtab *st, char *buf, size_t len)
 		} else
 			st->nbad++;
 	}
+	n = drop_repeats(l, n);
 	if (n > 0)
 		qsort(l, n, sizeof(*l), cmp_start);
 	st->nsyms = n;

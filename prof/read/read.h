@@ -48,8 +48,10 @@ struct object {
 	unsigned char	*id;		/* build-id from the run, or NULL */
 	size_t		 idlen;
 	uint32_t	 jitpid;	/* a perf map: the process's pid */
-	uint32_t	 jitpart;	/* and the part whose names it holds;
-					   0: a whole run's, or none */
+	uint32_t	 jitpart;	/* and for one that holds names a
+					   profile kept, their part (0: a
+					   whole run) ... */
+	uint64_t	 jitstart;	/* ... and run (its start_ns) */
 	char		*jittext;	/* its names from the profile, as map
 					   lines, or NULL */
 	size_t		 jitlen, jitcap;

@@ -235,6 +235,7 @@ static int
 badargs(void)
 {
 	static const char code[16];
+	static char longname[4097];
 
 	errno = 0;
 	said("null name", mon_perfmap_write(code, 16, NULL));
@@ -249,9 +250,19 @@ badargs(void)
 	said("two lines", mon_perfmap_write(code, 16, "f\ng"));
 	errno = 0;
 	said("copy of null", mon_perfmap_copy(NULL));
+	errno = 0;
+	said("copy of a device", mon_perfmap_copy("/dev/zero"));
+	memset(longname, 'x', sizeof(longname) - 1);
+	errno = 0;
+	said("4096 bytes", mon_perfmap_write(code, 16, longname));
+	longname[sizeof(longname) - 2] = '\0';
+	errno = 0;
+	said("4095 bytes", mon_perfmap_write(code, 16, longname));
 	errno = EDOM;	/* a success leaves errno as it was */
 	said("good", mon_perfmap_write(code, 16, "good one"));
 	printf("errno after good = %s\n", strerrorname_np(errno));
+	errno = 0;
+	said("copy of its own map", mon_perfmap_copy(map_path()));
 	show("map", map_path());
 	(void)unlink(map_path());
 	return 0;

@@ -77,7 +77,7 @@ names_from_profile_alone_body()
 	    atf_fail "$(cat verdict) -- report: $(cat report)"
 	# Both processes' names, six entries each: the loops twice, once
 	# as the program measured their speed.
-	"$PROF" -s "$PROG" "$@" 2>&1 >/dev/null | grep '^perf maps:' >maps
+	"$PROF" -s "$PROG" "$@" 2>&1 >/dev/null | grep '^JIT names:' >maps
 	[ "$(grep -Eo 'names kept by process [0-9]+ \([0-9] of 6 ' maps |
 	    wc -l)" -eq 2 ] || atf_fail "prof -s: $(cat maps)"
 }
@@ -163,9 +163,11 @@ mon_perfmap_write = 0 0
 atf_test_case bad_arguments_einval
 bad_arguments_einval_head()
 {
-	atf_set descr "A NULL or empty name, a name of two lines, a size of" \
-	    "0, code past the top of the address space and a copy of NULL" \
-	    "get -1 and EINVAL; a call that succeeds leaves errno alone"
+	atf_set descr "A NULL or empty name, a name of two lines or of 4096" \
+	    "bytes, a size of 0, code past the top of the address space," \
+	    "a copy of NULL, of a device or of the process's own map get -1" \
+	    "and EINVAL; a name of 4095 bytes is taken; a call that" \
+	    "succeeds leaves errno alone"
 }
 bad_arguments_einval_body()
 {
@@ -177,9 +179,13 @@ zero size = -1 EINVAL
 past the top = -1 EINVAL
 two lines = -1 EINVAL
 copy of null = -1 EINVAL
+copy of a device = -1 EINVAL
+4096 bytes = -1 EINVAL
+4095 bytes = 0 0
 good = 0 0
 errno after good = EDOM
-" sed '$d' out
+copy of its own map = -1 EINVAL
+" grep -v '^map: ' out
 	tail -n 1 out | grep -Eq '^map: [0-9a-f]+ 10 good one$' ||
 	    atf_fail "the good entry is not in the map: $(cat out)"
 }

@@ -1759,8 +1759,8 @@ EOF
   50.0    0.50    0.50       5    100.      delta
 EOF
 	atf_check -o file:expout -e empty "$PROF" -p "$SYMS"
-	atf_check -o inline:"perf maps: $map (2 of 2 entries sampled)\n" \
-	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^perf maps:'"
+	atf_check -o inline:"JIT names: $map (2 of 2 entries sampled)\n" \
+	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^JIT names:'"
 	atf_check -o not-match:'^objects:' \
 	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null"
 	rm -f "$map"
@@ -1806,11 +1806,11 @@ EOF
    4.0    0.10    2.50                      [unknown]+0x1000
 EOF
 	atf_check -o file:expout -e empty "$PROF" "$SYMS" a.out b.out c.out
-	printf '%s\n' "perf maps: $(perfmap 4194002) (1 of 1 entries sampled)$(
+	printf '%s\n' "JIT names: $(perfmap 4194002) (1 of 1 entries sampled)$(
 	    ), $(perfmap 4194003) (1 of 1 entries sampled); not read: $(
 	    )$(perfmap 4194004) (No such file or directory)" >expout
 	atf_check -o file:expout sh -c "'$PROF' -s '$SYMS' a.out b.out c.out \
-	    2>&1 >/dev/null | grep '^perf maps:'"
+	    2>&1 >/dev/null | grep '^JIT names:'"
 }
 perf_map_per_process_cleanup()
 {
@@ -1865,8 +1865,8 @@ EOF
    5.0    0.05    1.00                      near_top (jit)
 EOF
 	atf_check -o file:expout -e empty "$PROF" "$SYMS"
-	atf_check -o inline:"perf maps: $map (3 of 3 entries sampled, 15 lines skipped)\n" \
-	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^perf maps:'"
+	atf_check -o inline:"JIT names: $map (3 of 3 entries sampled, 15 lines skipped)\n" \
+	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^JIT names:'"
 }
 perf_map_bad_lines_skipped_cleanup()
 {
@@ -1907,8 +1907,8 @@ EOF
 7f0000001000    4.0    0.04    1.00                      newest_fn (jit)
 EOF
 	atf_check -o file:expout -e empty "$PROF" -x "$SYMS"
-	atf_check -o inline:"perf maps: $map (4 of 5 entries sampled)\n" \
-	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^perf maps:'"
+	atf_check -o inline:"JIT names: $map (4 of 5 entries sampled)\n" \
+	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^JIT names:'"
 }
 perf_map_later_lines_win_cleanup()
 {
@@ -1941,9 +1941,9 @@ EOF
 	atf_check -o file:expout \
 	    -e inline:"prof: warning: $(perfmap $1): $2; not read\n" \
 	    timeout 60 "$PROF" "$SYMS"
-	atf_check -o inline:"perf maps: not read: $(perfmap $1) ($2)\n" \
+	atf_check -o inline:"JIT names: not read: $(perfmap $1) ($2)\n" \
 	    sh -c "timeout 60 '$PROF' -s '$SYMS' 2>&1 >/dev/null |
-	    grep '^perf maps:'"
+	    grep '^JIT names:'"
 	atf_check -o not-match:unknown -e empty timeout 60 "$PROF" -p "$SYMS"
 }
 
@@ -2073,9 +2073,9 @@ EOF
   20.0    0.20    1.00                      fn299999 (jit)
 EOF
 	atf_check -o file:expout -e empty timeout 120 "$PROF" "$SYMS"
-	atf_check -o inline:"perf maps: $map (2 of 300001 entries sampled)\n" \
+	atf_check -o inline:"JIT names: $map (2 of 300001 entries sampled)\n" \
 	    sh -c "timeout 120 '$PROF' -s '$SYMS' 2>&1 >/dev/null |
-	    grep '^perf maps:'"
+	    grep '^JIT names:'"
 }
 perf_map_large_cleanup()
 {
