@@ -169,7 +169,8 @@ struct monx_stack {
  */
 struct monx_jithead {
 	uint64_t	entries;	/* that follow */
-	uint64_t	dropped;	/* named, but not kept: no memory */
+	uint64_t	dropped;	/* named, not here: no memory, or no
+					   room under MONX_MAXLEN */
 };
 
 struct monx_jit {
