@@ -50,6 +50,11 @@ HDRS	 = include/mon.h $(wildcard lib/*.h) $(wildcard prof/*.h) \
 MAN1	 = $(wildcard man1/*.1)
 MAN3	 = $(wildcard man3c/*.3c)
 MAN7	 = $(wildcard man7/*.7)
+# Names a page documents besides its own: link page:name, installed as
+# links so that man finds them.
+MLINKS	 = monitor.3c:monsnapshot.3c mon_perfmap.3c:mon_perfmap_init.3c \
+	mon_perfmap.3c:mon_perfmap_write.3c mon_perfmap.3c:mon_perfmap_fini.3c \
+	mon_perfmap.3c:mon_perfmap_copy.3c
 
 .PHONY: all check lint demo flamegraph bench fuzz install uninstall clean tests FORCE
 
@@ -142,6 +147,9 @@ install: all
 	    lib/mon.specs.in > $(DESTDIR)$(DATADIR)/mon.specs
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(MAN3) $(DESTDIR)$(MANDIR)/man3c/
+	for l in $(MLINKS); do \
+		ln -sf $${l%%:*} $(DESTDIR)$(MANDIR)/man3c/$${l#*:} || exit 1; \
+	done
 	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 
 uninstall:
@@ -150,6 +158,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/,$(notdir $(CRT_C:.c=.o)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man3c/,$(notdir $(MAN3)))
+	for l in $(MLINKS); do rm -f $(DESTDIR)$(MANDIR)/man3c/$${l#*:}; done
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7)))
 	-rmdir --ignore-fail-on-non-empty $(DESTDIR)$(DATADIR) \
 	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3c \

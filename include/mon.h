@@ -9,7 +9,8 @@
  * profil() is declared here with glibc's prototype so that this header
  * and <unistd.h> can be included together, in either order, from C or C++;
  * moncontrol() and monstartup() as <sys/gmon.h> declares them;
- * monsnapshot() is libmon's own, for programs that do not exit.
+ * monsnapshot() is libmon's own, for programs that do not exit, and so
+ * are the mon_perfmap calls, for programs that generate code.
  */
 #ifndef _MON_H
 #define _MON_H
@@ -47,6 +48,15 @@ void	monstartup(unsigned long, unsigned long) __THROW;
 
 /* libmon's: write the part of the running profile since the last, now. */
 int	monsnapshot(void) __THROW;
+
+/*
+ * libmon's: name code the program generated, in /tmp/perf-PID.map for
+ * perf and in the profile for prof (mon_perfmap(3C)).
+ */
+int	mon_perfmap_init(void) __THROW;
+int	mon_perfmap_write(const void *, size_t, const char *) __THROW;
+void	mon_perfmap_fini(void) __THROW;
+int	mon_perfmap_copy(const char *) __THROW;
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,7 @@
  *	sigprof.c	the SIGPROF action: handler, chaining, adoption
  *	clock.c		which clock runs, and driving it
  *	base.c		counts by key at the last snapshot: baselines
+ *	perfmap.c	generated code named: the perf map and the record
  *	monwrite.c	the mon.out writer and its name
  *	snap.c		a profile in parts: one part, and a run's names
  *	term.c		polite termination and the snapshot signal and
@@ -344,6 +345,9 @@ void	*_mon_map(size_t) _mon_hidden;
 void	_mon_unmap(void *, size_t) _mon_hidden;
 void	_mon_rezero(void *, size_t) _mon_hidden;
 void	_mon_wipe_on_fork(void *, size_t) _mon_hidden;
+size_t	_mon_digits(char *, uint64_t, unsigned int) _mon_hidden;
+size_t	_mon_perfmap_size(void) _mon_hidden;
+size_t	_mon_perfmap_record(void *, size_t) _mon_hidden;
 int	_mon_peek(pid_t, uintptr_t, void *, size_t) _mon_hidden;
 void	*_mon_libc(const char *) _mon_hidden;
 void	_mon_siglock(_Atomic pid_t *, sigset_t *) _mon_hidden;

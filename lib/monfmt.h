@@ -58,6 +58,7 @@ struct monx_rec {
 #define MONX_R_SELF	5		/* struct monx_range: libmon's code */
 #define MONX_R_ARCS	6		/* struct monx_arc[]: calls per arc */
 #define MONX_R_STACKS	7		/* struct monx_stack, pcs, repeated */
+#define MONX_R_JIT	10		/* struct monx_jithead, then entries */
 
 /* Clocks that drove the histogram (monx_run.clock). */
 #define MONX_CLK_ITIMER		0	/* setitimer(ITIMER_PROF), whole process */
@@ -158,6 +159,27 @@ struct monx_stack {
 };
 
 #define MONX_STK_CUT	1		/* outer frames beyond the limit lost */
+
+/*
+ * Code the program generated and named (mon_perfmap_write(3C)), each
+ * entry a struct monx_jit followed by namelen bytes of name (no NUL),
+ * padded with zeros to 8 bytes, in the order they were named; a later
+ * entry over the same addresses names code that took the place of the
+ * earlier.  time_ns is CLOCK_REALTIME when it was named.
+ */
+struct monx_jithead {
+	uint64_t	entries;	/* that follow */
+	uint64_t	dropped;	/* named, not here: no memory, or no
+					   room under MONX_MAXLEN */
+};
+
+struct monx_jit {
+	uint64_t	addr;		/* run-time address */
+	uint64_t	size;		/* bytes, > 0 */
+	uint64_t	time_ns;	/* when named; 0: unknown */
+	uint32_t	namelen;
+	uint32_t	pad;
+};
 
 struct monx_pc {
 	uint64_t	pc;		/* run-time address */

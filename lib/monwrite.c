@@ -246,7 +246,7 @@ build_ext(const struct _mon_out *d, struct ext *e)
 	struct monx_run run;
 	struct monx_pc pc;
 	unsigned char *p;
-	size_t cap, len, nobj, npc, arclen, stacklen;
+	size_t cap, len, nobj, npc, arclen, stacklen, jitlen;
 
 	memset(e, 0, sizeof(*e));
 	/* A part brings its own samples outside: those since the last. */
@@ -263,6 +263,17 @@ build_ext(const struct _mon_out *d, struct ext *e)
 	if (cap + arclen + stacklen > MONX_MAXLEN)
 		stacklen = 0;
 	cap += stacklen;
+	/*
+	 * Names of generated code: all so far, in every part, as many as
+	 * the limit leaves room for (the others counted as dropped).
+	 */
+	jitlen = _mon_perfmap_size();
+	if (jitlen > 0 && cap + arclen + sizeof(struct monx_rec) +
+	    sizeof(struct monx_jithead) > MONX_MAXLEN)
+		jitlen = 0;
+	else if (jitlen > MONX_MAXLEN - cap - arclen - sizeof(struct monx_rec))
+		jitlen = MONX_MAXLEN - cap - arclen - sizeof(struct monx_rec);
+	cap += jitlen + sizeof(struct monx_rec);
 	if ((p = _mon_map(cap)) == NULL)
 		return -1;
 	len = sizeof(head);
@@ -288,6 +299,15 @@ build_ext(const struct _mon_out *d, struct ext *e)
 		    (uintptr_t)__stop_libmon_text };
 
 		len += rec(p + len, MONX_R_SELF, &self, sizeof(self));
+	}
+
+	if (jitlen > 0) {
+		struct monx_rec r = { MONX_R_JIT, 0 };
+
+		r.len = (uint32_t)_mon_perfmap_record(p + len + sizeof(r),
+		    jitlen);
+		memcpy(p + len, &r, sizeof(r));
+		len += sizeof(r) + r.len;
 	}
 
 	/* Objects may have come with dlopen since we measured: bound it. */
@@ -379,22 +399,6 @@ _mon_outname_init(void)
 	return 0;
 }
 
-/* Decimal digits of v into buf, which has room for 20; their number. */
-static size_t
-decimal(char *buf, unsigned long v)
-{
-	char tmp[20];
-	size_t n, i;
-
-	n = 0;
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	for (i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
-	return n;
-}
-
 /* Does the profile go to PROFDIR, where files of other runs may be? */
 int
 _mon_outname_dir(void)
@@ -419,11 +423,11 @@ _mon_outpath(char *buf, size_t size, unsigned int run, unsigned long part)
 	nlen[0] = nlen[1] = 0;
 	if (usedir && run > 1) {
 		num[0][0] = '-';
-		nlen[0] = 1 + decimal(num[0] + 1, run);
+		nlen[0] = 1 + _mon_digits(num[0] + 1, run, 10);
 	}
 	if (part > 0) {
 		num[1][0] = '.';
-		nlen[1] = 1 + decimal(num[1] + 1, part);
+		nlen[1] = 1 + _mon_digits(num[1] + 1, part, 10);
 	}
 	if (!usedir) {
 		if (size < sizeof(MON_OUT) + nlen[1])
@@ -437,7 +441,8 @@ _mon_outpath(char *buf, size_t size, unsigned int run, unsigned long part)
 			return -1;
 		memcpy(buf, outdir, d);
 		buf[d] = '/';
-		n = d + 1 + decimal(buf + d + 1, (unsigned long)getpid());
+		n = d + 1 + _mon_digits(buf + d + 1, (uint64_t)getpid(),
+		    10);
 		buf[n++] = '.';
 		memcpy(buf + n, outprog, p);
 		n += p;
@@ -470,9 +475,10 @@ tempname(const char *path, char *tmp, size_t size)
 	n = dirlen;
 	memcpy(tmp + n, ".mon.", 5);
 	n += 5;
-	n += decimal(tmp + n, (unsigned long)getpid());
+	n += _mon_digits(tmp + n, (unsigned long)getpid(), 10);
 	tmp[n++] = '.';
-	n += decimal(tmp + n, __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
+	n += _mon_digits(tmp + n, __atomic_fetch_add(&seq, 1,
+	    __ATOMIC_RELAXED), 10);
 	memcpy(tmp + n, ".tmp", 5);
 	return 0;
 }
@@ -541,7 +547,7 @@ nameat(int fd, const char *name)
 	for (i = 0, r = -1; i < 2 && r != 0; i++) {
 		n = strlen(dirs[i]);
 		memcpy(proc, dirs[i], n);
-		n += decimal(proc + n, (unsigned long)fd);
+		n += _mon_digits(proc + n, (unsigned long)fd, 10);
 		proc[n] = '\0';
 		r = linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW);
 		if (r != 0 && errno != ENOENT)

@@ -416,3 +416,22 @@ _mon_libc(const char *name)
 		errno = ENOSYS;
 	return f;
 }
+
+/*
+ * The digits of v in base 10 or 16 (lower case, no 0x) into buf, which
+ * has room for 20; their number.  Async-signal-safe.
+ */
+size_t
+_mon_digits(char *buf, uint64_t v, unsigned int base)
+{
+	char tmp[20];
+	size_t n, i;
+
+	n = 0;
+	do
+		tmp[n++] = "0123456789abcdef"[v % base];
+	while ((v /= base) != 0);
+	for (i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	return n;
+}

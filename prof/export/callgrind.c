@@ -242,22 +242,29 @@ make_pairs(struct cg *c)
 }
 
 /*
- * "ob=" or "cob=" for frame id's object, named the first time: "???",
- * the format's unknown, for none or one whose path the files do not
- * give (a classic file's program).
+ * "ob=" or "cob=" for frame id's object, named the first time: "jit"
+ * for generated code, as the report labels it; "???", the format's
+ * unknown, for none or one whose path the files do not give (a classic
+ * file's program).
  */
 static void
 put_ob(struct cg *c, const char *key, size_t id)
 {
 	size_t obj = xset_object(c->x, id);
 	size_t n = obj < c->x->p->nobjs ? obj : c->x->p->nobjs;
+	const struct object *o = n < c->x->p->nobjs ? &c->x->p->objs[n] :
+	    NULL;
 	char *path;
 
 	fprintf(c->fp, "%s=(%zu)", key, n + 1);
 	if (!c->obnamed[n]) {
 		c->obnamed[n] = 1;
-		path = n < c->x->p->nobjs && c->x->p->objs[n].path[0] != '\0' ?
-		    printable(c->x->p->objs[n].path) : xstrdup("???");
+		if (o != NULL && o->jitpid != 0)
+			path = xstrdup("jit");
+		else if (o != NULL && o->path[0] != '\0')
+			path = printable(o->path);
+		else
+			path = xstrdup("???");
 		fprintf(c->fp, " %s", path);
 		free(path);
 	}

@@ -310,16 +310,12 @@ xset_objname(const struct xset *x, size_t obj)
 {
 	const struct object *o;
 	const char *s;
-	char buf[32];
 
 	if (obj >= x->p->nobjs)
 		return xstrdup("[unknown]");
 	o = &x->p->objs[obj];
-	if (o->jitpid != 0) {
-		(void)snprintf(buf, sizeof(buf), "perf-%u.map",
-		    (unsigned)o->jitpid);
-		return xstrdup(buf);
-	}
+	if (o->jitpid != 0)
+		return xstrdup("jit");
 	if (obj == OBJ_MAIN)
 		return xstrdup(x->prog);
 	s = strrchr(o->path, '/');

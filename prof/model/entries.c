@@ -332,7 +332,8 @@ load_table(struct attr *a, size_t i, struct otab *t)
 	const struct object *o = &a->p->objs[i];
 
 	if (o->jitpid != 0) {
-		if (perfmap_load(&t->st, o->path, &t->why) != 0)
+		if (perfmap_load(&t->st, o->path, o->jittext, o->jitlen,
+		    &t->why) != 0)
 			return -1;
 		jit_entries(t);
 		return 0;
@@ -365,8 +366,12 @@ otab(struct attr *a, size_t i)
 	if (!t->tried) {
 		t->tried = 1;
 		t->selfent = SIZE_MAX;
-		t->label = is_vdso(&a->p->objs[i]) ? xstrdup("vdso") :
-		    label(a->p->objs[i].path);
+		if (is_vdso(&a->p->objs[i]))
+			t->label = xstrdup("vdso");
+		else if (a->p->objs[i].jitpid != 0)
+			t->label = xstrdup("jit");
+		else
+			t->label = label(a->p->objs[i].path);
 		t->ok = load_table(a, i, t) == 0;
 	}
 	return t->ok ? t : NULL;

@@ -182,16 +182,71 @@ reserve_rows(struct attr *a, size_t *cap)
 	    sizeof(*a->r->rows));
 }
 
+/*
+ * Generated code is named by the processes that ran it, each in a map
+ * of its own: a fork child names what it inherited as its parent did.
+ * The rows of such code are one row a name, whichever the process: an
+ * open hash of names to rows, for entry_rows().
+ */
+struct jitnames {
+	size_t		*row;		/* 1 + a row's index, 0: free */
+	size_t		 mask;
+};
+
+/* FNV-1a of a name, from seed. */
+static uint64_t
+fnv(const char *s, uint64_t seed)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint64_t h = 14695981039346656037ULL ^ seed;
+
+	for (; *p != '\0'; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	return h;
+}
+
+/* The slot of name among the rows of r in h: its row's, or a free one. */
+static size_t *
+jit_slot(struct jitnames *h, const struct report *r, const char *name)
+{
+	size_t k;
+
+	for (k = fnv(name, 0) & h->mask; h->row[k] != 0;
+	    k = (k + 1) & h->mask)
+		if (strcmp(r->rows[h->row[k] - 1].names[0], name) == 0)
+			break;
+	return &h->row[k];
+}
+
+/*
+ * Entries of generated code there are, to size the hash; with none, no
+ * hash, and entry_rows() asks it nothing.
+ */
+static void
+jit_init(struct jitnames *h, const struct attr *a)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < a->p->nobjs; i++)
+		if (a->tabs[i].ok && a->p->objs[i].jitpid != 0)
+			n += a->tabs[i].nents;
+	for (h->mask = 15; h->mask < 2 * n; h->mask = h->mask * 2 + 1)
+		;
+	h->row = n > 0 ? xcalloc(h->mask + 1, sizeof(*h->row)) : NULL;
+}
+
 void
 entry_rows(struct attr *a, size_t *cap)
 {
+	struct jitnames jn;
 	struct entry *e;
 	struct row *w;
 	struct otab *t;
-	size_t i, k;
+	size_t i, k, *slot;
 	int idle, inrange, shown;
 
 	reserve_rows(a, cap);
+	jit_init(&jn, a);
 	for (i = 0; i < a->p->nobjs; i++) {
 		t = &a->tabs[i];
 		if (!t->ok)
@@ -212,12 +267,28 @@ entry_rows(struct attr *a, size_t *cap)
 			    inrange);
 			if (!shown && !e->graph)
 				continue;
+			slot = NULL;
+			if (a->p->objs[i].jitpid != 0)
+				slot = jit_slot(&jn, a->r,
+				    t->st.funcs[e->first].name);
+			if (slot != NULL && *slot != 0) {
+				/* Named before, by another process. */
+				w = &a->r->rows[*slot - 1];
+				w->samples += e->samples;
+				w->calls += e->calls;
+				w->graphonly &= !shown;
+				t->rowid[k] = w->id;
+				continue;
+			}
 			w = new_row(a->r, cap);
 			entry_row(a, i, e, w);
 			w->graphonly = !shown;
 			t->rowid[k] = w->id;
+			if (slot != NULL)
+				*slot = (size_t)(w - a->r->rows) + 1;
 		}
 	}
+	free(jn.row);
 }
 
 int
@@ -310,16 +381,11 @@ first_name(const struct row *w)
 	return w->nnames > 0 ? w->names[0] : "";
 }
 
-/* FNV-1a of a row's object and first name. */
+/* A hash of a row's object and first name. */
 static size_t
 name_hash(const struct row *w)
 {
-	const unsigned char *p = (const unsigned char *)first_name(w);
-	uint64_t h = 14695981039346656037ULL ^ w->objidx;
-
-	for (; *p != '\0'; p++)
-		h = (h ^ *p) * 1099511628211ULL;
-	return (size_t)h;
+	return (size_t)fnv(first_name(w), w->objidx);
 }
 
 static int

@@ -466,7 +466,18 @@ put_item(const struct profile *p, const struct objuse *u, size_t i,
 		put_text(stderr, u->label);
 		break;
 	case L_MAPS:
-		put_text(stderr, p->objs[i].path);
+		if (u->st->path != NULL)
+			put_text(stderr, p->objs[i].path);
+		if (p->objs[i].jittext != NULL)
+			fprintf(stderr, "%snames kept by process %" PRIu32,
+			    u->st->path != NULL ? " and " : "",
+			    p->objs[i].jitpid);
+		if (p->objs[i].jitpart > 0)
+			fprintf(stderr, " in part %" PRIu32,
+			    p->objs[i].jitpart);
+		if (p->objs[i].jitdropped > 0)
+			fprintf(stderr, ", %" PRIu64 " more it could not keep",
+			    p->objs[i].jitdropped);
 		fprintf(stderr, " (%zu of %zu entries sampled", u->sampled,
 		    u->st->nsyms);
 		if (u->st->nbad > 0)
@@ -522,7 +533,10 @@ stats_objects(const struct report *r, const struct profile *p)
 	fputc('\n', stderr);
 }
 
-/* The perf maps looked in: entries sampled, lines skipped, or why not. */
+/*
+ * The names of generated code: the perf maps looked in and the names the
+ * profiles kept, entries sampled, lines skipped, or why not.
+ */
 static void
 stats_maps(const struct report *r, const struct profile *p)
 {
@@ -531,7 +545,7 @@ stats_maps(const struct report *r, const struct profile *p)
 	if (put_list(r, p, L_MAPS, NULL, 0) +
 	    put_list(r, p, L_MAPSUNREAD, NULL, 0) == 0)
 		return;
-	fputs("perf maps: ", stderr);
+	fputs("JIT names: ", stderr);
 	n = put_list(r, p, L_MAPS, "", 1);
 	put_list(r, p, L_MAPSUNREAD, n > 0 ? "; not read: " : "not read: ",
 	    1);

@@ -743,6 +743,7 @@ profile_free(struct profile *p)
 	for (i = 0; i < p->nobjs; i++) {
 		free(p->objs[i].path);
 		free(p->objs[i].id);
+		free(p->objs[i].jittext);
 	}
 	for (i = 0; i < p->nids; i++)
 		free(p->ids[i].id);

@@ -71,6 +71,9 @@ struct mfile {
 	uint64_t		 shared[2];	/* calls, samples at an address
 						   two objects held */
 	size_t			 jit;		/* its process's perf map */
+	const unsigned char	*jitents;	/* its JIT record's entries */
+	size_t			 jitlen;
+	struct monx_jithead	 jithead;
 	int			 quiet;		/* scanned only: say nothing,
 						   arcs and stacks unread */
 };

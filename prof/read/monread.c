@@ -253,6 +253,42 @@ parse_stacks(struct mfile *f, const unsigned char *p, size_t len)
 	return 0;
 }
 
+/*
+ * A JIT record: its head, then as many entries as it says, each a
+ * struct monx_jit and its name padded to 8 bytes, nothing over.  A
+ * name is one line of a map: not empty, no newline, no NUL.
+ */
+static int
+parse_jit(struct mfile *f, const unsigned char *p, size_t len)
+{
+	struct monx_jit e;
+	uint64_t i;
+	size_t off, n;
+
+	if (len < sizeof(f->jithead))
+		return f->why = improper, -1;
+	memcpy(&f->jithead, p, sizeof(f->jithead));
+	off = sizeof(f->jithead);
+	for (i = 0; i < f->jithead.entries; i++) {
+		if (len - off < sizeof(e))
+			return f->why = improper, -1;
+		memcpy(&e, p + off, sizeof(e));
+		off += sizeof(e);
+		n = ((size_t)e.namelen + 7) & ~(size_t)7;
+		if (e.namelen == 0 || n > len - off || e.size == 0 ||
+		    e.addr > UINT64_MAX - e.size ||
+		    memchr(p + off, '\n', e.namelen) != NULL ||
+		    memchr(p + off, '\0', e.namelen) != NULL)
+			return f->why = improper, -1;
+		off += n;
+	}
+	if (off != len)
+		return f->why = improper, -1;
+	f->jitents = p + sizeof(f->jithead);
+	f->jitlen = len - sizeof(f->jithead);
+	return 0;
+}
+
 static int
 parse_record(struct mfile *f, uint32_t type, const unsigned char *p,
     size_t len)
@@ -296,6 +332,8 @@ parse_record(struct mfile *f, uint32_t type, const unsigned char *p,
 		return f->quiet ? 0 : parse_arcs(f, p, len);
 	case MONX_R_STACKS:
 		return f->quiet ? 0 : parse_stacks(f, p, len);
+	case MONX_R_JIT:
+		return f->quiet ? 0 : parse_jit(f, p, len);
 	default:
 		return 0;	/* a newer writer's record: not ours */
 	}

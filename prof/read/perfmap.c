@@ -123,6 +123,41 @@ cmp_start(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static int
+cmp_same(const void *a, const void *b)
+{
+	const struct pline *x = a, *y = b;
+	int c;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	if ((c = strcmp(x->name, y->name)) != 0)
+		return c;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * The lines of l[0..n) with each that says what a later one says again
+ * left out: a map read with the names a profile kept holds most of them
+ * twice.  How many are left, in no order.
+ */
+static size_t
+drop_repeats(struct pline *l, size_t n)
+{
+	size_t i, m = 0;
+
+	if (n > 1)
+		qsort(l, n, sizeof(*l), cmp_same);
+	for (i = 0; i < n; i++)
+		if (i + 1 == n || l[i].start != l[i + 1].start ||
+		    l[i].end != l[i + 1].end ||
+		    strcmp(l[i].name, l[i + 1].name) != 0)
+			l[m++] = l[i];
+	return m;
+}
+
 /* The sweep's heap: of two lines, the later one on top. */
 static int
 later(const void *ctx, size_t a, size_t b)
@@ -194,8 +229,8 @@ cut(struct symtab *st, const struct pline *l, size_t n)
 /*
  * Parse the map text buf[0..len) into st, empty, which takes buf
  * (buf[len] must be there to be written: the last name may end at len).
- * st gets the functions as cut() leaves them, nsyms the lines that
- * parsed and nbad those skipped.
+ * st gets the functions as cut() leaves them, nsyms the distinct lines
+ * that parsed and nbad those skipped.
  */
 void
 perfmap_parse(struct symtab *st, char *buf, size_t len)
@@ -216,6 +251,7 @@ perfmap_parse(struct symtab *st, char *buf, size_t len)
 		} else
 			st->nbad++;
 	}
+	n = drop_repeats(l, n);
 	if (n > 0)
 		qsort(l, n, sizeof(*l), cmp_start);
 	st->nsyms = n;
@@ -265,18 +301,22 @@ perfmap_path(uint32_t pid)
 }
 
 /*
- * Read the perf map at path into st, as perfmap_parse() leaves it.
- * 0 on success; -1 with *why set and st empty.  A map that is not there
- * is the common case and goes unsaid; one that is there but refused or
- * unreadable gets one warning.
+ * Read the perf map at path, then the lines of names (namelen bytes,
+ * NULL if none: the names a profile kept), into st, as perfmap_parse()
+ * leaves it: where both name an address, the names win, being later.
+ * 0 on success; -1 with *why set and st empty when there is nothing to
+ * read.  A map that is not there is the common case and goes unsaid;
+ * one that is there but refused or unreadable gets one warning.
+ * st->path is the map's path if it was read, else NULL.
  */
 int
-perfmap_load(struct symtab *st, const char *path, const char **why)
+perfmap_load(struct symtab *st, const char *path, const char *names,
+    size_t namelen, const char **why)
 {
 	struct stat sb;
 	char *buf = NULL;
 	size_t len = 0;
-	int fd;
+	int fd, absent = 0;
 
 	memset(st, 0, sizeof(*st));
 	*why = NULL;
@@ -284,8 +324,7 @@ perfmap_load(struct symtab *st, const char *path, const char **why)
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		*why = errno == ELOOP ? "a symbolic link" : strerror(errno);
-		if (errno == ENOENT)
-			return -1;
+		absent = errno == ENOENT;
 	} else if (fstat(fd, &sb) != 0)
 		*why = strerror(errno);
 	else if (!S_ISREG(sb.st_mode))
@@ -298,10 +337,24 @@ perfmap_load(struct symtab *st, const char *path, const char **why)
 		(void)close(fd);
 	if (*why != NULL) {
 		free(buf);
-		warnx("warning: %s: %s; not read", path, *why);
-		return -1;
+		buf = NULL;
+		len = 0;
+		if (!absent)
+			warnx("warning: %s: %s; not read", path, *why);
+		if (names == NULL)
+			return -1;
+		*why = NULL;
+	} else
+		st->path = xstrdup(path);
+	if (names != NULL) {
+		/* A map whose last line has no newline ends it first. */
+		buf = xreallocarray(buf, len + 1 + namelen + 1, 1);
+		if (len > 0 && buf[len - 1] != '\n')
+			buf[len++] = '\n';
+		memcpy(buf + len, names, namelen);
+		len += namelen;
+		buf[len] = '\0';
 	}
-	st->path = xstrdup(path);
 	perfmap_parse(st, buf, len);
 	return 0;
 }

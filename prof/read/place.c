@@ -18,6 +18,8 @@
  * addresses must be looked up in its own process's map.  Objects of
  * several files are joined by path and build-id through a hash table.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,10 +29,30 @@
 
 /* --- the objects of all files ------------------------------------- */
 
+/*
+ * What makes two perf maps' objects one (join_perfmap()): the pid of
+ * their process, and for one that holds names a profile kept, its run
+ * and part.  All zero for an object that is no map.
+ */
+struct jitkey {
+	uint32_t	 pid;
+	uint32_t	 part;
+	uint64_t	 start;
+};
+
+static const struct jitkey nojit;
+
+static int
+same_key(const struct object *o, const struct jitkey *k)
+{
+	return o->jitpid == k->pid && o->jitpart == k->part &&
+	    o->jitstart == k->start;
+}
+
 /* FNV-1a over what makes two objects one. */
 static size_t
 obj_hash(const char *path, size_t pathlen, const unsigned char *id,
-    size_t idlen, uint32_t jitpid)
+    size_t idlen, const struct jitkey *k)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 	size_t i;
@@ -40,15 +62,17 @@ obj_hash(const char *path, size_t pathlen, const unsigned char *id,
 	h = (h ^ 0xff) * 0x100000001b3ULL;	/* path and id apart */
 	for (i = 0; i < idlen; i++)
 		h = (h ^ id[i]) * 0x100000001b3ULL;
-	h = (h ^ jitpid) * 0x100000001b3ULL;
+	h = (h ^ k->pid) * 0x100000001b3ULL;
+	h = (h ^ k->part) * 0x100000001b3ULL;
+	h = (h ^ k->start) * 0x100000001b3ULL;
 	return (size_t)(h ^ h >> 32);
 }
 
 static int
 obj_is(const struct object *o, const char *path, size_t pathlen,
-    const unsigned char *id, size_t idlen, uint32_t jitpid)
+    const unsigned char *id, size_t idlen, const struct jitkey *k)
 {
-	return o->jitpid == jitpid && strlen(o->path) == pathlen &&
+	return same_key(o, k) && strlen(o->path) == pathlen &&
 	    memcmp(o->path, path, pathlen) == 0 && o->idlen == idlen &&
 	    (idlen == 0 || memcmp(o->id, id, idlen) == 0);
 }
@@ -58,9 +82,10 @@ static void
 hash_put(struct profile *p, size_t i)
 {
 	const struct object *o = &p->objs[i];
+	struct jitkey key = { o->jitpid, o->jitpart, o->jitstart };
 	size_t k;
 
-	k = obj_hash(o->path, strlen(o->path), o->id, o->idlen, o->jitpid);
+	k = obj_hash(o->path, strlen(o->path), o->id, o->idlen, &key);
 	for (k &= p->hashcap - 1; p->objhash[k] != 0; k = (k + 1) &
 	    (p->hashcap - 1))
 		;
@@ -85,21 +110,23 @@ hash_room(struct profile *p)
 /* The index of the object so described, added if it is new. */
 static size_t
 obj_join(struct profile *p, const char *path, size_t pathlen,
-    const unsigned char *id, size_t idlen, uint32_t jitpid)
+    const unsigned char *id, size_t idlen, const struct jitkey *jk)
 {
 	struct object *o;
 	size_t k, j;
 
 	hash_room(p);
-	k = obj_hash(path, pathlen, id, idlen, jitpid) & (p->hashcap - 1);
+	k = obj_hash(path, pathlen, id, idlen, jk) & (p->hashcap - 1);
 	for (; (j = p->objhash[k]) != 0; k = (k + 1) & (p->hashcap - 1))
-		if (obj_is(&p->objs[j - 1], path, pathlen, id, idlen, jitpid))
+		if (obj_is(&p->objs[j - 1], path, pathlen, id, idlen, jk))
 			return j - 1;
 	p->objs = xgrow(p->objs, &p->objcap, p->nobjs, 1, sizeof(*p->objs));
 	o = &p->objs[p->nobjs];
 	memset(o, 0, sizeof(*o));
 	o->path = xstrndup(path, pathlen);
-	o->jitpid = jitpid;
+	o->jitpid = jk->pid;
+	o->jitpart = jk->part;
+	o->jitstart = jk->start;
 	if (idlen > 0) {
 		o->id = xmalloc(idlen);
 		memcpy(o->id, id, idlen);
@@ -135,17 +162,66 @@ join_objects(struct profile *p, struct mfile *f)
 			o->gidx = OBJ_MAIN;	/* the program again */
 		else
 			o->gidx = obj_join(p, o->path, o->pathlen, o->id,
-			    o->idlen, 0);
+			    o->idlen, &nojit);
 	}
 }
 
 /*
+ * The names of generated code f's JIT record keeps, as lines of a perf
+ * map after those o has: they go through perfmap.c's reading as the
+ * map's own lines do, which is where lines that overlap -- code freed
+ * and named again -- are settled, the later winning.  Files of one key
+ * (the same file given twice) hold the same names in the same order:
+ * only those past the ones o has are new.
+ */
+static void
+join_jit_names(struct object *o, const struct mfile *f)
+{
+	struct monx_jit e;
+	const unsigned char *q, *end;
+	uint64_t i;
+	char head[48];
+	int n;
+
+	if (f->jitents == NULL)
+		return;
+	q = f->jitents;
+	end = q + f->jitlen;
+	if (f->jithead.dropped > o->jitdropped)
+		o->jitdropped = f->jithead.dropped;
+	for (i = 0; q < end; i++) {
+		memcpy(&e, q, sizeof(e));
+		q += sizeof(e);
+		if (i >= o->jitseen) {
+			n = snprintf(head, sizeof(head), "%" PRIx64 " %" PRIx64
+			    " ", e.addr, e.size);
+			o->jittext = xgrow(o->jittext, &o->jitcap, o->jitlen,
+			    (size_t)n + e.namelen + 2, 1);
+			memcpy(o->jittext + o->jitlen, head, (size_t)n);
+			memcpy(o->jittext + o->jitlen + n, q, e.namelen);
+			o->jitlen += (size_t)n + e.namelen;
+			o->jittext[o->jitlen++] = '\n';
+			o->jittext[o->jitlen] = '\0';
+		}
+		q += ((size_t)e.namelen + 7) & ~(size_t)7;
+	}
+	if (i > o->jitseen)
+		o->jitseen = i;
+}
+
+/*
  * The perf map of the process that wrote f, shared with the other files
- * of that pid; none for a file that does not say its pid.
+ * of that pid; none for a file that does not say its pid.  A file that
+ * kept names of generated code has a map of its own, of its run and
+ * part: a process of the same pid in another run has names of its own,
+ * and a part holds the names given until it was written, and no later
+ * one, which names its samples as the code then was -- code freed and
+ * its addresses named again in a later part keep both names apart.
  */
 void
 join_perfmap(struct profile *p, struct mfile *f)
 {
+	struct jitkey k;
 	char *path;
 	size_t n = p->nobjs;
 
@@ -153,10 +229,14 @@ join_perfmap(struct profile *p, struct mfile *f)
 	if (!f->hasrun || f->run.pid == 0)
 		return;
 	path = perfmap_path(f->run.pid);
-	f->jit = obj_join(p, path, strlen(path), NULL, 0, f->run.pid);
+	k.pid = f->run.pid;
+	k.part = f->jitents != NULL ? f->run.part : 0;
+	k.start = f->jitents != NULL ? f->run.start_ns : 0;
+	f->jit = obj_join(p, path, strlen(path), NULL, 0, &k);
 	free(path);
 	if (p->nobjs > n)
 		p->nmaps++;
+	join_jit_names(&p->objs[f->jit], f);
 }
 
 /* --- placing addresses -------------------------------------------- */

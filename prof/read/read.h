@@ -48,6 +48,15 @@ struct object {
 	unsigned char	*id;		/* build-id from the run, or NULL */
 	size_t		 idlen;
 	uint32_t	 jitpid;	/* a perf map: the process's pid */
+	uint32_t	 jitpart;	/* and for one that holds names a
+					   profile kept, their part (0: a
+					   whole run) ... */
+	uint64_t	 jitstart;	/* ... and run (its start_ns) */
+	char		*jittext;	/* its names from the profile, as map
+					   lines, or NULL */
+	size_t		 jitlen, jitcap;
+	uint64_t	 jitseen;	/* the files' entries it holds */
+	uint64_t	 jitdropped;	/* named, but not kept: no memory */
 };
 
 /*
@@ -295,7 +304,8 @@ void	dwline_free(struct dwline *);
 
 /* perfmap.c */
 char	*perfmap_path(uint32_t);
-int	perfmap_load(struct symtab *, const char *, const char **);
+int	perfmap_load(struct symtab *, const char *, const char *, size_t,
+	    const char **);
 void	perfmap_parse(struct symtab *, char *, size_t);
 
 /* demangle.c */

@@ -147,3 +147,8 @@ $(PT)/h_strx: $(PT)/strx.c $(PT)/local.mk
 	$(CC) -c -Wa,--gdwarf-4 -o $@.o $@.4.s
 	$(CC) -o $@ $@.o
 	rm -f $@.5.s $@.4.s $@.o
+
+# h_jitapi built without -p: the perf map calls with no profile running.
+VARIANTS += $(PT)/h_jitapi_plain
+$(PT)/h_jitapi_plain: $(PT)/h_jitapi.c lib/libmon.a $(HDRS) $(PT)/local.mk
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(PT_LIBS)

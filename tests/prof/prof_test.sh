@@ -1728,7 +1728,7 @@ perf_map_names_jit_code_head()
 {
 	atf_set descr "Samples and calls at addresses in no loaded object are" \
 	    "named from /tmp/perf-PID.map of the run's pid as 'fn" \
-	    "(perf-PID.map)', one row per map line; addresses no line covers" \
+	    "(jit)', one row per map line; addresses no line covers" \
 	    "stay [unknown]; -p leaves the rows out; -s names the map"
 }
 perf_map_names_jit_code_body()
@@ -1747,20 +1747,20 @@ EOF
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   50.0    0.50    0.50       5    100.      delta
-  25.0    0.25    0.75                      jit_spin (perf-4194001.map)
-  20.0    0.20    0.95       4     50.      other fn (perf-4194001.map)
+  25.0    0.25    0.75                      jit_spin (jit)
+  20.0    0.20    0.95       4     50.      other fn (jit)
    5.0    0.05    1.00                      [unknown]+0x7f0000001100
 EOF
 	atf_check -o file:expout -e empty "$PROF" "$SYMS"
-	atf_check -o match:'^7f0000002000 .* other fn \(perf-4194001.map\)$' \
+	atf_check -o match:'^7f0000002000 .* other fn \(jit\)$' \
 	    -e empty "$PROF" -x "$SYMS"
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   50.0    0.50    0.50       5    100.      delta
 EOF
 	atf_check -o file:expout -e empty "$PROF" -p "$SYMS"
-	atf_check -o inline:"perf maps: $map (2 of 2 entries sampled)\n" \
-	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^perf maps:'"
+	atf_check -o inline:"JIT names: $map (2 of 2 entries sampled)\n" \
+	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^JIT names:'"
 	atf_check -o not-match:'^objects:' \
 	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null"
 	rm -f "$map"
@@ -1801,16 +1801,16 @@ EOF
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   60.0    1.50    1.50      15    100.0     delta
   12.0    0.30    1.80                      [unknown]+0x7f0000001000
-  12.0    0.30    2.10                      first_jit (perf-4194002.map)
-  12.0    0.30    2.40                      second_jit (perf-4194003.map)
+  12.0    0.30    2.10                      first_jit (jit)
+  12.0    0.30    2.40                      second_jit (jit)
    4.0    0.10    2.50                      [unknown]+0x1000
 EOF
 	atf_check -o file:expout -e empty "$PROF" "$SYMS" a.out b.out c.out
-	printf '%s\n' "perf maps: $(perfmap 4194002) (1 of 1 entries sampled)$(
+	printf '%s\n' "JIT names: $(perfmap 4194002) (1 of 1 entries sampled)$(
 	    ), $(perfmap 4194003) (1 of 1 entries sampled); not read: $(
 	    )$(perfmap 4194004) (No such file or directory)" >expout
 	atf_check -o file:expout sh -c "'$PROF' -s '$SYMS' a.out b.out c.out \
-	    2>&1 >/dev/null | grep '^perf maps:'"
+	    2>&1 >/dev/null | grep '^JIT names:'"
 }
 perf_map_per_process_cleanup()
 {
@@ -1859,14 +1859,14 @@ EOF
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   50.0    0.50    0.50       5    100.      delta
-  20.0    0.20    0.70                      GOOD_TWO (perf-4194005.map)
+  20.0    0.20    0.70                      GOOD_TWO (jit)
   15.0    0.15    0.85                      [unknown]+0x7f0000003000
-  10.0    0.10    0.95                      good one (perf-4194005.map)
-   5.0    0.05    1.00                      near_top (perf-4194005.map)
+  10.0    0.10    0.95                      good one (jit)
+   5.0    0.05    1.00                      near_top (jit)
 EOF
 	atf_check -o file:expout -e empty "$PROF" "$SYMS"
-	atf_check -o inline:"perf maps: $map (3 of 3 entries sampled, 15 lines skipped)\n" \
-	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^perf maps:'"
+	atf_check -o inline:"JIT names: $map (3 of 3 entries sampled, 15 lines skipped)\n" \
+	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^JIT names:'"
 }
 perf_map_bad_lines_skipped_cleanup()
 {
@@ -1901,14 +1901,14 @@ EOF
 	cat >expout <<'EOF'
      Address  %Time Seconds Cumsecs  #Calls   msec/call  Name
         12c0   50.0    0.50    0.50       5    100.      delta
-7f0000001010   30.0    0.30    0.80                      old_fn (perf-4194006.map)
-7f0000003000   10.0    0.10    0.90                      again (perf-4194006.map)
-7f0000001040    6.0    0.06    0.96                      new_fn (perf-4194006.map)
-7f0000001000    4.0    0.04    1.00                      newest_fn (perf-4194006.map)
+7f0000001010   30.0    0.30    0.80                      old_fn (jit)
+7f0000003000   10.0    0.10    0.90                      again (jit)
+7f0000001040    6.0    0.06    0.96                      new_fn (jit)
+7f0000001000    4.0    0.04    1.00                      newest_fn (jit)
 EOF
 	atf_check -o file:expout -e empty "$PROF" -x "$SYMS"
-	atf_check -o inline:"perf maps: $map (4 of 5 entries sampled)\n" \
-	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^perf maps:'"
+	atf_check -o inline:"JIT names: $map (4 of 5 entries sampled)\n" \
+	    sh -c "'$PROF' -s '$SYMS' 2>&1 >/dev/null | grep '^JIT names:'"
 }
 perf_map_later_lines_win_cleanup()
 {
@@ -1941,9 +1941,9 @@ EOF
 	atf_check -o file:expout \
 	    -e inline:"prof: warning: $(perfmap $1): $2; not read\n" \
 	    timeout 60 "$PROF" "$SYMS"
-	atf_check -o inline:"perf maps: not read: $(perfmap $1) ($2)\n" \
+	atf_check -o inline:"JIT names: not read: $(perfmap $1) ($2)\n" \
 	    sh -c "timeout 60 '$PROF' -s '$SYMS' 2>&1 >/dev/null |
-	    grep '^perf maps:'"
+	    grep '^JIT names:'"
 	atf_check -o not-match:unknown -e empty timeout 60 "$PROF" -p "$SYMS"
 }
 
@@ -1963,7 +1963,7 @@ perf_map_not_owned_ignored_body()
 	chown nobody "$map" || atf_skip "cannot give $map to nobody"
 	refused_map 4194007 "not owned by you"
 	chown root "$map"
-	atf_check -o match:'planted \(perf-4194007.map\)$' -e empty \
+	atf_check -o match:'planted \(jit\)$' -e empty \
 	    "$PROF" "$SYMS"
 }
 perf_map_not_owned_ignored_cleanup()
@@ -2034,10 +2034,10 @@ EOF
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   50.0    0.50    0.50       5    100.      delta
-  20.0    0.20    0.70                      a?b?[2Jc (perf-4194010.map)
-  15.0    0.15    0.85                      del? (perf-4194010.map)
-  10.0    0.10    0.95                      nul?byte (perf-4194010.map)
-   5.0    0.05    1.00                      tab?here? (perf-4194010.map)
+  20.0    0.20    0.70                      a?b?[2Jc (jit)
+  15.0    0.15    0.85                      del? (jit)
+  10.0    0.10    0.95                      nul?byte (jit)
+   5.0    0.05    1.00                      tab?here? (jit)
 EOF
 	atf_check -o file:expout -e empty "$PROF" "$SYMS"
 }
@@ -2069,13 +2069,13 @@ EOF
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  #Calls   msec/call  Name
   50.0    0.50    0.50       5    100.      delta
-  30.0    0.30    0.80                      last (perf-4194011.map)
-  20.0    0.20    1.00                      fn299999 (perf-4194011.map)
+  30.0    0.30    0.80                      last (jit)
+  20.0    0.20    1.00                      fn299999 (jit)
 EOF
 	atf_check -o file:expout -e empty timeout 120 "$PROF" "$SYMS"
-	atf_check -o inline:"perf maps: $map (2 of 300001 entries sampled)\n" \
+	atf_check -o inline:"JIT names: $map (2 of 300001 entries sampled)\n" \
 	    sh -c "timeout 120 '$PROF' -s '$SYMS' 2>&1 >/dev/null |
-	    grep '^perf maps:'"
+	    grep '^JIT names:'"
 }
 perf_map_large_cleanup()
 {
@@ -3117,7 +3117,7 @@ e2e_jit_code_named_body()
 	[ -s err ] && atf_fail "prof warned: $(cat err)"
 	rm -f "$(perfmap $pid)"
 	# The page's address less its last three hex digits, as a prefix.
-	awk -v map="(perf-$pid.map)" -v page="${page%???}" -v want="$want" '
+	awk -v map="(jit)" -v page="${page%???}" -v want="$want" '
 	    $NF == map && $(NF - 1) == "jit_spin" { got = $1 }
 	    $NF ~ /^\[unknown\]\+0x/ && index($NF, "[unknown]+0x" page) == 1 {
 		print "an [unknown] row in the page: " $0; bad = 1
