@@ -132,6 +132,7 @@ uint64_t _mon_stacks_lost(void) _mon_hidden;
 void	_mon_stacks_lose(uint64_t) _mon_hidden;
 uintptr_t _mon_stack_caller(const uint64_t *, size_t, uintptr_t, uintptr_t)
 	    _mon_hidden;
+int	_mon_stack_syscall(uintptr_t) _mon_hidden;
 uint64_t _mon_stacks_cut(void) _mon_hidden;
 int	_mon_stack_retaddr(uintptr_t) _mon_hidden;
 void	_mon_stats_reset(void) _mon_hidden;

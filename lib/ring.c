@@ -282,10 +282,12 @@ user_words(const unsigned char *data, uint64_t size, uint64_t tail,
 
 /*
  * The caller the frame-pointer walk misses, from the user stack w[0..n)
- * of a sample whose walk gave pcs[0..depth); 0 if none.  In user mode,
- * a function with no frame yet or any more: the word at the stack
- * pointer.  In the kernel, a system call wrapper: stacks.c searches a
- * few words up for it.
+ * of a sample whose walk gave pcs[0..depth); 0 if none.  A function
+ * with no frame yet or any more: the word at the stack pointer.  In a
+ * system call, a wrapper that may have a frame without a frame
+ * pointer: stacks.c searches a few words up for it.  A sample in the
+ * kernel that is no system call (a fault, an interrupt) is as one in
+ * user mode at the same pc.
  */
 static uintptr_t
 missed_caller(const uintptr_t *pcs, uint32_t depth, const uint64_t *w,
@@ -293,7 +295,7 @@ missed_caller(const uintptr_t *pcs, uint32_t depth, const uint64_t *w,
 {
 	if (depth == 0 || n == 0)
 		return 0;
-	if (inkernel)
+	if (inkernel && _mon_stack_syscall(pcs[0]))
 		return _mon_stack_caller(w, n, pcs[0], depth > 1 ? pcs[1] : 0);
 	return _mon_in_text(w[0]) && _mon_stack_retaddr(w[0]) ? w[0] : 0;
 }

@@ -311,19 +311,32 @@ call_target(uintptr_t w)
 }
 
 /*
- * The caller of the function at user pc, which entered the kernel, when
- * the frame-pointer walk cannot see it: a system call wrapper keeps no
- * frame pointer, and libc's make a frame of their own as soon as the
- * process has a second thread (cancellation), so that the return
- * address is not at the stack pointer but a few words up, among words
- * left there by earlier calls.  So a word of w[0..n) (the user stack
- * from its pointer up) is taken only if it returns from a call to a
- * function that starts at most CALLSPAN bytes before pc; and none is
- * once the walk's own next return address (next) is met: the function
- * had a frame, and the walk has its caller.  0 if none.  Not in signal
+ * Is user pc where a thread went into a system call: right after a
+ * syscall instruction?  Not in signal context.
+ */
+int
+_mon_stack_syscall(uintptr_t pc)
+{
+	unsigned char b[2];
+
+	return pc >= sizeof(b) && _mon_peek(getpid(), pc - sizeof(b), b,
+	    sizeof(b)) && b[0] == 0x0f && b[1] == 0x05;
+}
+
+/*
+ * The caller of the system call wrapper at user pc (_mon_stack_syscall)
+ * when the frame-pointer walk cannot see it: a wrapper keeps no frame
+ * pointer, and libc's make a frame of their own as soon as the process
+ * has a second thread (cancellation), so that the return address is not
+ * at the stack pointer but a few words up, among words left there by
+ * earlier calls.  So a word of w[0..n) (the user stack from its pointer
+ * up) is taken only if it returns from a call to a function that starts
+ * at most CALLSPAN bytes before pc, a wrapper's size; and none is once
+ * the walk's own next return address (next) is met: the function had a
+ * frame, and the walk has its caller.  0 if none.  Not in signal
  * context (the drainer's).
  */
-#define CALLSPAN	4096
+#define CALLSPAN	1024
 uintptr_t
 _mon_stack_caller(const uint64_t *w, size_t n, uintptr_t pc, uintptr_t next)
 {
