@@ -133,6 +133,7 @@ void	_mon_stacks_lose(uint64_t) _mon_hidden;
 uintptr_t _mon_stack_caller(const uint64_t *, size_t, uintptr_t, uintptr_t)
 	    _mon_hidden;
 int	_mon_stack_syscall(uintptr_t) _mon_hidden;
+#define _MON_CALLWORDS	16		/* user stack words searched */
 uint64_t _mon_stacks_cut(void) _mon_hidden;
 int	_mon_stack_retaddr(uintptr_t) _mon_hidden;
 void	_mon_stats_reset(void) _mon_hidden;

@@ -83,7 +83,8 @@
 #define RECLEN		24	/* a sample: header, pc, pid and tid */
 #define STACKLEN	128	/* and a stack of 11 frames, for sizing */
 #define STACKWORST	(48 + 8 * (_MON_STACKMAX + 2))	/* for draining, */
-#define USTACK		128	/* with the user stack's bytes copied */
+#define USTACK		(8 * _MON_CALLWORDS)	/* with the user stack's
+						   bytes copied */
 #define FINE		250000	/* ns, the kernel's period at most */
 #define NSEEN		256	/* threads' offsets remembered per ring */
 #define KERNELPC	UINT64_MAX	/* a last sample's place: in the kernel */

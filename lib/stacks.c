@@ -32,10 +32,11 @@
  * return address is the word at the stack pointer; the clocks give that
  * word, and _mon_stack_retaddr() says whether it is one -- whether a
  * call instruction ends just before it -- so that the caller is put
- * back in its place.  A sample taken in the kernel stops in a system
- * call wrapper, which may have made a frame, without a frame pointer,
- * of a few words: _mon_stack_caller() looks for its return address a
- * little further up, and checks where its call went.
+ * back in its place.  A sample taken in a system call (in the kernel,
+ * by the perf clock; as it returns, by a signal) stops in a wrapper,
+ * which may have made a frame, without a frame pointer, of a few words:
+ * _mon_stack_caller() looks for its return address a little further
+ * up, _MON_CALLWORDS words, and checks where its call went.
  */
 #include <stdint.h>
 #include <string.h>
@@ -312,7 +313,7 @@ call_target(uintptr_t w)
 
 /*
  * Is user pc where a thread went into a system call: right after a
- * syscall instruction?  Not in signal context.
+ * syscall instruction?  Async-signal-safe; errno is the caller's.
  */
 int
 _mon_stack_syscall(uintptr_t pc)
@@ -333,8 +334,8 @@ _mon_stack_syscall(uintptr_t pc)
  * up) is taken only if it returns from a call to a function that starts
  * at most CALLSPAN bytes before pc, a wrapper's size; and none is once
  * the walk's own next return address (next) is met: the function had a
- * frame, and the walk has its caller.  0 if none.  Not in signal
- * context (the drainer's).
+ * frame, and the walk has its caller.  0 if none.  Async-signal-safe;
+ * errno is the caller's to keep.
  */
 #define CALLSPAN	1024
 uintptr_t
