@@ -3281,6 +3281,96 @@ EOF
 	atf_check -o not-match:driver "$PROF" "$GRAPH"
 }
 
+# forge_kwork file: forge_work's profile as the perf clock sampling
+# kernel mode too gives it: 45 samples in the kernel, 30 of them under
+# costly_caller, 10 under work called by cheap_caller, 5 that kept no
+# stack; its rusage split (user 100 ns, system 900) is not to be used.
+forge_kwork()
+{
+	RUNMORE="clock=1 kernel=45 flags=1 user=100 sys=900 $RUNMORE"
+	{
+		work_counts
+		work_stacks
+		cat <<EOF
+stack 30 2 $(gs 2 8) $(gs 0 32)
+stack 10 2 $(gs 3 8) $(gs 1 16) $(gs 0 16)
+EOF
+	} | forge_graph "$1" 110
+}
+
+atf_test_case graph_kernel_samples_under_callers
+graph_kernel_samples_under_callers_head()
+{
+	atf_set descr "A perf file that sampled kernel mode: the kernel's" \
+	    "row is its 45 kernel samples, not its rusage split; -q puts" \
+	    "it under costly_caller and work, whose stacks entered it," \
+	    "their inclusive time holding it, the 5 samples with no stack" \
+	    "in no caller; -s gives the kernel samples and how kernel time" \
+	    "was dealt with"
+}
+graph_kernel_samples_under_callers_body()
+{
+	setup_graph
+	forge_kwork mon.out </dev/null
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  %Incl Inclsecs  #Calls   msec/call  Name
+  64.5    1.00    1.00   71.0     1.10    1000      1.000   work
+  29.0    0.45    1.45   25.8     0.40                      [kernel: system calls and faults]
+   3.2    0.05    1.50   16.1     0.25       1     50.      cheap_caller
+   3.2    0.05    1.55   80.6     1.25       1     50.      costly_caller
+   0.0    0.00    1.55   96.8     1.50                      driver
+
+inclusive time: measured from sampled call stacks, 150 samples
+EOF
+	atf_check -o file:expout "$PROF" -i "$GRAPH"
+	cat >expout <<'EOF'
+[2]    80.6     0.05      1.20               1  costly_caller [2]
+                0.90      0.00        100/1000      work [3]
+                0.30      0.00                      [kernel: system calls and faults] [4]
+-----------------------------------------------------------
+                0.10      0.10        900/1000      cheap_caller [5]
+                0.90      0.00        100/1000      costly_caller [2]
+[3]    71.0     1.00      0.10            1000  work [3]
+                0.10      0.00                      [kernel: system calls and faults] [4]
+-----------------------------------------------------------
+                0.10      0.00                      work [3]
+                0.30      0.00                      costly_caller [2]
+[4]    25.8     0.40      0.00                  [kernel: system calls and faults] [4]
+EOF
+	"$PROF" -q "$GRAPH" >graph || atf_fail "prof -q failed"
+	atf_check -o file:expout sed -n '/^\[2\]/,/^\[4\]/p' graph
+	"$PROF" -s "$GRAPH" >/dev/null 2>err || atf_fail "prof -s failed"
+	atf_check -o inline:"samples: 155 total, 110 in the histogram, 0 outside it, 45 in the kernel, 0 lost\n" \
+	    grep '^samples:' err
+	atf_check -o inline:"kernel time: sampled, under its callers (perf clock samples kernel mode), 0.45 s\n" \
+	    grep '^kernel time:' err
+}
+
+atf_test_case graph_kernel_fields_of_older_files_unread
+graph_kernel_fields_of_older_files_unread_head()
+{
+	atf_set descr "A RUN record that ends before samples_kernel and" \
+	    "flags, as libmon wrote it before them, is a perf file that" \
+	    "sampled user mode only: its rusage split makes the kernel's" \
+	    "row, in no stack, as before"
+}
+graph_kernel_fields_of_older_files_unread_body()
+{
+	setup_graph
+	# 208 bytes: struct monx_run up to wall_ns, without the kernel
+	# fields set after it; cpu so that the 110 samples are the user
+	# tenth, the kernel's row nine times them.
+	RUNMORE="clock=1 kernel=45 flags=1 user=100 sys=900 cpu=11000000000 len=208" \
+	    forge_work mon.out </dev/null
+	atf_check -o match:'^  90\.0    9\.90    9\.90                      \[kernel: system calls and faults\]$' \
+	    "$PROF" "$GRAPH"
+	"$PROF" -q "$GRAPH" >graph || atf_fail "prof -q failed"
+	atf_check -s exit:1 -o empty grep -F '      [kernel: system calls and faults] [' graph
+	"$PROF" -s "$GRAPH" >/dev/null 2>err || atf_fail "prof -s failed"
+	atf_check -o inline:"kernel time: shown apart (perf clock samples user mode only), 9.90 s\n" \
+	    grep '^kernel time:' err
+}
+
 atf_test_case graph_recursion_once_per_stack
 graph_recursion_once_per_stack_head()
 {
@@ -3983,6 +4073,8 @@ atf_init_test_cases()
 	atf_add_test_case graph_children_measured
 	atf_add_test_case graph_estimate_beside_measured
 	atf_add_test_case graph_inclusive_column
+	atf_add_test_case graph_kernel_samples_under_callers
+	atf_add_test_case graph_kernel_fields_of_older_files_unread
 	atf_add_test_case graph_recursion_once_per_stack
 	atf_add_test_case graph_callback_from_library
 	atf_add_test_case graph_unconfirmed_pairs
