@@ -2908,7 +2908,7 @@ e2e_kernel_frames_under_callers_body()
 		    $2 == "cpu" && $4 == "sys" { cpu += $3
 			if ($1 == "sys_heavy") { s = $3; ss = $5 }; next }
 		    { t += $NF }
-		    # write's own callee, with no frame pointer, hides
+		    # A callee of write with no frame pointer hides
 		    # sys_heavy at times; only sys_heavy writes.
 		    /;sys_heavy;/ || /;__write, write / { h += $NF }
 		    /;sys_heavy;__write, write \(libc\.so\.6\) [0-9]+$/ { w += $NF }
