@@ -19,7 +19,8 @@
  * file that records its user and system times has its samples stand
  * for the user part, and its system part is kept apart for the kernel's
  * row; one that sampled kernel mode too has its kernel samples make
- * that row, and their stacks the kernel's frame under its caller.  Where libmon's own code lay (SELF) is placed like any address.
+ * that row, and their stacks the kernel's frame under its caller.
+ * Where libmon's own code lay (SELF) is placed like any address.
  */
 
 #include <sys/types.h>

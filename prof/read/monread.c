@@ -461,9 +461,9 @@ mfile_kernel_seconds(const struct mfile *f)
 
 /*
  * Seconds of the file's CPU time (in user mode, for a perf clock that
- * sampled user mode only) that its samples do not stand for, when each has a weight of its own: the
- * ends of threads between two samples, the whole of threads shorter
- * than a period.  Less than 0 where the samples stand for more (a part
+ * sampled user mode only) that its samples do not stand for, when each
+ * has a weight of its own: the ends of threads between two samples, the
+ * whole of threads shorter than a period.  Less than 0 where the samples stand for more (a part
  * whose CPU time came before it): the profile sums them.  f->period is
  * set.
  */
