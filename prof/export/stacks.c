@@ -31,10 +31,10 @@
  * sample kept no stack; the timer clocks' land on the call site, in its
  * stack, as in the report) and the CPU time no sample stood for are
  * frames of their own at the root, as they are rows of their own; what
- * the report gives no function is one frame,
- * [unknown].  libmon's own code is kept apart as the report keeps it:
- * out of every stack and of the total, its share said in words where a
- * format has room (the SVG's title, xset_overhead()).
+ * the report gives no function is one frame, [unknown].  libmon's own
+ * code is kept apart as the report keeps it: out of every stack and of
+ * the total, its share said in words where a format has room (the SVG's
+ * title, xset_overhead()).
  */
 #include <stdio.h>
 #include <stdlib.h>
