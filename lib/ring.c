@@ -122,13 +122,6 @@ static int		 kernel;	/* kernel mode is sampled too */
 static int		 ncpu;
 static uint32_t		 unsampled;	/* threads that got no ring */
 
-/* The user stack's bytes a sample copies (sample()). */
-static size_t
-ustack(void)
-{
-	return kernel ? USTACK : 8;
-}
-
 /* Sizes of the rings and their draining, for the period asked. */
 static void
 size_rings(void)
@@ -138,11 +131,11 @@ size_rings(void)
 
 	pagesz = (size_t)sysconf(_SC_PAGESIZE);
 	want = 1000000000u / fine / RINGSECS *
-	    (chains ? RECLEN + STACKLEN + ustack() : RECLEN);
+	    (chains ? RECLEN + STACKLEN + USTACK : RECLEN);
 	for (n = 2; n < RINGMAX && n * pagesz < want; n *= 2)
 		continue;
 	ringlen = (n + 1) * pagesz;
-	samples = n * pagesz / (chains ? STACKWORST + ustack() : RECLEN);
+	samples = n * pagesz / (chains ? STACKWORST + USTACK : RECLEN);
 	drain_ns = samples / DRAINS * fine;
 	if (drain_ns > 250000000u)
 		drain_ns = 250000000u;
@@ -170,7 +163,7 @@ open_one(pid_t tid, int cpu, int inherit, struct ring *r)
 		/* And the word at the stack pointer: stacks.c says why. */
 		a.sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER;
 		a.sample_max_stack = (uint16_t)_mon_stack_limit;
-		a.sample_stack_user = kernel ? USTACK : 8;
+		a.sample_stack_user = USTACK;
 		a.exclude_callchain_kernel = 1;
 	}
 	a.exclude_kernel = !kernel;
@@ -239,13 +232,11 @@ static int
 arm_first(void)
 {
 	kernel = 1;
-	size_rings();
 	if (arm(_mon_gettid(), 1) == 0)
 		return 0;
 	if (errno != EACCES && errno != EPERM)
 		return -1;
 	kernel = 0;
-	size_rings();
 	return arm(_mon_gettid(), 1);
 }
 
@@ -283,20 +274,19 @@ user_words(const unsigned char *data, uint64_t size, uint64_t tail,
 
 /*
  * The caller the frame-pointer walk misses, from the user stack w[0..n)
- * of a sample whose walk gave pcs[0..depth); 0 if none.  A function
- * with no frame yet or any more: the word at the stack pointer.  In a
- * system call, a wrapper that may have a frame without a frame
- * pointer: stacks.c searches a few words up for it.  A sample in the
- * kernel that is no system call (a fault, an interrupt) is as one in
- * user mode at the same pc.
+ * of a sample whose walk gave pcs[0..depth); 0 if none.  At a system
+ * call, in the kernel or just back from it, a wrapper that may have a
+ * frame without a frame pointer: stacks.c searches a few words up for
+ * it.  Elsewhere (a fault or an interrupt too), a function with no
+ * frame yet or any more: the word at the stack pointer.
  */
 static uintptr_t
 missed_caller(const uintptr_t *pcs, uint32_t depth, const uint64_t *w,
-    size_t n, int inkernel)
+    size_t n)
 {
 	if (depth == 0 || n == 0)
 		return 0;
-	if (inkernel && _mon_stack_syscall(pcs[0]))
+	if (_mon_stack_syscall(pcs[0]))
 		return _mon_stack_caller(w, n, pcs[0], depth > 1 ? pcs[1] : 0);
 	return _mon_in_text(w[0]) && _mon_stack_retaddr(w[0]) ? w[0] : 0;
 }
@@ -338,7 +328,7 @@ sample(const unsigned char *data, uint64_t size, uint64_t tail,
 			continue;	/* a context marker */
 		pcs[depth++] = (uintptr_t)v;
 	}
-	if ((caller = missed_caller(pcs, depth, w, nw, inkernel)) != 0) {
+	if ((caller = missed_caller(pcs, depth, w, nw)) != 0) {
 		memmove(pcs + 2, pcs + 1, (depth - 1) * sizeof(*pcs));
 		pcs[1] = caller;
 		depth++;
@@ -588,7 +578,6 @@ _mon_ring_start(uint64_t ns)
 	    0x9e3779b97f4a7c15ULL;
 	lostfine = 0;
 	chains = _mon_stack_limit > 0;
-	kernel = 1;
 	size_rings();
 	if ((ncpu = (int)sysconf(_SC_NPROCESSORS_CONF)) < 1)
 		ncpu = 1;
@@ -607,6 +596,7 @@ _mon_ring_start(uint64_t ns)
 	if (arm_first() != 0) {
 		/* A kernel that walks no user stacks may still sample. */
 		chains = 0;
+		size_rings();
 		if (!_mon_stack_limit || arm_first() != 0) {
 			stop_drainer();
 			goto fail;

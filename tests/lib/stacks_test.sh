@@ -126,6 +126,39 @@ stacks_every_clock_body()
 	verdict
 }
 
+atf_test_case syscall_stacks_reach_the_caller
+syscall_stacks_reach_the_caller_head()
+{
+	atf_set descr "Under each clock, the samples of syscaller(), which" \
+	    "writes to /dev/null through the C library's write() (a wrapper" \
+	    "with a frame of its own but no frame pointer once a second" \
+	    "thread exists), carry write, syscaller, main: at least 80%;" \
+	    "where the perf clock sampled kernel mode (run.flags 1), its" \
+	    "samples there have stacks flagged 2, 90% of them through" \
+	    "syscaller, and every one is a stack or a stack lost"
+}
+syscall_stacks_reach_the_caller_body()
+{
+	setup
+	for c in $(clocks perf timer itimer); do
+		sampled $c LC_ALL=C syscalls 400 || continue
+		s=$(share $c '^\[other\],syscaller,main(,|$)')
+		holds "$s >= 80" "$c: $s% of samples in write, syscaller, main"
+		[ "$(field $c run.flags)" = 1 ] || continue
+		k=$(field $c run.samples_kernel)
+		awk '$1 == "stack" && $3 >= 2 { t += $2
+			if ($4 ~ /^\[other\],syscaller,main(,|$)/) m += $2 }
+		    END { print t + 0, m + 0 }' $c/named >$c/kernel
+		read kt km <$c/kernel
+		lost=$(field $c run.stacks_lost)
+		holds "$kt > 0 && $kt <= $k && $kt + $lost >= $k" \
+		    "$c: $kt samples in kernel stacks, $k in the kernel, $lost stacks lost"
+		holds "$km >= 0.9 * $kt" \
+		    "$c: $km of $kt kernel stacks through syscaller"
+	done
+	verdict
+}
+
 atf_test_case stack_limit_cuts
 stack_limit_cuts_head()
 {
@@ -398,6 +431,7 @@ arcs_into_dlopened_library_body()
 atf_init_test_cases()
 {
 	atf_add_test_case stacks_every_clock
+	atf_add_test_case syscall_stacks_reach_the_caller
 	atf_add_test_case stack_limit_cuts
 	atf_add_test_case no_stacks_asked
 	atf_add_test_case frameless_leaf_keeps_its_caller
