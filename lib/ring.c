@@ -88,6 +88,7 @@
 #define FINE		250000	/* ns, the kernel's period at most */
 #define NSEEN		256	/* threads' offsets remembered per ring */
 #define KERNELPC	UINT64_MAX	/* a last sample's place: in the kernel */
+#define NSYSPC		64	/* pcs a drain remembers at_syscall() of */
 
 struct ring {
 	struct perf_event_mmap_page *m;
@@ -121,6 +122,8 @@ static int		 chains;	/* samples carry call chains */
 static int		 kernel;	/* kernel mode is sampled too */
 static int		 ncpu;
 static uint32_t		 unsampled;	/* threads that got no ring */
+static uint64_t		 syspc[NSYSPC];	/* pc << 1 | at a syscall; under
+					   drainlock, emptied each drain */
 
 /* Sizes of the rings and their draining, for the period asked. */
 static void
@@ -273,6 +276,26 @@ user_words(const unsigned char *data, uint64_t size, uint64_t tail,
 }
 
 /*
+ * Is user pc just after a syscall instruction?  Asked of every sample,
+ * and the answer costs a process_vm_readv(): a drain remembers it for
+ * the pcs it met, most samples falling on a few, and forgets it at its
+ * end, code being unloaded and loaded between two.  Caller holds
+ * drainlock.
+ */
+static int
+at_syscall(uintptr_t pc)
+{
+	uint64_t *c = &syspc[(pc ^ pc >> 7) % NSYSPC];
+	int r;
+
+	if (*c != 0 && *c >> 1 == pc)
+		return (int)(*c & 1);
+	r = _mon_stack_syscall(pc);
+	*c = (uint64_t)pc << 1 | (uint64_t)r;
+	return r;
+}
+
+/*
  * The caller the frame-pointer walk misses, from the user stack w[0..n)
  * of a sample whose walk gave pcs[0..depth); 0 if none.  At a system
  * call, in the kernel or just back from it, a wrapper that may have a
@@ -286,7 +309,7 @@ missed_caller(const uintptr_t *pcs, uint32_t depth, const uint64_t *w,
 {
 	if (depth == 0 || n == 0)
 		return 0;
-	if (_mon_stack_syscall(pcs[0]))
+	if (at_syscall(pcs[0]))
 		return _mon_stack_caller(w, n, pcs[0], depth > 1 ? pcs[1] : 0);
 	return _mon_in_text(w[0]) && _mon_stack_retaddr(w[0]) ? w[0] : 0;
 }
@@ -432,6 +455,7 @@ drain_ring(size_t k)
 	uint32_t type, len;
 	int inkernel;
 
+	memset(syspc, 0, sizeof(syspc));
 	size = m->data_size != 0 ? m->data_size : ringlen - pagesz;
 	data = (const unsigned char *)m +
 	    (m->data_offset != 0 ? m->data_offset : pagesz);
