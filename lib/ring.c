@@ -163,7 +163,7 @@ open_one(pid_t tid, int cpu, int inherit, struct ring *r)
 	a.sample_period = fine;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
 	if (chains) {
-		/* And the word at the stack pointer: stacks.c says why. */
+		/* And the words at the stack pointer: stacks.c says why. */
 		a.sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER;
 		a.sample_max_stack = (uint16_t)_mon_stack_limit;
 		a.sample_stack_user = USTACK;
