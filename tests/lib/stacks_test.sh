@@ -132,7 +132,7 @@ syscall_stacks_reach_the_caller_head()
 	atf_set descr "Under each clock, the samples of syscaller(), which" \
 	    "writes to /dev/null through the C library's write() (a wrapper" \
 	    "with a frame of its own but no frame pointer once a second" \
-	    "thread exists), carry write, syscaller, main: at least 80%;" \
+	    "thread exists), carry write, syscaller, main: at least 70%;" \
 	    "where the perf clock sampled kernel mode (run.flags 1), its" \
 	    "samples there have stacks flagged 2, 90% of them through" \
 	    "syscaller, and every one is a stack or a stack lost"
@@ -142,8 +142,11 @@ syscall_stacks_reach_the_caller_body()
 	setup
 	for c in $(clocks perf timer itimer); do
 		sampled $c LC_ALL=C syscalls 400 || continue
+		# About 15% fall in write's own callees (cancellation on
+		# and off), frameless too, where syscaller stays hidden;
+		# itimer takes some 100 samples.
 		s=$(share $c '^\[other\],syscaller,main(,|$)')
-		holds "$s >= 80" "$c: $s% of samples in write, syscaller, main"
+		holds "$s >= 70" "$c: $s% of samples in write, syscaller, main"
 		[ "$(field $c run.flags)" = 1 ] || continue
 		k=$(field $c run.samples_kernel)
 		awk '$1 == "stack" && $3 >= 2 { t += $2
