@@ -163,6 +163,8 @@ _mon_clock_start(int classic)
 	_mon_stats.period_ns = period;
 	_mon_stats.sample_ns = sample_ns(mode);
 	_mon_stats.clock = mode;
+	_mon_stats.runflags = mode == MONX_CLK_PERF && _mon_ring_kernel() ?
+	    MONX_RUN_KERNEL : 0;
 	return 0;
 }
 

@@ -322,6 +322,7 @@ _mon_stats_reset(void)
 	atomic_store(&_mon_stats.overruns, 0);
 	atomic_store(&_mon_stats.dropped, 0);
 	atomic_store(&_mon_stats.outlost, 0);
+	atomic_store(&_mon_stats.kernel, 0);
 	_mon_stats.cpu_ns = 0;
 	_mon_stats.own_ns = 0;
 	_mon_stats.paused_ns = 0;
@@ -405,6 +406,24 @@ _mon_sample(uintptr_t pc, uint64_t n)
 		bump((_Atomic WORD *)&h->buf[idx], n);
 	else
 		count_outside(pc, n);
+	atomic_fetch_sub(&h->users, 1);
+	return 1;
+}
+
+/*
+ * n samples taken in kernel mode, whose pc is the kernel's and has no
+ * bin: counted apart, as _mon_sample() counts, 1 if counted and 0 when
+ * profiling is paused or stopped.  Async-signal-safe.
+ */
+int
+_mon_sample_kernel(uint64_t n)
+{
+	struct _mon_hist *h;
+
+	if ((h = hold()) == NULL)
+		return 0;
+	atomic_fetch_add_explicit(&_mon_stats.kernel, n,
+	    memory_order_relaxed);
 	atomic_fetch_sub(&h->users, 1);
 	return 1;
 }

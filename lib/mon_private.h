@@ -69,6 +69,7 @@ struct _mon_stats {
 	_Atomic uint64_t	overruns;
 	_Atomic uint64_t	dropped;	/* by the kernel: ring full */
 	_Atomic uint64_t	outlost;	/* outside, no place in the table */
+	_Atomic uint64_t	kernel;		/* in kernel mode: no pc to count */
 	uint64_t		cpu0_ns;	/* process CPU clock at start */
 	uint64_t		cpu_ns;		/* CPU used, fixed at stop */
 	uint64_t		own_ns;		/* by libmon's own threads, not in it */
@@ -86,6 +87,7 @@ struct _mon_stats {
 	uint64_t		own0[3];	/* libmon's threads' CPU, user, system
 					   at start (_mon_stats_own) */
 	int			clock;		/* MONX_CLK_* */
+	uint32_t		runflags;	/* MONX_RUN_* */
 };
 
 extern _Atomic(struct _mon_hist *) _mon_hist _mon_hidden;
@@ -115,6 +117,7 @@ size_t	_mon_tab_keys(struct _mon_tab *) _mon_hidden;
 /* hist.c */
 void	_mon_hist_set(WORD *, size_t, uintptr_t, unsigned int) _mon_hidden;
 int	_mon_sample(uintptr_t, uint64_t) _mon_hidden;
+int	_mon_sample_kernel(uint64_t) _mon_hidden;
 
 /* stacks.c */
 #define _MON_STACKMAX	127		/* the kernel's usual walk limit */
@@ -128,6 +131,10 @@ size_t	_mon_stacks_copy(unsigned char *, size_t, const uint64_t *,
 void	_mon_stacks_settle(uint64_t *, const uint64_t *) _mon_hidden;
 uint64_t _mon_stacks_lost(void) _mon_hidden;
 void	_mon_stacks_lose(uint64_t) _mon_hidden;
+uintptr_t _mon_stack_caller(const uint64_t *, size_t, uintptr_t, uintptr_t)
+	    _mon_hidden;
+int	_mon_stack_syscall(uintptr_t) _mon_hidden;
+#define _MON_CALLWORDS	16		/* user stack words searched */
 uint64_t _mon_stacks_cut(void) _mon_hidden;
 int	_mon_stack_retaddr(uintptr_t) _mon_hidden;
 void	_mon_stats_reset(void) _mon_hidden;
@@ -154,6 +161,7 @@ void	_mon_ring_fork_prepare(void) _mon_hidden;
 void	_mon_ring_fork_parent(void) _mon_hidden;
 int	_mon_ring_fork_child(void) _mon_hidden;
 uint32_t _mon_ring_unsampled(void) _mon_hidden;
+int	_mon_ring_kernel(void) _mon_hidden;
 
 /* timer.c */
 int	_mon_timer_start(uint64_t) _mon_hidden;

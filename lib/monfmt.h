@@ -101,7 +101,21 @@ struct monx_run {
 					   started; 0: unknown */
 	uint64_t	wall_ns;	/* wall time from then to the stop
 					   (to the cut, in a part) */
+	uint64_t	samples_kernel;	/* taken in kernel mode: in no
+					   histogram nor samples_in */
+	uint32_t	flags;		/* MONX_RUN_* */
+	uint32_t	pad;
 };
+
+/*
+ * How the run sampled (monx_run.flags; a RUN record too short to hold
+ * them has none).  MONX_RUN_KERNEL: the perf clock sampled kernel mode
+ * as well as user mode, so that its samples, samples_kernel among them,
+ * stand for all the CPU time, user and system; user_ns and sys_ns then
+ * only describe.  Without it the perf clock sampled user mode only and
+ * the system time is in no sample.
+ */
+#define MONX_RUN_KERNEL	1
 
 /* What a RUN record holds at least: version 1's first writers ended it here. */
 #define MONX_RUN_MINLEN	offsetof(struct monx_run, dropped)
@@ -159,6 +173,8 @@ struct monx_stack {
 };
 
 #define MONX_STK_CUT	1		/* outer frames beyond the limit lost */
+#define MONX_STK_KERNEL	2		/* sampled in kernel mode: pc[0] is the
+					   user pc the kernel was entered at */
 
 /*
  * Code the program generated and named (mon_perfmap_write(3C)), each

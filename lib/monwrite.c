@@ -220,6 +220,8 @@ _mon_run_fill(struct monx_run *run, const struct _mon_out *d)
 	run->saturated = atomic_load(&_mon_stats.saturated);
 	run->overruns = atomic_load(&_mon_stats.overruns);
 	run->dropped = atomic_load(&_mon_stats.dropped);
+	run->samples_kernel = atomic_load(&_mon_stats.kernel);
+	run->flags = _mon_stats.runflags;
 	run->unloaded_lost = _mon_gone_lost();
 	run->outside_lost = atomic_load(&_mon_stats.outlost);
 	run->unsampled = d->unsampled;

@@ -27,6 +27,14 @@
  * a kernel that refuses call chains gets events without them, and the
  * profile has no stacks.
  *
+ * Kernel mode is sampled too where the kernel lets this user have it
+ * (perf_event_paranoid below 2, or privilege): a sample taken there is
+ * counted apart from the histogram, its stack the user one that made
+ * the system call or took the fault, marked as in the kernel, so that
+ * prof shows the kernel's time under its caller.  Where it is refused,
+ * user mode alone is sampled, and prof tells the system time apart by
+ * the run's user and system times (MONX_RUN_KERNEL says which).
+ *
  * Descriptors: each event's descriptor is closed as soon as its ring is
  * mapped -- the mapping keeps the event alive -- so libmon holds none
  * while the program runs, and stopping is unmapping.  Where a ring
@@ -74,9 +82,13 @@
 #define DRAINER_STACK	(256u << 10)
 #define RECLEN		24	/* a sample: header, pc, pid and tid */
 #define STACKLEN	128	/* and a stack of 11 frames, for sizing */
-#define STACKWORST	(56 + 8 * (_MON_STACKMAX + 2))	/* for draining */
+#define STACKWORST	(48 + 8 * (_MON_STACKMAX + 2))	/* for draining, */
+#define USTACK		(8 * _MON_CALLWORDS)	/* with the user stack's
+						   bytes copied */
 #define FINE		250000	/* ns, the kernel's period at most */
 #define NSEEN		256	/* threads' offsets remembered per ring */
+#define KERNELPC	UINT64_MAX	/* a last sample's place: in the kernel */
+#define NSYSPC		64	/* pcs a drain remembers at_syscall() of */
 
 struct ring {
 	struct perf_event_mmap_page *m;
@@ -107,8 +119,11 @@ static size_t		 seenbytes;
 static uint64_t		 rng;		/* drainer's; under drainlock */
 static uint64_t		 lostfine;	/* fine samples the kernel dropped */
 static int		 chains;	/* samples carry call chains */
+static int		 kernel;	/* kernel mode is sampled too */
 static int		 ncpu;
 static uint32_t		 unsampled;	/* threads that got no ring */
+static uint64_t		 syspc[NSYSPC];	/* pc << 1 | at a syscall; under
+					   drainlock, emptied each drain */
 
 /* Sizes of the rings and their draining, for the period asked. */
 static void
@@ -119,11 +134,11 @@ size_rings(void)
 
 	pagesz = (size_t)sysconf(_SC_PAGESIZE);
 	want = 1000000000u / fine / RINGSECS *
-	    (chains ? RECLEN + STACKLEN : RECLEN);
+	    (chains ? RECLEN + STACKLEN + USTACK : RECLEN);
 	for (n = 2; n < RINGMAX && n * pagesz < want; n *= 2)
 		continue;
 	ringlen = (n + 1) * pagesz;
-	samples = n * pagesz / (chains ? STACKWORST : RECLEN);
+	samples = n * pagesz / (chains ? STACKWORST + USTACK : RECLEN);
 	drain_ns = samples / DRAINS * fine;
 	if (drain_ns > 250000000u)
 		drain_ns = 250000000u;
@@ -148,13 +163,13 @@ open_one(pid_t tid, int cpu, int inherit, struct ring *r)
 	a.sample_period = fine;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
 	if (chains) {
-		/* And the word at the stack pointer: stacks.c says why. */
+		/* And the words at the stack pointer: stacks.c says why. */
 		a.sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER;
 		a.sample_max_stack = (uint16_t)_mon_stack_limit;
-		a.sample_stack_user = 8;
+		a.sample_stack_user = USTACK;
 		a.exclude_callchain_kernel = 1;
 	}
-	a.exclude_kernel = 1;
+	a.exclude_kernel = !kernel;
 	a.exclude_hv = 1;
 	a.inherit = inherit;
 	a.inherit_thread = inherit;
@@ -178,20 +193,25 @@ open_one(pid_t tid, int cpu, int inherit, struct ring *r)
 
 /*
  * Events on every CPU for thread tid (inherit: for the threads it
- * creates too).  All or nothing; 0 or -1.
+ * creates too).  All or nothing; 0, or -1 with errno set.
  */
 static int
 arm(pid_t tid, int inherit)
 {
 	size_t first;
-	int cpu, r;
+	int cpu, r, err;
 
 	first = nring;
+	err = ENODEV;
 	for (cpu = 0; cpu < ncpu; cpu++) {
-		if (nring == cap)
+		if (nring == cap) {
+			err = ENOMEM;
 			goto fail;
-		if ((r = open_one(tid, cpu, inherit, &rings[nring])) < 0)
+		}
+		if ((r = open_one(tid, cpu, inherit, &rings[nring])) < 0) {
+			err = errno;
 			goto fail;
+		}
 		if (r == 0)
 			nring++;
 	}
@@ -200,7 +220,27 @@ arm(pid_t tid, int inherit)
 fail:
 	while (nring > first)
 		(void)munmap(rings[--nring].m, ringlen);
+	errno = err;
 	return -1;
+}
+
+/*
+ * The starting thread's events, sampling kernel mode too if this user
+ * may: perf_event_paranoid 2 and above refuses it to the unprivileged
+ * (EACCES), who then sample user mode alone, as prof is told.  Decided
+ * here, once a run: the threads armed later, a fork child, do as these.
+ * 0 or -1.
+ */
+static int
+arm_first(void)
+{
+	kernel = 1;
+	if (arm(_mon_gettid(), 1) == 0)
+		return 0;
+	if (errno != EACCES && errno != EPERM)
+		return -1;
+	kernel = 0;
+	return arm(_mon_gettid(), 1);
 }
 
 /* The next 8 bytes of a ring's data, which may wrap. */
@@ -214,45 +254,119 @@ ring_u64(const unsigned char *data, uint64_t size, uint64_t at)
 }
 
 /*
+ * The user stack that follows a sample's chain at offset at: size, its
+ * bytes, the bytes the kernel could copy (dyn_size), into w; the words
+ * copied.
+ */
+static size_t
+user_words(const unsigned char *data, uint64_t size, uint64_t tail,
+    uint32_t len, uint64_t at, uint64_t *w)
+{
+	uint64_t n, dyn, i;
+
+	if (at + 8 > len || (n = ring_u64(data, size, tail + at)) == 0 ||
+	    n % 8 != 0 || n > USTACK || at + 16 + n > len)
+		return 0;
+	dyn = ring_u64(data, size, tail + at + 8 + n);
+	if (dyn < n)
+		n = dyn & ~(uint64_t)7;
+	for (i = 0; i < n / 8; i++)
+		w[i] = ring_u64(data, size, tail + at + 8 + 8 * i);
+	return (size_t)(n / 8);
+}
+
+/*
+ * Is user pc just after a syscall instruction?  Asked of every sample,
+ * and the answer costs a process_vm_readv(): a drain remembers it for
+ * the pcs it met, most samples falling on a few, and forgets it at its
+ * end, code being unloaded and loaded between two.  Caller holds
+ * drainlock.
+ */
+static int
+at_syscall(uintptr_t pc)
+{
+	uint64_t *c = &syspc[(pc ^ pc >> 7) % NSYSPC];
+	int r;
+
+	if (*c != 0 && *c >> 1 == pc)
+		return (int)(*c & 1);
+	r = _mon_stack_syscall(pc);
+	*c = (uint64_t)pc << 1 | (uint64_t)r;
+	return r;
+}
+
+/*
+ * The caller the frame-pointer walk misses, from the user stack w[0..n)
+ * of a sample whose walk gave pcs[0..depth); 0 if none.  At a system
+ * call, in the kernel or just back from it, a wrapper that may have a
+ * frame without a frame pointer: stacks.c searches a few words up for
+ * it.  Elsewhere (a fault or an interrupt too), a function with no
+ * frame yet or any more: the word at the stack pointer.
+ */
+static uintptr_t
+missed_caller(const uintptr_t *pcs, uint32_t depth, const uint64_t *w,
+    size_t n)
+{
+	if (depth == 0 || n == 0)
+		return 0;
+	if (at_syscall(pcs[0]))
+		return _mon_stack_caller(w, n, pcs[0], depth > 1 ? pcs[1] : 0);
+	return _mon_in_text(w[0]) && _mon_stack_retaddr(w[0]) ? w[0] : 0;
+}
+
+/*
  * The sample of len bytes at tail: its pc into the histogram, its user
  * call chain (after the pc: nr, then nr entries, context markers among
- * them) into the stacks.
+ * them) into the stacks.  One taken in kernel mode (inkernel) has the
+ * kernel's pc, which no bin holds: it is counted apart, and its stack
+ * is the user one, which begins where the thread entered the kernel
+ * (the instruction after its syscall, or the one that faulted).  The
+ * stack words that follow are the user ones too -- the kernel copies
+ * the user stack from the registers saved at the entry -- so that the
+ * caller of a system call wrapper is put back as for a sample in user
+ * mode.  Without a user pc there is no stack.
  */
 static void
 sample(const unsigned char *data, uint64_t size, uint64_t tail,
-    uint32_t len)
+    uint32_t len, int inkernel)
 {
-	uintptr_t pcs[_MON_STACKMAX + 2];
-	uint64_t nr, i, v, at, top;
-	uint32_t depth;
+	uintptr_t pcs[_MON_STACKMAX + 2], caller;
+	uint64_t nr, i, v, w[USTACK / 8];
+	uint32_t depth, flags;
+	size_t nw;
 
 	pcs[0] = (uintptr_t)ring_u64(data, size, tail + 8);
-	if (!_mon_sample(pcs[0], 1) || !chains)
+	if (inkernel ? !_mon_sample_kernel(1) : !_mon_sample(pcs[0], 1))
+		return;
+	if (!chains)
 		return;
 	nr = len >= 32 ? ring_u64(data, size, tail + 24) : 0;
 	if (nr > (len - 32) / 8)
 		nr = 0;		/* cannot be: keep the pc alone */
-	/* After the chain, the user stack: size, its bytes, dyn_size. */
-	at = 32 + 8 * nr;
-	top = 0;
-	if (at + 8 <= len && ring_u64(data, size, tail + at) == 8 &&
-	    at + 24 <= len && ring_u64(data, size, tail + at + 16) == 8)
-		top = ring_u64(data, size, tail + at + 8);
+	nw = user_words(data, size, tail, len, 32 + 8 * nr, w);
 	depth = 0;
 	for (i = 0; i < nr && depth <= _MON_STACKMAX; i++) {
 		v = ring_u64(data, size, tail + 32 + 8 * i);
 		if (v >= (uint64_t)PERF_CONTEXT_MAX)
 			continue;	/* a context marker */
 		pcs[depth++] = (uintptr_t)v;
-		/* A function with no frame yet or any more: its caller. */
-		if (depth == 1 && _mon_in_text(top) &&
-		    _mon_stack_retaddr(top))
-			pcs[depth++] = (uintptr_t)top;
+	}
+	if ((caller = missed_caller(pcs, depth, w, nw)) != 0) {
+		memmove(pcs + 2, pcs + 1, (depth - 1) * sizeof(*pcs));
+		pcs[1] = caller;
+		depth++;
+	}
+	if (depth == 0 && inkernel) {
+		_mon_stacks_lose(1);
+		return;
 	}
 	if (depth == 0)
 		depth = 1;	/* no chain: the pc alone */
+	flags = depth >= _mon_stack_limit ? MONX_STK_CUT : 0;
+	if (inkernel)
+		flags |= MONX_STK_KERNEL;
 	_mon_stack_add(pcs, depth > _mon_stack_limit ? _mon_stack_limit :
-	    depth, depth >= _mon_stack_limit ? MONX_STK_CUT : 0, 1);
+	    depth, flags, 1);
 }
 
 /* The drainer's random numbers (xorshift64*).  Caller holds drainlock. */
@@ -305,9 +419,9 @@ thin_keep(size_t k, pid_t tid, uint64_t pc)
 /*
  * Thread tid ended, having run count ns on ring k's CPU.  What it ran
  * after its last fine sample is kept as a sample with the chance of its
- * share of a period, at that sample's place (no stack), so that the
- * thread keeps what its CPU time is worth in expectation.  Caller holds
- * drainlock.
+ * share of a period, at that sample's place (no stack; in the kernel,
+ * if it was), so that the thread keeps what its CPU time is worth in
+ * expectation.  Caller holds drainlock.
  */
 static void
 thread_ends(size_t k, pid_t tid, uint64_t count)
@@ -321,7 +435,8 @@ thread_ends(size_t k, pid_t tid, uint64_t count)
 	rest = count % fine;
 	if (s->lastpc != 0 &&
 	    ((uint64_t)draw() * period) >> 32 < rest &&
-	    _mon_sample((uintptr_t)s->lastpc, 1) && chains)
+	    (s->lastpc == KERNELPC ? _mon_sample_kernel(1) :
+	    _mon_sample((uintptr_t)s->lastpc, 1)) && chains)
 		_mon_stacks_lose(1);
 	s->tid = 0;
 }
@@ -338,7 +453,9 @@ drain_ring(size_t k)
 	const unsigned char *data;
 	uint64_t head, tail, size, hdr;
 	uint32_t type, len;
+	int inkernel;
 
+	memset(syspc, 0, sizeof(syspc));
 	size = m->data_size != 0 ? m->data_size : ringlen - pagesz;
 	data = (const unsigned char *)m +
 	    (m->data_offset != 0 ? m->data_offset : pagesz);
@@ -350,10 +467,12 @@ drain_ring(size_t k)
 		len = (uint32_t)(hdr >> 48);
 		if (len < 8 || len % 8 != 0 || len > head - tail)
 			break;		/* cannot be: leave the ring as it is */
+		inkernel = ((hdr >> 32) & PERF_RECORD_MISC_CPUMODE_MASK) ==
+		    PERF_RECORD_MISC_KERNEL;
 		if (type == PERF_RECORD_SAMPLE && len >= 24 &&
 		    thin_keep(k, (pid_t)(ring_u64(data, size, tail + 16) >> 32),
-		    ring_u64(data, size, tail + 8)))
-			sample(data, size, tail, len);
+		    inkernel ? KERNELPC : ring_u64(data, size, tail + 8)))
+			sample(data, size, tail, len, inkernel);
 		else if (type == PERF_RECORD_READ && len >= 24)
 			thread_ends(k,
 			    (pid_t)(ring_u64(data, size, tail + 8) >> 32),
@@ -498,11 +617,11 @@ _mon_ring_start(uint64_t ns)
 		goto fail;
 	/* A fork child forgets the offsets: it starts without them. */
 	_mon_wipe_on_fork(seen, seenbytes);
-	if (arm(_mon_gettid(), 1) != 0) {
+	if (arm_first() != 0) {
 		/* A kernel that walks no user stacks may still sample. */
 		chains = 0;
 		size_rings();
-		if (!_mon_stack_limit || arm(_mon_gettid(), 1) != 0) {
+		if (!_mon_stack_limit || arm_first() != 0) {
 			stop_drainer();
 			goto fail;
 		}
@@ -584,6 +703,13 @@ _mon_ring_fork_child(void)
 		return -1;
 	}
 	return 0;
+}
+
+/* Does the clock sample kernel mode too (arm_first())? */
+int
+_mon_ring_kernel(void)
+{
+	return rings != NULL && kernel;
 }
 
 /* Threads that existed at start and could get no ring. */

@@ -247,16 +247,30 @@ chain(int sig, siginfo_t *si, void *uc)
 
 static _Atomic uintptr_t sigtramp;
 
-/* A function with no frame yet or any more: its caller at sp, if any. */
+/*
+ * A function with no frame yet or any more, at pc: its caller at sp, if
+ * any.  A system call wrapper, where the signal finds a thread the
+ * kernel returns to from a system call, may have a frame of a few words
+ * but no frame pointer: its caller is searched up from sp, short of the
+ * return address of the frame at fp (stacks.c).
+ */
 static void
-at_sp(pid_t pid, uintptr_t sp, uintptr_t *pcs, uint32_t *depth)
+at_sp(pid_t pid, uintptr_t pc, uintptr_t sp, uintptr_t fp, uintptr_t *pcs,
+    uint32_t *depth)
 {
-	uintptr_t w;
+	uint64_t w[_MON_CALLWORDS];
+	uintptr_t frame[2], c = 0;
 
-	if (*depth < _mon_stack_limit &&
-	    _mon_peek(pid, sp, &w, sizeof(w)) && _mon_in_text(w) &&
-	    _mon_stack_retaddr(w))
-		pcs[(*depth)++] = w;
+	if (*depth >= _mon_stack_limit)
+		return;
+	if (_mon_stack_syscall(pc) && _mon_peek(pid, sp, w, sizeof(w)))
+		c = _mon_stack_caller(w, _MON_CALLWORDS, pc, fp >= sp &&
+		    _mon_peek(pid, fp, frame, sizeof(frame)) ? frame[1] : 0);
+	else if (_mon_peek(pid, sp, w, sizeof(w[0])) && _mon_in_text(w[0]) &&
+	    _mon_stack_retaddr(w[0]))
+		c = w[0];
+	if (c != 0)
+		pcs[(*depth)++] = c;
 }
 
 static void
@@ -273,7 +287,7 @@ walk(const ucontext_t *uc, uintptr_t pc, uint64_t n)
 	depth = 1;
 	fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
 	sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
-	at_sp(pid, sp, pcs, &depth);
+	at_sp(pid, pc, sp, fp, pcs, &depth);
 	flags = 0;
 	while (fp >= sp && fp - sp < STACKSPAN && fp % 8 == 0) {
 		if (depth == _mon_stack_limit) {
@@ -296,7 +310,7 @@ walk(const ucontext_t *uc, uintptr_t pc, uint64_t n)
 		pcs[depth++] = g[REG_RIP - REG_RBP] + 1;
 		fp = g[0];
 		sp = g[REG_RSP - REG_RBP];
-		at_sp(pid, sp, pcs, &depth);
+		at_sp(pid, g[REG_RIP - REG_RBP], sp, fp, pcs, &depth);
 	}
 	_mon_stack_add(pcs, depth, flags, n);
 }

@@ -69,6 +69,7 @@ static const size_t counters[] = {
 	offsetof(struct monx_run, stacks_lost),
 	offsetof(struct monx_run, stacks_cut),
 	offsetof(struct monx_run, own_ns),
+	offsetof(struct monx_run, samples_kernel),
 };
 #define NCOUNTERS	(sizeof(counters) / sizeof(counters[0]))
 

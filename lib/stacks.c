@@ -32,7 +32,11 @@
  * return address is the word at the stack pointer; the clocks give that
  * word, and _mon_stack_retaddr() says whether it is one -- whether a
  * call instruction ends just before it -- so that the caller is put
- * back in its place.
+ * back in its place.  A sample taken in a system call (in the kernel,
+ * by the perf clock; as it returns, by a signal) stops in a wrapper,
+ * which may have made a frame, without a frame pointer, of a few words:
+ * _mon_stack_caller() looks for its return address a little further
+ * up, _MON_CALLWORDS words, and checks where its call went.
  */
 #include <stdint.h>
 #include <string.h>
@@ -261,6 +265,95 @@ _mon_stack_retaddr(uintptr_t w)
 	    (b[2] == 0xff && (b[3] & 0xf8) == 0x90 &&	/* ff 90+r d32 */
 	    (b[3] & 7) != 4) ||
 	    (b[1] == 0xff && b[2] == 0x94);		/* ff 94 sib d32 */
+}
+
+/* The 8 bytes at a, as an address; 0 where they cannot be read. */
+static uintptr_t
+peek_word(uintptr_t a)
+{
+	uint64_t v;
+
+	return _mon_peek(getpid(), a, &v, sizeof(v)) ? (uintptr_t)v : 0;
+}
+
+/*
+ * Where the call that returns to w went: call rel32, through a PLT stub
+ * (endbr64, bnd, jmp *disp32(%rip)) to the GOT's function, or call
+ * *disp32(%rip) straight through the GOT; 0 where it cannot be told (a
+ * call through a register).  w is a return address.
+ */
+static uintptr_t
+call_target(uintptr_t w)
+{
+	unsigned char b[11];
+	uintptr_t t;
+	int32_t d;
+	int k;
+
+	if (!_mon_peek(getpid(), w - 6, b, 6))
+		return 0;
+	if (b[0] == 0xff && b[1] == 0x15) {
+		memcpy(&d, b + 2, sizeof(d));
+		return peek_word(w + (uintptr_t)(intptr_t)d);
+	}
+	if (b[1] != 0xe8)
+		return 0;
+	memcpy(&d, b + 2, sizeof(d));
+	t = w + (uintptr_t)(intptr_t)d;
+	if (!_mon_peek(getpid(), t, b, sizeof(b)))
+		return t;
+	k = b[0] == 0xf3 && b[1] == 0x0f && b[2] == 0x1e && b[3] == 0xfa ?
+	    4 : 0;
+	k += b[k] == 0xf2;
+	if (b[k] != 0xff || b[k + 1] != 0x25)
+		return t;
+	memcpy(&d, b + k + 2, sizeof(d));
+	return peek_word(t + (uintptr_t)k + 6 + (uintptr_t)(intptr_t)d);
+}
+
+/*
+ * Is user pc where a thread went into a system call: right after a
+ * syscall instruction?  Async-signal-safe; errno is the caller's.
+ */
+int
+_mon_stack_syscall(uintptr_t pc)
+{
+	unsigned char b[2];
+
+	return pc >= sizeof(b) && _mon_peek(getpid(), pc - sizeof(b), b,
+	    sizeof(b)) && b[0] == 0x0f && b[1] == 0x05;
+}
+
+/*
+ * The caller of the system call wrapper at user pc (_mon_stack_syscall)
+ * when the frame-pointer walk cannot see it: a wrapper keeps no frame
+ * pointer, and libc's make a frame of their own as soon as the process
+ * has a second thread (cancellation), so that the return address is not
+ * at the stack pointer but a few words up, among words left there by
+ * earlier calls.  So a word of w[0..n) (the user stack from its pointer
+ * up) is taken only if it returns from a call to a function that starts
+ * at most CALLSPAN bytes before pc, a wrapper's size; and none is once
+ * the walk's own next return address (next) is met: the function had a
+ * frame, and the walk has its caller.  0 if none.  Async-signal-safe;
+ * errno is the caller's to keep.
+ */
+#define CALLSPAN	1024
+uintptr_t
+_mon_stack_caller(const uint64_t *w, size_t n, uintptr_t pc, uintptr_t next)
+{
+	uintptr_t t;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (w[i] == next)
+			return 0;
+		if (!_mon_in_text(w[i]) || !_mon_stack_retaddr(w[i]))
+			continue;
+		t = call_target(w[i]);
+		if (t != 0 && t <= pc && pc - t < CALLSPAN)
+			return w[i];
+	}
+	return 0;
 }
 
 /*

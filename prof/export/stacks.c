@@ -25,14 +25,17 @@
  * down to its row's samples where they held more (the histogram's bins
  * and the stacks' exact pcs part by a sample or two); a row's samples
  * that no stack holds (files without stacks, samples that kept none)
- * are a stack [no stack];function.  The kernel's time, which no stack
- * holds (the perf clock samples user mode only; the timer clocks' land
- * on the call site, in its stack, as in the report), and the CPU time
- * no sample stood for are frames of their own at the root, as they are
- * rows of their own; what the report gives no function is one frame,
- * [unknown].  libmon's own code is kept apart as the report keeps it:
- * out of every stack and of the total, its share said in words where a
- * format has room (the SVG's title, xset_overhead()).
+ * are a stack [no stack];function.  The kernel's samples, where the
+ * perf clock took them in kernel mode, are the kernel's row's frame
+ * under the stack that called it, as in -q's graph; the kernel's time
+ * that no stack holds (the perf clock sampled user mode only, or the
+ * sample kept no stack; the timer clocks' land on the call site, in its
+ * stack, as in the report) and the CPU time no sample stood for are
+ * frames of their own at the root, as they are rows of their own; what
+ * the report gives no function is one frame, [unknown].  libmon's own
+ * code is kept apart as the report keeps it: out of every stack and of
+ * the total, its share said in words where a format has room (the SVG's
+ * title, xset_overhead()).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -74,6 +74,8 @@ struct attr {
 						   stacks join over libmon's
 						   frames (graph_stacks()) */
 	size_t			 nthrough, throughcap;
+	size_t			 kernelrow;	/* the kernel's row's id, or
+						   ROW_NONE */
 };
 
 /* entries.c */

@@ -406,7 +406,8 @@ mark_keys(struct attr *a, uint64_t *key, uint64_t *tmp, size_t n)
 
 /*
  * Every arc's two ends, and every frame of a stack that does not end in
- * libmon's code (graph_stacks() leaves those out).
+ * libmon's code (graph_stacks() leaves those out, but for those in the
+ * kernel).
  */
 static void
 graph_mark(struct attr *a)
@@ -427,7 +428,7 @@ graph_mark(struct attr *a)
 	for (i = 0; i < p->nstacks; i++) {
 		fr = p->frames + p->stacks[i].first;
 		kind = graph_place(a, fr[0].obj, fr[0].addr, 0, &t, &k);
-		if (kind == F_SELF)
+		if (kind == F_SELF && !p->stacks[i].kernel)
 			continue;
 		graph_needs(a, fr[0].obj, fr[0].addr, kind, t, k);
 		for (j = 1; j < p->stacks[i].depth; j++) {
@@ -620,6 +621,10 @@ graph_through(struct attr *a)
  * and so is a caller frame in no loaded object: a return address is in
  * code, so the walk went astray there (a frame pointer that code used
  * as a plain register), whether or not the callee counts its calls.
+ * A sample taken in the kernel ends in the kernel's row, under the
+ * frames that entered it, as its time is the kernel's row's in the flat
+ * report -- libmon's system calls too, under whoever called libmon;
+ * without that row (-z's program alone) it is in no stack.
  */
 /* rowof[] of the frames of keys k[0..n), carrying their index in v. */
 static void
@@ -691,7 +696,9 @@ graph_stacks(struct attr *a)
 		ps = &p->stacks[i];
 		fr = p->frames + ps->first;
 		row = rowof + ps->first;
-		if (row[0] == ROW_SELF) {
+		if (ps->kernel && a->kernelrow == ROW_NONE)
+			continue;
+		if (row[0] == ROW_SELF && !ps->kernel) {
 			g->overhead += ps->samples;
 			continue;
 		}
@@ -700,17 +707,22 @@ graph_stacks(struct attr *a)
 		s->samples = ps->samples;
 		if ((s->cut = ps->cut))
 			g->cut += ps->samples;
-		g->ids = xgrow(g->ids, &g->idcap, g->nids, ps->depth,
+		g->ids = xgrow(g->ids, &g->idcap, g->nids, ps->depth + 1,
 		    sizeof(*g->ids));
 		g->skipped = xgrow(g->skipped, &g->skipcap, g->nids,
-		    ps->depth, sizeof(*g->skipped));
-		for (j = 0, below = inner = ROW_NONE; j < ps->depth; j++) {
+		    ps->depth + 1, sizeof(*g->skipped));
+		below = inner = ROW_NONE;
+		if (ps->kernel) {
+			g->skipped[g->nids] = 0;
+			g->ids[g->nids++] = inner = a->kernelrow;
+		}
+		for (j = 0; j < ps->depth; j++) {
 			if ((id = row[j]) == ROW_SELF) {
 				below = ROW_SELF;
 				continue;
 			}
 			if (below == ROW_SELF && inner < ROW_SELF &&
-			    id < ROW_SELF)
+			    inner != a->kernelrow && id < ROW_SELF)
 				through_add(a, id, inner);
 			g->skipped[g->nids] = below < ROW_SELF &&
 			    (fr[j].obj == OBJ_NONE ||
@@ -778,7 +790,7 @@ check_stacks(const struct attr *a, double hist)
 	const struct profile *p = a->p;
 	const struct graph *g = &a->r->g;
 	double held = g->samples + g->overhead;
-	double took = hist + p->wout + p->wlost;
+	double took = hist + p->wout + p->wlost + p->wksampled;
 
 	if (p->stacksover || held <= took + (double)p->nfiles)
 		return;
@@ -876,6 +888,7 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	drop_entries(&a);
 	raw_rows(&a, &cap);
 	mark_clashes(r);
+	kernel_row(&a, &cap);
 	r->g.counted = p->arcfiles > 0;
 	r->g.sampled = p->stackfiles > 0;
 	if (wants_graph(o)) {
@@ -892,7 +905,6 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 		graph_compute(r, o->estimate);
 		check_stacks(&a, hist);
 	}
-	kernel_row(&a, &cap);
 	unsampled_row(&a, &cap);
 
 	r->histsum = p->histraw;

@@ -8,9 +8,11 @@
  * kept stacks it ends (self) or is in (inclusive).  So a function called
  * both from a matching caller and from elsewhere keeps only the part of
  * its time it spent under the match, and one that is in no kept stack
- * has none.  The kernel's and the unsampled rows are in no stack, and
- * neither is libmon's own time: they go, and the total is the kept
- * stacks' samples, so that the shares are of what remains.
+ * has none.  The kernel's time that no stack holds (all of it where the
+ * perf clock sampled user mode only), the unsampled row and libmon's
+ * own time go, and the total is the kept stacks' samples, so that the
+ * shares are of what remains; the kernel's samples under a match stay,
+ * under their caller.
  *
  * Calls are mcount's arcs, which are pairs, not stacks: an arc into a
  * matching function is kept (its callers, with how often each called),
@@ -221,8 +223,8 @@ in_stacks(const struct report *r)
  * order they were made), down to what passes through f's matches, and
  * work its graph out again; est as graph_compute() takes it.  f->all
  * is what the focus can keep: the stacks' samples, since only they
- * tell what passed through a match (the kernel's and the unsampled
- * rows, in no stack, always go), or with no stacks the report's time.
+ * tell what passed through a match (the kernel's time in no stack and
+ * the unsampled row always go), or with no stacks the report's time.
  * f->kept is what it kept, f->matched the matching rows kept.
  */
 void

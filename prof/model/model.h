@@ -44,7 +44,8 @@ struct row {
 	size_t		 byname;	/* rank of its first name (sort.c) */
 	int		 graphonly;	/* a row only the graph needed */
 	int		 kernel;	/* the kernel's or the unsampled row:
-					   no stack has it */
+					   no function; what no stack holds
+					   of it is a root of its own */
 };
 
 /*

@@ -453,14 +453,17 @@ mark_clashes(struct report *r)
 }
 
 /*
- * The kernel's row: time the perf clock could not sample, being in
- * kernel mode, which the run's user and system times tell apart.
+ * The kernel's row: the perf clock's samples in kernel mode, or the time
+ * it could not sample there, which the run's user and system times tell
+ * apart.  Made before the graph, which puts it under the callers the
+ * stacks of those samples name (a->kernelrow).
  */
 void
 kernel_row(struct attr *a, size_t *cap)
 {
 	struct row *w;
 
+	a->kernelrow = ROW_NONE;
 	if (a->p->wkernel <= 0)
 		return;
 	a->r->attributed += a->p->wkernel;	/* known, if not a function */
@@ -473,6 +476,7 @@ kernel_row(struct attr *a, size_t *cap)
 	w->objidx = OBJ_NONE;
 	w->kernel = 1;
 	w->samples = a->p->wkernel;
+	a->kernelrow = w->id;
 }
 
 /*

@@ -389,6 +389,7 @@ static void
 stats_kernel(const struct profile *p)
 {
 	static const char *const how[K_NMODES] = {
+		"sampled, under its callers (perf clock samples kernel mode)",
 		"shown apart (perf clock samples user mode only)",
 		"charged to the call site",
 		"spread over the user samples (no user and system split)",
@@ -623,6 +624,26 @@ stats_graph(const struct report *r, const struct profile *p)
 	leaves_against_self(r);
 }
 
+/*
+ * The samples taken: in the histogram, outside it, in the kernel where
+ * a file's perf clock sampled kernel mode, and lost.
+ */
+static void
+stats_samples(const struct report *r, const struct profile *p)
+{
+	const struct monx_run *run = &p->sum;
+	uint64_t lost, kernel;
+
+	lost = p->anyrun ? run->samples_lost + run->dropped : 0;
+	kernel = p->anyrun ? run->samples_kernel : 0;
+	fprintf(stderr, "samples: %" PRIu64 " total, %" PRIu64 " in the "
+	    "histogram, %" PRIu64 " outside it, ", r->histsum + r->outside +
+	    kernel + lost, r->histsum, r->outside);
+	if (p->anyrun && (run->flags & MONX_RUN_KERNEL))
+		fprintf(stderr, "%" PRIu64 " in the kernel, ", kernel);
+	fprintf(stderr, "%" PRIu64 " lost\n", lost);
+}
+
 /* -s: the statistics on stderr, after the report. */
 void
 report_stats(const struct report *r, const struct profile *p,
@@ -633,11 +654,7 @@ report_stats(const struct report *r, const struct profile *p,
 	stats_classic(r, p);
 	if (p->nfiles > 1)
 		fprintf(stderr, "files: %zu merged\n", p->nfiles);
-	fprintf(stderr, "samples: %" PRIu64 " total, %" PRIu64 " in the "
-	    "histogram, %" PRIu64 " outside it, %" PRIu64 " lost\n",
-	    r->histsum + r->outside + (p->anyrun ? run->samples_lost +
-	    run->dropped : 0), r->histsum, r->outside,
-	    p->anyrun ? run->samples_lost + run->dropped : 0);
+	stats_samples(r, p);
 	stats_clock(p);
 	stats_seconds(r, p);
 	stats_kernel(p);

@@ -18,7 +18,9 @@
  * each add up to its own CPU time.  A perf-clock
  * file that records its user and system times has its samples stand
  * for the user part, and its system part is kept apart for the kernel's
- * row.  Where libmon's own code lay (SELF) is placed like any address.
+ * row; one that sampled kernel mode too has its kernel samples make
+ * that row, and their stacks the kernel's frame under its caller.
+ * Where libmon's own code lay (SELF) is placed like any address.
  */
 
 #include <sys/types.h>
@@ -139,6 +141,8 @@ merge_period(struct profile *p, struct mfile *f)
 		p->pmax = f->period;
 	f->weight = f->period / p->period;
 	p->wkernel += mfile_kernel_seconds(f) / p->period;
+	if (mfile_kernel_mode(f) == K_SAMPLED)
+		p->wksampled += mfile_kernel_seconds(f) / p->period;
 	p->wunsampled += mfile_unsampled_seconds(f) / p->period;
 	p->cpuweighed += (double)f->run.cpu_ns / 1e9 / p->period;
 	p->kfiles[mfile_kernel_mode(f)]++;
@@ -207,6 +211,8 @@ merge_run(struct profile *p, const struct mfile *f)
 	s->saturated += r->saturated;
 	s->overruns += r->overruns;
 	s->dropped += r->dropped;
+	s->samples_kernel += r->samples_kernel;
+	s->flags |= r->flags;
 	s->cells_lost += r->cells_lost;
 	if (state) {
 		s->threads += r->threads;
@@ -431,6 +437,7 @@ merge_stack(struct profile *p, struct mfile *f, const unsigned char *rp,
 	ps->count = s.count;
 	ps->samples = f->weight * (double)s.count;
 	ps->cut = (s.flags & MONX_STK_CUT) != 0;
+	ps->kernel = (s.flags & MONX_STK_KERNEL) != 0;
 	addsat(&p->stackraw, s.count);
 	for (i = 0; i < s.depth; i++) {
 		pc = get64(rp + *off);
@@ -470,8 +477,7 @@ merge_stacks(struct profile *p, struct mfile *f)
 	for (i = 0; i < f->nstks; i++)
 		for (off = 0; off < f->stks[i].len; )
 			merge_stack(p, f, f->stks[i].p, &off);
-	taken = r->samples_in + r->samples_out + r->samples_lost +
-	    r->dropped;
+	taken = mfile_samples(f);
 	if (f->hasrun && r->part == 0 && (p->stackraw - before > taken ||
 	    r->stacks_lost > taken - (p->stackraw - before))) {
 		warnx("warning: %s: its stacks hold more samples than the run "
@@ -663,7 +669,7 @@ add_parc(void *into, const void *from)
 
 static const struct frame *sortframes;	/* for the C11 qsort below */
 
-/* Stacks by depth, then frame by frame, then cut or not. */
+/* Stacks by depth, then frame by frame, then in the kernel, then cut. */
 static int
 cmp_pstack(const void *a, const void *b)
 {
@@ -681,6 +687,8 @@ cmp_pstack(const void *a, const void *b)
 		if (u[i].addr != v[i].addr)
 			return u[i].addr < v[i].addr ? -1 : 1;
 	}
+	if (x->kernel != y->kernel)
+		return x->kernel < y->kernel ? -1 : 1;
 	return x->cut != y->cut ? (x->cut < y->cut ? -1 : 1) : 0;
 }
 
@@ -880,7 +888,7 @@ profile_put_clock(FILE *fp, const struct profile *p)
 	else if (p->askmax > 0)
 		fprintf(fp, ", %.0f Hz asked", 1e9 / (double)p->askmax);
 	n = run->samples_in + run->samples_out + run->samples_lost +
-	    run->dropped;
+	    run->dropped + run->samples_kernel;
 	if (p->run && run->cpu_ns > 0)
 		fprintf(fp, ", %.1f Hz measured over %.2f s of CPU",
 		    (double)n * 1e9 / (double)run->cpu_ns,

@@ -384,12 +384,15 @@ parse_ext(struct mfile *f)
 }
 
 /*
- * How a file dealt with time in the kernel.  The perf clock samples user
- * mode only: when the file says how the CPU time split between user and
- * system (getrusage), its samples stand for the user part and the system
- * part is kept apart; an older writer's perf file does not say, and its
- * samples stand for all of it.  The timer clocks' signals land where the
- * kernel was entered from, so kernel time is in the call site's samples.
+ * How a file dealt with time in the kernel.  The perf clock samples
+ * kernel mode too where the kernel let it (MONX_RUN_KERNEL): its samples
+ * in the kernel are counted apart, and all its samples stand for all the
+ * CPU time.  Elsewhere it samples user mode only: when the file says how
+ * the CPU time split between user and system (getrusage), its samples
+ * stand for the user part and the system part is kept apart; an older
+ * writer's perf file does not say, and its samples stand for all of it.
+ * The timer clocks' signals land where the kernel was entered from, so
+ * kernel time is in the call site's samples.
  */
 enum kmode
 mfile_kernel_mode(const struct mfile *f)
@@ -398,6 +401,8 @@ mfile_kernel_mode(const struct mfile *f)
 		return K_CLASSIC;
 	if (f->run.clock != MONX_CLK_PERF)
 		return K_CALLSITE;
+	if (f->run.flags & MONX_RUN_KERNEL)
+		return K_SAMPLED;
 	if (f->run.user_ns > UINT64_MAX - f->run.sys_ns ||
 	    f->run.user_ns + f->run.sys_ns == 0)
 		return K_SPREAD;
@@ -415,13 +420,14 @@ user_share(const struct mfile *f)
 	return (double)r->user_ns / ((double)r->user_ns + (double)r->sys_ns);
 }
 
-/* Samples the file took, lost and dropped ones too. */
+/* Samples the file took, lost, dropped and in the kernel too. */
 uint64_t
 mfile_samples(const struct mfile *f)
 {
 	const struct monx_run *r = &f->run;
 
-	return r->samples_in + r->samples_out + r->samples_lost + r->dropped;
+	return r->samples_in + r->samples_out + r->samples_lost + r->dropped +
+	    r->samples_kernel;
 }
 
 /*
@@ -432,7 +438,8 @@ mfile_samples(const struct mfile *f)
  * of all the files of its process over all their samples (pool, from
  * profile_scan()), so that the parts of a run share one weight.  Else,
  * from an older writer, its clock's CPU time (the part in user mode,
- * for the perf clock) over the samples it took, which the report then
+ * for a perf clock that sampled user mode only) over the samples it
+ * took, in the kernel too, which the report then
  * adds up to however many ticks the kernel dropped; else, or when some
  * threads had no clock (their CPU time is in cpu_ns, not in the
  * samples), the period it asked for; a classic file ticks at 100 Hz.
@@ -458,7 +465,7 @@ mfile_period(const struct mfile *f, const struct ipool *pool)
 	if (r->unsampled > 0 && r->clock != MONX_CLK_ITIMER &&
 	    r->period_ns > 0)
 		return (double)r->period_ns / 1e9;
-	n = r->samples_in + r->samples_out + r->samples_lost + r->dropped;
+	n = mfile_samples(f);
 	if (r->cpu_ns > 0 && n > 0 && user_share(f) > 0)
 		return (double)r->cpu_ns * user_share(f) / (double)n / 1e9;
 	if (r->period_ns > 0)
@@ -467,9 +474,11 @@ mfile_period(const struct mfile *f, const struct ipool *pool)
 }
 
 /*
- * Seconds the file's run spent in the kernel that its samples did not
- * see: the system part of the perf clock's CPU time -- of the sampled
- * threads' alone when some went unsampled, in the same ratio.
+ * Seconds the file's run spent in the kernel, shown apart: what its
+ * samples in kernel mode stand for, where the perf clock took them
+ * (f->period is set); else what its samples did not see: the system
+ * part of the perf clock's CPU time -- of the sampled threads' alone
+ * when some went unsampled, in the same ratio.
  */
 double
 mfile_kernel_seconds(const struct mfile *f)
@@ -477,6 +486,8 @@ mfile_kernel_seconds(const struct mfile *f)
 	const struct monx_run *r = &f->run;
 	uint64_t n;
 
+	if (mfile_kernel_mode(f) == K_SAMPLED)
+		return (double)r->samples_kernel * f->period;
 	if (mfile_kernel_mode(f) != K_APART)
 		return 0;
 	if (r->unsampled == 0 || r->user_ns == 0)
@@ -487,10 +498,10 @@ mfile_kernel_seconds(const struct mfile *f)
 }
 
 /*
- * Seconds of the file's CPU time (in user mode, for the perf clock) that
- * its samples do not stand for, when each has a weight of its own: the
- * ends of threads between two samples, the whole of threads shorter
- * than a period.  Less than 0 where the samples stand for more (a part
+ * Seconds of the file's CPU time (in user mode, for a perf clock that
+ * sampled user mode only) that its samples do not stand for, when each
+ * has a weight of its own: the ends of threads between two samples, the
+ * whole of threads shorter than a period.  Less than 0 where the samples stand for more (a part
  * whose CPU time came before it): the profile sums them.  f->period is
  * set.
  */

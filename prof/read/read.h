@@ -109,10 +109,12 @@ struct pstack {
 	uint64_t	 count;		/* samples, as the files counted them */
 	double		 samples;	/* weighted as the histogram's */
 	int		 cut;		/* outer frames lost at the limit */
+	int		 kernel;	/* taken in the kernel, which these
+					   frames called (MONX_STK_KERNEL) */
 };
 
 /* How the files of a profile dealt with time in the kernel. */
-enum kmode { K_APART, K_CALLSITE, K_SPREAD, K_CLASSIC, K_NMODES };
+enum kmode { K_SAMPLED, K_APART, K_CALLSITE, K_SPREAD, K_CLASSIC, K_NMODES };
 
 /* The build-id a file gives for the program it profiled. */
 struct runid {
@@ -179,8 +181,10 @@ struct profile {
 	double		 wlost;		/* samples lost or dropped, weighted */
 	uint64_t	 rawcells;	/* count cells in the files */
 	uint64_t	 usedcells;	/* of which with calls */
-	double		 wkernel;	/* kernel time the samples missed,
-					   in weighted samples */
+	double		 wkernel;	/* kernel time, in weighted samples:
+					   sampled, or what the samples
+					   missed (K_APART) */
+	double		 wksampled;	/* of which sampled (K_SAMPLED) */
 	size_t		 kfiles[K_NMODES]; /* files by kernel mode */
 	double		 wunsampled;	/* CPU time no sample stood for, in
 					   weighted samples; below 0: none */

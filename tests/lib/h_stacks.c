@@ -18,11 +18,21 @@
  *	h_stacks onstack MS	main -> raiser, which raises SIGUSR1 once;
  *				its handler, on an alternate stack, calls
  *				inhandler(), which spins MS ms
+ *	h_stacks syscalls MS	main -> syscaller, which writes a byte to
+ *				/dev/null until MS ms of CPU are spent,
+ *				most of them in the kernel, through the C
+ *				library's write(); a thread started and
+ *				joined first makes the process one that
+ *				libc's wrappers make a frame for
  */
+#include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <unistd.h>
 
 #include "h_spin.h"
 
@@ -99,6 +109,41 @@ badframe(long ms, unsigned long bad)
 		    : : "r"(bad) : "rcx", "cc", "memory");
 }
 
+static void *
+nothing(void *arg)
+{
+	return arg;
+}
+
+void
+syscaller(long ms)
+{
+	uint64_t end;
+	pthread_t t;
+	int fd, i;
+
+	/* Once a process has had two threads, libc's cancellable system
+	 * call wrappers keep a frame of their own (with no frame pointer). */
+	if (pthread_create(&t, NULL, nothing, NULL) != 0 ||
+	    pthread_join(t, NULL) != 0) {
+		perror("h_stacks: pthread_create");
+		exit(1);
+	}
+	end = SPIN_NOW(THREAD) + (uint64_t)ms * MS;
+	if ((fd = open("/dev/null", O_WRONLY)) < 0) {
+		perror("h_stacks: /dev/null");
+		exit(1);
+	}
+	while (SPIN_NOW(THREAD) < end)
+		for (i = 0; i < 256; i++)
+			if (write(fd, "x", 1) != 1) {
+				perror("h_stacks: write");
+				exit(1);
+			}
+	(void)close(fd);
+	sink++;
+}
+
 static long handler_ms;
 
 void
@@ -153,9 +198,11 @@ main(int argc, char *argv[])
 		    ((unsigned long)&here + (16UL << 20)) & ~15UL);
 	else if (argc == 3 && strcmp(argv[1], "onstack") == 0)
 		raiser(atol(argv[2]));
+	else if (argc == 3 && strcmp(argv[1], "syscalls") == 0)
+		syscaller(atol(argv[2]));
 	else {
 		fprintf(stderr, "usage: h_stacks chain MS | deep N MS |"
-		    " frameless MS | badframe MS | onstack MS\n");
+		    " frameless MS | badframe MS | onstack MS | syscalls MS\n");
 		return 2;
 	}
 	return 0;

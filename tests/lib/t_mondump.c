@@ -65,6 +65,8 @@ run(const struct monx_run *r)
 	printf("run.own_ns %" PRIu64 "\n", r->own_ns);
 	printf("run.start_ns %" PRIu64 "\n", r->start_ns);
 	printf("run.wall_ns %" PRIu64 "\n", r->wall_ns);
+	printf("run.samples_kernel %" PRIu64 "\n", r->samples_kernel);
+	printf("run.flags %" PRIu32 "\n", r->flags);
 }
 
 static void

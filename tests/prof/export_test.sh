@@ -32,8 +32,8 @@ setup_export()
 }
 
 # forge file [period]: graph.sh's case over t_graph, with its build-id
-# and period ns a sample (10 ms by default): work_counts, then stdin's
-# lines.
+# and period ns a sample (10 ms by default), the RUN record's fields in
+# RUNMORE besides: work_counts, then stdin's lines.
 forge()
 {
 	{
@@ -41,7 +41,7 @@ forge()
 lpc $(gs 0)
 hpc $(gs 10)
 hist 10
-run clock=0 period=${2:-10000000} in=110 arcs=1 stack_limit=64
+run clock=0 period=${2:-10000000} in=110 arcs=1 stack_limit=64 $RUNMORE
 exec 0 $(gs 0) $(gs 10) $GID $GRAPH
 EOF
 		work_counts
@@ -102,6 +102,48 @@ EOF
 	"$PROF" -F folded "$GRAPH" >out
 	atf_check -o inline:"stacks 4 samples $(q_samples "$GRAPH")\n" \
 	    "$CHECK" folded out
+}
+
+atf_test_case exports_put_kernel_frames_under_callers
+exports_put_kernel_frames_under_callers_head()
+{
+	atf_set descr "A perf file that sampled kernel mode: every stack" \
+	    "export has the kernel's samples as a frame under the stack" \
+	    "that entered it, the ones with no stack as a root frame of" \
+	    "their own, and holds the report's 155 samples; callgrind" \
+	    "calls the kernel's frame from costly_caller and work"
+}
+exports_put_kernel_frames_under_callers_body()
+{
+	setup_export
+	# 45 samples in the kernel: 30 under costly_caller, 10 under work
+	# called by cheap_caller, 5 that kept no stack.
+	{
+		work_stacks
+		echo "stack 30 2 $(gs 2 8) $(gs 0 32)"
+		echo "stack 10 2 $(gs 3 8) $(gs 1 16) $(gs 0 16)"
+	} | RUNMORE="clock=1 kernel=45 flags=1 user=100 sys=900" forge mon.out
+	cat >expout <<EOF
+[kernel: system calls and faults] 5
+driver;cheap_caller 5
+driver;cheap_caller;work 10
+driver;cheap_caller;work;[kernel: system calls and faults] 10
+driver;costly_caller 5
+driver;costly_caller;[kernel: system calls and faults] 30
+driver;costly_caller;work 90
+EOF
+	atf_check -o file:expout "$PROF" -F folded "$GRAPH"
+	atf_check -o match:'^  29\.0    0\.45 .*\[kernel: system calls and faults\]$' \
+	    "$PROF" "$GRAPH"
+	export_all "$GRAPH"
+	atf_check -o match:'^stacks 7 samples 155$' cat check.folded
+	atf_check -o match:'^frames [0-9]+ samples 155$' cat check.svg
+	atf_check -o match:'^samples 155 ns' cat check.pprof
+	atf_check -o match:'^totals 155 ' cat check.callgrind
+	# The kernel's frame, named once, is called from both callers.
+	k=$(sed -n 's/^c\{0,1\}fn=(\([0-9]*\)) \[kernel: .*/\1/p' out.callgrind)
+	[ -n "$k" ] || atf_fail "no kernel frame in the callgrind file"
+	atf_check -o inline:"2\n" grep -c "^cfn=($k)" out.callgrind
 }
 
 atf_test_case folded_marks_cut_stacks
@@ -693,7 +735,17 @@ totals_check()
 	    exit s == "" || d < -0.011 || d > 0.011 }' ||
 	    atf_fail "$1: the SVG title says ${s:-no} s, the report $want s"
 	grep -q 'libmon' out.folded && atf_fail "$1: libmon's time in a frame"
-	if grep -q 'kernel: system calls and faults\]$' report; then
+	if grep -q '^kernel time: sampled' stats; then
+		# Sampled: the kernel's frames under sys_part's read(), but
+		# for the odd fault or interrupt elsewhere.
+		awk '/;\[kernel: system calls and faults\] [0-9]+$/ {
+			k += $NF; if (/;sys_part;/) s += $NF }
+		    END { printf "%d of %d kernel samples under sys_part\n", s, k
+			exit k == 0 || s < 0.9 * k }' out.folded >verdict ||
+		    atf_fail "$1: $(cat verdict)"
+		atf_check -o match:'<desc>\[kernel: system calls and faults\]&#10;' \
+		    cat out.svg
+	elif grep -q 'kernel: system calls and faults\]$' report; then
 		atf_check -o match:'^\[kernel: system calls and faults\] [0-9]+$' \
 		    cat out.folded
 		atf_check -o match:'<desc>\[kernel: system calls and faults\]&#10;' \
@@ -729,7 +781,8 @@ e2e_exports_hold_the_report_totals_head()
 	    "code, exported folded, svg, pprof and callgrind: each holds" \
 	    "the report's seconds (libmon's apart), each function's share" \
 	    "within 0.1 point of its row's (go tool pprof's flat% too), the" \
-	    "kernel's row as a frame, no libmon frame; sys_part's share of" \
+	    "kernel's row as a frame (under sys_part where the perf clock" \
+	    "sampled kernel mode), no libmon frame; sys_part's share of" \
 	    "the stacks is its thread CPU clock's within 10 points"
 }
 e2e_exports_hold_the_report_totals_body()
@@ -1171,6 +1224,7 @@ callgrind_root_called_elsewhere_ends_short_body()
 atf_init_test_cases()
 {
 	atf_add_test_case folded_stacks_root_first
+	atf_add_test_case exports_put_kernel_frames_under_callers
 	atf_add_test_case folded_marks_cut_stacks
 	atf_add_test_case export_keeps_statistics
 	atf_add_test_case folded_merges_stacks_by_function

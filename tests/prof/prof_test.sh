@@ -2844,6 +2844,164 @@ e2e_system_time_apart_body()
 	    }' perf_event
 }
 
+# kframes_run: run h_kframes for 0.6 s a part with the perf clock asked
+# for, in the current directory (as the user of $RUNAS, if set), and read
+# its report, -s, -q and folded export; truth gets its own figures.
+kframes_run()
+{
+	rm -f mon.out
+	$RUNAS env PROFCLOCK=perf "$prog" 0.6 >truth ||
+	    atf_fail "h_kframes failed"
+	"$PROF" -s "$prog" >report 2>stats || atf_fail "prof: $(cat stats)"
+	"$PROF" -q "$prog" >graph || atf_fail "prof -q failed"
+	"$PROF" -F folded "$prog" >out.folded || atf_fail "prof -F folded"
+}
+
+# kernel_share_check: the kernel's row is the system share of the CPU
+# time, both parts', that getrusage measured, within 6 points.
+kernel_share_check()
+{
+	{ cat truth; cat report; } | awk '
+	    $2 == "cpu" && $4 == "sys" { cpu += $3; sys += $5; next }
+	    /\[kernel: system calls and faults\]$/ { k = $1 }
+	    END { want = 100 * sys / cpu
+		printf "kernel row %.1f%%, system time %.1f%% of the CPU\n", k, want
+		exit k < want - 6 || k > want + 6 }' >verdict ||
+	    atf_fail "$(cat verdict)"
+}
+
+# folded_total_check: the folded stacks hold the report's seconds.
+folded_total_check()
+{
+	t=$(awk '{ n += $NF } END { print n }' out.folded)
+	want=$(awk '/^seconds: / { t = $2 } /^overhead: / { o = $2 }
+	    END { printf "%.3f", t - o }' stats)
+	period=$(sed -n 's/^seconds: .*, \([0-9.]*\) a sample$/\1/p' stats)
+	awk -v t="$t" -v p="$period" -v w="$want" 'BEGIN {
+	    d = t * p - w; exit d < -0.011 || d > 0.011 }' ||
+	    atf_fail "folded holds $t samples of $period s, the report $want s"
+}
+
+atf_test_case e2e_kernel_frames_under_callers
+e2e_kernel_frames_under_callers_head()
+{
+	atf_set descr "h_kframes: sys_heavy() writes to /dev/null in a loop," \
+	    "user_heavy() spins, each timed by its thread's CPU clock and" \
+	    "getrusage.  Where the perf clock sampled kernel mode, the" \
+	    "kernel's row is the measured system share within 6 points, and" \
+	    "-q and the folded export put it under main -> measure ->" \
+	    "sys_heavy -> write; under a timer clock (perf refused, as in" \
+	    "t_noperf) there is no such row and sys_heavy's stacks hold its" \
+	    "CPU share within 6 points, its kernel time at the call site," \
+	    "write; the folded export holds the report's seconds"
+}
+e2e_kernel_frames_under_callers_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_kframes
+	kframes_run
+	folded_total_check
+	if grep -q '^clock: timer_create' stats; then
+		grep -q 'kernel: system calls and faults' report &&
+		    atf_fail "a kernel row under the timer clock"
+		{ cat truth; cat out.folded; } | awk '
+		    $2 == "cpu" && $4 == "sys" { cpu += $3
+			if ($1 == "sys_heavy") { s = $3; ss = $5 }; next }
+		    { t += $NF }
+		    # A callee of write with no frame pointer hides
+		    # sys_heavy at times; only sys_heavy writes.
+		    /;sys_heavy;/ || /;__write, write / { h += $NF }
+		    /;sys_heavy;__write, write \(libc\.so\.6\) [0-9]+$/ { w += $NF }
+		    END { want = 100 * s / cpu; got = 100 * h / t
+			printf "sys_heavy %.1f%% of the stacks, %.1f%% of the " \
+			    "CPU; write under it %.1f%%, its system time " \
+			    "%.1f%%\n", got, want, 100 * w / t, 100 * ss / cpu
+			exit got < want - 6 || got > want + 6 ||
+			    100 * w / t < 100 * ss / cpu - 6 }' >verdict ||
+		    atf_fail "timer clock: $(cat verdict)"
+		return
+	fi
+	grep -q '^clock: perf_event' stats || atf_fail "no clock: $(cat stats)"
+	grep -q '^kernel time: sampled' stats ||
+	    atf_skip "the perf clock sampled user mode only here: $(grep '^kernel time' stats)"
+	kernel_share_check
+	# In -q, the kernel's row is called by write, which sys_heavy calls.
+	awk '
+	    function flush() {
+		if (primary ~ /\[kernel: system calls and faults\] \[/)
+			kp = parents
+		if (primary ~ / __write, write \(libc\.so\.6\) \[/)
+			wp = parents
+		parents = primary = ""
+	    }
+	    /^-----/ { flush(); next }
+	    /^\[[0-9]+\]/ { primary = $0; next }
+	    primary == "" && /^  +[0-9]/ { parents = parents "|" $0 }
+	    END { flush()
+		if (kp !~ / __write, write \(libc\.so\.6\) \[/ ||
+		    wp !~ / sys_heavy \[/) {
+			print "kernel row called by" kp "; write by" wp
+			exit 1
+		} }' graph >verdict || atf_fail "-q: $(cat verdict)"
+	awk '/;\[kernel: system calls and faults\] [0-9]+$/ { k += $NF
+		if (/;main;measure;sys_heavy;__write, write \(libc\.so\.6\);\[kernel: system calls and faults\] /)
+			s += $NF }
+	    END { printf "%d of %d kernel samples under sys_heavy -> write\n", s, k
+		exit k == 0 || s < 0.9 * k }' out.folded >verdict ||
+	    atf_fail "folded: $(cat verdict)"
+}
+
+atf_test_case e2e_kernel_unsampled_for_the_unprivileged cleanup
+e2e_kernel_unsampled_for_the_unprivileged_head()
+{
+	atf_set descr "Run by a user the kernel refuses kernel-mode" \
+	    "sampling (perf_event_paranoid 2), the perf clock samples user" \
+	    "mode alone: the file says so (flags 0, no kernel samples), and" \
+	    "the kernel's row, made from getrusage's split, is the measured" \
+	    "system share within 6 points, a root frame of its own in the" \
+	    "folded export"
+}
+e2e_kernel_unsampled_for_the_unprivileged_body()
+{
+	setup_prof
+	[ "$(id -u)" = 0 ] || atf_skip "not root: cannot run as another user"
+	command -v setpriv >/dev/null 2>&1 ||
+	    atf_skip "no setpriv (util-linux) to run as nobody"
+	p=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null)
+	[ "${p:-0}" -ge 2 ] ||
+	    atf_skip "perf_event_paranoid is ${p:-unknown}: kernel mode is not refused to users"
+	# A directory nobody may write, with the program in it.
+	dir=$(mktemp -d /tmp/kframes.XXXXXX) || atf_fail "mktemp"
+	echo "$dir" >dir
+	cp "$(atf_get_srcdir)/h_kframes" "$dir/" || atf_fail "cp"
+	chmod 755 "$dir" "$dir/h_kframes"
+	chmod 1777 "$dir"
+	prog=$dir/h_kframes
+	dump=$srcdir/../lib/t_mondump
+	[ -x "$dump" ] || atf_fail "t_mondump is not built: $dump"
+	RUNAS="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	cd "$dir" || atf_fail "cd $dir"
+	kframes_run
+	grep -q '^clock: perf_event' stats ||
+	    atf_skip "the perf clock was not used here: $(grep '^clock' stats)"
+	"$dump" mon.out >dump || atf_fail "t_mondump failed"
+	atf_check -o inline:"run.clock 1\nrun.samples_kernel 0\nrun.flags 0\n" \
+	    grep -E '^run\.(clock|samples_kernel|flags) ' dump
+	atf_check -o match:'^kernel time: shown apart \(perf clock samples user mode only\)' \
+	    cat stats
+	kernel_share_check
+	atf_check -o match:'^\[kernel: system calls and faults\] [0-9]+$' \
+	    cat out.folded
+	atf_check -s exit:1 -o empty \
+	    grep ';\[kernel: system calls and faults\] ' out.folded
+	folded_total_check
+}
+e2e_kernel_unsampled_for_the_unprivileged_cleanup()
+{
+	[ -f dir ] && rm -rf "$(cat dir)"
+	return 0
+}
+
 atf_test_case e2e_vdso_named
 e2e_vdso_named_head()
 {
@@ -3396,6 +3554,96 @@ e2e_inclusive_with_stackless_run_body()
 	    atf_fail "prof -F folded failed: $(cat err)"
 	incl_matches_folded report folded >verdict ||
 	    atf_fail "$(tr '\n' ' ' <verdict)-- report: $(tr '\n' ' ' <report)"
+}
+
+# forge_kwork file: forge_work's profile as the perf clock sampling
+# kernel mode too gives it: 45 samples in the kernel, 30 of them under
+# costly_caller, 10 under work called by cheap_caller, 5 that kept no
+# stack; its rusage split (user 100 ns, system 900) is not to be used.
+forge_kwork()
+{
+	RUNMORE="clock=1 kernel=45 flags=1 user=100 sys=900 $RUNMORE"
+	{
+		work_counts
+		work_stacks
+		cat <<EOF
+stack 30 2 $(gs 2 8) $(gs 0 32)
+stack 10 2 $(gs 3 8) $(gs 1 16) $(gs 0 16)
+EOF
+	} | forge_graph "$1" 110
+}
+
+atf_test_case graph_kernel_samples_under_callers
+graph_kernel_samples_under_callers_head()
+{
+	atf_set descr "A perf file that sampled kernel mode: the kernel's" \
+	    "row is its 45 kernel samples, not its rusage split; -q puts" \
+	    "it under costly_caller and work, whose stacks entered it," \
+	    "their inclusive time holding it, the 5 samples with no stack" \
+	    "in no caller; -s gives the kernel samples and how kernel time" \
+	    "was dealt with"
+}
+graph_kernel_samples_under_callers_body()
+{
+	setup_graph
+	forge_kwork mon.out </dev/null
+	cat >expout <<'EOF'
+ %Time Seconds Cumsecs  %Incl Inclsecs  #Calls   msec/call  Name
+  64.5    1.00    1.00   71.0     1.10    1000      1.000   work
+  29.0    0.45    1.45   25.8     0.40                      [kernel: system calls and faults]
+   3.2    0.05    1.50   16.1     0.25       1     50.      cheap_caller
+   3.2    0.05    1.55   80.6     1.25       1     50.      costly_caller
+   0.0    0.00    1.55   96.8     1.50                      driver
+
+inclusive time: measured from sampled call stacks, 150 samples
+EOF
+	atf_check -o file:expout "$PROF" -i "$GRAPH"
+	cat >expout <<'EOF'
+[2]    80.6     0.05      1.20               1  costly_caller [2]
+                0.90      0.00        100/1000      work [3]
+                0.30      0.00                      [kernel: system calls and faults] [4]
+-----------------------------------------------------------
+                0.10      0.10        900/1000      cheap_caller [5]
+                0.90      0.00        100/1000      costly_caller [2]
+[3]    71.0     1.00      0.10            1000  work [3]
+                0.10      0.00                      [kernel: system calls and faults] [4]
+-----------------------------------------------------------
+                0.10      0.00                      work [3]
+                0.30      0.00                      costly_caller [2]
+[4]    25.8     0.40      0.00                  [kernel: system calls and faults] [4]
+EOF
+	"$PROF" -q "$GRAPH" >graph || atf_fail "prof -q failed"
+	atf_check -o file:expout sed -n '/^\[2\]/,/^\[4\]/p' graph
+	"$PROF" -s "$GRAPH" >/dev/null 2>err || atf_fail "prof -s failed"
+	atf_check -o inline:"samples: 155 total, 110 in the histogram, 0 outside it, 45 in the kernel, 0 lost\n" \
+	    grep '^samples:' err
+	atf_check -o inline:"kernel time: sampled, under its callers (perf clock samples kernel mode), 0.45 s\n" \
+	    grep '^kernel time:' err
+}
+
+atf_test_case graph_kernel_fields_of_older_files_unread
+graph_kernel_fields_of_older_files_unread_head()
+{
+	atf_set descr "A RUN record that ends before samples_kernel and" \
+	    "flags, as libmon wrote it before them, is a perf file that" \
+	    "sampled user mode only: its rusage split makes the kernel's" \
+	    "row, in no stack, as before"
+}
+graph_kernel_fields_of_older_files_unread_body()
+{
+	setup_graph
+	# 208 bytes: struct monx_run up to wall_ns, without the kernel
+	# fields set after it; cpu so that the 110 samples are the user
+	# tenth, the kernel's row nine times them.
+	RUNMORE="clock=1 kernel=45 flags=1 user=100 sys=900 cpu=11000000000 len=208" \
+	    forge_work mon.out </dev/null
+	atf_check -o match:'^  90\.0    9\.90    9\.90                      \[kernel: system calls and faults\]$' \
+	    "$PROF" "$GRAPH"
+	"$PROF" -q "$GRAPH" >graph || atf_fail "prof -q failed"
+	atf_check -s exit:1 -o empty grep -F '      [kernel: system calls and faults] [' graph
+	"$PROF" -s "$GRAPH" >/dev/null 2>err || atf_fail "prof -s failed"
+	atf_check -o inline:"kernel time: shown apart (perf clock samples user mode only), 9.90 s\n" \
+	    grep '^kernel time:' err
 }
 
 atf_test_case graph_recursion_once_per_stack
@@ -4103,6 +4351,8 @@ atf_init_test_cases()
 	atf_add_test_case graph_inclusive_column
 	atf_add_test_case graph_inclusive_holds_stackless_samples
 	atf_add_test_case e2e_inclusive_with_stackless_run
+	atf_add_test_case graph_kernel_samples_under_callers
+	atf_add_test_case graph_kernel_fields_of_older_files_unread
 	atf_add_test_case graph_recursion_once_per_stack
 	atf_add_test_case graph_callback_from_library
 	atf_add_test_case graph_unconfirmed_pairs
@@ -4121,6 +4371,8 @@ atf_init_test_cases()
 	atf_add_test_case e2e_statics_same_name_apart
 	atf_add_test_case e2e_libmon_never_a_row
 	atf_add_test_case e2e_system_time_apart
+	atf_add_test_case e2e_kernel_frames_under_callers
+	atf_add_test_case e2e_kernel_unsampled_for_the_unprivileged
 	atf_add_test_case e2e_vdso_named
 	atf_add_test_case e2e_pie
 	atf_add_test_case e2e_nopie

@@ -522,7 +522,8 @@ check_callgrind(void)
 			calls += n;
 			aftercalls = 1;
 		} else if ((eq = strchr(line, '=')) != NULL &&
-		    strchr(line, ':') == NULL) {
+		    memchr(line, ':', (size_t)(eq - line)) == NULL) {
+			/* A name may hold a colon: "[kernel: ...]", a::f. */
 			*eq = '\0';
 			if ((k = cg_kind(line)) == 0)
 				bad("line %zu: unknown key %s", lineno, line);

@@ -158,6 +158,7 @@ static const struct {
 	RUNKEY("stack_limit", stack_limit), RUNKEY("arcs", arcs),
 	RUNKEY("part", part),		RUNKEY("last", last),
 	RUNKEY("start", start_ns),	RUNKEY("wall", wall_ns),
+	RUNKEY("kernel", samples_kernel), RUNKEY("flags", flags),
 };
 
 static void
