@@ -3590,7 +3590,7 @@ graph_kernel_samples_under_callers_body()
 	cat >expout <<'EOF'
  %Time Seconds Cumsecs  %Incl Inclsecs  #Calls   msec/call  Name
   64.5    1.00    1.00   71.0     1.10    1000      1.000   work
-  29.0    0.45    1.45   25.8     0.40                      [kernel: system calls and faults]
+  29.0    0.45    1.45   29.0     0.45                      [kernel: system calls and faults]
    3.2    0.05    1.50   16.1     0.25       1     50.      cheap_caller
    3.2    0.05    1.55   80.6     1.25       1     50.      costly_caller
    0.0    0.00    1.55   96.8     1.50                      driver
