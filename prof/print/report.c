@@ -20,6 +20,8 @@
  * -i adds two columns after Cumsecs, %Incl and Inclsecs: the inclusive
  * time model/callgraph.c measured from the stacks, or with -e gprof's
  * estimate where there are none, or a dash -- never a figure made up.
+ * A function whose calls were timed one by one (-finstrument-functions)
+ * shows that time instead, marked with a * after Inclsecs.
  * Rows only the call graph needed (no time, no calls of their own, as
  * main) are printed only then.
  *
@@ -118,11 +120,25 @@ fig_width(int w, int prec, double v)
 static double
 incl_of(const struct report *r, const struct opts *o, const struct row *w)
 {
+	if (w->timed && r->period > 0)
+		return w->measured / r->period;
 	if (r->g.sampled)
 		return graph_node(r, w)->incl;
 	if (o->estimate && r->g.estimated)
 		return graph_rowest(r, w);
 	return -1;
+}
+
+/*
+ * -i's share for a row: of the samples; a measured row's, of the run's
+ * wall time, its measure.
+ */
+static double
+incl_pct(const struct report *r, const struct row *w, double v, double pct)
+{
+	if (w->timed && r->wall > 0)
+		return 100.0 * w->measured / r->wall;
+	return v * pct;
 }
 
 /* The widths the rows printed need, pct being 100 / the total. */
@@ -151,7 +167,8 @@ widths(const struct report *r, const struct opts *o, double pct,
 		k->secs = fig_width(k->secs, 2, secs);
 		k->cum = fig_width(k->cum, 2, cum);
 		if (o->incl && (v = incl_of(r, o, w)) >= 0) {
-			k->ipct = fig_width(k->ipct, 1, v * pct);
+			k->ipct = fig_width(k->ipct, 1,
+			    incl_pct(r, w, v, pct));
 			k->isecs = fig_width(k->isecs, 2, v * r->period);
 		}
 		if (w->calls > 0) {
@@ -195,11 +212,13 @@ print_incl(const struct report *r, const struct opts *o, const struct row *w,
 {
 	double v;
 
-	if ((v = incl_of(r, o, w)) < 0) {
+	if ((v = incl_of(r, o, w)) < 0)
 		printf("%*s%*s", k->ipct, "-", k->isecs, "-");
-		return;
-	}
-	printf("%*.1f%*.2f", k->ipct, v * pct, k->isecs, v * r->period);
+	else
+		printf("%*.1f%*.2f", k->ipct, incl_pct(r, w, v, pct),
+		    k->isecs, v * r->period);
+	if (r->ntimed > 0)
+		putchar(w->timed ? '*' : ' ');
 }
 
 static void
@@ -257,6 +276,10 @@ print_incl_source(const struct report *r, const struct opts *o)
 	else
 		printf("\ninclusive time: unavailable, the files hold no "
 		    "stacks (-e estimates it from the arcs)\n");
+	if (r->ntimed > 0)
+		printf("* measured: each call timed (-finstrument-functions), "
+		    "%zu functions; wall time, %%Incl of the run's %.2f s; "
+		    "recursion counted once\n", r->ntimed, r->wall);
 }
 
 /* Sort and print the rows of r on stdout. */
@@ -281,7 +304,8 @@ report_print(struct report *r, const struct opts *o)
 		printf("%*s%*s%*s", k.pct, "%Time", k.secs, "Seconds", k.cum,
 		    "Cumsecs");
 		if (o->incl)
-			printf("%*s%*s", k.ipct, "%Incl", k.isecs, "Inclsecs");
+			printf("%*s%*s%s", k.ipct, "%Incl", k.isecs,
+			    "Inclsecs", r->ntimed > 0 ? " " : "");
 		printf("%*s%*s  Name\n", k.calls, "#Calls", 12 + k.msec,
 		    "msec/call");
 	}

@@ -13,6 +13,7 @@ setup()
 {
 	srcdir=$(atf_get_srcdir)
 	. "$srcdir/../harness.sh"
+	PROF=$srcdir/../../prof/prof
 	unset PROFDIR PROFHZ PROFCLOCK PROFSTACK
 	LC_ALL=C
 	export LC_ALL
@@ -329,6 +330,47 @@ profdir_empty_body()
 	verdict
 }
 
+atf_test_case prof_shows_measured
+prof_shows_measured_head()
+{
+	atf_set "descr" "prof -i shows a timed function's measured inclusive" \
+	    "time, marked *, with its calls; -I sorts by it; the rows that" \
+	    "were not timed keep the stacks' figure, unmarked"
+}
+prof_shows_measured_body()
+{
+	local f want got
+
+	setup
+	run pr "$srcdir/h_cyg" parts
+	ran pr || { verdict; return; }
+	(cd pr && "$PROF" -i "$srcdir/h_cyg" mon.out >report 2>err) ||
+	    fail "prof -i: $(cat pr/err)"
+	grep -q '^\* measured: each call timed (-finstrument-functions), ' \
+	    pr/report || fail "no footnote: $(cat pr/report)"
+	for f in outer part_a part_b part_c main; do
+		want=$(awk -v n="$(fact pr "func $f" 2)" \
+		    'BEGIN { printf "%.2f", n / 1e9 }')
+		got=$(awk -v f="$f" '$NF == f { print }' pr/report)
+		echo "$got" | grep -q "$want\* *$(fact pr "func $f" 1) " ||
+		    fail "row of $f: '$got', want $want s measured and" \
+		    "$(fact pr "func $f" 1) calls"
+	done
+	grep 'clock_gettime' pr/report | grep -q '\*' &&
+	    fail "a row not timed marked: $(grep clock_gettime pr/report)"
+	# -I: by inclusive time, main (or a caller as long) first.
+	(cd pr && "$PROF" -I "$srcdir/h_cyg" mon.out >sorted 2>/dev/null)
+	holds "$(awk 'NR == 2 { print $5 + 0 }' pr/sorted) >= \
+	    $(awk '$NF == "outer" { print $5 + 0 }' pr/sorted)" \
+	    "-I: $(sed -n 2p pr/sorted) before outer"
+	# The flat report without -i: the timed calls as #Calls.
+	(cd pr && "$PROF" "$srcdir/h_cyg" mon.out >flat 2>flaterr)
+	awk '$NF == "part_c" && $4 == 50 { ok = 1 } END { exit !ok }' \
+	    pr/flat || fail "part_c's calls: $(grep part_c pr/flat)"
+	grep -q 'no call counts' pr/flaterr && fail "prof: $(cat pr/flaterr)"
+	verdict
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case parts_timed
@@ -340,4 +382,5 @@ atf_init_test_cases()
 	atf_add_test_case pthread_exit_closes
 	atf_add_test_case signal_handler
 	atf_add_test_case profdir_empty
+	atf_add_test_case prof_shows_measured
 }
