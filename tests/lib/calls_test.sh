@@ -330,6 +330,30 @@ profdir_empty_body()
 	verdict
 }
 
+atf_test_case deeper_than_stack
+deeper_than_stack_head()
+{
+	atf_set "descr" "calls deeper than a thread's 4096 frames are counted" \
+	    "but not timed, and the calls after them are timed right"
+}
+deeper_than_stack_body()
+{
+	local timed deep
+
+	setup
+	run dp "$srcdir/h_cyg" deep
+	ran dp || { verdict; return; }
+	near dp part_a
+	[ "$(fact dp "arc timed part_a" 1)" = 1 ] || fail "part_a's caller"
+	timed=$(fact dp "func rec" 1)
+	deep=$(fact dp clocks.deep 1)
+	holds "$timed + $deep == $(said dp calls rec) && $deep > 0" \
+	    "rec: $timed calls timed, $deep too deep, $(said dp calls rec) made"
+	[ "$(fact dp clocks.unmatched 1)" = 0 ] || fail "unmatched exits"
+	[ "$(fact dp clocks.unwound 1)" = 0 ] || fail "frames unwound"
+	verdict
+}
+
 atf_test_case prof_shows_measured
 prof_shows_measured_head()
 {
@@ -382,5 +406,6 @@ atf_init_test_cases()
 	atf_add_test_case pthread_exit_closes
 	atf_add_test_case signal_handler
 	atf_add_test_case profdir_empty
+	atf_add_test_case deeper_than_stack
 	atf_add_test_case prof_shows_measured
 }

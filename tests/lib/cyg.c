@@ -13,7 +13,8 @@
  *	errno kept		parts: the hooks of a function's first
  *				call (a new entry) left errno as it was
  *
- * Usage: h_cyg parts | fib N | longjmp | threads | fork | exit | signal
+ * Usage: h_cyg parts | fib N | longjmp | threads | fork | exit | signal |
+ *	deep
  */
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -294,6 +295,27 @@ signals(void)
 	printf("handled %d\n", (int)handled);
 }
 
+/* Deeper than a thread's shadow stack: 5000 frames of rec. */
+static NOINLINE int
+rec(int n)
+{
+	return n == 0 ? 0 : 1 + rec(n - 1);
+}
+static volatile int depth = 4999;
+
+static void
+deeps(void)
+{
+	if (rec(depth) != depth)
+		exit(2);
+	timed(part_a, 0);
+	fn("rec", (void (*)(void))rec);
+	fn("part_a", part_a);
+	fn("deeps", deeps);
+	report("part_a", 0, 1);
+	printf("calls rec %d\n", depth + 1);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -313,6 +335,8 @@ main(int argc, char *argv[])
 		exits();
 	else if (strcmp(argv[1], "signal") == 0)
 		signals();
+	else if (strcmp(argv[1], "deep") == 0)
+		deeps();
 	else
 		return 2;
 	fn("main", (void (*)(void))main);
