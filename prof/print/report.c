@@ -575,6 +575,22 @@ leaves_against_self(const struct report *r)
  * The arcs and stacks the files held, and what checking them against
  * each other and against the counts found.
  */
+/* The calls timed one by one, and those that were not. */
+static void
+stats_timed(const struct report *r, const struct profile *p)
+{
+	const struct monx_clocks *c = &p->tclocks;
+
+	if (p->timedfiles == 0)
+		return;
+	fprintf(stderr, "measured: %zu functions timed call by call in %"
+	    PRIu32 " threads; %" PRIu64 " calls closed by an unwind, %"
+	    PRIu64 " returns with no call, %" PRIu64 " hooks missed in "
+	    "signal handlers, %" PRIu64 " calls too deep and %" PRIu64
+	    " without memory not timed\n", r->ntimed, c->threads, c->unwound,
+	    c->unmatched, c->missed, c->deep, c->nomem);
+}
+
 static void
 stats_graph(const struct report *r, const struct profile *p)
 {
@@ -657,4 +673,5 @@ report_stats(const struct report *r, const struct profile *p,
 		stats_objects(r, p);
 	stats_maps(r, p);
 	stats_graph(r, p);
+	stats_timed(r, p);
 }

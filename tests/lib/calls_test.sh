@@ -203,6 +203,10 @@ longjmp_unwinds_body()
 		    fail "$h: $(fact "$h" clocks.unwound 1) frames unwound"
 		[ "$(fact "$h" clocks.unmatched 1)" = 0 ] ||
 		    fail "$h: unmatched exits"
+		(cd "$h" && "$PROF" -s "$srcdir/$h" mon.out >/dev/null \
+		    2>stats)
+		grep -q '^measured: .* 300 calls closed by an unwind, 0 ' \
+		    "$h/stats" || fail "$h: prof -s: $(grep measured "$h/stats")"
 	done
 	verdict
 }
