@@ -214,11 +214,16 @@ clock_pair(uint64_t *tk, uint64_t *ns)
 	*tk = a + (b - a) / 2;
 }
 
-/* Slot for key (a, b) in a table of mask + 1 slots. */
+/*
+ * Slot for key (a, b) in a table of mask + 1 slots, a power of 2: the
+ * high bits of the product, which mix every bit of the key (functions
+ * are aligned, and their low bits alike).
+ */
 static inline NOINST size_t
 slot(uintptr_t a, uintptr_t b, size_t mask)
 {
-	return _mon_hash(a ^ (b * 0xff51afd7ed558ccdu), 62) & mask;
+	return _mon_hash(a ^ (b * 0xff51afd7ed558ccdu),
+	    (unsigned int)__builtin_popcountll(mask));
 }
 
 /*

@@ -235,7 +235,8 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 	if (!profiling) {
 		nblocks = 0;
 		_mon_cells_reset();
-		_mon_calls_reset();
+		if (_mon_calls_reset != NULL)
+			_mon_calls_reset();
 		_mon_gone_reset();
 		_mon_snap_reset(parts);
 	}
@@ -258,7 +259,8 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 	profiling = 1;
 	classic = 0;
 	_mon_counting = 1;
-	_mon_calls_on(1);
+	if (_mon_calls_on != NULL)
+		_mon_calls_on(1);
 	leave();
 	return 0;
 }
@@ -384,7 +386,8 @@ _mon_life_stop(void)
 	if (!profiling)
 		goto unlock;
 	_mon_counting = 0;
-	_mon_calls_on(0);
+	if (_mon_calls_on != NULL)
+		_mon_calls_on(0);
 	profiling = 0;
 	paused = 0;
 	unsampled = _mon_clock_unsampled();
@@ -488,7 +491,8 @@ fork_child(void)
 		_mon_stats_reset();
 		_mon_stacks_reset();
 		_mon_cells_fork();
-		_mon_calls_fork();
+		if (_mon_calls_fork != NULL)
+			_mon_calls_fork();
 		_mon_gone_reset();
 		_mon_snap_reset(_mon_snap_numbered(0));
 	} else if (classic)
@@ -533,7 +537,8 @@ _mon_life_thread_end(void)
 	_mon_term_inside();
 	_mon_clock_thread_end();
 	/* Its measured calls folded under a lock a writer takes. */
-	_mon_calls_thread_end();
+	if (_mon_calls_thread_end != NULL)
+		_mon_calls_thread_end();
 	_mon_term_outside();
 	_mon_cells_thread_end();
 }

@@ -234,12 +234,20 @@ void	_mon_cells_each(void (*)(void *, uintptr_t, uintptr_t, uint64_t),
 uint32_t _mon_cells_threads(void) _mon_hidden;
 uint32_t _mon_cells_tables(void) _mon_hidden;
 
-/* calls.c */
-void	_mon_calls_reset(void) _mon_hidden;
-void	_mon_calls_on(int) _mon_hidden;
-void	_mon_calls_fork(void) _mon_hidden;
-void	_mon_calls_thread_end(void) _mon_hidden;
-int	_mon_calls_collect(unsigned char **, size_t *, size_t *) _mon_hidden;
+/*
+ * calls.c: linked only where the program calls the hooks (built with
+ * -finstrument-functions), whose file brings in the constructor that
+ * starts such a program (crt/cygstart.c).  The lifecycle and the
+ * writer reach it by weak references, NULL in any other program: a
+ * reference of theirs would link the constructor into every program.
+ */
+#define _mon_weak	__attribute__((weak))
+void	_mon_calls_reset(void) _mon_hidden _mon_weak;
+void	_mon_calls_on(int) _mon_hidden _mon_weak;
+void	_mon_calls_fork(void) _mon_hidden _mon_weak;
+void	_mon_calls_thread_end(void) _mon_hidden _mon_weak;
+int	_mon_calls_collect(unsigned char **, size_t *, size_t *) _mon_hidden
+	    _mon_weak;
 
 /* crt/gmon.c */
 int	_mon_crt_started(void) _mon_hidden;

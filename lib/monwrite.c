@@ -252,7 +252,8 @@ build_ext(const struct _mon_out *d, struct ext *e)
 	/* The measured calls, as records, if any; read first, unlocked. */
 	calls = NULL;
 	callslen = callsmap = 0;
-	if (d->timed && _mon_calls_collect(&calls, &callslen, &callsmap) != 0)
+	if (d->timed && (_mon_calls_collect == NULL ||
+	    _mon_calls_collect(&calls, &callslen, &callsmap) != 0))
 		calls = NULL;
 	/* A part brings its own samples outside: those since the last. */
 	npc = d->run != NULL ? d->npcs : _mon_outside_count();
