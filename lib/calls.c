@@ -74,6 +74,11 @@
 #define HOT		__attribute__((no_instrument_function))
 #define COLD		__attribute__((no_instrument_function, noinline))
 #define INLINE		__attribute__((no_instrument_function, always_inline))
+/*
+ * Reading the instrumented function's frame for its return address
+ * reads memory a sanitizer poisons around the frame's locals.
+ */
+#define NOASAN		__attribute__((no_sanitize_address))
 
 /*
  * An arc's entry counts its calls and times; a function's only its
@@ -487,7 +492,7 @@ sync_thread(void)
  * frame (cfa) that holds it, within SCAN words; else cfa.  A callee's
  * return address lies below its caller's.
  */
-static inline INLINE uintptr_t
+static inline INLINE NOASAN uintptr_t
 ra_of(uintptr_t cfa, uintptr_t site)
 {
 	const uintptr_t *p;
@@ -559,7 +564,7 @@ tsc(void)
  * thread to set up, a handler inside a hook, frames to close, a first
  * call from a caller, the stack full, no TSC.  cfa: the hook's frame.
  */
-static COLD void
+static COLD NOASAN void
 enter_slow(uintptr_t fn, uintptr_t site, uintptr_t cfa)
 {
 	struct thr *t;
@@ -619,7 +624,7 @@ out:
  * return address where it was the last time, no frame to close.  No
  * lock, no call, nothing shared written.
  */
-_mon_public HOT void
+_mon_public HOT NOASAN void
 __cyg_profile_func_enter(void *fnp, void *sitep)
 {
 	struct thr *t;
