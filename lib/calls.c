@@ -286,6 +286,11 @@ ent_new(struct thr *t, uintptr_t a, uintptr_t b)
 	e->a = a;
 	e->b = b;
 	e->min = UINT64_MAX;
+	/*
+	 * A function's entry is made once per thread and profile: where a
+	 * filter is to decide once per function (PROFCALLS, a profiler's),
+	 * it sets ENT_OFF here, and the hooks leave the function be.
+	 */
 	atomic_store_explicit(&c->n, n + 1, memory_order_release);
 	k = slot(a, b, t->hmask);
 	while (t->hash[k] != NULL)
