@@ -84,6 +84,13 @@ monstartup(unsigned long lowpc, unsigned long highpc)
 	__monstartup(lowpc, highpc);
 }
 
+/* Has __monstartup run (gcrt1.o's call, or cygstart.c's)? */
+int
+_mon_crt_started(void)
+{
+	return buf != NULL;
+}
+
 /* Registered with atexit() by gcrt1.o: stop and write the profile. */
 _mon_public void
 _mcleanup(void)

@@ -235,6 +235,8 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 	if (!profiling) {
 		nblocks = 0;
 		_mon_cells_reset();
+		if (_mon_calls_reset != NULL)
+			_mon_calls_reset();
 		_mon_gone_reset();
 		_mon_snap_reset(parts);
 	}
@@ -257,6 +259,8 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 	profiling = 1;
 	classic = 0;
 	_mon_counting = 1;
+	if (_mon_calls_on != NULL)
+		_mon_calls_on(1);
 	leave();
 	return 0;
 }
@@ -347,6 +351,7 @@ write_profile(uint32_t unsampled)
 	d.nhist = curnhist;
 	d.scale = curscale;
 	d.unsampled = unsampled;
+	d.timed = 1;
 	(void)_mon_snap_put(&d, 0);
 	if (cells != NULL && celllen > 0)
 		_mon_unmap(cells, celllen);
@@ -381,6 +386,8 @@ _mon_life_stop(void)
 	if (!profiling)
 		goto unlock;
 	_mon_counting = 0;
+	if (_mon_calls_on != NULL)
+		_mon_calls_on(0);
 	profiling = 0;
 	paused = 0;
 	unsampled = _mon_clock_unsampled();
@@ -484,6 +491,8 @@ fork_child(void)
 		_mon_stats_reset();
 		_mon_stacks_reset();
 		_mon_cells_fork();
+		if (_mon_calls_fork != NULL)
+			_mon_calls_fork();
 		_mon_gone_reset();
 		_mon_snap_reset(_mon_snap_numbered(0));
 	} else if (classic)
@@ -527,6 +536,9 @@ _mon_life_thread_end(void)
 {
 	_mon_term_inside();
 	_mon_clock_thread_end();
+	/* Its measured calls folded under a lock a writer takes. */
+	if (_mon_calls_thread_end != NULL)
+		_mon_calls_thread_end();
 	_mon_term_outside();
 	_mon_cells_thread_end();
 }

@@ -14,6 +14,7 @@
  *	stacks.c	the sampled call stacks, distinct, with their samples
  *	arcsort.c	the merged arcs sorted, by callee then call site
  *	mcount.c	call-count tables by thread and CPU; mcount's slow path
+ *	calls.c		-finstrument-functions: each call's time measured
  *	x86_64/mcount_entry.S mcount and __fentry__: the fast path
  *	objects.c	the loaded objects: load bias, build-id, text range
  *	dlclose.c	dlclose: an unloaded library noted for the writer
@@ -242,6 +243,24 @@ void	_mon_cells_each(void (*)(void *, uintptr_t, uintptr_t, uint64_t),
 uint32_t _mon_cells_threads(void) _mon_hidden;
 uint32_t _mon_cells_tables(void) _mon_hidden;
 
+/*
+ * calls.c: linked only where the program calls the hooks (built with
+ * -finstrument-functions), whose file brings in the constructor that
+ * starts such a program (crt/cygstart.c).  The lifecycle and the
+ * writer reach it by weak references, NULL in any other program: a
+ * reference of theirs would link the constructor into every program.
+ */
+#define _mon_weak	__attribute__((weak))
+void	_mon_calls_reset(void) _mon_hidden _mon_weak;
+void	_mon_calls_on(int) _mon_hidden _mon_weak;
+void	_mon_calls_fork(void) _mon_hidden _mon_weak;
+void	_mon_calls_thread_end(void) _mon_hidden _mon_weak;
+int	_mon_calls_collect(unsigned char **, size_t *, size_t *) _mon_hidden
+	    _mon_weak;
+
+/* crt/gmon.c */
+int	_mon_crt_started(void) _mon_hidden;
+
 /* base.c: counts by key (a byte string), in mmap'd memory. */
 struct _mon_keys {
 	unsigned char	*arena;		/* the entries, one after another */
@@ -280,6 +299,7 @@ struct _mon_out {
 	int			 noreplace;	/* fail (EEXIST) where taken */
 	int			 running;	/* a snapshot: the program's
 						   actions are not touched */
+	int			 timed;		/* with the measured calls */
 };
 int	_mon_write(const char *, const struct _mon_out *) _mon_hidden;
 void	_mon_run_fill(struct monx_run *, const struct _mon_out *) _mon_hidden;

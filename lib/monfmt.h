@@ -58,6 +58,8 @@ struct monx_rec {
 #define MONX_R_SELF	5		/* struct monx_range: libmon's code */
 #define MONX_R_ARCS	6		/* struct monx_arc[]: calls per arc */
 #define MONX_R_STACKS	7		/* struct monx_stack, pcs, repeated */
+#define MONX_R_CLOCKS	8		/* struct monx_clocks: measured calls */
+#define MONX_R_TIMED	9		/* struct monx_timed[]: their times */
 #define MONX_R_JIT	10		/* struct monx_jithead, then entries */
 
 /* Clocks that drove the histogram (monx_run.clock). */
@@ -200,6 +202,68 @@ struct monx_jit {
 struct monx_pc {
 	uint64_t	pc;		/* run-time address */
 	uint64_t	count;		/* samples there */
+};
+
+/*
+ * Calls timed one by one: code compiled with -finstrument-functions
+ * (lib/calls.c).  A CLOCKS record says how ticks become time and what
+ * was not timed; a TIMED record, after it, holds the functions and the
+ * caller-to-callee arcs.  Both are in a whole profile and in the last
+ * part of a run in parts, for the whole run; in no other part.
+ *
+ * Ticks are seconds * (ns1 - ns0) / (tick1 - tick0) / 1e9: tick and
+ * CLOCK_MONOTONIC read together at the start and at the write.  With
+ * MONX_TK_MONO the ticks are nanoseconds.  The times are wall time:
+ * a call blocked, or its thread preempted, counts.
+ */
+#define MONX_TK_TSC	0		/* the CPU's invariant time-stamp counter */
+#define MONX_TK_MONO	1		/* CLOCK_MONOTONIC, in ns */
+
+struct monx_clocks {
+	uint32_t	clock;		/* MONX_TK_* */
+	uint32_t	depth;		/* frames a thread's stack holds */
+	uint64_t	tick0;		/* tick and CLOCK_MONOTONIC ns */
+	uint64_t	ns0;		/* at the start */
+	uint64_t	tick1;		/* and when the file was written */
+	uint64_t	ns1;
+	uint64_t	missed;		/* calls in a signal handler that
+					   interrupted a hook: not timed */
+	uint64_t	unwound;	/* frames closed by an unwind
+					   (longjmp, exception, thread exit) */
+	uint64_t	unmatched;	/* exits with no frame: ignored */
+	uint64_t	deep;		/* calls beyond depth: not timed */
+	uint64_t	nomem;		/* calls not timed: no memory */
+	uint32_t	threads;	/* threads that timed calls */
+	uint32_t	pad;
+};
+
+#define MONX_TM_FUNC	1		/* a function: caller 0 */
+#define MONX_TM_ARC	2		/* an arc caller -> callee */
+
+/*
+ * One function, or one arc, of the timed calls; addresses are run-time
+ * function entries (an arc's caller 0: the first timed call of its
+ * thread's stack).  calls counts the calls made (entered), open the
+ * calls still running at the write -- counted with their time so far;
+ * one made before the profile started (in a fork child, the caller of
+ * fork()) is open but not among the calls -- and unwound those closed
+ * by an unwind, with their time until then.
+ * incl is the time from enter to exit of the outermost calls only: a
+ * recursive call's time is in its outermost caller's once.  self is
+ * incl less the callees' time, every frame's.  min and max are the
+ * shortest and longest whole call (0 if none was whole).  Ticks.
+ */
+struct monx_timed {
+	uint32_t	kind;		/* MONX_TM_* */
+	uint32_t	open;
+	uint64_t	callee;
+	uint64_t	caller;
+	uint64_t	calls;
+	uint64_t	incl;
+	uint64_t	self;
+	uint64_t	min;
+	uint64_t	max;
+	uint64_t	unwound;
 };
 
 #endif /* !_MONFMT_H */

@@ -247,10 +247,17 @@ build_ext(const struct _mon_out *d, struct ext *e)
 	struct monx_head head;
 	struct monx_run run;
 	struct monx_pc pc;
-	unsigned char *p;
-	size_t cap, len, nobj, npc, arclen, stacklen, jitlen;
+	unsigned char *p, *calls;
+	size_t cap, len, nobj, npc, arclen, stacklen, callslen, callsmap;
+	size_t jitlen;
 
 	memset(e, 0, sizeof(*e));
+	/* The measured calls, as records, if any; read first, unlocked. */
+	calls = NULL;
+	callslen = callsmap = 0;
+	if (d->timed && (_mon_calls_collect == NULL ||
+	    _mon_calls_collect(&calls, &callslen, &callsmap) != 0))
+		calls = NULL;
 	/* A part brings its own samples outside: those since the last. */
 	npc = d->run != NULL ? d->npcs : _mon_outside_count();
 	nobj = _mon_objects(NULL, 0, unloaded);
@@ -265,6 +272,9 @@ build_ext(const struct _mon_out *d, struct ext *e)
 	if (cap + arclen + stacklen > MONX_MAXLEN)
 		stacklen = 0;
 	cap += stacklen;
+	if (cap + arclen + callslen > MONX_MAXLEN)
+		callslen = 0;
+	cap += callslen;
 	/*
 	 * Names of generated code: all so far, in every part, as many as
 	 * the limit leaves room for (the others counted as dropped).
@@ -276,8 +286,10 @@ build_ext(const struct _mon_out *d, struct ext *e)
 	else if (jitlen > MONX_MAXLEN - cap - arclen - sizeof(struct monx_rec))
 		jitlen = MONX_MAXLEN - cap - arclen - sizeof(struct monx_rec);
 	cap += jitlen + sizeof(struct monx_rec);
-	if ((p = _mon_map(cap)) == NULL)
+	if ((p = _mon_map(cap)) == NULL) {
+		_mon_unmap(calls, callsmap);
 		return -1;
+	}
 	len = sizeof(head);
 
 	if (d->run != NULL)
@@ -286,6 +298,11 @@ build_ext(const struct _mon_out *d, struct ext *e)
 		_mon_run_fill(&run, d);
 	run.arcs = arclen > 0 || d->ncells == 0;
 	len += rec(p + len, MONX_R_RUN, &run, sizeof(run));
+	if (calls != NULL) {
+		memcpy(p + len, calls, callslen);
+		len += callslen;
+		_mon_unmap(calls, callsmap);
+	}
 	if (stacklen > 0) {
 		/* With the clock running (a part), new ones wait for the next. */
 		struct monx_rec r = { MONX_R_STACKS, 0 };

@@ -341,6 +341,8 @@ _mon_snap_write(const struct hdr *h, WORD *hist, size_t nhist,
 	d.pcs = c.pcd;
 	d.npcs = c.npcd;
 	d.running = !last;
+	/* The measured calls are the whole run's: in the last part only. */
+	d.timed = last != 0;
 	if ((r = _mon_snap_put(&d, n)) == 0) {
 		cut_commit(&c, &now, end);
 		nparts = n;

@@ -44,6 +44,9 @@ struct otab {
 	struct entry	*ents;		/* NULL once the rows are made */
 	size_t		 nents;
 	size_t		*rowid;		/* each entry's row, or ROW_NONE */
+	double		*tincl;		/* each entry's measured inclusive
+					   seconds (TIMED), or NULL: none */
+	uint64_t	*tcalls;	/* and its measured calls */
 	size_t		 selfent;	/* libmon's entry, or SIZE_MAX */
 	uint32_t	*upidx;		/* lookup's index (attrib.c), */
 	size_t		 nupidx;	/* its buckets, */

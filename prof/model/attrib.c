@@ -320,6 +320,41 @@ attribute_places(struct attr *a)
 	}
 }
 
+/*
+ * The calls timed one by one (-finstrument-functions): each function's
+ * measured inclusive time and calls to its entry, which has a row for
+ * them, with those calls where mcount counted none.
+ */
+static void
+attribute_timed(struct attr *a)
+{
+	const struct ptimed *pt;
+	struct otab *t;
+	size_t i, k, n;
+
+	for (i = 0; i < a->p->ntimed; i++) {
+		pt = &a->p->timed[i];
+		if ((t = otab(a, pt->obj)) == NULL ||
+		    (k = lookup(t, pt->addr)) == SIZE_MAX ||
+		    t->st.funcs[k].folded ||
+		    (n = t->st.funcs[k].entry) == SIZE_MAX || n == t->selfent)
+			continue;
+		if (t->tincl == NULL) {
+			t->tincl = xcalloc(t->nents + 1, sizeof(*t->tincl));
+			t->tcalls = xcalloc(t->nents + 1, sizeof(*t->tcalls));
+		}
+		t->tincl[n] += pt->incl;
+		t->tcalls[n] += pt->calls;
+		t->ents[n].graph = 1;
+	}
+	for (i = 0; i < a->r->ntabs; i++) {
+		t = &a->tabs[i];
+		for (n = 0; t->tcalls != NULL && n < t->nents; n++)
+			if (t->ents[n].calls == 0)
+				t->ents[n].calls = t->tcalls[n];
+	}
+}
+
 /* --- the call graph's places, as rows ------------------------------ */
 
 #define ROW_SELF	(SIZE_MAX - 1)	/* a frame in libmon's code */
@@ -878,6 +913,7 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	hist = attribute_hist(&a);
 	r->attributed = r->histattr;
 	attribute_places(&a);
+	attribute_timed(&a);
 	if (!keeps_counts(o))
 		profile_drop_cells(p);
 	graph_mark(&a);
@@ -911,6 +947,7 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	r->outside = p->outraw;
 	r->total = hist + p->wout + p->wlost + p->wkernel + r->unsampled;
 	r->period = p->period;
+	r->wall = (double)p->sum.wall_ns / 1e9;
 	if (wants_graph(o))
 		graph_reconcile(r);
 	*st = a.tabs[OBJ_MAIN].st;

@@ -254,6 +254,10 @@ drop_entries(struct attr *a)
 	for (i = 0; i < a->r->ntabs; i++) {
 		free(a->tabs[i].ents);
 		a->tabs[i].ents = NULL;
+		free(a->tabs[i].tincl);
+		a->tabs[i].tincl = NULL;
+		free(a->tabs[i].tcalls);
+		a->tabs[i].tcalls = NULL;
 	}
 }
 

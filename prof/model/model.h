@@ -46,6 +46,8 @@ struct row {
 	int		 kernel;	/* the kernel's or the unsampled row:
 					   no function; what no stack holds
 					   of it is a root of its own */
+	int		 timed;		/* its calls were timed one by one */
+	double		 measured;	/* then their inclusive seconds */
 };
 
 /*
@@ -151,6 +153,9 @@ struct report {
 	uint64_t	 outside;	/* outside it, counted */
 	uint64_t	 calltotal;
 	uint64_t	 callsunmatched;
+	size_t		 ntimed;	/* rows with measured calls */
+	double		 wall;		/* the run's wall time, seconds; 0:
+					   unknown */
 	size_t		 cellscalled;	/* cells (by place) with calls */
 	size_t		 cellsnamed;	/* of which given to a function */
 	size_t		 qualified;	/* main-program functions */

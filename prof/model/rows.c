@@ -283,6 +283,12 @@ entry_rows(struct attr *a, size_t *cap)
 			w = new_row(a->r, cap);
 			entry_row(a, i, e, w);
 			w->graphonly = !shown;
+			if (t->tcalls != NULL && (t->tcalls[k] > 0 ||
+			    t->tincl[k] > 0)) {
+				w->timed = 1;
+				w->measured = t->tincl[k];
+				a->r->ntimed++;
+			}
 			t->rowid[k] = w->id;
 			if (slot != NULL)
 				*slot = (size_t)(w - a->r->rows) + 1;

@@ -70,6 +70,8 @@ static const struct report *sortrep;
 static double
 incl_of(const struct row *w)
 {
+	if (w->timed && sortrep->period > 0)
+		return w->measured / sortrep->period;
 	if (sortrep->g.sampled)
 		return graph_incl(sortrep, w);
 	return graph_rowest(sortrep, w);

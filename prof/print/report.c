@@ -21,7 +21,9 @@
  * time measured from the stacks as model/reconcile.c made them hold the
  * rows' samples, never less than a row's own and the same the exports
  * give; or with -e gprof's estimate where there are no stacks, or a
- * dash -- never a figure made up.
+ * dash -- never a figure made up.  A function whose calls were timed
+ * one by one (-finstrument-functions) shows that time instead, marked
+ * with a * after Inclsecs.
  * Rows only the call graph needed (no time, no calls of their own, as
  * main) are printed only then.
  *
@@ -120,11 +122,25 @@ fig_width(int w, int prec, double v)
 static double
 incl_of(const struct report *r, const struct opts *o, const struct row *w)
 {
+	if (w->timed && r->period > 0)
+		return w->measured / r->period;
 	if (r->g.sampled)
 		return graph_incl(r, w);
 	if (o->estimate && r->g.estimated)
 		return graph_rowest(r, w);
 	return -1;
+}
+
+/*
+ * -i's share for a row: of the samples; a measured row's, of the run's
+ * wall time, its measure.
+ */
+static double
+incl_pct(const struct report *r, const struct row *w, double v, double pct)
+{
+	if (w->timed && r->wall > 0)
+		return 100.0 * w->measured / r->wall;
+	return v * pct;
 }
 
 /* The widths the rows printed need, pct being 100 / the total. */
@@ -153,7 +169,8 @@ widths(const struct report *r, const struct opts *o, double pct,
 		k->secs = fig_width(k->secs, 2, secs);
 		k->cum = fig_width(k->cum, 2, cum);
 		if (o->incl && (v = incl_of(r, o, w)) >= 0) {
-			k->ipct = fig_width(k->ipct, 1, v * pct);
+			k->ipct = fig_width(k->ipct, 1,
+			    incl_pct(r, w, v, pct));
 			k->isecs = fig_width(k->isecs, 2, v * r->period);
 		}
 		if (w->calls > 0) {
@@ -197,11 +214,13 @@ print_incl(const struct report *r, const struct opts *o, const struct row *w,
 {
 	double v;
 
-	if ((v = incl_of(r, o, w)) < 0) {
+	if ((v = incl_of(r, o, w)) < 0)
 		printf("%*s%*s", k->ipct, "-", k->isecs, "-");
-		return;
-	}
-	printf("%*.1f%*.2f", k->ipct, v * pct, k->isecs, v * r->period);
+	else
+		printf("%*.1f%*.2f", k->ipct, incl_pct(r, w, v, pct),
+		    k->isecs, v * r->period);
+	if (r->ntimed > 0)
+		putchar(w->timed ? '*' : ' ');
 }
 
 static void
@@ -283,6 +302,10 @@ print_incl_source(const struct report *r, const struct opts *o)
 	else
 		printf("\ninclusive time: unavailable, the files hold no "
 		    "stacks (-e estimates it from the arcs)\n");
+	if (r->ntimed > 0)
+		printf("* measured: each call timed (-finstrument-functions), "
+		    "%zu functions; wall time, %%Incl of the run's %.2f s; "
+		    "recursion counted once\n", r->ntimed, r->wall);
 }
 
 /* Sort and print the rows of r on stdout. */
@@ -307,7 +330,8 @@ report_print(struct report *r, const struct opts *o)
 		printf("%*s%*s%*s", k.pct, "%Time", k.secs, "Seconds", k.cum,
 		    "Cumsecs");
 		if (o->incl)
-			printf("%*s%*s", k.ipct, "%Incl", k.isecs, "Inclsecs");
+			printf("%*s%*s%s", k.ipct, "%Incl", k.isecs,
+			    "Inclsecs", r->ntimed > 0 ? " " : "");
 		printf("%*s%*s  Name\n", k.calls, "#Calls", 12 + k.msec,
 		    "msec/call");
 	}
@@ -592,6 +616,22 @@ leaves_against_self(const struct report *r)
  * The arcs and stacks the files held, and what checking them against
  * each other and against the counts found.
  */
+/* The calls timed one by one, and those that were not. */
+static void
+stats_timed(const struct report *r, const struct profile *p)
+{
+	const struct monx_clocks *c = &p->tclocks;
+
+	if (p->timedfiles == 0)
+		return;
+	fprintf(stderr, "measured: %zu functions timed call by call in %"
+	    PRIu32 " threads; %" PRIu64 " calls closed by an unwind, %"
+	    PRIu64 " returns with no call, %" PRIu64 " hooks missed in "
+	    "signal handlers, %" PRIu64 " calls too deep and %" PRIu64
+	    " without memory not timed\n", r->ntimed, c->threads, c->unwound,
+	    c->unmatched, c->missed, c->deep, c->nomem);
+}
+
 static void
 stats_graph(const struct report *r, const struct profile *p)
 {
@@ -690,4 +730,5 @@ report_stats(const struct report *r, const struct profile *p,
 		stats_objects(r, p);
 	stats_maps(r, p);
 	stats_graph(r, p);
+	stats_timed(r, p);
 }

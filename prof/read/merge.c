@@ -412,6 +412,47 @@ merge_arcs(struct profile *p, struct mfile *f)
 	}
 }
 
+/*
+ * The file's timed functions, placed at their entries, in seconds by
+ * its CLOCKS pairs.  Arcs are left for the call graph to come.
+ */
+static void
+merge_timed(struct profile *p, const struct mfile *f)
+{
+	struct monx_timed m;
+	struct place pl;
+	struct ptimed *t;
+	double s;
+	size_t i;
+
+	if (!f->hasclocks)
+		return;
+	p->timedfiles++;
+	p->tclocks.missed += f->clocks.missed;
+	p->tclocks.unwound += f->clocks.unwound;
+	p->tclocks.unmatched += f->clocks.unmatched;
+	p->tclocks.deep += f->clocks.deep;
+	p->tclocks.nomem += f->clocks.nomem;
+	p->tclocks.threads += f->clocks.threads;
+	s = (double)(f->clocks.ns1 - f->clocks.ns0) /
+	    (double)(f->clocks.tick1 - f->clocks.tick0) / 1e9;
+	p->timed = xgrow(p->timed, &p->timedcap, p->ntimed, f->ntimed,
+	    sizeof(*p->timed));
+	for (i = 0; i < f->ntimed; i++) {
+		memcpy(&m, f->timed + i * sizeof(m), sizeof(m));
+		if (m.kind != MONX_TM_FUNC)
+			continue;
+		(void)place(f, m.callee, &pl);
+		t = &p->timed[p->ntimed++];
+		t->obj = pl.obj;
+		t->addr = pl.addr;
+		t->calls = m.calls;
+		t->open = m.open;
+		t->incl = (double)m.incl * s;
+		t->self = (double)m.self * s;
+	}
+}
+
 /* One stack of a checked record, at *off, placed and appended. */
 static void
 merge_stack(struct profile *p, struct mfile *f, const unsigned char *rp,
@@ -558,6 +599,7 @@ profile_add(struct profile *p, const char *name, unsigned char *buf,
 	merge_counts(p, &f);
 	merge_arcs(p, &f);
 	merge_stacks(p, &f);
+	merge_timed(p, &f);
 	note_self(p, &f);
 	note_id(p, &f);
 	warn_objects(&f);
@@ -758,6 +800,7 @@ profile_free(struct profile *p)
 	free(p->objs);
 	free(p->objhash);
 	free(p->ids);
+	free(p->timed);
 	free(p->bins);
 	free(p->cells);
 	free(p->pcs);

@@ -65,6 +65,10 @@ struct mfile {
 	size_t			 narcs, arccap;
 	struct stkrec		*stks;
 	size_t			 nstks, stkcap;
+	int			 hasclocks;
+	struct monx_clocks	 clocks;
+	const unsigned char	*timed;		/* TIMED entries, in ext */
+	size_t			 ntimed;
 	uint64_t		 stkframes;	/* pcs in them */
 	double			 period;	/* seconds a sample of its own */
 	double			 weight;	/* that over profile.period */

@@ -334,6 +334,22 @@ parse_record(struct mfile *f, uint32_t type, const unsigned char *p,
 		return f->quiet ? 0 : parse_stacks(f, p, len);
 	case MONX_R_JIT:
 		return f->quiet ? 0 : parse_jit(f, p, len);
+	case MONX_R_CLOCKS:
+		if (len < sizeof(f->clocks))
+			return f->why = improper, -1;
+		memcpy(&f->clocks, p, sizeof(f->clocks));
+		if (f->clocks.tick1 <= f->clocks.tick0 ||
+		    f->clocks.ns1 <= f->clocks.ns0)
+			return f->why = improper, -1;
+		f->hasclocks = 1;
+		return 0;
+	case MONX_R_TIMED:
+		if (!f->hasclocks || f->timed != NULL ||
+		    len % sizeof(struct monx_timed) != 0)
+			return f->why = improper, -1;
+		f->timed = p;
+		f->ntimed = len / sizeof(struct monx_timed);
+		return 0;
 	default:
 		return 0;	/* a newer writer's record: not ours */
 	}

@@ -113,6 +113,19 @@ struct pstack {
 					   frames called (MONX_STK_KERNEL) */
 };
 
+/*
+ * A function's calls timed one by one (-finstrument-functions, the
+ * TIMED records), placed at its entry; seconds of wall time.
+ */
+struct ptimed {
+	size_t		 obj;
+	uint64_t	 addr;
+	uint64_t	 calls;
+	uint64_t	 open;		/* running when the file was written */
+	double		 incl;		/* outermost calls only */
+	double		 self;
+};
+
 /* How the files of a profile dealt with time in the kernel. */
 enum kmode { K_SAMPLED, K_APART, K_CALLSITE, K_SPREAD, K_CLASSIC, K_NMODES };
 
@@ -211,6 +224,10 @@ struct profile {
 	int		 stacksover;	/* a file's held more, warned */
 	uint32_t	 stackmax;	/* the largest stack_limit */
 	uint32_t	 stackmin;	/* the smallest; 0 before the first */
+	struct ptimed	*timed;		/* by file, unsorted */
+	size_t		 ntimed, timedcap;
+	size_t		 timedfiles;	/* files with TIMED records */
+	struct monx_clocks tclocks;	/* their counters summed */
 };
 
 /* One function symbol, as elfsym.c keeps it. */

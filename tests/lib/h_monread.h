@@ -56,6 +56,10 @@ struct mon_file {
 	size_t		 narcs;
 	unsigned char	*stacks;	/* MONX_R_STACKS bodies, joined */
 	size_t		 stacklen;
+	int		 has_clocks;
+	struct monx_clocks clocks;
+	struct monx_timed *timed;	/* MONX_R_TIMED, after CLOCKS */
+	size_t		 ntimed;
 	unsigned int	 nunknown;	/* records of types we do not know */
 };
 
@@ -79,6 +83,7 @@ mon_free(struct mon_file *m)
 	free(m->pcs);
 	free(m->arcs);
 	free(m->stacks);
+	free(m->timed);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -233,6 +238,33 @@ mon_parse_ext(struct mon_file *m, const unsigned char *ext, size_t n,
 			if (mon_parse_stacks(m, ext + off, r.len, why,
 			    whylen) != 0)
 				return -1;
+			break;
+		case MONX_R_CLOCKS:
+			if (m->has_clocks || r.len != sizeof(m->clocks))
+				return mon_fail(why, whylen,
+				    "bad CLOCKS record");
+			memcpy(&m->clocks, ext + off, sizeof(m->clocks));
+			if (m->clocks.tick1 <= m->clocks.tick0 ||
+			    m->clocks.ns1 <= m->clocks.ns0)
+				return mon_fail(why, whylen,
+				    "CLOCKS record: time runs backwards");
+			m->has_clocks = 1;
+			break;
+		case MONX_R_TIMED:
+			if (!m->has_clocks || m->timed != NULL || r.len == 0 ||
+			    r.len % sizeof(struct monx_timed) != 0)
+				return mon_fail(why, whylen, "bad TIMED record");
+			m->ntimed = r.len / sizeof(struct monx_timed);
+			if ((m->timed = malloc(r.len)) == NULL)
+				return mon_fail(why, whylen, "out of memory");
+			memcpy(m->timed, ext + off, r.len);
+			for (i = 0; i < m->ntimed; i++)
+				if ((m->timed[i].kind != MONX_TM_FUNC &&
+				    m->timed[i].kind != MONX_TM_ARC) ||
+				    m->timed[i].callee == 0 ||
+				    m->timed[i].min > m->timed[i].max)
+					return mon_fail(why, whylen,
+					    "bad TIMED entry");
 			break;
 		default:
 			m->nunknown++;

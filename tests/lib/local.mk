@@ -48,3 +48,17 @@ $(LT)/h_arcs: $(LT)/arcs.c $(LT)/arcs.gen.o lib/libmon.a $(HDRS) \
     $(LT)/local.mk
 	$(CC) $(PFLAG) $(TEST_CFLAGS) -fno-inline -o $@ $< $(LT)/arcs.gen.o \
 	    lib/libmon.a -lpthread
+
+# calls_test's helpers: cyg.c built with -finstrument-functions, not -p
+# (libmon starts itself), with -p as well (started once), and by clang.
+VARIANTS += $(LT)/h_cyg $(LT)/h_cyg_p $(LT)/h_cyg_clang
+
+$(LT)/h_cyg: $(LT)/cyg.c lib/libmon.a $(HDRS) $(LT)/local.mk
+	$(CC) -finstrument-functions $(TEST_CFLAGS) -o $@ $< lib/libmon.a \
+	    -lpthread
+$(LT)/h_cyg_p: $(LT)/cyg.c lib/libmon.a $(HDRS) $(LT)/local.mk
+	$(CC) $(PFLAG) -finstrument-functions $(TEST_CFLAGS) -o $@ $< \
+	    lib/libmon.a -lpthread
+$(LT)/h_cyg_clang: $(LT)/cyg.c lib/libmon.a $(HDRS) $(LT)/local.mk
+	$(CLANG) -finstrument-functions $(TEST_CFLAGS) -gdwarf-4 -o $@ $< \
+	    lib/libmon.a -lpthread

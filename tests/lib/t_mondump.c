@@ -12,6 +12,10 @@
  *	pc 0xPC COUNT			one per sample outside the histogram
  *	arc 0xFROM 0xSELF COUNT		one per arc, in the file's order
  *	stack COUNT FLAGS 0xPC,0xPC...	one per stack, innermost pc first
+ *	clocks.FIELD VALUE		one line per field of CLOCKS
+ *	timed KIND 0xCALLER 0xCALLEE CALLS INCL SELF MIN MAX OPEN UNWOUND
+ *					one per TIMED entry (KIND func or
+ *					arc), the times in ns
  *
  * A file that is not exactly what the runtime writes (see h_monread.h)
  * is an error: one line on stderr and exit status 1.
@@ -90,6 +94,41 @@ stacks(const unsigned char *p, size_t len)
 }
 
 static void
+clocks(const struct monx_clocks *c)
+{
+	printf("clocks.clock %" PRIu32 "\n", c->clock);
+	printf("clocks.depth %" PRIu32 "\n", c->depth);
+	printf("clocks.threads %" PRIu32 "\n", c->threads);
+	printf("clocks.ticks %" PRIu64 "\n", c->tick1 - c->tick0);
+	printf("clocks.ns %" PRIu64 "\n", c->ns1 - c->ns0);
+	printf("clocks.missed %" PRIu64 "\n", c->missed);
+	printf("clocks.unwound %" PRIu64 "\n", c->unwound);
+	printf("clocks.unmatched %" PRIu64 "\n", c->unmatched);
+	printf("clocks.deep %" PRIu64 "\n", c->deep);
+	printf("clocks.nomem %" PRIu64 "\n", c->nomem);
+}
+
+/* The timed entries, their ticks in ns by the CLOCKS pairs. */
+static void
+timed(const struct mon_file *m)
+{
+	const struct monx_timed *t;
+	double f;
+	size_t i;
+
+	f = (double)(m->clocks.ns1 - m->clocks.ns0) /
+	    (double)(m->clocks.tick1 - m->clocks.tick0);
+	for (i = 0; i < m->ntimed; i++) {
+		t = &m->timed[i];
+		printf("timed %s %#" PRIx64 " %#" PRIx64 " %" PRIu64
+		    " %.0f %.0f %.0f %.0f %" PRIu32 " %" PRIu64 "\n",
+		    t->kind == MONX_TM_FUNC ? "func" : "arc", t->caller,
+		    t->callee, t->calls, t->incl * f, t->self * f,
+		    t->min * f, t->max * f, t->open, t->unwound);
+	}
+}
+
+static void
 dump(const struct mon_file *m)
 {
 	uint64_t sum;
@@ -129,6 +168,10 @@ dump(const struct mon_file *m)
 		printf("arc %#" PRIx64 " %#" PRIx64 " %" PRIu64 "\n",
 		    m->arcs[i].frompc, m->arcs[i].selfpc, m->arcs[i].count);
 	stacks(m->stacks, m->stacklen);
+	if (m->has_clocks) {
+		clocks(&m->clocks);
+		timed(m);
+	}
 }
 
 int

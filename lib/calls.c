@@ -1,0 +1,1112 @@
+/*
+ * calls.c -- the time of every call, measured, for code compiled with
+ * -finstrument-functions: __cyg_profile_func_enter and _exit.
+ *
+ * The compiler calls enter(fn, site) as fn starts and exit(fn, site) as
+ * it returns.  Each thread keeps a shadow stack of the calls it is in
+ * and a table of what they cost, both its own: the hooks take no lock
+ * and write nothing another thread writes.
+ *
+ *	cur (per thread)
+ *	  |
+ *	  v
+ *	struct thr --frames--> [frame 0][frame 1]...[frame depth-1]  DEPTH
+ *	  |                         fn, site, ra, t0, child, fe, ae, last
+ *	  +--hash--> [ent *] open addressing, owner-only, load <= 1/2
+ *	  +--chunks--> [ent ent ent ... CHUNK] -> [ent ...] -> ...
+ *	                function entries (fn, FNKEY) and arc entries
+ *	                (callee, caller): calls, inclusive, self, min, max
+ *
+ * Entries never move once made, so frames and arcs point at them; the
+ * hash that finds them is the owner's alone and is remade larger, the
+ * old one unmapped, as it fills.  A frame remembers the arc of its
+ * latest callee (last), and an arc its callee's function entry (fe): a
+ * call made again from the same caller finds both entries with one
+ * compare.
+ *
+ * Time: the TSC where the CPU's is invariant, else CLOCK_MONOTONIC
+ * through the vDSO -- wall time either way.  A call's inclusive time is
+ * from its enter to its exit; its self time is that less its callees'
+ * inclusive times.  A function on the stack more than once (recursion)
+ * adds its inclusive time only as its outermost frame closes, and an
+ * arc likewise; self time is added by every frame.  The calls are
+ * counted at enter.
+ *
+ * Frames that an unwind skipped (longjmp, an exception, swapcontext)
+ * are found by where their return addresses lie (ra): a live caller's
+ * lies above its callee's.  Entering, frames whose ra is at or below
+ * the new call's are gone; leaving, frames whose ra is below the exit
+ * hook's own frame are.  Either way they are closed with their time so
+ * far and counted as unwound.  A function the compiler inlined shares
+ * its caller's ra and site, and stays on.
+ *
+ * A signal handler that runs instrumented code pushes its calls on the
+ * same stack, above the interrupted function; a hook entered while a
+ * hook of the same thread runs (busy) records nothing and is counted as
+ * missed.  A thread that ends folds its table into the process's (proc,
+ * under foldlock, never on the hot path) and leaves its memory to the
+ * next thread.  The writer reads every thread's table and stack as they
+ * stand, under foldlock, and counts the frames still open with their
+ * time so far.  Nothing here calls malloc; errno is left as it was.
+ */
+#include <cpuid.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+#include <x86intrin.h>
+
+#include "mon_private.h"
+
+#define DEPTH		4096		/* frames a thread's stack holds */
+#define CHUNK		1024		/* entries a chunk holds */
+#define HASH0		1024		/* slots of a thread's first hash */
+#define SCAN		64		/* words searched for the return
+					   address above the hook's frame */
+#define FNKEY		(~(uintptr_t)0)	/* caller key of a function entry */
+#define ENT_OFF		1u		/* not timed (for a filter to set) */
+#define NOGEN		UINT32_MAX	/* a thread in no profile */
+
+#define NOINST		__attribute__((no_instrument_function))
+#define HOT		__attribute__((no_instrument_function))
+#define COLD		__attribute__((no_instrument_function, noinline))
+#define INLINE		__attribute__((no_instrument_function, always_inline))
+/*
+ * Reading the instrumented function's frame for its return address
+ * reads memory a sanitizer poisons around the frame's locals.
+ */
+#define NOASAN		__attribute__((no_sanitize_address))
+
+/*
+ * An arc's entry counts its calls and times; a function's only its
+ * frames open and its inclusive time, which recursion keeps from being
+ * the sum of its arcs'.  The rest of a function's -- calls, self time,
+ * shortest, longest, unwound -- is its arcs' summed by the writer: two
+ * fewer counts to keep a call.
+ */
+struct ent {
+	uintptr_t	 a;		/* the callee */
+	uintptr_t	 b;		/* its caller, 0 for none; FNKEY */
+	struct ent	*fe;		/* an arc's: the callee's entry */
+	uint64_t	 calls;
+	uint64_t	 incl;		/* ticks, outermost frames only */
+	uint64_t	 self;
+	uint64_t	 min, max;	/* of a whole call; min ~0: none */
+	uint32_t	 active;	/* its frames open */
+	uint32_t	 unwound;	/* its calls an unwind closed */
+	uint32_t	 flags;		/* a function's: ENT_OFF */
+	uint32_t	 raoff;		/* a function's: its return address
+					   from the enter hook's frame, 0:
+					   not known */
+};
+
+struct chunk {
+	struct chunk	*next;
+	_Atomic uint32_t n;		/* entries made, published last */
+	struct ent	 e[CHUNK];
+};
+
+struct frame {
+	uintptr_t	 fn;
+	uintptr_t	 site;
+	uintptr_t	 ra;		/* where fn's return address lies */
+	uint64_t	 t0;		/* the start's tick: carried over it */
+	uint64_t	 child;		/* ticks in its callees */
+	struct ent	*fe, *ae;	/* its function's and its arc's */
+	struct ent	*last;		/* the arc of its latest callee */
+};
+
+/* The counters of what was not timed as a whole call. */
+struct lost {
+	uint64_t	 missed;	/* a hook inside a hook: a handler */
+	uint64_t	 unwound;	/* frames an unwind closed */
+	uint64_t	 unmatched;	/* exits of no frame */
+	uint64_t	 deep;		/* calls beyond DEPTH */
+	uint64_t	 nomem;		/* calls with no entry to go to */
+};
+
+struct thr {
+	struct thr		*next;		/* every thread's, ever */
+	_Atomic pid_t		 owner;		/* 0: free */
+	_Atomic uint32_t	 gen;		/* the profile it counts in */
+	volatile sig_atomic_t	 busy;
+	_Atomic uint32_t	 depth;		/* frames in use */
+	uint32_t		 over;		/* calls open and untimed above */
+	struct frame		*frames;
+	struct ent		*rootlast;	/* arc of the last call at depth 0 */
+	struct ent		**hash;
+	size_t			 hmask;		/* slots - 1 */
+	size_t			 nent;
+	struct chunk		*chunks;	/* the first */
+	struct chunk		*fill;		/* the one entries go to */
+	struct lost		 lost;
+};
+
+/* The process's: the tables of the threads that ended, summed. */
+struct sum {
+	struct monx_timed	 m;
+	uint64_t		 mark;		/* the writer's: a stack seen */
+};
+struct sumtab {
+	struct sum		*s;
+	size_t			 mask;		/* slots - 1, or 0 without */
+	size_t			 n;
+};
+
+static struct thr	 none = { .gen = NOGEN };	/* not set up */
+static struct thr	 gone = { .gen = NOGEN };	/* ended: never again */
+static __thread struct thr *cur __attribute__((tls_model("initial-exec"))) =
+    &none;
+static __thread volatile sig_atomic_t setting
+    __attribute__((tls_model("initial-exec")));
+
+static _Atomic(struct thr *) thrs;		/* the list of them all */
+static _Atomic uint32_t	 rungen;		/* 0: not timing; else lastgen */
+static uint32_t		 lastgen;		/* the profile's generation */
+static int		 usetsc = -1;		/* the clock; -1: not chosen */
+static uint64_t		 tick0, ns0;		/* at the start */
+static pthread_mutex_t	 foldlock = PTHREAD_MUTEX_INITIALIZER;
+static struct sumtab	 proc;			/* under foldlock */
+static struct lost	 proclost;		/* under foldlock */
+static uint32_t		 nthreads;		/* that timed, under foldlock */
+
+extern const char _mon_link_cygstart;
+__attribute__((used)) static const char *const pull = &_mon_link_cygstart;
+
+/* CLOCK_MONOTONIC in ns; the vDSO's, no system call. */
+static inline NOINST uint64_t
+mono(void)
+{
+	struct timespec ts;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline NOINST uint64_t
+ticks(void)
+{
+	if (usetsc)
+		return __rdtsc();
+	return mono();
+}
+
+/* An invariant TSC: it runs at one rate in every P-, C- and T-state. */
+static NOINST int
+tsc_invariant(void)
+{
+	unsigned int a, b, c, d;
+
+	if (__get_cpuid(0x80000000, &a, &b, &c, &d) == 0 || a < 0x80000007)
+		return 0;
+	if (__get_cpuid(0x80000007, &a, &b, &c, &d) == 0)
+		return 0;
+	return (d >> 8) & 1;
+}
+
+/* A tick and CLOCK_MONOTONIC at the same moment, give or take. */
+static NOINST void
+clock_pair(uint64_t *tk, uint64_t *ns)
+{
+	uint64_t a, b;
+
+	a = ticks();
+	*ns = mono();
+	b = ticks();
+	*tk = a + (b - a) / 2;
+}
+
+/*
+ * Slot for key (a, b) in a table of mask + 1 slots, a power of 2: the
+ * high bits of the product, which mix every bit of the key (functions
+ * are aligned, and their low bits alike).
+ */
+static inline NOINST size_t
+slot(uintptr_t a, uintptr_t b, size_t mask)
+{
+	return _mon_hash(a ^ (b * 0xff51afd7ed558ccdu),
+	    (unsigned int)__builtin_popcountll(mask));
+}
+
+/*
+ * The thread's hash remade twice as large, from the entries; 0, or -1
+ * without memory.  The old one is the owner's alone: it goes at once.
+ */
+static COLD int
+rehash(struct thr *t)
+{
+	struct ent **h;
+	struct chunk *c;
+	size_t n, i, k, mask;
+
+	n = t->hash == NULL ? HASH0 : (t->hmask + 1) * 2;
+	if ((h = _mon_map(n * sizeof(*h))) == NULL)
+		return -1;
+	mask = n - 1;
+	for (c = t->chunks; c != NULL; c = c->next)
+		for (i = 0; i < atomic_load_explicit(&c->n,
+		    memory_order_relaxed); i++) {
+			k = slot(c->e[i].a, c->e[i].b, mask);
+			while (h[k] != NULL)
+				k = (k + 1) & mask;
+			h[k] = &c->e[i];
+		}
+	if (t->hash != NULL)
+		_mon_unmap(t->hash, (t->hmask + 1) * sizeof(*h));
+	t->hash = h;
+	t->hmask = mask;
+	return 0;
+}
+
+/* A new entry (a, b), or NULL without memory. */
+static COLD struct ent *
+ent_new(struct thr *t, uintptr_t a, uintptr_t b)
+{
+	struct chunk *c;
+	struct ent *e;
+	uint32_t n;
+	size_t k;
+
+	if ((t->nent + 1) * 2 > t->hmask + 1 && rehash(t) != 0)
+		return NULL;
+	c = t->fill;
+	if ((n = atomic_load_explicit(&c->n, memory_order_relaxed)) ==
+	    CHUNK) {
+		if (c->next == NULL &&
+		    (c->next = _mon_map(sizeof(*c))) == NULL)
+			return NULL;
+		t->fill = c = c->next;
+		n = 0;
+	}
+	e = &c->e[n];
+	memset(e, 0, sizeof(*e));
+	e->a = a;
+	e->b = b;
+	e->min = UINT64_MAX;
+	/*
+	 * A function's entry is made once per thread and profile: where a
+	 * filter is to decide once per function (PROFCALLS, a profiler's),
+	 * it sets ENT_OFF here, and the hooks leave the function be.
+	 */
+	atomic_store_explicit(&c->n, n + 1, memory_order_release);
+	k = slot(a, b, t->hmask);
+	while (t->hash[k] != NULL)
+		k = (k + 1) & t->hmask;
+	t->hash[k] = e;
+	t->nent++;
+	return e;
+}
+
+/* The entry (a, b) if there is one. */
+static NOINST struct ent *
+ent_get(struct thr *t, uintptr_t a, uintptr_t b)
+{
+	struct ent *e;
+	size_t k;
+
+	for (k = slot(a, b, t->hmask); (e = t->hash[k]) != NULL;
+	    k = (k + 1) & t->hmask)
+		if (e->a == a && e->b == b)
+			return e;
+	return NULL;
+}
+
+/* The entry (a, b), made now if need be; NULL without memory. */
+static inline NOINST struct ent *
+ent_find(struct thr *t, uintptr_t a, uintptr_t b)
+{
+	struct ent *e;
+	size_t k;
+
+	if (t->hash != NULL)
+		for (k = slot(a, b, t->hmask); (e = t->hash[k]) != NULL;
+		    k = (k + 1) & t->hmask)
+			if (e->a == a && e->b == b)
+				return e;
+	return ent_new(t, a, b);
+}
+
+/* The arc caller -> fn, with its function's entry; NULL without memory. */
+static NOINST struct ent *
+arc_find(struct thr *t, uintptr_t caller, uintptr_t fn)
+{
+	struct ent *ae, *fe;
+
+	if ((ae = ent_find(t, fn, caller)) == NULL)
+		return NULL;
+	if (ae->fe == NULL) {
+		if ((fe = ent_find(t, fn, FNKEY)) == NULL)
+			return NULL;
+		ae->fe = fe;
+	}
+	return ae;
+}
+
+/*
+ * Close the top frame at now: its time to its entries and its caller's
+ * children.  A frame an unwind skipped, or one carried over the start,
+ * was not a whole call: no shortest or longest.
+ */
+static inline INLINE void
+close_top(struct thr *t, uint64_t now, int unwound)
+{
+	struct frame *f;
+	struct ent *fe, *ae;
+	uint32_t d;
+	uint64_t el, self;
+
+	d = atomic_load_explicit(&t->depth, memory_order_relaxed) - 1;
+	f = &t->frames[d];
+	el = now - f->t0;
+	self = el - f->child;
+	fe = f->fe;
+	ae = f->ae;
+	ae->self += self;
+	if (--fe->active == 0)
+		fe->incl += el;
+	if (--ae->active == 0)
+		ae->incl += el;
+	if (__builtin_expect(unwound, 0)) {
+		ae->unwound++;
+		t->lost.unwound++;
+	} else if (__builtin_expect(f->t0 != tick0, 1)) {
+		if (el < ae->min)
+			ae->min = el;
+		if (el > ae->max)
+			ae->max = el;
+	}
+	if (d > 0)
+		t->frames[d - 1].child += el;
+	atomic_store_explicit(&t->depth, d, memory_order_release);
+}
+
+/* Empty t's counts and stack: a thread new to it, or a profile's start. */
+static NOINST void
+thr_clear(struct thr *t)
+{
+	struct chunk *c;
+	uint32_t n;
+
+	for (c = t->chunks; c != NULL; c = c->next) {
+		if ((n = atomic_load(&c->n)) > 0)
+			_mon_rezero(c->e, n * sizeof(struct ent));
+		atomic_store(&c->n, 0);
+	}
+	t->fill = t->chunks;
+	if (t->hash != NULL)
+		_mon_rezero(t->hash, (t->hmask + 1) * sizeof(*t->hash));
+	t->nent = 0;
+	t->rootlast = NULL;
+	memset(&t->lost, 0, sizeof(t->lost));
+}
+
+/* A thread's memory for the calling thread, tid; NULL without any. */
+static COLD struct thr *
+thr_take(pid_t tid)
+{
+	struct thr *t;
+	pid_t o;
+
+	for (t = atomic_load(&thrs); t != NULL; t = t->next) {
+		o = 0;
+		if (atomic_compare_exchange_strong(&t->owner, &o, tid)) {
+			thr_clear(t);
+			atomic_store(&t->depth, 0);
+			t->over = 0;
+			return t;
+		}
+	}
+	if ((t = _mon_map(sizeof(*t))) == NULL)
+		return NULL;
+	t->frames = _mon_map(DEPTH * sizeof(struct frame));
+	t->chunks = t->fill = _mon_map(sizeof(struct chunk));
+	if (t->frames == NULL || t->chunks == NULL || rehash(t) != 0) {
+		_mon_unmap(t->frames, DEPTH * sizeof(struct frame));
+		_mon_unmap(t->chunks, sizeof(struct chunk));
+		_mon_unmap(t, sizeof(*t));
+		return NULL;
+	}
+	atomic_store(&t->gen, NOGEN);
+	atomic_store(&t->owner, tid);
+	t->next = atomic_load(&thrs);
+	while (!atomic_compare_exchange_weak(&thrs, &t->next, t))
+		;
+	return t;
+}
+
+/*
+ * Counts of an earlier profile (a start, a fork) go; the frames open
+ * stay, as calls carried over: their time from the start on counts,
+ * their call does not (it was made before).
+ */
+static COLD void
+rebase(struct thr *t, uint32_t g)
+{
+	struct frame *f;
+	uint32_t d, i;
+
+	thr_clear(t);
+	d = atomic_load(&t->depth);
+	for (i = 0; i < d; i++) {
+		f = &t->frames[i];
+		f->ae = arc_find(t, i > 0 ? f[-1].fn : 0, f->fn);
+		if (f->ae == NULL) {
+			d = i;		/* no memory: the rest are dropped */
+			break;
+		}
+		f->fe = f->ae->fe;
+		f->fe->active++;
+		f->ae->active++;
+		f->t0 = tick0;
+		f->child = 0;
+		f->last = NULL;
+	}
+	atomic_store(&t->depth, d);
+	atomic_store_explicit(&t->gen, g, memory_order_release);
+}
+
+/*
+ * The hooks' slow way in: the thread set up, or brought to the
+ * profile running; NULL when nothing is timed, or while a handler
+ * interrupted this (setting).
+ */
+static COLD struct thr *
+sync_thread(void)
+{
+	struct thr *t;
+	uint32_t g;
+
+	if ((g = atomic_load(&rungen)) == 0 || (t = cur) == &gone || setting)
+		return NULL;
+	setting = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	if (t == &none && (t = thr_take(_mon_gettid())) != NULL)
+		cur = t;
+	if (t != NULL && t != &none && atomic_load(&t->gen) != g)
+		rebase(t, g);
+	atomic_signal_fence(memory_order_seq_cst);
+	setting = 0;
+	return t == &none || t == NULL || atomic_load(&t->gen) != g ? NULL : t;
+}
+
+/*
+ * Where fn's return address lies: the first word above the hook's
+ * frame (cfa) that holds it, within SCAN words; else cfa.  A callee's
+ * return address lies below its caller's.
+ */
+static inline INLINE NOASAN uintptr_t
+ra_of(uintptr_t cfa, uintptr_t site)
+{
+	const uintptr_t *p;
+	int i;
+
+	p = (const uintptr_t *)cfa;
+	for (i = 0; i < SCAN; i++)
+		if (p[i] == site)
+			return (uintptr_t)&p[i];
+	return cfa;
+}
+
+/*
+ * Frames at the top that cannot be callers of a call whose return
+ * address lies at ra, site: an unwind left them.  An inlined callee
+ * shares its caller's ra and site; the same function there again is a
+ * new call.
+ */
+static COLD void
+unwound_enter(struct thr *t, uintptr_t fn, uintptr_t ra, uintptr_t site,
+    uint64_t now)
+{
+	struct frame *f;
+	uint32_t d;
+
+	while ((d = atomic_load_explicit(&t->depth, memory_order_relaxed)) >
+	    0) {
+		f = &t->frames[d - 1];
+		if (f->ra > ra || (f->ra == ra && f->site == site &&
+		    f->fn != fn))
+			break;
+		close_top(t, now, 1);
+		t->over = 0;
+	}
+}
+
+/* Push a frame for a call of fn, its entries found.  Busy. */
+static inline INLINE void
+push(struct thr *t, uint32_t d, uintptr_t fn, uintptr_t site, uintptr_t ra,
+    struct ent *ae, uint64_t (*clock)(void))
+{
+	struct frame *f;
+	struct ent *fe;
+
+	fe = ae->fe;
+	fe->active++;
+	ae->calls++;
+	ae->active++;
+	f = &t->frames[d];
+	f->fn = fn;
+	f->site = site;
+	f->ra = ra;
+	f->child = 0;
+	f->fe = fe;
+	f->ae = ae;
+	f->last = NULL;
+	f->t0 = clock();
+	atomic_store_explicit(&t->depth, d + 1, memory_order_release);
+}
+
+static inline INLINE uint64_t
+tsc(void)
+{
+	return __rdtsc();
+}
+
+/*
+ * The whole of enter, for every call the fast way does not take: the
+ * thread to set up, a handler inside a hook, frames to close, a first
+ * call from a caller, the stack full, no TSC.  cfa: the hook's frame.
+ */
+static COLD NOASAN void
+enter_slow(uintptr_t fn, uintptr_t site, uintptr_t cfa)
+{
+	struct thr *t;
+	struct frame *p;
+	struct ent *ae;
+	uintptr_t ra;
+	uint32_t d;
+
+	t = cur;
+	if (atomic_load(&t->gen) != atomic_load(&rungen) &&
+	    (t = sync_thread()) == NULL)
+		return;
+	if (t->busy) {
+		t->lost.missed++;
+		return;
+	}
+	t->busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	ra = ra_of(cfa, site);
+	d = atomic_load_explicit(&t->depth, memory_order_relaxed);
+	if (d > 0 && t->frames[d - 1].ra <= ra) {
+		unwound_enter(t, fn, ra, site, ticks());
+		d = atomic_load_explicit(&t->depth, memory_order_relaxed);
+	}
+	if (t->over > 0 || d == DEPTH) {
+		if (d == DEPTH)
+			t->lost.deep++;
+		t->over++;
+		goto out;
+	}
+	p = d > 0 ? &t->frames[d - 1] : NULL;
+	ae = p != NULL ? p->last : t->rootlast;
+	if (ae == NULL || ae->a != fn) {
+		if ((ae = arc_find(t, p != NULL ? p->fn : 0, fn)) == NULL) {
+			t->lost.nomem++;
+			t->over++;
+			goto out;
+		}
+		if (p != NULL)
+			p->last = ae;
+		else
+			t->rootlast = ae;
+	}
+	/* The fast way finds the return address there next time. */
+	if (ra != cfa)
+		ae->fe->raoff = (uint32_t)(ra - cfa);
+	if ((ae->fe->flags & ENT_OFF) == 0)
+		push(t, d, fn, site, ra, ae, ticks);
+out:
+	atomic_signal_fence(memory_order_seq_cst);
+	t->busy = 0;
+}
+
+/*
+ * fn is called from site.  The fast way: the thread set up, the TSC,
+ * the call made again from the caller on top (its last arc), its
+ * return address where it was the last time, no frame to close.  No
+ * lock, no call, nothing shared written.
+ */
+_mon_public HOT NOASAN void
+__cyg_profile_func_enter(void *fnp, void *sitep)
+{
+	struct thr *t;
+	struct frame *p;
+	struct ent *ae, *fe;
+	uintptr_t fn, site, cfa, ra;
+	uint32_t d;
+
+	fn = (uintptr_t)fnp;
+	site = (uintptr_t)sitep;
+	cfa = (uintptr_t)__builtin_frame_address(0) + 16;
+	t = cur;
+	if (__builtin_expect(atomic_load_explicit(&t->gen,
+	    memory_order_relaxed) != atomic_load_explicit(&rungen,
+	    memory_order_relaxed) || t->busy || usetsc != 1, 0))
+		goto slow;
+	t->busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	d = atomic_load_explicit(&t->depth, memory_order_relaxed);
+	if (__builtin_expect(d - 1 >= DEPTH - 1 || t->over > 0, 0))
+		goto unbusy;
+	p = &t->frames[d - 1];
+	ae = p->last;
+	if (__builtin_expect(ae == NULL || ae->a != fn, 0))
+		goto unbusy;
+	fe = ae->fe;
+	ra = cfa + fe->raoff;
+	if (__builtin_expect(fe->raoff == 0 || fe->flags != 0 ||
+	    *(const uintptr_t *)ra != site || p->ra <= ra, 0))
+		goto unbusy;
+	push(t, d, fn, site, ra, ae, tsc);
+	atomic_signal_fence(memory_order_seq_cst);
+	t->busy = 0;
+	return;
+unbusy:
+	atomic_signal_fence(memory_order_seq_cst);
+	t->busy = 0;
+slow:
+	enter_slow(fn, site, cfa);
+}
+
+/*
+ * An exit that is not of the top frame: frames below the hook's own
+ * (cfa) were left by an unwind; calls beyond the stack are counted
+ * down; an exit of no frame, or of a function not timed, is let be.
+ */
+static COLD void
+exit_slow(struct thr *t, uintptr_t fn, uintptr_t cfa, uint64_t now)
+{
+	struct frame *f;
+	struct ent *e;
+	uint32_t d;
+
+	d = atomic_load_explicit(&t->depth, memory_order_relaxed);
+	if (t->over > 0) {
+		if (d == 0 || cfa < t->frames[d - 1].ra) {
+			t->over--;
+			return;
+		}
+		t->over = 0;
+	}
+	while (d > 0 && t->frames[d - 1].ra < cfa) {
+		close_top(t, now, 1);
+		d--;
+	}
+	f = d > 0 ? &t->frames[d - 1] : NULL;
+	if (f != NULL && f->fn == fn) {
+		close_top(t, now, 0);
+		return;
+	}
+	if ((e = ent_get(t, fn, FNKEY)) == NULL || (e->flags & ENT_OFF) == 0)
+		t->lost.unmatched++;
+}
+
+/* The whole of exit, for what the fast way does not take. */
+static COLD void
+exit_full(uintptr_t fn, uintptr_t cfa)
+{
+	struct thr *t;
+
+	t = cur;
+	if (atomic_load(&t->gen) != atomic_load(&rungen) &&
+	    (t = sync_thread()) == NULL)
+		return;
+	if (t->busy) {
+		t->lost.missed++;
+		return;
+	}
+	t->busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	exit_slow(t, fn, cfa, ticks());
+	atomic_signal_fence(memory_order_seq_cst);
+	t->busy = 0;
+}
+
+/* fn returns.  The fast way: its frame on top, the TSC. */
+_mon_public HOT void
+__cyg_profile_func_exit(void *fnp, void *sitep)
+{
+	struct thr *t;
+	struct frame *f;
+	uintptr_t fn, cfa;
+	uint32_t d;
+
+	(void)sitep;
+	fn = (uintptr_t)fnp;
+	cfa = (uintptr_t)__builtin_frame_address(0) + 16;
+	t = cur;
+	if (__builtin_expect(atomic_load_explicit(&t->gen,
+	    memory_order_relaxed) != atomic_load_explicit(&rungen,
+	    memory_order_relaxed) || t->busy || usetsc != 1, 0))
+		goto slow;
+	t->busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	d = atomic_load_explicit(&t->depth, memory_order_relaxed);
+	if (__builtin_expect(d == 0 || t->over > 0, 0))
+		goto unbusy;
+	f = &t->frames[d - 1];
+	if (__builtin_expect(f->fn != fn || f->ra <= cfa, 0))
+		goto unbusy;
+	close_top(t, __rdtsc(), 0);
+	atomic_signal_fence(memory_order_seq_cst);
+	t->busy = 0;
+	return;
+unbusy:
+	atomic_signal_fence(memory_order_seq_cst);
+	t->busy = 0;
+slow:
+	exit_full(fn, cfa);
+}
+
+/* The sum table s made to hold n keys or more; -1 without memory. */
+static NOINST int
+sum_reserve(struct sumtab *s, size_t n)
+{
+	struct sumtab ns;
+	size_t i, k, len;
+
+	if (s->mask != 0 && (s->n + n) * 2 <= s->mask + 1)
+		return 0;
+	for (len = 1024; len < (s->n + n) * 2; len *= 2)
+		;
+	if ((ns.s = _mon_map(len * sizeof(*ns.s))) == NULL)
+		return -1;
+	ns.mask = len - 1;
+	ns.n = s->n;
+	for (i = 0; s->mask != 0 && i <= s->mask; i++) {
+		if (s->s[i].m.callee == 0)
+			continue;
+		k = slot(s->s[i].m.callee, s->s[i].m.caller, ns.mask);
+		while (ns.s[k].m.callee != 0)
+			k = (k + 1) & ns.mask;
+		ns.s[k] = s->s[i];
+	}
+	if (s->mask != 0)
+		_mon_unmap(s->s, (s->mask + 1) * sizeof(*s->s));
+	*s = ns;
+	return 0;
+}
+
+/* The sum of key (callee, caller, kind), new if need be; room reserved. */
+static NOINST struct sum *
+sum_at(struct sumtab *s, uint64_t callee, uint64_t caller, uint32_t kind)
+{
+	struct sum *e;
+	size_t k;
+
+	for (k = slot(callee, caller, s->mask); s->s[k].m.callee != 0;
+	    k = (k + 1) & s->mask)
+		if (s->s[k].m.callee == callee && s->s[k].m.caller == caller &&
+		    s->s[k].m.kind == kind)
+			return &s->s[k];
+	e = &s->s[k];
+	e->m.kind = kind;
+	e->m.callee = callee;
+	e->m.caller = caller;
+	e->m.min = UINT64_MAX;
+	s->n++;
+	return e;
+}
+
+static NOINST void
+sum_add(struct sumtab *s, const struct monx_timed *m)
+{
+	struct sum *e;
+
+	e = sum_at(s, m->callee, m->caller, m->kind);
+	e->m.calls += m->calls;
+	e->m.incl += m->incl;
+	e->m.self += m->self;
+	e->m.open += m->open;
+	e->m.unwound += m->unwound;
+	if (m->min < e->m.min)
+		e->m.min = m->min;
+	if (m->max > e->m.max)
+		e->m.max = m->max;
+}
+
+/* The entry e of a thread's table as the file has it. */
+static NOINST void
+ent_timed(const struct ent *e, struct monx_timed *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->kind = e->b == FNKEY ? MONX_TM_FUNC : MONX_TM_ARC;
+	m->callee = e->a;
+	m->caller = e->b == FNKEY ? 0 : e->b;
+	m->calls = e->calls;
+	m->incl = e->incl;
+	m->self = e->self;
+	m->min = e->min;
+	m->max = e->max;
+	m->unwound = e->unwound;
+}
+
+/*
+ * Every entry of t into s; -1 without memory.  A function's counts are
+ * its arcs' but for its inclusive time, its own.
+ */
+static NOINST int
+fold_entries(struct thr *t, struct sumtab *s)
+{
+	struct monx_timed m;
+	struct chunk *c;
+	uint32_t i, n;
+
+	for (c = t->chunks; c != NULL; c = c->next) {
+		n = atomic_load_explicit(&c->n, memory_order_acquire);
+		if (n > CHUNK || sum_reserve(s, 2 * (size_t)n) != 0)
+			return -1;
+		for (i = 0; i < n; i++) {
+			ent_timed(&c->e[i], &m);
+			if (m.kind == MONX_TM_ARC) {
+				sum_add(s, &m);
+				m.kind = MONX_TM_FUNC;
+				m.caller = 0;
+				m.incl = 0;
+			}
+			sum_add(s, &m);
+		}
+	}
+	return 0;
+}
+
+static NOINST void
+lost_add(struct lost *to, const struct lost *l)
+{
+	to->missed += l->missed;
+	to->unwound += l->unwound;
+	to->unmatched += l->unmatched;
+	to->deep += l->deep;
+	to->nomem += l->nomem;
+}
+
+/*
+ * The calling thread ends (thread.c, through the lifecycle; not in a
+ * handler): its open frames are closed as unwound -- pthread_exit() or
+ * a cancellation left them -- its counts go into the process's, and
+ * its memory to the next thread.  Calls it makes after this are not
+ * timed.
+ */
+void
+_mon_calls_thread_end(void)
+{
+	struct thr *t;
+	uint64_t now;
+
+	if ((t = cur) == &none || t == &gone)
+		return;
+	cur = &gone;
+	t->busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	if (atomic_load(&t->gen) == lastgen) {
+		now = ticks();
+		while (atomic_load(&t->depth) > 0)
+			close_top(t, now, 1);
+		pthread_mutex_lock(&foldlock);
+		if (fold_entries(t, &proc) != 0)
+			proclost.nomem += t->nent;
+		lost_add(&proclost, &t->lost);
+		nthreads++;
+		atomic_store(&t->gen, NOGEN);
+		pthread_mutex_unlock(&foldlock);
+	}
+	atomic_store(&t->gen, NOGEN);
+	thr_clear(t);
+	atomic_store(&t->depth, 0);
+	t->over = 0;
+	t->busy = 0;
+	atomic_store(&t->owner, 0);
+}
+
+/*
+ * A new profile: every count goes -- the process's now, each thread's
+ * as it next calls -- and the clock is read for the start.  Not timing
+ * until _mon_calls_on(1).  Caller holds proflock.
+ */
+void
+_mon_calls_reset(void)
+{
+	if (usetsc < 0)
+		usetsc = tsc_invariant();
+	pthread_mutex_lock(&foldlock);
+	if (proc.mask != 0)
+		_mon_unmap(proc.s, (proc.mask + 1) * sizeof(*proc.s));
+	memset(&proc, 0, sizeof(proc));
+	memset(&proclost, 0, sizeof(proclost));
+	nthreads = 0;
+	if (++lastgen == NOGEN)
+		lastgen = 1;
+	clock_pair(&tick0, &ns0);
+	pthread_mutex_unlock(&foldlock);
+}
+
+/* Time calls (on), or not; the profile stays as it is. */
+void
+_mon_calls_on(int on)
+{
+	atomic_store(&rungen, on ? lastgen : 0);
+}
+
+/*
+ * A fork child: only the calling thread exists; the others' memory is
+ * free, and the profile starts again from zero with the frames this
+ * thread has open carried over.
+ */
+void
+_mon_calls_fork(void)
+{
+	struct thr *t;
+
+	pthread_mutex_init(&foldlock, NULL);
+	for (t = atomic_load(&thrs); t != NULL; t = t->next)
+		if (t != cur) {
+			atomic_store(&t->gen, NOGEN);
+			atomic_store(&t->owner, 0);
+		}
+	if (cur != &none && cur != &gone)
+		atomic_store(&cur->owner, _mon_gettid());
+	_mon_calls_reset();
+	_mon_calls_on(1);
+}
+
+/*
+ * The frames open on t's stack into s, as calls with their time so
+ * far; a function (or arc) open more than once adds its inclusive time
+ * once, from its outermost frame.  mark tells t's frames from others'.
+ */
+static NOINST void
+fold_open(struct thr *t, struct sumtab *s, uint64_t now, uint64_t mark)
+{
+	struct frame *f;
+	struct sum *e[2];
+	uint64_t el, inner, self;
+	uint32_t d, i, k;
+
+	d = atomic_load_explicit(&t->depth, memory_order_acquire);
+	if (d > DEPTH || sum_reserve(s, 2 * (size_t)d) != 0)
+		return;
+	for (i = 0; i < d; i++) {
+		f = &t->frames[i];
+		if (f->fn == 0)
+			continue;
+		el = now > f->t0 ? now - f->t0 : 0;
+		inner = i + 1 < d && now > f[1].t0 ? now - f[1].t0 : 0;
+		self = el > f->child + inner ? el - f->child - inner : 0;
+		e[0] = sum_at(s, f->fn, 0, MONX_TM_FUNC);
+		e[1] = sum_at(s, f->fn, i > 0 ? f[-1].fn : 0, MONX_TM_ARC);
+		for (k = 0; k < 2; k++) {
+			e[k]->m.open++;
+			e[k]->m.self += self;
+			if (e[k]->mark != mark) {
+				e[k]->m.incl += el;
+				e[k]->mark = mark;
+			}
+		}
+	}
+}
+
+/* The CLOCKS and TIMED records, into p (cap bytes); their length. */
+static NOINST size_t
+records(unsigned char *p, size_t cap, const struct sumtab *s,
+    const struct monx_clocks *ck)
+{
+	struct monx_rec r;
+	struct monx_timed *m;
+	size_t len, i, n;
+
+	r.type = MONX_R_CLOCKS;
+	r.len = sizeof(*ck);
+	memcpy(p, &r, sizeof(r));
+	memcpy(p + sizeof(r), ck, sizeof(*ck));
+	len = sizeof(r) + sizeof(*ck);
+	n = 0;
+	m = (struct monx_timed *)(p + len + sizeof(r));
+	for (i = 0; s->mask != 0 && i <= s->mask; i++) {
+		if (s->s[i].m.callee == 0)
+			continue;
+		if (len + sizeof(r) + (n + 1) * sizeof(*m) > cap)
+			break;
+		m[n] = s->s[i].m;
+		if (m[n].min == UINT64_MAX)
+			m[n].min = 0;
+		n++;
+	}
+	if (n == 0)
+		return len;
+	r.type = MONX_R_TIMED;
+	r.len = (uint32_t)(n * sizeof(*m));
+	memcpy(p + len, &r, sizeof(r));
+	return len + sizeof(r) + r.len;
+}
+
+/*
+ * The measured calls as records (CLOCKS, TIMED) in fresh memory: *p,
+ * *len bytes, *maplen mapped; the caller unmaps it.  Each thread's
+ * table and open frames as they stand, the threads that ended, the
+ * clock read now against the start.  -1 when nothing was timed or
+ * there is no memory.  Caller holds proflock, or writes the last part.
+ */
+int
+_mon_calls_collect(unsigned char **p, size_t *len, size_t *maplen)
+{
+	struct monx_clocks ck;
+	struct sumtab s;
+	struct lost l;
+	struct thr *t;
+	uint64_t now, mark;
+	size_t cap, i;
+	uint32_t g;
+
+	if (usetsc < 0 || lastgen == 0)
+		return -1;
+	memset(&s, 0, sizeof(s));
+	memset(&ck, 0, sizeof(ck));
+	*p = NULL;
+	pthread_mutex_lock(&foldlock);
+	g = lastgen;
+	l = proclost;
+	ck.threads = nthreads;
+	clock_pair(&now, &ck.ns1);
+	if (sum_reserve(&s, proc.n) != 0)
+		goto out;
+	for (i = 0; proc.mask != 0 && i <= proc.mask; i++)
+		if (proc.s[i].m.callee != 0)
+			sum_add(&s, &proc.s[i].m);
+	mark = 0;
+	for (t = atomic_load(&thrs); t != NULL; t = t->next) {
+		if (atomic_load(&t->owner) == 0 ||
+		    atomic_load_explicit(&t->gen, memory_order_acquire) != g)
+			continue;
+		if (fold_entries(t, &s) != 0)
+			goto out;
+		fold_open(t, &s, now, ++mark);
+		lost_add(&l, &t->lost);
+		ck.threads++;
+	}
+	ck.clock = usetsc ? MONX_TK_TSC : MONX_TK_MONO;
+	ck.depth = DEPTH;
+	ck.tick0 = tick0;
+	ck.ns0 = ns0;
+	ck.tick1 = now;
+	ck.missed = l.missed;
+	ck.unwound = l.unwound;
+	ck.unmatched = l.unmatched;
+	ck.deep = l.deep;
+	ck.nomem = l.nomem;
+	cap = 2 * sizeof(struct monx_rec) + sizeof(ck) +
+	    s.n * sizeof(struct monx_timed);
+	if (cap > MONX_MAXLEN / 2)
+		cap = MONX_MAXLEN / 2;
+	if ((*p = _mon_map(cap)) != NULL) {
+		*len = records(*p, cap, &s, &ck);
+		*maplen = cap;
+	}
+out:
+	pthread_mutex_unlock(&foldlock);
+	if (s.mask != 0)
+		_mon_unmap(s.s, (s.mask + 1) * sizeof(*s.s));
+	return *p != NULL ? 0 : -1;
+}
