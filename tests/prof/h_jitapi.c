@@ -69,6 +69,19 @@ ms(clockid_t id)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* A fresh page, to write code into. */
+static unsigned char *
+page(void)
+{
+	unsigned char *p;
+
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		err(1, "mmap");
+	return p;
+}
+
 /*
  * The loops, each of n rounds of dec/jnz, on a page made executable,
  * named if name.
@@ -80,10 +93,7 @@ generate(unsigned long long n, int name)
 	void *q;
 	int i;
 
-	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		err(1, "mmap");
+	p = page();
 	for (i = 0; i < NLOOP; i++) {
 		memcpy(p + 64 * i, loop, sizeof(loop));
 		memcpy(p + 64 * i + 2, &n, sizeof(n));
@@ -313,10 +323,7 @@ reuse(double want)
 	void *q;
 	int i;
 
-	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		err(1, "mmap");
+	p = page();
 	for (i = 0; i < 2; i++) {
 		if (mprotect(p, 4096, PROT_READ | PROT_WRITE) != 0)
 			err(1, "mprotect");

@@ -35,6 +35,31 @@ jit_rows()
 	awk '$NF == "(jit)" && $1 ~ /^[0-9.]+$/ { print $(NF - 1), $1 }'
 }
 
+# shares_hold N: the rows of generated code in report hold, within 3
+# points, the shares of the process's CPU time that the N loops took by
+# the thread's clock, as truth has them ("PID NAME MS", "PID total MS").
+shares_hold()
+{
+	jit_rows <report >rows
+	awk -v n="$1" '
+	    NR == FNR { if ($2 == "total") all += $3; else ms[$2] += $3
+			next }
+	    { got[$1] = $2 }
+	    END {
+		for (f in ms) {
+			want = 100 * ms[f] / all
+			d = got[f] - want
+			if (!(f in got) || d < -3 || d > 3) {
+				printf "%s: %s%% in prof, %.1f%% measured\n",
+				    f, got[f], want; bad = 1
+			}
+		}
+		if (length(ms) != n) { print "no truth for " n; bad = 1 }
+		exit bad
+	    }' truth rows >verdict ||
+	    atf_fail "$(cat verdict) -- report: $(cat report)"
+}
+
 atf_test_case names_from_profile_alone cleanup
 names_from_profile_alone_head()
 {
@@ -52,29 +77,10 @@ names_from_profile_alone_body()
 	[ $# -eq 2 ] || atf_fail "want a profile of the parent and of the" \
 	    "child, have: $*"
 	"$PROF" "$PROG" "$@" >report 2>err || atf_fail "prof: $(cat err)"
-	jit_rows <report >rows
 	# Calls of 20 ms, some 20 ticks of the timer clock where perf is
 	# refused: each is off by a tick at its ends at most, and 54 of
 	# them make every share good to well under a point.
-	awk 'NR == FNR { if ($2 == "total") all += $3; else ms[$2] += $3
-			 next }
-	    { got[$1] = $2 }
-	    END {
-		for (n in ms) {
-			want = 100 * ms[n] / all
-			if (!(n in got)) {
-				print n " has no row"; bad = 1; continue
-			}
-			d = got[n] - want
-			if (d < -3 || d > 3) {
-				printf "%s: %.1f%% in prof, %.1f%% measured\n",
-				    n, got[n], want; bad = 1
-			}
-		}
-		if (length(ms) != 3) { print "no truth"; bad = 1 }
-		exit bad
-	    }' truth rows >verdict ||
-	    atf_fail "$(cat verdict) -- report: $(cat report)"
+	shares_hold 3
 	# Both processes' names, six entries each: the loops twice, once
 	# as the program measured their speed.
 	"$PROF" -s "$PROG" "$@" 2>&1 >/dev/null | grep '^JIT names:' >maps
@@ -234,21 +240,7 @@ reused_address_named_by_part_body()
 	set -- *.h_jitapi.*
 	[ $# -eq 2 ] || atf_fail "want two parts, have: $*"
 	"$PROF" "$PROG" "$@" >report 2>err || atf_fail "prof: $(cat err)"
-	jit_rows <report >rows
-	awk 'NR == FNR { if ($2 == "total") all += $3; else ms[$2] += $3
-			 next }
-	    { got[$1] = $2 }
-	    END {
-		for (n in ms) {
-			d = got[n] - 100 * ms[n] / all
-			if (!(n in got) || d < -3 || d > 3) {
-				printf "%s: %s%% in prof, %.1f%% measured\n",
-				    n, got[n], 100 * ms[n] / all; bad = 1
-			}
-		}
-		exit bad
-	    }' truth rows >verdict ||
-	    atf_fail "$(cat verdict) -- report: $(cat report)"
+	shares_hold 2
 }
 
 atf_test_case unprofiled_program_names_code
