@@ -145,8 +145,13 @@ open_map(void)
 	int f, err;
 
 	map_path(path);
-	f = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
-	    0600);
+	/*
+	 * O_NONBLOCK: a FIFO planted there would otherwise hold this call,
+	 * the lock and so every thread (and the profile's writer) until
+	 * someone reads it.  It changes nothing for a regular file.
+	 */
+	f = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC, 0600);
 	if (f < 0)
 		return -1;
 	if (fstat(f, &st) != 0)

@@ -10,6 +10,7 @@
  *				20), 3, 2 and 1 of them a round, 3 rounds
  *	  h_jitapi symlink	a symbolic link planted at the map's path
  *	  h_jitapi hardlink	a second link to a file at the map's path
+ *	  h_jitapi fifo		a FIFO at the map's path, no reader
  *	  h_jitapi badargs	arguments the calls refuse
  *	  h_jitapi copy FILE	a loop named by a line added to FILE, a
  *				parent's map, which mon_perfmap_copy()
@@ -215,7 +216,7 @@ show(const char *what, const char *path)
 }
 
 static int
-planted(int hard)
+planted(int how)
 {
 	static const char code[16];
 	int fd, r;
@@ -224,8 +225,8 @@ planted(int hard)
 	if (fd < 0 || write(fd, "untouched\n", 10) != 10 || close(fd) != 0)
 		err(1, "target");
 	(void)unlink(map_path());
-	if ((hard ? link("target", map_path()) : symlink(
-	    realpath("target", NULL), map_path())) != 0)
+	if ((how == 2 ? mkfifo(map_path(), 0600) : how ? link("target",
+	    map_path()) : symlink(realpath("target", NULL), map_path())) != 0)
 		err(1, "%s", map_path());
 	errno = 0;
 	said("mon_perfmap_init", mon_perfmap_init());
@@ -397,6 +398,8 @@ main(int argc, char *argv[])
 		return planted(0);
 	if (argc == 2 && strcmp(argv[1], "hardlink") == 0)
 		return planted(1);
+	if (argc == 2 && strcmp(argv[1], "fifo") == 0)
+		return planted(2);
 	if (argc == 2 && strcmp(argv[1], "badargs") == 0)
 		return badargs();
 	if (argc == 3 && strcmp(argv[1], "copy") == 0)
@@ -406,6 +409,6 @@ main(int argc, char *argv[])
 	if (argc == 2 && strcmp(argv[1], "reuse") == 0)
 		return reuse(300);
 	fprintf(stderr, "usage: h_jitapi run [ms] | symlink | hardlink | "
-	    "badargs | copy FILE | signals | reuse\n");
+	    "fifo | badargs | copy FILE | signals | reuse\n");
 	return 2;
 }

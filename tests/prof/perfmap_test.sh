@@ -147,15 +147,16 @@ perf_reads_the_map_cleanup()
 atf_test_case planted_link_not_followed
 planted_link_not_followed_head()
 {
-	atf_set descr "A symbolic link, or a second hard link, planted at" \
-	    "/tmp/perf-PID.map is refused (ELOOP, EPERM): the file it" \
+	atf_set descr "A symbolic link, a second hard link or a FIFO" \
+	    "planted at /tmp/perf-PID.map is refused (ELOOP, EPERM," \
+	    "ENXIO; the FIFO at once, not waited on): the file a link" \
 	    "leads to is left as it was; with it gone, the map is made"
 }
 planted_link_not_followed_body()
 {
 	setup_jit
-	for how in symlink:ELOOP hardlink:EPERM; do
-		"$PROG" "${how%:*}" >out 2>err ||
+	for how in symlink:ELOOP hardlink:EPERM fifo:ENXIO; do
+		timeout 60 "$PROG" "${how%:*}" >out 2>err ||
 		    atf_fail "h_jitapi ${how%:*}: $(cat err)"
 		atf_check -o inline:"mon_perfmap_init = -1 ${how#*:}
 mon_perfmap_write = -1 ${how#*:}
