@@ -98,6 +98,7 @@ put_line(int to, uint64_t addr, uint64_t size, const char *name,
 	char head[48];
 	size_t n;
 	ssize_t w;
+	off_t end;
 
 	n = _mon_digits(head, addr, 16);
 	head[n++] = ' ';
@@ -115,7 +116,14 @@ put_line(int to, uint64_t addr, uint64_t size, const char *name,
 	if (w < 0)
 		return -1;
 	if ((size_t)w != n + namelen + 1) {
-		errno = ENOSPC;		/* a short write: no room left */
+		/*
+		 * A short write: no room left.  The part written would join
+		 * the next line, which would name this code wrongly and lose
+		 * its own: taken back (only this process writes its map).
+		 */
+		if (w > 0 && (end = lseek(to, 0, SEEK_CUR)) >= w)
+			(void)ftruncate(to, end - w);
+		errno = ENOSPC;
 		return -1;
 	}
 	return 0;

@@ -20,6 +20,9 @@
  *	  h_jitapi reuse	jit_first run for 300 ms, a snapshot, then
  *				jit_second written at its address, run
  *				for 300 ms
+ *	  h_jitapi full		names until the map's size limit cuts a
+ *				line, the limit lifted, one more name;
+ *				prints the map
  *
  * run and reuse print, for each process, "PID NAME MS" for each loop -- the CPU
  * milliseconds its calls took by the thread's clock -- and "PID total
@@ -28,6 +31,7 @@
  */
 #define _GNU_SOURCE	/* strerrorname_np */
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -389,6 +393,49 @@ signals(void)
 	return 0;
 }
 
+/*
+ * No room for the map: RLIMIT_FSIZE stops it at 8000 bytes, in the
+ * middle of a line, as a full file system does.  Names of some 160
+ * bytes are written until one fails, the limit is lifted and one more
+ * is written.  Prints "failed N ERRNO", the calls that failed and the
+ * first one's errno, then the map.
+ */
+static int
+full(void)
+{
+	struct rlimit rl;
+	char name[200];
+	int i, failed = 0, first = 0;
+
+	(void)unlink(map_path());
+	if (signal(SIGXFSZ, SIG_IGN) == SIG_ERR ||
+	    getrlimit(RLIMIT_FSIZE, &rl) != 0)
+		err(1, "RLIMIT_FSIZE");
+	rl.rlim_cur = 8000;
+	if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+		err(1, "RLIMIT_FSIZE");
+	for (i = 0; i < 400 && failed == 0; i++) {
+		snprintf(name, sizeof(name), "f%d_%0150d", i, 0);
+		errno = 0;
+		if (mon_perfmap_write((const char *)(uintptr_t)0x10000 + 16 * i,
+		    16, name) != 0) {
+			failed++;
+			first = errno;
+		}
+	}
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+		err(1, "RLIMIT_FSIZE");
+	if (mon_perfmap_write((const char *)(uintptr_t)0x10000 + 16 * i, 16,
+	    "after") != 0)
+		err(1, "mon_perfmap_write after the room was made");
+	printf("failed %d %s\n", failed, failed ? strerrorname_np(first) :
+	    "none");
+	show("map", map_path());
+	(void)unlink(map_path());
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -408,7 +455,9 @@ main(int argc, char *argv[])
 		return signals();
 	if (argc == 2 && strcmp(argv[1], "reuse") == 0)
 		return reuse(300);
+	if (argc == 2 && strcmp(argv[1], "full") == 0)
+		return full();
 	fprintf(stderr, "usage: h_jitapi run [ms] | symlink | hardlink | "
-	    "fifo | badargs | copy FILE | signals | reuse\n");
+	    "fifo | badargs | copy FILE | signals | reuse | full\n");
 	return 2;
 }

@@ -282,6 +282,25 @@ handler_and_program_write_body()
 	rm -f "$map"
 }
 
+atf_test_case cut_line_taken_back
+cut_line_taken_back_head()
+{
+	atf_set descr "A line the file's size limit cuts (as a full file" \
+	    "system does) fails with ENOSPC and is taken back: once there" \
+	    "is room, the next line is whole, not joined to the cut one"
+}
+cut_line_taken_back_body()
+{
+	setup_jit
+	atf_check -o save:out "$PROG" full
+	[ "$(head -n 1 out)" = "failed 1 ENOSPC" ] ||
+	    atf_fail "want one call failed, ENOSPC: $(head -n 1 out)"
+	sed 1d out | awk '
+	    !/^map: [0-9a-f]+ 10 (f[0-9]+_0+|after)$/ { bad++ }
+	    END { if (bad || $0 !~ / after$/) exit 1 }' ||
+	    atf_fail "the map has a cut line, or lost the next: $(cat out)"
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case names_from_profile_alone
@@ -293,4 +312,5 @@ atf_init_test_cases()
 	atf_add_test_case handler_and_program_write
 	atf_add_test_case reused_address_named_by_part
 	atf_add_test_case unprofiled_program_names_code
+	atf_add_test_case cut_line_taken_back
 }
