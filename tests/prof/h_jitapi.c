@@ -23,6 +23,8 @@
  *	  h_jitapi full		names until the map's size limit cuts a
  *				line, the limit lifted, one more name;
  *				prints the map
+ *	  h_jitapi daemon	a name, every descriptor closed, a file
+ *				opened, a name; prints the file and the map
  *
  * run and reuse print, for each process, "PID NAME MS" for each loop -- the CPU
  * milliseconds its calls took by the thread's clock -- and "PID total
@@ -436,6 +438,36 @@ full(void)
 	return 0;
 }
 
+/*
+ * A daemon's start: a name given, every descriptor past stderr closed,
+ * a file of its own opened (it gets the map's old number), a name
+ * given again.  Prints the file, then the map.
+ */
+static int
+daemon_like(void)
+{
+	static const char code[16];
+	int f, i;
+
+	(void)unlink(map_path());
+	if (mon_perfmap_write(code, 16, "before") != 0)
+		err(1, "mon_perfmap_write");
+	for (i = 3; i < 1024; i++)
+		(void)close(i);
+	if ((f = open("data", O_WRONLY | O_CREAT | O_TRUNC | O_APPEND,
+	    0600)) < 0 || write(f, "data\n", 5) != 5)
+		err(1, "data");
+	if (mon_perfmap_write(code, 16, "after") != 0)
+		err(1, "mon_perfmap_write");
+	mon_perfmap_fini();
+	if (write(f, "more\n", 5) != 5 || close(f) != 0)
+		err(1, "data: the program's descriptor was closed");
+	show("data", "data");
+	show("map", map_path());
+	(void)unlink(map_path());
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -457,7 +489,9 @@ main(int argc, char *argv[])
 		return reuse(300);
 	if (argc == 2 && strcmp(argv[1], "full") == 0)
 		return full();
+	if (argc == 2 && strcmp(argv[1], "daemon") == 0)
+		return daemon_like();
 	fprintf(stderr, "usage: h_jitapi run [ms] | symlink | hardlink | "
-	    "fifo | badargs | copy FILE | signals | reuse | full\n");
+	    "fifo | badargs | copy FILE | signals | reuse | full | daemon\n");
 	return 2;
 }

@@ -301,6 +301,28 @@ cut_line_taken_back_body()
 	    atf_fail "the map has a cut line, or lost the next: $(cat out)"
 }
 
+atf_test_case closed_descriptor_not_reused
+closed_descriptor_not_reused_head()
+{
+	atf_set descr "A program that closes every descriptor, as a daemon" \
+	    "does, then opens a file of its own: no line goes into that" \
+	    "file, mon_perfmap_fini does not close it, and the next name" \
+	    "goes into the map, opened again"
+}
+closed_descriptor_not_reused_body()
+{
+	setup_jit
+	# Unprofiled: closing every descriptor would close the profile's.
+	atf_check -o save:out "$srcdir/h_jitapi_plain" daemon
+	atf_check -o inline:"data: data
+data: more
+" grep '^data: ' out
+	grep '^map: ' out | sed 's/^map: [0-9a-f]* 10 //' >names
+	atf_check -o inline:"before
+after
+" cat names
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case names_from_profile_alone
@@ -313,4 +335,5 @@ atf_init_test_cases()
 	atf_add_test_case reused_address_named_by_part
 	atf_add_test_case unprofiled_program_names_code
 	atf_add_test_case cut_line_taken_back
+	atf_add_test_case closed_descriptor_not_reused
 }
