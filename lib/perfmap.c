@@ -29,8 +29,9 @@
  *
  * One lock, taken with every signal blocked (_mon_siglock), orders
  * everything: opening, writing, closing, and the writer's reading of the
- * entries.  A line costs two sigprocmask calls and a writev, nothing a
- * compiler's path notices.
+ * entries.  A line costs two sigprocmask calls, an fstat (the program may
+ * have closed the descriptor and opened a file of its own under its
+ * number) and a writev, nothing a compiler's path notices.
  */
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -62,7 +63,9 @@ struct chunk {
  */
 static _Atomic pid_t	 lock;
 static int		 fd = -1;	/* the map, opened by ... */
-static pid_t		 fdpid;		/* ... this process */
+static pid_t		 fdpid;		/* ... this process, ... */
+static dev_t		 fddev;		/* ... the file it was then */
+static ino_t		 fdino;
 static pid_t		 owner;		/* who kept the entries; 0: none */
 static struct chunk	*first, *last;
 static uint64_t		 nkept, ndropped;
@@ -98,6 +101,7 @@ put_line(int to, uint64_t addr, uint64_t size, const char *name,
 	char head[48];
 	size_t n;
 	ssize_t w;
+	off_t end;
 
 	n = _mon_digits(head, addr, 16);
 	head[n++] = ' ';
@@ -115,7 +119,14 @@ put_line(int to, uint64_t addr, uint64_t size, const char *name,
 	if (w < 0)
 		return -1;
 	if ((size_t)w != n + namelen + 1) {
-		errno = ENOSPC;		/* a short write: no room left */
+		/*
+		 * A short write: no room left.  The part written would join
+		 * the next line, which would name this code wrongly and lose
+		 * its own: taken back (only this process writes its map).
+		 */
+		if (w > 0 && (end = lseek(to, 0, SEEK_CUR)) >= w)
+			(void)ftruncate(to, end - w);
+		errno = ENOSPC;
 		return -1;
 	}
 	return 0;
@@ -135,24 +146,28 @@ map_path(char *buf)
 
 /*
  * Open this process's map for appending, safely (see above); the
- * descriptor, or -1 with errno.
+ * descriptor, with what it is in *st, or -1 with errno.
  */
 static int
-open_map(void)
+open_map(struct stat *st)
 {
 	char path[64];
-	struct stat st;
 	int f, err;
 
 	map_path(path);
-	f = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
-	    0600);
+	/*
+	 * O_NONBLOCK: a FIFO planted there would otherwise hold this call,
+	 * the lock and so every thread (and the profile's writer) until
+	 * someone reads it.  It changes nothing for a regular file.
+	 */
+	f = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC, 0600);
 	if (f < 0)
 		return -1;
-	if (fstat(f, &st) != 0)
+	if (fstat(f, st) != 0)
 		goto fail;
-	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    st.st_nlink != 1) {
+	if (!S_ISREG(st->st_mode) || st->st_uid != geteuid() ||
+	    st->st_nlink != 1) {
 		errno = EPERM;
 		goto fail;
 	}
@@ -162,6 +177,21 @@ fail:
 	(void)close(f);
 	errno = err;
 	return -1;
+}
+
+/*
+ * Whether fd is still the map that was opened: a program may close
+ * descriptors it did not open (a daemon closes them all), and the
+ * number then names a file of its own, which no line must go into and
+ * which is not ours to close.
+ */
+static int
+still_ours(void)
+{
+	struct stat st;
+
+	return fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == fddev &&
+	    st.st_ino == fdino;
 }
 
 /*
@@ -176,14 +206,16 @@ ensure_open(void)
 {
 	const struct chunk *c;
 	const struct monx_jit *e, *end;
+	struct stat st;
 	int f, r;
 
-	if (fd >= 0 && fdpid == getpid())
-		return 0;
-	if (fd >= 0)
-		(void)close(fd);
+	if (still_ours()) {
+		if (fdpid == getpid())
+			return 0;
+		(void)close(fd);	/* a fork's copy of the parent's */
+	}
 	fd = -1;
-	if ((f = open_map()) < 0)
+	if ((f = open_map(&st)) < 0)
 		return -1;
 	r = 0;
 	if (owner != 0 && owner != getpid())
@@ -195,6 +227,8 @@ ensure_open(void)
 	owner = getpid();
 	fd = f;
 	fdpid = getpid();
+	fddev = st.st_dev;
+	fdino = st.st_ino;
 	return r;
 }
 
@@ -309,7 +343,7 @@ mon_perfmap_fini(void)
 
 	err = errno;
 	_mon_siglock(&lock, &was);
-	if (fd >= 0)
+	if (still_ours())
 		(void)close(fd);	/* ours, or a fork's copy: closed */
 	fd = -1;
 	_mon_sigunlock(&lock, &was);

@@ -10,6 +10,7 @@
  *				20), 3, 2 and 1 of them a round, 3 rounds
  *	  h_jitapi symlink	a symbolic link planted at the map's path
  *	  h_jitapi hardlink	a second link to a file at the map's path
+ *	  h_jitapi fifo		a FIFO at the map's path, no reader
  *	  h_jitapi badargs	arguments the calls refuse
  *	  h_jitapi copy FILE	a loop named by a line added to FILE, a
  *				parent's map, which mon_perfmap_copy()
@@ -19,6 +20,11 @@
  *	  h_jitapi reuse	jit_first run for 300 ms, a snapshot, then
  *				jit_second written at its address, run
  *				for 300 ms
+ *	  h_jitapi full		names until the map's size limit cuts a
+ *				line, the limit lifted, one more name;
+ *				prints the map
+ *	  h_jitapi daemon	a name, every descriptor closed, a file
+ *				opened, a name; prints the file and the map
  *
  * run and reuse print, for each process, "PID NAME MS" for each loop -- the CPU
  * milliseconds its calls took by the thread's clock -- and "PID total
@@ -27,6 +33,7 @@
  */
 #define _GNU_SOURCE	/* strerrorname_np */
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -215,7 +222,7 @@ show(const char *what, const char *path)
 }
 
 static int
-planted(int hard)
+planted(int how)
 {
 	static const char code[16];
 	int fd, r;
@@ -224,8 +231,8 @@ planted(int hard)
 	if (fd < 0 || write(fd, "untouched\n", 10) != 10 || close(fd) != 0)
 		err(1, "target");
 	(void)unlink(map_path());
-	if ((hard ? link("target", map_path()) : symlink(
-	    realpath("target", NULL), map_path())) != 0)
+	if ((how == 2 ? mkfifo(map_path(), 0600) : how ? link("target",
+	    map_path()) : symlink(realpath("target", NULL), map_path())) != 0)
 		err(1, "%s", map_path());
 	errno = 0;
 	said("mon_perfmap_init", mon_perfmap_init());
@@ -388,6 +395,79 @@ signals(void)
 	return 0;
 }
 
+/*
+ * No room for the map: RLIMIT_FSIZE stops it at 8000 bytes, in the
+ * middle of a line, as a full file system does.  Names of some 160
+ * bytes are written until one fails, the limit is lifted and one more
+ * is written.  Prints "failed N ERRNO", the calls that failed and the
+ * first one's errno, then the map.
+ */
+static int
+full(void)
+{
+	struct rlimit rl;
+	char name[200];
+	int i, failed = 0, first = 0;
+
+	(void)unlink(map_path());
+	if (signal(SIGXFSZ, SIG_IGN) == SIG_ERR ||
+	    getrlimit(RLIMIT_FSIZE, &rl) != 0)
+		err(1, "RLIMIT_FSIZE");
+	rl.rlim_cur = 8000;
+	if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+		err(1, "RLIMIT_FSIZE");
+	for (i = 0; i < 400 && failed == 0; i++) {
+		snprintf(name, sizeof(name), "f%d_%0150d", i, 0);
+		errno = 0;
+		if (mon_perfmap_write((const char *)(uintptr_t)0x10000 + 16 * i,
+		    16, name) != 0) {
+			failed++;
+			first = errno;
+		}
+	}
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+		err(1, "RLIMIT_FSIZE");
+	if (mon_perfmap_write((const char *)(uintptr_t)0x10000 + 16 * i, 16,
+	    "after") != 0)
+		err(1, "mon_perfmap_write after the room was made");
+	printf("failed %d %s\n", failed, failed ? strerrorname_np(first) :
+	    "none");
+	show("map", map_path());
+	(void)unlink(map_path());
+	return 0;
+}
+
+/*
+ * A daemon's start: a name given, every descriptor past stderr closed,
+ * a file of its own opened (it gets the map's old number), a name
+ * given again.  Prints the file, then the map.
+ */
+static int
+daemon_like(void)
+{
+	static const char code[16];
+	int f, i;
+
+	(void)unlink(map_path());
+	if (mon_perfmap_write(code, 16, "before") != 0)
+		err(1, "mon_perfmap_write");
+	for (i = 3; i < 1024; i++)
+		(void)close(i);
+	if ((f = open("data", O_WRONLY | O_CREAT | O_TRUNC | O_APPEND,
+	    0600)) < 0 || write(f, "data\n", 5) != 5)
+		err(1, "data");
+	if (mon_perfmap_write(code, 16, "after") != 0)
+		err(1, "mon_perfmap_write");
+	mon_perfmap_fini();
+	if (write(f, "more\n", 5) != 5 || close(f) != 0)
+		err(1, "data: the program's descriptor was closed");
+	show("data", "data");
+	show("map", map_path());
+	(void)unlink(map_path());
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -397,6 +477,8 @@ main(int argc, char *argv[])
 		return planted(0);
 	if (argc == 2 && strcmp(argv[1], "hardlink") == 0)
 		return planted(1);
+	if (argc == 2 && strcmp(argv[1], "fifo") == 0)
+		return planted(2);
 	if (argc == 2 && strcmp(argv[1], "badargs") == 0)
 		return badargs();
 	if (argc == 3 && strcmp(argv[1], "copy") == 0)
@@ -405,7 +487,11 @@ main(int argc, char *argv[])
 		return signals();
 	if (argc == 2 && strcmp(argv[1], "reuse") == 0)
 		return reuse(300);
+	if (argc == 2 && strcmp(argv[1], "full") == 0)
+		return full();
+	if (argc == 2 && strcmp(argv[1], "daemon") == 0)
+		return daemon_like();
 	fprintf(stderr, "usage: h_jitapi run [ms] | symlink | hardlink | "
-	    "badargs | copy FILE | signals | reuse\n");
+	    "fifo | badargs | copy FILE | signals | reuse | full | daemon\n");
 	return 2;
 }

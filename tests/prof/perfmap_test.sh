@@ -147,15 +147,16 @@ perf_reads_the_map_cleanup()
 atf_test_case planted_link_not_followed
 planted_link_not_followed_head()
 {
-	atf_set descr "A symbolic link, or a second hard link, planted at" \
-	    "/tmp/perf-PID.map is refused (ELOOP, EPERM): the file it" \
+	atf_set descr "A symbolic link, a second hard link or a FIFO" \
+	    "planted at /tmp/perf-PID.map is refused (ELOOP, EPERM," \
+	    "ENXIO; the FIFO at once, not waited on): the file a link" \
 	    "leads to is left as it was; with it gone, the map is made"
 }
 planted_link_not_followed_body()
 {
 	setup_jit
-	for how in symlink:ELOOP hardlink:EPERM; do
-		"$PROG" "${how%:*}" >out 2>err ||
+	for how in symlink:ELOOP hardlink:EPERM fifo:ENXIO; do
+		timeout 60 "$PROG" "${how%:*}" >out 2>err ||
 		    atf_fail "h_jitapi ${how%:*}: $(cat err)"
 		atf_check -o inline:"mon_perfmap_init = -1 ${how#*:}
 mon_perfmap_write = -1 ${how#*:}
@@ -281,6 +282,47 @@ handler_and_program_write_body()
 	rm -f "$map"
 }
 
+atf_test_case cut_line_taken_back
+cut_line_taken_back_head()
+{
+	atf_set descr "A line the file's size limit cuts (as a full file" \
+	    "system does) fails with ENOSPC and is taken back: once there" \
+	    "is room, the next line is whole, not joined to the cut one"
+}
+cut_line_taken_back_body()
+{
+	setup_jit
+	atf_check -o save:out "$PROG" full
+	[ "$(head -n 1 out)" = "failed 1 ENOSPC" ] ||
+	    atf_fail "want one call failed, ENOSPC: $(head -n 1 out)"
+	sed 1d out | awk '
+	    !/^map: [0-9a-f]+ 10 (f[0-9]+_0+|after)$/ { bad++ }
+	    END { if (bad || $0 !~ / after$/) exit 1 }' ||
+	    atf_fail "the map has a cut line, or lost the next: $(cat out)"
+}
+
+atf_test_case closed_descriptor_not_reused
+closed_descriptor_not_reused_head()
+{
+	atf_set descr "A program that closes every descriptor, as a daemon" \
+	    "does, then opens a file of its own: no line goes into that" \
+	    "file, mon_perfmap_fini does not close it, and the next name" \
+	    "goes into the map, opened again"
+}
+closed_descriptor_not_reused_body()
+{
+	setup_jit
+	# Unprofiled: closing every descriptor would close the profile's.
+	atf_check -o save:out "$srcdir/h_jitapi_plain" daemon
+	atf_check -o inline:"data: data
+data: more
+" grep '^data: ' out
+	grep '^map: ' out | sed 's/^map: [0-9a-f]* 10 //' >names
+	atf_check -o inline:"before
+after
+" cat names
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case names_from_profile_alone
@@ -292,4 +334,6 @@ atf_init_test_cases()
 	atf_add_test_case handler_and_program_write
 	atf_add_test_case reused_address_named_by_part
 	atf_add_test_case unprofiled_program_names_code
+	atf_add_test_case cut_line_taken_back
+	atf_add_test_case closed_descriptor_not_reused
 }
