@@ -41,7 +41,8 @@
 #include "util/util.h"
 
 #define EST_POINTS	3.0	/* -e: a difference worth showing */
-#define BATCH		32	/* entries whose data is asked for at once */
+#define AHEAD		4	/* entries between two steps of fetching */
+#define NAHEAD		(4 * AHEAD + 1)	/* entries fetched or printed */
 
 /* An arc as an entry's lines are sorted: by arc_time()'s time, calls. */
 struct akey {
@@ -50,7 +51,7 @@ struct akey {
 	size_t		 k;		/* its index in the arcs */
 };
 
-/* An entry of the batch being printed, and where its arcs are. */
+/* An entry being fetched ahead or printed, and where its arcs are. */
 struct ahead {
 	size_t		 id;
 	size_t		 inlo, inhi;	/* its callers: into[inlo .. inhi) */
@@ -758,57 +759,64 @@ prefetch_arc(const struct gp *g, size_t k)
 #define FETCH_ARCS	64
 
 /*
- * Where the entries of a batch have their arcs, and what printing them
- * will read asked for ahead, in the order it is reached: the entries'
- * places in the index, then their arcs, then the names at the arcs'
- * other ends.  Entries come by time, their arcs and the rows these
- * lead to scattered over hundreds of megabytes, and an entry's chain
- * of misses -- where its callers are, each caller's arc, the name at
- * its other end -- waited on each link in turn.  Asked for a batch at
- * a time, a link a pass, the misses of a pass overlap.
+ * What printing an entry reads is asked for ahead, in the order it is
+ * reached, one link a step: the entry's places in the index; then its
+ * callees' arcs and where its callers' lie; then the callers' arcs;
+ * then the names at all its arcs' other ends.  Entries come by time,
+ * their arcs and the rows these lead to scattered over hundreds of
+ * megabytes, and an entry's chain of misses -- where its callers are,
+ * each caller's arc, the name at its other end -- waited on each link
+ * in turn.  Each step is taken AHEAD entries before the next, so that
+ * printing those entries covers the wait.
  */
+PREFETCHER
+fetch_places(const struct gp *g, const struct ahead *e)
+{
+	__builtin_prefetch(&g->intofirst[e->id]);
+	__builtin_prefetch(&g->outfirst[e->id]);
+	__builtin_prefetch(&g->r->byid[e->id]);
+	__builtin_prefetch(node_of(g, e->id));
+	prefetch_name(g, e->id);
+}
+
+/* The second step, which also notes where e's arcs are. */
 static void
-fetch_ahead(const struct gp *g, struct ahead *b, size_t n)
+fetch_ranges(const struct gp *g, struct ahead *e)
+{
+	size_t j;
+
+	__builtin_prefetch(g->r->byid[e->id]);
+	e->inlo = g->intofirst[e->id];
+	e->inhi = g->intofirst[e->id + 1];
+	e->outlo = g->outfirst[e->id];
+	e->outhi = g->outfirst[e->id + 1];
+	for (j = e->inlo; j < e->inhi && j < e->inlo + FETCH_ARCS; j += 16)
+		__builtin_prefetch(&g->into[j]);
+	for (j = e->outlo; j < e->outhi && j < e->outlo + FETCH_ARCS; j++)
+		prefetch_arc(g, j);
+}
+
+PREFETCHER
+fetch_callers(const struct gp *g, const struct ahead *e)
+{
+	size_t j;
+
+	for (j = e->inlo; j < e->inhi && j < e->inlo + FETCH_ARCS; j++)
+		prefetch_arc(g, g->into[j]);
+}
+
+PREFETCHER
+fetch_names(const struct gp *g, const struct ahead *e)
 {
 	const struct cgarc *arcs = g->r->g.arcs;
-	size_t i, j, id;
+	size_t j;
 
-	for (i = 0; i < n; i++) {
-		id = b[i].id;
-		__builtin_prefetch(&g->intofirst[id]);
-		__builtin_prefetch(&g->outfirst[id]);
-		__builtin_prefetch(&g->r->byid[id]);
-		__builtin_prefetch(node_of(g, id));
-		prefetch_name(g, id);
-	}
-	for (i = 0; i < n; i++) {
-		id = b[i].id;
-		__builtin_prefetch(g->r->byid[id]);
-		b[i].inlo = g->intofirst[id];
-		b[i].inhi = g->intofirst[id + 1];
-		b[i].outlo = g->outfirst[id];
-		b[i].outhi = g->outfirst[id + 1];
-		for (j = b[i].inlo; j < b[i].inhi && j < b[i].inlo +
-		    FETCH_ARCS; j += 16)
-			__builtin_prefetch(&g->into[j]);
-		for (j = b[i].outlo; j < b[i].outhi && j < b[i].outlo +
-		    FETCH_ARCS; j++)
-			prefetch_arc(g, j);
-	}
-	for (i = 0; i < n; i++)
-		for (j = b[i].inlo; j < b[i].inhi && j < b[i].inlo +
-		    FETCH_ARCS; j++)
-			prefetch_arc(g, g->into[j]);
-	for (i = 0; i < n; i++) {
-		for (j = b[i].inlo; j < b[i].inhi && j < b[i].inlo +
-		    FETCH_ARCS; j++)
-			prefetch_name(g, arcs[g->into[j]].from);
-		for (j = b[i].outlo; j < b[i].outhi && j < b[i].outlo +
-		    FETCH_ARCS; j++) {
-			prefetch_name(g, arcs[j].to);
-			if (arcs[j].counted)
-				__builtin_prefetch(node_of(g, arcs[j].to));
-		}
+	for (j = e->inlo; j < e->inhi && j < e->inlo + FETCH_ARCS; j++)
+		prefetch_name(g, arcs[g->into[j]].from);
+	for (j = e->outlo; j < e->outhi && j < e->outlo + FETCH_ARCS; j++) {
+		prefetch_name(g, arcs[j].to);
+		if (arcs[j].counted)
+			__builtin_prefetch(node_of(g, arcs[j].to));
 	}
 }
 
@@ -880,9 +888,9 @@ gp_free(struct gp *g)
 void
 graph_print(struct report *r, const struct profile *p, const struct opts *o)
 {
-	struct ahead batch[BATCH];
+	struct ahead ring[NAHEAD];
 	struct gp g;
-	size_t i, j, n;
+	size_t i;
 
 	report_sort(r, o);
 	gp_init(&g, r, o);
@@ -890,12 +898,20 @@ graph_print(struct report *r, const struct profile *p, const struct opts *o)
 	if (!o->nohead)
 		heading(&g, p);
 	name_rows(&g);
-	for (i = 0; i < g.n; i += n) {
-		for (n = 0; n < BATCH && i + n < g.n; n++)
-			batch[n].id = g.order[i + n];
-		fetch_ahead(&g, batch, n);
-		for (j = 0; j < n; j++)
-			entry(&g, &batch[j]);
+	/* Entry i has its places fetched at step i, is printed at i + 4A. */
+	for (i = 0; i < g.n + 4 * AHEAD; i++) {
+		if (i < g.n) {
+			ring[i % NAHEAD].id = g.order[i];
+			fetch_places(&g, &ring[i % NAHEAD]);
+		}
+		if (i >= AHEAD && i - AHEAD < g.n)
+			fetch_ranges(&g, &ring[(i - AHEAD) % NAHEAD]);
+		if (i >= 2 * AHEAD && i - 2 * AHEAD < g.n)
+			fetch_callers(&g, &ring[(i - 2 * AHEAD) % NAHEAD]);
+		if (i >= 3 * AHEAD && i - 3 * AHEAD < g.n)
+			fetch_names(&g, &ring[(i - 3 * AHEAD) % NAHEAD]);
+		if (i >= 4 * AHEAD && i - 4 * AHEAD < g.n)
+			entry(&g, &ring[(i - 4 * AHEAD) % NAHEAD]);
 	}
 	ob_flush();
 	if (g.n == 0)
