@@ -754,7 +754,7 @@ prefetch_arc(const struct gp *g, size_t k)
  * So many of an entry's callers and of its callees have their arcs and
  * names asked for ahead: a row called from everywhere has a long run
  * of lines of its own, which needs no help, and would push the rest of
- * the batch out of the cache.
+ * the entries fetched ahead out of the cache.
  */
 #define FETCH_ARCS	64
 
