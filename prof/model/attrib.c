@@ -405,7 +405,18 @@ graph_needs(struct attr *a, size_t obj, uint64_t addr, enum fkind kind,
 	}
 }
 
-static void
+/*
+ * What graph_mark() found at a frame's place, for graph_stacks() to
+ * take its row from without looking it up again: an entry of the
+ * frame's object's table, or one of these.
+ */
+#define PL_NONE		UINT32_MAX		/* no row (F_NONE) */
+#define PL_SELF		(UINT32_MAX - 1)	/* libmon's code (F_SELF) */
+#define PL_AGAIN	(UINT32_MAX - 2)	/* a raw row, or an entry
+						   too far: graph_row() */
+
+/* Mark the place (obj, addr) and say what it is, as above. */
+static uint32_t
 graph_need(struct attr *a, size_t obj, uint64_t addr, int cell)
 {
 	struct otab *t = NULL;
@@ -414,71 +425,118 @@ graph_need(struct attr *a, size_t obj, uint64_t addr, int cell)
 
 	kind = graph_place(a, obj, addr, cell, &t, &k);
 	graph_needs(a, obj, addr, kind, t, k);
+	switch (kind) {
+	case F_ENTRY:
+		return k < PL_AGAIN ? (uint32_t)k : PL_AGAIN;
+	case F_SELF:
+		return PL_SELF;
+	case F_RAW:
+		return PL_AGAIN;
+	default:
+		return PL_NONE;
+	}
 }
 
 #define MARKCHUNK	((size_t)1 << 22)	/* frames sorted at a time */
 
+/* graph_mark()'s frames: keys, sorted a chunk at a time. */
+struct marks {
+	uint64_t	*key, *tmp;	/* each object << 56 | address */
+	uint64_t	*at, *tmpat;	/* and its frame, if placed */
+	uint32_t	*place;		/* by frame: what it is, or NULL */
+	size_t		 n;
+};
+
 /*
- * The frames key[0..n), each object << 56 | address, marked: sorted
- * first and each place once, so that the lookups go through the
- * tables in order.  Ten million frames looked up as the stacks have
- * them, at random in a table of a million functions, missed the cache
- * at every step.  Returns 0, the keys left.
+ * The frames of m marked, each place once and in order, so that the
+ * lookups go through the tables in order: ten million frames looked
+ * up as the stacks have them, at random in a table of a million
+ * functions, missed the cache at every step.  With m->place, each
+ * frame is told what its place is.
  */
-static size_t
-mark_keys(struct attr *a, uint64_t *key, uint64_t *tmp, size_t n)
+static void
+mark_keys(struct attr *a, struct marks *m)
 {
-	uint64_t *v;
+	uint64_t *v = m->key;
+	uint32_t pl = PL_NONE;
 	size_t i;
 
-	v = radix_sort(key, tmp, n);
-	for (i = 0; i < n; i++)
+	if (m->place != NULL)
+		radix_sort_pairs(m->key, m->at, m->tmp, m->tmpat, m->n);
+	else
+		v = radix_sort(m->key, m->tmp, m->n);
+	for (i = 0; i < m->n; i++) {
 		if (i == 0 || v[i] != v[i - 1])
-			graph_need(a, (size_t)(v[i] >> 56),
+			pl = graph_need(a, (size_t)(v[i] >> 56),
 			    v[i] & ((1ULL << 56) - 1), 0);
-	return 0;
+		if (m->place != NULL)
+			m->place[m->at[i]] = pl;
+	}
+	m->n = 0;
+}
+
+/* Frame i of the profile, fr, to be marked (and placed, with place). */
+static void
+mark_frame(struct attr *a, struct marks *m, size_t i, const struct frame *fr)
+{
+	uint32_t pl;
+
+	if (fr->obj >= 256 || fr->addr >= 1ULL << 56) {
+		pl = graph_need(a, fr->obj, fr->addr, 0);
+		if (m->place != NULL)
+			m->place[i] = pl;
+		return;
+	}
+	if (m->n == MARKCHUNK)
+		mark_keys(a, m);
+	m->key[m->n] = (uint64_t)fr->obj << 56 | fr->addr;
+	if (m->place != NULL)
+		m->at[m->n] = i;
+	m->n++;
 }
 
 /*
  * Every arc's two ends, and every frame of a stack that does not end in
  * libmon's code (graph_stacks() leaves those out, but for those in the
- * kernel).
+ * kernel).  For the call graph (place 1), what each such frame is, by
+ * frame, for graph_stacks(): returned, to be freed.
  */
-static void
-graph_mark(struct attr *a)
+static uint32_t *
+graph_mark(struct attr *a, int place)
 {
 	const struct profile *p = a->p;
 	const struct frame *fr;
-	enum fkind kind;
-	struct otab *t = NULL;
-	uint64_t *key, *tmp;
-	size_t i, j, k = 0, nkey = 0;
+	struct marks m;
+	size_t i, j;
 
-	key = xcalloc(MARKCHUNK, sizeof(*key));
-	tmp = xcalloc(MARKCHUNK, sizeof(*tmp));
+	memset(&m, 0, sizeof(m));
+	m.key = xcalloc(MARKCHUNK, sizeof(*m.key));
+	m.tmp = xcalloc(MARKCHUNK, sizeof(*m.tmp));
+	if (place) {
+		m.at = xcalloc(MARKCHUNK, sizeof(*m.at));
+		m.tmpat = xcalloc(MARKCHUNK, sizeof(*m.tmpat));
+		m.place = xcalloc(p->nframes + 1, sizeof(*m.place));
+	}
 	for (i = 0; i < p->narcs; i++) {
-		graph_need(a, p->arcs[i].fobj, p->arcs[i].from, 0);
-		graph_need(a, p->arcs[i].sobj, p->arcs[i].self, 1);
+		(void)graph_need(a, p->arcs[i].fobj, p->arcs[i].from, 0);
+		(void)graph_need(a, p->arcs[i].sobj, p->arcs[i].self, 1);
 	}
 	for (i = 0; i < p->nstacks; i++) {
 		fr = p->frames + p->stacks[i].first;
-		kind = graph_place(a, fr[0].obj, fr[0].addr, 0, &t, &k);
-		if (kind == F_SELF && !p->stacks[i].kernel)
+		j = graph_need(a, fr[0].obj, fr[0].addr, 0);
+		if (place)
+			m.place[p->stacks[i].first] = (uint32_t)j;
+		if (j == PL_SELF && !p->stacks[i].kernel)
 			continue;
-		graph_needs(a, fr[0].obj, fr[0].addr, kind, t, k);
-		for (j = 1; j < p->stacks[i].depth; j++) {
-			if (fr[j].obj >= 256 || fr[j].addr >= 1ULL << 56) {
-				graph_need(a, fr[j].obj, fr[j].addr, 0);
-				continue;
-			}
-			if (nkey == MARKCHUNK)
-				nkey = mark_keys(a, key, tmp, nkey);
-			key[nkey++] = (uint64_t)fr[j].obj << 56 | fr[j].addr;
-		}
+		for (j = 1; j < p->stacks[i].depth; j++)
+			mark_frame(a, &m, p->stacks[i].first + j, &fr[j]);
 	}
-	mark_keys(a, key, tmp, nkey);
-	free(key);
-	free(tmp);
+	mark_keys(a, &m);
+	free(m.key);
+	free(m.tmp);
+	free(m.at);
+	free(m.tmpat);
+	return m.place;
 }
 
 /* Once the rows are made: the id of the row of a place. */
@@ -661,79 +719,39 @@ graph_through(struct attr *a)
  * report -- libmon's system calls too, under whoever called libmon;
  * without that row (-z's program alone) it is in no stack.
  */
-/* rowof[] of the frames of keys k[0..n), carrying their index in v. */
-static void
-rows_of_keys(struct attr *a, uint64_t *k, uint64_t *v, uint64_t *tk,
-    uint64_t *tv, size_t n, size_t *rowof)
+/* The row of frame fr, of which graph_mark() found place pl. */
+static size_t
+place_row(struct attr *a, const struct frame *fr, uint32_t pl)
 {
-	size_t i, row = ROW_NONE;
-
-	radix_sort_pairs(k, v, tk, tv, n);
-	for (i = 0; i < n; i++) {
-		if (i == 0 || k[i] != k[i - 1])
-			row = graph_row(a, (size_t)(k[i] >> 56),
-			    k[i] & ((1ULL << 56) - 1), 0);
-		rowof[v[i]] = row;
+	switch (pl) {
+	case PL_NONE:
+		return ROW_NONE;
+	case PL_SELF:
+		return ROW_SELF;
+	case PL_AGAIN:
+		return graph_row(a, fr->obj, fr->addr, 0);
+	default:
+		return a->tabs[fr->obj].rowid[pl];
 	}
 }
 
-/*
- * The row of every frame of the profile, looked up as graph_mark()
- * looks them up: sorted by place, MARKCHUNK at a time, each place once.
- */
-static size_t *
-frame_rows(struct attr *a)
-{
-	const struct profile *p = a->p;
-	uint64_t *k, *v, *tk, *tv;
-	size_t i, n = 0, *rowof;
-
-	rowof = xcalloc(p->nframes + 1, sizeof(*rowof));
-	k = xcalloc(MARKCHUNK, sizeof(*k));
-	v = xcalloc(MARKCHUNK, sizeof(*v));
-	tk = xcalloc(MARKCHUNK, sizeof(*tk));
-	tv = xcalloc(MARKCHUNK, sizeof(*tv));
-	for (i = 0; i < p->nframes; i++) {
-		if (p->frames[i].obj >= 256 ||
-		    p->frames[i].addr >= 1ULL << 56) {
-			rowof[i] = graph_row(a, p->frames[i].obj,
-			    p->frames[i].addr, 0);
-			continue;
-		}
-		if (n == MARKCHUNK) {
-			rows_of_keys(a, k, v, tk, tv, n, rowof);
-			n = 0;
-		}
-		k[n] = (uint64_t)p->frames[i].obj << 56 | p->frames[i].addr;
-		v[n++] = i;
-	}
-	rows_of_keys(a, k, v, tk, tv, n, rowof);
-	free(k);
-	free(v);
-	free(tk);
-	free(tv);
-	return rowof;
-}
-
 static void
-graph_stacks(struct attr *a)
+graph_stacks(struct attr *a, const uint32_t *place)
 {
 	const struct profile *p = a->p;
 	const struct pstack *ps;
 	const struct frame *fr;
 	struct graph *g = &a->r->g;
 	struct cgstack *s;
-	size_t i, j, id, below, inner, *rowof, *row;
+	size_t i, j, id, below, inner;
 
-	rowof = frame_rows(a);
 	g->stacks = xcalloc(p->nstacks + 1, sizeof(*g->stacks));
 	for (i = 0; i < p->nstacks; i++) {
 		ps = &p->stacks[i];
 		fr = p->frames + ps->first;
-		row = rowof + ps->first;
 		if (ps->kernel && a->kernelrow == ROW_NONE)
 			continue;
-		if (row[0] == ROW_SELF && !ps->kernel) {
+		if (place[ps->first] == PL_SELF && !ps->kernel) {
 			g->overhead += ps->samples;
 			continue;
 		}
@@ -752,7 +770,8 @@ graph_stacks(struct attr *a)
 			g->ids[g->nids++] = inner = a->kernelrow;
 		}
 		for (j = 0; j < ps->depth; j++) {
-			if ((id = row[j]) == ROW_SELF) {
+			id = place_row(a, &fr[j], place[ps->first + j]);
+			if (id == ROW_SELF) {
 				below = ROW_SELF;
 				continue;
 			}
@@ -766,7 +785,6 @@ graph_stacks(struct attr *a)
 		}
 		s->depth = g->nids - s->first;
 	}
-	free(rowof);
 }
 
 /*
@@ -891,6 +909,7 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
     const struct opts *o)
 {
 	struct attr a;
+	uint32_t *place;
 	double hist;
 	size_t cap = 0;
 
@@ -916,7 +935,7 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	attribute_timed(&a);
 	if (!keeps_counts(o))
 		profile_drop_cells(p);
-	graph_mark(&a);
+	place = graph_mark(&a, wants_graph(o));
 	if (!keeps_counts(o) && !wants_graph(o))
 		profile_drop_arcs(p);
 	entry_rows(&a, &cap);
@@ -929,7 +948,8 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	r->g.sampled = p->stackfiles > 0;
 	if (wants_graph(o)) {
 		graph_arcs(&a);
-		graph_stacks(&a);
+		graph_stacks(&a, place);
+		free(place);
 		graph_through(&a);
 	}
 	free(a.arcto);

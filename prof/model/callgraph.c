@@ -76,81 +76,6 @@ add_cgarc(void *into, const void *from)
 	x->counted |= y->counted;
 }
 
-/*
- * Every pair of adjacent frames becomes an arc too, of no calls; then
- * arcs of the same two rows are one.  The pairs, ten million for a
- * million stacks, are gathered as keys, caller over callee, each with
- * the place of its callee in ids, sorted apart from the counted arcs,
- * and the two sorted lists merged: the arcs of 48 bytes are made once
- * for each distinct pair, and each pair is told its arc (*pairarc, by
- * the callee's place in ids), which measure() would otherwise search
- * for among ten million arcs, missing the cache at every step.
- */
-static void
-join_arcs(struct graph *g, size_t nrows, uint32_t **pairarc)
-{
-	const struct cgstack *s;
-	const size_t *id;
-	struct cgarc *v, *c;
-	uint64_t *k, *pos, *tk, *tv, kk;
-	size_t i, j, n = 0, m, a, b;
-
-	g->narcs = sortsum(g->arcs, g->narcs, sizeof(*g->arcs), cmp_cgarc,
-	    add_cgarc);
-	if (nrows > UINT32_MAX)
-		errx(1, "%zu rows: too many for the call graph", nrows);
-	for (i = 0; i < g->nstacks; i++)
-		n += g->stacks[i].depth > 0 ? g->stacks[i].depth - 1 : 0;
-	k = xcalloc(n + 1, sizeof(*k));
-	pos = xcalloc(n + 1, sizeof(*pos));
-	for (i = 0, n = 0; i < g->nstacks; i++) {
-		s = &g->stacks[i];
-		id = g->ids + s->first;
-		for (j = 0; j + 1 < s->depth; j++)
-			if (id[j] != ROW_NONE && id[j + 1] != ROW_NONE) {
-				pos[n] = s->first + j;
-				k[n++] = (uint64_t)id[j + 1] << 32 | id[j];
-			}
-	}
-	tk = xcalloc(n + 1, sizeof(*tk));
-	tv = xcalloc(n + 1, sizeof(*tv));
-	radix_sort_pairs(k, pos, tk, tv, n);
-	free(tk);
-	free(tv);
-	if (g->narcs + n >= UINT32_MAX)
-		errx(1, "%zu arcs: too many for the call graph", g->narcs + n);
-	*pairarc = xcalloc(g->nids + 1, sizeof(**pairarc));
-	for (b = 0, m = 0; b < n; b++)
-		m += b == 0 || k[b] != k[b - 1];
-	/*
-	 * Counted arcs and pairs, both sorted by (from, to), merged; every
-	 * pair told the arc it is.  Each step takes the lesser of the next
-	 * counted arc and the next pair's key, and with it all the pairs of
-	 * that key.
-	 */
-	v = xcalloc(g->narcs + m + 1, sizeof(*v));
-	for (a = 0, b = 0, i = 0; a < g->narcs || b < n; i++) {
-		c = &v[i];
-		if (b < n && (a == g->narcs || g->arcs[a].from > k[b] >> 32 ||
-		    (g->arcs[a].from == k[b] >> 32 &&
-		    g->arcs[a].to > (k[b] & UINT32_MAX)))) {
-			c->from = (size_t)(k[b] >> 32);
-			c->to = (size_t)(k[b] & UINT32_MAX);
-		} else
-			*c = g->arcs[a++];
-		if (c->from == ROW_NONE)
-			continue;	/* no pair comes from no row */
-		kk = (uint64_t)c->from << 32 | c->to;
-		for (; b < n && k[b] == kk; b++)
-			(*pairarc)[pos[b]] = (uint32_t)i;
-	}
-	free(k);
-	free(pos);
-	free(g->arcs);
-	g->arcs = v;
-	g->narcs = g->arccap = i;
-}
-
 /* The calls into each row, from others and from itself. */
 static void
 count_calls(struct report *r)
@@ -177,81 +102,145 @@ counted_into(const struct report *r, const struct cgarc *c)
 }
 
 /*
- * Stack i's pairs: each arc's samples once, the leaf pair's as leaf
- * too, and the stack's samples as unconfirmed once if a pair is: one
- * whose caller's call went elsewhere by the counted arcs (attrib.c
- * marked it skipped), or one no counted arc joins while its callee's
- * calls were counted.
+ * A pair of adjacent frames, as join_arcs() sorts it: its key caller
+ * << 32 | callee, its value the stack's index << 2 and these bits.
  */
-static void
-stack_pairs(struct report *r, size_t i, size_t *arcmark,
-    const uint32_t *pairarc)
-{
-	struct graph *g = &r->g;
-	const struct cgstack *s = &g->stacks[i];
-	const size_t *id = g->ids + s->first;
-	struct cgarc *c;
-	size_t j, k;
-	int unconf = 0;
+#define PAIR_LEAF	2	/* the stack's innermost pair */
+#define PAIR_SKIP	1	/* the caller's call went elsewhere (attrib.c
+				   marked the frame skipped) */
 
-	for (j = 0; j + 1 < s->depth; j++) {
-		if (id[j] == ROW_NONE || id[j + 1] == ROW_NONE)
-			continue;
-		k = pairarc[s->first + j];	/* join_arcs() made them all */
-		c = &g->arcs[k];
-		if (j == 0)
-			c->leaf += s->samples;
-		if (g->skipped[s->first + j + 1] || (!c->counted &&
-		    g->counted && counted_into(r, c))) {
-			if (!c->unconfirmed)
-				g->nounconf++;
-			c->unconfirmed = 1;
-			unconf = 1;
+/* The pairs of every stack, into k and v; how many. */
+static size_t
+gather_pairs(const struct graph *g, uint64_t *k, uint64_t *v)
+{
+	const struct cgstack *s;
+	const size_t *id;
+	size_t i, j, n = 0;
+
+	for (i = 0; i < g->nstacks; i++) {
+		s = &g->stacks[i];
+		id = g->ids + s->first;
+		for (j = 0; j + 1 < s->depth; j++) {
+			if (id[j] == ROW_NONE || id[j + 1] == ROW_NONE)
+				continue;
+			k[n] = (uint64_t)id[j + 1] << 32 | id[j];
+			v[n++] = (uint64_t)i << 2 | (j == 0 ? PAIR_LEAF : 0) |
+			    (g->skipped[s->first + j + 1] ? PAIR_SKIP : 0);
 		}
-		if (arcmark[k] == i + 1)
-			continue;
-		arcmark[k] = i + 1;
-		c->samples += s->samples;
 	}
-	if (unconf)
-		g->unconfirmed += s->samples;
+	return n;
 }
 
 /*
- * Does stack s reach where a thread starts?  Its outermost frame is the
- * C library's start of the program or of a thread (a coroutine's, too),
- * or a function of the program that had no counted caller and that no
- * stack shows called by another (called[], by row): its entry or code
- * built without -p.  A stack that ends elsewhere lost its outer callers
- * at a frame pointer the walk could not follow: code that keeps its own
- * data in %rbp, built with -fomit-frame-pointer.
+ * Arc c's pairs v[0..n), in the stacks' order, w[] the stacks'
+ * samples: its samples once a stack, its leaf pairs' as leaf too, and
+ * each stack with an unconfirmed pair marked in unconf[] -- a pair
+ * whose caller's call went elsewhere by the counted arcs, or one no
+ * counted arc joins while its callee's calls were counted.
  */
-static int
-rooted(const struct report *r, const struct cgstack *s,
-    const unsigned char *called)
+static void
+measure_arc(struct report *r, struct cgarc *c, const uint64_t *v, size_t n,
+    const double *w, unsigned char *unconf)
 {
-	static const char *const starts[] = { "_start", "__libc_start_main",
-	    "__libc_start_main_impl", "__libc_start_call_main",
-	    "start_thread", "clone", "clone3", "__clone", "__clone3",
-	    "__start_context" };
-	const size_t *id = r->g.ids + s->first;
-	const struct row *w;
-	size_t j, k, n;
+	struct graph *g = &r->g;
+	size_t b, si, last = SIZE_MAX;
+	int uncounted;
 
-	for (j = s->depth; j > 0 && id[j - 1] == ROW_NONE; j--)
-		;
-	if (j == 0)
-		return 1;	/* nothing to say of it */
-	w = &r->rows[id[j - 1]];
-	if (w->obj == NULL && r->g.nodes[id[j - 1]].callsin == 0 &&
-	    r->g.nodes[id[j - 1]].selfcalls == 0 && !called[id[j - 1]])
-		return 1;
-	n = sizeof(starts) / sizeof(starts[0]);
-	for (k = 0; k < w->nnames; k++)
-		for (j = 0; j < n; j++)
-			if (strcmp(w->names[k], starts[j]) == 0)
-				return 1;
-	return 0;
+	uncounted = n > 0 && !c->counted && g->counted && counted_into(r, c);
+	for (b = 0; b < n; b++) {
+		si = (size_t)(v[b] >> 2);
+		if (v[b] & PAIR_LEAF)
+			c->leaf += w[si];
+		if ((v[b] & PAIR_SKIP) || uncounted) {
+			if (!c->unconfirmed)
+				g->nounconf++;
+			c->unconfirmed = 1;
+			unconf[si] = 1;
+		}
+		if (si != last)
+			c->samples += w[si];
+		last = si;
+	}
+}
+
+/*
+ * Every pair of adjacent frames becomes an arc too, of no calls; arcs
+ * of the same two rows are one; and each arc is measured as it is
+ * made.  The pairs, ten million for a million stacks, are gathered as
+ * keys, caller over callee, each with its stack, and radix-sorted
+ * apart from the counted arcs -- a stable sort, so that a key's pairs
+ * stay in the stacks' order -- and the two sorted lists merged: the
+ * arcs of 48 bytes are made once for each distinct pair, in order, and
+ * given their samples there.  Walking the stacks again for that, each
+ * pair told its arc, visited ten million arcs at random and missed the
+ * cache at every step.  The samples of the stacks with an unconfirmed
+ * pair go to the graph's, in the stacks' order.
+ */
+static void
+join_arcs(struct report *r)
+{
+	struct graph *g = &r->g;
+	struct cgarc *v, *c;
+	uint64_t *k, *pv, *tk, *tv, kk;
+	unsigned char *unconf;
+	double *w;
+	size_t i, n = 0, m, a, b, b0;
+
+	g->narcs = sortsum(g->arcs, g->narcs, sizeof(*g->arcs), cmp_cgarc,
+	    add_cgarc);
+	count_calls(r);
+	if (r->nrows > UINT32_MAX)
+		errx(1, "%zu rows: too many for the call graph", r->nrows);
+	for (i = 0; i < g->nstacks; i++)
+		n += g->stacks[i].depth > 0 ? g->stacks[i].depth - 1 : 0;
+	k = xcalloc(n + 1, sizeof(*k));
+	pv = xcalloc(n + 1, sizeof(*pv));
+	n = gather_pairs(g, k, pv);
+	tk = xcalloc(n + 1, sizeof(*tk));
+	tv = xcalloc(n + 1, sizeof(*tv));
+	radix_sort_pairs(k, pv, tk, tv, n);
+	free(tk);
+	free(tv);
+	for (b = 0, m = 0; b < n; b++)
+		m += b == 0 || k[b] != k[b - 1];
+	if (g->narcs + m >= UINT32_MAX)
+		errx(1, "%zu arcs: too many for the call graph", g->narcs + m);
+	w = xcalloc(g->nstacks + 1, sizeof(*w));
+	for (i = 0; i < g->nstacks; i++)
+		w[i] = g->stacks[i].samples;
+	unconf = xcalloc(g->nstacks + 1, 1);
+	/*
+	 * Counted arcs and pairs, both sorted by (from, to), merged.  Each
+	 * step takes the lesser of the next counted arc and the next
+	 * pair's key, and with it all the pairs of that key.
+	 */
+	v = xcalloc(g->narcs + m + 1, sizeof(*v));
+	for (a = 0, b = 0, i = 0; a < g->narcs || b < n; i++) {
+		c = &v[i];
+		if (b < n && (a == g->narcs || g->arcs[a].from > k[b] >> 32 ||
+		    (g->arcs[a].from == k[b] >> 32 &&
+		    g->arcs[a].to > (k[b] & UINT32_MAX)))) {
+			c->from = (size_t)(k[b] >> 32);
+			c->to = (size_t)(k[b] & UINT32_MAX);
+		} else
+			*c = g->arcs[a++];
+		if (c->from == ROW_NONE)
+			continue;	/* no pair comes from no row */
+		kk = (uint64_t)c->from << 32 | c->to;
+		for (b0 = b; b < n && k[b] == kk; b++)
+			;
+		measure_arc(r, c, pv + b0, b - b0, w, unconf);
+	}
+	free(g->arcs);
+	g->arcs = v;
+	g->narcs = g->arccap = i;
+	for (i = 0; i < g->nstacks; i++)
+		if (unconf[i])
+			g->unconfirmed += w[i];
+	free(k);
+	free(pv);
+	free(w);
+	free(unconf);
 }
 
 /* The rows that some stack shows called by another row. */
@@ -275,19 +264,77 @@ shown_called(const struct report *r)
 	return called;
 }
 
-/* Self and inclusive samples of the rows, and the arcs' samples. */
+/* Is row w, by one of its names, where the C library starts a thread? */
+static int
+thread_start(const struct row *w)
+{
+	static const char *const starts[] = { "_start", "__libc_start_main",
+	    "__libc_start_main_impl", "__libc_start_call_main",
+	    "start_thread", "clone", "clone3", "__clone", "__clone3",
+	    "__start_context" };
+	size_t j, k;
+
+	for (k = 0; k < w->nnames; k++)
+		for (j = 0; j < sizeof(starts) / sizeof(starts[0]); j++)
+			if (strcmp(w->names[k], starts[j]) == 0)
+				return 1;
+	return 0;
+}
+
+/*
+ * The rows in which a stack that ends there reaches where a thread
+ * starts, by row: the C library's start of the program or of a thread
+ * (a coroutine's, too), or a function of the program that had no
+ * counted caller and that no stack shows called by another: its entry
+ * or code built without -p.  A stack that ends elsewhere lost its
+ * outer callers at a frame pointer the walk could not follow: code
+ * that keeps its own data in %rbp, built with -fomit-frame-pointer.
+ * Worked out once a row, in the rows' order: stack by stack, the row,
+ * its names and their bytes were three misses of the cache for each of
+ * a million stacks.
+ */
+static unsigned char *
+thread_roots(const struct report *r)
+{
+	const struct node *nd;
+	unsigned char *root;
+	size_t i;
+
+	root = shown_called(r);
+	for (i = 0; i < r->nrows; i++) {
+		nd = &r->g.nodes[i];
+		root[i] = (r->rows[i].obj == NULL && nd->callsin == 0 &&
+		    nd->selfcalls == 0 && !root[i]) ||
+		    thread_start(&r->rows[i]);
+	}
+	return root;
+}
+
+/* Does stack s reach where a thread starts?  root[] as above. */
+static int
+rooted(const struct report *r, const struct cgstack *s,
+    const unsigned char *root)
+{
+	const size_t *id = r->g.ids + s->first;
+	size_t j;
+
+	for (j = s->depth; j > 0 && id[j - 1] == ROW_NONE; j--)
+		;
+	return j == 0 || root[id[j - 1]];	/* none: nothing to say */
+}
+
+/* Self and inclusive samples of the rows; the stacks that end short. */
 static void
-measure(struct report *r, const uint32_t *pairarc)
+measure(struct report *r)
 {
 	struct graph *g = &r->g;
 	struct cgstack *s;
 	const size_t *id;
-	size_t *rowmark, *arcmark, i, j;
-	unsigned char *called;
+	size_t *rowmark, i, j;
+	unsigned char *root;
 
 	rowmark = xcalloc(r->nrows + 1, sizeof(*rowmark));
-	arcmark = xcalloc(g->narcs + 1, sizeof(*arcmark));
-	called = shown_called(r);
+	root = thread_roots(r);
 	for (i = 0; i < r->nrows; i++)
 		g->nodes[i].level = SIZE_MAX;
 	for (i = 0; i < g->nstacks; i++) {
@@ -306,15 +353,13 @@ measure(struct report *r, const uint32_t *pairarc)
 			rowmark[id[j]] = i + 1;
 			g->nodes[id[j]].incl += s->samples;
 		}
-		stack_pairs(r, i, arcmark, pairarc);
-		if (!s->cut && !rooted(r, s, called)) {
+		if (!s->cut && !rooted(r, s, root)) {
 			s->shortend = 1;
 			g->shortend += s->samples;
 		}
 	}
 	free(rowmark);
-	free(arcmark);
-	free(called);
+	free(root);
 }
 
 /* The self time the estimate starts from: the graph's own, if sampled. */
@@ -498,14 +543,10 @@ estimate(struct report *r)
 void
 graph_compute(struct report *r, int est)
 {
-	uint32_t *pairarc;
-
 	r->g.nodes = xcalloc(r->nrows + 1, sizeof(*r->g.nodes));
 	r->g.nnodes = r->nrows;
-	join_arcs(&r->g, r->nrows, &pairarc);
-	count_calls(r);
-	measure(r, pairarc);
-	free(pairarc);
+	join_arcs(r);
+	measure(r);
 	if (r->g.counted && est)
 		estimate(r);
 }

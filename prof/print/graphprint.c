@@ -41,6 +41,22 @@
 #include "util/util.h"
 
 #define EST_POINTS	3.0	/* -e: a difference worth showing */
+#define AHEAD		4	/* entries between two steps of fetching */
+#define NAHEAD		(4 * AHEAD + 1)	/* entries fetched or printed */
+
+/* An arc as an entry's lines are sorted: by arc_time()'s time, calls. */
+struct akey {
+	double		 t;
+	uint64_t	 calls;
+	size_t		 k;		/* its index in the arcs */
+};
+
+/* An entry being fetched ahead or printed, and where its arcs are. */
+struct ahead {
+	size_t		 id;
+	size_t		 inlo, inhi;	/* its callers: into[inlo .. inhi) */
+	size_t		 outlo, outhi;	/* its callees: arcs[outlo .. outhi) */
+};
 
 /* What the printer keeps while it prints one report. */
 struct gp {
@@ -51,7 +67,7 @@ struct gp {
 	uint32_t	*index;		/* by row id: its [n], 0 if none */
 	double		 pct;		/* percent a sample */
 	int		 timed;		/* inclusive figures to print */
-	size_t		*list;		/* callers or callees of an entry */
+	struct akey	*keys;		/* callers or callees of an entry */
 	uint32_t	*into;		/* arcs by callee: of row i, */
 	uint32_t	*intofirst;	/* into[intofirst[i] .. [i + 1]) */
 	uint32_t	*outfirst;	/* arcs from row i: outfirst[i] ..
@@ -429,17 +445,28 @@ put_entry_name(const struct gp *g, size_t id)
 	}
 }
 
-/* The called column of arc c, seen from its callee. */
+/* What the graph says of row id, as graph_node() of its row. */
+static const struct node *
+node_of(const struct gp *g, size_t id)
+{
+	static const struct node none;
+
+	return id < g->r->g.nnodes ? &g->r->g.nodes[id] : &none;
+}
+
+/*
+ * The called column of arc c, seen from its callee.  The callee's node
+ * is read only for a counted arc: an arc seen only in stacks has no
+ * calls to show, and its callee's node is a miss of the cache.
+ */
 static void
 put_called(const struct gp *g, const struct cgarc *c)
 {
-	const struct row *w = g->r->byid[c->to];
 	char buf[48];
 	size_t n;
 
 	if (c->counted && c->from != c->to)
-		n = two_figures(buf, c->calls, '/',
-		    graph_node(g->r, w)->callsin);
+		n = two_figures(buf, c->calls, '/', node_of(g, c->to)->callsin);
 	else if (c->counted)
 		n = fig_u64(buf, c->calls);
 	else if (c->unconfirmed)
@@ -506,44 +533,65 @@ own_line(struct gp *g, const struct row *w)
 	ob_char('\n');
 }
 
-static const struct gp *sortarcs;	/* for the C11 qsort below */
-
-/* Arcs by increasing time, then calls, then the other end's index. */
+/* Arcs by increasing time, then calls, then their place in the arcs. */
 static int
-cmp_arc(const void *x, const void *y)
+cmp_akey(const void *x, const void *y)
 {
-	const struct cgarc *a = &sortarcs->r->g.arcs[*(const size_t *)x];
-	const struct cgarc *b = &sortarcs->r->g.arcs[*(const size_t *)y];
-	double ta, tb, s;
+	const struct akey *a = x, *b = y;
 
-	arc_time(sortarcs, a, &ta, &s);
-	arc_time(sortarcs, b, &tb, &s);
-	if (ta != tb)
-		return ta < tb ? -1 : 1;
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
 	if (a->calls != b->calls)
 		return a->calls < b->calls ? -1 : 1;
-	return a < b ? -1 : a > b;
+	return a->k < b->k ? -1 : a->k > b->k;
 }
 
-/* The callers (callers 1) or callees (0) of row id, in print order. */
-static size_t
-arcs_of(struct gp *g, size_t id, int callers)
+/*
+ * k[0..n) in cmp_akey()'s order, a total one, so that any sort gives
+ * the same.  An entry has a dozen arcs or so, which an insertion sort
+ * puts in order before qsort() has called its comparison a few times
+ * through a pointer; the few rows called from everywhere have qsort().
+ */
+static void
+sort_akeys(struct akey *k, size_t n)
 {
-	size_t i, n = 0, t, lo, hi;
+	struct akey t;
+	size_t i, j;
 
-	lo = callers ? g->intofirst[id] : g->outfirst[id];
-	hi = callers ? g->intofirst[id + 1] : g->outfirst[id + 1];
-	for (i = lo; i < hi; i++) {
-		g->list[n++] = callers ? g->into[i] : i;
-		__builtin_prefetch(&g->r->g.arcs[g->list[n - 1]]);
+	if (n > 32) {
+		qsort(k, n, sizeof(*k), cmp_akey);
+		return;
 	}
-	sortarcs = g;
-	qsort(g->list, n, sizeof(*g->list), cmp_arc);
+	for (i = 1; i < n; i++) {
+		t = k[i];
+		for (j = i; j > 0 && cmp_akey(&k[j - 1], &t) > 0; j--)
+			k[j] = k[j - 1];
+		k[j] = t;
+	}
+}
+
+/*
+ * A row's callers, into[lo .. hi) (callers 1), or its callees,
+ * arcs[lo .. hi) (0), in print order in keys; how many.
+ */
+static size_t
+arcs_of(struct gp *g, size_t lo, size_t hi, int callers)
+{
+	struct akey *k = g->keys, t;
+	double self;
+	size_t i, n = 0;
+
+	for (i = lo; i < hi; i++, n++) {
+		k[n].k = callers ? g->into[i] : i;
+		arc_time(g, &g->r->g.arcs[k[n].k], &k[n].t, &self);
+		k[n].calls = g->r->g.arcs[k[n].k].calls;
+	}
+	sort_akeys(k, n);
 	if (!callers)
 		for (i = 0; i < n / 2; i++) {
-			t = g->list[i];
-			g->list[i] = g->list[n - 1 - i];
-			g->list[n - 1 - i] = t;
+			t = k[i];
+			k[i] = k[n - 1 - i];
+			k[n - 1 - i] = t;
 		}
 	return n;
 }
@@ -582,6 +630,13 @@ index_arcs(struct gp *g)
 			k++;
 		g->outfirst[i] = (uint32_t)k;
 	}
+	for (i = 0, k = 0; i < n; i++) {
+		if (g->intofirst[i + 1] - g->intofirst[i] > k)
+			k = g->intofirst[i + 1] - g->intofirst[i];
+		if (g->outfirst[i + 1] - g->outfirst[i] > k)
+			k = g->outfirst[i + 1] - g->outfirst[i];
+	}
+	g->keys = xcalloc(k + 1, sizeof(*g->keys));
 }
 
 /* The most bytes ob_rowname() and an index can make of row w. */
@@ -665,37 +720,125 @@ name_rows(struct gp *g)
 	slot_names(g);
 }
 
-/* Where put_entry_name() will read row id's name, to prefetch. */
-static void
+/*
+ * The prefetching helpers below are always inlined: gcc takes a
+ * function that does nothing but prefetch for one without effect, and
+ * drops every call of it (the report's names were never prefetched).
+ */
+#define PREFETCHER	static inline __attribute__((always_inline)) void
+
+/* Where put_entry_name() will read row id's name. */
+PREFETCHER
 prefetch_name(const struct gp *g, size_t id)
 {
-	if (id < g->nnamed && g->slots != NULL)
-		__builtin_prefetch(g->slots + id * g->slotw);
+	const unsigned char *at;
+
+	if (id < g->nnamed && g->slots != NULL) {
+		at = g->slots + id * g->slotw;
+		__builtin_prefetch(at);
+		__builtin_prefetch(at + g->slotw - 1);
+	}
+}
+
+/* Both ends of arc k, which may lie across two lines of the cache. */
+PREFETCHER
+prefetch_arc(const struct gp *g, size_t k)
+{
+	const char *at = (const char *)&g->r->g.arcs[k];
+
+	__builtin_prefetch(at);
+	__builtin_prefetch(at + sizeof(struct cgarc) - 1);
+}
+
+/*
+ * So many of an entry's callers and of its callees have their arcs and
+ * names asked for ahead: a row called from everywhere has a long run
+ * of lines of its own, which needs no help, and would push the rest of
+ * the entries fetched ahead out of the cache.
+ */
+#define FETCH_ARCS	64
+
+/*
+ * What printing an entry reads is asked for ahead, in the order it is
+ * reached, one link a step: the entry's places in the index; then its
+ * callees' arcs and where its callers' lie; then the callers' arcs;
+ * then the names at all its arcs' other ends.  Entries come by time,
+ * their arcs and the rows these lead to scattered over hundreds of
+ * megabytes, and an entry's chain of misses -- where its callers are,
+ * each caller's arc, the name at its other end -- waited on each link
+ * in turn.  Each step is taken AHEAD entries before the next, so that
+ * printing those entries covers the wait.
+ */
+PREFETCHER
+fetch_places(const struct gp *g, const struct ahead *e)
+{
+	__builtin_prefetch(&g->intofirst[e->id]);
+	__builtin_prefetch(&g->outfirst[e->id]);
+	__builtin_prefetch(&g->r->byid[e->id]);
+	__builtin_prefetch(node_of(g, e->id));
+	prefetch_name(g, e->id);
+}
+
+/* The second step, which also notes where e's arcs are. */
+static void
+fetch_ranges(const struct gp *g, struct ahead *e)
+{
+	size_t j;
+
+	__builtin_prefetch(g->r->byid[e->id]);
+	e->inlo = g->intofirst[e->id];
+	e->inhi = g->intofirst[e->id + 1];
+	e->outlo = g->outfirst[e->id];
+	e->outhi = g->outfirst[e->id + 1];
+	for (j = e->inlo; j < e->inhi && j < e->inlo + FETCH_ARCS; j += 16)
+		__builtin_prefetch(&g->into[j]);
+	for (j = e->outlo; j < e->outhi && j < e->outlo + FETCH_ARCS; j++)
+		prefetch_arc(g, j);
+}
+
+PREFETCHER
+fetch_callers(const struct gp *g, const struct ahead *e)
+{
+	size_t j;
+
+	for (j = e->inlo; j < e->inhi && j < e->inlo + FETCH_ARCS; j++)
+		prefetch_arc(g, g->into[j]);
+}
+
+PREFETCHER
+fetch_names(const struct gp *g, const struct ahead *e)
+{
+	const struct cgarc *arcs = g->r->g.arcs;
+	size_t j;
+
+	for (j = e->inlo; j < e->inhi && j < e->inlo + FETCH_ARCS; j++)
+		prefetch_name(g, arcs[g->into[j]].from);
+	for (j = e->outlo; j < e->outhi && j < e->outlo + FETCH_ARCS; j++) {
+		prefetch_name(g, arcs[j].to);
+		if (arcs[j].counted)
+			__builtin_prefetch(node_of(g, arcs[j].to));
+	}
 }
 
 static void
-entry(struct gp *g, size_t id)
+entry(struct gp *g, const struct ahead *b)
 {
 	const struct cgarc *c;
 	size_t i, n;
 
-	n = arcs_of(g, id, 1);
-	for (i = 0; i < n; i++)
-		prefetch_name(g, g->r->g.arcs[g->list[i]].from);
+	n = arcs_of(g, b->inlo, b->inhi, 1);
 	if (n == 0) {
 		ob_pad(47);
 		ob_str("<spontaneous>\n");
 	}
 	for (i = 0; i < n; i++) {
-		c = &g->r->g.arcs[g->list[i]];
+		c = &g->r->g.arcs[g->keys[i].k];
 		arc_line(g, c, c->from);
 	}
-	own_line(g, g->r->byid[id]);
-	n = arcs_of(g, id, 0);
-	for (i = 0; i < n; i++)
-		prefetch_name(g, g->r->g.arcs[g->list[i]].to);
+	own_line(g, g->r->byid[b->id]);
+	n = arcs_of(g, b->outlo, b->outhi, 0);
 	for (i = 0; i < n; i++) {
-		c = &g->r->g.arcs[g->list[i]];
+		c = &g->r->g.arcs[g->keys[i].k];
 		arc_line(g, c, c->to);
 	}
 	ob_str("-----------------------------------------------"
@@ -724,7 +867,6 @@ gp_init(struct gp *g, struct report *r, const struct opts *o)
 	g->o = o;
 	g->timed = r->g.sampled || (o->estimate && r->g.estimated);
 	g->pct = percent(r);
-	g->list = xcalloc(r->g.narcs + 1, sizeof(*g->list));
 	index_arcs(g);
 }
 
@@ -733,7 +875,7 @@ gp_free(struct gp *g)
 {
 	free(g->order);
 	free(g->index);
-	free(g->list);
+	free(g->keys);
 	free(g->into);
 	free(g->intofirst);
 	free(g->outfirst);
@@ -746,6 +888,7 @@ gp_free(struct gp *g)
 void
 graph_print(struct report *r, const struct profile *p, const struct opts *o)
 {
+	struct ahead ring[NAHEAD];
 	struct gp g;
 	size_t i;
 
@@ -755,8 +898,21 @@ graph_print(struct report *r, const struct profile *p, const struct opts *o)
 	if (!o->nohead)
 		heading(&g, p);
 	name_rows(&g);
-	for (i = 0; i < g.n; i++)
-		entry(&g, g.order[i]);
+	/* Entry i has its places fetched at step i, is printed at i + 4A. */
+	for (i = 0; i < g.n + 4 * AHEAD; i++) {
+		if (i < g.n) {
+			ring[i % NAHEAD].id = g.order[i];
+			fetch_places(&g, &ring[i % NAHEAD]);
+		}
+		if (i >= AHEAD && i - AHEAD < g.n)
+			fetch_ranges(&g, &ring[(i - AHEAD) % NAHEAD]);
+		if (i >= 2 * AHEAD && i - 2 * AHEAD < g.n)
+			fetch_callers(&g, &ring[(i - 2 * AHEAD) % NAHEAD]);
+		if (i >= 3 * AHEAD && i - 3 * AHEAD < g.n)
+			fetch_names(&g, &ring[(i - 3 * AHEAD) % NAHEAD]);
+		if (i >= 4 * AHEAD && i - 4 * AHEAD < g.n)
+			entry(&g, &ring[(i - 4 * AHEAD) % NAHEAD]);
+	}
 	ob_flush();
 	if (g.n == 0)
 		printf("no call graph: the files hold no arcs and no "

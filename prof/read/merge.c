@@ -767,19 +767,114 @@ profile_finish(struct profile *p)
 		p->period = p->pmin = p->pmax = (double)CLASSIC_NS / 1e9;
 }
 
+/* For the C11 qsort below: cmp_pstack(), then the order they came. */
+static const struct pstack *sortstacks;
+
+static int
+cmp_pstack_at(const void *a, const void *b)
+{
+	uint64_t i = *(const uint64_t *)a, j = *(const uint64_t *)b;
+	int c;
+
+	if ((c = cmp_pstack(&sortstacks[i], &sortstacks[j])) != 0)
+		return c;
+	return i < j ? -1 : i > j;
+}
+
+/* Stack s's innermost frame as a key, or 0 if it does not fit one. */
+static int
+inner_key(const struct profile *p, const struct pstack *s, uint64_t *key)
+{
+	const struct frame *fr = &p->frames[s->first];
+
+	if (fr->obj >= 256 || fr->addr >= 1ULL << 56)
+		return 0;
+	*key = (uint64_t)fr->obj << 56 | fr->addr;
+	return 1;
+}
+
+/*
+ * The order of p's stacks by cmp_pstack(), equal ones in the order
+ * they came: their indices in v[0..n); 0 if an innermost frame does
+ * not fit a key.  qsort() of a million stacks compared frame by frame
+ * missed the cache twice a comparison, their frames lying anywhere.
+ * They are radix-sorted by their innermost frame, then by depth (a
+ * stable sort, so the first order holds within the second), which
+ * orders all but the stacks alike in both; qsort() orders each run of
+ * those.
+ */
+static int
+stack_order(const struct profile *p, uint64_t *v, size_t n)
+{
+	uint64_t *k, *tk, *tv, a = 0, b = 0;
+	size_t i, j;
+
+	k = xcalloc(n + 1, sizeof(*k));
+	for (i = 0; i < n; i++) {
+		if (!inner_key(p, &p->stacks[i], &k[i])) {
+			free(k);
+			return 0;
+		}
+		v[i] = i;
+	}
+	tk = xcalloc(n + 1, sizeof(*tk));
+	tv = xcalloc(n + 1, sizeof(*tv));
+	radix_sort_pairs(k, v, tk, tv, n);
+	for (i = 0; i < n; i++)
+		k[i] = p->stacks[v[i]].depth;
+	radix_sort_pairs(k, v, tk, tv, n);
+	free(tk);
+	free(tv);
+	sortstacks = p->stacks;
+	for (i = 0; i < n; i = j) {
+		(void)inner_key(p, &p->stacks[v[i]], &a);
+		for (j = i + 1; j < n && k[j] == k[i]; j++)
+			if (!inner_key(p, &p->stacks[v[j]], &b) || b != a)
+				break;
+		if (j - i > 1)
+			qsort(v + i, j - i, sizeof(*v), cmp_pstack_at);
+	}
+	free(k);
+	return 1;
+}
+
+/* p's stacks sorted by cmp_pstack(), those equal in the order they came. */
+static void
+sort_stacks(struct profile *p)
+{
+	struct pstack *s;
+	uint64_t *v;
+	size_t i;
+
+	sortframes = p->frames;
+	v = xcalloc(p->nstacks + 1, sizeof(*v));
+	if (!stack_order(p, v, p->nstacks)) {
+		free(v);
+		qsort(p->stacks, p->nstacks, sizeof(*p->stacks), cmp_pstack);
+		return;
+	}
+	s = xcalloc(p->nstacks + 1, sizeof(*s));
+	for (i = 0; i < p->nstacks; i++)
+		s[i] = p->stacks[v[i]];
+	free(v);
+	free(p->stacks);
+	p->stacks = s;
+	p->stackcap = p->nstacks + 1;
+}
+
 /*
  * Stacks of the same frames made one; their frames stay put.  For the
  * outputs that read the stacks one by one (profile_finish() leaves them
- * as the files had them): a million stacks take a second to sort, and
- * the flat report needs but the places of their frames.
+ * as the files had them): the flat report needs but the places of
+ * their frames.
  */
 void
 profile_sum_stacks(struct profile *p)
 {
 	if (p->stacksummed)
 		return;
-	sortframes = p->frames;
-	p->nstacks = sortsum(p->stacks, p->nstacks, sizeof(*p->stacks),
+	sort_stacks(p);
+	p->nstacks = sumsorted(p->stacks, p->nstacks, sizeof(*p->stacks),
 	    cmp_pstack, add_pstack);
 	p->stacksummed = 1;
 }

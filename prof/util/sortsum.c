@@ -12,12 +12,12 @@
 #include "util/util.h"
 
 /*
- * Sort the n elements of size bytes at v by cmp, then fold each run that
- * cmp finds equal into its first element by add(first, other).  The
+ * Fold each run of the n sorted elements of size bytes at v that cmp
+ * finds equal into its first element by add(first, other).  The
  * folded elements are gone; returns how many are left, in order.
  */
 size_t
-sortsum(void *v, size_t n, size_t size, int (*cmp)(const void *,
+sumsorted(void *v, size_t n, size_t size, int (*cmp)(const void *,
     const void *), void (*add)(void *, const void *))
 {
 	unsigned char *b = v;
@@ -25,11 +25,6 @@ sortsum(void *v, size_t n, size_t size, int (*cmp)(const void *,
 
 	if (n == 0)
 		return 0;
-	/* One file's cells and arcs come in order: no sort, no copy. */
-	for (i = 1; i < n && cmp(b + (i - 1) * size, b + i * size) <= 0; i++)
-		;
-	if (i < n)
-		qsort(v, n, size, cmp);
 	for (i = 1, k = 0; i < n; i++) {
 		if (cmp(b + k * size, b + i * size) == 0)
 			add(b + k * size, b + i * size);
@@ -37,6 +32,22 @@ sortsum(void *v, size_t n, size_t size, int (*cmp)(const void *,
 			memcpy(b + k * size, b + i * size, size);
 	}
 	return k + 1;
+}
+
+/* Sort v by cmp, then sumsorted(). */
+size_t
+sortsum(void *v, size_t n, size_t size, int (*cmp)(const void *,
+    const void *), void (*add)(void *, const void *))
+{
+	unsigned char *b = v;
+	size_t i;
+
+	/* One file's cells and arcs come in order: no sort, no copy. */
+	for (i = 1; i < n && cmp(b + (i - 1) * size, b + i * size) <= 0; i++)
+		;
+	if (i < n)
+		qsort(v, n, size, cmp);
+	return sumsorted(v, n, size, cmp, add);
 }
 
 /* *sum += v, held at UINT64_MAX rather than wrapped. */

@@ -52,6 +52,8 @@ void	radix_sort_pairs(uint64_t *, uint64_t *, uint64_t *, uint64_t *,
 /* sortsum.c */
 size_t	sortsum(void *, size_t, size_t, int (*)(const void *, const void *),
 	    void (*)(void *, const void *));
+size_t	sumsorted(void *, size_t, size_t, int (*)(const void *,
+	    const void *), void (*)(void *, const void *));
 void	addsat(uint64_t *, uint64_t);
 
 /* xmalloc.c */
