@@ -565,6 +565,30 @@ tsc(void)
 }
 
 /*
+ * The calling thread, set up for this profile if need be and marked
+ * busy, for a hook's slow way; NULL if it cannot count (no memory), or
+ * if a hook of its own is running -- a signal handler's call, counted
+ * as missed.
+ */
+static COLD struct thr *
+slow_begin(void)
+{
+	struct thr *t;
+
+	t = cur;
+	if (atomic_load(&t->gen) != atomic_load(&rungen) &&
+	    (t = sync_thread()) == NULL)
+		return NULL;
+	if (t->busy) {
+		t->lost.missed++;
+		return NULL;
+	}
+	t->busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	return t;
+}
+
+/*
  * The whole of enter, for every call the fast way does not take: the
  * thread to set up, a handler inside a hook, frames to close, a first
  * call from a caller, the stack full, no TSC.  cfa: the hook's frame.
@@ -578,16 +602,8 @@ enter_slow(uintptr_t fn, uintptr_t site, uintptr_t cfa)
 	uintptr_t ra;
 	uint32_t d;
 
-	t = cur;
-	if (atomic_load(&t->gen) != atomic_load(&rungen) &&
-	    (t = sync_thread()) == NULL)
+	if ((t = slow_begin()) == NULL)
 		return;
-	if (t->busy) {
-		t->lost.missed++;
-		return;
-	}
-	t->busy = 1;
-	atomic_signal_fence(memory_order_seq_cst);
 	ra = ra_of(cfa, site);
 	d = atomic_load_explicit(&t->depth, memory_order_relaxed);
 	if (d > 0 && t->frames[d - 1].ra <= ra) {
@@ -710,16 +726,8 @@ exit_full(uintptr_t fn, uintptr_t cfa)
 {
 	struct thr *t;
 
-	t = cur;
-	if (atomic_load(&t->gen) != atomic_load(&rungen) &&
-	    (t = sync_thread()) == NULL)
+	if ((t = slow_begin()) == NULL)
 		return;
-	if (t->busy) {
-		t->lost.missed++;
-		return;
-	}
-	t->busy = 1;
-	atomic_signal_fence(memory_order_seq_cst);
 	exit_slow(t, fn, cfa, ticks());
 	atomic_signal_fence(memory_order_seq_cst);
 	t->busy = 0;
