@@ -3002,6 +3002,65 @@ e2e_kernel_unsampled_for_the_unprivileged_cleanup()
 	return 0
 }
 
+atf_test_case e2e_child_of_a_server_that_dropped_privileges cleanup
+e2e_child_of_a_server_that_dropped_privileges_head()
+{
+	atf_set descr "h_dropfork starts as root, whose perf clock samples" \
+	    "kernel mode, becomes nobody and forks a worker that the" \
+	    "kernel now refuses kernel mode (perf_event_paranoid 2): the" \
+	    "child is sampled in user mode, its file says so (flags 0)," \
+	    "and worker() has its 0.3 s of CPU within 25%, not 0 samples"
+}
+e2e_child_of_a_server_that_dropped_privileges_body()
+{
+	setup_prof
+	[ "$(id -u)" = 0 ] || atf_skip "not root: cannot drop privileges"
+	p=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null)
+	[ "${p:-0}" -ge 2 ] ||
+	    atf_skip "perf_event_paranoid is ${p:-unknown}: kernel mode is not refused to users"
+	prog=$(atf_get_srcdir)/h_dropfork
+	dump=$srcdir/../lib/t_mondump
+	[ -x "$dump" ] || atf_fail "t_mondump is not built: $dump"
+	# A directory nobody may write its profile into.
+	dir=$(mktemp -d /tmp/dropfork.XXXXXX) || atf_fail "mktemp"
+	echo "$dir" >dir
+	chmod 1777 "$dir"
+	PROFDIR=$dir PROFCLOCK=perf atf_check "$prog"
+	atf_check -o inline:"2\n" sh -c "ls '$dir' | wc -l"
+	for f in "$dir"/*; do
+		"$dump" "$f" >dump || atf_fail "t_mondump $f failed"
+		grep -q '^run\.clock 1$' dump ||
+		    atf_skip "the perf clock was not used here"
+		# Only the child calls worker().
+		if "$PROF" "$prog" "$f" 2>/dev/null | grep -q ' worker$'; then
+			child=$f
+		else
+			parent=$f
+		fi
+	done
+	[ -n "$child" ] && [ -n "$parent" ] ||
+	    atf_fail "no file with worker() in it: $(ls -l "$dir")"
+	"$dump" "$parent" >dump || atf_fail "t_mondump failed"
+	grep -q '^run\.flags 1$' dump ||
+	    atf_skip "the parent did not sample kernel mode: $(grep '^run\.flags' dump)"
+	"$dump" "$child" >dump || atf_fail "t_mondump failed"
+	atf_check -o inline:"run.samples_kernel 0\nrun.flags 0\n" \
+	    grep -E '^run\.(flags|samples_kernel) ' dump
+	"$PROF" -s "$prog" "$child" >report 2>stats ||
+	    atf_fail "prof failed: $(cat stats)"
+	atf_check -o match:'^kernel time: shown apart \(perf clock samples user mode only\)' \
+	    cat stats
+	awk '$NF == "worker" { w = $2 }
+	    END { printf "worker %.2f s, not 0.30\n", w
+		exit w < 0.225 || w > 0.375 }' report >verdict ||
+	    atf_fail "$(cat verdict) -- $(cat report)"
+}
+e2e_child_of_a_server_that_dropped_privileges_cleanup()
+{
+	[ -f dir ] && rm -rf "$(cat dir)"
+	return 0
+}
+
 atf_test_case e2e_vdso_named
 e2e_vdso_named_head()
 {
@@ -4373,6 +4432,7 @@ atf_init_test_cases()
 	atf_add_test_case e2e_system_time_apart
 	atf_add_test_case e2e_kernel_frames_under_callers
 	atf_add_test_case e2e_kernel_unsampled_for_the_unprivileged
+	atf_add_test_case e2e_child_of_a_server_that_dropped_privileges
 	atf_add_test_case e2e_vdso_named
 	atf_add_test_case e2e_pie
 	atf_add_test_case e2e_nopie
