@@ -678,6 +678,49 @@ EOF
 	    grep '^kernel time:' err
 }
 
+atf_test_case run_sample_counts_that_cannot_be
+run_sample_counts_that_cannot_be_head()
+{
+	atf_set descr "A RUN record whose samples add up past 2^48 (the" \
+	    "sums wrapped: 99 samples in all, 3.7e17 s of kernel time)," \
+	    "or that counts kernel-mode samples of a clock that sampled" \
+	    "user mode only (they stood for time in no row), is refused" \
+	    "in one line, exit 1, in every view"
+}
+run_sample_counts_that_cannot_be_body()
+{
+	setup_prof
+	echo "run clock=1 cpu=2000000000 in=100 kernel=0xffffffffffffffff flags=1" |
+	    forge wrap.out
+	echo "run clock=1 cpu=2000000000 in=100 out=0x1000000000000" |
+	    forge many.out
+	echo "run clock=2 cpu=2000000000 in=100 kernel=500 flags=1" |
+	    forge timer.out
+	echo "run clock=1 cpu=2000000000 in=100 kernel=500 user=1 sys=1" |
+	    forge user.out
+	for o in "" -s -i -q "-F folded" "-F pprof"; do
+		atf_check -s exit:1 -o empty \
+		    -e inline:"prof: wrap.out: RUN record counts more samples than a run can take (2^48)\n" \
+		    "$PROF" $o "$SYMS" wrap.out
+		atf_check -s exit:1 -o empty \
+		    -e inline:"prof: many.out: RUN record counts more samples than a run can take (2^48)\n" \
+		    "$PROF" $o "$SYMS" many.out
+		for f in timer user; do
+			atf_check -s exit:1 -o empty \
+			    -e inline:"prof: $f.out: RUN record counts kernel-mode samples of a clock that sampled user mode only\n" \
+			    "$PROF" $o "$SYMS" $f.out
+		done
+	done
+	# 2^48 in all, and kernel samples of a perf clock that took them, are read.
+	echo "run clock=1 cpu=2000000000 in=100 out=0xffffffffff9c kernel=0 flags=1" |
+	    forge edge.out
+	atf_check -o ignore "$PROF" "$SYMS" edge.out
+	echo "run clock=1 cpu=2000000000 in=100 kernel=100 flags=1" |
+	    forge kernel.out
+	atf_check -o match:'^  50\.0    1\.00    1\.00  .*\[kernel: system calls and faults\]$' \
+	    "$PROF" "$SYMS" kernel.out
+}
+
 atf_test_case libmon_code_kept_apart
 libmon_code_kept_apart_head()
 {
@@ -4340,6 +4383,7 @@ atf_init_test_cases()
 	atf_add_test_case seconds_count_dropped_samples
 	atf_add_test_case seconds_from_asked_period
 	atf_add_test_case kernel_time_shown_apart
+	atf_add_test_case run_sample_counts_that_cannot_be
 	atf_add_test_case libmon_code_kept_apart
 	atf_add_test_case libmon_known_by_names
 	atf_add_test_case straddling_bins_split
