@@ -362,6 +362,8 @@ sample(const unsigned char *data, uint64_t size, uint64_t tail,
 		v = ring_u64(data, size, tail + 32 + 8 * i);
 		if (v >= (uint64_t)PERF_CONTEXT_MAX)
 			continue;	/* a context marker */
+		if (v == 0 && depth > 0)
+			break;		/* a null return address: no caller */
 		pcs[depth++] = (uintptr_t)v;
 	}
 	if ((caller = missed_caller(pcs, depth, w, nw)) != 0) {

@@ -3104,6 +3104,33 @@ e2e_child_of_a_server_that_dropped_privileges_cleanup()
 	return 0
 }
 
+atf_test_case e2e_null_frame_ends_the_stack
+e2e_null_frame_ends_the_stack_head()
+{
+	atf_set descr "h_nullframe makes system calls with rbp at a frame of" \
+	    "zeros: with every clock no stack holds a null return address" \
+	    "([unknown]+0xffffffffffffffff in the exports), and the samples" \
+	    "taken at its system calls, 90% of its time or more, are under" \
+	    "caller(), found past the zero words at the stack pointer"
+}
+e2e_null_frame_ends_the_stack_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_nullframe
+	for c in perf timer itimer; do
+		rm -f mon.out
+		PROFCLOCK=$c atf_check "$prog"
+		"$PROF" -F folded "$prog" >out.folded 2>err ||
+		    atf_fail "prof -F folded failed: $(cat err)"
+		atf_check -s exit:1 -o empty grep -F 'ffffffffffffffff' out.folded
+		awk '/;nullfp_syscalls(;|\ )/ { n += $NF
+			if (/;caller;nullfp_syscalls(;|\ )/) c += $NF }
+		    END { printf "%d of %d samples in nullfp_syscalls under caller\n", c, n
+			exit n < 20 || c < 0.9 * n }' out.folded >verdict ||
+		    atf_fail "$c: $(cat verdict) -- $(cat out.folded)"
+	done
+}
+
 atf_test_case e2e_vdso_named
 e2e_vdso_named_head()
 {
@@ -4477,6 +4504,7 @@ atf_init_test_cases()
 	atf_add_test_case e2e_kernel_frames_under_callers
 	atf_add_test_case e2e_kernel_unsampled_for_the_unprivileged
 	atf_add_test_case e2e_child_of_a_server_that_dropped_privileges
+	atf_add_test_case e2e_null_frame_ends_the_stack
 	atf_add_test_case e2e_vdso_named
 	atf_add_test_case e2e_pie
 	atf_add_test_case e2e_nopie
