@@ -36,7 +36,10 @@
  * are found by where their return addresses lie (ra): a live caller's
  * lies above its callee's.  Entering, frames whose ra is at or below
  * the new call's are gone; leaving, frames whose ra is below the exit
- * hook's own frame are.  Either way they are closed with their time so
+ * hook's own return address are, and one at it of another function
+ * (left_behind(): a void function may jump to the exit hook as it returns, and
+ * the hook then returns through the function's own return address).
+ * Either way they are closed with their time so
  * far and counted as unwound.  A function the compiler inlined shares
  * its caller's ra and site, and stays on.
  *
@@ -227,8 +230,9 @@ clock_pair(uint64_t *tk, uint64_t *ns)
 static inline NOINST size_t
 slot(uintptr_t a, uintptr_t b, size_t mask)
 {
+	/* Its bits, by ctz: popcount would call libgcc's, outside libmon. */
 	return _mon_hash(a ^ (b * 0xff51afd7ed558ccdu),
-	    (unsigned int)__builtin_popcountll(mask));
+	    (unsigned int)__builtin_ctzll((unsigned long long)mask + 1));
 }
 
 /*
@@ -565,6 +569,30 @@ tsc(void)
 }
 
 /*
+ * The calling thread, set up for this profile if need be and marked
+ * busy, for a hook's slow way; NULL if it cannot count (no memory), or
+ * if a hook of its own is running -- a signal handler's call, counted
+ * as missed.
+ */
+static COLD struct thr *
+slow_begin(void)
+{
+	struct thr *t;
+
+	t = cur;
+	if (atomic_load(&t->gen) != atomic_load(&rungen) &&
+	    (t = sync_thread()) == NULL)
+		return NULL;
+	if (t->busy) {
+		t->lost.missed++;
+		return NULL;
+	}
+	t->busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	return t;
+}
+
+/*
  * The whole of enter, for every call the fast way does not take: the
  * thread to set up, a handler inside a hook, frames to close, a first
  * call from a caller, the stack full, no TSC.  cfa: the hook's frame.
@@ -578,16 +606,8 @@ enter_slow(uintptr_t fn, uintptr_t site, uintptr_t cfa)
 	uintptr_t ra;
 	uint32_t d;
 
-	t = cur;
-	if (atomic_load(&t->gen) != atomic_load(&rungen) &&
-	    (t = sync_thread()) == NULL)
+	if ((t = slow_begin()) == NULL)
 		return;
-	if (t->busy) {
-		t->lost.missed++;
-		return;
-	}
-	t->busy = 1;
-	atomic_signal_fence(memory_order_seq_cst);
 	ra = ra_of(cfa, site);
 	d = atomic_load_explicit(&t->depth, memory_order_relaxed);
 	if (d > 0 && t->frames[d - 1].ra <= ra) {
@@ -676,6 +696,20 @@ slow:
  * (cfa) were left by an unwind; calls beyond the stack are counted
  * down; an exit of no frame, or of a function not timed, is let be.
  */
+/*
+ * Is frame f left behind, as fn's exit hook finds it with its frame at cfa?
+ * A live frame's return address lies above the hook's own return
+ * address, at cfa - 8 -- or in it, when fn jumped to the hook as it
+ * returned (gcc and clang end a void function so at -O2), and then f is
+ * fn's.  One lower was left by an unwind, as is one there of another
+ * function: a callee called where the hook was.
+ */
+static inline NOINST int
+left_behind(const struct frame *f, uintptr_t fn, uintptr_t cfa)
+{
+	return f->ra < cfa - 8 || (f->ra == cfa - 8 && f->fn != fn);
+}
+
 static COLD void
 exit_slow(struct thr *t, uintptr_t fn, uintptr_t cfa, uint64_t now)
 {
@@ -691,7 +725,7 @@ exit_slow(struct thr *t, uintptr_t fn, uintptr_t cfa, uint64_t now)
 		}
 		t->over = 0;
 	}
-	while (d > 0 && t->frames[d - 1].ra < cfa) {
+	while (d > 0 && left_behind(&t->frames[d - 1], fn, cfa)) {
 		close_top(t, now, 1);
 		d--;
 	}
@@ -710,16 +744,8 @@ exit_full(uintptr_t fn, uintptr_t cfa)
 {
 	struct thr *t;
 
-	t = cur;
-	if (atomic_load(&t->gen) != atomic_load(&rungen) &&
-	    (t = sync_thread()) == NULL)
+	if ((t = slow_begin()) == NULL)
 		return;
-	if (t->busy) {
-		t->lost.missed++;
-		return;
-	}
-	t->busy = 1;
-	atomic_signal_fence(memory_order_seq_cst);
 	exit_slow(t, fn, cfa, ticks());
 	atomic_signal_fence(memory_order_seq_cst);
 	t->busy = 0;
@@ -748,7 +774,7 @@ __cyg_profile_func_exit(void *fnp, void *sitep)
 	if (__builtin_expect(d == 0 || t->over > 0, 0))
 		goto unbusy;
 	f = &t->frames[d - 1];
-	if (__builtin_expect(f->fn != fn || f->ra <= cfa, 0))
+	if (__builtin_expect(f->fn != fn || f->ra < cfa - 8, 0))
 		goto unbusy;
 	close_top(t, __rdtsc(), 0);
 	atomic_signal_fence(memory_order_seq_cst);

@@ -139,6 +139,14 @@ sample_ns(int m)
 	return tick;
 }
 
+/* MONX_RUN_KERNEL where the perf clock samples kernel mode too. */
+static uint32_t
+runflags(void)
+{
+	return mode == MONX_CLK_PERF && _mon_ring_kernel() ?
+	    MONX_RUN_KERNEL : 0;
+}
+
 /*
  * Start the best clock that works (classic: ITIMER_PROF only); 0, or -1
  * with nothing left changed.  The clock's name and period go to stats.
@@ -163,8 +171,7 @@ _mon_clock_start(int classic)
 	_mon_stats.period_ns = period;
 	_mon_stats.sample_ns = sample_ns(mode);
 	_mon_stats.clock = mode;
-	_mon_stats.runflags = mode == MONX_CLK_PERF && _mon_ring_kernel() ?
-	    MONX_RUN_KERNEL : 0;
+	_mon_stats.runflags = runflags();
 	return 0;
 }
 
@@ -243,6 +250,8 @@ _mon_clock_fork_child(void)
 	case MONX_CLK_PERF:
 		if (_mon_ring_fork_child() != 0)
 			mode = -1;
+		/* The child may sample user mode alone (ring.c). */
+		_mon_stats.runflags = runflags();
 		break;
 	case MONX_CLK_TIMER:
 		_mon_timer_fork_child();

@@ -225,22 +225,35 @@ fail:
 }
 
 /*
+ * The calling thread's events, as the run samples (kernel), or in user
+ * mode alone where kernel mode is refused (EACCES, EPERM).  A fork child
+ * asks again: a server that dropped its privileges before forking its
+ * workers is refused there what its start was given, and its children
+ * would otherwise go unsampled.  0 or -1.
+ */
+static int
+arm_self(void)
+{
+	if (arm(_mon_gettid(), 1) == 0)
+		return 0;
+	if (!kernel || (errno != EACCES && errno != EPERM))
+		return -1;
+	kernel = 0;
+	return arm(_mon_gettid(), 1);
+}
+
+/*
  * The starting thread's events, sampling kernel mode too if this user
  * may: perf_event_paranoid 2 and above refuses it to the unprivileged
  * (EACCES), who then sample user mode alone, as prof is told.  Decided
- * here, once a run: the threads armed later, a fork child, do as these.
- * 0 or -1.
+ * here, once a run: the threads armed later do as these, and a fork
+ * child too unless it is refused (arm_self()).  0 or -1.
  */
 static int
 arm_first(void)
 {
 	kernel = 1;
-	if (arm(_mon_gettid(), 1) == 0)
-		return 0;
-	if (errno != EACCES && errno != EPERM)
-		return -1;
-	kernel = 0;
-	return arm(_mon_gettid(), 1);
+	return arm_self();
 }
 
 /* The next 8 bytes of a ring's data, which may wrap. */
@@ -349,6 +362,8 @@ sample(const unsigned char *data, uint64_t size, uint64_t tail,
 		v = ring_u64(data, size, tail + 32 + 8 * i);
 		if (v >= (uint64_t)PERF_CONTEXT_MAX)
 			continue;	/* a context marker */
+		if (v == 0 && depth > 0)
+			break;		/* a null return address: no caller */
 		pcs[depth++] = (uintptr_t)v;
 	}
 	if ((caller = missed_caller(pcs, depth, w, nw)) != 0) {
@@ -695,7 +710,7 @@ _mon_ring_fork_child(void)
 	/* The parent's threads' offsets mean nothing here. */
 	_mon_rezero(seen, seenbytes);
 	rng ^= (uint64_t)_mon_gettid() << 17;
-	if (start_drainer(0) != 0 || arm(_mon_gettid(), 1) != 0) {
+	if (start_drainer(0) != 0 || arm_self() != 0) {
 		_mon_unmap(seen, seenbytes);
 		seen = NULL;
 		_mon_unmap(rings, capbytes);

@@ -333,7 +333,8 @@ _mon_stack_syscall(uintptr_t pc)
  * earlier calls.  So a word of w[0..n) (the user stack from its pointer
  * up) is taken only if it returns from a call to a function that starts
  * at most CALLSPAN bytes before pc, a wrapper's size; and none is once
- * the walk's own next return address (next) is met: the function had a
+ * the walk's own next return address (next; 0 where the walk has none,
+ * which the null words of the stack are not) is met: the function had a
  * frame, and the walk has its caller.  0 if none.  Async-signal-safe;
  * errno is the caller's to keep.
  */
@@ -345,7 +346,7 @@ _mon_stack_caller(const uint64_t *w, size_t n, uintptr_t pc, uintptr_t next)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (w[i] == next)
+		if (next != 0 && w[i] == next)
 			return 0;
 		if (!_mon_in_text(w[i]) || !_mon_stack_retaddr(w[i]))
 			continue;

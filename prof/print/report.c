@@ -612,10 +612,6 @@ leaves_against_self(const struct report *r)
 	    "report's but for %.1f%% of it\n", 50 * d);
 }
 
-/*
- * The arcs and stacks the files held, and what checking them against
- * each other and against the counts found.
- */
 /* The calls timed one by one, and those that were not. */
 static void
 stats_timed(const struct report *r, const struct profile *p)
@@ -632,6 +628,10 @@ stats_timed(const struct report *r, const struct profile *p)
 	    c->unmatched, c->missed, c->deep, c->nomem);
 }
 
+/*
+ * The arcs and stacks the files held, and what checking them against
+ * each other and against the counts found.
+ */
 static void
 stats_graph(const struct report *r, const struct profile *p)
 {

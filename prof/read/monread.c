@@ -36,6 +36,12 @@
 
 static const char improper[] = "improper format";
 
+/*
+ * Samples a RUN record may count in all: 2^48, thousands of years of CPU
+ * at any rate libmon samples, and room to sum 65536 files in 64 bits.
+ */
+#define RUN_MAXSAMPLES	((uint64_t)1 << 48)
+
 _Static_assert(MONX_MAXLEN == 64UL << 20, "parse_ext() says 64 MiB");
 static const char premature[] = "Premature EOF";
 
@@ -289,6 +295,34 @@ parse_jit(struct mfile *f, const unsigned char *p, size_t len)
 	return 0;
 }
 
+/*
+ * What is wrong with a RUN record's counts of samples, or NULL: more
+ * than a run can take (their sums, here and over the files, would wrap
+ * and print a report of absurd seconds), or samples in kernel mode from
+ * a clock that did not sample it (they would stand for time no row
+ * holds).
+ */
+static const char *
+run_samples_bad(const struct monx_run *r)
+{
+	const uint64_t n[] = { r->samples_in, r->samples_out,
+	    r->samples_lost, r->dropped, r->samples_kernel };
+	uint64_t sum;
+	size_t i;
+
+	for (i = 0, sum = 0; i < sizeof(n) / sizeof(n[0]); i++) {
+		if (n[i] > RUN_MAXSAMPLES - sum)
+			return "RUN record counts more samples than a run "
+			    "can take (2^48)";
+		sum += n[i];
+	}
+	if (r->samples_kernel > 0 && (r->clock != MONX_CLK_PERF ||
+	    !(r->flags & MONX_RUN_KERNEL)))
+		return "RUN record counts kernel-mode samples of a clock "
+		    "that sampled user mode only";
+	return NULL;
+}
+
 static int
 parse_record(struct mfile *f, uint32_t type, const unsigned char *p,
     size_t len)
@@ -301,6 +335,8 @@ parse_record(struct mfile *f, uint32_t type, const unsigned char *p,
 			return f->why = improper, -1;
 		memset(&f->run, 0, sizeof(f->run));
 		memcpy(&f->run, p, len < sizeof(f->run) ? len : sizeof(f->run));
+		if ((f->why = run_samples_bad(&f->run)) != NULL)
+			return -1;
 		f->hasrun = 1;
 		return 0;
 	case MONX_R_EXEC:

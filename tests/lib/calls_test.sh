@@ -211,6 +211,31 @@ longjmp_unwinds_body()
 	verdict
 }
 
+atf_test_case void_tail_exits
+void_tail_exits_head()
+{
+	atf_set "descr" "built at -O2, a void function jumps to its exit" \
+	    "hook as it returns: each call is still closed as a call, not" \
+	    "as an unwind, and no return goes unmatched (gcc and clang)"
+}
+void_tail_exits_body()
+{
+	local h
+
+	setup
+	for h in h_cyg_o2 h_cyg_clang_o2; do
+		run "$h" "$srcdir/$h" voids
+		ran "$h" || continue
+		[ "$(fact "$h" "func empty_leaf" 1)" = 100000 ] ||
+		    fail "$h: empty_leaf $(fact "$h" "func empty_leaf" 1) calls"
+		[ "$(fact "$h" clocks.unwound 1)" = 0 ] ||
+		    fail "$h: $(fact "$h" clocks.unwound 1) frames unwound"
+		[ "$(fact "$h" clocks.unmatched 1)" = 0 ] ||
+		    fail "$h: $(fact "$h" clocks.unmatched 1) unmatched exits"
+	done
+	verdict
+}
+
 atf_test_case threads_timed
 threads_timed_head()
 {
@@ -405,6 +430,7 @@ atf_init_test_cases()
 	atf_add_test_case parts_timed_noperf
 	atf_add_test_case recursion_once
 	atf_add_test_case longjmp_unwinds
+	atf_add_test_case void_tail_exits
 	atf_add_test_case threads_timed
 	atf_add_test_case fork_child_own
 	atf_add_test_case pthread_exit_closes

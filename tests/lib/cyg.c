@@ -14,7 +14,7 @@
  *				call (a new entry) left errno as it was
  *
  * Usage: h_cyg parts | fib N | longjmp | threads | fork | exit | signal |
- *	deep
+ *	deep | voids
  */
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -316,6 +316,32 @@ deeps(void)
 	printf("calls rec %d\n", depth + 1);
 }
 
+/*
+ * A void function of nothing, called many times: at -O2 gcc and clang
+ * end it with a jump to the exit hook, not a call.
+ */
+static volatile int sink;
+
+static NOINLINE void
+empty_leaf(void)
+{
+	sink++;
+}
+
+static void
+voids(void)
+{
+	uint64_t t0;
+	int i;
+
+	t0 = now();
+	for (i = 0; i < 100000; i++)
+		empty_leaf();
+	fn("empty_leaf", empty_leaf);
+	printf("calls empty_leaf %d\nwall voids %" PRIu64 "\n", i,
+	    now() - t0);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -337,6 +363,8 @@ main(int argc, char *argv[])
 		signals();
 	else if (strcmp(argv[1], "deep") == 0)
 		deeps();
+	else if (strcmp(argv[1], "voids") == 0)
+		voids();
 	else
 		return 2;
 	fn("main", (void (*)(void))main);

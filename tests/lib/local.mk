@@ -62,3 +62,12 @@ $(LT)/h_cyg_p: $(LT)/cyg.c lib/libmon.a $(HDRS) $(LT)/local.mk
 $(LT)/h_cyg_clang: $(LT)/cyg.c lib/libmon.a $(HDRS) $(LT)/local.mk
 	$(CLANG) -finstrument-functions $(TEST_CFLAGS) -gdwarf-4 -o $@ $< \
 	    lib/libmon.a -lpthread
+
+# And at -O2, where a void function jumps to its exit hook, by both.
+VARIANTS += $(LT)/h_cyg_o2 $(LT)/h_cyg_clang_o2
+$(LT)/h_cyg_o2: $(LT)/cyg.c lib/libmon.a $(HDRS) $(LT)/local.mk
+	$(GCC) -finstrument-functions $(TEST_CFLAGS) -O2 -o $@ $< \
+	    lib/libmon.a -lpthread
+$(LT)/h_cyg_clang_o2: $(LT)/cyg.c lib/libmon.a $(HDRS) $(LT)/local.mk
+	$(CLANG) -finstrument-functions $(TEST_CFLAGS) -O2 -gdwarf-4 -o $@ \
+	    $< lib/libmon.a -lpthread

@@ -136,16 +136,17 @@ $(PT)/t_gzip: $(PT)/t_gzip.c $(GZIP_SRC) $(HDRS) $(PT)/local.mk
 # line table whose file name is relative, so that the directory comes
 # from the unit -- as clang -gdwarf-5 -fno-integrated-as makes it with
 # an assembler that writes DWARF 4 line tables.  Made here from clang's
-# assembly, its file 0 turned into a DWARF 4 file 1, put through
-# as --gdwarf-4.
+# assembly, its file 0 turned into a DWARF 4 file 1, put through GNU
+# as --gdwarf-4 (by gcc, whatever CC is: clang's own assembler takes
+# no such option).
 VARIANTS += $(PT)/h_strx
 $(PT)/h_strx: $(PT)/strx.c $(PT)/local.mk
 	$(CLANG) -S -gdwarf-5 -O1 -o $@.5.s $(PT)/strx.c
 	sed -e 's/^\([[:space:]]*\)\.file[[:space:]]*0 "[^"]*" "\([^"]*\)".*/\1.file 1 "\2"/' \
 	    -e 's/^\([[:space:]]*\.loc[[:space:]]*\)0 /\11 /' \
 	    -e '/\.addrsig/d' $@.5.s >$@.4.s
-	$(CC) -c -Wa,--gdwarf-4 -o $@.o $@.4.s
-	$(CC) -o $@ $@.o
+	$(GCC) -c -Wa,--gdwarf-4 -o $@.o $@.4.s
+	$(GCC) -o $@ $@.o
 	rm -f $@.5.s $@.4.s $@.o
 
 # h_jitapi built without -p: the perf map calls with no profile running.

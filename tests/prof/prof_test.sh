@@ -678,6 +678,49 @@ EOF
 	    grep '^kernel time:' err
 }
 
+atf_test_case run_sample_counts_that_cannot_be
+run_sample_counts_that_cannot_be_head()
+{
+	atf_set descr "A RUN record whose samples add up past 2^48 (the" \
+	    "sums wrapped: 99 samples in all, 3.7e17 s of kernel time)," \
+	    "or that counts kernel-mode samples of a clock that sampled" \
+	    "user mode only (they stood for time in no row), is refused" \
+	    "in one line, exit 1, in every view"
+}
+run_sample_counts_that_cannot_be_body()
+{
+	setup_prof
+	echo "run clock=1 cpu=2000000000 in=100 kernel=0xffffffffffffffff flags=1" |
+	    forge wrap.out
+	echo "run clock=1 cpu=2000000000 in=100 out=0x1000000000000" |
+	    forge many.out
+	echo "run clock=2 cpu=2000000000 in=100 kernel=500 flags=1" |
+	    forge timer.out
+	echo "run clock=1 cpu=2000000000 in=100 kernel=500 user=1 sys=1" |
+	    forge user.out
+	for o in "" -s -i -q "-F folded" "-F pprof"; do
+		atf_check -s exit:1 -o empty \
+		    -e inline:"prof: wrap.out: RUN record counts more samples than a run can take (2^48)\n" \
+		    "$PROF" $o "$SYMS" wrap.out
+		atf_check -s exit:1 -o empty \
+		    -e inline:"prof: many.out: RUN record counts more samples than a run can take (2^48)\n" \
+		    "$PROF" $o "$SYMS" many.out
+		for f in timer user; do
+			atf_check -s exit:1 -o empty \
+			    -e inline:"prof: $f.out: RUN record counts kernel-mode samples of a clock that sampled user mode only\n" \
+			    "$PROF" $o "$SYMS" $f.out
+		done
+	done
+	# 2^48 in all, and kernel samples of a perf clock that took them, are read.
+	echo "run clock=1 cpu=2000000000 in=100 out=0xffffffffff9c kernel=0 flags=1" |
+	    forge edge.out
+	atf_check -o ignore "$PROF" "$SYMS" edge.out
+	echo "run clock=1 cpu=2000000000 in=100 kernel=100 flags=1" |
+	    forge kernel.out
+	atf_check -o match:'^  50\.0    1\.00    1\.00  .*\[kernel: system calls and faults\]$' \
+	    "$PROF" "$SYMS" kernel.out
+}
+
 atf_test_case libmon_code_kept_apart
 libmon_code_kept_apart_head()
 {
@@ -3002,6 +3045,92 @@ e2e_kernel_unsampled_for_the_unprivileged_cleanup()
 	return 0
 }
 
+atf_test_case e2e_child_of_a_server_that_dropped_privileges cleanup
+e2e_child_of_a_server_that_dropped_privileges_head()
+{
+	atf_set descr "h_dropfork starts as root, whose perf clock samples" \
+	    "kernel mode, becomes nobody and forks a worker that the" \
+	    "kernel now refuses kernel mode (perf_event_paranoid 2): the" \
+	    "child is sampled in user mode, its file says so (flags 0)," \
+	    "and worker() has its 0.3 s of CPU within 25%, not 0 samples"
+}
+e2e_child_of_a_server_that_dropped_privileges_body()
+{
+	setup_prof
+	[ "$(id -u)" = 0 ] || atf_skip "not root: cannot drop privileges"
+	p=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null)
+	[ "${p:-0}" -ge 2 ] ||
+	    atf_skip "perf_event_paranoid is ${p:-unknown}: kernel mode is not refused to users"
+	prog=$(atf_get_srcdir)/h_dropfork
+	dump=$srcdir/../lib/t_mondump
+	[ -x "$dump" ] || atf_fail "t_mondump is not built: $dump"
+	# A directory nobody may write its profile into.
+	dir=$(mktemp -d /tmp/dropfork.XXXXXX) || atf_fail "mktemp"
+	echo "$dir" >dir
+	chmod 1777 "$dir"
+	PROFDIR=$dir PROFCLOCK=perf atf_check "$prog"
+	atf_check -o inline:"2\n" sh -c "ls '$dir' | wc -l"
+	for f in "$dir"/*; do
+		"$dump" "$f" >dump || atf_fail "t_mondump $f failed"
+		grep -q '^run\.clock 1$' dump ||
+		    atf_skip "the perf clock was not used here"
+		# Only the child calls worker().
+		if "$PROF" "$prog" "$f" 2>/dev/null | grep -q ' worker$'; then
+			child=$f
+		else
+			parent=$f
+		fi
+	done
+	[ -n "$child" ] && [ -n "$parent" ] ||
+	    atf_fail "no file with worker() in it: $(ls -l "$dir")"
+	"$dump" "$parent" >dump || atf_fail "t_mondump failed"
+	grep -q '^run\.flags 1$' dump ||
+	    atf_skip "the parent did not sample kernel mode: $(grep '^run\.flags' dump)"
+	"$dump" "$child" >dump || atf_fail "t_mondump failed"
+	atf_check -o inline:"run.samples_kernel 0\nrun.flags 0\n" \
+	    grep -E '^run\.(flags|samples_kernel) ' dump
+	"$PROF" -s "$prog" "$child" >report 2>stats ||
+	    atf_fail "prof failed: $(cat stats)"
+	atf_check -o match:'^kernel time: shown apart \(perf clock samples user mode only\)' \
+	    cat stats
+	awk '$NF == "worker" { w = $2 }
+	    END { printf "worker %.2f s, not 0.30\n", w
+		exit w < 0.225 || w > 0.375 }' report >verdict ||
+	    atf_fail "$(cat verdict) -- $(cat report)"
+}
+e2e_child_of_a_server_that_dropped_privileges_cleanup()
+{
+	[ -f dir ] && rm -rf "$(cat dir)"
+	return 0
+}
+
+atf_test_case e2e_null_frame_ends_the_stack
+e2e_null_frame_ends_the_stack_head()
+{
+	atf_set descr "h_nullframe makes system calls with rbp at a frame of" \
+	    "zeros: with every clock no stack holds a null return address" \
+	    "([unknown]+0xffffffffffffffff in the exports), and the samples" \
+	    "taken at its system calls, 90% of its time or more, are under" \
+	    "caller(), found past the zero words at the stack pointer"
+}
+e2e_null_frame_ends_the_stack_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_nullframe
+	for c in perf timer itimer; do
+		rm -f mon.out
+		PROFCLOCK=$c atf_check "$prog"
+		"$PROF" -F folded "$prog" >out.folded 2>err ||
+		    atf_fail "prof -F folded failed: $(cat err)"
+		atf_check -s exit:1 -o empty grep -F 'ffffffffffffffff' out.folded
+		awk '/;nullfp_syscalls(;|\ )/ { n += $NF
+			if (/;caller;nullfp_syscalls(;|\ )/) c += $NF }
+		    END { printf "%d of %d samples in nullfp_syscalls under caller\n", c, n
+			exit n < 20 || c < 0.9 * n }' out.folded >verdict ||
+		    atf_fail "$c: $(cat verdict) -- $(cat out.folded)"
+	done
+}
+
 atf_test_case e2e_vdso_named
 e2e_vdso_named_head()
 {
@@ -4281,6 +4410,7 @@ atf_init_test_cases()
 	atf_add_test_case seconds_count_dropped_samples
 	atf_add_test_case seconds_from_asked_period
 	atf_add_test_case kernel_time_shown_apart
+	atf_add_test_case run_sample_counts_that_cannot_be
 	atf_add_test_case libmon_code_kept_apart
 	atf_add_test_case libmon_known_by_names
 	atf_add_test_case straddling_bins_split
@@ -4373,6 +4503,8 @@ atf_init_test_cases()
 	atf_add_test_case e2e_system_time_apart
 	atf_add_test_case e2e_kernel_frames_under_callers
 	atf_add_test_case e2e_kernel_unsampled_for_the_unprivileged
+	atf_add_test_case e2e_child_of_a_server_that_dropped_privileges
+	atf_add_test_case e2e_null_frame_ends_the_stack
 	atf_add_test_case e2e_vdso_named
 	atf_add_test_case e2e_pie
 	atf_add_test_case e2e_nopie
