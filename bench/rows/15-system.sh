@@ -31,8 +31,9 @@ on_flat sys sys_flat
 # larger distance from the run's measured split.  The user part is
 # user_part's row.  The system part is sys_part's row, plus the rows
 # where the time of its read() calls is shown: the kernel's row (libmon
-# with the perf clock, which samples user mode only and shows the
-# kernel's share of the CPU time apart) and the C library's (the timer
+# with the perf clock, which samples kernel mode where the kernel lets
+# it, else user mode only and shows the kernel's share of the CPU time
+# from getrusage) and the C library's (the timer
 # clocks charge kernel time to the call site, read(); the perf clock
 # has the wrapper's own user-mode instructions there).  The user part
 # calls nothing, so no other row can be its.  gprof has none of these
@@ -77,8 +78,9 @@ END {
 	note("   the unprofiled column is that measured split.  A report's")
 	note("   user part is `user_part`'s row; its system part is")
 	note("   `sys_part`'s row plus the rows that hold the reads' time:")
-	note("   the kernel's row (libmon's perf clock samples user mode only")
-	note("   and shows the run's system time on that row) and the C")
+	note("   the kernel's row (libmon's perf clock samples kernel mode")
+	note("   where the kernel lets it, else the run's system time is that")
+	note("   row) and the C")
 	note("   library's rows (the timer clocks charge kernel time to the")
 	note("   call site, `read`).  The error is the larger distance, in")
 	note("   points, from that run's own measured split.  libmon runs")
