@@ -569,6 +569,26 @@ tsc(void)
 }
 
 /*
+ * The calling thread marked busy, for a hook's fast way; NULL if the
+ * slow way must take the call: the thread is not set up for this
+ * profile, a hook of its own is running (a handler's call), or there is
+ * no TSC.
+ */
+static inline INLINE struct thr *
+fast_begin(void)
+{
+	struct thr *t = cur;
+
+	if (atomic_load_explicit(&t->gen, memory_order_relaxed) !=
+	    atomic_load_explicit(&rungen, memory_order_relaxed) || t->busy ||
+	    usetsc != 1)
+		return NULL;
+	t->busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	return t;
+}
+
+/*
  * The calling thread, set up for this profile if need be and marked
  * busy, for a hook's slow way; NULL if it cannot count (no memory), or
  * if a hook of its own is running -- a signal handler's call, counted
@@ -661,13 +681,8 @@ __cyg_profile_func_enter(void *fnp, void *sitep)
 	fn = (uintptr_t)fnp;
 	site = (uintptr_t)sitep;
 	cfa = (uintptr_t)__builtin_frame_address(0) + 16;
-	t = cur;
-	if (__builtin_expect(atomic_load_explicit(&t->gen,
-	    memory_order_relaxed) != atomic_load_explicit(&rungen,
-	    memory_order_relaxed) || t->busy || usetsc != 1, 0))
+	if (__builtin_expect((t = fast_begin()) == NULL, 0))
 		goto slow;
-	t->busy = 1;
-	atomic_signal_fence(memory_order_seq_cst);
 	d = atomic_load_explicit(&t->depth, memory_order_relaxed);
 	if (__builtin_expect(d - 1 >= DEPTH - 1 || t->over > 0, 0))
 		goto unbusy;
@@ -763,13 +778,8 @@ __cyg_profile_func_exit(void *fnp, void *sitep)
 	(void)sitep;
 	fn = (uintptr_t)fnp;
 	cfa = (uintptr_t)__builtin_frame_address(0) + 16;
-	t = cur;
-	if (__builtin_expect(atomic_load_explicit(&t->gen,
-	    memory_order_relaxed) != atomic_load_explicit(&rungen,
-	    memory_order_relaxed) || t->busy || usetsc != 1, 0))
+	if (__builtin_expect((t = fast_begin()) == NULL, 0))
 		goto slow;
-	t->busy = 1;
-	atomic_signal_fence(memory_order_seq_cst);
 	d = atomic_load_explicit(&t->depth, memory_order_relaxed);
 	if (__builtin_expect(d == 0 || t->over > 0, 0))
 		goto unbusy;
