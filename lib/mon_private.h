@@ -186,6 +186,7 @@ int	_mon_sigprof_install(int) _mon_hidden;
 void	_mon_sigprof_restore(void) _mon_hidden;
 int	_mon_sigprof_ours(const siginfo_t *) _mon_hidden;
 int	_mon_sigprof_clock(void) _mon_hidden;
+void	_mon_sigprof_writing(int) _mon_hidden;
 void	_mon_sigprof_discard(void) _mon_hidden;
 int	_mon_sigprof_adopt(const struct sigaction *, struct sigaction *)
 	    _mon_hidden;
@@ -210,6 +211,10 @@ int	_mon_life_start(char *, char *, WORD *, size_t, size_t, int)
 void	_mon_life_stop(void) _mon_hidden;
 void	_mon_life_control(int) _mon_hidden;
 int	_mon_life_snapshot(void) _mon_hidden;
+
+/* Where the link editor put libmon's code (the Makefile's SELF). */
+extern char __start_libmon_text[] __attribute__((weak, visibility("hidden")));
+extern char __stop_libmon_text[] __attribute__((weak, visibility("hidden")));
 void	_mon_life_exit_wait(void) _mon_hidden;
 int	_mon_life_profil(WORD *, size_t, uintptr_t, unsigned int) _mon_hidden;
 void	_mon_life_exec_before(void) _mon_hidden;

@@ -247,6 +247,10 @@ chain(int sig, siginfo_t *si, void *uc)
 
 static _Atomic uintptr_t sigtramp;
 
+/* This thread writes the profile: _mon_sigprof_writing(). */
+static __thread volatile int writing
+    __attribute__((tls_model("initial-exec")));
+
 /*
  * A function with no frame yet or any more, at pc: its caller at sp, if
  * any.  A system call wrapper, where the signal finds a thread the
@@ -336,6 +340,9 @@ handler(int sig, siginfo_t *si, void *uc)
 		return;
 	}
 	pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+	/* The profile being written on this thread: libmon's time. */
+	if (writing && __start_libmon_text != NULL)
+		pc = (uintptr_t)__start_libmon_text;
 	if (_mon_sample(pc, n) && _mon_stack_limit > 0)
 		walk(uc, pc, n);
 	errno = err;
@@ -351,6 +358,22 @@ _mon_sigprof_ours(const siginfo_t *si)
 	return si->si_signo == SIGPROF &&
 	    atomic_load_explicit(&installed, memory_order_relaxed) &&
 	    sample(si);
+}
+
+/*
+ * This thread writes the profile, with the clock running (on 1; off 0):
+ * a snapshot that monsnapshot() or the snapper asked for, or the last
+ * part at a polite termination (lifecycle.c).  Its samples meanwhile
+ * are libmon's own wherever they find it -- in the C library's code
+ * that writes, in its system calls -- and are counted at the start of
+ * libmon's code, so that every view has them as profiling overhead.
+ */
+void
+_mon_sigprof_writing(int on)
+{
+	atomic_signal_fence(memory_order_seq_cst);
+	writing = on;
+	atomic_signal_fence(memory_order_seq_cst);
 }
 
 /* Does a clock of libmon's sample by SIGPROF now? */

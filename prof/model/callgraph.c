@@ -323,6 +323,38 @@ rooted(const struct report *r, const struct cgstack *s,
 	return j == 0 || root[id[j - 1]];	/* none: nothing to say */
 }
 
+/*
+ * The kernel's row and the unsampled one hold time that no stack need
+ * hold: all of the kernel's where the perf clock sampled user mode only
+ * (the run's system time), a kernel sample that kept no stack, CPU time
+ * no sample stood for.  What of it the stacks leave out is the row's
+ * own at the root of the graph, as the flat report and the exports have
+ * it, so that the graph's shares add up to theirs.  The stacks' count
+ * stays theirs; the graph says how much is apart.
+ */
+static void
+stackless_rows(struct report *r)
+{
+	struct graph *g = &r->g;
+	struct node *nd;
+	double extra;
+	size_t i;
+
+	g->apart = 0;
+	for (i = 0; g->sampled && i < r->nrows; i++) {
+		if (!r->rows[i].kernel)
+			continue;
+		nd = &g->nodes[i];
+		extra = r->rows[i].samples - nd->gself;
+		if (extra < 0.5)
+			continue;
+		nd->gself += extra;
+		nd->incl += extra;
+		nd->level = 0;
+		g->apart += extra;
+	}
+}
+
 /* Self and inclusive samples of the rows; the stacks that end short. */
 static void
 measure(struct report *r)
@@ -360,6 +392,7 @@ measure(struct report *r)
 	}
 	free(rowmark);
 	free(root);
+	stackless_rows(r);
 }
 
 /* The self time the estimate starts from: the graph's own, if sampled. */

@@ -119,6 +119,8 @@ struct graph {
 	double		 unconfirmed;	/* stacks with an unconfirmed pair */
 	double		 cut;		/* stacks cut at the limit */
 	double		 shortend;	/* stacks ending short of a start */
+	double		 apart;		/* kernel and unsampled time no stack
+					   holds, at the root (measure()) */
 	size_t		 nounconf;	/* distinct unconfirmed pairs */
 	int		 estimated;	/* est computed (there were arcs) */
 };

@@ -470,9 +470,14 @@ kernel_row(struct attr *a, size_t *cap)
 	struct row *w;
 
 	a->kernelrow = ROW_NONE;
-	if (a->p->wkernel <= 0)
+	if (a->p->wkself > 0) {		/* libmon's system calls */
+		a->r->overhead += a->p->wkself;
+		a->r->attributed += a->p->wkself;
+		a->r->libmon = 'r';
+	}
+	if (a->p->wkernel - a->p->wkself <= 0)
 		return;
-	a->r->attributed += a->p->wkernel;	/* known, if not a function */
+	a->r->attributed += a->p->wkernel - a->p->wkself;
 	if (a->o->progonly)
 		return;
 	w = new_row(a->r, cap);
@@ -481,7 +486,7 @@ kernel_row(struct attr *a, size_t *cap)
 	w->nnames = 1;
 	w->objidx = OBJ_NONE;
 	w->kernel = 1;
-	w->samples = a->p->wkernel;
+	w->samples = a->p->wkernel - a->p->wkself;
 	a->kernelrow = w->id;
 }
 

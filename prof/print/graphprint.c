@@ -261,6 +261,10 @@ heading(const struct gp *g, const struct profile *p)
 		printf("time: self from the histogram; inclusive time "
 		    "unavailable,\n      the files hold no stacks (-e "
 		    "estimates it)\n");
+	if (gr->apart > 0)
+		printf("apart: %.2f s of kernel time or CPU time no sample "
+		    "stood for, that no\n      stack holds, at the root "
+		    "under its own name\n", gr->apart * g->r->period);
 	if (gr->cut > 0)
 		printf("cut: %.0f samples in stacks cut at %s frames; "
 		    "their outer callers unknown\n", gr->cut,

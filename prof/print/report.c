@@ -435,6 +435,9 @@ stats_kernel(const struct profile *p)
 	}
 	if (p->wkernel > 0)
 		fprintf(stderr, ", %.2f s", p->wkernel * p->period);
+	if (p->wkself > 0)
+		fprintf(stderr, " (%.2f s of it libmon's, in overhead)",
+		    p->wkself * p->period);
 	fputc('\n', stderr);
 }
 

@@ -1012,6 +1012,7 @@ void
 profile_put_clock(FILE *fp, const struct profile *p)
 {
 	const struct monx_run *run = &p->sum;
+	double cpu, apart;
 	uint64_t n;
 
 	if (!p->anyrun) {
@@ -1027,8 +1028,19 @@ profile_put_clock(FILE *fp, const struct profile *p)
 		fprintf(fp, ", %.0f Hz asked", 1e9 / (double)p->askmax);
 	n = run->samples_in + run->samples_out + run->samples_lost +
 	    run->dropped + run->samples_kernel;
-	if (p->run && run->cpu_ns > 0)
+	if (!p->run || run->cpu_ns == 0)
+		return;
+	/*
+	 * A perf clock that sampled user mode only saw none of the run's
+	 * system time: the rate is over the time it could sample.
+	 */
+	cpu = (double)run->cpu_ns / 1e9;
+	apart = (p->wkernel - p->wksampled) * p->period;
+	if (p->kfiles[K_APART] > 0 && apart > 0 && apart < cpu)
+		fprintf(fp, ", %.1f Hz measured over %.2f s of CPU in user "
+		    "mode (%.2f s in all)", (double)n / (cpu - apart),
+		    cpu - apart, cpu);
+	else
 		fprintf(fp, ", %.1f Hz measured over %.2f s of CPU",
-		    (double)n * 1e9 / (double)run->cpu_ns,
-		    (double)run->cpu_ns / 1e9);
+		    (double)n / cpu, cpu);
 }

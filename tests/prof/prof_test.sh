@@ -2994,6 +2994,50 @@ e2e_kernel_frames_under_callers_body()
 	    atf_fail "folded: $(cat verdict)"
 }
 
+# snapself_check clock: h_snapself run with clock; libmon's overhead is
+# the CPU time its monsnapshot() calls took, on main's own thread, and
+# neither the kernel's row nor the C library's holds it.
+snapself_check()
+{
+	rm -f mon.out mon.out.*
+	PROFCLOCK=$1 "$prog" >truth || atf_fail "h_snapself failed"
+	"$PROF" -s "$prog" mon.out.* >report 2>stats ||
+	    atf_fail "prof failed: $(cat stats)"
+	grep -q "^clock: $2" stats || { echo "$1 clock not used here"; return; }
+	ran=$((ran + 1))
+	{ cat truth; cat report; } | awk -v clock="$1" '
+	    $1 == "snapshots" && NF == 2 { snap = $2 }
+	    /^profiling overhead, not in the rows: / { o = $7 }
+	    /\[kernel: system calls and faults\]$/ { k = $2 }
+	    / \(libc\.so\.6\)$/ { c += $2 }
+	    END { printf "%s: overhead %.3f s, snapshots %.3f s; kernel " \
+		"row %.3f s, libc rows %.3f s\n", clock, o, snap, k, c
+		exit o < 0.65 * snap - 0.015 || o > 1.35 * snap + 0.015 ||
+		    k > 0.2 * snap + 0.005 || c > 0.2 * snap + 0.005 }' \
+	    >verdict || atf_fail "$(cat verdict)"
+	cat verdict
+}
+
+atf_test_case e2e_snapshots_on_the_programs_thread
+e2e_snapshots_on_the_programs_thread_head()
+{
+	atf_set descr "h_snapself calls monsnapshot() 200 times on its main" \
+	    "thread, timing the calls on its thread CPU clock: libmon's" \
+	    "overhead is that time within 35% and 15 ms, and neither the" \
+	    "kernel's row (its write and mmap system calls, where the perf" \
+	    "clock samples kernel mode) nor a C library row holds it, under" \
+	    "the perf clock and the timer clock"
+}
+e2e_snapshots_on_the_programs_thread_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_snapself
+	ran=0
+	snapself_check timer timer_create
+	snapself_check perf perf_event
+	[ $ran -gt 0 ] || atf_fail "no clock ran"
+}
+
 atf_test_case e2e_kernel_unsampled_for_the_unprivileged cleanup
 e2e_kernel_unsampled_for_the_unprivileged_head()
 {
@@ -3002,7 +3046,8 @@ e2e_kernel_unsampled_for_the_unprivileged_head()
 	    "mode alone: the file says so (flags 0, no kernel samples), and" \
 	    "the kernel's row, made from getrusage's split, is the measured" \
 	    "system share within 6 points, a root frame of its own in the" \
-	    "folded export"
+	    "folded export and a root of its own in -q, with the same" \
+	    "share; -s gives the rate over the user-mode CPU time"
 }
 e2e_kernel_unsampled_for_the_unprivileged_body()
 {
@@ -3038,6 +3083,20 @@ e2e_kernel_unsampled_for_the_unprivileged_body()
 	atf_check -s exit:1 -o empty \
 	    grep ';\[kernel: system calls and faults\] ' out.folded
 	folded_total_check
+	# -q: the kernel's time at the root, <spontaneous>, said apart.
+	{ cat truth; cat graph; } | awk '
+	    $2 == "cpu" && $4 == "sys" { cpu += $3; sys += $5; next }
+	    /^apart: / { apart = 1 }
+	    /^\[[0-9]+\] .*\[kernel: system calls and faults\] \[/ {
+		k = $2; root = prev ~ /<spontaneous>/ }
+	    { prev = $0 }
+	    END { want = 100 * sys / cpu
+		printf "-q: kernel node %.1f%%, a root: %d, apart line: %d; " \
+		    "system time %.1f%%\n", k, root, apart, want
+		exit !root || !apart || k < want - 6 || k > want + 6 }' \
+	    >verdict || atf_fail "$(cat verdict)"
+	grep -q '^clock: perf_event .* Hz measured over [0-9.]* s of CPU in user mode ([0-9.]* s in all)$' stats ||
+	    atf_fail "-s: $(grep '^clock' stats)"
 }
 e2e_kernel_unsampled_for_the_unprivileged_cleanup()
 {
@@ -3709,7 +3768,8 @@ graph_kernel_samples_under_callers_head()
 	    "row is its 45 kernel samples, not its rusage split; -q puts" \
 	    "it under costly_caller and work, whose stacks entered it," \
 	    "their inclusive time holding it, the 5 samples with no stack" \
-	    "in no caller; -s gives the kernel samples and how kernel time" \
+	    "in no caller but in its own time, the flat report's 29.0%;" \
+	    "-s gives the kernel samples and how kernel time" \
 	    "was dealt with"
 }
 graph_kernel_samples_under_callers_body()
@@ -3739,7 +3799,7 @@ EOF
 -----------------------------------------------------------
                 0.10      0.00                      work [3]
                 0.30      0.00                      costly_caller [2]
-[4]    25.8     0.40      0.00                  [kernel: system calls and faults] [4]
+[4]    29.0     0.45      0.00                  [kernel: system calls and faults] [4]
 EOF
 	"$PROF" -q "$GRAPH" >graph || atf_fail "prof -q failed"
 	atf_check -o file:expout sed -n '/^\[2\]/,/^\[4\]/p' graph
@@ -3756,7 +3816,7 @@ graph_kernel_fields_of_older_files_unread_head()
 	atf_set descr "A RUN record that ends before samples_kernel and" \
 	    "flags, as libmon wrote it before them, is a perf file that" \
 	    "sampled user mode only: its rusage split makes the kernel's" \
-	    "row, in no stack, as before"
+	    "row, in no stack, as before; in -q a root of its own"
 }
 graph_kernel_fields_of_older_files_unread_body()
 {
@@ -3769,7 +3829,10 @@ graph_kernel_fields_of_older_files_unread_body()
 	atf_check -o match:'^  90\.0    9\.90    9\.90                      \[kernel: system calls and faults\]$' \
 	    "$PROF" "$GRAPH"
 	"$PROF" -q "$GRAPH" >graph || atf_fail "prof -q failed"
-	atf_check -s exit:1 -o empty grep -F '      [kernel: system calls and faults] [' graph
+	# In -q, the kernel's row is a root of its own, with the flat's share.
+	atf_check -o inline:"                                               <spontaneous>\n[1]    90.0     9.90      0.00                  [kernel: system calls and faults] [1]\n-----------------------------------------------------------\n" \
+	    sed -n '/<spontaneous>/,/^---/{p;/^---/q}' graph
+	atf_check -o match:'^apart: 9\.90 s of kernel time' cat graph
 	"$PROF" -s "$GRAPH" >/dev/null 2>err || atf_fail "prof -s failed"
 	atf_check -o inline:"kernel time: shown apart (perf clock samples user mode only), 9.90 s\n" \
 	    grep '^kernel time:' err
@@ -4502,6 +4565,7 @@ atf_init_test_cases()
 	atf_add_test_case e2e_libmon_never_a_row
 	atf_add_test_case e2e_system_time_apart
 	atf_add_test_case e2e_kernel_frames_under_callers
+	atf_add_test_case e2e_snapshots_on_the_programs_thread
 	atf_add_test_case e2e_kernel_unsampled_for_the_unprivileged
 	atf_add_test_case e2e_child_of_a_server_that_dropped_privileges
 	atf_add_test_case e2e_null_frame_ends_the_stack
