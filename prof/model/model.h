@@ -135,6 +135,23 @@ struct objuse {
 };
 
 /*
+ * Calls timed one by one (-finstrument-functions): a function's, to
+ * row to and from ROW_NONE, or an arc's, from row from (ROW_NONE when
+ * root: the first timed call of a thread's stack) to row to.  Seconds
+ * of wall time; files and aliases summed.
+ */
+struct tcall {
+	size_t		 from, to;
+	int		 arc;
+	int		 root;		/* an arc from where a thread starts */
+	uint64_t	 calls;
+	uint64_t	 open;		/* running at the write */
+	double		 incl;		/* outermost calls only */
+	double		 self;
+	double		 min, max;	/* of whole calls; 0 if none */
+};
+
+/*
  * The report: rows and the totals they are measured against.  Samples
  * are weighted ones (struct profile), but for the counts -s prints.
  */
@@ -156,6 +173,8 @@ struct report {
 	uint64_t	 calltotal;
 	uint64_t	 callsunmatched;
 	size_t		 ntimed;	/* rows with measured calls */
+	struct tcall	*tcalls;	/* by arc, from, to: functions first */
+	size_t		 ntcalls;
 	double		 wall;		/* the run's wall time, seconds; 0:
 					   unknown */
 	size_t		 cellscalled;	/* cells (by place) with calls */

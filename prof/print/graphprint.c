@@ -1001,9 +1001,10 @@ estimate_print(struct report *r, const struct opts *o)
 void
 report_show(struct report *r, const struct profile *p, const struct opts *o)
 {
-	if (o->graph)
+	if (o->graph) {
 		graph_print(r, p, o);
-	else
+		measured_print(r, p);
+	} else
 		report_print(r, o);
 	if (o->estimate)
 		estimate_print(r, o);

@@ -413,8 +413,8 @@ merge_arcs(struct profile *p, struct mfile *f)
 }
 
 /*
- * The file's timed functions, placed at their entries, in seconds by
- * its CLOCKS pairs.  Arcs are left for the call graph to come.
+ * The file's timed functions and arcs, placed at their entries, in
+ * seconds by its CLOCKS pairs.
  */
 static void
 merge_timed(struct profile *p, const struct mfile *f)
@@ -440,16 +440,26 @@ merge_timed(struct profile *p, const struct mfile *f)
 	    sizeof(*p->timed));
 	for (i = 0; i < f->ntimed; i++) {
 		memcpy(&m, f->timed + i * sizeof(m), sizeof(m));
-		if (m.kind != MONX_TM_FUNC)
+		if (m.kind != MONX_TM_FUNC && m.kind != MONX_TM_ARC)
 			continue;
-		(void)place(f, m.callee, &pl);
 		t = &p->timed[p->ntimed++];
+		memset(t, 0, sizeof(*t));
+		(void)place(f, m.callee, &pl);
 		t->obj = pl.obj;
 		t->addr = pl.addr;
+		t->arc = m.kind == MONX_TM_ARC;
+		t->cobj = OBJ_NONE;
+		if (t->arc && m.caller != 0) {
+			(void)place(f, m.caller, &pl);
+			t->cobj = pl.obj;
+			t->caddr = pl.addr;
+		}
 		t->calls = m.calls;
 		t->open = m.open;
 		t->incl = (double)m.incl * s;
 		t->self = (double)m.self * s;
+		t->min = (double)m.min * s;
+		t->max = (double)m.max * s;
 	}
 }
 
