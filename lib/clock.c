@@ -213,6 +213,23 @@ _mon_clock_drain(void)
 		_mon_ring_drain();
 }
 
+/*
+ * The calling thread writes the profile with the clock running (on 1),
+ * or has written it (0): a snapshot, or the last part at a polite
+ * termination.  Its samples meanwhile are libmon's own, wherever they
+ * find it -- in the C library's code that writes, in its system calls
+ * -- under every clock; what it ran before is drained first, as the
+ * program's.
+ */
+void
+_mon_clock_writing(int on)
+{
+	if (mode == MONX_CLK_PERF)
+		_mon_ring_writing(on);
+	else if (mode == MONX_CLK_TIMER || mode == MONX_CLK_ITIMER)
+		_mon_sigprof_writing(on);
+}
+
 /* Threads the clock could not sample. */
 uint32_t
 _mon_clock_unsampled(void)

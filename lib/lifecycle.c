@@ -561,13 +561,12 @@ part(void)
 	r = -1;
 	err = EINVAL;
 	if (profiling && getpid() == owner) {
-		_mon_sigprof_writing(1);
-		_mon_clock_drain();
+		_mon_clock_writing(1);
 		(void)_mon_snap_numbered(1);
 		r = _mon_snap_write(curhdr, curhist, curnhist, curscale,
 		    _mon_clock_unsampled(), 0);
 		err = errno;
-		_mon_sigprof_writing(0);
+		_mon_clock_writing(0);
 	}
 	leave();
 	if (r != 0)
@@ -609,9 +608,8 @@ final(int sig)
 	if (!profiling || getpid() != owner)
 		return;
 	profiling = 0;
-	_mon_sigprof_writing(1);
-	_mon_clock_drain();
+	_mon_clock_writing(1);
 	(void)_mon_snap_write(curhdr, curhist, curnhist, curscale,
 	    _mon_clock_unsampled(), 1);
-	_mon_sigprof_writing(0);
+	_mon_clock_writing(0);
 }

@@ -119,6 +119,7 @@ size_t	_mon_tab_keys(struct _mon_tab *) _mon_hidden;
 void	_mon_hist_set(WORD *, size_t, uintptr_t, unsigned int) _mon_hidden;
 int	_mon_sample(uintptr_t, uint64_t) _mon_hidden;
 int	_mon_sample_kernel(uint64_t) _mon_hidden;
+int	_mon_hist_covers(uintptr_t) _mon_hidden;
 
 /* stacks.c */
 #define _MON_STACKMAX	127		/* the kernel's usual walk limit */
@@ -163,6 +164,7 @@ void	_mon_ring_fork_parent(void) _mon_hidden;
 int	_mon_ring_fork_child(void) _mon_hidden;
 uint32_t _mon_ring_unsampled(void) _mon_hidden;
 int	_mon_ring_kernel(void) _mon_hidden;
+void	_mon_ring_writing(int) _mon_hidden;
 
 /* timer.c */
 int	_mon_timer_start(uint64_t) _mon_hidden;
@@ -196,6 +198,7 @@ int	_mon_clock_start(int) _mon_hidden;
 void	_mon_clock_stop(void) _mon_hidden;
 int	_mon_clock_running(void) _mon_hidden;
 void	_mon_clock_drain(void) _mon_hidden;
+void	_mon_clock_writing(int) _mon_hidden;
 uint32_t _mon_clock_unsampled(void) _mon_hidden;
 void	_mon_clock_fork_prepare(void) _mon_hidden;
 void	_mon_clock_fork_parent(void) _mon_hidden;
@@ -212,9 +215,6 @@ void	_mon_life_stop(void) _mon_hidden;
 void	_mon_life_control(int) _mon_hidden;
 int	_mon_life_snapshot(void) _mon_hidden;
 
-/* Where the link editor put libmon's code (the Makefile's SELF). */
-extern char __start_libmon_text[] __attribute__((weak, visibility("hidden")));
-extern char __stop_libmon_text[] __attribute__((weak, visibility("hidden")));
 void	_mon_life_exit_wait(void) _mon_hidden;
 int	_mon_life_profil(WORD *, size_t, uintptr_t, unsigned int) _mon_hidden;
 void	_mon_life_exec_before(void) _mon_hidden;
@@ -284,6 +284,13 @@ size_t	_mon_base_delta(const struct _mon_keys *, const void *, size_t,
 	    void *, size_t, size_t, size_t) _mon_hidden;
 void	_mon_base_commit(struct _mon_keys *, const void *, size_t, size_t,
 	    size_t, size_t) _mon_hidden;
+
+/*
+ * Where the link editor put libmon's code (the Makefile's SELF): the
+ * writer records it, and the clocks count libmon's own samples there.
+ */
+extern char __start_libmon_text[] __attribute__((weak, visibility("hidden")));
+extern char __stop_libmon_text[] __attribute__((weak, visibility("hidden")));
 
 /* monwrite.c */
 struct _mon_out {

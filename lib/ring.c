@@ -107,6 +107,7 @@ static pthread_mutex_t	waitlock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t	waitcv;
 static pthread_t	drainer;
 static _Atomic pid_t	drainer_tid;
+static _Atomic pid_t	writer_tid;	/* writes the profile: _mon_ring_writing() */
 static int		quit;		/* under waitlock */
 static struct ring	*rings;		/* nring of cap, from mmap */
 static size_t		 nring, cap, capbytes;
@@ -384,6 +385,21 @@ sample(const unsigned char *data, uint64_t size, uint64_t tail,
 	    depth, flags, 1);
 }
 
+/*
+ * A sample of the thread that writes the profile, taken while it writes:
+ * libmon's time, wherever it found the thread (the C library's code that
+ * writes, its system calls), counted at the start of libmon's code with
+ * a stack of that alone, as the timer clocks' handler counts them.
+ */
+static void
+self_sample(void)
+{
+	uintptr_t pc = (uintptr_t)__start_libmon_text;
+
+	if (_mon_sample(pc, 1) && chains)
+		_mon_stack_add(&pc, 1, 0, 1);
+}
+
 /* The drainer's random numbers (xorshift64*).  Caller holds drainlock. */
 static uint32_t
 draw(void)
@@ -468,9 +484,11 @@ drain_ring(size_t k)
 	const unsigned char *data;
 	uint64_t head, tail, size, hdr;
 	uint32_t type, len;
+	pid_t tid, writing;
 	int inkernel;
 
 	memset(syspc, 0, sizeof(syspc));
+	writing = atomic_load_explicit(&writer_tid, memory_order_acquire);
 	size = m->data_size != 0 ? m->data_size : ringlen - pagesz;
 	data = (const unsigned char *)m +
 	    (m->data_offset != 0 ? m->data_offset : pagesz);
@@ -484,11 +502,16 @@ drain_ring(size_t k)
 			break;		/* cannot be: leave the ring as it is */
 		inkernel = ((hdr >> 32) & PERF_RECORD_MISC_CPUMODE_MASK) ==
 		    PERF_RECORD_MISC_KERNEL;
+		tid = (pid_t)(ring_u64(data, size, tail + 16) >> 32);
 		if (type == PERF_RECORD_SAMPLE && len >= 24 &&
-		    thin_keep(k, (pid_t)(ring_u64(data, size, tail + 16) >> 32),
-		    inkernel ? KERNELPC : ring_u64(data, size, tail + 8)))
-			sample(data, size, tail, len, inkernel);
-		else if (type == PERF_RECORD_READ && len >= 24)
+		    thin_keep(k, tid, inkernel ? KERNELPC :
+		    ring_u64(data, size, tail + 8))) {
+			if (tid == writing && writing != 0 &&
+			    __start_libmon_text != NULL)
+				self_sample();
+			else
+				sample(data, size, tail, len, inkernel);
+		} else if (type == PERF_RECORD_READ && len >= 24)
 			thread_ends(k,
 			    (pid_t)(ring_u64(data, size, tail + 8) >> 32),
 			    ring_u64(data, size, tail + 16));
@@ -501,6 +524,20 @@ drain_ring(size_t k)
 		tail += len;
 	}
 	__atomic_store_n(&m->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+/*
+ * The calling thread writes the profile from now on (on 1), or no longer
+ * (0): its samples meanwhile are libmon's (self_sample()).  Those it took
+ * before are drained first, so that they stay the program's; those it
+ * took while writing are drained before it is let go.
+ */
+void
+_mon_ring_writing(int on)
+{
+	_mon_ring_drain();
+	atomic_store_explicit(&writer_tid, on ? _mon_gettid() : 0,
+	    memory_order_release);
 }
 
 /* Empty every ring into the current histogram.  Not for signal context. */

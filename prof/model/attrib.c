@@ -60,79 +60,6 @@ in_selfcode(const struct profile *p, size_t obj, uint64_t addr)
 	return 0;
 }
 
-/* Does object obj hold libmon's code, by the SELF records? */
-static int
-hosts_self(const struct profile *p, size_t obj)
-{
-	size_t i;
-
-	for (i = 0; i < p->nself; i++)
-		if (p->self[i].obj == obj)
-			return 1;
-	return 0;
-}
-
-static int
-cmp_pcs(const void *a, const void *b)
-{
-	const struct place *x = a, *y = b;
-
-	if (x->obj != y->obj)
-		return x->obj < y->obj ? -1 : 1;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return 0;
-}
-
-/*
- * Samples libmon took of its own work in other objects: a snapshot
- * written by a program's thread makes system calls through the C
- * library, and runs its code.  A stack whose innermost frame in
- * libmon's host object is libmon's code, with only other objects'
- * frames inside it (or none, for a kernel sample), is libmon's: its
- * samples are profiling's overhead, taken out of the kernel's time
- * (p->wkself) or out of the samples outside the histogram where the
- * sampled pc counted them, and the stack is left out of the graph
- * (ps->libmon), so that every view leaves them out alike.
- */
-static void
-libmon_through(struct attr *a, struct profile *p)
-{
-	struct pstack *ps;
-	const struct frame *fr;
-	struct place key, *pl;
-	double m;
-	size_t i, j;
-
-	for (i = 0; p->nself > 0 && i < p->nstacks; i++) {
-		ps = &p->stacks[i];
-		fr = p->frames + ps->first;
-		for (j = 0; j < ps->depth && !hosts_self(p, fr[j].obj); j++)
-			;
-		if (j == ps->depth || (j == 0 && !ps->kernel) ||
-		    !in_selfcode(p, fr[j].obj, fr[j].addr))
-			continue;
-		if (ps->kernel) {
-			ps->libmon = 1;
-			p->wkself += ps->samples;
-			continue;
-		}
-		key.obj = fr[0].obj;
-		key.addr = fr[0].addr;
-		pl = bsearch(&key, p->pcs, p->npcs, sizeof(*p->pcs), cmp_pcs);
-		if (pl == NULL)
-			continue;	/* in the histogram: not another's */
-		ps->libmon = 1;
-		m = ps->samples < pl->samples ? ps->samples : pl->samples;
-		pl->samples -= m;
-		a->r->overhead += m;
-		a->r->attributed += m;
-		a->r->libmon = 'r';
-	}
-	if (p->wkself > p->wkernel)
-		p->wkself = p->wkernel;
-}
-
 /*
  * Are the program's addresses that no symbol covers kept, as a row
  * "[unnamed code] (program)"?  When its table is .dynsym, the exported
@@ -686,8 +613,7 @@ graph_mark(struct attr *a, int place)
 		j = graph_need(a, fr[0].obj, fr[0].addr, 0);
 		if (place)
 			m.place[p->stacks[i].first] = (uint32_t)j;
-		if ((j == PL_SELF && !p->stacks[i].kernel) ||
-		    p->stacks[i].libmon)
+		if (j == PL_SELF && !p->stacks[i].kernel)
 			continue;
 		for (j = 1; j < p->stacks[i].depth; j++)
 			mark_frame(a, &m, p->stacks[i].first + j, &fr[j]);
@@ -910,10 +836,9 @@ graph_stacks(struct attr *a, const uint32_t *place)
 	for (i = 0; i < p->nstacks; i++) {
 		ps = &p->stacks[i];
 		fr = p->frames + ps->first;
-		if (ps->kernel && a->kernelrow == ROW_NONE && !ps->libmon)
+		if (ps->kernel && a->kernelrow == ROW_NONE)
 			continue;
-		if ((place[ps->first] == PL_SELF && !ps->kernel) ||
-		    ps->libmon) {
+		if (place[ps->first] == PL_SELF && !ps->kernel) {
 			g->overhead += ps->samples;
 			continue;
 		}
@@ -1093,7 +1018,6 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 		profile_sum_stacks(p);
 	hist = attribute_hist(&a);
 	r->attributed = r->histattr;
-	libmon_through(&a, p);
 	attribute_places(&a);
 	attribute_timed(&a);
 	if (!keeps_counts(o))

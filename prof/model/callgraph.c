@@ -6,7 +6,8 @@
  * of its frames, innermost first.  From those alone this file works
  * out, with no estimate in between:
  *
- *	a row's self time	samples of the stacks it ends
+ *	a row's self time	samples of the stacks it ends, and of
+ *				its time no stack holds (stackless_rows())
  *	its inclusive time	samples of the stacks it is in, once a
  *				stack however often it recurs there
  *	an arc's time		samples of the stacks in which the caller
@@ -324,14 +325,20 @@ rooted(const struct report *r, const struct cgstack *s,
 }
 
 /*
- * The kernel's row and the unsampled one hold time that no stack need
- * hold: all of the kernel's where the perf clock sampled user mode only
- * (the run's system time), a kernel sample that kept no stack, CPU time
- * no sample stood for.  What of it the stacks leave out is the row's
- * own at the root of the graph, as the flat report and the exports have
- * it, so that the graph's shares add up to theirs.  The stacks' count
- * stays theirs; the graph says how much is apart.
+ * Time of a row that no stack holds: all of the kernel's row where the
+ * perf clock sampled user mode only (the run's system time), the
+ * unsampled row, and any row's samples in files or parts of a run that
+ * kept no stacks (PROFSTACK=0, a classic file) or whose stacks were
+ * lost.  It is the row's own all the same, in no caller (graphprint.c
+ * prints it as called from <no stack>), as the flat report and the
+ * exports have it, so that the graph's shares are theirs.  The
+ * histogram's bins and the stacks' exact pcs part by a sample or two,
+ * which is not worth a line: less than NOSTACK_MIN of a row is let be.
+ * The stacks' count stays theirs; the graph says how much no stack
+ * holds.
  */
+#define NOSTACK_MIN	0.01
+
 static void
 stackless_rows(struct report *r)
 {
@@ -340,18 +347,19 @@ stackless_rows(struct report *r)
 	double extra;
 	size_t i;
 
-	g->apart = 0;
+	g->stackless = 0;
 	for (i = 0; g->sampled && i < r->nrows; i++) {
-		if (!r->rows[i].kernel)
-			continue;
 		nd = &g->nodes[i];
 		extra = r->rows[i].samples - nd->gself;
-		if (extra < 0.5)
+		if (extra < 0.5 || (!r->rows[i].kernel &&
+		    extra < NOSTACK_MIN * r->rows[i].samples))
 			continue;
 		nd->gself += extra;
 		nd->incl += extra;
-		nd->level = 0;
-		g->apart += extra;
+		nd->nostack = extra;
+		if (nd->level == SIZE_MAX)
+			nd->level = 0;
+		g->stackless += extra;
 	}
 }
 

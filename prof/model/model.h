@@ -61,6 +61,8 @@ struct node {
 	uint64_t	 callsin;	/* arcs into it from other rows */
 	uint64_t	 selfcalls;	/* and from itself */
 	size_t		 level;		/* fewest frames above it in a stack */
+	double		 nostack;	/* of gself, what no stack holds: the
+					   kernel's, the unsampled row's */
 };
 
 #define ROW_NONE	SIZE_MAX	/* a frame no row stands for */
@@ -119,8 +121,8 @@ struct graph {
 	double		 unconfirmed;	/* stacks with an unconfirmed pair */
 	double		 cut;		/* stacks cut at the limit */
 	double		 shortend;	/* stacks ending short of a start */
-	double		 apart;		/* kernel and unsampled time no stack
-					   holds, at the root (measure()) */
+	double		 stackless;	/* kernel and unsampled time no stack
+					   holds: stackless_rows() */
 	size_t		 nounconf;	/* distinct unconfirmed pairs */
 	int		 estimated;	/* est computed (there were arcs) */
 };

@@ -470,14 +470,9 @@ kernel_row(struct attr *a, size_t *cap)
 	struct row *w;
 
 	a->kernelrow = ROW_NONE;
-	if (a->p->wkself > 0) {		/* libmon's system calls */
-		a->r->overhead += a->p->wkself;
-		a->r->attributed += a->p->wkself;
-		a->r->libmon = 'r';
-	}
-	if (a->p->wkernel - a->p->wkself <= 0)
+	if (a->p->wkernel <= 0)
 		return;
-	a->r->attributed += a->p->wkernel - a->p->wkself;
+	a->r->attributed += a->p->wkernel;	/* known, if not a function */
 	if (a->o->progonly)
 		return;
 	w = new_row(a->r, cap);
@@ -486,7 +481,7 @@ kernel_row(struct attr *a, size_t *cap)
 	w->nnames = 1;
 	w->objidx = OBJ_NONE;
 	w->kernel = 1;
-	w->samples = a->p->wkernel - a->p->wkself;
+	w->samples = a->p->wkernel;
 	a->kernelrow = w->id;
 }
 

@@ -111,8 +111,6 @@ struct pstack {
 	int		 cut;		/* outer frames lost at the limit */
 	int		 kernel;	/* taken in the kernel, which these
 					   frames called (MONX_STK_KERNEL) */
-	int		 libmon;	/* libmon's own, through another
-					   object (model/attrib.c) */
 };
 
 /*
@@ -205,8 +203,6 @@ struct profile {
 					   sampled, or what the samples
 					   missed (K_APART) */
 	double		 wksampled;	/* of which sampled (K_SAMPLED) */
-	double		 wkself;	/* of which libmon's own system
-					   calls (model/attrib.c) */
 	size_t		 kfiles[K_NMODES]; /* files by kernel mode */
 	double		 wunsampled;	/* CPU time no sample stood for, in
 					   weighted samples; below 0: none */
