@@ -3499,6 +3499,48 @@ e2e_shared_library_thread_body()
 	done
 }
 
+atf_test_case e2e_graph_holds_stackless_files
+e2e_graph_holds_stackless_files_head()
+{
+	atf_set descr "Two runs of h_burn, one with stacks and one under" \
+	    "PROFSTACK=0, summed: -q gives burn50, burn30 and burn20 the" \
+	    "flat report's share within 1 point, the second run's part" \
+	    "under <no stack>, and each share is its thread CPU clock's" \
+	    "within 5 points"
+}
+e2e_graph_holds_stackless_files_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_burn
+	mkdir a b || atf_fail "mkdir"
+	(cd a && "$prog" 600000 100 truth >/dev/null) || atf_fail "run a"
+	(cd b && PROFSTACK=0 "$prog" 600000 100 truth >/dev/null) ||
+	    atf_fail "run b"
+	"$PROF" "$prog" a/mon.out b/mon.out >flat 2>/dev/null ||
+	    atf_fail "prof failed"
+	"$PROF" -q "$prog" a/mon.out b/mon.out >graph 2>/dev/null ||
+	    atf_fail "prof -q failed"
+	grep -q '^no stack: ' graph || atf_fail "no 'no stack:' heading"
+	cat a/truth b/truth | awk '
+	    FILENAME == "-" { t[$1] += $2; all += $2; next }
+	    FILENAME == "flat" && NF == 6 { f[$6] = $1 }
+	    FILENAME == "graph" && / <no stack>$/ { pending = 1 }
+	    FILENAME == "graph" && /^-----/ { pending = 0 }
+	    FILENAME == "graph" && /^\[[0-9]+\]/ { g[$(NF - 1)] = $2
+		ns[$(NF - 1)] = pending }
+	    END { split("burn50 burn30 burn20", n, " ")
+		for (i = 1; i <= 3; i++) {
+			w = 100 * t[n[i]] / all
+			printf "%s: -q %.1f%%, flat %.1f%%, clock %.1f%%, " \
+			    "<no stack> %d\n", n[i], g[n[i]], f[n[i]], w, ns[n[i]]
+			if (g[n[i]] - f[n[i]] > 1 || f[n[i]] - g[n[i]] > 1 ||
+			    g[n[i]] - w > 5 || w - g[n[i]] > 5 || !ns[n[i]])
+				bad = 1
+		}
+		exit bad }' - flat graph >verdict ||
+	    atf_fail "$(tr '\n' ' ' <verdict)"
+}
+
 atf_test_case e2e_jit_code_named cleanup
 e2e_jit_code_named_head()
 {
@@ -4639,6 +4681,7 @@ atf_init_test_cases()
 	atf_add_test_case e2e_runs_at_two_rates_sum
 	atf_add_test_case e2e_shared_library
 	atf_add_test_case e2e_shared_library_thread
+	atf_add_test_case e2e_graph_holds_stackless_files
 	atf_add_test_case e2e_jit_code_named
 	atf_add_test_case e2e_graph_measured
 	atf_add_test_case diff_columns_widen
