@@ -161,6 +161,9 @@ void	_mon_ring_drain(void) _mon_hidden;
 void	_mon_ring_fork_prepare(void) _mon_hidden;
 void	_mon_ring_fork_parent(void) _mon_hidden;
 int	_mon_ring_fork_child(void) _mon_hidden;
+void	_mon_ring_thread_create(void) _mon_hidden;
+void	_mon_ring_exec_before(void) _mon_hidden;
+void	_mon_ring_exec_failed(void) _mon_hidden;
 uint32_t _mon_ring_unsampled(void) _mon_hidden;
 int	_mon_ring_kernel(void) _mon_hidden;
 
@@ -199,6 +202,7 @@ uint32_t _mon_clock_unsampled(void) _mon_hidden;
 void	_mon_clock_fork_prepare(void) _mon_hidden;
 void	_mon_clock_fork_parent(void) _mon_hidden;
 void	_mon_clock_fork_child(void) _mon_hidden;
+void	_mon_clock_thread_create(void) _mon_hidden;
 void	_mon_clock_thread_start(void) _mon_hidden;
 void	_mon_clock_thread_end(void) _mon_hidden;
 void	_mon_clock_exec_before(void) _mon_hidden;
@@ -214,6 +218,7 @@ void	_mon_life_exit_wait(void) _mon_hidden;
 int	_mon_life_profil(WORD *, size_t, uintptr_t, unsigned int) _mon_hidden;
 void	_mon_life_exec_before(void) _mon_hidden;
 void	_mon_life_exec_failed(void) _mon_hidden;
+void	_mon_life_thread_create(void) _mon_hidden;
 void	_mon_life_thread_start(void) _mon_hidden;
 void	_mon_life_thread_end(void) _mon_hidden;
 
