@@ -577,25 +577,29 @@ drain_loop(void *unused)
 {
 	struct timespec t;
 	uint64_t since, wait;
+	int first;
 
 	(void)unused;
 	since = 0;
 	atomic_store(&drainer_tid, _mon_gettid());
 	pthread_mutex_lock(&waitlock);
 	pthread_cond_broadcast(&waitcv);
-	wait = atomic_load(&childarm) == ARM_PENDING ? ARMWAIT : drain_ns;
+	first = atomic_load(&childarm) == ARM_PENDING;
+	wait = first ? ARMWAIT : drain_ns;
 	while (!quit) {
 		t = after(wait);
 		(void)pthread_cond_timedwait(&waitcv, &waitlock, &t);
 		pthread_mutex_unlock(&waitlock);
-		if (wait != drain_ns) {
+		since += wait;
+		if (first) {
 			pthread_mutex_lock(&drainlock);
 			arm_pending();
 			pthread_mutex_unlock(&drainlock);
 			wait = drain_ns;
+			first = 0;
 		}
 		/* Objects dlopen'd since: known to the stack walks each second. */
-		if (chains && (since += wait) >= 1000000000u) {
+		if (chains && since >= 1000000000u) {
 			_mon_texts_refresh();
 			since = 0;
 		}
