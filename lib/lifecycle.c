@@ -522,6 +522,16 @@ _mon_life_exec_failed(void)
 		_mon_clock_exec_failed();
 }
 
+/*
+ * The calling thread is about to create one with pthread_create.  No
+ * lock: the clock's own check is a load.
+ */
+void
+_mon_life_thread_create(void)
+{
+	_mon_clock_thread_create();
+}
+
 /* A thread created with pthread_create starts, or ends. */
 void
 _mon_life_thread_start(void)
