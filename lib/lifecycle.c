@@ -381,8 +381,13 @@ _mon_life_stop(void)
 	/* The program's actions back and the snapper ended, unlocked. */
 	if (!taking)
 		_mon_term_stop();
-	if (!enter())
+	if (!enter()) {
+		/* exit() from a handler that interrupted libmon here. */
+		if (profiling)
+			_mon_warn("profile", "last part not written: exit() "
+			    "from a signal handler that interrupted libmon", 0);
 		goto out;
+	}
 	if (!profiling)
 		goto unlock;
 	_mon_counting = 0;
@@ -407,7 +412,8 @@ out:
  * takes those left and would end the process under the writer.  It
  * waits here while the profile is still to be written or being written
  * by another thread -- five seconds at the most, since exit() from two
- * threads at once is the program's own race.
+ * threads at once is the program's own race -- unless this thread is
+ * the one libmon was interrupted in, by a handler that called exit().
  */
 void
 _mon_life_exit_wait(void)
@@ -417,6 +423,9 @@ _mon_life_exit_wait(void)
 	int i;
 
 	if (owner != 0 && getpid() != owner)
+		return;
+	/* Inside libmon, interrupted: none but this thread would write. */
+	if (taking)
 		return;
 	me = _mon_gettid();
 	for (i = 0; i < 5000; i++) {

@@ -753,8 +753,14 @@ _mon_write(const char *path, const struct _mon_out *d)
 	 * thread blocks them; for the program's other threads, those whose
 	 * action is to terminate are held aside (hold()) -- but not for a
 	 * snapshot, whose unnamed file may as well vanish with the process.
+	 * A snapshot lets libmon's own SIGPROF through, whose handler only
+	 * counts: the samples it takes while the profile is written are
+	 * libmon's (clock.c's _mon_clock_writing()), not a pile of them
+	 * let through at the end onto whatever runs then.
 	 */
 	sigfillset(&all);
+	if (d->running && _mon_sigprof_clock())
+		(void)sigdelset(&all, SIGPROF);
 	(void)pthread_sigmask(SIG_BLOCK, &all, &oldmask);
 	if (!d->running)
 		hold(held);
@@ -793,6 +799,13 @@ _mon_write(const char *path, const struct _mon_out *d)
 		release(held);
 	else if (err == EFBIG)
 		xfsz_taken();
+	/*
+	 * The program's handlers of signals that waited run as they are let
+	 * through: their time is the program's, so libmon's writing ends
+	 * here.
+	 */
+	if (d->running)
+		_mon_clock_writing(0);
 	(void)pthread_sigmask(SIG_SETMASK, &oldmask, NULL);
 	_mon_unmap(ext.map, ext.maplen);
 	_mon_unmap(o, sizeof(*o));

@@ -334,25 +334,48 @@ rooted(const struct report *r, const struct cgstack *s,
  * exports have it, so that the graph's shares are theirs.  The
  * histogram's bins and the stacks' exact pcs part by a sample or two,
  * which is not worth a line: less than NOSTACK_MIN of a row is let be.
- * The stacks' count stays theirs; the graph says how much no stack
- * holds.
+ * Where the two place a sample in different functions (two functions
+ * in one bin) the stacks, which hold the exact pc, are the graph's: the
+ * rows' shortfalls are scaled down to the samples the stacks truly lack,
+ * the rows' samples less the stacks' own.  The stacks' count stays
+ * theirs; the graph says how much no stack holds.
  */
 #define NOSTACK_MIN	0.01
+
+/* What row i's stacks lack of its flat samples, if worth a line. */
+static double
+shortfall(const struct report *r, size_t i)
+{
+	double extra = r->rows[i].samples - r->g.nodes[i].gself;
+
+	if (extra < 0.5 || (!r->rows[i].kernel &&
+	    extra < NOSTACK_MIN * r->rows[i].samples))
+		return 0;
+	return extra;
+}
 
 static void
 stackless_rows(struct report *r)
 {
 	struct graph *g = &r->g;
 	struct node *nd;
-	double extra;
+	double extra, flat = 0, held = 0, short_ = 0, scale;
 	size_t i;
 
 	g->stackless = 0;
-	for (i = 0; g->sampled && i < r->nrows; i++) {
+	if (!g->sampled)
+		return;
+	for (i = 0; i < r->nrows; i++) {
+		flat += r->rows[i].samples > 0 ? r->rows[i].samples : 0;
+		held += g->nodes[i].gself;
+		short_ += shortfall(r, i);
+	}
+	if (short_ <= 0 || flat - held < 0.5)
+		return;
+	scale = flat - held < short_ ? (flat - held) / short_ : 1;
+	for (i = 0; i < r->nrows; i++) {
 		nd = &g->nodes[i];
-		extra = r->rows[i].samples - nd->gself;
-		if (extra < 0.5 || (!r->rows[i].kernel &&
-		    extra < NOSTACK_MIN * r->rows[i].samples))
+		if ((extra = shortfall(r, i) * scale) < 0.5)
 			continue;
 		nd->gself += extra;
 		nd->incl += extra;

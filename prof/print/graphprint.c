@@ -197,7 +197,12 @@ sort_keyed(struct gp *g)
 	free(k);
 }
 
-/* The rows that are entries: on an arc, or in a stack. */
+/*
+ * The rows that are entries: on an arc, or in a stack; with arcs but no
+ * stacks at all, every row with time too (the kernel's, a library's
+ * uncounted functions), as the flat report has them.  A file with
+ * neither has no graph.
+ */
 static void
 entries(struct gp *g)
 {
@@ -215,7 +220,8 @@ entries(struct gp *g)
 	g->order = xcalloc(g->r->nrows + 1, sizeof(*g->order));
 	for (i = 0; i < g->r->nrows; i++) {
 		w = &g->r->rows[i];
-		if (in[w->id] || graph_node(g->r, w)->incl > 0)
+		if (in[w->id] || graph_node(g->r, w)->incl > 0 ||
+		    (!gr->sampled && gr->counted && w->samples > 0))
 			g->order[g->n++] = w->id;
 	}
 	free(in);

@@ -3541,6 +3541,65 @@ e2e_graph_holds_stackless_files_body()
 	    atf_fail "$(tr '\n' ' ' <verdict)"
 }
 
+atf_test_case e2e_graph_bin_shared
+e2e_graph_bin_shared_head()
+{
+	atf_set descr "h_binsplit's hot loop shares a histogram bin with a" \
+	    "function that runs once: -q follows the stacks' exact pcs, hot" \
+	    "holds at least 90% and the self times add up to 100% at most," \
+	    "with no <no stack> line (every sample kept its stack)"
+}
+e2e_graph_bin_shared_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_binsplit
+	PROFCLOCK=perf "$prog" || atf_fail "h_binsplit failed"
+	"$PROF" -s "$prog" >/dev/null 2>stats || atf_fail "prof -s failed"
+	grep -q '^clock: perf_event' stats ||
+	    atf_skip "the perf clock was not used here: $(grep '^clock' stats)"
+	"$PROF" -q "$prog" >graph 2>/dev/null || atf_fail "prof -q failed"
+	grep -q '<no stack>' graph && atf_fail "a <no stack> line: $(cat graph)"
+	awk '/^\[[0-9]+\]/ { self += $3; if ($(NF - 1) == "hot") h = $2 }
+	    /^time: measured from sampled call stacks, / { all = $9 + 0 }
+	    /^time: measured/ { sub(/.*\(/, ""); all = $1 + 0 }
+	    END { printf "hot %.1f%%, self times %.2f s of %.2f s\n", h,
+		self, all
+		exit h < 90 || self > all + 0.011 }' graph >verdict ||
+	    atf_fail "$(cat verdict)"
+}
+
+atf_test_case e2e_graph_without_stacks_keeps_rows
+e2e_graph_without_stacks_keeps_rows_head()
+{
+	atf_set descr "h_sysburn under PROFSTACK=0: -q, which has arcs but" \
+	    "no stacks, lists every row of the flat report with time --" \
+	    "the kernel's and the C library's, on no arc -- with its self" \
+	    "seconds"
+}
+e2e_graph_without_stacks_keeps_rows_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_sysburn
+	PROFSTACK=0 "$prog" >truth || atf_fail "h_sysburn failed"
+	"$PROF" "$prog" >flat 2>/dev/null || atf_fail "prof failed"
+	"$PROF" -q "$prog" >graph 2>/dev/null || atf_fail "prof -q failed"
+	awk 'FILENAME == "flat" && NR > 1 && $2 + 0 >= 0.01 {
+		n = $0; sub(/^ *[0-9.]+ +[0-9.]+ +[0-9.]+( +[0-9]+ +[0-9.]+)? +/,
+		    "", n); want[n] = $2 }
+	    FILENAME == "graph" && /^\[[0-9]+\]/ { n = $0
+		sub(/^\[[0-9]+\] +[-0-9.]+ +/, "", n); self = n + 0
+		sub(/^[0-9.]+ +[-0-9.]+ +[0-9+]* */, "", n)
+		sub(/ \[[0-9]+\]$/, "", n); got[n] = self }
+	    END { for (n in want) {
+			printf "%s: flat %.2f s, -q %s\n", n, want[n],
+			    (n in got) ? got[n] " s" : "none"
+			if (!(n in got) || got[n] != want[n])
+				bad = 1
+		}
+		exit bad }' flat graph >verdict ||
+	    atf_fail "$(tr '\n' ' ' <verdict)"
+}
+
 atf_test_case e2e_jit_code_named cleanup
 e2e_jit_code_named_head()
 {
@@ -4682,6 +4741,8 @@ atf_init_test_cases()
 	atf_add_test_case e2e_shared_library
 	atf_add_test_case e2e_shared_library_thread
 	atf_add_test_case e2e_graph_holds_stackless_files
+	atf_add_test_case e2e_graph_bin_shared
+	atf_add_test_case e2e_graph_without_stacks_keeps_rows
 	atf_add_test_case e2e_jit_code_named
 	atf_add_test_case e2e_graph_measured
 	atf_add_test_case diff_columns_widen
