@@ -184,8 +184,8 @@ put_figures(const struct ann *an, size_t k, size_t n, uint32_t line,
 		for (j = an->callat[an->ix[i]]; j < ls->ncalls &&
 		    ls->calls[j].row == an->ix[i]; j++) {
 			c = &ls->calls[j];
-			printf("%16s %9" PRIu64 "         calls to ", "",
-			    c->calls);
+			printf("%16s %9" PRIu64 "         call%s to ", "",
+			    c->calls, c->calls == 1 ? "" : "s");
 			put_text(stdout, c->callee != NULL ? c->callee : "??");
 			if (n > 1 && w->func != NULL) {
 				fputs(" from ", stdout);
@@ -220,9 +220,9 @@ list_file(const struct ann *an, const struct sfile *f)
 
 	putchar('\n');
 	put_text(stdout, line_file_name(f->path));
-	printf(": %.2f s, %.1f%% of the time; %" PRIu64 " calls made "
+	printf(": %.2f s, %.1f%% of the time; %" PRIu64 " call%s made "
 	    "from it\n", f->samples * an->ls->r->period,
-	    f->samples * an->pct, f->calls);
+	    f->samples * an->pct, f->calls, f->calls == 1 ? "" : "s");
 	if ((fp = open_source(f->path, an->o->srcdir)) == NULL)
 		printf("(source not found: %s%s; its lines' figures "
 		    "follow)\n", strerror(errno), an->o->srcdir == NULL ?

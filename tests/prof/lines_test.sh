@@ -1,0 +1,320 @@
+#! /usr/bin/env atf-sh
+#
+# lines_test.sh -- prof -L and -A, time and calls by source line.
+#
+# h_lines runs three loops on three lines of main and times each on its
+# thread's CPU clock, then calls one function from two call sites a
+# known number of times each: prof -L's shares are held to the clocks',
+# its calls per line to the counts.  The mapping of addresses to lines
+# is held to addr2line's, on forged profiles that sample every
+# instruction of h_lines's functions, for gcc and clang, DWARF 4 and 5,
+# and a program whose lines are in a separate debug file.
+
+# --- helpers -----------------------------------------------------------
+
+setup_lines()
+{
+	srcdir=$(atf_get_srcdir)
+	PROF=$srcdir/../../prof/prof
+	MKMON=$srcdir/t_mkmon
+	SRC=$srcdir/h_lines.c
+	unset PROFDIR PROFHZ PROFCLOCK
+	LC_ALL=C
+	export LC_ALL
+	[ -x "$PROF" ] || atf_fail "prof is not built: $PROF"
+}
+
+# lineof TAG: the line of h_lines.c whose comment names TAG.
+lineof()
+{
+	grep -n "/\* $1 \*/" "$SRC" | cut -d: -f1
+}
+
+# run prog: profile h_lines-like prog here; its own figures in truth.
+run()
+{
+	"$@" >truth || atf_fail "$1 failed"
+	[ -s mon.out ] || atf_fail "$1 wrote no mon.out"
+}
+
+# share line: the %Time prof -L gave line N of h_lines.c (a tenth of a
+# point, where Seconds has a hundredth of a second).
+share()
+{
+	awk -v t="h_lines.c:$1" '
+	    { for (i = 1; i < NF; i++)
+		if ($i ~ ("/" t "$") || $i == t) { s += $1; break } }
+	    END { printf "%.1f\n", s }' lines
+}
+
+# calls line: the calls prof -L gave as made from line N of h_lines.c.
+calls()
+{
+	awk -v t="h_lines.c:$1" '
+	    { for (i = 1; i < NF; i++)
+		if ($i ~ ("/" t "$") || $i == t) {
+			if (i == 5) c += $4
+			break
+		} }
+	    END { print c + 0 }' lines
+}
+
+# shares prog: -L's share of each loop line against the clock's.
+check_shares()
+{
+	run "$1"
+	atf_check -o save:lines -e ignore "$PROF" -L -h "$1"
+	set -- $(share $(lineof LOOP1)) $(share $(lineof LOOP2)) \
+	    $(share $(lineof LOOP3)) $(awk '/^loop/ { print $2 }' truth)
+	echo "prof: $1 $2 $3  clock: $4 $5 $6"
+	awk -v a="$1" -v b="$2" -v c="$3" -v x="$4" -v y="$5" -v z="$6" '
+	    BEGIN {
+		p = a + b + c; t = x + y + z
+		if (p <= 0 || t <= 0) { print "no time"; exit 1 }
+		bad = 0
+		split(a " " b " " c, P); split(x " " y " " z, T)
+		for (i = 1; i <= 3; i++) {
+			d = 100 * P[i] / p - 100 * T[i] / t
+			printf "loop%d: prof %.1f%%, clock %.1f%%\n", i,
+			    100 * P[i] / p, 100 * T[i] / t
+			if (d > 3 || d < -3) bad = 1
+		}
+		exit bad
+	    }' || atf_fail "a loop's share is more than 3 points off"
+}
+
+# forge prog: a profile of one sample on every instruction of h_lines's
+# functions, by 1-byte bins over their range; the addresses in addrs.
+forge_all()
+{
+	objdump -d --no-show-raw-insn "$1" | awk '
+	    /^[0-9a-f]+ <(main|callee|cpu)>:/ { on = 1; next }
+	    /^$/ { on = 0 }
+	    on && /^ *[0-9a-f]+:/ { sub(":", "", $1); print $1 }' >addrs
+	[ -s addrs ] || atf_fail "no instructions found in $1"
+	sort addrs >addrs.s && mv addrs.s addrs
+	lo=$(printf '%d' 0x$(head -1 addrs))
+	hi=$(( $(printf '%d' 0x$(tail -1 addrs)) + 1 ))
+	{
+		echo "lpc $lo"
+		echo "hpc $hi"
+		echo "hist $(( hi - lo ))"
+		while read a; do
+			echo "bin $(( 0x$a - lo )) 1"
+		done <addrs
+	} | "$MKMON" mon.out || atf_fail "t_mkmon failed"
+}
+
+# mapping prog [truthprog]: prof -L's lines of the forged samples are
+# addr2line's for the same addresses, summed by file:line.
+check_mapping()
+{
+	forge_all "${2:-$1}"
+	addr2line -e "${2:-$1}" <addrs |
+	    sed -e 's/ (discriminator [0-9]*)$//' -e 's/^.*:?$/no-line/' |
+	    sort | uniq -c |
+	    awk '{ print $2, $1 }' | sort >want
+	atf_check -o save:lines -e ignore "$PROF" -L -h "$1"
+	# Seconds at 100 Hz are samples over 100.  Code of no line is
+	# file:0 or ??:0 in prof, where addr2line has file:? or ??:?, its
+	# file then from the unit's name, which the line table lacks.
+	awk '$1 ~ /^[0-9.]+$/ { n = NF - 1
+		if ($n ~ /:0$/) $n = "no-line"
+		printf "%s %d\n", $n, $2 * 100 + 0.5 }' lines |
+	    awk '{ s[$1] += $2 } END { for (k in s) print k, s[k] }' |
+	    sort >got
+	echo "$(wc -l <want) lines, $(wc -l <addrs) addresses"
+	diff want got || atf_fail "$1: prof -L and addr2line differ"
+}
+
+# --- cases -------------------------------------------------------------
+
+atf_test_case loop_shares_match_thread_cpu
+loop_shares_match_thread_cpu_head()
+{
+	atf_set descr "prof -L gives each of three loops on three lines the" \
+	    "share of their time the thread CPU clock measured, within 3" \
+	    "points, for gcc and clang builds"
+	atf_set timeout 120
+}
+loop_shares_match_thread_cpu_body()
+{
+	setup_lines
+	for p in h_lines h_lines_clang5; do
+		mkdir $p && cd $p
+		check_shares "$srcdir/$p"
+		cd ..
+	done
+}
+
+atf_test_case calls_exact_per_call_site
+calls_exact_per_call_site_head()
+{
+	atf_set descr "prof -L counts the calls made from each of two call" \
+	    "sites on two lines exactly, and -A lists them under their line"
+}
+calls_exact_per_call_site_body()
+{
+	setup_lines
+	run "$srcdir/h_lines" 0.01
+	atf_check -o save:lines -e ignore "$PROF" -L -h "$srcdir/h_lines"
+	atf_check_equal 3000 "$(calls $(lineof SITE1))"
+	atf_check_equal 7000 "$(calls $(lineof SITE2))"
+	atf_check -o save:ann -e ignore "$PROF" -A "$srcdir/h_lines"
+	grep -q "^ *0.00 *0.0 *3000 *$(lineof SITE1) .*SITE1" ann ||
+	    atf_fail "-A: no 3000 calls on the SITE1 line"
+	grep -q "^ *7000 *calls to callee$" ann ||
+	    atf_fail "-A: no 7000 calls to callee"
+}
+
+atf_test_case lines_agree_with_addr2line
+lines_agree_with_addr2line_head()
+{
+	atf_set descr "The file:line prof -L charges each sampled address" \
+	    "to is addr2line's, for gcc and clang, DWARF 4 and 5, and a" \
+	    "program whose lines are in a separate debug file"
+	atf_set timeout 120
+}
+lines_agree_with_addr2line_body()
+{
+	setup_lines
+	atf_require_prog addr2line
+	atf_require_prog objdump
+	for p in h_lines h_lines_gcc4 h_lines_clang5 h_lines_clang4; do
+		echo "$p:"
+		mkdir $p && cd $p
+		check_mapping "$srcdir/$p"
+		cd ..
+	done
+	echo "h_lines_dbg:"
+	mkdir dbg && cd dbg
+	check_mapping "$srcdir/h_lines_dbg" "$srcdir/h_lines_full"
+}
+
+atf_test_case call_site_is_the_calling_line
+call_site_is_the_calling_line_head()
+{
+	atf_set descr "A call's line is addr2line's for its return address" \
+	    "less one, whatever the build"
+}
+call_site_is_the_calling_line_body()
+{
+	setup_lines
+	atf_require_prog addr2line
+	for p in h_lines h_lines_gcc4 h_lines_clang5 h_lines_clang4; do
+		mkdir $p && cd $p
+		run "$srcdir/$p" 0.01
+		"$PROF" -L -h "$srcdir/$p" 2>/dev/null |
+		    awk '$4 ~ /^[0-9]+$/ && NF == 6 { print $5, $4 }' |
+		    grep h_lines.c | sort >got
+		# Every call of h_lines's main is in an instruction before a
+		# return address: the call instructions' last bytes.
+		objdump -d --no-show-raw-insn "$srcdir/$p" | awk '
+		    /^[0-9a-f]+ <main>:/ { on = 1; next }
+		    /^$/ { on = 0 }
+		    on && /call/ { ret = 1; next }
+		    on && ret && /^ *[0-9a-f]+:/ {
+			sub(":", "", $1); print $1; ret = 0 }' >rets
+		while read r; do
+			printf '%x\n' $(( 0x$r - 1 ))
+		done <rets | addr2line -e "$srcdir/$p" |
+		    sed 's/ (discriminator [0-9]*)$//' >sites
+		for l in $(lineof SITE1) $(lineof SITE2); do
+			grep -q "h_lines.c:$l\$" sites ||
+			    atf_fail "$p: addr2line has no call on line $l"
+			grep -q "h_lines.c:$l " got ||
+			    atf_fail "$p: prof -L has no calls on line $l"
+		done
+		cd ..
+	done
+}
+
+atf_test_case no_debug_info_says_how
+no_debug_info_says_how_head()
+{
+	atf_set descr "A program built without -g: -L prints the flat" \
+	    "report and one line saying to build with -g"
+}
+no_debug_info_says_how_body()
+{
+	setup_lines
+	run "$srcdir/h_lines_nog" 0.01
+	atf_check -o match:"^ *%Time Seconds Cumsecs  #Calls   msec/call  Name" \
+	    -o match:" main$" \
+	    -e match:"no line table covers its code: build it with -g" \
+	    "$PROF" -L "$srcdir/h_lines_nog"
+}
+
+atf_test_case bad_input_one_line
+bad_input_one_line_head()
+{
+	atf_set descr "-L on a file that is no program, or with -q: one" \
+	    "line naming the file or option, status 1"
+}
+bad_input_one_line_body()
+{
+	setup_lines
+	run "$srcdir/h_lines" 0.01
+	echo junk >notelf
+	atf_check -s exit:1 -e inline:"prof: notelf: not an ELF file\n" \
+	    "$PROF" -L notelf
+	atf_check -s exit:1 -e match:"^prof: -L: .*not with -q$" \
+	    "$PROF" -L -q "$srcdir/h_lines"
+}
+
+atf_test_case annotate_marks_hot_lines
+annotate_marks_hot_lines_head()
+{
+	atf_set descr "-A lists h_lines.c with its text, each loop line's" \
+	    "seconds and share, and the hot ones marked #"
+	atf_set timeout 60
+}
+annotate_marks_hot_lines_body()
+{
+	setup_lines
+	run "$srcdir/h_lines" 0.5
+	atf_check -o save:ann -e ignore "$PROF" -A "$srcdir/h_lines" h_lines.c
+	for t in LOOP2 LOOP3; do
+		grep -q "^# .* $(lineof $t)  .*/\* $t \*/\$" ann ||
+		    atf_fail "-A: the $t line is not marked hot"
+	done
+	grep -q "^ *$(lineof SITE2 | awk '{print $1 - 1}')  	for (k = 0; k < SITE2_CALLS" ann ||
+	    atf_fail "-A: the source text is not listed as it is"
+}
+
+atf_test_case annotate_source_not_found
+annotate_source_not_found_head()
+{
+	atf_set descr "-A: a source file not found gets one line saying" \
+	    "so and its figures; -S names where to find it"
+	atf_set timeout 60
+}
+annotate_source_not_found_body()
+{
+	setup_lines
+	p=$srcdir/h_lines_moved
+	run "$p" 0.2
+	atf_check -o save:ann -e empty "$PROF" -A -p "$p"
+	[ $(grep -c "source not found" ann) -eq 1 ] ||
+	    atf_fail "-A: not one line saying the source is not found"
+	grep -q "^# .* $(lineof LOOP3)  *\$" ann ||
+	    atf_fail "-A: no figures for the LOOP3 line"
+	mkdir src
+	cp "$SRC" src/h_lines_moved.c
+	atf_check -o save:ann -e empty "$PROF" -A -p -S src "$p"
+	grep -q "source not found" ann && atf_fail "-S: still not found"
+	grep -q "^# .* $(lineof LOOP3)  .*/\* LOOP3 \*/\$" ann ||
+	    atf_fail "-A -S: no text for the LOOP3 line"
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case loop_shares_match_thread_cpu
+	atf_add_test_case calls_exact_per_call_site
+	atf_add_test_case lines_agree_with_addr2line
+	atf_add_test_case call_site_is_the_calling_line
+	atf_add_test_case no_debug_info_says_how
+	atf_add_test_case bad_input_one_line
+	atf_add_test_case annotate_marks_hot_lines
+	atf_add_test_case annotate_source_not_found
+}
