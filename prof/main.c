@@ -40,7 +40,7 @@ usage(void)
 	    "[-o | -x] [-g | -l] [-d base [-D baseprog]] [-F format] "
 	    "[-f regex] "
 	    "[-m mdata] [prog [mdata ...]]\n"
-	    "       prof -L [-Chpz] [-a | -c | -n | -t] [-o | -x] "
+	    "       prof -L [-Chp] [-a | -c | -n | -t] [-o | -x] "
 	    "[-f regex] [-m mdata] [prog [mdata ...]]\n"
 	    "       prof -A [-Cp] [-f regex] [-S dir] [-m mdata] "
 	    "[prog [mdata ...] [source ...]]\n");

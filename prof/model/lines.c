@@ -14,6 +14,9 @@
  * call instruction, so the line of the call itself.  libmon's own code
  * is left out, as the flat report leaves it out of the rows.
  *
+ * -C demangles the functions' names once the rows are made: a row is
+ * found by its name's pointer while they are.
+ *
  * Each object's line table is read once, on first use, from the file
  * its functions came from: its debug file when they came from one.  An
  * address no table covers still counts, on a row of its function with
@@ -342,6 +345,30 @@ from_arcs(struct lines *ls)
 	}
 }
 
+/* -C: the functions' names, callers' and callees', demangled. */
+static void
+demangle_names(struct lines *ls)
+{
+	const char **v;
+	size_t i, n = 0;
+
+	v = xcalloc(ls->nrows + ls->ncalls + 1, sizeof(*v));
+	for (i = 0; i < ls->nrows; i++)
+		if (ls->rows[i].func != NULL)
+			v[n++] = ls->rows[i].func;
+	for (i = 0; i < ls->ncalls; i++)
+		if (ls->calls[i].callee != NULL)
+			v[n++] = ls->calls[i].callee;
+	demangle(v, n);
+	for (i = n = 0; i < ls->nrows; i++)
+		if (ls->rows[i].func != NULL)
+			ls->rows[i].func = v[n++];
+	for (i = 0; i < ls->ncalls; i++)
+		if (ls->calls[i].callee != NULL)
+			ls->calls[i].callee = v[n++];
+	free(v);
+}
+
 /*
  * ls made from report r of profile p: every line with samples or calls,
  * unsorted.  focus: -f's pattern, or NULL.
@@ -364,6 +391,8 @@ lines_build(struct lines *ls, const struct report *r,
 	else
 		from_hist(ls);
 	from_arcs(ls);
+	if (o->demangle)
+		demangle_names(ls);
 	ls->total = r->total - r->overhead;
 }
 
