@@ -526,3 +526,20 @@ lines_sort(struct lines *ls, int sort)
 		qsort(ls->calls, ls->ncalls, sizeof(*ls->calls), cmp_lcall);
 	merge_calls(ls);
 }
+
+/* What lines_build() made, and the line tables, given back. */
+void
+lines_free(struct lines *ls)
+{
+	struct ltab *t = ls->tabs;
+	size_t i;
+
+	for (i = 0; t != NULL && i < ls->ntabs; i++)
+		if (t[i].ok)
+			dwline_free(&t[i].dl);
+	free(ls->tabs);
+	free(ls->rows);
+	free(ls->hash);
+	free(ls->calls);
+	memset(ls, 0, sizeof(*ls));
+}

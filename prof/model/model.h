@@ -240,6 +240,7 @@ void	lines_build(struct lines *, const struct report *,
 	    const struct profile *, const struct opts *, const regex_t *);
 void	lines_sort(struct lines *, int);
 const struct dwline *lines_table(struct lines *, size_t);
+void	lines_free(struct lines *);
 
 /* -f: the pattern, and what it kept of the report (focus.c). */
 struct focus {

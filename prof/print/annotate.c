@@ -11,15 +11,19 @@
  * how many went to which.  Files come by their time, the largest first;
  * or only those named, in the order named.  A file is looked for where
  * the line table says it is, then under -S's directory: its path below
- * it, then shorter and shorter tails of its path.  One that cannot be
- * found gets one line saying so, then its lines' figures without their
+ * it, then shorter and shorter tails of its path; only a regular file
+ * is read.  One that cannot be found gets one line saying so, then its lines' figures without their
  * text; the other files are listed still.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/model.h"
 #include "print/print.h"
@@ -106,6 +110,29 @@ gather(struct ann *an, size_t *nf)
 	return f;
 }
 
+/*
+ * path opened, if it is a regular file: a name from a line table may
+ * be a device or a FIFO, which would never end or never open.
+ */
+static FILE *
+open_regular(const char *path)
+{
+	struct stat sb;
+	FILE *fp;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return NULL;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		errno = ENOENT;
+		return NULL;
+	}
+	if ((fp = fdopen(fd, "r")) == NULL)
+		close(fd);
+	return fp;
+}
+
 /* Open path, or one like it under -S's directory; NULL, errno set. */
 static FILE *
 open_source(const char *path, const char *dir)
@@ -115,7 +142,7 @@ open_source(const char *path, const char *dir)
 	FILE *fp;
 	int e;
 
-	if ((fp = fopen(path, "r")) != NULL || dir == NULL)
+	if ((fp = open_regular(path)) != NULL || dir == NULL)
 		return fp;
 	e = errno;
 	buf = xmalloc(strlen(dir) + strlen(path) + 2);
@@ -125,7 +152,7 @@ open_source(const char *path, const char *dir)
 		if (*tail == '\0')
 			break;
 		sprintf(buf, "%s/%s", dir, tail);
-		if ((fp = fopen(buf, "r")) != NULL)
+		if ((fp = open_regular(buf)) != NULL)
 			break;
 	}
 	free(buf);
