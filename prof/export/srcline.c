@@ -9,6 +9,7 @@
  * partly malformed, the lines of the rest, and a warning.
  */
 #include <err.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,4 +115,224 @@ srcline_free(struct srclines *sl)
 			dwline_free(&sl->objs[i].dl);
 	free(sl->objs);
 	sl->objs = NULL;
+}
+
+/* A frame by its function's entry: (object, entry) -> id. */
+struct entid {
+	size_t		 obj;
+	uint64_t	 addr;
+	size_t		 id;
+};
+
+static int
+cmp_entid(const void *a, const void *b)
+{
+	const struct entid *u = a, *v = b;
+
+	if (u->obj != v->obj)
+		return u->obj < v->obj ? -1 : 1;
+	if (u->addr != v->addr)
+		return u->addr < v->addr ? -1 : 1;
+	return u->id < v->id ? -1 : u->id > v->id;
+}
+
+/* The frame of the function of obj at entry, or SIZE_MAX. */
+static size_t
+frame_at(const struct entid *e, size_t n, size_t obj, uint64_t entry)
+{
+	size_t lo = 0, hi = n, mid;
+
+	if (entry == 0)
+		return SIZE_MAX;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (e[mid].obj < obj || (e[mid].obj == obj &&
+		    e[mid].addr < entry))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && e[lo].obj == obj && e[lo].addr == entry ?
+	    e[lo].id : SIZE_MAX;
+}
+
+static int
+cmp_xline(const void *a, const void *b)
+{
+	const struct xline *u = a, *v = b;
+
+	if (u->id != v->id)
+		return u->id < v->id ? -1 : 1;
+	return u->line < v->line ? -1 : u->line > v->line;
+}
+
+static int
+cmp_xsite(const void *a, const void *b)
+{
+	const struct xsite *u = a, *v = b;
+
+	if (u->from != v->from)
+		return u->from < v->from ? -1 : 1;
+	if (u->to != v->to)
+		return u->to < v->to ? -1 : 1;
+	return u->line < v->line ? -1 : u->line > v->line;
+}
+
+/* The lines of xl, sorted, one per frame and line, samples summed. */
+static void
+settle_lines(struct xlines *xl, size_t nids)
+{
+	struct xline *l = xl->lines;
+	size_t i, n = 0;
+
+	if (xl->nlines > 1)
+		qsort(l, xl->nlines, sizeof(*l), cmp_xline);
+	for (i = 0; i < xl->nlines; i++) {
+		if (n > 0 && l[n - 1].id == l[i].id &&
+		    l[n - 1].line == l[i].line) {
+			l[n - 1].samples += l[i].samples;
+			if (l[i].addr < l[n - 1].addr)
+				l[n - 1].addr = l[i].addr;
+			continue;
+		}
+		l[n++] = l[i];
+	}
+	xl->nlines = n;
+	xl->first = xcalloc(nids + 1, sizeof(*xl->first));
+	xl->total = xcalloc(nids + 1, sizeof(*xl->total));
+	for (i = 0; i <= nids; i++)
+		xl->first[i] = n;
+	for (i = n; i-- > 0;) {
+		xl->first[l[i].id] = i;
+		xl->total[l[i].id] += l[i].samples;
+	}
+}
+
+/* The line of frame id numbered line, which settle_lines() made. */
+static size_t
+line_index(const struct xlines *xl, size_t id, uint32_t line)
+{
+	size_t i;
+
+	for (i = xl->first[id]; i < xl->nlines && xl->lines[i].id == id;
+	    i++)
+		if (xl->lines[i].line == line)
+			return i;
+	return SIZE_MAX;
+}
+
+/* One line of frame id, to be settled. */
+static void
+add_line(struct xlines *xl, size_t id, const struct lrow *w, double s)
+{
+	struct xline *l;
+
+	xl->lines = xgrow(xl->lines, &xl->linecap, xl->nlines, 1,
+	    sizeof(*xl->lines));
+	l = &xl->lines[xl->nlines++];
+	l->id = id;
+	l->line = w->line;
+	l->addr = w->addr;
+	l->samples = s;
+}
+
+/* The entries of x's rows, sorted, for frame_at(). */
+static struct entid *
+entries(const struct xset *x, size_t *n)
+{
+	struct entid *e;
+	const struct row *w;
+	size_t id;
+
+	e = xcalloc(x->r->nrows + 1, sizeof(*e));
+	*n = 0;
+	for (id = 0; id < x->r->nrows; id++) {
+		if ((w = xset_row(x, id)) == NULL || w->kernel ||
+		    w->objidx >= x->p->nobjs)
+			continue;
+		e[*n].obj = w->objidx;
+		e[*n].addr = w->addr;
+		e[(*n)++].id = id;
+	}
+	qsort(e, *n, sizeof(*e), cmp_entid);
+	return e;
+}
+
+/*
+ * xl made for set x: every line with a file of a frame's function, its
+ * samples there; and the calls of every counted call site between two
+ * frames.  A frame whose function has no line table has no lines.
+ */
+void
+xlines_make(struct xlines *xl, const struct xset *x)
+{
+	struct opts o = *x->o;
+	const struct lrow *w;
+	const struct lcall *c;
+	struct entid *e;
+	struct xsite *st;
+	size_t n, i, id, to, k;
+
+	memset(xl, 0, sizeof(*xl));
+	o.demangle = 0;		/* frames are found by entry, not name */
+	lines_build(&xl->ls, x->r, x->p, &o, NULL);
+	e = entries(x, &n);
+	for (i = 0; i < xl->ls.nrows; i++) {
+		w = &xl->ls.rows[i];
+		if (w->file == NULL || (id = frame_at(e, n, w->obj,
+		    w->entry)) == SIZE_MAX)
+			continue;
+		add_line(xl, id, w, w->samples);
+	}
+	settle_lines(xl, x->nlabels);
+	for (i = 0; i < xl->ls.ncalls; i++) {
+		c = &xl->ls.calls[i];
+		w = &xl->ls.rows[c->row];
+		if (w->file == NULL ||
+		    (id = frame_at(e, n, w->obj, w->entry)) == SIZE_MAX ||
+		    (to = frame_at(e, n, c->cobj, c->centry)) == SIZE_MAX ||
+		    (k = line_index(xl, id, w->line)) == SIZE_MAX)
+			continue;
+		xl->sites = xgrow(xl->sites, &xl->sitecap, xl->nsites, 1,
+		    sizeof(*xl->sites));
+		st = &xl->sites[xl->nsites++];
+		st->from = id;
+		st->to = to;
+		st->line = k;
+		st->calls = c->calls;
+	}
+	if (xl->nsites > 1)
+		qsort(xl->sites, xl->nsites, sizeof(*xl->sites), cmp_xsite);
+	free(e);
+}
+
+/* The call sites from frame from to frame to: the first, and *n. */
+size_t
+xlines_sites(const struct xlines *xl, size_t from, size_t to, size_t *n)
+{
+	size_t lo = 0, hi = xl->nsites, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (xl->sites[mid].from < from || (xl->sites[mid].from ==
+		    from && xl->sites[mid].to < to))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (*n = 0; lo + *n < xl->nsites && xl->sites[lo + *n].from == from &&
+	    xl->sites[lo + *n].to == to; (*n)++)
+		;
+	return lo;
+}
+
+void
+xlines_free(struct xlines *xl)
+{
+	lines_free(&xl->ls);
+	free(xl->lines);
+	free(xl->first);
+	free(xl->total);
+	free(xl->sites);
+	memset(xl, 0, sizeof(*xl));
 }

@@ -87,6 +87,37 @@ int		 srcline_find(struct srclines *, size_t, const char **,
 int		 srcline_used(const struct srclines *, size_t);
 void		 srcline_free(struct srclines *);
 
+/*
+ * srcline.c: each frame's samples by source line, and its counted calls
+ * by call site, for the formats that hold lines (pprof, callgrind,
+ * folded with -L): model/lines.c's lines, found their frames by their
+ * function's entry.
+ */
+struct xline {
+	size_t		 id;		/* the frame */
+	uint32_t	 line;
+	uint64_t	 addr;		/* its lowest address */
+	double		 samples;	/* the frame's own samples there */
+};
+struct xsite {
+	size_t		 from, to;	/* frames: caller, callee */
+	size_t		 line;		/* the call site, in lines */
+	uint64_t	 calls;
+};
+struct xlines {
+	struct lines	 ls;
+	struct xline	*lines;		/* by frame, then line */
+	size_t		 nlines, linecap;
+	size_t		*first;		/* by frame: its first, or nlines */
+	double		*total;		/* by frame: its lines' samples */
+	struct xsite	*sites;		/* by caller, then callee */
+	size_t		 nsites, sitecap;
+};
+void		 xlines_make(struct xlines *, const struct xset *);
+size_t		 xlines_sites(const struct xlines *, size_t, size_t,
+		    size_t *);
+void		 xlines_free(struct xlines *);
+
 /* gzip.c */
 unsigned char	*gzip_encode(const unsigned char *, size_t, size_t *);
 

@@ -18,7 +18,11 @@
  * found by its name's pointer while they are.
  *
  * Each object's line table is read once, on first use, from the file
- * its functions came from: its debug file when they came from one.  An
+ * its functions came from: its debug file when they came from one; one
+ * that is damaged or compressed past reading is warned of, but for -F,
+ * whose writers have warned of it already (export/srcline.c).  A file
+ * that cannot be read at all has no lines, silently: its symbols were
+ * not read either, which -s says.  An
  * address no table covers still counts, on a row of its function with
  * no line ("??:0"), so that the shares add up as the flat report's do.
  */
@@ -58,10 +62,10 @@ lines_table(struct lines *ls, size_t obj)
 		return NULL;
 	path = st->debug != NULL ? st->debug : st->path;
 	t->ok = dwline_load(&t->dl, path, &why) == 0;
+	if (!t->ok || ls->quiet)
+		return t->ok ? &t->dl : NULL;
 	s = printable(path);
-	if (!t->ok)
-		warnx("warning: %s: %s; no source lines from it", s, why);
-	else if (t->dl.packed != NULL)
+	if (t->dl.packed != NULL)
 		warnx("warning: %s: .debug_line: %s; no source lines from it",
 		    s, t->dl.packed);
 	else if (t->dl.nbad > 0)
@@ -72,17 +76,31 @@ lines_table(struct lines *ls, size_t obj)
 	return t->ok ? &t->dl : NULL;
 }
 
-/* The name of the function of obj holding addr, or NULL. */
+/*
+ * The name of the function of obj holding addr, or NULL; and its entry
+ * in *entry (0 for none), which the exports find its row by.
+ */
 static const char *
-func_at(const struct lines *ls, size_t obj, uint64_t addr)
+func_entry(const struct lines *ls, size_t obj, uint64_t addr,
+    uint64_t *entry)
 {
 	const struct symtab *st;
 	size_t k;
 
+	*entry = 0;
 	if ((st = report_symtab(ls->r, obj)) == NULL ||
 	    (k = symtab_lookup(st, addr)) == SIZE_MAX)
 		return NULL;
+	*entry = st->funcs[k].addr;
 	return st->funcs[k].name;
+}
+
+static const char *
+func_at(const struct lines *ls, size_t obj, uint64_t addr)
+{
+	uint64_t entry;
+
+	return func_entry(ls, obj, addr, &entry);
 }
 
 static size_t
@@ -160,8 +178,10 @@ static struct lrow *
 row_at(struct lines *ls, size_t obj, uint64_t addr, uint64_t *end)
 {
 	const struct dwline *dl;
-	const char *file = NULL;
+	const char *file = NULL, *func;
 	uint32_t line = 0;
+	uint64_t entry;
+	struct lrow *w;
 
 	*end = UINT64_MAX;
 	if ((dl = lines_table(ls, obj)) == NULL ||
@@ -171,7 +191,10 @@ row_at(struct lines *ls, size_t obj, uint64_t addr, uint64_t *end)
 		ls->anylines = 1;
 		ls->mainlines |= obj == OBJ_MAIN;
 	}
-	return row_of(ls, obj, file, line, func_at(ls, obj, addr), addr);
+	func = func_entry(ls, obj, addr, &entry);
+	w = row_of(ls, obj, file, line, func, addr);
+	w->entry = entry;
+	return w;
 }
 
 /* Is (obj, addr) in libmon's code, by the SELF records? */
@@ -339,8 +362,9 @@ from_arcs(struct lines *ls)
 		    sizeof(*ls->calls));
 		c = &ls->calls[ls->ncalls++];
 		c->row = (size_t)(row - ls->rows);
+		c->cobj = a->sobj;
 		c->callee = a->sobj == OBJ_NONE || a->self == 0 ? NULL :
-		    func_at(ls, a->sobj, a->self - 1);
+		    func_entry(ls, a->sobj, a->self - 1, &c->centry);
 		c->calls = a->count;
 	}
 }
@@ -382,6 +406,7 @@ lines_build(struct lines *ls, const struct report *r,
 	ls->p = p;
 	ls->o = o;
 	ls->focus = focus;
+	ls->quiet = o->format != NULL;	/* srcline.c warns for -F */
 	ls->ntabs = p->nobjs;
 	ls->tabs = xcalloc(p->nobjs + 1, sizeof(struct ltab));
 	ls->exact = stacks_whole(p);

@@ -200,6 +200,7 @@ struct lrow {
 	const char	*file;		/* as the line table names it */
 	uint32_t	 line;
 	const char	*func;		/* the function holding it, or NULL */
+	uint64_t	 entry;		/* that function's entry, or 0 */
 	uint64_t	 addr;		/* its lowest address seen */
 	double		 samples;
 	uint64_t	 calls;		/* calls made from it */
@@ -210,6 +211,8 @@ struct lrow {
 struct lcall {
 	size_t		 row;
 	const char	*callee;	/* NULL: no function known */
+	size_t		 cobj;		/* its object */
+	uint64_t	 centry;	/* and entry, or 0 */
 	uint64_t	 calls;
 };
 
@@ -229,6 +232,7 @@ struct lines {
 	size_t		 ntabs;
 	double		 total;		/* samples shares are of */
 	int		 exact;		/* time from exact pcs (stacks) */
+	int		 quiet;		/* no warnings: -F gave them */
 	int		 anylines;	/* a table gave a line */
 	int		 mainlines;	/* and one of the program's: a line
 					   table covers its code, not only

@@ -307,6 +307,77 @@ annotate_source_not_found_body()
 	    atf_fail "-A -S: no text for the LOOP3 line"
 }
 
+atf_test_case pprof_list_and_lines
+pprof_list_and_lines_head()
+{
+	atf_set descr "-F pprof holds each line's time and each call site's" \
+	    "calls: go tool pprof -list main gives the loop lines their" \
+	    "shares of prof -L's, and -lines -peek the calls per call site"
+	atf_set timeout 120
+}
+pprof_list_and_lines_body()
+{
+	setup_lines
+	if ! command -v go >/dev/null 2>&1; then
+		atf_skip "go is not installed (apt-get install golang-go)"
+	fi
+	HOME=$PWD
+	export HOME
+	run "$srcdir/h_lines" 0.5
+	atf_check -o save:lines -e ignore "$PROF" -L -h "$srcdir/h_lines"
+	"$PROF" -F pprof "$srcdir/h_lines" >p.pb.gz || atf_fail "-F pprof"
+	# pprof cuts a source path after the name of the directory it runs
+	# in (kyua's is "work"): run it in one of a name no path holds.
+	mkdir pprof.cwd
+	(cd pprof.cwd && go tool pprof -list '^main$' ../p.pb.gz) >list \
+	    2>err || atf_fail "go tool pprof -list: $(cat err)"
+	# "  66.18ms    66.18ms     52:	for (i = 0; ..."
+	for t in LOOP1 LOOP2 LOOP3; do
+		l=$(lineof $t)
+		got=$(awk -v l="$l:" '$3 == l { v = $1; u = v
+			sub(/[a-z]+$/, "", v); sub(/^[0-9.]+/, "", u)
+			print (u == "s" ? v * 1000 : v) }' list)
+		echo "$t: pprof ${got}ms, prof -L $(share $l)%"
+		[ -n "$got" ] || atf_fail "-list: no time on line $l: $(cat list)"
+	done
+	# The shares agree: pprof's ms over its total against -L's %Time.
+	tot=$(sed -n 's/.*Total: *\([0-9.]*\)\(m*s\).*/\1 \2/p' list | head -1)
+	awk -v tot="$tot" -v l1="$(lineof LOOP1):" -v l3="$(lineof LOOP3):" '
+	    BEGIN { split(tot, T, " "); t = T[1] * (T[2] == "s" ? 1000 : 1) }
+	    $3 == l1 || $3 == l3 { v = $1; ms = v ~ /ms$/; sub(/[a-z]+$/, "", v)
+		print $3, 100 * (ms ? v : v * 1000) / t }' list >pshare
+	while read l p; do
+		q=$(share ${l%:})
+		awk -v p="$p" -v q="$q" 'BEGIN { d = p - q; exit !(d < 0.5 && d > -0.5) }' ||
+		    atf_fail "line $l: pprof $p%, prof -L $q%"
+	done <pshare
+	go tool pprof -sample_index=calls -lines -peek '^callee' p.pb.gz \
+	    >peek 2>err || atf_fail "go tool pprof -peek: $(cat err)"
+	grep -q "^ *3000 .*| *main .*h_lines.c:$(lineof SITE1)\$" peek ||
+	    atf_fail "-peek: not 3000 calls from line $(lineof SITE1): $(cat peek)"
+	grep -q "^ *7000 .*| *main .*h_lines.c:$(lineof SITE2)\$" peek ||
+	    atf_fail "-peek: not 7000 calls from line $(lineof SITE2): $(cat peek)"
+}
+
+atf_test_case focus_keeps_lines_through_match
+focus_keeps_lines_through_match_head()
+{
+	atf_set descr "-L -f callee keeps the two call sites' calls and none" \
+	    "of the loops' time"
+}
+focus_keeps_lines_through_match_body()
+{
+	setup_lines
+	run "$srcdir/h_lines" 0.05
+	atf_check -o save:lines -e ignore "$PROF" -L -h -f '^callee$' \
+	    "$srcdir/h_lines"
+	atf_check_equal 3000 "$(calls $(lineof SITE1))"
+	atf_check_equal 7000 "$(calls $(lineof SITE2))"
+	grep -q "h_lines.c:$(lineof LOOP3) " lines &&
+	    atf_fail "-f callee kept the LOOP3 line"
+	return 0
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case loop_shares_match_thread_cpu
@@ -317,4 +388,6 @@ atf_init_test_cases()
 	atf_add_test_case bad_input_one_line
 	atf_add_test_case annotate_marks_hot_lines
 	atf_add_test_case annotate_source_not_found
+	atf_add_test_case pprof_list_and_lines
+	atf_add_test_case focus_keeps_lines_through_match
 }
