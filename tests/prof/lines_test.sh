@@ -359,6 +359,48 @@ pprof_list_and_lines_body()
 	    atf_fail "-peek: not 7000 calls from line $(lineof SITE2): $(cat peek)"
 }
 
+atf_test_case callgrind_costs_at_lines
+callgrind_costs_at_lines_head()
+{
+	atf_set descr "-F callgrind puts a function's self cost at its" \
+	    "lines, as -L shares it, and each counted call at its call" \
+	    "site's line; callgrind_annotate lists the loop lines' cost"
+	atf_set timeout 60
+}
+callgrind_costs_at_lines_body()
+{
+	setup_lines
+	run "$srcdir/h_lines" 0.2
+	atf_check -o save:lines -e ignore "$PROF" -L -h "$srcdir/h_lines"
+	"$PROF" -F callgrind "$srcdir/h_lines" >cg.out ||
+	    atf_fail "-F callgrind failed"
+	# Samples at each line in main's block, and calls= by line.
+	awk '/^fn=/ { main = $0 ~ / main$/
+		next }
+	    /^cfn=/ || /^cob=/ || /^cfl=/ { next }
+	    /^calls=/ { split($1, a, "="); getline
+		if (main) print "calls", $1, a[2]; next }
+	    /^[0-9]+ / && main { print "self", $1, $2 }' cg.out >cg
+	for t in LOOP1 LOOP2 LOOP3; do
+		l=$(lineof $t)
+		n=$(awk -v l=$l '$1 == "self" && $2 == l { print $3 }' cg)
+		[ -n "$n" ] || atf_fail "callgrind: no cost at line $l"
+		echo "$t: $n samples, -L $(share $l)%"
+	done
+	atf_check_equal 3000 "$(awk -v l=$(lineof SITE1) \
+	    '$1 == "calls" && $2 == l { s += $3 } END { print s + 0 }' cg)"
+	atf_check_equal 7000 "$(awk -v l=$(lineof SITE2) \
+	    '$1 == "calls" && $2 == l { s += $3 } END { print s + 0 }' cg)"
+	if command -v callgrind_annotate >/dev/null 2>&1; then
+		callgrind_annotate --auto=yes cg.out >ann 2>&1 ||
+		    atf_fail "callgrind_annotate: $(cat ann)"
+		grep -q "^ *[1-9][0-9,]* .*/\* LOOP3 \*/\$" ann ||
+		    atf_fail "callgrind_annotate: no cost on LOOP3: $(cat ann)"
+	else
+		echo "callgrind_annotate not installed: its check skipped"
+	fi
+}
+
 atf_test_case focus_keeps_lines_through_match
 focus_keeps_lines_through_match_head()
 {
@@ -389,5 +431,6 @@ atf_init_test_cases()
 	atf_add_test_case annotate_marks_hot_lines
 	atf_add_test_case annotate_source_not_found
 	atf_add_test_case pprof_list_and_lines
+	atf_add_test_case callgrind_costs_at_lines
 	atf_add_test_case focus_keeps_lines_through_match
 }
