@@ -41,7 +41,7 @@ usage(void)
 	    "[-f regex] "
 	    "[-m mdata] [prog [mdata ...]]\n"
 	    "       prof -L [-Chp] [-a | -c | -n | -t] [-o | -x] "
-	    "[-f regex] [-m mdata] [prog [mdata ...]]\n"
+	    "[-F folded] [-f regex] [-m mdata] [prog [mdata ...]]\n"
 	    "       prof -A [-Cp] [-f regex] [-S dir] [-m mdata] "
 	    "[prog [mdata ...] [source ...]]\n");
 	exit(1);
@@ -83,7 +83,8 @@ diff_ignores(const struct opts *o)
  * -L and -A print a report of their own, by source line: the last of
  * the two wins; -q, -F and -d, which are reports of their own too, are
  * refused beside them, and -i and -e, which have no meaning there, are
- * warned of.
+ * warned of.  But -L -F folded writes folded stacks whose leaves are
+ * lines (export/folded.c).
  */
 static void
 lines_check(const struct opts *o)
@@ -93,9 +94,14 @@ lines_check(const struct opts *o)
 			warnx("warning: -S: only -A reads source files");
 		return;
 	}
+	if (o->lines == 'L' && o->format != NULL &&
+	    strcmp(o->format, "folded") == 0 && !o->graph &&
+	    o->diffbase == NULL)
+		return;		/* folded's leaves at their lines */
 	if (o->graph || o->format != NULL || o->diffbase != NULL)
-		errx(1, "-%c: a report by source line; not with %s", o->lines,
-		    o->graph ? "-q" : o->format != NULL ? "-F" : "-d");
+		errx(1, "-%c: a report by source line; not with %s%s", o->lines,
+		    o->graph ? "-q" : o->format != NULL ? "-F " : "-d",
+		    o->graph || o->format == NULL ? "" : o->format);
 	if (o->incl || o->estimate)
 		warnx("warning: -%c ignores %s: a line has no inclusive "
 		    "time", o->lines, o->incl ? "-i" : "-e");
@@ -484,7 +490,7 @@ main(int argc, char *argv[])
 		else if (export_diff(o.format, &rb, &pb, &r, &p, &o, shown,
 		    &out, &why) != 0)
 			errx(1, "%s: %s", out, why);
-	} else if (o.lines != 0)
+	} else if (o.lines != 0 && o.format == NULL)
 		show_lines();
 	else if (o.format == NULL) {
 		report_show(&r, &p, &o);

@@ -401,6 +401,31 @@ callgrind_costs_at_lines_body()
 	fi
 }
 
+atf_test_case folded_leaves_at_lines
+folded_leaves_at_lines_head()
+{
+	atf_set descr "-L -F folded ends each stack at a line of its" \
+	    "innermost function, main:N for the loop lines, its counts" \
+	    "adding up to -F folded's"
+}
+folded_leaves_at_lines_body()
+{
+	setup_lines
+	run "$srcdir/h_lines" 0.2
+	atf_check -o save:plain -e ignore "$PROF" -F folded "$srcdir/h_lines"
+	atf_check -o save:bylines -e ignore "$PROF" -L -F folded \
+	    "$srcdir/h_lines"
+	for t in LOOP1 LOOP2 LOOP3; do
+		grep -q ";main:$(lineof $t) [1-9][0-9]*\$" bylines ||
+		    atf_fail "no stack ends at main:$(lineof $t): $(cat bylines)"
+	done
+	a=$(awk '{ s += $NF } END { print s }' plain)
+	b=$(awk '{ s += $NF } END { print s }' bylines)
+	atf_check_equal "$a" "$b"
+	atf_check -s exit:1 -e match:"not with -F pprof" \
+	    "$PROF" -L -F pprof "$srcdir/h_lines"
+}
+
 atf_test_case focus_keeps_lines_through_match
 focus_keeps_lines_through_match_head()
 {
@@ -432,5 +457,6 @@ atf_init_test_cases()
 	atf_add_test_case annotate_source_not_found
 	atf_add_test_case pprof_list_and_lines
 	atf_add_test_case callgrind_costs_at_lines
+	atf_add_test_case folded_leaves_at_lines
 	atf_add_test_case focus_keeps_lines_through_match
 }
