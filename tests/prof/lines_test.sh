@@ -18,7 +18,7 @@ setup_lines()
 	PROF=$srcdir/../../prof/prof
 	MKMON=$srcdir/t_mkmon
 	SRC=$srcdir/h_lines.c
-	unset PROFDIR PROFHZ PROFCLOCK
+	unset PROFDIR PROFHZ PROFCLOCK PROFSTACK
 	LC_ALL=C
 	export LC_ALL
 	[ -x "$PROF" ] || atf_fail "prof is not built: $PROF"
@@ -63,7 +63,7 @@ calls()
 check_shares()
 {
 	run "$1"
-	atf_check -o save:lines -e ignore "$PROF" -L -h "$1"
+	atf_check -o save:lines -e ignore "$PROF" -L "$1"
 	set -- $(share $(lineof LOOP1)) $(share $(lineof LOOP2)) \
 	    $(share $(lineof LOOP3)) $(awk '/^loop/ { print $2 }' truth)
 	echo "prof: $1 $2 $3  clock: $4 $5 $6"
@@ -134,7 +134,8 @@ loop_shares_match_thread_cpu_head()
 {
 	atf_set descr "prof -L gives each of three loops on three lines the" \
 	    "share of their time the thread CPU clock measured, within 3" \
-	    "points, for gcc and clang builds"
+	    "points, for gcc and clang builds, from the stacks' exact pcs" \
+	    "and from the histogram"
 	atf_set timeout 120
 }
 loop_shares_match_thread_cpu_body()
@@ -143,8 +144,18 @@ loop_shares_match_thread_cpu_body()
 	for p in h_lines h_lines_clang5; do
 		mkdir $p && cd $p
 		check_shares "$srcdir/$p"
+		grep -q "^lines: time from the exact address" lines ||
+		    atf_fail "$p: not from the stacks' exact addresses"
 		cd ..
 	done
+	# Without stacks, from the histogram's bins.
+	mkdir hist && cd hist
+	PROFSTACK=0
+	export PROFSTACK
+	check_shares "$srcdir/h_lines"
+	unset PROFSTACK
+	grep -q "^lines: time from the histogram's [0-9]*-byte bins" lines ||
+	    atf_fail "PROFSTACK=0: not from the histogram"
 }
 
 atf_test_case calls_exact_per_call_site
