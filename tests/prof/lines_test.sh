@@ -322,8 +322,9 @@ atf_test_case pprof_list_and_lines
 pprof_list_and_lines_head()
 {
 	atf_set descr "-F pprof holds each line's time and each call site's" \
-	    "calls: go tool pprof -list main gives the loop lines their" \
-	    "shares of prof -L's, and -lines -peek the calls per call site"
+	    "calls: go tool pprof -list main gives the loop lines prof" \
+	    "-L's shares within 1.5 points, and -lines -peek the calls per" \
+	    "call site"
 	atf_set timeout 120
 }
 pprof_list_and_lines_body()
@@ -351,7 +352,10 @@ pprof_list_and_lines_body()
 		echo "$t: pprof ${got}ms, prof -L $(share $l)%"
 		[ -n "$got" ] || atf_fail "-list: no time on line $l: $(cat list)"
 	done
-	# The shares agree: pprof's ms over its total against -L's %Time.
+	# The shares agree: pprof's ms over its total against -L's %Time,
+	# within 1.5 points: pprof's stacks hold each function's samples
+	# as the report's row has them, from the histogram, where -L takes
+	# the stacks' exact pcs (model/reconcile.c, export/stacks.c).
 	tot=$(sed -n 's/.*Total: *\([0-9.]*\)\(m*s\).*/\1 \2/p' list | head -1)
 	awk -v tot="$tot" -v l1="$(lineof LOOP1):" -v l3="$(lineof LOOP3):" '
 	    BEGIN { split(tot, T, " "); t = T[1] * (T[2] == "s" ? 1000 : 1) }
@@ -359,7 +363,7 @@ pprof_list_and_lines_body()
 		print $3, 100 * (ms ? v : v * 1000) / t }' list >pshare
 	while read l p; do
 		q=$(share ${l%:})
-		awk -v p="$p" -v q="$q" 'BEGIN { d = p - q; exit !(d < 0.5 && d > -0.5) }' ||
+		awk -v p="$p" -v q="$q" 'BEGIN { d = p - q; exit !(d < 1.5 && d > -1.5) }' ||
 		    atf_fail "line $l: pprof $p%, prof -L $q%"
 	done <pshare
 	go tool pprof -sample_index=calls -lines -peek '^callee' p.pb.gz \
