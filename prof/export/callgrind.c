@@ -98,6 +98,7 @@ struct cg {
 	char		*obnamed;	/* ob names written, by object */
 	uint64_t	 ns;		/* nanoseconds a sample */
 	uint64_t	 counted;	/* calls on all the lines */
+	struct srclines	 sl;		/* the line tables, */
 	struct xlines	 xl;		/* frames' time by line, calls by
 					   call site */
 };
@@ -313,14 +314,12 @@ cmp_flname(const void *a, const void *b)
 /*
  * Each frame's fl= number, one a source file, in c->flid: (1), "???",
  * the format's unknown file, for a frame whose file prof does not
- * know; c->flnames the file of each number.  The line tables are
- * given back after: the names are copies.
+ * know; c->flnames the file of each number, copies.
  */
 static void
 files(struct cg *c)
 {
 	const struct xset *x = c->x;
-	struct srclines sl;
 	struct flname *f;
 	size_t id, n = 0, i, k = 1;
 	const char *s;
@@ -329,10 +328,9 @@ files(struct cg *c)
 	c->flnames = xcalloc(x->nlabels + 2, sizeof(*c->flnames));
 	c->flnamed = xcalloc(x->nlabels + 2, 1);
 	f = xcalloc(x->nlabels + 1, sizeof(*f));
-	srcline_init(&sl, x);
 	for (id = 0; id < x->nlabels; id++) {
 		c->flid[id] = 1;
-		if ((s = source(c, &sl, id)) != NULL) {
+		if ((s = source(c, &c->sl, id)) != NULL) {
 			f[n].file = s;
 			f[n++].id = id;
 		}
@@ -344,7 +342,6 @@ files(struct cg *c)
 		c->flid[f[i].id] = k;
 	}
 	c->nfl = k;
-	srcline_free(&sl);
 	free(f);
 }
 
@@ -512,9 +509,10 @@ export_callgrind(const struct xset *x, FILE *fp, const char **file,
 	c.ns = (uint64_t)(x->p->period * 1e9 + 0.5);
 	c.self = xcalloc(x->nlabels, sizeof(*c.self));
 	c.named = xcalloc(x->nlabels, 1);
+	srcline_init(&c.sl, x);
 	files(&c);
 	c.obnamed = xcalloc(x->p->nobjs + 1, 1);
-	xlines_make(&c.xl, x);
+	xlines_make(&c.xl, x, &c.sl);
 	make_pairs(&c);
 	fprintf(fp, "# callgrind format\nversion: 1\ncreator: %s\n"
 	    "cmd: %s\npositions: line\n"
@@ -537,5 +535,6 @@ export_callgrind(const struct xset *x, FILE *fp, const char **file,
 	free(c.flid);
 	free(c.obnamed);
 	xlines_free(&c.xl);
+	srcline_free(&c.sl);
 	return 0;
 }

@@ -76,14 +76,17 @@ export_folded(const struct xset *x, FILE *fp, const char **file,
     const char **why)
 {
 	const struct xstack *s;
+	struct srclines sl;
 	struct xlines xl;
 	size_t i;
 	int lines = x->o->lines == 'L';
 
 	(void)file;
 	(void)why;
-	if (lines)
-		xlines_make(&xl, x);
+	if (lines) {
+		srcline_init(&sl, x);
+		xlines_make(&xl, x, &sl);
+	}
 	for (i = 0; i < x->nstacks; i++) {
 		s = &x->stacks[i];
 		if (s->count == 0 || s->depth == 0)
@@ -91,7 +94,9 @@ export_folded(const struct xset *x, FILE *fp, const char **file,
 		if (!lines || !by_line(x, &xl, s, fp))
 			put_stack(x, s, 0, s->count, fp);
 	}
-	if (lines)
+	if (lines) {
 		xlines_free(&xl);
+		srcline_free(&sl);
+	}
 	return 0;
 }

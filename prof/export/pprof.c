@@ -511,7 +511,7 @@ profiles(struct enc *e, const struct xset *x, const struct xset *base)
 {
 	e->x = x;
 	srcline_init(&e->src, x);
-	xlines_make(&e->xl, x);
+	xlines_make(&e->xl, x, &e->src);
 	stack_samples(e);
 	call_samples(e);
 	frames(e);

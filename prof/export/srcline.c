@@ -1,12 +1,17 @@
 /*
- * srcline.c -- the source file and line of an exported frame's
- * function, for the formats that hold one (pprof.c, callgrind.c): the
- * line table's row at the function's entry (dwline.c), the line of its
- * opening, near enough to the declaration for a viewer to show the
- * function.  Each object's table is read once, on first use, from the
- * file its functions came from: its debug file, when they came from
- * one.  A file that cannot be read has no lines; one whose table is
- * partly malformed, the lines of the rest, and a warning.
+ * srcline.c -- source files and lines for the formats that hold them
+ * (pprof.c, callgrind.c, folded.c with -L).
+ *
+ * A frame's function has the source file and line of the line table's
+ * row at its entry (dwline.c), the line of its opening, near enough to
+ * the declaration for a viewer to show the function.  And a frame has
+ * its own time by line, and its counted calls by call site
+ * (xlines_make()): model/lines.c's lines, each found its frame by its
+ * function's entry.  The line tables are model/lines.c's, read once
+ * for both, on first use, from the file an object's functions came
+ * from: its debug file, when they came from one.  A file that cannot
+ * be read has no lines; one whose table is partly malformed, the lines
+ * of the rest, and a warning.
  */
 #include <err.h>
 #include <stdint.h>
@@ -19,19 +24,14 @@
 #include "read/read.h"
 #include "util/util.h"
 
-/* One object's line table. */
-struct objlines {
-	struct dwline	 dl;
-	int		 tried;		/* read, or tried to be */
-	int		 ok;		/* and dl holds it */
-	int		 used;		/* a frame's file came from it */
-};
-
 void
 srcline_init(struct srclines *sl, const struct xset *x)
 {
 	sl->x = x;
-	sl->objs = xcalloc(x->p->nobjs + 1, sizeof(*sl->objs));
+	sl->o = *x->o;
+	sl->o.demangle = 0;	/* frames are found by entry, not name */
+	lines_open(&sl->ls, x->r, x->p, &sl->o);
+	sl->used = xcalloc(x->p->nobjs + 1, 1);
 }
 
 /* The line table of object obj, or NULL: read the first time. */
@@ -39,35 +39,10 @@ static const struct dwline *
 object_lines(struct srclines *sl, size_t obj)
 {
 	const struct xset *x = sl->x;
-	const struct symtab *st;
-	struct objlines *l;
-	const char *path, *why;
-	char *s;
 
 	if (obj >= x->p->nobjs || x->p->objs[obj].jitpid != 0)
 		return NULL;
-	l = &sl->objs[obj];
-	if (l->tried)
-		return l->ok ? &l->dl : NULL;
-	l->tried = 1;
-	if ((st = report_symtab(x->r, obj)) == NULL)
-		return NULL;
-	path = st->debug != NULL ? st->debug : st->path;
-	l->ok = dwline_load(&l->dl, path, &why) == 0;
-	if (l->ok && l->dl.packed != NULL) {
-		s = printable(path);
-		warnx("warning: %s: .debug_line: %s; no source lines from it",
-		    s, l->dl.packed);
-		free(s);
-	}
-	if (l->ok && l->dl.nbad > 0) {
-		s = printable(path);
-		warnx("warning: %s: .debug_line: %s; %zu line table%s "
-		    "skipped", s, l->dl.why, l->dl.nbad,
-		    l->dl.nbad == 1 ? "" : "s");
-		free(s);
-	}
-	return l->ok ? &l->dl : NULL;
+	return lines_table(&sl->ls, obj);
 }
 
 /*
@@ -93,7 +68,7 @@ srcline_find(struct srclines *sl, size_t id, const char **file,
 		*line = 0;
 		return 0;
 	}
-	sl->objs[obj].used = 1;
+	sl->used[obj] = 1;
 	return 1;
 }
 
@@ -101,20 +76,16 @@ srcline_find(struct srclines *sl, size_t id, const char **file,
 int
 srcline_used(const struct srclines *sl, size_t obj)
 {
-	return obj < sl->x->p->nobjs && sl->objs[obj].used;
+	return obj < sl->x->p->nobjs && sl->used[obj];
 }
 
-/* The tables given back. */
+/* The tables given back, and the lines. */
 void
 srcline_free(struct srclines *sl)
 {
-	size_t i;
-
-	for (i = 0; sl->objs != NULL && i < sl->x->p->nobjs; i++)
-		if (sl->objs[i].ok)
-			dwline_free(&sl->objs[i].dl);
-	free(sl->objs);
-	sl->objs = NULL;
+	lines_free(&sl->ls);
+	free(sl->used);
+	sl->used = NULL;
 }
 
 /* A frame by its function's entry: (object, entry) -> id. */
@@ -261,12 +232,13 @@ entries(const struct xset *x, size_t *n)
 /*
  * xl made for set x: every line with a file of a frame's function, its
  * samples there; and the calls of every counted call site between two
- * frames.  A frame whose function has no line table has no lines.
+ * frames.  A frame whose function has no line table has no lines.  The
+ * tables and the lines are sl's, which must outlive xl.
  */
 void
-xlines_make(struct xlines *xl, const struct xset *x)
+xlines_make(struct xlines *xl, const struct xset *x, struct srclines *sl)
 {
-	struct opts o = *x->o;
+	const struct lines *ls = &sl->ls;
 	const struct lrow *w;
 	const struct lcall *c;
 	struct entid *e;
@@ -274,20 +246,19 @@ xlines_make(struct xlines *xl, const struct xset *x)
 	size_t n, i, id, to, k;
 
 	memset(xl, 0, sizeof(*xl));
-	o.demangle = 0;		/* frames are found by entry, not name */
-	lines_build(&xl->ls, x->r, x->p, &o, NULL);
+	lines_fill(&sl->ls, NULL);
 	e = entries(x, &n);
-	for (i = 0; i < xl->ls.nrows; i++) {
-		w = &xl->ls.rows[i];
+	for (i = 0; i < ls->nrows; i++) {
+		w = &ls->rows[i];
 		if (w->file == NULL || (id = frame_at(e, n, w->obj,
 		    w->entry)) == SIZE_MAX)
 			continue;
 		add_line(xl, id, w, w->samples);
 	}
 	settle_lines(xl, x->nlabels);
-	for (i = 0; i < xl->ls.ncalls; i++) {
-		c = &xl->ls.calls[i];
-		w = &xl->ls.rows[c->row];
+	for (i = 0; i < ls->ncalls; i++) {
+		c = &ls->calls[i];
+		w = &ls->rows[c->row];
 		if (w->file == NULL ||
 		    (id = frame_at(e, n, w->obj, w->entry)) == SIZE_MAX ||
 		    (to = frame_at(e, n, c->cobj, c->centry)) == SIZE_MAX ||
@@ -329,7 +300,6 @@ xlines_sites(const struct xlines *xl, size_t from, size_t to, size_t *n)
 void
 xlines_free(struct xlines *xl)
 {
-	lines_free(&xl->ls);
 	free(xl->lines);
 	free(xl->first);
 	free(xl->total);

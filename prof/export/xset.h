@@ -79,7 +79,9 @@ uint64_t	 xset_round(double, double *);
 /* srcline.c: the line tables of a set's objects, read on first use */
 struct srclines {
 	const struct xset	*x;
-	struct objlines		*objs;	/* by object */
+	struct opts		 o;	/* the set's, for lines */
+	struct lines		 ls;	/* the tables, and the lines */
+	unsigned char		*used;	/* by object: a file named */
 };
 void		 srcline_init(struct srclines *, const struct xset *);
 int		 srcline_find(struct srclines *, size_t, const char **,
@@ -105,7 +107,6 @@ struct xsite {
 	uint64_t	 calls;
 };
 struct xlines {
-	struct lines	 ls;
 	struct xline	*lines;		/* by frame, then line */
 	size_t		 nlines, linecap;
 	size_t		*first;		/* by frame: its first, or nlines */
@@ -113,7 +114,8 @@ struct xlines {
 	struct xsite	*sites;		/* by caller, then callee */
 	size_t		 nsites, sitecap;
 };
-void		 xlines_make(struct xlines *, const struct xset *);
+void		 xlines_make(struct xlines *, const struct xset *,
+		    struct srclines *);
 size_t		 xlines_sites(const struct xlines *, size_t, size_t,
 		    size_t *);
 void		 xlines_free(struct xlines *);

@@ -19,11 +19,11 @@
  *
  * Each object's line table is read once, on first use, from the file
  * its functions came from: its debug file when they came from one; one
- * that is damaged or compressed past reading is warned of, but for -F,
- * whose writers have warned of it already (export/srcline.c).  A file
- * that cannot be read at all has no lines, silently: its symbols were
- * not read either, which -s says.  An
- * address no table covers still counts, on a row of its function with
+ * that is damaged or compressed past reading is warned of, once, for
+ * -L, -A and the exports alike (export/srcline.c reads its tables
+ * here).  A file that cannot be read at all has no lines, silently:
+ * its symbols were not read either, which -s says.  An address no
+ * table covers still counts, on a row of its function with
  * no line ("??:0"), so that the shares add up as the flat report's do.
  */
 #include <err.h>
@@ -62,8 +62,8 @@ lines_table(struct lines *ls, size_t obj)
 		return NULL;
 	path = st->debug != NULL ? st->debug : st->path;
 	t->ok = dwline_load(&t->dl, path, &why) == 0;
-	if (!t->ok || ls->quiet)
-		return t->ok ? &t->dl : NULL;
+	if (!t->ok)
+		return NULL;
 	s = printable(path);
 	if (t->dl.packed != NULL)
 		warnx("warning: %s: .debug_line: %s; no source lines from it",
@@ -394,31 +394,52 @@ demangle_names(struct lines *ls)
 }
 
 /*
- * ls made from report r of profile p: every line with samples or calls,
- * unsorted.  focus: -f's pattern, or NULL.
+ * ls readied for report r of profile p, with no rows yet: its line
+ * tables are read as lines_table() asks for them.  o stays the
+ * caller's.
  */
 void
-lines_build(struct lines *ls, const struct report *r,
-    const struct profile *p, const struct opts *o, const regex_t *focus)
+lines_open(struct lines *ls, const struct report *r,
+    const struct profile *p, const struct opts *o)
 {
 	memset(ls, 0, sizeof(*ls));
 	ls->r = r;
 	ls->p = p;
 	ls->o = o;
-	ls->focus = focus;
-	ls->quiet = o->format != NULL;	/* srcline.c warns for -F */
 	ls->ntabs = p->nobjs;
 	ls->tabs = xcalloc(p->nobjs + 1, sizeof(struct ltab));
-	ls->exact = stacks_whole(p);
+	ls->total = r->total - r->overhead;
+}
+
+/*
+ * The rows of ls, once: every line with samples or calls, unsorted.
+ * focus: -f's pattern, or NULL.
+ */
+void
+lines_fill(struct lines *ls, const regex_t *focus)
+{
+	if (ls->filled)
+		return;
+	ls->filled = 1;
+	ls->focus = focus;
+	ls->exact = stacks_whole(ls->p);
 	(void)lines_table(ls, OBJ_MAIN);
 	if (ls->exact)
 		from_stacks(ls);
 	else
 		from_hist(ls);
 	from_arcs(ls);
-	if (o->demangle)
+	if (ls->o->demangle)
 		demangle_names(ls);
-	ls->total = r->total - r->overhead;
+}
+
+/* lines_open() and lines_fill(): for -L and -A. */
+void
+lines_build(struct lines *ls, const struct report *r,
+    const struct profile *p, const struct opts *o, const regex_t *focus)
+{
+	lines_open(ls, r, p, o);
+	lines_fill(ls, focus);
 }
 
 /* The orders of -L: time, calls, file and line, address. */

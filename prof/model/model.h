@@ -232,7 +232,7 @@ struct lines {
 	size_t		 ntabs;
 	double		 total;		/* samples shares are of */
 	int		 exact;		/* time from exact pcs (stacks) */
-	int		 quiet;		/* no warnings: -F gave them */
+	int		 filled;	/* lines_fill() made the rows */
 	int		 anylines;	/* a table gave a line */
 	int		 mainlines;	/* and one of the program's: a line
 					   table covers its code, not only
@@ -240,6 +240,9 @@ struct lines {
 };
 
 /* lines.c */
+void	lines_open(struct lines *, const struct report *,
+	    const struct profile *, const struct opts *);
+void	lines_fill(struct lines *, const regex_t *);
 void	lines_build(struct lines *, const struct report *,
 	    const struct profile *, const struct opts *, const regex_t *);
 void	lines_sort(struct lines *, int);
