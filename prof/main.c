@@ -40,7 +40,7 @@ usage(void)
 	    "[-o | -x] [-g | -l] [-d base [-D baseprog]] [-F format] "
 	    "[-f regex] "
 	    "[-m mdata] [prog [mdata ...]]\n"
-	    "       prof -L [-Chp] [-a | -c | -n | -t] [-o | -x] "
+	    "       prof -L [-Chpq] [-a | -c | -n | -t] [-o | -x] "
 	    "[-F folded] [-f regex] [-m mdata] [prog [mdata ...]]\n"
 	    "       prof -A [-Cp] [-f regex] [-S dir] [-m mdata] "
 	    "[prog [mdata ...] [source ...]]\n");
@@ -84,7 +84,8 @@ diff_ignores(const struct opts *o)
  * the two wins; -q, -F and -d, which are reports of their own too, are
  * refused beside them, and -i and -e, which have no meaning there, are
  * warned of.  But -L -F folded writes folded stacks whose leaves are
- * lines (export/folded.c).
+ * lines (export/folded.c), and -L -q the call graph with each arc's
+ * call sites (print/graphprint.c).
  */
 static void
 lines_check(const struct opts *o)
@@ -94,10 +95,10 @@ lines_check(const struct opts *o)
 			warnx("warning: -S: only -A reads source files");
 		return;
 	}
-	if (o->lines == 'L' && o->format != NULL &&
-	    strcmp(o->format, "folded") == 0 && !o->graph &&
-	    o->diffbase == NULL)
-		return;		/* folded's leaves at their lines */
+	if (o->lines == 'L' && o->diffbase == NULL && ((o->format != NULL &&
+	    strcmp(o->format, "folded") == 0 && !o->graph) ||
+	    (o->graph && o->format == NULL)))
+		return;		/* folded's leaves, -q's call sites */
 	if (o->graph || o->format != NULL || o->diffbase != NULL)
 		errx(1, "-%c: a report by source line; not with %s%s", o->lines,
 		    o->graph ? "-q" : o->format != NULL ? "-F " : "-d",
@@ -423,6 +424,10 @@ static void
 show_lines(void)
 {
 	lines_build(&ls, &r, &p, &o, o.focus != NULL ? &fo.re : NULL);
+	if (o.graph && ls.mainlines) {
+		graph_print_lines(&r, &p, &o, &ls);
+		return;
+	}
 	if (!ls.mainlines) {
 		report_show(&r, &p, &o);
 		fflush(stdout);

@@ -88,45 +88,6 @@ srcline_free(struct srclines *sl)
 	sl->used = NULL;
 }
 
-/* A frame by its function's entry: (object, entry) -> id. */
-struct entid {
-	size_t		 obj;
-	uint64_t	 addr;
-	size_t		 id;
-};
-
-static int
-cmp_entid(const void *a, const void *b)
-{
-	const struct entid *u = a, *v = b;
-
-	if (u->obj != v->obj)
-		return u->obj < v->obj ? -1 : 1;
-	if (u->addr != v->addr)
-		return u->addr < v->addr ? -1 : 1;
-	return u->id < v->id ? -1 : u->id > v->id;
-}
-
-/* The frame of the function of obj at entry, or SIZE_MAX. */
-static size_t
-frame_at(const struct entid *e, size_t n, size_t obj, uint64_t entry)
-{
-	size_t lo = 0, hi = n, mid;
-
-	if (entry == 0)
-		return SIZE_MAX;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (e[mid].obj < obj || (e[mid].obj == obj &&
-		    e[mid].addr < entry))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && e[lo].obj == obj && e[lo].addr == entry ?
-	    e[lo].id : SIZE_MAX;
-}
-
 static int
 cmp_xline(const void *a, const void *b)
 {
@@ -207,28 +168,6 @@ add_line(struct xlines *xl, size_t id, const struct lrow *w, double s)
 	l->samples = s;
 }
 
-/* The entries of x's rows, sorted, for frame_at(). */
-static struct entid *
-entries(const struct xset *x, size_t *n)
-{
-	struct entid *e;
-	const struct row *w;
-	size_t id;
-
-	e = xcalloc(x->r->nrows + 1, sizeof(*e));
-	*n = 0;
-	for (id = 0; id < x->r->nrows; id++) {
-		if ((w = xset_row(x, id)) == NULL || w->kernel ||
-		    w->objidx >= x->p->nobjs)
-			continue;
-		e[*n].obj = w->objidx;
-		e[*n].addr = w->addr;
-		e[(*n)++].id = id;
-	}
-	qsort(e, *n, sizeof(*e), cmp_entid);
-	return e;
-}
-
 /*
  * xl made for set x: every line with a file of a frame's function, its
  * samples there; and the calls of every counted call site between two
@@ -238,20 +177,18 @@ entries(const struct xset *x, size_t *n)
 void
 xlines_make(struct xlines *xl, const struct xset *x, struct srclines *sl)
 {
-	const struct lines *ls = &sl->ls;
+	struct lines *ls = &sl->ls;
 	const struct lrow *w;
 	const struct lcall *c;
-	struct entid *e;
 	struct xsite *st;
-	size_t n, i, id, to, k;
+	size_t i, id, to, k;
 
 	memset(xl, 0, sizeof(*xl));
-	lines_fill(&sl->ls, NULL);
-	e = entries(x, &n);
+	lines_fill(ls, NULL);
 	for (i = 0; i < ls->nrows; i++) {
 		w = &ls->rows[i];
-		if (w->file == NULL || (id = frame_at(e, n, w->obj,
-		    w->entry)) == SIZE_MAX)
+		if (w->file == NULL ||
+		    (id = lines_row(ls, w->obj, w->entry)) == ROW_NONE)
 			continue;
 		add_line(xl, id, w, w->samples);
 	}
@@ -260,8 +197,8 @@ xlines_make(struct xlines *xl, const struct xset *x, struct srclines *sl)
 		c = &ls->calls[i];
 		w = &ls->rows[c->row];
 		if (w->file == NULL ||
-		    (id = frame_at(e, n, w->obj, w->entry)) == SIZE_MAX ||
-		    (to = frame_at(e, n, c->cobj, c->centry)) == SIZE_MAX ||
+		    (id = lines_row(ls, w->obj, w->entry)) == ROW_NONE ||
+		    (to = lines_row(ls, c->cobj, c->centry)) == ROW_NONE ||
 		    (k = line_index(xl, id, w->line)) == SIZE_MAX)
 			continue;
 		xl->sites = xgrow(xl->sites, &xl->sitecap, xl->nsites, 1,
@@ -274,7 +211,6 @@ xlines_make(struct xlines *xl, const struct xset *x, struct srclines *sl)
 	}
 	if (xl->nsites > 1)
 		qsort(xl->sites, xl->nsites, sizeof(*xl->sites), cmp_xsite);
-	free(e);
 }
 
 /* The call sites from frame from to frame to: the first, and *n. */

@@ -573,6 +573,76 @@ lines_sort(struct lines *ls, int sort)
 	merge_calls(ls);
 }
 
+/* A row of the report by its function's entry: (object, entry) -> id. */
+struct entid {
+	size_t		 obj;
+	uint64_t	 addr;
+	size_t		 id;
+};
+
+static int
+cmp_entid(const void *a, const void *b)
+{
+	const struct entid *u = a, *v = b;
+
+	if (u->obj != v->obj)
+		return u->obj < v->obj ? -1 : 1;
+	if (u->addr != v->addr)
+		return u->addr < v->addr ? -1 : 1;
+	return u->id < v->id ? -1 : u->id > v->id;
+}
+
+/* The report's function rows by entry, sorted, made on first use. */
+static void
+index_rows(struct lines *ls)
+{
+	const struct report *r = ls->r;
+	const struct row *w;
+	struct entid *e;
+	size_t i, n = 0;
+
+	e = xcalloc(r->nrows + 1, sizeof(*e));
+	for (i = 0; i < r->nrows; i++) {
+		w = &r->rows[i];
+		if (w->kernel || w->objidx >= ls->p->nobjs)
+			continue;
+		e[n].obj = w->objidx;
+		e[n].addr = w->addr;
+		e[n++].id = w->id;
+	}
+	qsort(e, n, sizeof(*e), cmp_entid);
+	ls->byentry = e;
+	ls->nbyentry = n;
+}
+
+/*
+ * The id of the report's row of the function of obj at entry, or
+ * ROW_NONE (no entry, or a function folded into another's row).
+ */
+size_t
+lines_row(struct lines *ls, size_t obj, uint64_t entry)
+{
+	const struct entid *e;
+	size_t lo = 0, hi, mid;
+
+	if (ls->byentry == NULL)
+		index_rows(ls);
+	e = ls->byentry;
+	hi = ls->nbyentry;
+	if (entry == 0)
+		return ROW_NONE;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (e[mid].obj < obj || (e[mid].obj == obj &&
+		    e[mid].addr < entry))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ls->nbyentry && e[lo].obj == obj && e[lo].addr == entry ?
+	    e[lo].id : ROW_NONE;
+}
+
 /* What lines_build() made, and the line tables, given back. */
 void
 lines_free(struct lines *ls)
@@ -587,5 +657,6 @@ lines_free(struct lines *ls)
 	free(ls->rows);
 	free(ls->hash);
 	free(ls->calls);
+	free(ls->byentry);
 	memset(ls, 0, sizeof(*ls));
 }

@@ -233,6 +233,8 @@ struct lines {
 	double		 total;		/* samples shares are of */
 	int		 exact;		/* time from exact pcs (stacks) */
 	int		 filled;	/* lines_fill() made the rows */
+	struct entid	*byentry;	/* the report's rows by entry */
+	size_t		 nbyentry;
 	int		 anylines;	/* a table gave a line */
 	int		 mainlines;	/* and one of the program's: a line
 					   table covers its code, not only
@@ -247,6 +249,7 @@ void	lines_build(struct lines *, const struct report *,
 	    const struct profile *, const struct opts *, const regex_t *);
 void	lines_sort(struct lines *, int);
 const struct dwline *lines_table(struct lines *, size_t);
+size_t	lines_row(struct lines *, size_t, uint64_t);
 void	lines_free(struct lines *);
 
 /* -f: the pattern, and what it kept of the report (focus.c). */

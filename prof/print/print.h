@@ -59,6 +59,8 @@ int	annotate_names(const struct dwline *, const char *);
 /* graphprint.c */
 void	graph_print(struct report *, const struct profile *,
 	    const struct opts *);
+void	graph_print_lines(struct report *, const struct profile *,
+	    const struct opts *, struct lines *);
 void	estimate_print(struct report *, const struct opts *);
 void	report_show(struct report *, const struct profile *,
 	    const struct opts *);

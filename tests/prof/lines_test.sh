@@ -259,7 +259,7 @@ no_debug_info_says_how_body()
 atf_test_case bad_input_one_line
 bad_input_one_line_head()
 {
-	atf_set descr "-L on a file that is no program, or with -q: one" \
+	atf_set descr "-L on a file that is no program, or -A with -q: one" \
 	    "line naming the file or option, status 1"
 }
 bad_input_one_line_body()
@@ -269,8 +269,8 @@ bad_input_one_line_body()
 	echo junk >notelf
 	atf_check -s exit:1 -e inline:"prof: notelf: not an ELF file\n" \
 	    "$PROF" -L notelf
-	atf_check -s exit:1 -e match:"^prof: -L: .*not with -q$" \
-	    "$PROF" -L -q "$srcdir/h_lines"
+	atf_check -s exit:1 -e match:"^prof: -A: .*not with -q$" \
+	    "$PROF" -A -q "$srcdir/h_lines"
 }
 
 atf_test_case annotate_marks_hot_lines
@@ -441,6 +441,26 @@ folded_leaves_at_lines_body()
 	    "$PROF" -L -F pprof "$srcdir/h_lines"
 }
 
+atf_test_case graph_call_sites
+graph_call_sites_head()
+{
+	atf_set descr "-L -q prints under main's callee line for callee" \
+	    "its two call sites, 3000 and 7000 calls, at their lines"
+}
+graph_call_sites_body()
+{
+	setup_lines
+	run "$srcdir/h_lines" 0.05
+	atf_check -o save:graph -e ignore "$PROF" -L -q "$srcdir/h_lines"
+	awk '/^\[[0-9]+\] .* main \[[0-9]+\]$/ { on = 1; next }
+	    /^---/ { on = 0 } on' graph >main
+	for s in "3000 SITE1" "7000 SITE2"; do
+		set -- $s
+		grep -q "^ *$1 *at .*h_lines.c:$(lineof $2)\$" main ||
+		    atf_fail "-L -q: no $1 calls at the $2 line: $(cat graph)"
+	done
+}
+
 atf_test_case focus_keeps_lines_through_match
 focus_keeps_lines_through_match_head()
 {
@@ -473,5 +493,6 @@ atf_init_test_cases()
 	atf_add_test_case pprof_list_and_lines
 	atf_add_test_case callgrind_costs_at_lines
 	atf_add_test_case folded_leaves_at_lines
+	atf_add_test_case graph_call_sites
 	atf_add_test_case focus_keeps_lines_through_match
 }
