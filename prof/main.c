@@ -39,7 +39,11 @@ usage(void)
 	fprintf(stderr, "usage: prof [-CehipqsuVz] [-a | -c | -I | -n | -t] "
 	    "[-o | -x] [-g | -l] [-d base [-D baseprog]] [-F format] "
 	    "[-f regex] "
-	    "[-m mdata] [prog [mdata ...]]\n");
+	    "[-m mdata] [prog [mdata ...]]\n"
+	    "       prof -L [-Chpq] [-a | -c | -n | -t] [-o | -x] "
+	    "[-F folded] [-f regex] [-m mdata] [prog [mdata ...]]\n"
+	    "       prof -A [-Cp] [-f regex] [-S dir] [-m mdata] "
+	    "[prog [mdata ...] [source ...]]\n");
 	exit(1);
 }
 
@@ -75,6 +79,37 @@ diff_ignores(const struct opts *o)
 		    "the size of the change", buf);
 }
 
+/*
+ * -L and -A print a report of their own, by source line: the last of
+ * the two wins; -q, -F and -d, which are reports of their own too, are
+ * refused beside them, and -i and -e, which have no meaning there, are
+ * warned of.  But -L -F folded writes folded stacks whose leaves are
+ * lines (export/folded.c), and -L -q the call graph with each arc's
+ * call sites (print/graphprint.c).
+ */
+static void
+lines_check(const struct opts *o)
+{
+	if (o->lines == 0) {
+		if (o->srcdir != NULL)
+			warnx("warning: -S: only -A reads source files");
+		return;
+	}
+	if (o->lines == 'L' && o->diffbase == NULL && ((o->format != NULL &&
+	    strcmp(o->format, "folded") == 0 && !o->graph) ||
+	    (o->graph && o->format == NULL)))
+		return;		/* folded's leaves, -q's call sites */
+	if (o->graph || o->format != NULL || o->diffbase != NULL)
+		errx(1, "-%c: a report by source line; not with %s%s", o->lines,
+		    o->graph ? "-q" : o->format != NULL ? "-F " : "-d",
+		    o->graph || o->format == NULL ? "" : o->format);
+	if (o->incl || o->estimate)
+		warnx("warning: -%c ignores %s: a line has no inclusive "
+		    "time", o->lines, o->incl ? "-i" : "-e");
+	if (o->srcdir != NULL && o->lines == 'L')
+		warnx("warning: -S: only -A reads source files");
+}
+
 /* An option with an argument given again: the last wins, and says so. */
 static void
 set_arg(const char **arg, int c, const char *v)
@@ -93,7 +128,7 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 
 	memset(o, 0, sizeof(*o));
 	opterr = 0;
-	while ((c = getopt(argc, argv, "acntoxglzhsm:VCpuqieF:If:d:D:")) !=
+	while ((c = getopt(argc, argv, "acntoxglzhsm:VCpuqieF:If:d:D:LAS:")) !=
 	    -1) {
 		switch (c) {
 		case 'a': case 'c': case 'n': case 't':
@@ -161,6 +196,14 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 		case 'D':
 			set_arg(&o->diffprog, c, optarg);
 			break;
+		case 'L': case 'A':
+			if (o->lines != 0 && o->lines != c)
+				warnx("-%c overrides -%c", c, o->lines);
+			o->lines = c;
+			break;
+		case 'S':
+			set_arg(&o->srcdir, c, optarg);
+			break;
 		default:
 			usage();
 		}
@@ -169,6 +212,7 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 		errx(1, "-D: names the program of -d's base; there is no -d");
 	if (o->diffbase != NULL)
 		diff_ignores(o);
+	lines_check(o);
 	if (o->sort == 0)
 		o->sort = 't';
 	return version;
@@ -222,6 +266,9 @@ static struct focus kept;	/* what -f kept of the report */
 static struct profile pb;	/* -d: the base, its program, its report */
 static struct symtab stb;
 static struct report rb;
+static struct lines ls;		/* -L, -A */
+static const char **sources;	/* -A's source files named */
+static size_t nsources;
 
 /*
  * -f's pattern compiled, and -f and -d against -F, before any file is
@@ -335,6 +382,65 @@ read_base(const char *prog)
 	focus(&rb, o.diffbase);
 }
 
+/*
+ * -A prog operand ...: the operands that name a source file of prog's
+ * line table are the files to list, moved to sources; the others stay,
+ * mdata files, up to the new argc returned.  A table that cannot be
+ * read names none.
+ */
+static int
+split_sources(const char *prog, int argc, char *argv[])
+{
+	struct symtab t;
+	struct dwline dl;
+	const char *why;
+	int i, k;
+
+	memset(&dl, 0, sizeof(dl));
+	if (symtab_load(&t, prog, &why) != 0)
+		return argc;	/* said when the report reads it */
+	if (dwline_load(&dl, t.debug != NULL ? t.debug : t.path,
+	    &why) != 0) {
+		symtab_free(&t);
+		return argc;
+	}
+	sources = xcalloc((size_t)argc, sizeof(*sources));
+	for (i = k = optind; i < argc; i++)
+		if (annotate_names(&dl, argv[i]))
+			sources[nsources++] = argv[i];
+		else
+			argv[k++] = argv[i];
+	argv[k] = NULL;
+	dwline_free(&dl);
+	symtab_free(&t);
+	return k;
+}
+
+/*
+ * -L or -A: the profile by source line.  A program with no line table
+ * gets the flat report as ever, and one line on how to have lines.
+ */
+static void
+show_lines(void)
+{
+	lines_build(&ls, &r, &p, &o, o.focus != NULL ? &fo.re : NULL);
+	if (o.graph && ls.mainlines) {
+		graph_print_lines(&r, &p, &o, &ls);
+		return;
+	}
+	if (!ls.mainlines) {
+		report_show(&r, &p, &o);
+		fflush(stdout);
+		warnx("%s: no line table covers its code: build it with "
+		    "-g for time by source line", shown);
+		return;
+	}
+	if (o.lines == 'L')
+		lines_print(&ls, &o);
+	else
+		annotate_print(&ls, &o, sources, nsources);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -348,6 +454,8 @@ main(int argc, char *argv[])
 	check_focus_diff();
 	if (optind < argc)
 		prog = argv[optind++];
+	if (o.lines == 'A' && prog != NULL && optind < argc)
+		argc = split_sources(prog, argc, argv);
 	for (; optind < argc; optind++)
 		files[nfiles++] = argv[optind];
 	if (nfiles == 0)
@@ -387,7 +495,9 @@ main(int argc, char *argv[])
 		else if (export_diff(o.format, &rb, &pb, &r, &p, &o, shown,
 		    &out, &why) != 0)
 			errx(1, "%s: %s", out, why);
-	} else if (o.format == NULL) {
+	} else if (o.lines != 0 && o.format == NULL)
+		show_lines();
+	else if (o.format == NULL) {
 		report_show(&r, &p, &o);
 		if (o.focus != NULL) {
 			putchar('\n');

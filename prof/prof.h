@@ -51,6 +51,8 @@ struct opts {
 	const char	*focus;		/* -f: stacks through these names */
 	const char	*diffbase;	/* -d: the profile to compare with */
 	const char	*diffprog;	/* -D: the base's program */
+	int		 lines;		/* 'L' or 'A': by source line */
+	const char	*srcdir;	/* -S: where -A looks for sources */
 };
 
 #endif /* !_PROF_H */

@@ -51,12 +51,19 @@
  *
  * Without stacks the self costs are the histogram's, and each counted
  * call carries its share, by calls, of its callee's self cost, so that
- * no function's inclusive cost is below its self cost.  There are no
- * line numbers: prof attributes to functions, so every cost is at line
- * 0 of its function's source file: the line table's at the function's
- * entry, where there is debug information (srcline.c, as for pprof),
- * else a clashing static's file as the symbols give it, else "???",
- * the format's unknown file.
+ * no function's inclusive cost is below its self cost.  A function's
+ * source file is the line table's at its entry, where there is debug
+ * information (srcline.c, as for pprof), else a clashing static's file
+ * as the symbols give it, else "???", the format's unknown file.
+ *
+ * Lines: where the line tables cover a function, its self cost is
+ * shared among its lines in proportion of its own samples on each (-L's
+ * figures, model/lines.c; the merged stacks keep no address), rounded
+ * on a running sum, and each counted call is at the line of its call
+ * site, with its exact calls and the pair's cost shared by calls, so
+ * that KCachegrind's source view and callgrind_annotate show both.
+ * Calls seen only in stacks, and all costs without debug information,
+ * stay at line 0.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -91,6 +98,9 @@ struct cg {
 	char		*obnamed;	/* ob names written, by object */
 	uint64_t	 ns;		/* nanoseconds a sample */
 	uint64_t	 counted;	/* calls on all the lines */
+	struct srclines	 sl;		/* the line tables, */
+	struct xlines	 xl;		/* frames' time by line, calls by
+					   call site */
 };
 
 static int
@@ -304,14 +314,12 @@ cmp_flname(const void *a, const void *b)
 /*
  * Each frame's fl= number, one a source file, in c->flid: (1), "???",
  * the format's unknown file, for a frame whose file prof does not
- * know; c->flnames the file of each number.  The line tables are
- * given back after: the names are copies.
+ * know; c->flnames the file of each number, copies.
  */
 static void
 files(struct cg *c)
 {
 	const struct xset *x = c->x;
-	struct srclines sl;
 	struct flname *f;
 	size_t id, n = 0, i, k = 1;
 	const char *s;
@@ -320,10 +328,9 @@ files(struct cg *c)
 	c->flnames = xcalloc(x->nlabels + 2, sizeof(*c->flnames));
 	c->flnamed = xcalloc(x->nlabels + 2, 1);
 	f = xcalloc(x->nlabels + 1, sizeof(*f));
-	srcline_init(&sl, x);
 	for (id = 0; id < x->nlabels; id++) {
 		c->flid[id] = 1;
-		if ((s = source(c, &sl, id)) != NULL) {
+		if ((s = source(c, &c->sl, id)) != NULL) {
 			f[n].file = s;
 			f[n++].id = id;
 		}
@@ -335,7 +342,6 @@ files(struct cg *c)
 		c->flid[f[i].id] = k;
 	}
 	c->nfl = k;
-	srcline_free(&sl);
 	free(f);
 }
 
@@ -383,10 +389,79 @@ put_fn(struct cg *c, const char *key, size_t id)
 }
 
 static void
-put_cost(struct cg *c, uint64_t n, uint64_t calls)
+put_cost(struct cg *c, uint32_t line, uint64_t n, uint64_t calls)
 {
-	fprintf(c->fp, "0 %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", n,
-	    n * c->ns, calls);
+	fprintf(c->fp, "%" PRIu32 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+	    line, n, n * c->ns, calls);
+}
+
+/* The callee's fields before a calls= line. */
+static void
+call_head(struct cg *c, const struct cgpair *p)
+{
+	put_ob(c, "cob", p->to);
+	put_fl(c, "cfl", p->to);
+	put_fn(c, "cfn", p->to);
+}
+
+/*
+ * Frame id's self cost n, at its lines in proportion of its samples
+ * there (model/lines.c), rounded on a running sum so that they add up
+ * to n; at line 0 when it has none.
+ */
+static void
+self_cost(struct cg *c, size_t id, uint64_t n)
+{
+	const struct xlines *xl = &c->xl;
+	double cum = 0, tot;
+	uint64_t v;
+	size_t k;
+
+	if (id >= c->x->nlabels || xl->first[id] >= xl->nlines ||
+	    (tot = xl->total[id]) <= 0 || n == 0) {
+		put_cost(c, 0, n, 0);
+		return;
+	}
+	for (k = xl->first[id]; k < xl->nlines && xl->lines[k].id == id;
+	    k++)
+		if ((v = xset_round((double)n * xl->lines[k].samples / tot,
+		    &cum)) > 0)
+			put_cost(c, xl->lines[k].line, v, 0);
+}
+
+/*
+ * The calls= lines of pair p: one a call site, where the line tables
+ * give them, with its exact calls and the pair's cost shared by calls;
+ * the rest, or all, at line 0.
+ */
+static void
+call_lines(struct cg *c, const struct cgpair *p)
+{
+	const struct xlines *xl = &c->xl;
+	uint64_t left = p->calls, n, cost;
+	double cum = 0;
+	size_t k, m;
+
+	for (k = xlines_sites(xl, p->from, p->to, &m); m > 0 && left > 0;
+	    k++, m--) {
+		n = xl->sites[k].calls < left ? xl->sites[k].calls : left;
+		cost = xset_round((double)p->cost * (double)n /
+		    (double)p->calls, &cum);
+		call_head(c, p);
+		fprintf(c->fp, "calls=%" PRIu64 " 0\n", n);
+		put_cost(c, xl->lines[xl->sites[k].line].line, cost, n);
+		left -= n;
+	}
+	if (left == p->calls) {
+		call_head(c, p);
+		fprintf(c->fp, "calls=%" PRIu64 " 0\n",
+		    p->calls > 0 ? p->calls : 1);
+		put_cost(c, 0, p->cost, p->calls);
+	} else if (left > 0) {
+		call_head(c, p);
+		fprintf(c->fp, "calls=%" PRIu64 " 0\n", left);
+		put_cost(c, 0, (uint64_t)((double)p->cost - cum + 0.5), left);
+	}
 }
 
 /*
@@ -409,17 +484,12 @@ block(struct cg *c, size_t id, size_t *k)
 	put_ob(c, "ob", id);
 	put_fl(c, "fl", id);
 	put_fn(c, "fn", id);
-	put_cost(c, c->self[id], 0);
+	self_cost(c, id, c->self[id]);
 	for (; *k < end; (*k)++) {
 		p = &c->pairs[*k];
 		if (p->calls == 0 && p->cost == 0 && c->x->flat)
 			continue;
-		put_ob(c, "cob", p->to);
-		put_fl(c, "cfl", p->to);
-		put_fn(c, "cfn", p->to);
-		fprintf(c->fp, "calls=%" PRIu64 " 0\n",
-		    p->calls > 0 ? p->calls : 1);
-		put_cost(c, p->cost, p->calls);
+		call_lines(c, p);
 		addsat(&c->counted, p->calls);
 	}
 }
@@ -439,8 +509,10 @@ export_callgrind(const struct xset *x, FILE *fp, const char **file,
 	c.ns = (uint64_t)(x->p->period * 1e9 + 0.5);
 	c.self = xcalloc(x->nlabels, sizeof(*c.self));
 	c.named = xcalloc(x->nlabels, 1);
+	srcline_init(&c.sl, x);
 	files(&c);
 	c.obnamed = xcalloc(x->p->nobjs + 1, 1);
+	xlines_make(&c.xl, x, &c.sl);
 	make_pairs(&c);
 	fprintf(fp, "# callgrind format\nversion: 1\ncreator: %s\n"
 	    "cmd: %s\npositions: line\n"
@@ -462,5 +534,7 @@ export_callgrind(const struct xset *x, FILE *fp, const char **file,
 	free(c.flnames);
 	free(c.flid);
 	free(c.obnamed);
+	xlines_free(&c.xl);
+	srcline_free(&c.sl);
 	return 0;
 }

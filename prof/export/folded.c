@@ -11,7 +11,14 @@
  * which library; a ';' in a name, which would split the frame, is
  * written ':'.  A stack whose count rounds to nothing is left out: the
  * counts still add up to the total (stacks.c).
+ *
+ * With -L the innermost frame is a source line of its function,
+ * "work:42": a stack is split among the lines of its leaf function in
+ * proportion of that function's own samples on each (-L's figures;
+ * the merged stacks keep no address), rounded on a running sum so that
+ * the stack's count is kept.  A function without lines stays whole.
  */
+#include <stdint.h>
 #include <stdio.h>
 
 #include "export/xset.h"
@@ -27,25 +34,69 @@ put_frame(const char *s, FILE *fp)
 		fputc(*s == ';' ? ':' : *s, fp);
 }
 
+/* Stack s, root first, its leaf at line (0: the function whole). */
+static void
+put_stack(const struct xset *x, const struct xstack *s, uint32_t line,
+    uint64_t count, FILE *fp)
+{
+	size_t j;
+
+	for (j = 0; j < s->depth; j++) {
+		if (j > 0)
+			fputc(';', fp);
+		put_frame(x->labels[x->ids[s->first + j]], fp);
+	}
+	if (line > 0)
+		fprintf(fp, ":%lu", (unsigned long)line);
+	fprintf(fp, " %llu\n", (unsigned long long)count);
+}
+
+/* -L: stack s a line of its leaf at a time; 0 if the leaf has none. */
+static int
+by_line(const struct xset *x, const struct xlines *xl,
+    const struct xstack *s, FILE *fp)
+{
+	size_t leaf = x->ids[s->first + s->depth - 1], k;
+	double tot, cum = 0;
+	uint64_t n;
+
+	if (leaf >= x->nlabels || xl->first[leaf] >= xl->nlines ||
+	    (tot = xl->total[leaf]) <= 0)
+		return 0;
+	for (k = xl->first[leaf]; k < xl->nlines && xl->lines[k].id == leaf;
+	    k++)
+		if ((n = xset_round((double)s->count * xl->lines[k].samples /
+		    tot, &cum)) > 0)
+			put_stack(x, s, xl->lines[k].line, n, fp);
+	return 1;
+}
+
 int
 export_folded(const struct xset *x, FILE *fp, const char **file,
     const char **why)
 {
 	const struct xstack *s;
-	size_t i, j;
+	struct srclines sl;
+	struct xlines xl;
+	size_t i;
+	int lines = x->o->lines == 'L';
 
 	(void)file;
 	(void)why;
+	if (lines) {
+		srcline_init(&sl, x);
+		xlines_make(&xl, x, &sl);
+	}
 	for (i = 0; i < x->nstacks; i++) {
 		s = &x->stacks[i];
-		if (s->count == 0)
+		if (s->count == 0 || s->depth == 0)
 			continue;
-		for (j = 0; j < s->depth; j++) {
-			if (j > 0)
-				fputc(';', fp);
-			put_frame(x->labels[x->ids[s->first + j]], fp);
-		}
-		fprintf(fp, " %llu\n", (unsigned long long)s->count);
+		if (!lines || !by_line(x, &xl, s, fp))
+			put_stack(x, s, 0, s->count, fp);
+	}
+	if (lines) {
+		xlines_free(&xl);
+		srcline_free(&sl);
 	}
 	return 0;
 }

@@ -57,6 +57,9 @@
 #include "util/util.h"
 
 #define OBJ_BASE(i)	(((uint64_t)(i) + 1) << 40)
+/* Location ids of lines: after any frame's, the base's after those. */
+#define LINE_LOC(e, k)	((1ULL << 62) + ((e)->neg ? 1ULL << 61 : 0) + \
+			    (uint64_t)(k) + 1)
 
 /* Wire types. */
 #define WT_VARINT	0
@@ -77,6 +80,7 @@ struct enc {
 	struct pb	 strs;		/* string_table entries, encoded */
 	int64_t		 nstrs;
 	struct srclines	 src;		/* x's source files and lines */
+	struct xlines	 xl;		/* and its frames' time by line */
 	uint64_t	 idoff;		/* -d: the base's ids and objects */
 	uint64_t	 objoff;	/* come after the new profile's, */
 	int		 neg;		/* and its values are negative, */
@@ -175,6 +179,41 @@ sample(struct enc *e, const uint64_t *locs, size_t n, uint64_t v0,
 	pb_msg(&e->out, 2, &e->sub);
 }
 
+/*
+ * Stack s, its leaf id locs[0], as one sample a line of the leaf's
+ * function, in proportion of the function's own samples there (the
+ * merged stacks keep no address): 1, or 0 when it has no lines.  The
+ * counts are rounded on a running sum, so that they add up to the
+ * stack's.
+ */
+static int
+by_line(struct enc *e, const struct xstack *s, uint64_t *locs, double ns,
+    double *cum)
+{
+	const struct xlines *xl = &e->xl;
+	size_t leaf, k;
+	double tot, cc = 0, part;
+	uint64_t n, v;
+
+	if (s->depth == 0)
+		return 0;
+	leaf = e->x->ids[s->first + s->depth - 1];	/* root first */
+	if (leaf >= e->x->nlabels || xl->first[leaf] >= xl->nlines ||
+	    (tot = xl->total[leaf]) <= 0)
+		return 0;
+	for (k = xl->first[leaf]; k < xl->nlines && xl->lines[k].id == leaf;
+	    k++) {
+		part = xl->lines[k].samples / tot;
+		n = xset_round((double)s->count * part, &cc);
+		v = xset_round(s->samples * part * ns, cum);
+		if (n == 0 && v == 0)
+			continue;
+		locs[0] = LINE_LOC(e, k);
+		sample(e, locs, s->depth, n, v, 0);
+	}
+	return 1;
+}
+
 /* Every stack, leaf first, with its samples and nanoseconds. */
 static void
 stack_samples(struct enc *e)
@@ -194,20 +233,24 @@ stack_samples(struct enc *e)
 		for (j = 0; j < s->depth; j++)
 			locs[j] = x->ids[s->first + s->depth - 1 - j] + 1 +
 			    e->idoff;
-		sample(e, locs, s->depth, s->count, xset_round(s->samples *
-		    ns, &cum), 0);
+		if (!by_line(e, s, locs, ns, &cum))
+			sample(e, locs, s->depth, s->count,
+			    xset_round(s->samples * ns, &cum), 0);
 	}
 	free(locs);
 }
 
-/* Every counted arc: callee and caller, with its calls. */
+/*
+ * Every counted arc: callee and caller, with its calls; the caller at
+ * the line of each call site, where the line tables have them.
+ */
 static void
 call_samples(struct enc *e)
 {
 	const struct graph *g = &e->x->r->g;
 	const struct cgarc *c;
-	uint64_t locs[2];
-	size_t i;
+	uint64_t locs[2], left, v;
+	size_t i, k, n;
 
 	for (i = 0; i < g->narcs; i++) {
 		c = &g->arcs[i];
@@ -216,7 +259,21 @@ call_samples(struct enc *e)
 		locs[0] = c->to + 1 + e->idoff;
 		locs[1] = (c->from == ROW_NONE ? X_UNKNOWN(e->x) : c->from) +
 		    1 + e->idoff;
-		sample(e, locs, 2, 0, 0, c->calls);
+		left = c->calls;
+		if (c->from != ROW_NONE)
+			for (k = xlines_sites(&e->xl, c->from, c->to, &n);
+			    n > 0 && left > 0; k++, n--) {
+				v = e->xl.sites[k].calls < left ?
+				    e->xl.sites[k].calls : left;
+				locs[1] = LINE_LOC(e, e->xl.sites[k].line);
+				sample(e, locs, 2, 0, 0, v);
+				left -= v;
+			}
+		if (left > 0) {
+			locs[1] = (c->from == ROW_NONE ? X_UNKNOWN(e->x) :
+			    c->from) + 1 + e->idoff;
+			sample(e, locs, 2, 0, 0, left);
+		}
 	}
 }
 
@@ -270,6 +327,34 @@ fn_names(const struct xset *x)
 	free(shared);
 	free(sorted);
 	return name;
+}
+
+/*
+ * A location for each source line of a frame's function that took
+ * samples or made calls: the function, the line, and the line's first
+ * address in the function's mapping.
+ */
+static void
+line_locations(struct enc *e)
+{
+	const struct xset *x = e->x;
+	const struct xline *l;
+	size_t k, obj;
+
+	for (k = 0; k < e->xl.nlines; k++) {
+		l = &e->xl.lines[k];
+		obj = xset_object(x, l->id);
+		pb_uint(&e->sub, 1, LINE_LOC(e, k));
+		if (obj < x->p->nobjs) {
+			pb_uint(&e->sub, 2, obj + 1 + e->objoff);
+			pb_uint(&e->sub, 3, OBJ_BASE(obj + e->objoff) +
+			    l->addr);
+		}
+		pb_uint(&e->packed, 1, l->id + 1 + e->idoff);
+		pb_uint(&e->packed, 2, l->line);
+		pb_msg(&e->sub, 4, &e->packed);
+		pb_msg(&e->out, 4, &e->sub);
+	}
 }
 
 /*
@@ -334,6 +419,7 @@ frames(struct enc *e)
 		pb_msg(&e->out, 4, &e->sub);
 	}
 	free(fname);
+	line_locations(e);
 }
 
 /* The build-id as hex, as pprof keeps it. */
@@ -374,6 +460,11 @@ mappings(struct enc *e)
 		obj = x->r->rows[i].objidx;
 		if (obj < x->p->nobjs && x->r->rows[i].addr >= top[obj])
 			top[obj] = x->r->rows[i].addr + 1;
+	}
+	for (i = 0; i < e->xl.nlines; i++) {
+		obj = xset_object(x, e->xl.lines[i].id);
+		if (obj < x->p->nobjs && e->xl.lines[i].addr >= top[obj])
+			top[obj] = e->xl.lines[i].addr + 1;
 	}
 	for (i = 0; i < x->p->nobjs; i++) {
 		o = &x->p->objs[i];
@@ -420,10 +511,12 @@ profiles(struct enc *e, const struct xset *x, const struct xset *base)
 {
 	e->x = x;
 	srcline_init(&e->src, x);
+	xlines_make(&e->xl, x, &e->src);
 	stack_samples(e);
 	call_samples(e);
 	frames(e);
 	mappings(e);
+	xlines_free(&e->xl);
 	srcline_free(&e->src);
 	if (base == NULL)
 		return;

@@ -79,13 +79,46 @@ uint64_t	 xset_round(double, double *);
 /* srcline.c: the line tables of a set's objects, read on first use */
 struct srclines {
 	const struct xset	*x;
-	struct objlines		*objs;	/* by object */
+	struct opts		 o;	/* the set's, for lines */
+	struct lines		 ls;	/* the tables, and the lines */
+	unsigned char		*used;	/* by object: a file named */
 };
 void		 srcline_init(struct srclines *, const struct xset *);
 int		 srcline_find(struct srclines *, size_t, const char **,
 		    uint32_t *);
 int		 srcline_used(const struct srclines *, size_t);
 void		 srcline_free(struct srclines *);
+
+/*
+ * srcline.c: each frame's samples by source line, and its counted calls
+ * by call site, for the formats that hold lines (pprof, callgrind,
+ * folded with -L): model/lines.c's lines, found their frames by their
+ * function's entry.
+ */
+struct xline {
+	size_t		 id;		/* the frame */
+	uint32_t	 line;
+	uint64_t	 addr;		/* its lowest address */
+	double		 samples;	/* the frame's own samples there */
+};
+struct xsite {
+	size_t		 from, to;	/* frames: caller, callee */
+	size_t		 line;		/* the call site, in lines */
+	uint64_t	 calls;
+};
+struct xlines {
+	struct xline	*lines;		/* by frame, then line */
+	size_t		 nlines, linecap;
+	size_t		*first;		/* by frame: its first, or nlines */
+	double		*total;		/* by frame: its lines' samples */
+	struct xsite	*sites;		/* by caller, then callee */
+	size_t		 nsites, sitecap;
+};
+void		 xlines_make(struct xlines *, const struct xset *,
+		    struct srclines *);
+size_t		 xlines_sites(const struct xlines *, size_t, size_t,
+		    size_t *);
+void		 xlines_free(struct xlines *);
 
 /* gzip.c */
 unsigned char	*gzip_encode(const unsigned char *, size_t, size_t *);

@@ -117,7 +117,7 @@ bin_start(uint64_t i, uint64_t num, uint64_t den)
  * a bin when the run gave profil()'s scale, the range shared evenly
  * otherwise.  Scale 2 is profil()'s "everything in bin 0".
  */
-static void
+void
 bin_range(const struct profile *p, size_t i, uint64_t *lo, uint64_t *hi)
 {
 	uint64_t a, b, num, den;
@@ -906,13 +906,14 @@ wants_graph(const struct opts *o)
 
 /*
  * Does a later step read the profile's cells and arcs again?  -s counts
- * the arcs, an export may lay them out (gmon's does); otherwise they go
+ * the arcs, an export may lay them out (gmon's does), -L and -A find
+ * their call sites' lines (lines.c); otherwise they go
  * as soon as they are placed.
  */
 static int
 keeps_counts(const struct opts *o)
 {
-	return o->stats || o->format != NULL;
+	return o->stats || o->format != NULL || o->lines != 0;
 }
 
 /*

@@ -18,6 +18,7 @@
  *			inclusive time the report and the exports show
  *	sort.c		the rows in the order the options ask for
  *	focus.c		-f: only the stacks and arcs through some names
+ *	lines.c		-L and -A: samples and calls by source line
  */
 #ifndef _MODEL_H
 #define _MODEL_H
@@ -193,6 +194,7 @@ struct report {
 };
 
 /* attrib.c */
+void	bin_range(const struct profile *, size_t, uint64_t *, uint64_t *);
 void	attribute(struct report *, struct profile *, struct symtab *,
 	    const struct opts *);
 void	report_free(struct report *);
@@ -211,6 +213,67 @@ void	graph_free(struct graph *);
 void	graph_reconcile(struct report *);
 double	graph_incl(const struct report *, const struct row *);
 double	graph_nostack(const struct report *, size_t);
+
+/*
+ * A source line of a function, for -L and -A (lines.c): file NULL and
+ * line 0 for its function's code that no line table covers.
+ */
+struct lrow {
+	size_t		 obj;
+	const char	*file;		/* as the line table names it */
+	uint32_t	 line;
+	const char	*func;		/* the function holding it, or NULL */
+	uint64_t	 entry;		/* that function's entry, or 0 */
+	uint64_t	 addr;		/* its lowest address seen */
+	double		 samples;
+	uint64_t	 calls;		/* calls made from it */
+	size_t		 rank;		/* its place before sorting */
+};
+
+/* Calls made from a line (a row of lines) to one function. */
+struct lcall {
+	size_t		 row;
+	const char	*callee;	/* NULL: no function known */
+	size_t		 cobj;		/* its object */
+	uint64_t	 centry;	/* and entry, or 0 */
+	uint64_t	 calls;
+};
+
+/* A profile by source line. */
+struct lines {
+	const struct report *r;
+	const struct profile *p;
+	const struct opts *o;
+	const regex_t	*focus;		/* -f, or NULL */
+	struct lrow	*rows;
+	size_t		 nrows, rowcap;
+	size_t		*hash;		/* index + 1 of rows, or 0 */
+	size_t		 hashcap;
+	struct lcall	*calls;		/* by row, once sorted */
+	size_t		 ncalls, callcap;
+	void		*tabs;		/* each object's line table */
+	size_t		 ntabs;
+	double		 total;		/* samples shares are of */
+	int		 exact;		/* time from exact pcs (stacks) */
+	int		 filled;	/* lines_fill() made the rows */
+	struct entid	*byentry;	/* the report's rows by entry */
+	size_t		 nbyentry;
+	int		 anylines;	/* a table gave a line */
+	int		 mainlines;	/* and one of the program's: a line
+					   table covers its code, not only
+					   libmon's linked into it */
+};
+
+/* lines.c */
+void	lines_open(struct lines *, const struct report *,
+	    const struct profile *, const struct opts *);
+void	lines_fill(struct lines *, const regex_t *);
+void	lines_build(struct lines *, const struct report *,
+	    const struct profile *, const struct opts *, const regex_t *);
+void	lines_sort(struct lines *, int);
+const struct dwline *lines_table(struct lines *, size_t);
+size_t	lines_row(struct lines *, size_t, uint64_t);
+void	lines_free(struct lines *);
 
 /* -f: the pattern, and what it kept of the report (focus.c). */
 struct focus {

@@ -28,6 +28,10 @@
  * by mcount, time from the sampled stacks -- or, with no stacks, the
  * histogram's self time and no children time at all, unless -e asks
  * for gprof's estimate, which is then printed as such.
+ *
+ * -L -q: under each callee's line, a line for each of its call sites
+ * in the function, with the calls counted there and the source line
+ * (model/lines.c): which lines made the calls the arc sums up.
  */
 #include <err.h>
 #include <inttypes.h>
@@ -58,9 +62,19 @@ struct ahead {
 	size_t		 outlo, outhi;	/* its callees: arcs[outlo .. outhi) */
 };
 
+/* A call site between two rows, for -L -q: its calls and its line. */
+struct gsite {
+	size_t		 from, to;
+	const char	*file;
+	uint32_t	 line;
+	uint64_t	 calls;
+};
+
 /* What the printer keeps while it prints one report. */
 struct gp {
 	struct report	*r;
+	struct gsite	*sites;		/* -L: by from, to, file, line */
+	size_t		 nsites;
 	const struct opts *o;
 	size_t		*order;		/* entries, in print order */
 	size_t		 n;
@@ -831,6 +845,79 @@ fetch_names(const struct gp *g, const struct ahead *e)
 	}
 }
 
+static int
+cmp_gsite(const void *x, const void *y)
+{
+	const struct gsite *a = x, *b = y;
+	int c;
+
+	if (a->from != b->from)
+		return a->from < b->from ? -1 : 1;
+	if (a->to != b->to)
+		return a->to < b->to ? -1 : 1;
+	if (a->file != b->file && (c = strcmp(a->file, b->file)) != 0)
+		return c;
+	return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* -L: the call sites of ls's lines between rows of the report. */
+static void
+make_sites(struct gp *g, struct lines *ls)
+{
+	const struct lcall *c;
+	const struct lrow *w;
+	struct gsite *s;
+	size_t i, from, to, cap = 0;
+
+	for (i = 0; i < ls->ncalls; i++) {
+		c = &ls->calls[i];
+		w = &ls->rows[c->row];
+		if (w->file == NULL ||
+		    (from = lines_row(ls, w->obj, w->entry)) == ROW_NONE ||
+		    (to = lines_row(ls, c->cobj, c->centry)) == ROW_NONE)
+			continue;
+		g->sites = xgrow(g->sites, &cap, g->nsites, 1,
+		    sizeof(*g->sites));
+		s = &g->sites[g->nsites++];
+		s->from = from;
+		s->to = to;
+		s->file = w->file;
+		s->line = w->line;
+		s->calls = c->calls;
+	}
+	if (g->nsites > 1)
+		qsort(g->sites, g->nsites, sizeof(*g->sites), cmp_gsite);
+}
+
+/* -L: the call sites of arc c, a line each. */
+static void
+site_lines(const struct gp *g, const struct cgarc *c)
+{
+	const struct gsite *s;
+	char buf[24];
+	size_t lo = 0, hi = g->nsites, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		s = &g->sites[mid];
+		if (s->from < c->from || (s->from == c->from && s->to < c->to))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < g->nsites && g->sites[lo].from == c->from &&
+	    g->sites[lo].to == c->to; lo++) {
+		s = &g->sites[lo];
+		ob_pad(30);
+		ob_right(buf, fig_u64(buf, s->calls), 16);
+		ob_str("      at ");
+		ob_text(line_file_name(s->file));
+		ob_char(':');
+		ob_put(buf, fig_u64(buf, s->line));
+		ob_char('\n');
+	}
+}
+
 static void
 entry(struct gp *g, const struct ahead *b)
 {
@@ -860,6 +947,8 @@ entry(struct gp *g, const struct ahead *b)
 	for (i = 0; i < n; i++) {
 		c = &g->r->g.arcs[g->keys[i].k];
 		arc_line(g, c, c->to);
+		if (g->nsites > 0)
+			site_lines(g, c);
 	}
 	ob_str("-----------------------------------------------"
 	    "------------\n");
@@ -902,11 +991,13 @@ gp_free(struct gp *g)
 	free(g->names);
 	free(g->nameat);
 	free(g->slots);
+	free(g->sites);
 }
 
-/* -q: the call graph of r on stdout. */
+/* -q: the call graph of r on stdout; with -L, ls's call sites in it. */
 void
-graph_print(struct report *r, const struct profile *p, const struct opts *o)
+graph_print_lines(struct report *r, const struct profile *p,
+    const struct opts *o, struct lines *ls)
 {
 	struct ahead ring[NAHEAD];
 	struct gp g;
@@ -914,6 +1005,8 @@ graph_print(struct report *r, const struct profile *p, const struct opts *o)
 
 	report_sort(r, o);
 	gp_init(&g, r, o);
+	if (ls != NULL)
+		make_sites(&g, ls);
 	entries(&g);
 	if (!o->nohead)
 		heading(&g, p);
@@ -938,6 +1031,12 @@ graph_print(struct report *r, const struct profile *p, const struct opts *o)
 		printf("no call graph: the files hold no arcs and no "
 		    "stacks\n");
 	gp_free(&g);
+}
+
+void
+graph_print(struct report *r, const struct profile *p, const struct opts *o)
+{
+	graph_print_lines(r, p, o, NULL);
 }
 
 /* One line of -e: measured and estimated percent, and what. */

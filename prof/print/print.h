@@ -8,6 +8,8 @@
  *	figures.c	numbers as printf prints them, faster
  *	diff.c		-d: two profiles' difference, function by function
  *	focusnote.c	-f: the line on what the focus kept
+ *	lines.c		-L: the report by source line
+ *	annotate.c	-A: source files listed with each line's figures
  */
 #ifndef _PRINT_H
 #define _PRINT_H
@@ -48,9 +50,21 @@ void	diff_print(struct report *, struct report *, const struct opts *);
 void	focus_note(FILE *, const struct focus *, const struct report *,
 	    const struct opts *);
 
+/* lines.c */
+void	lines_print(struct lines *, const struct opts *);
+void	put_linename(const struct lines *, const struct lrow *);
+const char *line_file_name(const char *);
+
+/* annotate.c */
+void	annotate_print(struct lines *, const struct opts *,
+	    const char *const *, size_t);
+int	annotate_names(const struct dwline *, const char *);
+
 /* graphprint.c */
 void	graph_print(struct report *, const struct profile *,
 	    const struct opts *);
+void	graph_print_lines(struct report *, const struct profile *,
+	    const struct opts *, struct lines *);
 void	estimate_print(struct report *, const struct opts *);
 void	report_show(struct report *, const struct profile *,
 	    const struct opts *);

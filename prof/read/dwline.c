@@ -1026,6 +1026,33 @@ dwline_find(const struct dwline *dl, uint64_t addr, const char **file,
 	return 1;
 }
 
+/*
+ * dwline_find(), and in *end where its row's run of code ends: the next
+ * row's address, or UINT64_MAX after the last.  So a range of addresses
+ * is walked a line at a time.
+ */
+int
+dwline_span(const struct dwline *dl, uint64_t addr, const char **file,
+    uint32_t *line, uint64_t *end)
+{
+	size_t lo = 0, hi = dl->nrows, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (dl->rows[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*end = lo < dl->nrows ? dl->rows[lo].addr : UINT64_MAX;
+	if (lo == 0 || dl->rows[lo - 1].file == DWL_END)
+		return 0;
+	*file = dl->rows[lo - 1].file < dl->nfiles ?
+	    dl->files[dl->rows[lo - 1].file] : NULL;
+	*line = dl->rows[lo - 1].line;
+	return 1;
+}
+
 void
 dwline_free(struct dwline *dl)
 {

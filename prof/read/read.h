@@ -326,6 +326,8 @@ int	inflate_zlib(const unsigned char *, size_t, unsigned char *, size_t);
 int	dwline_load(struct dwline *, const char *, const char **);
 int	dwline_find(const struct dwline *, uint64_t, const char **,
 	    uint32_t *);
+int	dwline_span(const struct dwline *, uint64_t, const char **,
+	    uint32_t *, uint64_t *);
 void	dwline_free(struct dwline *);
 
 /* perfmap.c */

@@ -8,13 +8,16 @@
  * statistics are printed: what a program's symbols can do to the steps
  * after the reader is fuzzed along with it.  Other objects the profile
  * names are not read (-p): their files are not the input.  The input's
- * DWARF line table is read too (dwline.c, for -F pprof), and looked up
- * at each of its functions.
+ * DWARF line table is read too (dwline.c, for -F pprof, -L and -A), looked
+ * up at each of its functions and walked a line at a time over each of
+ * them; and the profile is printed by source line, -L and -A, from it.
  *
  * Replay a crash with prof itself, with the options of either pass:
  * prof -s -p in tests/fuzz/seeds/monread/pie.out
  * prof -s -p -g -z -a -o in tests/fuzz/seeds/monread/pie.out
  * prof -F pprof -p in tests/fuzz/seeds/monread/pie.out
+ * prof -L -p in tests/fuzz/seeds/monread/pie.out
+ * prof -A -p in tests/fuzz/seeds/monread/pie.out
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,14 +40,40 @@ lines(const char *path, const struct symtab *st)
 {
 	struct dwline dl;
 	const char *why, *file;
+	uint64_t a, end;
 	uint32_t line;
-	size_t i;
+	size_t i, n;
 
 	if (dwline_load(&dl, path, &why) != 0)
 		return;
-	for (i = 0; st != NULL && i < st->nfuncs; i++)
+	for (i = 0; st != NULL && i < st->nfuncs; i++) {
 		(void)dwline_find(&dl, st->funcs[i].addr, &file, &line);
+		/* A line at a time, as -L shares a bin out; 4096 at most. */
+		for (a = st->funcs[i].addr, n = 0; a < st->funcs[i].end &&
+		    n < 4096; a = end, n++) {
+			(void)dwline_span(&dl, a, &file, &line, &end);
+			if (end <= a)
+				break;
+		}
+	}
 	dwline_free(&dl);
+}
+
+/* The profile by source line, -L and -A, as prof prints them. */
+static void
+by_line(struct report *r, const struct opts *o)
+{
+	struct lines ls;
+	struct opts lo = *o;
+
+	lines_build(&ls, r, &p, o, NULL);
+	lo.lines = 'L';
+	lines_print(&ls, &lo);
+	lines_free(&ls);
+	lines_build(&ls, r, &p, o, NULL);
+	lo.lines = 'A';
+	annotate_print(&ls, &lo, NULL, 0);
+	lines_free(&ls);
 }
 
 int
@@ -76,9 +105,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.fold = !locals;
 		o.zeros = locals;
 		o.progonly = 1;
+		o.lines = 'L';		/* the arcs kept for by_line() */
 		attribute(&r, &p, &st, &o);
 		report_print(&r, &o);
 		report_stats(&r, &p, &st);
+		by_line(&r, &o);
 		report_free(&r);
 	}
 	symtab_free(&st);

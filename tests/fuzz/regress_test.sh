@@ -138,6 +138,8 @@ program_inputs_end_cleanly_body()
 		judge "$f" -s -p "$f" "$MDATA"
 		judge "$f" -s -p -g -z -a -o "$f" "$MDATA"
 		judge "$f" -F pprof -p "$f" "$MDATA"
+		judge "$f" -L -p "$f" "$MDATA"
+		judge "$f" -A -p "$f" "$MDATA"
 	done
 	verdict
 }

@@ -1208,6 +1208,8 @@ bad_option_prints_usage_body()
 {
 	setup_prof
 	usage='usage: prof [-CehipqsuVz] [-a | -c | -I | -n | -t] [-o | -x] [-g | -l] [-d base [-D baseprog]] [-F format] [-f regex] [-m mdata] [prog [mdata ...]]\n'
+	usage=$usage'       prof -L [-Chpq] [-a | -c | -n | -t] [-o | -x] [-F folded] [-f regex] [-m mdata] [prog [mdata ...]]\n'
+	usage=$usage'       prof -A [-Cp] [-f regex] [-S dir] [-m mdata] [prog [mdata ...] [source ...]]\n'
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" -Q
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" --help
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" -m
