@@ -71,6 +71,7 @@
 					   address above the hook's frame */
 #define FNKEY		(~(uintptr_t)0)	/* caller key of a function entry */
 #define ENT_OFF		1u		/* not timed (for a filter to set) */
+#define ENT_HOOK	2u		/* a profiler hooks it (profiler.c) */
 #define NOGEN		UINT32_MAX	/* a thread in no profile */
 
 #define NOINST		__attribute__((no_instrument_function))
@@ -104,6 +105,8 @@ struct ent {
 	uint32_t	 raoff;		/* a function's: its return address
 					   from the enter hook's frame, 0:
 					   not known */
+	const struct _mon_pfn *pf;	/* a function's: the profilers'
+					   decision, NULL for none */
 };
 
 struct chunk {
@@ -120,6 +123,8 @@ struct frame {
 	uint64_t	 child;		/* ticks in its callees */
 	struct ent	*fe, *ae;	/* its function's and its arc's */
 	struct ent	*last;		/* the arc of its latest callee */
+	const struct _mon_pfn *hook;	/* its enter given to profilers:
+					   their decision, for its leave */
 };
 
 /* The counters of what was not timed as a whole call. */
@@ -136,6 +141,8 @@ struct thr {
 	_Atomic pid_t		 owner;		/* 0: free */
 	_Atomic uint32_t	 gen;		/* the profile it counts in */
 	volatile sig_atomic_t	 busy;
+	uint32_t		 pgen;		/* the hooks' epoch its function
+						   entries are decided in */
 	_Atomic uint32_t	 depth;		/* frames in use */
 	uint32_t		 over;		/* calls open and untimed above */
 	struct frame		*frames;
@@ -170,6 +177,9 @@ static _Atomic(struct thr *) thrs;		/* the list of them all */
 static _Atomic uint32_t	 rungen;		/* 0: not timing; else lastgen */
 static uint32_t		 lastgen;		/* the profile's generation */
 static int		 usetsc = -1;		/* the clock; -1: not chosen */
+static _Atomic uint32_t	 pgen;			/* the hooks' epoch, 0: none */
+static _Atomic uint32_t	 fastgen = NOGEN;	/* pgen with the TSC, else
+						   NOGEN: no fast way */
 static uint64_t		 tick0, ns0;		/* at the start */
 static pthread_mutex_t	 foldlock = PTHREAD_MUTEX_INITIALIZER;
 static struct sumtab	 proc;			/* under foldlock */
@@ -265,6 +275,41 @@ rehash(struct thr *t)
 	return 0;
 }
 
+/*
+ * Function entry e's hooks, from the profilers' decision for its
+ * function (made now if it is the first thread to meet it).
+ */
+static COLD void
+hook_decide(struct ent *e)
+{
+	uint32_t on;
+
+	e->pf = _mon_prof_decide(e->a, &on);
+	if (e->pf != NULL && on != 0)
+		e->flags |= ENT_HOOK;
+	else
+		e->flags &= ~ENT_HOOK;
+}
+
+/*
+ * The hooks changed (a new epoch): every function entry of t's decided
+ * again.  Owner only, busy.
+ */
+static COLD void
+hook_sync(struct thr *t)
+{
+	struct chunk *c;
+	uint32_t i, n;
+
+	t->pgen = atomic_load(&pgen);
+	for (c = t->chunks; c != NULL; c = c->next) {
+		n = atomic_load_explicit(&c->n, memory_order_relaxed);
+		for (i = 0; i < n; i++)
+			if (c->e[i].b == FNKEY)
+				hook_decide(&c->e[i]);
+	}
+}
+
 /* A new entry (a, b), or NULL without memory. */
 static COLD struct ent *
 ent_new(struct thr *t, uintptr_t a, uintptr_t b)
@@ -295,6 +340,9 @@ ent_new(struct thr *t, uintptr_t a, uintptr_t b)
 	 * filter is to decide once per function (PROFCALLS, a profiler's),
 	 * it sets ENT_OFF here, and the hooks leave the function be.
 	 */
+	if (b == FNKEY && atomic_load_explicit(&pgen, memory_order_relaxed) !=
+	    0)
+		hook_decide(e);
 	atomic_store_explicit(&c->n, n + 1, memory_order_release);
 	k = slot(a, b, t->hmask);
 	while (t->hash[k] != NULL)
@@ -385,6 +433,29 @@ close_top(struct thr *t, uint64_t now, int unwound)
 	if (d > 0)
 		t->frames[d - 1].child += el;
 	atomic_store_explicit(&t->depth, d, memory_order_release);
+}
+
+/*
+ * Close the top frame, and give its leave to the profilers that had its
+ * enter.  For every way but exit's fast one, which takes no hooked call.
+ */
+static COLD void
+close_hooked(struct thr *t, uint64_t now, int unwound)
+{
+	const struct _mon_pfn *pf;
+	struct frame *f;
+	uintptr_t fn, site;
+
+	f = &t->frames[atomic_load_explicit(&t->depth,
+	    memory_order_relaxed) - 1];
+	if ((pf = f->hook) == NULL) {
+		close_top(t, now, unwound);
+		return;
+	}
+	fn = f->fn;
+	site = f->site;
+	close_top(t, now, unwound);
+	_mon_prof_call(pf, fn, site, 1);
 }
 
 /* Empty t's counts and stack: a thread new to it, or a profile's start. */
@@ -533,7 +604,7 @@ unwound_enter(struct thr *t, uintptr_t fn, uintptr_t ra, uintptr_t site,
 		if (f->ra > ra || (f->ra == ra && f->site == site &&
 		    f->fn != fn))
 			break;
-		close_top(t, now, 1);
+		close_hooked(t, now, 1);
 		t->over = 0;
 	}
 }
@@ -558,6 +629,7 @@ push(struct thr *t, uint32_t d, uintptr_t fn, uintptr_t site, uintptr_t ra,
 	f->fe = fe;
 	f->ae = ae;
 	f->last = NULL;
+	f->hook = NULL;
 	f->t0 = clock();
 	atomic_store_explicit(&t->depth, d + 1, memory_order_release);
 }
@@ -571,8 +643,8 @@ tsc(void)
 /*
  * The calling thread marked busy, for a hook's fast way; NULL if the
  * slow way must take the call: the thread is not set up for this
- * profile, a hook of its own is running (a handler's call), or there is
- * no TSC.
+ * profile, a hook of its own is running (a handler's call), there is
+ * no TSC, or the profilers' hooks changed since it last decided.
  */
 static inline INLINE struct thr *
 fast_begin(void)
@@ -581,7 +653,7 @@ fast_begin(void)
 
 	if (atomic_load_explicit(&t->gen, memory_order_relaxed) !=
 	    atomic_load_explicit(&rungen, memory_order_relaxed) || t->busy ||
-	    usetsc != 1)
+	    t->pgen != atomic_load_explicit(&fastgen, memory_order_relaxed))
 		return NULL;
 	t->busy = 1;
 	atomic_signal_fence(memory_order_seq_cst);
@@ -592,7 +664,7 @@ fast_begin(void)
  * The calling thread, set up for this profile if need be and marked
  * busy, for a hook's slow way; NULL if it cannot count (no memory), or
  * if a hook of its own is running -- a signal handler's call, counted
- * as missed.
+ * as missed, or a profiler's callback's, not.
  */
 static COLD struct thr *
 slow_begin(void)
@@ -604,12 +676,30 @@ slow_begin(void)
 	    (t = sync_thread()) == NULL)
 		return NULL;
 	if (t->busy) {
-		t->lost.missed++;
+		/* A profiler's callback calling instrumented code is not. */
+		if (!_mon_prof_incb)
+			t->lost.missed++;
 		return NULL;
 	}
 	t->busy = 1;
 	atomic_signal_fence(memory_order_seq_cst);
+	if (__builtin_expect(t->pgen != atomic_load_explicit(&pgen,
+	    memory_order_relaxed), 0))
+		hook_sync(t);
 	return t;
+}
+
+/*
+ * A hooked call's enter given to the profilers, its frame marked for
+ * its leave.  Its time starts after them: a profiler's cost is not its.
+ */
+static COLD void
+hook_enter(struct frame *f, const struct _mon_pfn *pf, uintptr_t fn,
+    uintptr_t site)
+{
+	f->hook = pf;
+	_mon_prof_call(pf, fn, site, 0);
+	f->t0 = ticks();
 }
 
 /*
@@ -656,8 +746,11 @@ enter_slow(uintptr_t fn, uintptr_t site, uintptr_t cfa)
 	/* The fast way finds the return address there next time. */
 	if (ra != cfa)
 		ae->fe->raoff = (uint32_t)(ra - cfa);
-	if ((ae->fe->flags & ENT_OFF) == 0)
+	if ((ae->fe->flags & ENT_OFF) == 0) {
 		push(t, d, fn, site, ra, ae, ticks);
+		if ((ae->fe->flags & ENT_HOOK) != 0 && !_mon_prof_incb)
+			hook_enter(&t->frames[d], ae->fe->pf, fn, site);
+	}
 out:
 	atomic_signal_fence(memory_order_seq_cst);
 	t->busy = 0;
@@ -692,9 +785,19 @@ __cyg_profile_func_enter(void *fnp, void *sitep)
 		goto unbusy;
 	fe = ae->fe;
 	ra = cfa + fe->raoff;
-	if (__builtin_expect(fe->raoff == 0 || fe->flags != 0 ||
-	    *(const uintptr_t *)ra != site || p->ra <= ra, 0))
+	if (__builtin_expect(fe->raoff == 0 || *(const uintptr_t *)ra != site ||
+	    p->ra <= ra, 0))
 		goto unbusy;
+	if (__builtin_expect(fe->flags != 0, 0)) {
+		/* A profiler's function, outside its callbacks: hooked. */
+		if (fe->flags != ENT_HOOK || _mon_prof_incb)
+			goto unbusy;
+		push(t, d, fn, site, ra, ae, tsc);
+		hook_enter(&t->frames[d], fe->pf, fn, site);
+		atomic_signal_fence(memory_order_seq_cst);
+		t->busy = 0;
+		return;
+	}
 	push(t, d, fn, site, ra, ae, tsc);
 	atomic_signal_fence(memory_order_seq_cst);
 	t->busy = 0;
@@ -741,12 +844,12 @@ exit_slow(struct thr *t, uintptr_t fn, uintptr_t cfa, uint64_t now)
 		t->over = 0;
 	}
 	while (d > 0 && left_behind(&t->frames[d - 1], fn, cfa)) {
-		close_top(t, now, 1);
+		close_hooked(t, now, 1);
 		d--;
 	}
 	f = d > 0 ? &t->frames[d - 1] : NULL;
 	if (f != NULL && f->fn == fn) {
-		close_top(t, now, 0);
+		close_hooked(t, now, 0);
 		return;
 	}
 	if ((e = ent_get(t, fn, FNKEY)) == NULL || (e->flags & ENT_OFF) == 0)
@@ -786,7 +889,10 @@ __cyg_profile_func_exit(void *fnp, void *sitep)
 	f = &t->frames[d - 1];
 	if (__builtin_expect(f->fn != fn || f->ra < cfa - 8, 0))
 		goto unbusy;
-	close_top(t, __rdtsc(), 0);
+	if (__builtin_expect(f->hook != NULL, 0))
+		close_hooked(t, __rdtsc(), 0);
+	else
+		close_top(t, __rdtsc(), 0);
 	atomic_signal_fence(memory_order_seq_cst);
 	t->busy = 0;
 	return;
@@ -940,7 +1046,7 @@ _mon_calls_thread_end(void)
 	if (atomic_load(&t->gen) == lastgen) {
 		now = ticks();
 		while (atomic_load(&t->depth) > 0)
-			close_top(t, now, 1);
+			close_hooked(t, now, 1);
 		pthread_mutex_lock(&foldlock);
 		if (fold_entries(t, &proc) != 0)
 			proclost.nomem += t->nent;
@@ -968,6 +1074,7 @@ _mon_calls_reset(void)
 	if (usetsc < 0)
 		usetsc = tsc_invariant();
 	pthread_mutex_lock(&foldlock);
+	atomic_store(&fastgen, usetsc == 1 ? atomic_load(&pgen) : NOGEN);
 	if (proc.mask != 0)
 		_mon_unmap(proc.s, (proc.mask + 1) * sizeof(*proc.s));
 	memset(&proc, 0, sizeof(proc));
@@ -976,6 +1083,20 @@ _mon_calls_reset(void)
 	if (++lastgen == NOGEN)
 		lastgen = 1;
 	clock_pair(&tick0, &ns0);
+	pthread_mutex_unlock(&foldlock);
+}
+
+/*
+ * The profilers' hooks changed (profiler.c): epoch e, 0 when no handle
+ * has any.  Each thread's fast way stops until it has decided its
+ * functions for e.
+ */
+void
+_mon_calls_hooked(uint32_t e)
+{
+	pthread_mutex_lock(&foldlock);
+	atomic_store(&pgen, e);
+	atomic_store(&fastgen, usetsc == 1 ? e : NOGEN);
 	pthread_mutex_unlock(&foldlock);
 }
 

@@ -78,6 +78,7 @@ around(int i, const char *file, char *const argv[], char *const envp[])
 
 	if ((f = (execfn)libc(i)) == NULL)
 		return -1;
+	_mon_prof_exec(file);
 	_mon_life_exec_before();
 	return failed(f(file, argv, envp));
 }
@@ -113,6 +114,7 @@ fexecve(int fd, char *const argv[], char *const envp[])
 
 	if ((f = (fexecfn)libc(FEXECVE)) == NULL)
 		return -1;
+	_mon_prof_exec(NULL);
 	_mon_life_exec_before();
 	return failed(f(fd, argv, envp));
 }
@@ -125,6 +127,7 @@ execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
 
 	if ((f = (execatfn)libc(EXECVEAT)) == NULL)
 		return -1;
+	_mon_prof_exec(path);
 	_mon_life_exec_before();
 	return failed(f(dirfd, path, argv, envp, flags));
 }
