@@ -125,6 +125,7 @@ struct frame {
 	struct ent	*last;		/* the arc of its latest callee */
 	const struct _mon_pfn *hook;	/* its enter given to profilers:
 					   their decision, for its leave */
+	uint32_t	 hookon;	/* the handles given it */
 };
 
 /* The counters of what was not timed as a whole call. */
@@ -445,6 +446,7 @@ close_hooked(struct thr *t, uint64_t now, int unwound)
 	const struct _mon_pfn *pf;
 	struct frame *f;
 	uintptr_t fn, site;
+	uint32_t on;
 
 	f = &t->frames[atomic_load_explicit(&t->depth,
 	    memory_order_relaxed) - 1];
@@ -454,8 +456,9 @@ close_hooked(struct thr *t, uint64_t now, int unwound)
 	}
 	fn = f->fn;
 	site = f->site;
+	on = f->hookon;
 	close_top(t, now, unwound);
-	_mon_prof_call(pf, fn, site, 1);
+	_mon_prof_call(pf, on, fn, site, 1);
 }
 
 /* Empty t's counts and stack: a thread new to it, or a profile's start. */
@@ -698,7 +701,7 @@ hook_enter(struct frame *f, const struct _mon_pfn *pf, uintptr_t fn,
     uintptr_t site)
 {
 	f->hook = pf;
-	_mon_prof_call(pf, fn, site, 0);
+	f->hookon = _mon_prof_enter(pf, fn, site);
 	f->t0 = ticks();
 }
 

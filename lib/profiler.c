@@ -388,19 +388,34 @@ _mon_prof_decide(uintptr_t fn, uint32_t *onp)
 	return r;
 }
 
-/* A hooked call: each handle that hooks r's function, told. */
+/*
+ * A hooked call's enter: each handle that hooks r's function told;
+ * the handles told, for its leave.
+ */
+uint32_t
+_mon_prof_enter(const struct _mon_pfn *r, uintptr_t fn, uintptr_t site)
+{
+	uint32_t on;
+
+	on = atomic_load_explicit(&r->on, memory_order_acquire);
+	_mon_prof_call(r, on, fn, site, 0);
+	return on;
+}
+
+/*
+ * A hooked call's enter or leave given to the handles in on: those
+ * its enter was given to, whatever handles were made since.
+ */
 void
-_mon_prof_call(const struct _mon_pfn *r, uintptr_t fn, uintptr_t site,
-    int leave)
+_mon_prof_call(const struct _mon_pfn *r, uint32_t on, uintptr_t fn,
+    uintptr_t site, int leave)
 {
 	mon_profiler_call_fn f;
-	uint32_t on;
 	unsigned int i;
 	int err;
 
 	err = errno;
 	_mon_prof_incb = 1;
-	on = atomic_load_explicit(&r->on, memory_order_relaxed);
 	while (on != 0) {
 		i = (unsigned int)__builtin_ctz(on);
 		on &= on - 1;
@@ -472,7 +487,7 @@ _mon_prof_fork(void)
 	DELIVER(fork, cb, (DATA));
 }
 
-/* exec() is about to run path (NULL for fexecve). */
+/* exec() is about to run path (NULL for fexecve); not a vfork child. */
 void
 _mon_prof_exec(const char *path)
 {
