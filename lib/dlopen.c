@@ -95,6 +95,3 @@ _mon_dlopen_hooked(const char *file, int mode)
 	errno = err;
 	return h;
 }
-
-/* Referenced from lifecycle.c so that this file is always linked in. */
-const char _mon_link_dlopen _mon_hidden = 1;

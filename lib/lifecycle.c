@@ -76,11 +76,11 @@ static int		 atfork_set;
  */
 extern const char _mon_link_thread, _mon_link_sigaction, _mon_link_exec,
     _mon_link_dlclose, _mon_link_vfork, _mon_link_vfork_entry,
-    _mon_link_sigwait, _mon_link_dlopen;
+    _mon_link_sigwait, _mon_link_dlopen_entry;
 __attribute__((used)) static const char *const pull[] = {
 	&_mon_link_thread, &_mon_link_sigaction, &_mon_link_exec,
 	&_mon_link_dlclose, &_mon_link_vfork, &_mon_link_vfork_entry,
-	&_mon_link_sigwait, &_mon_link_dlopen,
+	&_mon_link_sigwait, &_mon_link_dlopen_entry,
 };
 
 /* This thread takes or holds proflock: set before the lock is taken. */

@@ -412,9 +412,10 @@ _mon_prof_call(const struct _mon_pfn *r, uint32_t on, uintptr_t fn,
 {
 	mon_profiler_call_fn f;
 	unsigned int i;
-	int err;
+	int err, was;
 
 	err = errno;
+	was = _mon_prof_incb;
 	_mon_prof_incb = 1;
 	while (on != 0) {
 		i = (unsigned int)__builtin_ctz(on);
@@ -425,7 +426,7 @@ _mon_prof_call(const struct _mon_pfn *r, uint32_t on, uintptr_t fn,
 		if (f != NULL)
 			f(handles[i].data, (void *)fn, (void *)site, r->id[i]);
 	}
-	_mon_prof_incb = 0;
+	_mon_prof_incb = was;
 	errno = err;
 }
 

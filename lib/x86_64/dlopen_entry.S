@@ -21,4 +21,15 @@ dlopen:
 	.cfi_endproc
 	.size	dlopen, . - dlopen
 
+/*
+ * Referenced from lifecycle.c so that this file, and dlopen.c through
+ * it, are always linked in: a sanitizer runtime ahead of libmon defines
+ * dlopen too, and would leave the program's calls no reason to.
+ */
+	.section .rodata
+	.globl	_mon_link_dlopen_entry
+	.hidden	_mon_link_dlopen_entry
+_mon_link_dlopen_entry:
+	.byte	1
+
 	.section .note.GNU-stack, "", @progbits

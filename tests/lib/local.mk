@@ -84,7 +84,10 @@ $(LT)/h_profapi: $(LT)/profapi.c lib/libmon.a $(HDRS) $(LT)/local.mk
 $(LT)/h_profapi_clang: $(LT)/profapi.c lib/libmon.a $(HDRS) $(LT)/local.mk
 	$(CLANG) -finstrument-functions -rdynamic $(TEST_CFLAGS) -gdwarf-4 \
 	    -o $@ $< lib/libmon.a -lpthread
-$(LT)/h_plib.so: $(LT)/plib.c $(LT)/local.mk
-	$(CC) -finstrument-functions $(TEST_CFLAGS) -fPIC -shared -o $@ $<
-$(LT)/h_badmod.so: $(LT)/badmod.c $(LT)/local.mk
-	$(CC) $(TEST_CFLAGS) -fPIC -shared -o $@ $<
+# The libraries without the sanitizers: one built by gcc's would bring
+# its runtime into h_profapi_clang, which has clang's.
+$(LT)/h_plib.so: $(LT)/plib.c $(LT)/local.mk .flags
+	$(CC) -finstrument-functions $(CPPFLAGS_) $(WARN) -O1 -g -fPIC -shared \
+	    -o $@ $<
+$(LT)/h_badmod.so: $(LT)/badmod.c $(LT)/local.mk .flags
+	$(CC) $(CPPFLAGS_) $(WARN) -O1 -g -fPIC -shared -o $@ $<
