@@ -51,6 +51,18 @@
  * next thread.  The writer reads every thread's table and stack as they
  * stand, under foldlock, and counts the frames still open with their
  * time so far.  Nothing here calls malloc; errno is left as it was.
+ *
+ * Profilers (profiler.c, mon_profiler(3C)): a function entry holds the
+ * profilers' decision for its function (pf), made as the entry is, and
+ * ENT_HOOK when a handle takes its calls.  The fast way of enter gives
+ * such a call to the handles after pushing its frame, which then keeps
+ * whom it was given to (hook, hookon) for its leave, given however the
+ * frame is closed.  When hooks change, profiler.c starts a new epoch
+ * (pgen): a thread whose entries were decided in another (t->pgen) is
+ * refused the fast way -- the compare that stood for "no TSC", folded
+ * into fastgen -- until its slow way has decided them again.  A hook
+ * entered while a profiler's callback runs (_mon_prof_incb) is timed
+ * but given to no handle, and not counted as missed.
  */
 #include <cpuid.h>
 #include <errno.h>
@@ -339,7 +351,8 @@ ent_new(struct thr *t, uintptr_t a, uintptr_t b)
 	/*
 	 * A function's entry is made once per thread and profile: where a
 	 * filter is to decide once per function (PROFCALLS, a profiler's),
-	 * it sets ENT_OFF here, and the hooks leave the function be.
+	 * it sets ENT_OFF here, and the hooks leave the function be; the
+	 * profilers' hooks are decided here.
 	 */
 	if (b == FNKEY && atomic_load_explicit(&pgen, memory_order_relaxed) !=
 	    0)
