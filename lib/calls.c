@@ -61,8 +61,9 @@
  * (pgen): a thread whose entries were decided in another (t->pgen) is
  * refused the fast way -- the compare that stood for "no TSC", folded
  * into fastgen -- until its slow way has decided them again.  A hook
- * entered while a profiler's callback runs (_mon_prof_incb) is timed
- * but given to no handle, and not counted as missed.
+ * entered while a profiler's callback runs (_mon_prof_incb) gives the
+ * call to no handle; inside an enter, leave or filter, whose thread is
+ * busy, it records nothing and is not counted as missed.
  */
 #include <cpuid.h>
 #include <errno.h>
