@@ -55,9 +55,11 @@
  * Profilers (profiler.c, mon_profiler(3C)): a function entry holds the
  * profilers' decision for its function (pf), made as the entry is, and
  * ENT_HOOK when a handle takes its calls.  The fast way of enter gives
- * such a call to the handles after pushing its frame, which then keeps
- * whom it was given to (hook, hookon) for its leave, given however the
- * frame is closed.  When hooks change, profiler.c starts a new epoch
+ * such a call to the handles after pushing its frame, and notes whom it
+ * was given to in the thread's hooks, beside the stack and tagged with
+ * the frame's start, for its leave, given however the frame is closed:
+ * the frames stay a cache line each, and only calls of a function with
+ * ENT_HOOK look there.  When hooks change, profiler.c starts a new epoch
  * (pgen): a thread whose entries were decided in another (t->pgen) is
  * refused the fast way -- the compare that stood for "no TSC", folded
  * into fastgen -- until its slow way has decided them again.  A hook
@@ -136,9 +138,13 @@ struct frame {
 	uint64_t	 child;		/* ticks in its callees */
 	struct ent	*fe, *ae;	/* its function's and its arc's */
 	struct ent	*last;		/* the arc of its latest callee */
-	const struct _mon_pfn *hook;	/* its enter given to profilers:
-					   their decision, for its leave */
-	uint32_t	 hookon;	/* the handles given it */
+};
+
+/* A frame's enter given to profilers: their decision, for its leave. */
+struct hook {
+	const struct _mon_pfn *pf;	/* NULL: none */
+	uint64_t	 tag;		/* the frame's t0 */
+	uint32_t	 on;		/* the handles given it */
 };
 
 /* The counters of what was not timed as a whole call. */
@@ -160,6 +166,7 @@ struct thr {
 	_Atomic uint32_t	 depth;		/* frames in use */
 	uint32_t		 over;		/* calls open and untimed above */
 	struct frame		*frames;
+	struct hook		*hooks;		/* DEPTH, made at the first */
 	struct ent		*rootlast;	/* arc of the last call at depth 0 */
 	struct ent		**hash;
 	size_t			 hmask;		/* slots - 1 */
@@ -452,25 +459,29 @@ close_top(struct thr *t, uint64_t now, int unwound)
 
 /*
  * Close the top frame, and give its leave to the profilers that had its
- * enter.  For every way but exit's fast one, which takes no hooked call.
+ * enter.  For every way but exit's fast one, which takes no call of a
+ * function a profiler hooks.
  */
 static COLD void
 close_hooked(struct thr *t, uint64_t now, int unwound)
 {
 	const struct _mon_pfn *pf;
 	struct frame *f;
+	struct hook *h;
 	uintptr_t fn, site;
-	uint32_t on;
+	uint32_t d, on;
 
-	f = &t->frames[atomic_load_explicit(&t->depth,
-	    memory_order_relaxed) - 1];
-	if ((pf = f->hook) == NULL) {
+	d = atomic_load_explicit(&t->depth, memory_order_relaxed) - 1;
+	f = &t->frames[d];
+	h = t->hooks != NULL ? &t->hooks[d] : NULL;
+	if (h == NULL || (pf = h->pf) == NULL || h->tag != f->t0) {
 		close_top(t, now, unwound);
 		return;
 	}
+	h->pf = NULL;
 	fn = f->fn;
 	site = f->site;
-	on = f->hookon;
+	on = h->on;
 	close_top(t, now, unwound);
 	_mon_prof_call(pf, on, fn, site, 1);
 }
@@ -506,6 +517,9 @@ thr_take(pid_t tid)
 		o = 0;
 		if (atomic_compare_exchange_strong(&t->owner, &o, tid)) {
 			thr_clear(t);
+			if (t->hooks != NULL)
+				_mon_rezero(t->hooks,
+				    DEPTH * sizeof(*t->hooks));
 			atomic_store(&t->depth, 0);
 			t->over = 0;
 			return t;
@@ -552,6 +566,10 @@ rebase(struct thr *t, uint32_t g)
 		f->fe = f->ae->fe;
 		f->fe->active++;
 		f->ae->active++;
+		/* Its leave is still to be given, whatever the profile. */
+		if (t->hooks != NULL && t->hooks[i].pf != NULL &&
+		    t->hooks[i].tag == f->t0)
+			t->hooks[i].tag = tick0;
 		f->t0 = tick0;
 		f->child = 0;
 		f->last = NULL;
@@ -646,7 +664,6 @@ push(struct thr *t, uint32_t d, uintptr_t fn, uintptr_t site, uintptr_t ra,
 	f->fe = fe;
 	f->ae = ae;
 	f->last = NULL;
-	f->hook = NULL;
 	f->t0 = clock();
 	atomic_store_explicit(&t->depth, d + 1, memory_order_release);
 }
@@ -707,16 +724,23 @@ slow_begin(void)
 }
 
 /*
- * A hooked call's enter given to the profilers, its frame marked for
- * its leave.  Its time starts after them: a profiler's cost is not its.
+ * A hooked call's enter, of frame d, given to the profilers and noted
+ * for its leave.  Its time starts after them: a profiler's cost is not
+ * its.  Without memory for the notes it is given to none.
  */
 static COLD void
-hook_enter(struct frame *f, const struct _mon_pfn *pf, uintptr_t fn,
-    uintptr_t site)
+hook_enter(struct thr *t, uint32_t d, const struct _mon_pfn *pf,
+    uintptr_t fn, uintptr_t site)
 {
-	f->hook = pf;
-	f->hookon = _mon_prof_enter(pf, fn, site);
-	f->t0 = ticks();
+	struct hook *h;
+
+	if (t->hooks == NULL &&
+	    (t->hooks = _mon_map(DEPTH * sizeof(*t->hooks))) == NULL)
+		return;
+	h = &t->hooks[d];
+	h->on = _mon_prof_enter(pf, fn, site);
+	h->pf = pf;
+	h->tag = t->frames[d].t0 = ticks();
 }
 
 /*
@@ -766,7 +790,7 @@ enter_slow(uintptr_t fn, uintptr_t site, uintptr_t cfa)
 	if ((ae->fe->flags & ENT_OFF) == 0) {
 		push(t, d, fn, site, ra, ae, ticks);
 		if ((ae->fe->flags & ENT_HOOK) != 0 && !_mon_prof_incb)
-			hook_enter(&t->frames[d], ae->fe->pf, fn, site);
+			hook_enter(t, d, ae->fe->pf, fn, site);
 	}
 out:
 	atomic_signal_fence(memory_order_seq_cst);
@@ -810,7 +834,7 @@ __cyg_profile_func_enter(void *fnp, void *sitep)
 		if (fe->flags != ENT_HOOK || _mon_prof_incb)
 			goto unbusy;
 		push(t, d, fn, site, ra, ae, tsc);
-		hook_enter(&t->frames[d], fe->pf, fn, site);
+		hook_enter(t, d, fe->pf, fn, site);
 		atomic_signal_fence(memory_order_seq_cst);
 		t->busy = 0;
 		return;
@@ -906,7 +930,7 @@ __cyg_profile_func_exit(void *fnp, void *sitep)
 	f = &t->frames[d - 1];
 	if (__builtin_expect(f->fn != fn || f->ra < cfa - 8, 0))
 		goto unbusy;
-	if (__builtin_expect(f->hook != NULL, 0))
+	if (__builtin_expect(f->fe->flags != 0, 0))
 		close_hooked(t, __rdtsc(), 0);
 	else
 		close_top(t, __rdtsc(), 0);
