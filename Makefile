@@ -44,6 +44,10 @@ PROF_LAYERS = util read model print,export
 PROF_ROOMS = $(subst $(comma), ,$(PROF_LAYERS))
 PROF_C	 = $(wildcard prof/*.c $(PROF_ROOMS:%=prof/%/*.c))
 PROF_O	 = $(PROF_C:.c=.o)
+# The profiler modules that ship (mon_profiler(3C)): modules/NAME.c is
+# libmon-profiler-NAME.so, loaded by PROFMODULE=NAME.
+MOD_C	 = $(wildcard modules/*.c)
+MODULES	 = $(MOD_C:modules/%.c=modules/libmon-profiler-%.so)
 HDRS	 = include/mon.h $(wildcard lib/*.h) $(wildcard prof/*.h) \
 	$(wildcard $(PROF_ROOMS:%=prof/%/*.h)) .flags
 
@@ -54,7 +58,10 @@ MAN7	 = $(wildcard man7/*.7)
 # links so that man finds them.
 MLINKS	 = monitor.3c:monsnapshot.3c mon_perfmap.3c:mon_perfmap_init.3c \
 	mon_perfmap.3c:mon_perfmap_write.3c mon_perfmap.3c:mon_perfmap_fini.3c \
-	mon_perfmap.3c:mon_perfmap_copy.3c
+	mon_perfmap.3c:mon_perfmap_copy.3c \
+	$(foreach f,create name set_enter_leave set_call_filter set_thread \
+	    set_sample set_shutdown set_fork set_exec set_library set_jit, \
+	    mon_profiler.3c:mon_profiler_$(f).3c)
 
 .PHONY: all check lint demo flamegraph bench fuzz install uninstall clean tests FORCE
 
@@ -63,7 +70,7 @@ MLINKS	 = monitor.3c:monsnapshot.3c mon_perfmap.3c:mon_perfmap_init.3c \
 	@echo '$(CC) $(CFLAGS) $(SAN)' | cmp -s - $@ || \
 	    echo '$(CC) $(CFLAGS) $(SAN)' > $@
 
-all: lib/libmon.a prof/prof lib/mon-build.specs
+all: lib/libmon.a prof/prof lib/mon-build.specs $(MODULES)
 
 # libmon's code goes into a section of its own, libmon_text, which the
 # link editor keeps in one piece: the runtime records where it lies, so
@@ -96,6 +103,11 @@ lib/libmon.a: $(LIB_O)
 lib/mon-build.specs: lib/mon.specs.in Makefile
 	sed -e 's|@LIBDIR@|$(CURDIR)/lib|g' -e 's|@INCDIR@|$(CURDIR)/include|g' \
 	    lib/mon.specs.in > $@
+
+# A module is an ordinary shared library: it calls libmon's API in the
+# program that loads it, which exports it (-rdynamic).
+modules/libmon-profiler-%.so: modules/%.c include/mon.h .flags
+	$(CC) $(CPPFLAGS_) $(WARN) $(CFLAGS) -fPIC -shared -o $@ $<
 
 prof/%.o: prof/%.c $(HDRS)
 	$(CC) $(ALL_CFLAGS) -Iprof -c -o $@ $<
@@ -141,6 +153,7 @@ install: all
 	    $(DESTDIR)$(MANDIR)/man7
 	install -m 755 prof/prof $(DESTDIR)$(BINDIR)/prof
 	install -m 644 lib/libmon.a $(DESTDIR)$(LIBDIR)/libmon.a
+	install -m 755 $(MODULES) $(DESTDIR)$(LIBDIR)/
 	install -m 644 include/mon.h $(DESTDIR)$(INCDIR)/mon.h
 	install -m 644 $(CRT_C:.c=.o) $(DESTDIR)$(DATADIR)/
 	sed -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCDIR@|$(INCDIR)|g' \
@@ -153,6 +166,7 @@ install: all
 	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 
 uninstall:
+	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,$(notdir $(MODULES)))
 	rm -f $(DESTDIR)$(BINDIR)/prof $(DESTDIR)$(LIBDIR)/libmon.a \
 	    $(DESTDIR)$(INCDIR)/mon.h $(DESTDIR)$(DATADIR)/mon.specs
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/,$(notdir $(CRT_C:.c=.o)))
@@ -168,7 +182,7 @@ uninstall:
 
 clean:
 	rm -f lib/*.o lib/x86_64/*.o crt/*.o prof/*.o prof/*/*.o lib/libmon.a \
-	    lib/mon-build.specs prof/prof examples/demo \
+	    lib/mon-build.specs prof/prof examples/demo $(MODULES) \
 	    examples/mon.out
 	rm -f $(TEST_BINS) $(GENERATED)
 	rm -rf bench/out

@@ -10,13 +10,16 @@
  * and <unistd.h> can be included together, in either order, from C or C++;
  * moncontrol() and monstartup() as <sys/gmon.h> declares them;
  * monsnapshot() is libmon's own, for programs that do not exit, and so
- * are the mon_perfmap calls, for programs that generate code.
+ * are the mon_perfmap calls, for programs that generate code, and the
+ * mon_profiler calls, for tools of one's own (mon_profiler(3C)).
  */
 #ifndef _MON_H
 #define _MON_H
 
 #include <stddef.h>
-#include <sys/cdefs.h>	/* __THROW: match glibc's profil() in C++ */
+#include <stdint.h>
+#include <sys/cdefs.h>
+#include <sys/types.h>	/* __THROW: match glibc's profil() in C++ */
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,6 +60,41 @@ int	mon_perfmap_init(void) __THROW;
 int	mon_perfmap_write(const void *, size_t, const char *) __THROW;
 void	mon_perfmap_fini(void) __THROW;
 int	mon_perfmap_copy(const char *) __THROW;
+
+/*
+ * libmon's: a profiler of one's own, in the program or in a module that
+ * PROFMODULE loads (mon_profiler(3C)).  Each callback gets the data
+ * given to mon_profiler_create() first.
+ */
+typedef struct mon_profiler *mon_profiler_t;
+typedef void	(*mon_profiler_call_fn)(void *, void *, void *, uintptr_t);
+typedef int	(*mon_profiler_filter_fn)(void *, void *, uintptr_t *);
+typedef void	(*mon_profiler_thread_fn)(void *, pid_t);
+typedef void	(*mon_profiler_sample_fn)(void *, pid_t, const void *const *,
+		    size_t);
+typedef void	(*mon_profiler_event_fn)(void *);
+typedef void	(*mon_profiler_exec_fn)(void *, const char *);
+typedef void	(*mon_profiler_library_fn)(void *, const char *, const void *);
+typedef void	(*mon_profiler_jit_fn)(void *, const void *, size_t,
+		    const char *);
+
+mon_profiler_t mon_profiler_create(const char *, void *) __THROW;
+const char *mon_profiler_name(mon_profiler_t) __THROW;
+int	mon_profiler_set_enter_leave(mon_profiler_t, mon_profiler_call_fn,
+	    mon_profiler_call_fn) __THROW;
+int	mon_profiler_set_call_filter(mon_profiler_t, mon_profiler_filter_fn)
+	    __THROW;
+int	mon_profiler_set_thread(mon_profiler_t, mon_profiler_thread_fn,
+	    mon_profiler_thread_fn) __THROW;
+int	mon_profiler_set_sample(mon_profiler_t, mon_profiler_sample_fn)
+	    __THROW;
+int	mon_profiler_set_shutdown(mon_profiler_t, mon_profiler_event_fn)
+	    __THROW;
+int	mon_profiler_set_fork(mon_profiler_t, mon_profiler_event_fn) __THROW;
+int	mon_profiler_set_exec(mon_profiler_t, mon_profiler_exec_fn) __THROW;
+int	mon_profiler_set_library(mon_profiler_t, mon_profiler_library_fn,
+	    mon_profiler_library_fn) __THROW;
+int	mon_profiler_set_jit(mon_profiler_t, mon_profiler_jit_fn) __THROW;
 
 #ifdef __cplusplus
 }

@@ -53,6 +53,21 @@
  * next thread.  The writer reads every thread's table and stack as they
  * stand, under foldlock, and counts the frames still open with their
  * time so far.  Nothing here calls malloc; errno is left as it was.
+ *
+ * Profilers (profiler.c, mon_profiler(3C)): a function entry holds the
+ * profilers' decision for its function (pf), made as the entry is, and
+ * ENT_HOOK when a handle takes its calls.  The fast way of enter gives
+ * such a call to the handles after pushing its frame, and notes whom it
+ * was given to in the thread's hooks, beside the stack and tagged with
+ * the frame's start, for its leave, given however the frame is closed:
+ * the frames stay a cache line each, and only calls of a function with
+ * ENT_HOOK look there.  When hooks change, profiler.c starts a new epoch
+ * (pgen): a thread whose entries were decided in another (t->pgen) is
+ * refused the fast way -- the compare that stood for "no TSC", folded
+ * into fastgen -- until its slow way has decided them again.  A hook
+ * entered while a profiler's callback runs (_mon_prof_incb) gives the
+ * call to no handle; inside an enter, leave or filter, whose thread is
+ * busy, it records nothing and is not counted as missed.
  */
 #include <cpuid.h>
 #include <errno.h>
@@ -73,6 +88,7 @@
 					   address above the hook's frame */
 #define FNKEY		(~(uintptr_t)0)	/* caller key of a function entry */
 #define ENT_OFF		1u		/* not timed (for a filter to set) */
+#define ENT_HOOK	2u		/* a profiler hooks it (profiler.c) */
 #define NOGEN		UINT32_MAX	/* a thread in no profile */
 
 #define NOINST		__attribute__((no_instrument_function))
@@ -108,6 +124,8 @@ struct ent {
 					   not known */
 	struct ent	*out;		/* a function's: the arc of its
 					   latest callee, in any frame */
+	const struct _mon_pfn *pf;	/* a function's: the profilers'
+					   decision, NULL for none */
 };
 
 struct chunk {
@@ -126,6 +144,13 @@ struct frame {
 	struct ent	*last;		/* the arc of its latest callee */
 };
 
+/* A frame's enter given to profilers: their decision, for its leave. */
+struct hook {
+	const struct _mon_pfn *pf;	/* NULL: none */
+	uint64_t	 tag;		/* the frame's t0 */
+	uint32_t	 on;		/* the handles given it */
+};
+
 /* The counters of what was not timed as a whole call. */
 struct lost {
 	uint64_t	 missed;	/* a hook inside a hook: a handler */
@@ -140,9 +165,12 @@ struct thr {
 	_Atomic pid_t		 owner;		/* 0: free */
 	_Atomic uint32_t	 gen;		/* the profile it counts in */
 	volatile sig_atomic_t	 busy;
+	uint32_t		 pgen;		/* the hooks' epoch its function
+						   entries are decided in */
 	_Atomic uint32_t	 depth;		/* frames in use */
 	uint32_t		 over;		/* calls open and untimed above */
 	struct frame		*frames;
+	struct hook		*hooks;		/* DEPTH, made at the first */
 	struct ent		*rootlast;	/* arc of the last call at depth 0 */
 	struct ent		**hash;
 	size_t			 hmask;		/* slots - 1 */
@@ -174,6 +202,9 @@ static _Atomic(struct thr *) thrs;		/* the list of them all */
 static _Atomic uint32_t	 rungen;		/* 0: not timing; else lastgen */
 static uint32_t		 lastgen;		/* the profile's generation */
 static int		 usetsc = -1;		/* the clock; -1: not chosen */
+static _Atomic uint32_t	 pgen;			/* the hooks' epoch, 0: none */
+static _Atomic uint32_t	 fastgen = NOGEN;	/* pgen with the TSC, else
+						   NOGEN: no fast way */
 static uint64_t		 tick0, ns0;		/* at the start */
 static pthread_mutex_t	 foldlock = PTHREAD_MUTEX_INITIALIZER;
 static struct sumtab	 proc;			/* under foldlock */
@@ -269,6 +300,41 @@ rehash(struct thr *t)
 	return 0;
 }
 
+/*
+ * Function entry e's hooks, from the profilers' decision for its
+ * function (made now if it is the first thread to meet it).
+ */
+static COLD void
+hook_decide(struct ent *e)
+{
+	uint32_t on;
+
+	e->pf = _mon_prof_decide(e->a, &on);
+	if (e->pf != NULL && on != 0)
+		e->flags |= ENT_HOOK;
+	else
+		e->flags &= ~ENT_HOOK;
+}
+
+/*
+ * The hooks changed (a new epoch): every function entry of t's decided
+ * again.  Owner only, busy.
+ */
+static COLD void
+hook_sync(struct thr *t)
+{
+	struct chunk *c;
+	uint32_t i, n;
+
+	t->pgen = atomic_load(&pgen);
+	for (c = t->chunks; c != NULL; c = c->next) {
+		n = atomic_load_explicit(&c->n, memory_order_relaxed);
+		for (i = 0; i < n; i++)
+			if (c->e[i].b == FNKEY)
+				hook_decide(&c->e[i]);
+	}
+}
+
 /* A new entry (a, b), or NULL without memory. */
 static COLD struct ent *
 ent_new(struct thr *t, uintptr_t a, uintptr_t b)
@@ -297,8 +363,12 @@ ent_new(struct thr *t, uintptr_t a, uintptr_t b)
 	/*
 	 * A function's entry is made once per thread and profile: where a
 	 * filter is to decide once per function (PROFCALLS, a profiler's),
-	 * it sets ENT_OFF here, and the hooks leave the function be.
+	 * it sets ENT_OFF here, and the hooks leave the function be; the
+	 * profilers' hooks are decided here.
 	 */
+	if (b == FNKEY && atomic_load_explicit(&pgen, memory_order_relaxed) !=
+	    0)
+		hook_decide(e);
 	atomic_store_explicit(&c->n, n + 1, memory_order_release);
 	k = slot(a, b, t->hmask);
 	while (t->hash[k] != NULL)
@@ -391,6 +461,35 @@ close_top(struct thr *t, uint64_t now, int unwound)
 	atomic_store_explicit(&t->depth, d, memory_order_release);
 }
 
+/*
+ * Close the top frame, and give its leave to the profilers that had its
+ * enter.  For every way but exit's fast one, which takes no call of a
+ * function a profiler hooks.
+ */
+static COLD void
+close_hooked(struct thr *t, uint64_t now, int unwound)
+{
+	const struct _mon_pfn *pf;
+	struct frame *f;
+	struct hook *h;
+	uintptr_t fn, site;
+	uint32_t d, on;
+
+	d = atomic_load_explicit(&t->depth, memory_order_relaxed) - 1;
+	f = &t->frames[d];
+	h = t->hooks != NULL ? &t->hooks[d] : NULL;
+	if (h == NULL || (pf = h->pf) == NULL || h->tag != f->t0) {
+		close_top(t, now, unwound);
+		return;
+	}
+	h->pf = NULL;
+	fn = f->fn;
+	site = f->site;
+	on = h->on;
+	close_top(t, now, unwound);
+	_mon_prof_call(pf, on, fn, site, 1);
+}
+
 /* Empty t's counts and stack: a thread new to it, or a profile's start. */
 static NOINST void
 thr_clear(struct thr *t)
@@ -422,6 +521,9 @@ thr_take(pid_t tid)
 		o = 0;
 		if (atomic_compare_exchange_strong(&t->owner, &o, tid)) {
 			thr_clear(t);
+			if (t->hooks != NULL)
+				_mon_rezero(t->hooks,
+				    DEPTH * sizeof(*t->hooks));
 			atomic_store(&t->depth, 0);
 			t->over = 0;
 			return t;
@@ -468,6 +570,10 @@ rebase(struct thr *t, uint32_t g)
 		f->fe = f->ae->fe;
 		f->fe->active++;
 		f->ae->active++;
+		/* Its leave is still to be given, whatever the profile. */
+		if (t->hooks != NULL && t->hooks[i].pf != NULL &&
+		    t->hooks[i].tag == f->t0)
+			t->hooks[i].tag = tick0;
 		f->t0 = tick0;
 		f->child = 0;
 		f->last = NULL;
@@ -537,7 +643,7 @@ unwound_enter(struct thr *t, uintptr_t fn, uintptr_t ra, uintptr_t site,
 		if (f->ra > ra || (f->ra == ra && f->site == site &&
 		    f->fn != fn))
 			break;
-		close_top(t, now, 1);
+		close_hooked(t, now, 1);
 		t->over = 0;
 	}
 }
@@ -575,8 +681,8 @@ tsc(void)
 /*
  * The calling thread marked busy, for a hook's fast way; NULL if the
  * slow way must take the call: the thread is not set up for this
- * profile, a hook of its own is running (a handler's call), or there is
- * no TSC.
+ * profile, a hook of its own is running (a handler's call), there is
+ * no TSC, or the profilers' hooks changed since it last decided.
  */
 static inline INLINE struct thr *
 fast_begin(void)
@@ -585,7 +691,7 @@ fast_begin(void)
 
 	if (atomic_load_explicit(&t->gen, memory_order_relaxed) !=
 	    atomic_load_explicit(&rungen, memory_order_relaxed) || t->busy ||
-	    usetsc != 1)
+	    t->pgen != atomic_load_explicit(&fastgen, memory_order_relaxed))
 		return NULL;
 	t->busy = 1;
 	atomic_signal_fence(memory_order_seq_cst);
@@ -596,7 +702,7 @@ fast_begin(void)
  * The calling thread, set up for this profile if need be and marked
  * busy, for a hook's slow way; NULL if it cannot count (no memory), or
  * if a hook of its own is running -- a signal handler's call, counted
- * as missed.
+ * as missed, or a profiler's callback's, not.
  */
 static COLD struct thr *
 slow_begin(void)
@@ -608,12 +714,37 @@ slow_begin(void)
 	    (t = sync_thread()) == NULL)
 		return NULL;
 	if (t->busy) {
-		t->lost.missed++;
+		/* A profiler's callback calling instrumented code is not. */
+		if (!_mon_prof_incb)
+			t->lost.missed++;
 		return NULL;
 	}
 	t->busy = 1;
 	atomic_signal_fence(memory_order_seq_cst);
+	if (__builtin_expect(t->pgen != atomic_load_explicit(&pgen,
+	    memory_order_relaxed), 0))
+		hook_sync(t);
 	return t;
+}
+
+/*
+ * A hooked call's enter, of frame d, given to the profilers and noted
+ * for its leave.  Its time starts after them: a profiler's cost is not
+ * its.  Without memory for the notes it is given to none.
+ */
+static COLD void
+hook_enter(struct thr *t, uint32_t d, const struct _mon_pfn *pf,
+    uintptr_t fn, uintptr_t site)
+{
+	struct hook *h;
+
+	if (t->hooks == NULL &&
+	    (t->hooks = _mon_map(DEPTH * sizeof(*t->hooks))) == NULL)
+		return;
+	h = &t->hooks[d];
+	h->on = _mon_prof_enter(pf, fn, site);
+	h->pf = pf;
+	h->tag = t->frames[d].t0 = ticks();
 }
 
 /*
@@ -660,8 +791,11 @@ enter_slow(uintptr_t fn, uintptr_t site, uintptr_t cfa)
 	/* The fast way finds the return address there next time. */
 	if (ra != cfa)
 		ae->fe->raoff = (uint32_t)(ra - cfa);
-	if ((ae->fe->flags & ENT_OFF) == 0)
+	if ((ae->fe->flags & ENT_OFF) == 0) {
 		push(t, d, fn, site, ra, ae, ticks);
+		if ((ae->fe->flags & ENT_HOOK) != 0 && !_mon_prof_incb)
+			hook_enter(t, d, ae->fe->pf, fn, site);
+	}
 out:
 	atomic_signal_fence(memory_order_seq_cst);
 	t->busy = 0;
@@ -696,9 +830,19 @@ __cyg_profile_func_enter(void *fnp, void *sitep)
 		goto unbusy;
 	fe = ae->fe;
 	ra = cfa + fe->raoff;
-	if (__builtin_expect(fe->raoff == 0 || fe->flags != 0 ||
-	    *(const uintptr_t *)ra != site || p->ra <= ra, 0))
+	if (__builtin_expect(fe->raoff == 0 || *(const uintptr_t *)ra != site ||
+	    p->ra <= ra, 0))
 		goto unbusy;
+	if (__builtin_expect(fe->flags != 0, 0)) {
+		/* A profiler's function, outside its callbacks: hooked. */
+		if (fe->flags != ENT_HOOK || _mon_prof_incb)
+			goto unbusy;
+		push(t, d, fn, site, ra, ae, tsc);
+		hook_enter(t, d, fe->pf, fn, site);
+		atomic_signal_fence(memory_order_seq_cst);
+		t->busy = 0;
+		return;
+	}
 	push(t, d, fn, site, ra, ae, tsc);
 	atomic_signal_fence(memory_order_seq_cst);
 	t->busy = 0;
@@ -745,12 +889,12 @@ exit_slow(struct thr *t, uintptr_t fn, uintptr_t cfa, uint64_t now)
 		t->over = 0;
 	}
 	while (d > 0 && left_behind(&t->frames[d - 1], fn, cfa)) {
-		close_top(t, now, 1);
+		close_hooked(t, now, 1);
 		d--;
 	}
 	f = d > 0 ? &t->frames[d - 1] : NULL;
 	if (f != NULL && f->fn == fn) {
-		close_top(t, now, 0);
+		close_hooked(t, now, 0);
 		return;
 	}
 	if ((e = ent_get(t, fn, FNKEY)) == NULL || (e->flags & ENT_OFF) == 0)
@@ -790,7 +934,10 @@ __cyg_profile_func_exit(void *fnp, void *sitep)
 	f = &t->frames[d - 1];
 	if (__builtin_expect(f->fn != fn || f->ra < cfa - 8, 0))
 		goto unbusy;
-	close_top(t, __rdtsc(), 0);
+	if (__builtin_expect(f->fe->flags != 0, 0))
+		close_hooked(t, __rdtsc(), 0);
+	else
+		close_top(t, __rdtsc(), 0);
 	atomic_signal_fence(memory_order_seq_cst);
 	t->busy = 0;
 	return;
@@ -944,7 +1091,7 @@ _mon_calls_thread_end(void)
 	if (atomic_load(&t->gen) == lastgen) {
 		now = ticks();
 		while (atomic_load(&t->depth) > 0)
-			close_top(t, now, 1);
+			close_hooked(t, now, 1);
 		pthread_mutex_lock(&foldlock);
 		if (fold_entries(t, &proc) != 0)
 			proclost.nomem += t->nent;
@@ -972,6 +1119,7 @@ _mon_calls_reset(void)
 	if (usetsc < 0)
 		usetsc = tsc_invariant();
 	pthread_mutex_lock(&foldlock);
+	atomic_store(&fastgen, usetsc == 1 ? atomic_load(&pgen) : NOGEN);
 	if (proc.mask != 0)
 		_mon_unmap(proc.s, (proc.mask + 1) * sizeof(*proc.s));
 	memset(&proc, 0, sizeof(proc));
@@ -980,6 +1128,20 @@ _mon_calls_reset(void)
 	if (++lastgen == NOGEN)
 		lastgen = 1;
 	clock_pair(&tick0, &ns0);
+	pthread_mutex_unlock(&foldlock);
+}
+
+/*
+ * The profilers' hooks changed (profiler.c): epoch e, 0 when no handle
+ * has any.  Each thread's fast way stops until it has decided its
+ * functions for e.
+ */
+void
+_mon_calls_hooked(uint32_t e)
+{
+	pthread_mutex_lock(&foldlock);
+	atomic_store(&pgen, e);
+	atomic_store(&fastgen, usetsc == 1 ? e : NOGEN);
 	pthread_mutex_unlock(&foldlock);
 }
 

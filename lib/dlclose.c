@@ -173,17 +173,38 @@ confirm(size_t i, unsigned long seq, const struct _mon_gone *g, int mapped)
 }
 
 /*
+ * Where handle's object lies and its path, into g, when a profiler
+ * wants to hear of its unload; 0 when not, or it is not a library.
+ */
+static int
+wanted(void *handle, struct _mon_gone *g)
+{
+	struct link_map *lm;
+	size_t n;
+
+	if (!atomic_load(&_mon_prof_libs) || handle == NULL ||
+	    dlinfo(handle, RTLD_DI_LINKMAP, &lm) != 0 || lm == NULL ||
+	    lm->l_name == NULL || *lm->l_name == '\0' ||
+	    (n = strlen(lm->l_name)) >= sizeof(g->path))
+		return 0;
+	memcpy(g->path, lm->l_name, n + 1);
+	g->o.bias = lm->l_addr;
+	return 1;
+}
+
+/*
  * libc's dlclose(handle), its result, dlerror() and errno unchanged,
- * with the object noted for the profile if the call unloads it.
+ * with the object noted for the profile if the call unloads it, and
+ * the profilers told.
  */
 _mon_public int
 dlclose(void *handle)
 {
 	static closefn real;
-	struct _mon_gone g;
+	struct _mon_gone g, w;
 	unsigned long seq = 0;
 	size_t i = NGONE;
-	int noted, r, saved;
+	int noted, told, r, saved;
 
 	if (real == NULL &&
 	    (real = (closefn)dlsym(RTLD_NEXT, "dlclose")) == NULL)
@@ -191,11 +212,15 @@ dlclose(void *handle)
 	saved = errno;
 	if ((noted = atomic_load(&armed) && describe(handle, &g)))
 		i = note(&g, &seq);
+	told = wanted(handle, &w);
 	errno = saved;
 	r = real(handle);
-	if (noted) {
+	if (noted || told) {
 		saved = errno;
-		confirm(i, seq, &g, _mon_mapped(g.o.bias, g.path));
+		if (noted)
+			confirm(i, seq, &g, _mon_mapped(g.o.bias, g.path));
+		if (told && !_mon_mapped(w.o.bias, w.path))
+			_mon_prof_library(w.path, (uintptr_t)w.o.bias, 0);
 		errno = saved;
 	}
 	return r;

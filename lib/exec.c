@@ -58,6 +58,20 @@ lookup(void)
 	errno = err;
 }
 
+/*
+ * The profilers told of the exec of path -- but not by a vfork()
+ * child, which runs on its parent's memory: a callback's writes and
+ * stdio would be the parent's (vfork.c tells the child).
+ */
+static void
+tell(const char *path)
+{
+	if (atomic_load(&_mon_vforking) > 0 &&
+	    getpid() != atomic_load(&_mon_vforker))
+		return;
+	_mon_prof_exec(path);
+}
+
 /* The exec failed: the clock goes on; errno is the exec's. */
 static int
 failed(int r)
@@ -78,6 +92,7 @@ around(int i, const char *file, char *const argv[], char *const envp[])
 
 	if ((f = (execfn)libc(i)) == NULL)
 		return -1;
+	tell(file);
 	_mon_life_exec_before();
 	return failed(f(file, argv, envp));
 }
@@ -113,6 +128,7 @@ fexecve(int fd, char *const argv[], char *const envp[])
 
 	if ((f = (fexecfn)libc(FEXECVE)) == NULL)
 		return -1;
+	tell(NULL);
 	_mon_life_exec_before();
 	return failed(f(fd, argv, envp));
 }
@@ -125,6 +141,7 @@ execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
 
 	if ((f = (execatfn)libc(EXECVEAT)) == NULL)
 		return -1;
+	tell(path);
 	_mon_life_exec_before();
 	return failed(f(dirfd, path, argv, envp, flags));
 }

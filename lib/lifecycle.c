@@ -65,8 +65,9 @@ static pid_t		 owner;		/* the process the profile is of */
 static int		 atfork_set;
 
 /*
- * thread.c, sigaction.c, sigwait.c, exec.c, dlclose.c, vfork.c and
- * x86_64/vfork_entry.S take the place of libc functions.  A static
+ * thread.c, sigaction.c, sigwait.c, exec.c, dlclose.c, dlopen.c,
+ * vfork.c, x86_64/vfork_entry.S and x86_64/dlopen_entry.S take the place
+ * of libc functions.  A static
  * archive member is only linked when something needs it, and a
  * program's own references may already be satisfied by a shared library
  * ahead of libmon (a sanitizer runtime does this): naming them here
@@ -75,11 +76,11 @@ static int		 atfork_set;
  */
 extern const char _mon_link_thread, _mon_link_sigaction, _mon_link_exec,
     _mon_link_dlclose, _mon_link_vfork, _mon_link_vfork_entry,
-    _mon_link_sigwait;
+    _mon_link_sigwait, _mon_link_dlopen_entry;
 __attribute__((used)) static const char *const pull[] = {
 	&_mon_link_thread, &_mon_link_sigaction, &_mon_link_exec,
 	&_mon_link_dlclose, &_mon_link_vfork, &_mon_link_vfork_entry,
-	&_mon_link_sigwait,
+	&_mon_link_sigwait, &_mon_link_dlopen_entry,
 };
 
 /* This thread takes or holds proflock: set before the lock is taken. */
@@ -213,6 +214,8 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 	    sizeof(WORD);
 	if (buf == NULL || lo == NULL || lo >= hi || ssiz >= bufsize)
 		return EINVAL;
+	/* PROFMODULE's, before the first call is timed; not locked. */
+	_mon_prof_modules();
 	if (!enter())
 		return EDEADLK;
 	if (_mon_outname_init() == 1) {		/* PROFDIR="": none */
@@ -378,6 +381,9 @@ _mon_life_stop(void)
 	/* First of all, so that a second exit() finds a writer at work. */
 	none = 0;
 	mine = atomic_compare_exchange_strong(&writer, &none, _mon_gettid());
+	/* The profilers' last word, while their calls are still hooked. */
+	if (mine && !taking)
+		_mon_prof_shutdown();
 	/* The program's actions back and the snapper ended, unlocked. */
 	if (!taking)
 		_mon_term_stop();
@@ -509,6 +515,8 @@ fork_child(void)
 	/* Its snapper, if the parent had one, before its clock, as at start. */
 	_mon_term_fork_child();
 	_mon_clock_fork_child();
+	/* The profilers last: the child is whole when they are told. */
+	_mon_prof_fork();
 }
 
 /*
@@ -548,6 +556,7 @@ _mon_life_thread_start(void)
 	_mon_term_inside();
 	_mon_clock_thread_start();
 	_mon_term_outside();
+	_mon_prof_thread(1);
 }
 
 void
@@ -559,6 +568,7 @@ _mon_life_thread_end(void)
 	if (_mon_calls_thread_end != NULL)
 		_mon_calls_thread_end();
 	_mon_term_outside();
+	_mon_prof_thread(0);
 	_mon_cells_thread_end();
 }
 

@@ -14,6 +14,7 @@
  *	stacks.c	the sampled call stacks, distinct, with their samples
  *	arcsort.c	the merged arcs sorted, by callee then call site
  *	mcount.c	call-count tables by thread and CPU; mcount's slow path
+ *	profiler.c	the profiler API's handles, events and modules
  *	calls.c		-finstrument-functions: each call's time measured
  *	x86_64/mcount_entry.S mcount and __fentry__: the fast path
  *	objects.c	the loaded objects: load bias, build-id, text range
@@ -32,6 +33,7 @@
  *	monitor.c, profil.c	the public wrappers
  *	thread.c, exec.c, sigaction.c, sigwait.c	libc's functions,
  *	vfork.c, x86_64/vfork_entry.S		taken over
+ *	dlopen.c, x86_64/dlopen_entry.S
  */
 #ifndef _MON_PRIVATE_H
 #define _MON_PRIVATE_H
@@ -267,6 +269,34 @@ void	_mon_calls_fork(void) _mon_hidden _mon_weak;
 void	_mon_calls_thread_end(void) _mon_hidden _mon_weak;
 int	_mon_calls_collect(unsigned char **, size_t *, size_t *) _mon_hidden
 	    _mon_weak;
+
+void	_mon_calls_hooked(uint32_t) _mon_hidden _mon_weak;
+
+/*
+ * profiler.c: a function's decision (struct _mon_pfn) is made once per
+ * process and read by calls.c's threads through their own entries.
+ */
+struct _mon_pfn;
+extern _Atomic int _mon_prof_libs _mon_hidden;
+extern __thread volatile int _mon_prof_incb _mon_hidden
+    __attribute__((tls_model("initial-exec")));
+const struct _mon_pfn *_mon_prof_decide(uintptr_t, uint32_t *) _mon_hidden;
+uint32_t _mon_prof_enter(const struct _mon_pfn *, uintptr_t, uintptr_t)
+	    _mon_hidden;
+void	_mon_prof_call(const struct _mon_pfn *, uint32_t, uintptr_t, uintptr_t,
+	    int) _mon_hidden;
+void	_mon_prof_thread(int) _mon_hidden;
+void	_mon_prof_sample(pid_t, const uintptr_t *, uint32_t) _mon_hidden;
+void	_mon_prof_shutdown(void) _mon_hidden;
+void	_mon_prof_fork(void) _mon_hidden;
+void	_mon_prof_exec(const char *) _mon_hidden;
+void	_mon_prof_library(const char *, uintptr_t, int) _mon_hidden;
+void	_mon_prof_jit(uintptr_t, size_t, const char *) _mon_hidden;
+void	_mon_prof_modules(void) _mon_hidden;
+
+/* vfork.c: vforks under way, and the process making them. */
+extern _Atomic int _mon_vforking _mon_hidden;
+extern _Atomic pid_t _mon_vforker _mon_hidden;
 
 /* crt/gmon.c */
 int	_mon_crt_started(void) _mon_hidden;

@@ -331,6 +331,9 @@ mon_perfmap_write(const void *addr, size_t size, const char *name)
 	if ((r = name_code((uintptr_t)addr, size, name, n)) != 0)
 		err = errno;
 	_mon_sigunlock(&lock, &was);
+	/* The profilers told, unlocked: they may name code themselves. */
+	if (r == 0)
+		_mon_prof_jit((uintptr_t)addr, size, name);
 	errno = err;
 	return r;
 }

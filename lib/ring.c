@@ -381,7 +381,7 @@ missed_caller(const uintptr_t *pcs, uint32_t depth, const uint64_t *w,
  */
 static void
 sample(const unsigned char *data, uint64_t size, uint64_t tail,
-    uint32_t len, int inkernel)
+    uint32_t len, int inkernel, pid_t tid)
 {
 	uintptr_t pcs[_MON_STACKMAX + 2], caller;
 	uint64_t nr, i, v, w[USTACK / 8];
@@ -391,8 +391,11 @@ sample(const unsigned char *data, uint64_t size, uint64_t tail,
 	pcs[0] = (uintptr_t)ring_u64(data, size, tail + 8);
 	if (inkernel ? !_mon_sample_kernel(1) : !_mon_sample(pcs[0], 1))
 		return;
-	if (!chains)
+	if (!chains) {
+		if (!inkernel)
+			_mon_prof_sample(tid, pcs, 1);
 		return;
+	}
 	nr = len >= 32 ? ring_u64(data, size, tail + 24) : 0;
 	if (nr > (len - 32) / 8)
 		nr = 0;		/* cannot be: keep the pc alone */
@@ -417,6 +420,7 @@ sample(const unsigned char *data, uint64_t size, uint64_t tail,
 	}
 	if (depth == 0)
 		depth = 1;	/* no chain: the pc alone */
+	_mon_prof_sample(tid, pcs, depth);
 	flags = depth >= _mon_stack_limit ? MONX_STK_CUT : 0;
 	if (inkernel)
 		flags |= MONX_STK_KERNEL;
@@ -549,7 +553,7 @@ drain_ring(size_t k)
 			    __start_libmon_text != NULL)
 				self_sample();
 			else
-				sample(data, size, tail, len, inkernel);
+				sample(data, size, tail, len, inkernel, tid);
 		} else if (type == PERF_RECORD_READ && len >= 24)
 			thread_ends(k,
 			    (pid_t)(ring_u64(data, size, tail + 8) >> 32),

@@ -71,3 +71,23 @@ $(LT)/h_cyg_o2: $(LT)/cyg.c lib/libmon.a $(HDRS) $(LT)/local.mk
 $(LT)/h_cyg_clang_o2: $(LT)/cyg.c lib/libmon.a $(HDRS) $(LT)/local.mk
 	$(CLANG) -finstrument-functions $(TEST_CFLAGS) -O2 -gdwarf-4 -o $@ \
 	    $< lib/libmon.a -lpthread
+
+# profiler_test's helpers: profapi.c with -finstrument-functions and
+# -rdynamic (modules call the API in it), by gcc and clang; the library
+# it dlopens, instrumented; a module with no entry point.
+VARIANTS += $(LT)/h_profapi $(LT)/h_profapi_clang $(LT)/h_plib.so \
+	$(LT)/h_badmod.so
+
+$(LT)/h_profapi: $(LT)/profapi.c lib/libmon.a $(HDRS) $(LT)/local.mk
+	$(CC) -finstrument-functions -rdynamic $(TEST_CFLAGS) -o $@ $< \
+	    lib/libmon.a -lpthread
+$(LT)/h_profapi_clang: $(LT)/profapi.c lib/libmon.a $(HDRS) $(LT)/local.mk
+	$(CLANG) -finstrument-functions -rdynamic $(TEST_CFLAGS) -gdwarf-4 \
+	    -o $@ $< lib/libmon.a -lpthread
+# The libraries without the sanitizers: one built by gcc's would bring
+# its runtime into h_profapi_clang, which has clang's.
+$(LT)/h_plib.so: $(LT)/plib.c $(LT)/local.mk .flags
+	$(CC) -finstrument-functions $(CPPFLAGS_) $(WARN) -O1 -g -fPIC -shared \
+	    -o $@ $<
+$(LT)/h_badmod.so: $(LT)/badmod.c $(LT)/local.mk .flags
+	$(CC) $(CPPFLAGS_) $(WARN) -O1 -g -fPIC -shared -o $@ $<

@@ -1,0 +1,633 @@
+/*
+ * profiler.c -- the profiler API of <mon.h> (mon_profiler(3C)): handles
+ * with callbacks per event, and the modules PROFMODULE names.
+ *
+ * A handle is a slot of a static array of MAXPROF; its callbacks are
+ * atomic pointers, so that an event reads them without a lock, and a
+ * handle is never freed.  Every event goes to every handle that has a
+ * callback for it, in the order the handles were made.
+ *
+ *	calls.c (slow way)        profiler.c
+ *	  new function entry ----> _mon_prof_decide(fn) --> fns: fn -> rec
+ *	  of a thread's              (lock-free read;        on (bitmask),
+ *	                              filters under fnlock)   id[handle]
+ *	  fe->pf = rec, ENT_HOOK if rec->on & hooked
+ *	  hooked call -----------> _mon_prof_enter/leave(rec, fn, site)
+ *
+ * A function's decision -- which handles hook it, with which ID -- is
+ * taken once per process: each handle's filter is called once for it,
+ * the first time any thread calls it with hooks set, and kept in rec,
+ * which never moves.  Threads cache rec in their own function entries
+ * (calls.c), so the hot path never looks here.  Setting enter, leave or
+ * a filter starts a new epoch (calls.c's threads re-decide their
+ * entries from the records, calling only the filters not yet asked).
+ *
+ * Callbacks run with the thread marked as in one (_mon_prof_incb):
+ * instrumented code they call is timed by libmon but given to no
+ * handle's enter or leave, so a callback never recurses into itself.
+ * errno is kept across every callback.
+ *
+ * Modules: PROFMODULE=name[:args][,name[:args]...] at the first start
+ * (_mon_prof_modules()): libmon-profiler-NAME.so, found on the dynamic
+ * linker's search path (a name with a slash is a path), and its
+ * mon_profiler_init_NAME(args).  What fails is one line on stderr, and
+ * the program runs on.  Set-id programs ignore the variable.
+ */
+#define _GNU_SOURCE	/* secure_getenv, RTLD_DEFAULT */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mon_private.h"
+
+#define MAXPROF		16		/* handles, at most */
+#define NAMELEN		64		/* a handle's name, with its NUL */
+#define TAB0		4096		/* slots of the first function table */
+#define RECS		1024		/* records a chunk holds */
+
+#define NOINST		__attribute__((no_instrument_function))
+
+struct mon_profiler {
+	char				 name[NAMELEN];
+	void				*data;
+	_Atomic(mon_profiler_call_fn)	 enter, leave;
+	_Atomic(mon_profiler_filter_fn)	 filter;
+	_Atomic(mon_profiler_thread_fn)	 tstart, tend;
+	_Atomic(mon_profiler_sample_fn)	 sample;
+	_Atomic(mon_profiler_event_fn)	 shutdown, fork;
+	_Atomic(mon_profiler_exec_fn)	 exec;
+	_Atomic(mon_profiler_library_fn) loaded, unloaded;
+	_Atomic(mon_profiler_jit_fn)	 jit;
+};
+
+/* A function's decision: the handles hooking it, with their IDs. */
+struct _mon_pfn {
+	uintptr_t		 fn;
+	_Atomic uint32_t	 known;		/* handles decided */
+	_Atomic uint32_t	 on;		/* handles that hook it */
+	uintptr_t		 id[MAXPROF];
+};
+
+/* An open hash of records by function; remade twice as large, not freed. */
+struct fntab {
+	size_t				 mask;
+	size_t				 n;
+	_Atomic(struct _mon_pfn *)	 s[];
+};
+
+struct recchunk {
+	size_t			 n;
+	struct _mon_pfn		 r[RECS];
+};
+
+static struct mon_profiler	 handles[MAXPROF];
+static _Atomic unsigned int	 nhandles;
+static pthread_mutex_t		 hlock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t		 fnlock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic(struct fntab *)	 fns;
+static struct recchunk		*recs;		/* under fnlock */
+static _Atomic uint32_t		 hooked;	/* handles with enter/leave */
+static _Atomic uint32_t		 filtered;	/* handles with a filter */
+static uint32_t			 epoch;		/* under hlock */
+static pid_t			 shutpid;	/* the process shut down */
+static int			 loaded;	/* modules looked for */
+
+_Atomic int _mon_prof_libs;		/* a library callback is set */
+__thread volatile int _mon_prof_incb
+    __attribute__((tls_model("initial-exec")));
+
+/*
+ * Each handle i with callback field f set, in the order they were
+ * made: the callback in cb.  The thread is marked in a callback and
+ * errno is kept across.
+ */
+#define EACH(i, f, cb)	\
+	for ((i) = 0; (i) < atomic_load(&nhandles); (i)++)	\
+		if (((cb) = atomic_load(&handles[i].f)) != NULL)
+#define DATA	handles[i_].data
+#define DELIVER(f, cb, args) do {				\
+	unsigned int i_;					\
+	int err_, was_;						\
+								\
+	err_ = errno;						\
+	was_ = _mon_prof_incb;					\
+	_mon_prof_incb = 1;					\
+	EACH(i_, f, cb)						\
+		cb args;					\
+	_mon_prof_incb = was_;					\
+	errno = err_;						\
+} while (0)
+
+_mon_public mon_profiler_t
+mon_profiler_create(const char *name, void *data)
+{
+	struct mon_profiler *h;
+	unsigned int n;
+
+	if (name == NULL || *name == '\0') {
+		errno = EINVAL;
+		return NULL;
+	}
+	pthread_mutex_lock(&hlock);
+	if ((n = atomic_load(&nhandles)) == MAXPROF) {
+		pthread_mutex_unlock(&hlock);
+		errno = ENOSPC;
+		return NULL;
+	}
+	h = &handles[n];
+	memset(h->name, 0, sizeof(h->name));
+	strncpy(h->name, name, sizeof(h->name) - 1);
+	h->data = data;
+	atomic_store(&nhandles, n + 1);
+	pthread_mutex_unlock(&hlock);
+	return h;
+}
+
+/* h, if it is a handle; else NULL, errno EINVAL. */
+static struct mon_profiler *
+valid(mon_profiler_t h)
+{
+	if (h < handles || h >= handles + atomic_load(&nhandles) ||
+	    (size_t)((char *)h - (char *)handles) % sizeof(*h) != 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return h;
+}
+
+/*
+ * Enter, leave or a filter changed: a new epoch, in which calls.c's
+ * threads decide their functions again.  Caller holds hlock.
+ */
+static void
+new_epoch(void)
+{
+	uint32_t hk, ft;
+	unsigned int i;
+
+	hk = ft = 0;
+	for (i = 0; i < atomic_load(&nhandles); i++) {
+		if (atomic_load(&handles[i].enter) != NULL ||
+		    atomic_load(&handles[i].leave) != NULL)
+			hk |= 1u << i;
+		if (atomic_load(&handles[i].filter) != NULL)
+			ft |= 1u << i;
+	}
+	atomic_store(&hooked, hk);
+	atomic_store(&filtered, ft);
+	if (++epoch == UINT32_MAX)
+		epoch = 1;
+	if (_mon_calls_hooked != NULL)
+		_mon_calls_hooked(hk != 0 ? epoch : 0);
+}
+
+_mon_public int
+mon_profiler_set_enter_leave(mon_profiler_t h, mon_profiler_call_fn enter,
+    mon_profiler_call_fn leave)
+{
+	if (valid(h) == NULL)
+		return -1;
+	pthread_mutex_lock(&hlock);
+	atomic_store(&h->enter, enter);
+	atomic_store(&h->leave, leave);
+	new_epoch();
+	pthread_mutex_unlock(&hlock);
+	return 0;
+}
+
+_mon_public int
+mon_profiler_set_call_filter(mon_profiler_t h, mon_profiler_filter_fn filter)
+{
+	if (valid(h) == NULL)
+		return -1;
+	pthread_mutex_lock(&hlock);
+	atomic_store(&h->filter, filter);
+	new_epoch();
+	pthread_mutex_unlock(&hlock);
+	return 0;
+}
+
+#define SETTER(fname, type, field)			\
+_mon_public int						\
+fname(mon_profiler_t h, type cb)			\
+{							\
+	if (valid(h) == NULL)				\
+		return -1;				\
+	atomic_store(&h->field, cb);			\
+	return 0;					\
+}
+SETTER(mon_profiler_set_sample, mon_profiler_sample_fn, sample)
+SETTER(mon_profiler_set_shutdown, mon_profiler_event_fn, shutdown)
+SETTER(mon_profiler_set_fork, mon_profiler_event_fn, fork)
+SETTER(mon_profiler_set_exec, mon_profiler_exec_fn, exec)
+SETTER(mon_profiler_set_jit, mon_profiler_jit_fn, jit)
+
+_mon_public int
+mon_profiler_set_thread(mon_profiler_t h, mon_profiler_thread_fn start,
+    mon_profiler_thread_fn end)
+{
+	if (valid(h) == NULL)
+		return -1;
+	atomic_store(&h->tstart, start);
+	atomic_store(&h->tend, end);
+	return 0;
+}
+
+_mon_public int
+mon_profiler_set_library(mon_profiler_t h, mon_profiler_library_fn loaded_,
+    mon_profiler_library_fn unloaded)
+{
+	if (valid(h) == NULL)
+		return -1;
+	atomic_store(&h->loaded, loaded_);
+	atomic_store(&h->unloaded, unloaded);
+	if (loaded_ != NULL)
+		atomic_store(&_mon_prof_libs, 1);
+	return 0;
+}
+
+_mon_public const char *
+mon_profiler_name(mon_profiler_t h)
+{
+	return valid(h) == NULL ? NULL : h->name;
+}
+
+/* The record of fn in t, or NULL.  Lock-free. */
+static NOINST struct _mon_pfn *
+fn_get(struct fntab *t, uintptr_t fn)
+{
+	struct _mon_pfn *r;
+	size_t k;
+
+	if (t == NULL)
+		return NULL;
+	for (k = _mon_hash(fn, (unsigned int)__builtin_ctzll(t->mask + 1));
+	    (r = atomic_load_explicit(&t->s[k], memory_order_acquire)) !=
+	    NULL; k = (k + 1) & t->mask)
+		if (r->fn == fn)
+			return r;
+	return NULL;
+}
+
+/* r into t, which has room.  Caller holds fnlock. */
+static NOINST void
+fn_put(struct fntab *t, struct _mon_pfn *r)
+{
+	size_t k;
+
+	k = _mon_hash(r->fn, (unsigned int)__builtin_ctzll(t->mask + 1));
+	while (atomic_load_explicit(&t->s[k], memory_order_relaxed) != NULL)
+		k = (k + 1) & t->mask;
+	atomic_store_explicit(&t->s[k], r, memory_order_release);
+	t->n++;
+}
+
+/*
+ * A new record for fn, in a table with room for it; NULL without
+ * memory.  The table a reader holds stays valid: a larger one is
+ * published and the old one kept.  Caller holds fnlock.
+ */
+static NOINST struct _mon_pfn *
+fn_new(uintptr_t fn)
+{
+	struct fntab *t, *nt;
+	struct _mon_pfn *r;
+	size_t n, i;
+
+	t = atomic_load(&fns);
+	if (t == NULL || (t->n + 1) * 2 > t->mask + 1) {
+		n = t == NULL ? TAB0 : (t->mask + 1) * 2;
+		if ((nt = _mon_map(sizeof(*nt) + n * sizeof(nt->s[0]))) ==
+		    NULL)
+			return NULL;
+		nt->mask = n - 1;
+		for (i = 0; t != NULL && i <= t->mask; i++)
+			if ((r = atomic_load(&t->s[i])) != NULL)
+				fn_put(nt, r);
+		atomic_store(&fns, nt);
+		t = nt;
+	}
+	if (recs == NULL || recs->n == RECS) {
+		if ((recs = _mon_map(sizeof(*recs))) == NULL)
+			return NULL;
+	}
+	r = &recs->r[recs->n++];
+	r->fn = fn;
+	fn_put(t, r);
+	return r;
+}
+
+/*
+ * The handles of want not yet decided for r asked: each filter once;
+ * a handle with no filter hooks every function, its ID the function's
+ * address.  Caller holds fnlock.
+ */
+static NOINST void
+fn_decide(struct _mon_pfn *r, uint32_t want)
+{
+	mon_profiler_filter_fn f;
+	uint32_t todo, on, bit;
+	uintptr_t id;
+	unsigned int i;
+	int was, err;
+
+	todo = want & ~atomic_load(&r->known);
+	on = atomic_load(&r->on);
+	err = errno;
+	was = _mon_prof_incb;
+	_mon_prof_incb = 1;
+	while (todo != 0) {
+		i = (unsigned int)__builtin_ctz(todo);
+		bit = 1u << i;
+		todo &= ~bit;
+		id = r->fn;
+		if ((f = atomic_load(&handles[i].filter)) == NULL ||
+		    f(handles[i].data, (void *)r->fn, &id) != 0)
+			on |= bit;
+		r->id[i] = id;
+	}
+	_mon_prof_incb = was;
+	errno = err;
+	atomic_store_explicit(&r->on, on, memory_order_release);
+	atomic_store_explicit(&r->known, atomic_load(&r->known) | want,
+	    memory_order_release);
+}
+
+/*
+ * fn's record, every handle that hooks calls decided; NULL when no
+ * handle does or there is no memory.  For calls.c's slow way: once per
+ * function a thread meets, and again when the hooks change.  May be
+ * called in a signal handler that runs instrumented code, whose thread
+ * was not in a hook: fnlock is never held by a thread outside one.
+ */
+const struct _mon_pfn *
+_mon_prof_decide(uintptr_t fn, uint32_t *onp)
+{
+	struct _mon_pfn *r;
+	uint32_t want;
+
+	*onp = 0;
+	if ((want = atomic_load(&hooked)) == 0)
+		return NULL;
+	r = fn_get(atomic_load_explicit(&fns, memory_order_acquire), fn);
+	if (r == NULL || (atomic_load_explicit(&r->known,
+	    memory_order_acquire) & want) != want) {
+		pthread_mutex_lock(&fnlock);
+		if ((r = fn_get(atomic_load(&fns), fn)) == NULL)
+			r = fn_new(fn);
+		if (r != NULL)
+			fn_decide(r, want);
+		pthread_mutex_unlock(&fnlock);
+		if (r == NULL)
+			return NULL;
+	}
+	*onp = atomic_load_explicit(&r->on, memory_order_acquire) & want;
+	return r;
+}
+
+/*
+ * A hooked call's enter: each handle that hooks r's function told;
+ * the handles told, for its leave.
+ */
+uint32_t
+_mon_prof_enter(const struct _mon_pfn *r, uintptr_t fn, uintptr_t site)
+{
+	uint32_t on;
+
+	on = atomic_load_explicit(&r->on, memory_order_acquire);
+	_mon_prof_call(r, on, fn, site, 0);
+	return on;
+}
+
+/*
+ * A hooked call's enter or leave given to the handles in on: those
+ * its enter was given to, whatever handles were made since.
+ */
+void
+_mon_prof_call(const struct _mon_pfn *r, uint32_t on, uintptr_t fn,
+    uintptr_t site, int leave)
+{
+	mon_profiler_call_fn f;
+	unsigned int i;
+	int err, was;
+
+	err = errno;
+	was = _mon_prof_incb;
+	_mon_prof_incb = 1;
+	while (on != 0) {
+		i = (unsigned int)__builtin_ctz(on);
+		on &= on - 1;
+		f = leave ? atomic_load_explicit(&handles[i].leave,
+		    memory_order_relaxed) : atomic_load_explicit(
+		    &handles[i].enter, memory_order_relaxed);
+		if (f != NULL)
+			f(handles[i].data, (void *)fn, (void *)site, r->id[i]);
+	}
+	_mon_prof_incb = was;
+	errno = err;
+}
+
+/* A thread made by pthread_create starts (start) or ends. */
+void
+_mon_prof_thread(int start)
+{
+	mon_profiler_thread_fn cb;
+	pid_t tid;
+
+	if (atomic_load(&nhandles) == 0)
+		return;
+	tid = _mon_gettid();
+	if (start)
+		DELIVER(tstart, cb, (DATA, tid));
+	else
+		DELIVER(tend, cb, (DATA, tid));
+}
+
+/*
+ * A sample: its thread and stack, pcs[0] the pc.  From the perf
+ * clock's drainer thread (ring.c), never a signal handler.
+ */
+void
+_mon_prof_sample(pid_t tid, const uintptr_t *pcs, uint32_t depth)
+{
+	mon_profiler_sample_fn cb;
+
+	if (atomic_load(&nhandles) == 0)
+		return;
+	DELIVER(sample, cb, (DATA, tid, (const void *const *)pcs,
+	    (size_t)depth));
+}
+
+/* The process's profile ends: each handle told once per process. */
+void
+_mon_prof_shutdown(void)
+{
+	mon_profiler_event_fn cb;
+	pid_t me;
+
+	me = getpid();
+	if (atomic_load(&nhandles) == 0 || shutpid == me)
+		return;
+	shutpid = me;
+	DELIVER(shutdown, cb, (DATA));
+}
+
+/* A fork child, before it returns from fork(): the locks renewed. */
+void
+_mon_prof_fork(void)
+{
+	mon_profiler_event_fn cb;
+
+	pthread_mutex_init(&hlock, NULL);
+	pthread_mutex_init(&fnlock, NULL);
+	if (atomic_load(&nhandles) == 0)
+		return;
+	DELIVER(fork, cb, (DATA));
+}
+
+/* exec() is about to run path (NULL for fexecve); not a vfork child. */
+void
+_mon_prof_exec(const char *path)
+{
+	mon_profiler_exec_fn cb;
+
+	if (atomic_load(&nhandles) == 0)
+		return;
+	DELIVER(exec, cb, (DATA, path));
+}
+
+/* An object loaded by dlopen, or unloaded by dlclose. */
+void
+_mon_prof_library(const char *path, uintptr_t base, int load)
+{
+	mon_profiler_library_fn cb;
+
+	if (atomic_load(&nhandles) == 0)
+		return;
+	if (load)
+		DELIVER(loaded, cb, (DATA, path, (const void *)base));
+	else
+		DELIVER(unloaded, cb, (DATA, path, (const void *)base));
+}
+
+/* Code named by mon_perfmap_write(). */
+void
+_mon_prof_jit(uintptr_t addr, size_t size, const char *name)
+{
+	mon_profiler_jit_fn cb;
+
+	if (atomic_load(&nhandles) == 0)
+		return;
+	DELIVER(jit, cb, (DATA, (const void *)addr, size, name));
+}
+
+/* A module failed: one line, naming it and the reason. */
+static void
+module_warn(const char *name, size_t n, const char *why)
+{
+	char what[256];
+
+	if (n > sizeof(what) - 12)
+		n = sizeof(what) - 12;
+	memcpy(what, "PROFMODULE ", 11);
+	memcpy(what + 11, name, n);
+	what[11 + n] = '\0';
+	_mon_warn(what, why, 0);
+}
+
+/*
+ * Load the module spec (name, or name:args; n bytes) and call its
+ * entry point.
+ */
+static void
+module_load(const char *spec, size_t n)
+{
+	char file[1024], entry[256], args[1024], why[300];
+	const char *colon, *base, *s;
+	size_t nl, bl, k;
+	void *lib, *(*open_)(const char *, int), (*init)(const char *);
+
+	colon = memchr(spec, ':', n);
+	nl = colon != NULL ? (size_t)(colon - spec) : n;
+	k = colon != NULL ? n - nl - 1 : 0;
+	if (nl == 0 || nl >= 512 || k >= sizeof(args)) {
+		module_warn(spec, n, "not a module name");
+		return;
+	}
+	memcpy(args, colon != NULL ? colon + 1 : "", k);
+	args[k] = '\0';
+	/* A path's entry is named from its base, less prefix and suffix. */
+	base = spec;
+	for (s = spec; s < spec + nl; s++)
+		if (*s == '/')
+			base = s + 1;
+	if (base != spec) {
+		memcpy(file, spec, nl);
+		file[nl] = '\0';
+		if ((size_t)(spec + nl - base) > 16 &&
+		    memcmp(base, "libmon-profiler-", 16) == 0)
+			base += 16;
+		for (bl = 0; base + bl < spec + nl && base[bl] != '.'; bl++)
+			continue;
+	} else {
+		memcpy(file, "libmon-profiler-", 16);
+		memcpy(file + 16, spec, nl);
+		memcpy(file + 16 + nl, ".so", 4);
+		bl = nl;
+	}
+	if (bl == 0 || bl > sizeof(entry) - 24) {
+		module_warn(spec, nl, "not a module name");
+		return;
+	}
+	memcpy(entry, "mon_profiler_init_", 18);
+	memcpy(entry + 18, base, bl);
+	entry[18 + bl] = '\0';
+	if (dlsym(RTLD_DEFAULT, "mon_profiler_create") == NULL) {
+		module_warn(spec, nl, "the program does not export libmon's"
+		    " API (link it with -rdynamic)");
+		return;
+	}
+	/* libc's own: a module is not a library the handles are told of. */
+	if ((*(void **)&open_ = _mon_libc("dlopen")) == NULL ||
+	    (lib = open_(file, RTLD_NOW | RTLD_GLOBAL)) == NULL) {
+		s = dlerror();
+		module_warn(spec, nl, s != NULL ? s : "cannot be loaded");
+		return;
+	}
+	if ((*(void **)&init = dlsym(lib, entry)) == NULL) {
+		memcpy(why, "no ", 3);
+		memcpy(why + 3, entry, 18 + bl);
+		memcpy(why + 21 + bl, " in it", 7);
+		module_warn(spec, nl, why);
+		return;
+	}
+	init(args);
+}
+
+/*
+ * PROFMODULE's modules, loaded once per image at the first start, in
+ * the order named.  Not in a set-id program (secure_getenv).
+ */
+void
+_mon_prof_modules(void)
+{
+	const char *s, *e;
+	int err;
+
+	if (loaded)
+		return;
+	loaded = 1;
+	if ((s = secure_getenv("PROFMODULE")) == NULL)
+		return;
+	err = errno;
+	for (; *s != '\0'; s = *e == ',' ? e + 1 : e) {
+		for (e = s; *e != '\0' && *e != ','; e++)
+			continue;
+		if (e > s)
+			module_load(s, (size_t)(e - s));
+	}
+	errno = err;
+}
