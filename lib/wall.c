@@ -21,7 +21,8 @@
  *  - A thread whose CPU clock (clock_gettime() of its per-thread CPU
  *    clock: one system call, no /proc) has not moved since the last
  *    round has not run, so it is where it was: its last key is counted
- *    again without reading anything else.  A thread idle for IDLETICKS
+ *    again without reading anything else (in the thread's entry, added
+ *    to the table when the key changes or the record is written).  A thread idle for IDLETICKS
  *    rounds is looked at only every IDLEEVERY-th round, its key counted
  *    in between: a thread that has slept a second and wakes is seen up
  *    to IDLEEVERY - 1 rounds late.
@@ -67,7 +68,7 @@
 #define SPAN		65536		/* a function's, for the next ones */
 #define FPSPAN		((uintptr_t)64 << 20)	/* a frame pointer's reach */
 #define IDLETICKS	100		/* rounds idle before it is looked */
-#define IDLEEVERY	4		/*   at every IDLEEVERY-th round */
+#define IDLEEVERY	8		/*   at every IDLEEVERY-th round */
 #define RESCAN		1000000000u	/* ns between listings of the tasks */
 #define MAXFDS		128		/* threads whose /proc files stay open */
 
@@ -79,6 +80,7 @@ struct wthr {
 	uint32_t	 skip;		/* rounds before it is looked at */
 	uint64_t	 cpu0, cpu;	/* CPU clock: first and last read */
 	uint64_t	 ent;		/* its last sample's entry, 0: none */
+	uint64_t	 pend;		/* samples of ent not added yet */
 	char		 name[16];
 };
 
@@ -250,9 +252,19 @@ closefds(struct wthr *t)
 	t->fstat = t->fsys = -1;
 }
 
+/* The samples counted to t's last key go into the table. */
+static void
+settle(struct wthr *t)
+{
+	if (t->ent != 0 && t->pend > 0)
+		_mon_base_bump(&counts, t->ent, t->pend);
+	t->pend = 0;
+}
+
 static void
 gone(struct wthr *t)
 {
+	settle(t);
 	closefds(t);
 	t->flags |= MONX_WT_GONE;
 }
@@ -523,7 +535,7 @@ look(struct wthr *t)
 
 	if (t->ent != 0 && t->skip > 0) {
 		t->skip--;
-		_mon_base_bump(&counts, t->ent, 1);
+		t->pend++;
 		return;
 	}
 	if (cpu_of(t->tid, &cpu) != 0) {
@@ -531,7 +543,7 @@ look(struct wthr *t)
 		return;
 	}
 	if (t->ent != 0 && cpu == t->cpu) {
-		_mon_base_bump(&counts, t->ent, 1);
+		t->pend++;
 		if (++t->idle >= IDLETICKS) {
 			t->skip = IDLEEVERY - 1;
 			closefds(t);
@@ -540,6 +552,7 @@ look(struct wthr *t)
 	}
 	t->cpu = cpu;
 	t->idle = 0;
+	settle(t);
 	observe(t);
 }
 
@@ -794,6 +807,8 @@ _mon_wall_copy(unsigned char *p, size_t max)
 	h.late = late;
 	h.lost = lost;
 	h.own_ns = ownns;
+	for (i = 0; i < nthr; i++)
+		settle(&thr[i]);
 	len = sizeof(h);
 	for (i = 0; i < nthr && (p == NULL || max - len >= sizeof(w)); i++) {
 		memset(&w, 0, sizeof(w));

@@ -36,7 +36,7 @@
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr, "usage: prof [-CehipqsuVz] [-a | -c | -I | -n | -t] "
+	fprintf(stderr, "usage: prof [-CehipqsuVz] [-w [-r]] [-a | -c | -I | -n | -t] "
 	    "[-o | -x] [-g | -l] [-d base [-D baseprog]] [-F format] "
 	    "[-f regex] "
 	    "[-m mdata] [prog [mdata ...]]\n");
@@ -93,7 +93,7 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 
 	memset(o, 0, sizeof(*o));
 	opterr = 0;
-	while ((c = getopt(argc, argv, "acntoxglzhsm:VCpuqieF:If:d:D:")) !=
+	while ((c = getopt(argc, argv, "acntoxglzhsm:VCpuqieF:If:d:D:wr")) !=
 	    -1) {
 		switch (c) {
 		case 'a': case 'c': case 'n': case 't':
@@ -161,12 +161,25 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 		case 'D':
 			set_arg(&o->diffprog, c, optarg);
 			break;
+		case 'w':
+			o->wall = 1;
+			break;
+		case 'r':
+			o->ranonly = 1;
+			break;
 		default:
 			usage();
 		}
 	}
 	if (o->diffprog != NULL && o->diffbase == NULL)
 		errx(1, "-D: names the program of -d's base; there is no -d");
+	if (o->ranonly && !o->wall)
+		errx(1, "-r: leaves idle threads out of -w's report; there "
+		    "is no -w");
+	if (o->wall && (o->diffbase != NULL || o->format != NULL ||
+	    o->graph || o->focus != NULL))
+		errx(1, "-w: the wall-time report goes with none of -d, -F, "
+		    "-f, -q yet");
 	if (o->diffbase != NULL)
 		diff_ignores(o);
 	if (o->sort == 0)
@@ -380,7 +393,11 @@ main(int argc, char *argv[])
 		report_stats(&r, &p, &st);	/* the whole profile's */
 	focus(&r, p.first);
 	kept = fo;	/* -d's base is focused with fo in turn */
-	if (o.diffbase != NULL) {
+	if (o.wall) {
+		if (wall_print(&r, &p, &st, &o) != 0)
+			errx(1, "%s: no wall-time samples (profile with "
+			    "PROFMODE=wall)", p.first);
+	} else if (o.diffbase != NULL) {
 		read_base(prog);
 		if (o.format == NULL)
 			diff_print(&rb, &r, &o);

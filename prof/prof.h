@@ -51,6 +51,8 @@ struct opts {
 	const char	*focus;		/* -f: stacks through these names */
 	const char	*diffbase;	/* -d: the profile to compare with */
 	const char	*diffprog;	/* -D: the base's program */
+	int		 wall;		/* -w: in wall time (PROFMODE=wall) */
+	int		 ranonly;	/* -r: threads that ran, with -w */
 };
 
 #endif /* !_PROF_H */

@@ -44,6 +44,10 @@ void	diff_print(struct report *, struct report *, const struct opts *);
 void	focus_note(FILE *, const struct focus *, const struct report *,
 	    const struct opts *);
 
+/* wall.c */
+int	wall_print(const struct report *, const struct profile *,
+	    const struct symtab *, const struct opts *);
+
 /* graphprint.c */
 void	graph_print(struct report *, const struct profile *,
 	    const struct opts *);
