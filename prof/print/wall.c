@@ -15,10 +15,10 @@
  * seconds when there are more than one.  libmon's own code is never a
  * row: its frames are passed over.
  *
- * -r leaves out the threads that never ran: no sample found them
- * running and they used less CPU than a period -- a pool of idle
- * workers -- so that they do not bury the threads that work; the head
- * line says how many were left out.
+ * -r leaves out the threads that never ran: while sampled they used
+ * less CPU time than one period -- a pool of idle workers -- so that
+ * they do not bury the threads that work; the head line says how many
+ * were left out.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,11 +129,15 @@ sample_name(const struct profile *p, const struct report *r,
 	return "[unknown]";
 }
 
-/* Did thread w never run (-r)? */
+/*
+ * Did thread w never run (-r)?  Less CPU time than a period: a thread
+ * caught runnable as it started, or waiting for a CPU, ran next to
+ * nothing all the same.
+ */
 static int
 never_ran(const struct wthread *w)
 {
-	return w->running == 0 && (double)w->cpu_ns / 1e9 < w->period;
+	return (double)w->cpu_ns / 1e9 < w->period;
 }
 
 static struct wrow *
