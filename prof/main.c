@@ -374,6 +374,9 @@ main(int argc, char *argv[])
 			errx(1, "%s: %s", files[i], why);
 	profile_finish(&p);
 	heap_trim();
+	if (o.wall && p.wallfiles == 0)
+		errx(1, "%s: no wall-time samples (profile with "
+		    "PROFMODE=wall)", p.first);
 	if (prog == NULL)
 		prog = default_prog(&p);
 	shown = printable(prog);
@@ -382,7 +385,7 @@ main(int argc, char *argv[])
 	heap_trim();
 	profile_check_id(&p, shown, &st);
 	/* Calls timed one by one are counted too. */
-	if (p.usedcells == 0 && p.ntimed == 0)
+	if (p.usedcells == 0 && p.ntimed == 0 && !o.wall)
 		warnx("no call counts captured");
 
 	attribute(&r, &p, &st, &o);
@@ -393,11 +396,9 @@ main(int argc, char *argv[])
 		report_stats(&r, &p, &st);	/* the whole profile's */
 	focus(&r, p.first);
 	kept = fo;	/* -d's base is focused with fo in turn */
-	if (o.wall) {
-		if (wall_print(&r, &p, &st, &o) != 0)
-			errx(1, "%s: no wall-time samples (profile with "
-			    "PROFMODE=wall)", p.first);
-	} else if (o.diffbase != NULL) {
+	if (o.wall)
+		wall_print(&r, &p, &st, &o);
+	else if (o.diffbase != NULL) {
 		read_base(prog);
 		if (o.format == NULL)
 			diff_print(&rb, &r, &o);

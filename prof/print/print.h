@@ -45,7 +45,7 @@ void	focus_note(FILE *, const struct focus *, const struct report *,
 	    const struct opts *);
 
 /* wall.c */
-int	wall_print(const struct report *, const struct profile *,
+void	wall_print(const struct report *, const struct profile *,
 	    const struct symtab *, const struct opts *);
 
 /* graphprint.c */

@@ -261,11 +261,8 @@ put_rows(const struct wrow *rows, size_t n, double all)
 	}
 }
 
-/*
- * prof -w: the flat report in wall time.  0, or -1 when the files hold
- * no wall samples.
- */
-int
+/* prof -w: the flat report in wall time; the files hold wall samples. */
+void
 wall_print(const struct report *r, const struct profile *p,
     const struct symtab *st, const struct opts *o)
 {
@@ -274,8 +271,6 @@ wall_print(const struct report *r, const struct profile *p,
 	size_t n, cap, i, nkept, out;
 	double all;
 
-	if (p->wallfiles == 0)
-		return -1;
 	all = kept_secs(p, o, &nkept, &out);
 	rows = NULL;
 	n = cap = 0;
@@ -302,5 +297,4 @@ wall_print(const struct report *r, const struct profile *p,
 	}
 	put_rows(rows, n, all);
 	free(rows);
-	return 0;
 }
