@@ -36,10 +36,11 @@
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr, "usage: prof [-CehipqsuVz] [-w [-r]] [-a | -c | -I | -n | -t] "
+	fprintf(stderr, "usage: prof [-CehipqsuVz] [-a | -c | -I | -n | -t] "
 	    "[-o | -x] [-g | -l] [-d base [-D baseprog]] [-F format] "
 	    "[-f regex] "
-	    "[-m mdata] [prog [mdata ...]]\n");
+	    "[-m mdata] [prog [mdata ...]]\n"
+	    "       prof -w [-hr] [-m mdata] [prog [mdata ...]]\n");
 	exit(1);
 }
 
