@@ -46,7 +46,7 @@ void	focus_note(FILE *, const struct focus *, const struct report *,
 
 /* wall.c */
 void	wall_print(const struct report *, const struct profile *,
-	    const struct symtab *, const struct opts *);
+	    const struct opts *);
 
 /* graphprint.c */
 void	graph_print(struct report *, const struct profile *,

@@ -38,108 +38,6 @@ struct wrow {
 	double		 othersys;	/* in others */
 };
 
-/* x86_64 numbers of the system calls a thread is most often found in. */
-static const struct { int nr; const char *name; } sysnames[] = {
-	{ 0, "read" }, { 1, "write" }, { 2, "open" }, { 7, "poll" },
-	{ 17, "pread64" }, { 18, "pwrite64" }, { 19, "readv" },
-	{ 20, "writev" }, { 23, "select" }, { 24, "sched_yield" },
-	{ 34, "pause" }, { 35, "nanosleep" }, { 42, "connect" },
-	{ 43, "accept" }, { 44, "sendto" }, { 45, "recvfrom" },
-	{ 46, "sendmsg" }, { 47, "recvmsg" }, { 61, "wait4" },
-	{ 65, "semop" }, { 69, "msgsnd" }, { 70, "msgrcv" },
-	{ 72, "fcntl" }, { 73, "flock" }, { 74, "fsync" },
-	{ 75, "fdatasync" }, { 128, "rt_sigtimedwait" },
-	{ 130, "rt_sigsuspend" }, { 202, "futex (mutex/condvar)" },
-	{ 208, "io_getevents" }, { 220, "semtimedop" },
-	{ 230, "clock_nanosleep" }, { 232, "epoll_wait" },
-	{ 247, "waitid" }, { 257, "openat" }, { 270, "pselect6" },
-	{ 271, "ppoll" }, { 281, "epoll_pwait" }, { 288, "accept4" },
-	{ 299, "recvmmsg" }, { 426, "io_uring_enter" },
-	{ 441, "epoll_pwait2" }, { 449, "futex_waitv" },
-};
-
-/* System call nr's name, into buf when it has none of its own. */
-static const char *
-sysname(int32_t nr, char *buf, size_t size)
-{
-	size_t i;
-
-	if (nr < 0)
-		return "no system call";
-	for (i = 0; i < sizeof(sysnames) / sizeof(sysnames[0]); i++)
-		if (sysnames[i].nr == nr)
-			return sysnames[i].name;
-	snprintf(buf, size, "system call %d", (int)nr);
-	return buf;
-}
-
-/* Is the frame in libmon's own code? */
-static int
-in_libmon(const struct profile *p, const struct frame *f)
-{
-	size_t i;
-
-	for (i = 0; i < p->nself; i++)
-		if (p->self[i].obj == f->obj && f->addr >= p->self[i].lo &&
-		    f->addr < p->self[i].hi)
-			return 1;
-	return 0;
-}
-
-/* The name of the function at frame f, or NULL. */
-static const char *
-frame_name(const struct report *r, const struct symtab *st,
-    const struct frame *f)
-{
-	const struct symtab *t;
-	size_t i;
-
-	if (f->obj == OBJ_NONE)
-		return NULL;
-	t = f->obj == OBJ_MAIN ? st : report_symtab(r, f->obj);
-	if (t == NULL || (i = symtab_lookup(t, f->addr)) == SIZE_MAX)
-		return NULL;
-	return t->funcs[i].name;
-}
-
-/* The function a wall sample counts for; see the head of the file. */
-static const char *
-sample_name(const struct profile *p, const struct report *r,
-    const struct symtab *st, const struct wstack *s)
-{
-	const struct frame *f;
-	const char *name, *first;
-	size_t i;
-
-	first = NULL;
-	for (i = 0; i < s->depth; i++) {
-		f = &p->wframes[s->first + i];
-		if (in_libmon(p, f) || (name = frame_name(r, st, f)) == NULL)
-			continue;
-		if (s->state == MONX_WS_RUN || f->obj == OBJ_MAIN)
-			return name;
-		if (first == NULL)
-			first = name;
-	}
-	if (first != NULL)
-		return first;
-	if (s->depth == 0)
-		return s->state == MONX_WS_RUN ? "[running, not sampled yet]" :
-		    "[no stack]";
-	return "[unknown]";
-}
-
-/*
- * Did thread w never run (-r)?  Less CPU time than a period: a thread
- * caught runnable as it started, or waiting for a CPU, ran next to
- * nothing all the same.
- */
-static int
-never_ran(const struct wthread *w)
-{
-	return (double)w->cpu_ns / 1e9 < w->period;
-}
-
 static struct wrow *
 row_of(struct wrow **rows, size_t *n, size_t *cap, const char *name)
 {
@@ -212,7 +110,7 @@ put_syscalls(const struct wrow *w)
 	printf(" [");
 	for (i = 0; i < n; i++) {
 		printf("%s%s", i > 0 ? ", " : "",
-		    sysname(w->sys[i], buf, sizeof(buf)));
+		    wall_sysname(w->sys[i], buf, sizeof(buf)));
 		if (n > 1 || w->othersys > 0)
 			printf(" %.2f", w->syssecs[i]);
 	}
@@ -232,7 +130,7 @@ kept_secs(const struct profile *p, const struct opts *o, size_t *nkept,
 	all = 0;
 	*nkept = *out = 0;
 	for (i = 0; i < p->nwthreads; i++) {
-		if (o->ranonly && never_ran(&p->wthreads[i])) {
+		if (o->ranonly && wall_never_ran(&p->wthreads[i])) {
 			(*out)++;
 			continue;
 		}
@@ -264,7 +162,7 @@ put_rows(const struct wrow *rows, size_t n, double all)
 /* prof -w: the flat report in wall time; the files hold wall samples. */
 void
 wall_print(const struct report *r, const struct profile *p,
-    const struct symtab *st, const struct opts *o)
+    const struct opts *o)
 {
 	const struct wstack *s;
 	struct wrow *rows, *w;
@@ -276,9 +174,9 @@ wall_print(const struct report *r, const struct profile *p,
 	n = cap = 0;
 	for (i = 0; i < p->nwstacks; i++) {
 		s = &p->wstacks[i];
-		if (o->ranonly && never_ran(&p->wthreads[s->thread]))
+		if (o->ranonly && wall_never_ran(&p->wthreads[s->thread]))
 			continue;
-		w = row_of(&rows, &n, &cap, sample_name(p, r, st, s));
+		w = row_of(&rows, &n, &cap, wall_sample_name(r, p, s));
 		if (s->state == MONX_WS_RUN)
 			w->running += s->secs;
 		else

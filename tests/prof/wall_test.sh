@@ -263,6 +263,38 @@ prof: short.out: improper WALL record: a stack past its end
 " "$PROF" -w "$SYMS" short.out
 }
 
+atf_test_case exports_folded_svg
+exports_folded_svg_head()
+{
+	atf_set descr "prof -w -F folded and -F svg hold every wall sample" \
+	    "of the report, each waiting stack ending in a frame that" \
+	    "marks it and names its system call; t_expcheck reads them" \
+	    "back"
+	atf_set timeout 120
+}
+exports_folded_svg_body()
+{
+	setup_wall
+	EXPCHECK=$srcdir/t_expcheck
+	PROFMODE=wall "$H" >/dev/null 2>&1 || atf_fail "h_wall failed"
+	atf_check -o save:wall.txt "$PROF" -w "$H" mon.out
+	# The report's thread-seconds, as samples at 100 Hz.
+	n=$(awk 'NR == 1 { printf "%d", $3 * 100 + 0.5 }' wall.txt)
+	atf_check -o save:f.txt "$PROF" -w -F folded "$H" mon.out
+	atf_check -o match:"samples $n\$" "$EXPCHECK" folded f.txt
+	atf_check -o match:';wait_pipe;[^ ]*;\[waiting: read\] [0-9]+$' cat f.txt
+	atf_check -o match:';nap;[^ ]*\[waiting: clock_nanosleep\] [0-9]+$' \
+	    cat f.txt
+	atf_check -o match:';wait_lock;.*\[waiting: futex \(mutex/condvar\)\] [0-9]+$' \
+	    cat f.txt
+	atf_check -o match:';burn [0-9]+$' cat f.txt
+	atf_check -o save:w.svg "$PROF" -w -F svg "$H" mon.out
+	atf_check -o match:"samples $n\$" "$EXPCHECK" svg w.svg
+	atf_check -o match:'thread-seconds of wall time' cat w.svg
+	atf_check -s exit:1 -o empty -e match:'^prof: -w: ' \
+	    "$PROF" -w -F pprof "$H" mon.out
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case parts_perf
@@ -271,4 +303,5 @@ atf_init_test_cases()
 	atf_add_test_case idle_threads_left_out
 	atf_add_test_case no_wall_samples
 	atf_add_test_case forged_wall_records
+	atf_add_test_case exports_folded_svg
 }
