@@ -282,7 +282,9 @@ struct monx_wallhead {
 	uint64_t	period_ns;	/* the wall sampler's period */
 	uint64_t	ticks;		/* its rounds: samples a thread there
 					   all along would have */
-	uint64_t	late;		/* rounds it missed, running late */
+	uint64_t	late;		/* rounds it missed, running late: a
+					   round taken stands for
+					   (ticks + late) / ticks periods */
 	uint64_t	lost;		/* samples with no place kept */
 	uint64_t	own_ns;		/* CPU time the sampler used */
 	uint32_t	nthreads;	/* struct monx_wallthr that follow */

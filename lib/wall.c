@@ -586,17 +586,22 @@ round_(uint64_t *since)
 	ticks++;
 }
 
-/* The next round's time, after now: rounds already missed are late. */
+/*
+ * The next round's time: a period after the last's, or, where whole
+ * periods have passed since, the last of those, at once -- the rounds
+ * before it are missed, late.
+ */
 static void
 next_round(struct timespec *at)
 {
-	uint64_t t, now;
+	uint64_t t, now, missed;
 
 	t = (uint64_t)at->tv_sec * 1000000000u + (uint64_t)at->tv_nsec + period;
 	now = now_ns(CLOCK_MONOTONIC);
 	if (now > t) {
-		late += (now - t) / period;
-		t += (now - t) / period * period + period;
+		missed = (now - t) / period;
+		late += missed;
+		t += missed * period;
 	}
 	at->tv_sec = (time_t)(t / 1000000000u);
 	at->tv_nsec = (long)(t % 1000000000u);

@@ -563,6 +563,8 @@ warn_objects(const struct mfile *f)
 		    (uintmax_t)f->shared[0]);
 }
 
+#define RUN_MAXLATE	((uint64_t)1 << 48)
+
 /* A WALL record's thread i, as the profile keeps it. */
 static void
 merge_wthread(struct profile *p, const struct mfile *f, double per,
@@ -621,7 +623,10 @@ merge_wall(struct profile *p, struct mfile *f)
 	if (f->wall == NULL)
 		return;
 	memcpy(&h, f->wall, sizeof(h));
+	/* A round taken stands for those the sampler missed, late, too. */
 	per = (double)h.period_ns / 1e9;
+	if (h.ticks > 0 && h.late <= RUN_MAXLATE)
+		per *= (double)(h.ticks + h.late) / (double)h.ticks;
 	if (p->wallfiles++ == 0)
 		p->wallhz = 1 / per;
 	if ((double)h.ticks * per > p->wallrun)
