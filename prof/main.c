@@ -40,7 +40,7 @@ usage(void)
 	    "[-o | -x] [-g | -l] [-d base [-D baseprog]] [-F format] "
 	    "[-f regex] "
 	    "[-m mdata] [prog [mdata ...]]\n"
-	    "       prof -w [-hr] [-F folded | svg] [-m mdata] "
+	    "       prof -w [-hr] [-F folded | svg | pprof] [-m mdata] "
 	    "[prog [mdata ...]]\n");
 	exit(1);
 }
@@ -180,9 +180,9 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 		    "is no -w");
 	if (o->wall && (o->diffbase != NULL || o->graph || o->focus != NULL ||
 	    (o->format != NULL && strcmp(o->format, "folded") != 0 &&
-	    strcmp(o->format, "svg") != 0)))
-		errx(1, "-w: the wall-time report goes with -F folded or svg, "
-		    "and none of -d, -f, -q or another -F yet");
+	    strcmp(o->format, "svg") != 0 && strcmp(o->format, "pprof") != 0)))
+		errx(1, "-w: the wall-time report goes with -F folded, svg or "
+		    "pprof, and none of -d, -f, -q or another -F yet");
 	if (o->diffbase != NULL)
 		diff_ignores(o);
 	if (o->sort == 0)

@@ -66,7 +66,8 @@ export_write(const char *name, struct report *r, const struct profile *p,
 	struct xset x;
 	int rv;
 
-	if (o->wall)
+	/* pprof holds the wall samples beside the CPU ones. */
+	if (o->wall && strcmp(name, "pprof") != 0)
 		xset_make_wall(&x, r, p, o, prog);
 	else
 		xset_make(&x, r, p, o, prog);

@@ -261,6 +261,7 @@ xset_free(struct xset *x)
 	free(x->stacks);
 	free(x->ids);
 	free(x->objs);
+	free(x->addrs);
 	memset(x, 0, sizeof(*x));
 }
 

@@ -28,9 +28,10 @@
 
 #define FIRST(x)	((x)->r->nrows + 4)
 
-/* Label name's id, added with its object if new. */
+/* Label name's id, added with its object and entry if new. */
 static size_t
-label(struct xset *x, const char *name, size_t obj, size_t *cap)
+label(struct xset *x, const char *name, size_t obj, uint64_t addr,
+    size_t *cap)
 {
 	size_t i;
 
@@ -39,8 +40,10 @@ label(struct xset *x, const char *name, size_t obj, size_t *cap)
 			return i;
 	x->labels = xgrow(x->labels, cap, x->nlabels, 1, sizeof(*x->labels));
 	x->objs = xreallocarray(x->objs, *cap, sizeof(*x->objs));
+	x->addrs = xreallocarray(x->addrs, *cap, sizeof(*x->addrs));
 	x->labels[x->nlabels] = printable(name);
 	x->objs[x->nlabels - FIRST(x)] = obj;
+	x->addrs[x->nlabels - FIRST(x)] = addr;
 	return x->nlabels++;
 }
 
@@ -59,23 +62,24 @@ add_stack(struct xset *x, const struct wstack *s, size_t *cap)
 	const char *name;
 	struct xstack *xs;
 	char buf[64], sys[32];
+	uint64_t entry;
 	size_t i;
 
 	xs = &x->stacks[x->nstacks++];
 	xs->first = x->nids;
 	for (i = s->depth; i > 0; i--) {
 		f = &x->p->wframes[s->first + i - 1];
-		if ((name = wall_frame_name(x->r, x->p, f)) != NULL)
-			push(x, label(x, name, f->obj, cap));
+		if ((name = wall_frame_name(x->r, x->p, f, &entry)) != NULL)
+			push(x, label(x, name, f->obj, entry, cap));
 	}
 	if (x->nids == xs->first)
 		push(x, label(x, s->state == MONX_WS_RUN ?
 		    "[running, not sampled yet]" : s->depth == 0 ?
-		    "[no stack]" : "[unknown]", OBJ_NONE, cap));
+		    "[no stack]" : "[unknown]", OBJ_NONE, 0, cap));
 	if (s->state != MONX_WS_RUN) {
 		snprintf(buf, sizeof(buf), "[waiting: %s]",
 		    wall_sysname(s->sysno, sys, sizeof(sys)));
-		push(x, label(x, buf, OBJ_NONE, cap));
+		push(x, label(x, buf, OBJ_NONE, 0, cap));
 	}
 	xs->depth = x->nids - xs->first;
 	xs->samples = s->secs / x->period;

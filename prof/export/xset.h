@@ -60,7 +60,8 @@ struct xset {
 	double			 period; /* seconds a count stands for;
 					   0: the report's */
 	size_t			*objs;	/* -w: the object of each label
-					   from nrows + 4 on */
+					   from nrows + 4 on, */
+	uint64_t		*addrs;	/* and its function's entry */
 };
 
 #define X_UNKNOWN(x)	((x)->r->nrows)

@@ -213,7 +213,7 @@ char	*row_name(const struct row *, int);
 /* wall.c */
 const char *wall_sysname(int32_t, char *, size_t);
 const char *wall_frame_name(const struct report *, const struct profile *,
-	    const struct frame *);
+	    const struct frame *, uint64_t *);
 const char *wall_sample_name(const struct report *, const struct profile *,
 	    const struct wstack *);
 int	wall_never_ran(const struct wthread *);

@@ -59,11 +59,12 @@ in_libmon(const struct profile *p, const struct frame *f)
 
 /*
  * The name of the function at frame f, or NULL: in no function known,
- * or in libmon's own code, which is no function of the program's.
+ * or in libmon's own code, which is no function of the program's.  Its
+ * entry, link-time in its object, into *entry if entry is not NULL.
  */
 const char *
 wall_frame_name(const struct report *r, const struct profile *p,
-    const struct frame *f)
+    const struct frame *f, uint64_t *entry)
 {
 	const struct symtab *t;
 	size_t i;
@@ -73,6 +74,8 @@ wall_frame_name(const struct report *r, const struct profile *p,
 	t = report_symtab(r, f->obj);
 	if (t == NULL || (i = symtab_lookup(t, f->addr)) == SIZE_MAX)
 		return NULL;
+	if (entry != NULL)
+		*entry = t->funcs[i].addr;
 	return t->funcs[i].name;
 }
 
@@ -93,7 +96,7 @@ wall_sample_name(const struct report *r, const struct profile *p,
 	first = NULL;
 	for (i = 0; i < s->depth; i++) {
 		f = &p->wframes[s->first + i];
-		if ((name = wall_frame_name(r, p, f)) == NULL)
+		if ((name = wall_frame_name(r, p, f, NULL)) == NULL)
 			continue;
 		if (s->state == MONX_WS_RUN || f->obj == OBJ_MAIN)
 			return name;

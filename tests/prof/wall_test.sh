@@ -278,10 +278,13 @@ exports_folded_svg_body()
 	EXPCHECK=$srcdir/t_expcheck
 	PROFMODE=wall "$H" >/dev/null 2>&1 || atf_fail "h_wall failed"
 	atf_check -o save:wall.txt "$PROF" -w "$H" mon.out
-	# The report's thread-seconds, as samples at 100 Hz.
+	# The report's thread-seconds, as samples at 100 Hz: to a sample,
+	# the report giving 2 decimals.
 	n=$(awk 'NR == 1 { printf "%d", $3 * 100 + 0.5 }' wall.txt)
 	atf_check -o save:f.txt "$PROF" -w -F folded "$H" mon.out
-	atf_check -o match:"samples $n\$" "$EXPCHECK" folded f.txt
+	atf_check -o save:fchk.txt "$EXPCHECK" folded f.txt
+	awk -v n="$n" '{ d = $NF - n } END { exit !(d <= 1 && d >= -1) }' \
+	    fchk.txt || atf_fail "folded: $(cat fchk.txt), report $n"
 	atf_check -o match:';wait_pipe;[^ ]*;\[waiting: read\] [0-9]+$' cat f.txt
 	atf_check -o match:';nap;[^ ]*\[waiting: clock_nanosleep\] [0-9]+$' \
 	    cat f.txt
@@ -289,10 +292,51 @@ exports_folded_svg_body()
 	    cat f.txt
 	atf_check -o match:';burn [0-9]+$' cat f.txt
 	atf_check -o save:w.svg "$PROF" -w -F svg "$H" mon.out
-	atf_check -o match:"samples $n\$" "$EXPCHECK" svg w.svg
+	atf_check -o save:schk.txt "$EXPCHECK" svg w.svg
+	awk -v n="$n" '{ d = $NF - n } END { exit !(d <= 1 && d >= -1) }' \
+	    schk.txt || atf_fail "svg: $(cat schk.txt), report $n"
 	atf_check -o match:'thread-seconds of wall time' cat w.svg
 	atf_check -s exit:1 -o empty -e match:'^prof: -w: ' \
-	    "$PROF" -w -F pprof "$H" mon.out
+	    "$PROF" -w -F callgrind "$H" mon.out
+}
+
+atf_test_case export_pprof_wall
+export_pprof_wall_head()
+{
+	atf_set descr "prof -F pprof of a wall profile has a wall sample" \
+	    "type beside cpu and calls, holding the report's" \
+	    "thread-seconds (the default with -w); go tool pprof, where" \
+	    "installed, reads the same total and the waiting frames"
+	atf_set timeout 180
+}
+export_pprof_wall_body()
+{
+	setup_wall
+	EXPCHECK=$srcdir/t_expcheck
+	PROFMODE=wall "$H" >/dev/null 2>&1 || atf_fail "h_wall failed"
+	atf_check -o save:wall.txt "$PROF" -w "$H" mon.out
+	secs=$(awk 'NR == 1 { print $3 }' wall.txt)
+	for w in "" -w; do
+		atf_check -o save:out.gz -e ignore "$PROF" $w -F pprof "$H" mon.out
+		gzip -dc out.gz >out.pprof || atf_fail "not gzip"
+		atf_check -o save:chk.txt "$EXPCHECK" pprof out.pprof
+		atf_check -o match:'^types samples/count cpu/nanoseconds calls/count wall/nanoseconds$' \
+		    cat chk.txt
+		# The report's 2 decimals against the file's nanoseconds.
+		awk -v s="$secs" '$1 == "wall" { d = $2 / 1e9 - s; w = 1 }
+		    END { exit !(w && d < 0.006 && d > -0.006) }' chk.txt ||
+		    atf_fail "wall time: $(grep ^wall chk.txt), report $secs s"
+	done
+	atf_check -o match:'^default wall$' cat chk.txt
+	command -v go >/dev/null 2>&1 || return 0
+	go tool pprof -sample_index=wall -unit=ms -top -nodefraction=0 out.gz \
+	    >top 2>/dev/null || atf_fail "go tool pprof failed"
+	awk -v s="$secs" '/Total samples = / {
+		sub(/.*Total samples = /, ""); sub(/ms.*/, "")
+		d = $0 / 1000 - s; w = 1 }
+	    END { exit !(w && d < 0.006 && d > -0.006) }' top ||
+	    atf_fail "go tool pprof: $(grep Total top), report $secs s"
+	atf_check -o match:'\[waiting: read\]$' cat top
 }
 
 atf_init_test_cases()
@@ -304,4 +348,5 @@ atf_init_test_cases()
 	atf_add_test_case no_wall_samples
 	atf_add_test_case forged_wall_records
 	atf_add_test_case exports_folded_svg
+	atf_add_test_case export_pprof_wall
 }
