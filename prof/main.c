@@ -40,7 +40,7 @@ usage(void)
 	    "[-o | -x] [-g | -l] [-d base [-D baseprog]] [-F format] "
 	    "[-f regex] "
 	    "[-m mdata] [prog [mdata ...]]\n"
-	    "       prof -w [-hr] [-F folded | svg | pprof] [-m mdata] "
+	    "       prof -w [-hqr] [-F folded | svg | pprof] [-m mdata] "
 	    "[prog [mdata ...]]\n");
 	exit(1);
 }
@@ -178,11 +178,11 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 	if (o->ranonly && !o->wall)
 		errx(1, "-r: leaves idle threads out of -w's report; there "
 		    "is no -w");
-	if (o->wall && (o->diffbase != NULL || o->graph || o->focus != NULL ||
+	if (o->wall && (o->diffbase != NULL || o->focus != NULL ||
 	    (o->format != NULL && strcmp(o->format, "folded") != 0 &&
 	    strcmp(o->format, "svg") != 0 && strcmp(o->format, "pprof") != 0)))
-		errx(1, "-w: the wall-time report goes with -F folded, svg or "
-		    "pprof, and none of -d, -f, -q or another -F yet");
+		errx(1, "-w: the wall-time report goes with -q and -F folded, "
+		    "svg or pprof, and none of -d, -f or another -F yet");
 	if (o->diffbase != NULL)
 		diff_ignores(o);
 	if (o->sort == 0)
@@ -399,7 +399,9 @@ main(int argc, char *argv[])
 		report_stats(&r, &p, &st);	/* the whole profile's */
 	focus(&r, p.first);
 	kept = fo;	/* -d's base is focused with fo in turn */
-	if (o.wall && o.format == NULL)
+	if (o.wall && o.format == NULL && o.graph)
+		wall_graph_print(&r, &p, &o);
+	else if (o.wall && o.format == NULL)
 		wall_print(&r, &p, &o);
 	else if (o.diffbase != NULL) {
 		read_base(prog);

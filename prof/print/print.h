@@ -44,8 +44,10 @@ void	diff_print(struct report *, struct report *, const struct opts *);
 void	focus_note(FILE *, const struct focus *, const struct report *,
 	    const struct opts *);
 
-/* wall.c */
+/* wall.c, wallgraph.c */
 void	wall_print(const struct report *, const struct profile *,
+	    const struct opts *);
+void	wall_graph_print(const struct report *, const struct profile *,
 	    const struct opts *);
 
 /* graphprint.c */

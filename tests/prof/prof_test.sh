@@ -1207,7 +1207,7 @@ bad_option_prints_usage_head()
 bad_option_prints_usage_body()
 {
 	setup_prof
-	usage='usage: prof [-CehipqsuVz] [-a | -c | -I | -n | -t] [-o | -x] [-g | -l] [-d base [-D baseprog]] [-F format] [-f regex] [-m mdata] [prog [mdata ...]]\n       prof -w [-hr] [-F folded | svg | pprof] [-m mdata] [prog [mdata ...]]\n'
+	usage='usage: prof [-CehipqsuVz] [-a | -c | -I | -n | -t] [-o | -x] [-g | -l] [-d base [-D baseprog]] [-F format] [-f regex] [-m mdata] [prog [mdata ...]]\n       prof -w [-hqr] [-F folded | svg | pprof] [-m mdata] [prog [mdata ...]]\n'
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" -Q
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" --help
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" -m

@@ -300,6 +300,41 @@ exports_folded_svg_body()
 	    "$PROF" -w -F callgrind "$H" mon.out
 }
 
+atf_test_case graph_in_wall_time
+graph_in_wall_time_head()
+{
+	atf_set descr "prof -q -w: wait_pipe's entry holds its second of" \
+	    "waiting, under its caller run_pipe; burn's its second of" \
+	    "running, under run_burn"
+	atf_set timeout 120
+}
+graph_in_wall_time_body()
+{
+	setup_wall
+	PROFMODE=wall "$H" >/dev/null 2>&1 || atf_fail "h_wall failed"
+	atf_check -o save:g.txt "$PROF" -q -w "$H" mon.out
+	# Columns: [n] %Wall Inclusive Running Waiting name [n]
+	awk '
+	{ line[++n] = $0 }
+	END {
+		ok = 1
+		for (i = 1; i <= n; i++) {
+			if (line[i] !~ /^\[[0-9]+\] /)
+				continue
+			$0 = line[i]
+			if ($6 == "wait_pipe")
+				ok = ok && $3 >= 0.9 && $5 >= 0.9 &&
+				    line[i - 1] ~ / run_pipe \[/
+			if ($6 == "burn")
+				ok = ok && $3 >= 0.9 && $4 >= 0.9 &&
+				    line[i - 1] ~ / run_burn \[/
+			if ($6 == "wait_pipe" || $6 == "burn")
+				seen++
+		}
+		exit !(ok && seen == 2)
+	}' g.txt || atf_fail "$(cat g.txt)"
+}
+
 atf_test_case export_pprof_wall
 export_pprof_wall_head()
 {
@@ -349,4 +384,5 @@ atf_init_test_cases()
 	atf_add_test_case forged_wall_records
 	atf_add_test_case exports_folded_svg
 	atf_add_test_case export_pprof_wall
+	atf_add_test_case graph_in_wall_time
 }
