@@ -12,8 +12,9 @@
  *  itimer	setitimer(ITIMER_PROF), SIGPROF to whichever thread runs.
  *
  * PROFMODE=wall adds the wall sampler (wall.c): every thread, running
- * or blocked, sampled on the wall clock, at PROFHZ when it is set and
- * 100 Hz when it is not, beside the CPU clock, which runs as ever.
+ * or blocked, sampled on the wall clock, at PROFHZ when it is set (1000
+ * Hz at most) and 100 Hz when it is not, beside the CPU clock, which
+ * runs as ever.
  *
  * The signal clocks sample in libmon's SIGPROF handler (sigprof.c).  A
  * clock is started and stopped only from lifecycle.c, which also tells
@@ -30,6 +31,7 @@
 #define MAX_HZ		100000
 #define DEFAULT_STACK	64
 #define WALL_HZ		100
+#define WALL_MAXHZ	1000	/* a round reads every thread: no faster */
 
 static int		mode = -1;	/* MONX_CLK_*, -1 when stopped */
 static uint64_t		period;		/* ns */
@@ -83,6 +85,7 @@ static uint64_t
 wall_ns(void)
 {
 	const char *s;
+	long hz;
 
 	s = env("PROFMODE");
 	if (s == NULL || *s == '\0' || strcmp(s, "cpu") == 0)
@@ -91,8 +94,9 @@ wall_ns(void)
 		_mon_warn("PROFMODE", "not cpu or wall; using cpu", 0);
 		return 0;
 	}
-	return 1000000000u / (uint64_t)number("PROFHZ", 1, MAX_HZ,
-	    WALL_HZ, "not a rate from 1 to 100000 Hz; the wall sampler uses 100");
+	hz = number("PROFHZ", 1, MAX_HZ, WALL_HZ,
+	    "not a rate from 1 to 100000 Hz; the wall sampler uses 100");
+	return 1000000000u / (uint64_t)(hz < WALL_MAXHZ ? hz : WALL_MAXHZ);
 }
 
 /* The clocks to try, best first, as PROFCLOCK allows. */
