@@ -8,6 +8,7 @@
  *					another thread writes after 1 s,
  *					wait_lock() on a mutex another thread
  *					holds for 1 s
+ *	  h_wall mixed			the same for 1, 0.5, 1.5 and 0.7 s
  *	  h_wall idle n secs		n threads blocked on a condition
  *					variable for secs seconds
  *	  h_wall busy n secs		n threads on the CPU for secs seconds
@@ -39,6 +40,9 @@ static sem_t		 taken;
 static int		 fds[2];
 static double		 lives;		/* seconds, every thread's */
 static double		 secs = 1;
+static struct timespec	 napfor = { 1, 0 };	/* nap() */
+static struct timespec	 writeat = { 1, 0 };	/* the pipe's writer */
+static struct timespec	 holdfor = { 1, 0 };	/* the lock's holder */
 static volatile double	 sink;
 
 static double
@@ -81,9 +85,7 @@ burn(void)
 static void
 nap(void)
 {
-	struct timespec ts = { 1, 0 };
-
-	printf("nanosleep %d\n", nanosleep(&ts, NULL));
+	printf("nanosleep %d\n", nanosleep(&napfor, NULL));
 }
 
 static void
@@ -155,11 +157,10 @@ run_lock(void *unused)
 static void *
 writer(void *unused)
 {
-	struct timespec ts = { 1, 0 };
 	double t0 = now();
 
 	(void)unused;
-	printf("writer nanosleep %d\n", nanosleep(&ts, NULL));
+	printf("writer nanosleep %d\n", nanosleep(&writeat, NULL));
 	printf("write %zd\n", write(fds[1], "x", 1));
 	lived(t0);
 	return NULL;
@@ -168,13 +169,12 @@ writer(void *unused)
 static void *
 holder(void *unused)
 {
-	struct timespec ts = { 1, 0 };
 	double t0 = now();
 
 	(void)unused;
 	printf("holder lock %d\n", pthread_mutex_lock(&lock));
 	sem_post(&taken);
-	printf("holder nanosleep %d\n", nanosleep(&ts, NULL));
+	printf("holder nanosleep %d\n", nanosleep(&holdfor, NULL));
 	printf("holder unlock %d\n", pthread_mutex_unlock(&lock));
 	lived(t0);
 	return NULL;
@@ -274,12 +274,20 @@ main(int argc, char **argv)
 		secs = atof(argv[3]);
 	if (argc < 2 || strcmp(argv[1], "parts") == 0)
 		r = parts();
+	else if (strcmp(argv[1], "mixed") == 0) {
+		napfor.tv_sec = 0;
+		napfor.tv_nsec = 500000000;
+		writeat.tv_nsec = 500000000;
+		holdfor.tv_sec = 0;
+		holdfor.tv_nsec = 700000000;
+		r = parts();
+	}
 	else if (strcmp(argv[1], "idle") == 0 && argc > 2)
 		r = many(idler, atoi(argv[2]));
 	else if (strcmp(argv[1], "busy") == 0 && argc > 2)
 		r = many(busy, atoi(argv[2]));
 	else {
-		fprintf(stderr, "usage: h_wall [parts | idle n secs | "
+		fprintf(stderr, "usage: h_wall [parts | mixed | idle n secs | "
 		    "busy n secs]\n");
 		return 2;
 	}

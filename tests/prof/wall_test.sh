@@ -26,14 +26,15 @@ setup_wall()
 	done
 }
 
-# run [env ...]: h_wall unprofiled, then profiled with env; the program
-# must print the same (no system call cut short, no EINTR) and the run
-# must leave a mon.out.
+# run_parts [env ...]: h_wall unprofiled, then profiled with env; the
+# program must print the same (no system call cut short, no EINTR) and
+# the run must leave a mon.out.  MODE: h_wall's first argument.
 run_parts()
 {
-	"$H" >plain.out 2>plain.err || atf_fail "h_wall failed unprofiled"
+	"$H" ${MODE:-parts} >plain.out 2>plain.err ||
+	    atf_fail "h_wall failed unprofiled"
 	rm -f mon.out
-	env PROFMODE=wall "$@" "$H" >prof.out 2>prof.err ||
+	env PROFMODE=wall "$@" "$H" ${MODE:-parts} >prof.out 2>prof.err ||
 	    atf_fail "h_wall failed profiled: $(cat prof.err)"
 	sort plain.out >plain.sorted
 	sort prof.out >prof.sorted
@@ -137,6 +138,21 @@ parts_perf_body()
 {
 	setup_wall
 	run_parts
+	judge
+}
+
+atf_test_case parts_mixed
+parts_mixed_head()
+{
+	atf_set descr "With parts of 1, 0.5, 1.5 and 0.7 s, so that every" \
+	    "thread's share differs, each part's share is still within 3" \
+	    "points of its measured one"
+	atf_set timeout 120
+}
+parts_mixed_body()
+{
+	setup_wall
+	MODE=mixed run_parts
 	judge
 }
 
@@ -377,6 +393,7 @@ export_pprof_wall_body()
 atf_init_test_cases()
 {
 	atf_add_test_case parts_perf
+	atf_add_test_case parts_mixed
 	atf_add_test_case parts_noperf
 	atf_add_test_case parts_timer
 	atf_add_test_case idle_threads_left_out
