@@ -623,12 +623,12 @@ merge_wall(struct profile *p, struct mfile *f)
 	if (f->wall == NULL)
 		return;
 	memcpy(&h, f->wall, sizeof(h));
-	/* A round taken stands for those the sampler missed, late, too. */
 	per = (double)h.period_ns / 1e9;
-	if (h.ticks > 0 && h.late <= RUN_MAXLATE)
-		per *= (double)(h.ticks + h.late) / (double)h.ticks;
 	if (p->wallfiles++ == 0)
 		p->wallhz = 1 / per;
+	/* A round taken stands for those the sampler missed, late, too. */
+	if (h.ticks > 0 && h.late <= RUN_MAXLATE)
+		per *= (double)(h.ticks + h.late) / (double)h.ticks;
 	if ((double)h.ticks * per > p->wallrun)
 		p->wallrun = (double)h.ticks * per;
 	p->wallown += (double)h.own_ns / 1e9;
