@@ -22,7 +22,9 @@
  * old one unmapped, as it fills.  A frame remembers the arc of its
  * latest callee (last), and an arc its callee's function entry (fe): a
  * call made again from the same caller finds both entries with one
- * compare.
+ * compare.  A new frame starts with the arc its function's frames
+ * called last (out), so that the first call of each (fib's of fib, a
+ * loop's of its body) needs no look-up either.
  *
  * Time: the TSC where the CPU's is invariant, else CLOCK_MONOTONIC
  * through the vDSO -- wall time either way.  A call's inclusive time is
@@ -104,6 +106,8 @@ struct ent {
 	uint32_t	 raoff;		/* a function's: its return address
 					   from the enter hook's frame, 0:
 					   not known */
+	struct ent	*out;		/* a function's: the arc of its
+					   latest callee, in any frame */
 };
 
 struct chunk {
@@ -557,7 +561,7 @@ push(struct thr *t, uint32_t d, uintptr_t fn, uintptr_t site, uintptr_t ra,
 	f->child = 0;
 	f->fe = fe;
 	f->ae = ae;
-	f->last = NULL;
+	f->last = fe->out;	/* a new frame calls what the last did */
 	f->t0 = clock();
 	atomic_store_explicit(&t->depth, d + 1, memory_order_release);
 }
@@ -649,7 +653,7 @@ enter_slow(uintptr_t fn, uintptr_t site, uintptr_t cfa)
 			goto out;
 		}
 		if (p != NULL)
-			p->last = ae;
+			p->last = p->fe->out = ae;
 		else
 			t->rootlast = ae;
 	}

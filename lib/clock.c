@@ -241,12 +241,34 @@ _mon_clock_running(void)
 	return mode >= 0;
 }
 
-/* Samples still on their way go to the current histogram. */
+/*
+ * Samples still on their way go to the current histogram.  A fork
+ * child's drainer may have found kernel mode refused since the fork.
+ */
 void
 _mon_clock_drain(void)
 {
-	if (mode == MONX_CLK_PERF)
+	if (mode == MONX_CLK_PERF) {
 		_mon_ring_drain();
+		_mon_stats.runflags = runflags();
+	}
+}
+
+/*
+ * The calling thread writes the profile with the clock running (on 1),
+ * or has written it (0): a snapshot, or the last part at a polite
+ * termination.  Its samples meanwhile are libmon's own, wherever they
+ * find it -- in the C library's code that writes, in its system calls
+ * -- under every clock; what it ran before is drained first, as the
+ * program's.
+ */
+void
+_mon_clock_writing(int on)
+{
+	if (mode == MONX_CLK_PERF)
+		_mon_ring_writing(on);
+	else if (mode == MONX_CLK_TIMER || mode == MONX_CLK_ITIMER)
+		_mon_sigprof_writing(on);
 }
 
 /* Threads the clock could not sample. */
@@ -302,6 +324,14 @@ _mon_clock_fork_child(void)
 	}
 }
 
+/* A thread is about to be created by the calling one. */
+void
+_mon_clock_thread_create(void)
+{
+	if (mode == MONX_CLK_PERF)
+		_mon_ring_thread_create();
+}
+
 void
 _mon_clock_thread_start(void)
 {
@@ -321,7 +351,8 @@ _mon_clock_thread_end(void)
 /*
  * Before an exec: ITIMER_PROF would outlive the image, and a SIGPROF of
  * ours still pending would be handed to it.  perf events end at exec by
- * themselves (remove_on_exec), per-thread timers with the image.
+ * themselves (remove_on_exec), per-thread timers with the image; a fork
+ * child's events not opened yet are not opened (ring.c).
  */
 void
 _mon_clock_exec_before(void)
@@ -330,6 +361,8 @@ _mon_clock_exec_before(void)
 		_mon_itimer_pause();
 	else if (mode == MONX_CLK_TIMER)
 		_mon_timer_thread_end();
+	else if (mode == MONX_CLK_PERF)
+		_mon_ring_exec_before();
 	_mon_sigprof_discard();
 }
 
@@ -340,4 +373,6 @@ _mon_clock_exec_failed(void)
 		_mon_itimer_resume();
 	else if (mode == MONX_CLK_TIMER)
 		_mon_timer_thread_start();
+	else if (mode == MONX_CLK_PERF)
+		_mon_ring_exec_failed();
 }

@@ -411,6 +411,29 @@ _mon_sample(uintptr_t pc, uint64_t n)
 }
 
 /*
+ * Does pc fall in a bin of the current histogram -- the program's own
+ * text, as profil() was given it?  0 when it does not, or no histogram
+ * is set.  Async-signal-safe.
+ */
+int
+_mon_hist_covers(uintptr_t pc)
+{
+	struct _mon_hist *h;
+	unsigned __int128 prod;
+	int in;
+
+	if ((h = hold()) == NULL)
+		return 0;
+	in = 0;
+	if (pc >= h->off) {
+		prod = (unsigned __int128)(pc - h->off) * h->scale;
+		in = h->scale == 2 || (prod >> 17) < h->nwords;
+	}
+	atomic_fetch_sub(&h->users, 1);
+	return in;
+}
+
+/*
  * n samples taken in kernel mode, whose pc is the kernel's and has no
  * bin: counted apart, as _mon_sample() counts, 1 if counted and 0 when
  * profiling is paused or stopped.  Async-signal-safe.

@@ -522,6 +522,16 @@ _mon_life_exec_failed(void)
 		_mon_clock_exec_failed();
 }
 
+/*
+ * The calling thread is about to create one with pthread_create.  No
+ * lock: the clock's own check is a load.
+ */
+void
+_mon_life_thread_create(void)
+{
+	_mon_clock_thread_create();
+}
+
 /* A thread created with pthread_create starts, or ends. */
 void
 _mon_life_thread_start(void)
@@ -561,11 +571,12 @@ part(void)
 	r = -1;
 	err = EINVAL;
 	if (profiling && getpid() == owner) {
-		_mon_clock_drain();
+		_mon_clock_writing(1);
 		(void)_mon_snap_numbered(1);
 		r = _mon_snap_write(curhdr, curhist, curnhist, curscale,
 		    _mon_clock_unsampled(), 0);
 		err = errno;
+		_mon_clock_writing(0);
 	}
 	leave();
 	if (r != 0)
@@ -607,7 +618,8 @@ final(int sig)
 	if (!profiling || getpid() != owner)
 		return;
 	profiling = 0;
-	_mon_clock_drain();
+	_mon_clock_writing(1);
 	(void)_mon_snap_write(curhdr, curhist, curnhist, curscale,
 	    _mon_clock_unsampled(), 1);
+	_mon_clock_writing(0);
 }

@@ -121,6 +121,7 @@ size_t	_mon_tab_keys(struct _mon_tab *) _mon_hidden;
 void	_mon_hist_set(WORD *, size_t, uintptr_t, unsigned int) _mon_hidden;
 int	_mon_sample(uintptr_t, uint64_t) _mon_hidden;
 int	_mon_sample_kernel(uint64_t) _mon_hidden;
+int	_mon_hist_covers(uintptr_t) _mon_hidden;
 
 /* stacks.c */
 #define _MON_STACKMAX	127		/* the kernel's usual walk limit */
@@ -168,8 +169,12 @@ void	_mon_ring_drain(void) _mon_hidden;
 void	_mon_ring_fork_prepare(void) _mon_hidden;
 void	_mon_ring_fork_parent(void) _mon_hidden;
 int	_mon_ring_fork_child(void) _mon_hidden;
+void	_mon_ring_thread_create(void) _mon_hidden;
+void	_mon_ring_exec_before(void) _mon_hidden;
+void	_mon_ring_exec_failed(void) _mon_hidden;
 uint32_t _mon_ring_unsampled(void) _mon_hidden;
 int	_mon_ring_kernel(void) _mon_hidden;
+void	_mon_ring_writing(int) _mon_hidden;
 
 /* timer.c */
 int	_mon_timer_start(uint64_t) _mon_hidden;
@@ -193,6 +198,7 @@ int	_mon_sigprof_install(int) _mon_hidden;
 void	_mon_sigprof_restore(void) _mon_hidden;
 int	_mon_sigprof_ours(const siginfo_t *) _mon_hidden;
 int	_mon_sigprof_clock(void) _mon_hidden;
+void	_mon_sigprof_writing(int) _mon_hidden;
 void	_mon_sigprof_discard(void) _mon_hidden;
 int	_mon_sigprof_adopt(const struct sigaction *, struct sigaction *)
 	    _mon_hidden;
@@ -213,10 +219,12 @@ int	_mon_clock_start(int) _mon_hidden;
 void	_mon_clock_stop(void) _mon_hidden;
 int	_mon_clock_running(void) _mon_hidden;
 void	_mon_clock_drain(void) _mon_hidden;
+void	_mon_clock_writing(int) _mon_hidden;
 uint32_t _mon_clock_unsampled(void) _mon_hidden;
 void	_mon_clock_fork_prepare(void) _mon_hidden;
 void	_mon_clock_fork_parent(void) _mon_hidden;
 void	_mon_clock_fork_child(void) _mon_hidden;
+void	_mon_clock_thread_create(void) _mon_hidden;
 void	_mon_clock_thread_start(void) _mon_hidden;
 void	_mon_clock_thread_end(void) _mon_hidden;
 void	_mon_clock_exec_before(void) _mon_hidden;
@@ -228,10 +236,12 @@ int	_mon_life_start(char *, char *, WORD *, size_t, size_t, int)
 void	_mon_life_stop(void) _mon_hidden;
 void	_mon_life_control(int) _mon_hidden;
 int	_mon_life_snapshot(void) _mon_hidden;
+
 void	_mon_life_exit_wait(void) _mon_hidden;
 int	_mon_life_profil(WORD *, size_t, uintptr_t, unsigned int) _mon_hidden;
 void	_mon_life_exec_before(void) _mon_hidden;
 void	_mon_life_exec_failed(void) _mon_hidden;
+void	_mon_life_thread_create(void) _mon_hidden;
 void	_mon_life_thread_start(void) _mon_hidden;
 void	_mon_life_thread_end(void) _mon_hidden;
 
@@ -302,6 +312,13 @@ size_t	_mon_base_delta(const struct _mon_keys *, const void *, size_t,
 	    void *, size_t, size_t, size_t) _mon_hidden;
 void	_mon_base_commit(struct _mon_keys *, const void *, size_t, size_t,
 	    size_t, size_t) _mon_hidden;
+
+/*
+ * Where the link editor put libmon's code (the Makefile's SELF): the
+ * writer records it, and the clocks count libmon's own samples there.
+ */
+extern char __start_libmon_text[] __attribute__((weak, visibility("hidden")));
+extern char __stop_libmon_text[] __attribute__((weak, visibility("hidden")));
 
 /* monwrite.c */
 struct _mon_out {

@@ -44,10 +44,6 @@
 
 #define OBJBUF	(1u << 16)
 
-/* Where the link editor put libmon's code (the Makefile's SELF). */
-extern char __start_libmon_text[] __attribute__((weak, visibility("hidden")));
-extern char __stop_libmon_text[] __attribute__((weak, visibility("hidden")));
-
 struct out {
 	int		fd;
 	int		err;		/* first errno, 0 if all went well */

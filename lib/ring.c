@@ -22,6 +22,19 @@
  * events (remove_on_exec).  Threads that already exist when profiling
  * starts get events and rings of their own, again per CPU.
  *
+ * A fork child's events are opened by its own drainer as it starts, not
+ * by the child's thread: opening them and mapping their rings (the
+ * kernel allocates and zeroes every page of a ring, and frees them at
+ * the exec) cost a child that only execs more than all the rest of
+ * libmon's part in its fork, and most children only exec.  The drainer
+ * waits ARMWAIT (a fine period) first: an exec that comes before gives
+ * the events up, and a thread the child creates before then has them
+ * opened first, by the creating thread, so that it inherits them.  What
+ * the child's thread runs in that wait, a fine period of CPU time at
+ * most, is not sampled, as the last fine period of a thread shorter
+ * than one on a CPU is not: prof shows it apart, with the rest of the
+ * unsampled time.
+ *
  * With stacks asked for (_mon_stack_limit), each sample carries the
  * user call stack the kernel walked by frame pointers, cut at the limit;
  * a kernel that refuses call chains gets events without them, and the
@@ -89,6 +102,7 @@
 #define NSEEN		256	/* threads' offsets remembered per ring */
 #define KERNELPC	UINT64_MAX	/* a last sample's place: in the kernel */
 #define NSYSPC		64	/* pcs a drain remembers at_syscall() of */
+#define ARMWAIT		FINE	/* ns a fork child's drainer lets it exec in */
 
 struct ring {
 	struct perf_event_mmap_page *m;
@@ -107,6 +121,7 @@ static pthread_mutex_t	waitlock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t	waitcv;
 static pthread_t	drainer;
 static _Atomic pid_t	drainer_tid;
+static _Atomic pid_t	writer_tid;	/* writes the profile: _mon_ring_writing() */
 static int		quit;		/* under waitlock */
 static struct ring	*rings;		/* nring of cap, from mmap */
 static size_t		 nring, cap, capbytes;
@@ -122,6 +137,14 @@ static int		 chains;	/* samples carry call chains */
 static int		 kernel;	/* kernel mode is sampled too */
 static int		 ncpu;
 static uint32_t		 unsampled;	/* threads that got no ring */
+static _Atomic int	 childarm;	/* a fork child's events: ARM_* */
+static pid_t		 childtid;	/* its thread, whose they are */
+
+/* A fork child's events (childarm). */
+#define ARM_DONE	0	/* opened, tried, or none to open */
+#define ARM_PENDING	1	/* to be opened: by the drainer, or
+				   before a thread is created */
+#define ARM_DROPPED	2	/* given up by an exec */
 static uint64_t		 syspc[NSYSPC];	/* pc << 1 | at a syscall; under
 					   drainlock, emptied each drain */
 
@@ -225,21 +248,21 @@ fail:
 }
 
 /*
- * The calling thread's events, as the run samples (kernel), or in user
- * mode alone where kernel mode is refused (EACCES, EPERM).  A fork child
- * asks again: a server that dropped its privileges before forking its
- * workers is refused there what its start was given, and its children
- * would otherwise go unsampled.  0 or -1.
+ * Thread tid's events, inherited by the threads it creates, as the run
+ * samples (kernel), or in user mode alone where kernel mode is refused
+ * (EACCES, EPERM).  A fork child asks again: a server that dropped its
+ * privileges before forking its workers is refused there what its start
+ * was given, and its children would otherwise go unsampled.  0 or -1.
  */
 static int
-arm_self(void)
+arm_thread(pid_t tid)
 {
-	if (arm(_mon_gettid(), 1) == 0)
+	if (arm(tid, 1) == 0)
 		return 0;
 	if (!kernel || (errno != EACCES && errno != EPERM))
 		return -1;
 	kernel = 0;
-	return arm(_mon_gettid(), 1);
+	return arm(tid, 1);
 }
 
 /*
@@ -247,13 +270,30 @@ arm_self(void)
  * may: perf_event_paranoid 2 and above refuses it to the unprivileged
  * (EACCES), who then sample user mode alone, as prof is told.  Decided
  * here, once a run: the threads armed later do as these, and a fork
- * child too unless it is refused (arm_self()).  0 or -1.
+ * child too unless it is refused (arm_thread()).  0 or -1.
  */
 static int
 arm_first(void)
 {
 	kernel = 1;
-	return arm_self();
+	return arm_thread(_mon_gettid());
+}
+
+/*
+ * A fork child's events, if they are still to be opened: by the drainer
+ * as it starts, or by the child's thread before it creates another,
+ * whichever comes first.  A thread that cannot have them is counted as
+ * unsampled.  Caller holds drainlock.
+ */
+static void
+arm_pending(void)
+{
+	int want;
+
+	want = ARM_PENDING;
+	if (atomic_compare_exchange_strong(&childarm, &want, ARM_DONE) &&
+	    arm_thread(childtid) != 0 && _mon_alive(childtid))
+		unsampled++;
 }
 
 /* The next 8 bytes of a ring's data, which may wrap. */
@@ -388,6 +428,21 @@ sample(const unsigned char *data, uint64_t size, uint64_t tail,
 		    slot);
 }
 
+/*
+ * A sample of the thread that writes the profile, taken while it writes:
+ * libmon's time, wherever it found the thread (the C library's code that
+ * writes, its system calls), counted at the start of libmon's code with
+ * a stack of that alone, as the timer clocks' handler counts them.
+ */
+static void
+self_sample(void)
+{
+	uintptr_t pc = (uintptr_t)__start_libmon_text;
+
+	if (_mon_sample(pc, 1) && chains)
+		_mon_stack_add(&pc, 1, 0, 1);
+}
+
 /* The drainer's random numbers (xorshift64*).  Caller holds drainlock. */
 static uint32_t
 draw(void)
@@ -472,9 +527,11 @@ drain_ring(size_t k)
 	const unsigned char *data;
 	uint64_t head, tail, size, hdr;
 	uint32_t type, len;
+	pid_t tid, writing;
 	int inkernel;
 
 	memset(syspc, 0, sizeof(syspc));
+	writing = atomic_load_explicit(&writer_tid, memory_order_acquire);
 	size = m->data_size != 0 ? m->data_size : ringlen - pagesz;
 	data = (const unsigned char *)m +
 	    (m->data_offset != 0 ? m->data_offset : pagesz);
@@ -488,11 +545,16 @@ drain_ring(size_t k)
 			break;		/* cannot be: leave the ring as it is */
 		inkernel = ((hdr >> 32) & PERF_RECORD_MISC_CPUMODE_MASK) ==
 		    PERF_RECORD_MISC_KERNEL;
+		tid = (pid_t)(ring_u64(data, size, tail + 16) >> 32);
 		if (type == PERF_RECORD_SAMPLE && len >= 24 &&
-		    thin_keep(k, (pid_t)(ring_u64(data, size, tail + 16) >> 32),
-		    inkernel ? KERNELPC : ring_u64(data, size, tail + 8)))
-			sample(data, size, tail, len, inkernel);
-		else if (type == PERF_RECORD_READ && len >= 24)
+		    thin_keep(k, tid, inkernel ? KERNELPC :
+		    ring_u64(data, size, tail + 8))) {
+			if (tid == writing && writing != 0 &&
+			    __start_libmon_text != NULL)
+				self_sample();
+			else
+				sample(data, size, tail, len, inkernel);
+		} else if (type == PERF_RECORD_READ && len >= 24)
 			thread_ends(k,
 			    (pid_t)(ring_u64(data, size, tail + 8) >> 32),
 			    ring_u64(data, size, tail + 16));
@@ -507,6 +569,20 @@ drain_ring(size_t k)
 	__atomic_store_n(&m->data_tail, tail, __ATOMIC_RELEASE);
 }
 
+/*
+ * The calling thread writes the profile from now on (on 1), or no longer
+ * (0): its samples meanwhile are libmon's (self_sample()).  Those it took
+ * before are drained first, so that they stay the program's; those it
+ * took while writing are drained before it is let go.
+ */
+void
+_mon_ring_writing(int on)
+{
+	_mon_ring_drain();
+	atomic_store_explicit(&writer_tid, on ? _mon_gettid() : 0,
+	    memory_order_release);
+}
+
 /* Empty every ring into the current histogram.  Not for signal context. */
 void
 _mon_ring_drain(void)
@@ -519,11 +595,30 @@ _mon_ring_drain(void)
 	pthread_mutex_unlock(&drainlock);
 }
 
+/* The CLOCK_MONOTONIC time ns from now. */
+static struct timespec
+after(uint64_t ns)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	t.tv_nsec += (long)(ns % 1000000000u);
+	t.tv_sec += (time_t)(ns / 1000000000u) + t.tv_nsec / 1000000000;
+	t.tv_nsec %= 1000000000;
+	return t;
+}
+
+/*
+ * In a fork child the first wait is ARMWAIT, after which the child's
+ * events are opened (arm_pending()) unless an exec or a new thread came
+ * first; then one drain_ns after another.
+ */
 static void *
 drain_loop(void *unused)
 {
 	struct timespec t;
-	uint64_t since;
+	uint64_t since, wait;
+	int first;
 
 	(void)unused;
 	since = 0;
@@ -532,16 +627,22 @@ drain_loop(void *unused)
 	_mon_own_thread(_mon_gettid(), 1);
 	pthread_mutex_lock(&waitlock);
 	pthread_cond_broadcast(&waitcv);
+	first = atomic_load(&childarm) == ARM_PENDING;
+	wait = first ? ARMWAIT : drain_ns;
 	while (!quit) {
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		t.tv_nsec += (long)(drain_ns % 1000000000u);
-		t.tv_sec += (time_t)(drain_ns / 1000000000u) +
-		    t.tv_nsec / 1000000000;
-		t.tv_nsec %= 1000000000;
+		t = after(wait);
 		(void)pthread_cond_timedwait(&waitcv, &waitlock, &t);
 		pthread_mutex_unlock(&waitlock);
+		since += wait;
+		if (first) {
+			pthread_mutex_lock(&drainlock);
+			arm_pending();
+			pthread_mutex_unlock(&drainlock);
+			wait = drain_ns;
+			first = 0;
+		}
 		/* Objects dlopen'd since: known to the stack walks each second. */
-		if (chains && (since += drain_ns) >= 1000000000u) {
+		if (chains && since >= 1000000000u) {
 			_mon_texts_refresh();
 			since = 0;
 		}
@@ -671,6 +772,8 @@ _mon_ring_stop(void)
 
 	if (rings == NULL)
 		return;
+	/* A fork child that stops before its events are opened needs none. */
+	atomic_store(&childarm, ARM_DONE);
 	stop_drainer();
 	pthread_mutex_lock(&drainlock);
 	for (i = 0; i < nring; i++) {
@@ -704,7 +807,8 @@ _mon_ring_fork_parent(void)
 
 /*
  * In the child no ring is mapped (the kernel does not copy them) and no
- * drainer runs: forget the parent's and start afresh.  0 or -1.
+ * drainer runs: forget the parent's and start afresh, the events left
+ * to the child's drainer (arm_pending()).  0 or -1.
  */
 int
 _mon_ring_fork_child(void)
@@ -716,8 +820,11 @@ _mon_ring_fork_child(void)
 	unsampled = 0;
 	/* The parent's threads' offsets mean nothing here. */
 	_mon_rezero(seen, seenbytes);
-	rng ^= (uint64_t)_mon_gettid() << 17;
-	if (start_drainer(0) != 0 || arm_self() != 0) {
+	childtid = _mon_gettid();
+	rng ^= (uint64_t)childtid << 17;
+	atomic_store(&childarm, ARM_PENDING);
+	if (start_drainer(0) != 0) {
+		atomic_store(&childarm, ARM_DONE);
 		_mon_unmap(seen, seenbytes);
 		seen = NULL;
 		_mon_unmap(rings, capbytes);
@@ -725,6 +832,45 @@ _mon_ring_fork_child(void)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * A thread is about to be created: a fork child's events are opened
+ * first, if the drainer has not yet, so that the new thread inherits
+ * them.  A load and nothing else when they are open.
+ */
+void
+_mon_ring_thread_create(void)
+{
+	if (atomic_load(&childarm) != ARM_PENDING)
+		return;
+	pthread_mutex_lock(&drainlock);
+	arm_pending();
+	pthread_mutex_unlock(&drainlock);
+}
+
+/*
+ * An exec: a fork child's events not yet opened are not opened at all
+ * (they would end with the image).  If the exec fails, the calling
+ * thread opens them.
+ */
+void
+_mon_ring_exec_before(void)
+{
+	int want;
+
+	want = ARM_PENDING;
+	(void)atomic_compare_exchange_strong(&childarm, &want, ARM_DROPPED);
+}
+
+void
+_mon_ring_exec_failed(void)
+{
+	int want;
+
+	want = ARM_DROPPED;
+	if (atomic_compare_exchange_strong(&childarm, &want, ARM_PENDING))
+		_mon_ring_thread_create();
 }
 
 /* Does the clock sample kernel mode too (arm_first())? */

@@ -30,7 +30,9 @@
  *
  * The handler is the only code of libmon that runs in the program's
  * signal context: it reads the interrupted pc from the ucontext and
- * calls down into the histogram (hist.c); errno is kept.  With stacks
+ * calls down into the histogram (hist.c) -- or, on a thread that writes
+ * the profile, counts libmon's own code (_mon_sigprof_writing()); errno
+ * is kept.  With stacks
  * asked for, it walks the interrupted thread's frame pointers too, each
  * frame read by process_vm_readv() from its own process, so that a
  * frame pointer that is not one (code built without them, a corrupt
@@ -247,6 +249,10 @@ chain(int sig, siginfo_t *si, void *uc)
 
 static _Atomic uintptr_t sigtramp;
 
+/* This thread writes the profile: _mon_sigprof_writing(). */
+static __thread volatile sig_atomic_t writing
+    __attribute__((tls_model("initial-exec")));
+
 /*
  * A function with no frame yet or any more, at pc: its caller at sp, if
  * any.  A system call wrapper, where the signal finds a thread the
@@ -339,7 +345,18 @@ handler(int sig, siginfo_t *si, void *uc)
 		return;
 	}
 	pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
-	if (_mon_sample(pc, n) && _mon_stack_limit > 0)
+	/*
+	 * The profile being written on this thread: libmon's time, in the
+	 * C library or the kernel -- but the program's own code there is a
+	 * handler of its own that interrupted the writer.
+	 */
+	if (writing && __start_libmon_text != NULL &&
+	    (!_mon_hist_covers(pc) || (pc >= (uintptr_t)__start_libmon_text &&
+	    pc < (uintptr_t)__stop_libmon_text))) {
+		pc = (uintptr_t)__start_libmon_text;
+		if (_mon_sample(pc, n) && _mon_stack_limit > 0)
+			_mon_stack_add(&pc, 1, 0, n);
+	} else if (_mon_sample(pc, n) && _mon_stack_limit > 0)
 		walk(uc, pc, n);
 	errno = err;
 }
@@ -354,6 +371,22 @@ _mon_sigprof_ours(const siginfo_t *si)
 	return si->si_signo == SIGPROF &&
 	    atomic_load_explicit(&installed, memory_order_relaxed) &&
 	    sample(si);
+}
+
+/*
+ * This thread writes the profile, with the clock running (on 1; off 0;
+ * clock.c): a snapshot, or the last part at a polite termination.  The
+ * samples the handler takes on it meanwhile are libmon's own wherever
+ * they find it -- in the C library's code that writes, in its system
+ * calls -- and are counted at the start of libmon's code, so that prof
+ * has them as profiling overhead.
+ */
+void
+_mon_sigprof_writing(int on)
+{
+	atomic_signal_fence(memory_order_seq_cst);
+	writing = on;
+	atomic_signal_fence(memory_order_seq_cst);
 }
 
 /* Does a clock of libmon's sample by SIGPROF now? */

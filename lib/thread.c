@@ -99,6 +99,8 @@ pthread_create(pthread_t *t, const pthread_attr_t *attr,
 		return EAGAIN;
 	s->fn = fn;
 	s->arg = arg;
+	/* The clock the new thread is to inherit is there first. */
+	_mon_life_thread_create();
 	if ((r = real(t, attr, trampoline, s)) != 0)
 		give(s);
 	return r;

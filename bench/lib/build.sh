@@ -13,10 +13,14 @@
 # hook, instead of libmon.  A hook build is compiled with -c and linked
 # without -p or -pg: linked with them, gcrt1.o would start a profiler
 # (the specs' libmon.a, or glibc's gmon) that the floor must not have.
-# It takes no further LINK arguments.
+# It takes no further LINK arguments.  Row 28 builds with
+# -finstrument-functions: moncy linked with libmon, hookcy with the
+# floor's empty hooks, uftcy run under uftrace record (the per-call
+# peer), a script that execs it.
 
 BUILT=" "
 SPECS=lib/mon-build.specs
+CYGFLAGS="-finstrument-functions -fno-omit-frame-pointer"	# row 28
 
 # build PROG VAR SRC [LINK...]: $B/PROG.VAR, or n/a lines for its jobs.
 build() {
@@ -34,6 +38,9 @@ build() {
 	monitor) pre="-DMONITOR -Iinclude" post=$LIBMON ;;
 	gmon)	pre="-DGMON" post="" ;;
 	floor)	pre="-DFLOOR" post="" ;;
+	moncy)	pre=$CYGFLAGS post=$LIBMON ;;
+	hookcy)	pre=$CYGFLAGS post="" ;;
+	uftcy)	pre=$CYGFLAGS post="" ;;
 	*p)	pre="-specs=$SPECS -p" post="" ;;
 	*pg)	pre="-specs=$SPECS -pg" post="" ;;
 	*fe)	pre="-specs=$SPECS -pg -mfentry" post="" ;;
@@ -42,7 +49,9 @@ build() {
 	need=$post
 	case $bv in
 	monp|monpg|monfe|monmc) need="$SPECS $LIBMON" ;;
+	hookcy)	need="" ;;
 	hook*)	need=$SPECS ;;
+	uftcy)	command -v uftrace >/dev/null 2>&1 || why="no uftrace" ;;
 	esac
 	why=""
 	for f in $need; do
@@ -50,6 +59,7 @@ build() {
 	done
 	if [ -z "$why" ] && ! case $bv in
 	    hook*) hook "$bp" "$bv" "$bs" "$pre" ;;
+	    uftcy) uftrace_wrap "$bp" "$bv" "$bs" "$pre" ;;
 	    *) $CC $CFLAGS $pre -pthread -o "$B/$bp.$bv" "$bs" $post "$@" ;;
 	    esac >>"$O/build.log" 2>&1; then
 		why="build failed"
@@ -71,6 +81,15 @@ hook() {
 	floor_o || return 1
 	$CC $CFLAGS $4 -pthread -c -o "$B/$1.$2.o" "$3" &&
 	    $CC $CFLAGS -pthread -o "$B/$1.$2" "$B/$1.$2.o" "$O/floor.o"
+}
+
+# uftrace_wrap PROG VAR SRC FLAGS: $B/PROG.VAR runs SRC, compiled with
+# FLAGS into $B/PROG.VAR.bin, under uftrace record, its trace in the
+# run's directory; the runner's rusage holds uftrace and the program.
+uftrace_wrap() {
+	$CC $CFLAGS $4 -pthread -o "$B/$1.$2.bin" "$3" || return 1
+	printf '#!/bin/sh\nexec uftrace record -d uftrace.data %s "$@"\n' \
+	    "$PWD/$B/$1.$2.bin" >"$B/$1.$2" && chmod +x "$B/$1.$2"
 }
 
 # build3 PROG SRC [LINK...]: the three builds of every row.

@@ -334,7 +334,7 @@ attribute_timed(struct attr *a)
 
 	for (i = 0; i < a->p->ntimed; i++) {
 		pt = &a->p->timed[i];
-		if ((t = otab(a, pt->obj)) == NULL ||
+		if (pt->arc || (t = otab(a, pt->obj)) == NULL ||
 		    (k = lookup(t, pt->addr)) == SIZE_MAX ||
 		    t->st.funcs[k].folded ||
 		    (n = t->st.funcs[k].entry) == SIZE_MAX || n == t->selfent)
@@ -353,6 +353,93 @@ attribute_timed(struct attr *a)
 			if (t->ents[n].calls == 0)
 				t->ents[n].calls = t->tcalls[n];
 	}
+}
+
+/* The row of the function whose entry is (obj, addr), or ROW_NONE. */
+static size_t
+timed_row(struct attr *a, size_t obj, uint64_t addr)
+{
+	struct otab *t;
+	size_t k, n;
+
+	if ((t = otab(a, obj)) == NULL || t->rowid == NULL ||
+	    (k = lookup(t, addr)) == SIZE_MAX || t->st.funcs[k].folded ||
+	    (n = t->st.funcs[k].entry) == SIZE_MAX || n == t->selfent)
+		return ROW_NONE;
+	return t->rowid[n];
+}
+
+static int
+cmp_tcall(const void *x, const void *y)
+{
+	const struct tcall *a = x, *b = y;
+
+	if (a->arc != b->arc)
+		return a->arc < b->arc ? -1 : 1;
+	if (a->root != b->root)
+		return a->root < b->root ? -1 : 1;
+	if (a->from != b->from)
+		return a->from < b->from ? -1 : 1;
+	if (a->to != b->to)
+		return a->to < b->to ? -1 : 1;
+	return 0;
+}
+
+static void
+add_tcall(void *into, const void *from)
+{
+	struct tcall *a = into;
+	const struct tcall *b = from;
+
+	addsat(&a->calls, b->calls);
+	addsat(&a->open, b->open);
+	a->incl += b->incl;
+	a->self += b->self;
+	if (b->min > 0 && (a->min == 0 || b->min < a->min))
+		a->min = b->min;
+	if (b->max > a->max)
+		a->max = b->max;
+}
+
+/*
+ * The calls timed one by one, functions and arcs, as rows (r->tcalls)
+ * for -q's measured graph: those of one function, or of one pair, in
+ * several files or under several names of one entry are summed.  A
+ * function that no row stands for (libmon's, an address in no known
+ * function) is left out, with the arcs to and from it.
+ */
+static void
+timed_rows(struct attr *a)
+{
+	const struct ptimed *pt;
+	struct tcall *c;
+	size_t i, n = 0;
+
+	if (a->p->ntimed == 0)
+		return;
+	a->r->tcalls = xcalloc(a->p->ntimed, sizeof(*a->r->tcalls));
+	for (i = 0; i < a->p->ntimed; i++) {
+		pt = &a->p->timed[i];
+		c = &a->r->tcalls[n];
+		memset(c, 0, sizeof(*c));
+		if ((c->to = timed_row(a, pt->obj, pt->addr)) == ROW_NONE)
+			continue;
+		c->arc = pt->arc;
+		c->from = ROW_NONE;
+		c->root = pt->arc && pt->cobj == OBJ_NONE && pt->caddr == 0;
+		if (pt->arc && !c->root &&
+		    (c->from = timed_row(a, pt->cobj, pt->caddr)) == ROW_NONE)
+			continue;
+		c->calls = pt->calls;
+		c->open = pt->open;
+		c->incl = pt->incl;
+		c->self = pt->self;
+		c->min = pt->min;
+		c->max = pt->max;
+		n++;
+	}
+	a->r->ntcalls = sortsum(a->r->tcalls, n, sizeof(*a->r->tcalls),
+	    cmp_tcall, add_tcall);
 }
 
 /* --- the call graph's places, as rows ------------------------------ */
@@ -939,11 +1026,13 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	if (!keeps_counts(o) && !wants_graph(o))
 		profile_drop_arcs(p);
 	entry_rows(&a, &cap);
+	timed_rows(&a);
 	note_uses(&a);
 	drop_entries(&a);
 	raw_rows(&a, &cap);
 	mark_clashes(r);
 	kernel_row(&a, &cap);
+	unsampled_row(&a, &cap);
 	r->g.counted = p->arcfiles > 0;
 	r->g.sampled = p->stackfiles > 0;
 	if (wants_graph(o)) {
@@ -961,7 +1050,6 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 		graph_compute(r, o->estimate);
 		check_stacks(&a, hist);
 	}
-	unsampled_row(&a, &cap);
 
 	r->histsum = p->histraw;
 	r->outside = p->outraw;
@@ -997,6 +1085,7 @@ report_free(struct report *r)
 		free(tabs[i].upidx);
 	}
 	free(tabs);
+	free(r->tcalls);
 	free(r->rows);
 	free(r->uses);
 	free(r->byid);

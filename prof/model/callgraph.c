@@ -6,7 +6,8 @@
  * of its frames, innermost first.  From those alone this file works
  * out, with no estimate in between:
  *
- *	a row's self time	samples of the stacks it ends
+ *	a row's self time	samples of the stacks it ends, and of
+ *				its time no stack holds (stackless_rows())
  *	its inclusive time	samples of the stacks it is in, once a
  *				stack however often it recurs there
  *	an arc's time		samples of the stacks in which the caller
@@ -323,6 +324,45 @@ rooted(const struct report *r, const struct cgstack *s,
 	return j == 0 || root[id[j - 1]];	/* none: nothing to say */
 }
 
+/*
+ * Time of a row that no stack holds: all of the kernel's row where the
+ * perf clock sampled user mode only (the run's system time), the
+ * unsampled row, and any row's samples in files or parts of a run that
+ * kept no stacks (PROFSTACK=0, a classic file) or whose stacks were
+ * lost.  It is the row's own all the same, in no caller (graphprint.c
+ * prints it as called from <no stack>), as the flat report and the
+ * exports have it, so that the graph's shares are theirs.  The
+ * histogram's bins and the stacks' exact pcs part by a sample or two,
+ * which is not worth a line: less than NOSTACK_MIN of a row is let be.
+ * The stacks' count stays theirs; the graph says how much no stack
+ * holds.
+ */
+#define NOSTACK_MIN	0.01
+
+static void
+stackless_rows(struct report *r)
+{
+	struct graph *g = &r->g;
+	struct node *nd;
+	double extra;
+	size_t i;
+
+	g->stackless = 0;
+	for (i = 0; g->sampled && i < r->nrows; i++) {
+		nd = &g->nodes[i];
+		extra = r->rows[i].samples - nd->gself;
+		if (extra < 0.5 || (!r->rows[i].kernel &&
+		    extra < NOSTACK_MIN * r->rows[i].samples))
+			continue;
+		nd->gself += extra;
+		nd->incl += extra;
+		nd->nostack = extra;
+		if (nd->level == SIZE_MAX)
+			nd->level = 0;
+		g->stackless += extra;
+	}
+}
+
 /* Self and inclusive samples of the rows; the stacks that end short. */
 static void
 measure(struct report *r)
@@ -360,6 +400,7 @@ measure(struct report *r)
 	}
 	free(rowmark);
 	free(root);
+	stackless_rows(r);
 }
 
 /* The self time the estimate starts from: the graph's own, if sampled. */

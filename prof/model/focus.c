@@ -22,6 +22,9 @@
  * their place in the graph from the stacks, but not their counts: those
  * were of calls that need not lead to a match.
  *
+ * The calls timed one by one keep the functions kept and the arcs
+ * between them: they are pairs, not stacks, as the counted arcs are.
+ *
  * Files with no stacks leave nothing to tell which samples passed
  * through a match: the matching functions' own time is all that is
  * kept, and main says so.  Rows left with neither time, calls nor a
@@ -198,6 +201,19 @@ drop_rows(struct report *r, struct focus *f, const char *match,
 			if (*id != ROW_NONE)
 				*id = newid[*id];
 		}
+	/* The measured calls of the rows kept, and the arcs between them. */
+	for (i = 0, n = 0; i < r->ntcalls; i++) {
+		if ((id = &r->tcalls[i].to, newid[*id] == ROW_NONE) ||
+		    (r->tcalls[i].from != ROW_NONE &&
+		    newid[r->tcalls[i].from] == ROW_NONE))
+			continue;
+		r->tcalls[n] = r->tcalls[i];
+		r->tcalls[n].to = newid[r->tcalls[i].to];
+		if (r->tcalls[n].from != ROW_NONE)
+			r->tcalls[n].from = newid[r->tcalls[i].from];
+		n++;
+	}
+	r->ntcalls = n;
 	free(inarc);
 	free(newid);
 }

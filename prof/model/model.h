@@ -61,6 +61,8 @@ struct node {
 	uint64_t	 callsin;	/* arcs into it from other rows */
 	uint64_t	 selfcalls;	/* and from itself */
 	size_t		 level;		/* fewest frames above it in a stack */
+	double		 nostack;	/* of gself, what no stack holds: the
+					   kernel's, the unsampled row's */
 };
 
 #define ROW_NONE	SIZE_MAX	/* a frame no row stands for */
@@ -119,6 +121,8 @@ struct graph {
 	double		 unconfirmed;	/* stacks with an unconfirmed pair */
 	double		 cut;		/* stacks cut at the limit */
 	double		 shortend;	/* stacks ending short of a start */
+	double		 stackless;	/* kernel and unsampled time no stack
+					   holds: stackless_rows() */
 	size_t		 nounconf;	/* distinct unconfirmed pairs */
 	int		 estimated;	/* est computed (there were arcs) */
 };
@@ -130,6 +134,23 @@ struct objuse {
 	const struct symtab	*st;	/* its functions, when read */
 	const char		*label;	/* how rows name it */
 	size_t			 sampled; /* entries that took samples */
+};
+
+/*
+ * Calls timed one by one (-finstrument-functions): a function's, to
+ * row to and from ROW_NONE, or an arc's, from row from (ROW_NONE when
+ * root: the first timed call of a thread's stack) to row to.  Seconds
+ * of wall time; files and aliases summed.
+ */
+struct tcall {
+	size_t		 from, to;
+	int		 arc;
+	int		 root;		/* an arc from where a thread starts */
+	uint64_t	 calls;
+	uint64_t	 open;		/* running at the write */
+	double		 incl;		/* outermost calls only */
+	double		 self;
+	double		 min, max;	/* of whole calls; 0 if none */
 };
 
 /*
@@ -154,6 +175,8 @@ struct report {
 	uint64_t	 calltotal;
 	uint64_t	 callsunmatched;
 	size_t		 ntimed;	/* rows with measured calls */
+	struct tcall	*tcalls;	/* by arc, from, to: functions first */
+	size_t		 ntcalls;
 	double		 wall;		/* the run's wall time, seconds; 0:
 					   unknown */
 	size_t		 cellscalled;	/* cells (by place) with calls */

@@ -19,7 +19,9 @@
  * is its cumulative time in pprof, the folded stacks and the rest.
  *
  * The call graph (-q) keeps its figures measured from the stacks as
- * they are (callgraph.c): it shows what the stacks saw, arcs and all.
+ * they are (callgraph.c): it shows what the stacks saw, arcs and all,
+ * and a row's time that no stack holds as its own, called from
+ * <no stack>, unless it is less than 1% of the row.
  */
 #include <stdlib.h>
 

@@ -261,6 +261,11 @@ heading(const struct gp *g, const struct profile *p)
 		printf("time: self from the histogram; inclusive time "
 		    "unavailable,\n      the files hold no stacks (-e "
 		    "estimates it)\n");
+	if (gr->stackless > 0)
+		printf("no stack: %.2f s in rows that no stack holds (the "
+		    "kernel's where its\n      mode was not sampled, files "
+		    "without stacks, stacks lost): in %%time,\n      called "
+		    "from <no stack>\n", gr->stackless * g->r->period);
 	if (gr->cut > 0)
 		printf("cut: %.0f samples in stacks cut at %s frames; "
 		    "their outer callers unknown\n", gr->cut,
@@ -824,12 +829,21 @@ static void
 entry(struct gp *g, const struct ahead *b)
 {
 	const struct cgarc *c;
+	double nostack;
 	size_t i, n;
 
 	n = arcs_of(g, b->inlo, b->inhi, 1);
-	if (n == 0) {
+	nostack = graph_node(g->r, g->r->byid[b->id])->nostack;
+	if (n == 0 && nostack <= 0) {
 		ob_pad(47);
 		ob_str("<spontaneous>\n");
+	} else if (nostack > 0) {
+		/* Its time no stack holds: a caller's line of its own. */
+		ob_pad(11);
+		put_secs(g, 0, nostack, 1, 9);
+		put_secs(g, 1, 0, 1, 10);
+		ob_pad(22);
+		ob_str("<no stack>\n");
 	}
 	for (i = 0; i < n; i++) {
 		c = &g->r->g.arcs[g->keys[i].k];
@@ -997,9 +1011,10 @@ estimate_print(struct report *r, const struct opts *o)
 void
 report_show(struct report *r, const struct profile *p, const struct opts *o)
 {
-	if (o->graph)
+	if (o->graph) {
 		graph_print(r, p, o);
-	else
+		measured_print(r, p);
+	} else
 		report_print(r, o);
 	if (o->estimate)
 		estimate_print(r, o);

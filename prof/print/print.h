@@ -4,6 +4,7 @@
  *
  *	report.c	the flat report, classic prof's columns; -s
  *	graphprint.c	-q, the call graph; -e, the estimate beside it
+ *	measured.c	-q's measured graph: calls timed one by one
  *	figures.c	numbers as printf prints them, faster
  *	diff.c		-d: two profiles' difference, function by function
  *	focusnote.c	-f: the line on what the focus kept
@@ -36,6 +37,9 @@ const char *fig_fixed(struct fixed *, const char *, int, int, double);
 size_t	fig_u64(char *, uint64_t);
 void	fig_pad(FILE *, int);
 void	fig_right(FILE *, const char *, size_t, int);
+
+/* measured.c */
+void	measured_print(const struct report *, const struct profile *);
 
 /* diff.c */
 void	diff_print(struct report *, struct report *, const struct opts *);

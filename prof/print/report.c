@@ -584,6 +584,15 @@ stats_maps(const struct report *r, const struct profile *p)
  * apart the two are: half the sum of the differences of the shares, the
  * part of the time the stacks would put elsewhere.
  */
+/* Row w's self time in the stacks alone: less what no stack holds. */
+static double
+stack_self(const struct report *r, const struct row *w)
+{
+	const struct node *nd = graph_node(r, w);
+
+	return nd->gself - nd->nostack;
+}
+
 static void
 leaves_against_self(const struct report *r)
 {
@@ -594,7 +603,7 @@ leaves_against_self(const struct report *r)
 	for (i = 0; i < r->nrows; i++) {
 		w = &r->rows[i];
 		if (!w->kernel) {
-			leaves += graph_node(r, w)->gself;
+			leaves += stack_self(r, w);
 			self += w->samples;
 		}
 	}
@@ -602,7 +611,7 @@ leaves_against_self(const struct report *r)
 		return;
 	for (i = 0; i < r->nrows; i++) {
 		w = &r->rows[i];
-		gself = graph_node(r, w)->gself;
+		gself = stack_self(r, w);
 		if (!w->kernel)
 			d += gself / leaves > w->samples / self ?
 			    gself / leaves - w->samples / self :

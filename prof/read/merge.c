@@ -413,8 +413,8 @@ merge_arcs(struct profile *p, struct mfile *f)
 }
 
 /*
- * The file's timed functions, placed at their entries, in seconds by
- * its CLOCKS pairs.  Arcs are left for the call graph to come.
+ * The file's timed functions and arcs, placed at their entries, in
+ * seconds by its CLOCKS pairs.
  */
 static void
 merge_timed(struct profile *p, const struct mfile *f)
@@ -440,16 +440,26 @@ merge_timed(struct profile *p, const struct mfile *f)
 	    sizeof(*p->timed));
 	for (i = 0; i < f->ntimed; i++) {
 		memcpy(&m, f->timed + i * sizeof(m), sizeof(m));
-		if (m.kind != MONX_TM_FUNC)
+		if (m.kind != MONX_TM_FUNC && m.kind != MONX_TM_ARC)
 			continue;
-		(void)place(f, m.callee, &pl);
 		t = &p->timed[p->ntimed++];
+		memset(t, 0, sizeof(*t));
+		(void)place(f, m.callee, &pl);
 		t->obj = pl.obj;
 		t->addr = pl.addr;
+		t->arc = m.kind == MONX_TM_ARC;
+		t->cobj = OBJ_NONE;
+		if (t->arc && m.caller != 0) {
+			(void)place(f, m.caller, &pl);
+			t->cobj = pl.obj;
+			t->caddr = pl.addr;
+		}
 		t->calls = m.calls;
 		t->open = m.open;
 		t->incl = (double)m.incl * s;
 		t->self = (double)m.self * s;
+		t->min = (double)m.min * s;
+		t->max = (double)m.max * s;
 	}
 }
 
@@ -1119,6 +1129,7 @@ void
 profile_put_clock(FILE *fp, const struct profile *p)
 {
 	const struct monx_run *run = &p->sum;
+	double cpu, apart;
 	uint64_t n;
 
 	if (!p->anyrun) {
@@ -1134,8 +1145,19 @@ profile_put_clock(FILE *fp, const struct profile *p)
 		fprintf(fp, ", %.0f Hz asked", 1e9 / (double)p->askmax);
 	n = run->samples_in + run->samples_out + run->samples_lost +
 	    run->dropped + run->samples_kernel;
-	if (p->run && run->cpu_ns > 0)
+	if (!p->run || run->cpu_ns == 0)
+		return;
+	/*
+	 * A perf clock that sampled user mode only saw none of the run's
+	 * system time: the rate is over the time it could sample.
+	 */
+	cpu = (double)run->cpu_ns / 1e9;
+	apart = (p->wkernel - p->wksampled) * p->period;
+	if (p->kfiles[K_APART] > 0 && apart > 0 && apart < cpu)
+		fprintf(fp, ", %.1f Hz measured over %.2f s of CPU in user "
+		    "mode (%.2f s in all)", (double)n / (cpu - apart),
+		    cpu - apart, cpu);
+	else
 		fprintf(fp, ", %.1f Hz measured over %.2f s of CPU",
-		    (double)n * 1e9 / (double)run->cpu_ns,
-		    (double)run->cpu_ns / 1e9);
+		    (double)n / cpu, cpu);
 }

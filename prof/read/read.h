@@ -120,10 +120,15 @@ struct pstack {
 struct ptimed {
 	size_t		 obj;
 	uint64_t	 addr;
+	int		 arc;		/* an arc: its caller below */
+	size_t		 cobj;		/* the caller's entry; OBJ_NONE and */
+	uint64_t	 caddr;		/* 0: where the thread's timed
+					   calls start */
 	uint64_t	 calls;
 	uint64_t	 open;		/* running when the file was written */
 	double		 incl;		/* outermost calls only */
 	double		 self;
+	double		 min, max;	/* shortest, longest whole call; 0 */
 };
 
 /*

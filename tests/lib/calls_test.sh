@@ -424,9 +424,80 @@ prof_shows_measured_body()
 	verdict
 }
 
+# graphline DIR ENTRY WHO: from DIR/graph's measured call graph, the
+# line of WHO in the entry of function ENTRY (WHO = ENTRY: its own
+# line), as "incl calls": incl in ns, calls as printed (N or N/TOTAL).
+graphline()
+{
+	awk -v e="$2" -v w="$3" '
+	    /^measured call graph:/ { on = 1; next }
+	    !on { next }
+	    /^-----/ {
+		if (found)
+			for (i = 1; i <= n; i++) {
+				split(line[i], f, " ")
+				nm = line[i]; sub(/ \[[0-9]+\]$/, "", nm)
+				sub(/.*  /, "", nm)
+				if (nm == w) {
+					k = f[1] ~ /^\[/ ? 2 : 1
+					printf "%.0f %s\n", f[k] * 1e9, f[k + 2]
+					exit
+				}
+			}
+		n = found = 0; next
+	    }
+	    { line[++n] = $0 }
+	    /^\[[0-9]+\]/ { nm = $0; sub(/ \[[0-9]+\]$/, "", nm)
+		sub(/.*  /, "", nm); if (nm == e) found = 1 }' "$1/graph"
+}
+
+atf_test_case prof_graph_measured
+prof_graph_measured_head()
+{
+	atf_set "descr" "prof -q adds the measured call graph: each arc's" \
+	    "calls exact and its inclusive time within 2% of the wall time" \
+	    "the helper measured around those calls (part_c's 50 calls," \
+	    "spin called from part_a, part_b and part_c, outer's two" \
+	    "callees together)"
+}
+prof_graph_measured_body()
+{
+	local got wall
+
+	setup
+	run gr "$srcdir/h_cyg" parts
+	ran gr || { verdict; return; }
+	(cd gr && "$PROF" -q "$srcdir/h_cyg" mon.out >graph 2>err) ||
+	    fail "prof -q: $(cat gr/err)"
+	grep -q '^measured call graph: every call timed one by one' gr/graph ||
+	    { fail "no measured graph: $(tail -5 gr/graph)"; verdict; return; }
+	wall=$(said gr wall part_c)
+	got=$(graphline gr part_c timed)
+	[ "${got#* }" = 50/50 ] || fail "timed -> part_c: '$got', want 50/50 calls"
+	holds "${got% *} >= 0.98 * $wall && ${got% *} <= 1.02 * $wall" \
+	    "timed -> part_c ${got% *} ns, its wall time $wall ns"
+	got=$(graphline gr spin part_c)
+	[ "${got#* }" = 50/52 ] || fail "part_c -> spin: '$got', want 50/52"
+	holds "${got% *} >= 0.98 * $wall && ${got% *} <= 1.02 * $wall" \
+	    "part_c -> spin ${got% *} ns, part_c's wall time $wall ns"
+	for f in part_a part_b; do
+		got=$(graphline gr spin $f)
+		[ "${got#* }" = 1/52 ] || fail "$f -> spin: '$got', want 1/52"
+	done
+	wall=$(said gr wall outer)
+	got=$(( $(graphline gr outer part_a | cut -d' ' -f1) + \
+	    $(graphline gr outer part_b | cut -d' ' -f1) ))
+	holds "$got >= 0.98 * $wall && $got <= 1.02 * $wall" \
+	    "outer -> part_a and part_b $got ns, outer's wall time $wall ns"
+	got=$(graphline gr main main)
+	[ "${got#* }" = 1 ] || fail "main's own line: '$got', want 1 call"
+	verdict
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case parts_timed
+	atf_add_test_case prof_graph_measured
 	atf_add_test_case parts_timed_noperf
 	atf_add_test_case recursion_once
 	atf_add_test_case longjmp_unwinds

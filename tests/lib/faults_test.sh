@@ -418,6 +418,34 @@ fork_50_children_add_up_body()
 	verdict
 }
 
+atf_test_case fork_child_thread_sampled
+fork_child_thread_sampled_head()
+{
+	atf_set descr "A thread that a fork child starts at once, before its" \
+	    "clock would have been set up by itself (perf: the child's" \
+	    "events are opened a fine period after the fork), is sampled" \
+	    "in the child's file for the CPU time its own clock says"
+}
+fork_child_thread_sampled_body()
+{
+	setup
+	for c in perf timer itimer; do
+		mkdir p.$c
+		run $c PROFCLOCK=$c PROFDIR=$PWD/p.$c "$H" forkthread 200
+		status_is $c 3
+		out_is $c "forkthread: status 0"
+		quiet $c
+		kid=$(fact $c child)
+		dumped $c "../p.$c/$kid.h_fault" &&
+		    report $c "$H" "$PWD/p.$c/$kid.h_fault" || continue
+		# No sample at all would make near()'s grain a second.
+		n=$(field $c run.samples_in)
+		holds "${n:-0} > 0" "$c: no sample in the child's file"
+		near $c spin_a "$(fact $c thread_ns)" 1
+	done
+	verdict
+}
+
 atf_test_case exec_from_child_completes
 exec_from_child_completes_head()
 {
@@ -1181,6 +1209,7 @@ atf_init_test_cases()
 	atf_add_test_case own_handler_takes_over_itimer
 	atf_add_test_case threads_come_and_go
 	atf_add_test_case fork_50_children_add_up
+	atf_add_test_case fork_child_thread_sampled
 	atf_add_test_case exec_from_child_completes
 	atf_add_test_case sigsegv_writes_nothing
 	atf_add_test_case sigkill_writes_nothing

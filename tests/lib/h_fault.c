@@ -20,6 +20,10 @@
  *					calling kid() i + 1 times and both()
  *					10 times; then post() 7 times and
  *					both() 11 times
+ *	h_fault forkthread MS		a child whose first act is to start
+ *					a thread that spins spin_a for MS of
+ *					CPU; its thread CPU time and the
+ *					child's pid go to facts
  *	h_fault exec PROG MS		a child that spins, then execs
  *					"PROG MS"; then system("PROG MS")
  *	h_fault segv | sigkill		spin, then die of SIGSEGV or SIGKILL
@@ -345,6 +349,43 @@ do_fork(unsigned long n)
 	call(post, 7);
 	call(both, 11);
 	printf("children %lu, %lu failed\n", n, bad);
+	return EXIT_OK;
+}
+
+/* --- forkthread: a fork child that starts a thread at once ------------ */
+
+static void *
+spin_thread(void *unused)
+{
+	uint64_t t0;
+
+	(void)unused;
+	t0 = SPIN_NOW(THREAD);
+	spin_a(ms);
+	return (void *)(uintptr_t)(SPIN_NOW(THREAD) - t0);
+}
+
+static int
+do_forkthread(void)
+{
+	pthread_t t;
+	pid_t pid;
+	void *r;
+	int status;
+
+	fflush(NULL);
+	if ((pid = fork()) == -1)
+		err(1, "fork");
+	if (pid == 0) {
+		start(&t, spin_thread, NULL);
+		pthread_join(t, &r);
+		fact("thread_ns", (long long)(uintptr_t)r);
+		exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		err(1, "waitpid");
+	fact("child", pid);
+	printf("forkthread: status %#x\n", status);
 	return EXIT_OK;
 }
 
@@ -817,6 +858,8 @@ main(int argc, char *argv[])
 		r = do_threads(num(argv[2]), num(argv[3]), (long)num(argv[4]));
 	else if (is(argc, argv, "fork", 1, 0))
 		r = do_fork(num(argv[2]));
+	else if (is(argc, argv, "forkthread", 1, 1))
+		r = do_forkthread();
 	else if (is(argc, argv, "exec", 2, 2))
 		r = do_exec(argv[2], argv[3]);
 	else if (is(argc, argv, "segv", 0, 0) ||

@@ -2994,6 +2994,70 @@ e2e_kernel_frames_under_callers_body()
 	    atf_fail "folded: $(cat verdict)"
 }
 
+# snapself_check clock: h_snapself run with clock; libmon's overhead is
+# the CPU time its monsnapshot() calls took, on main's own thread, and
+# neither the kernel's row nor the C library's holds it.
+snapself_check()
+{
+	rm -f mon.out mon.out.*
+	PROFCLOCK=$1 "$prog" >truth || atf_fail "h_snapself failed"
+	"$PROF" -s "$prog" mon.out.* >report 2>stats ||
+	    atf_fail "prof failed: $(cat stats)"
+	grep -q "^clock: $2" stats || { echo "$1 clock not used here"; return; }
+	ran=$((ran + 1))
+	# A perf clock in user mode only has the writes' system time in the
+	# kernel's row, from the run's split (libmon(7)): not held to it.
+	ksplit=0
+	grep -q '^kernel time: shown apart' stats && ksplit=1
+	{ cat truth; cat report; } | awk -v clock="$1" -v ksplit=$ksplit '
+	    $1 == "snapshots" && NF == 2 { snap = $2 }
+	    /^profiling overhead, not in the rows: / { o = $7 }
+	    /\[kernel: system calls and faults\]$/ { k = $2 }
+	    / \(libc\.so\.6\)$/ { c += $2 }
+	    END { printf "%s: overhead %.3f s, snapshots %.3f s; kernel " \
+		"row %.3f s, libc rows %.3f s\n", clock, o, snap, k, c
+		if (ksplit)
+			exit o < 0.3 * snap - 0.015 || c > 0.2 * snap + 0.005
+		exit o < 0.65 * snap - 0.015 || o > 1.35 * snap + 0.015 ||
+		    k > 0.2 * snap + 0.005 || c > 0.2 * snap + 0.005 }' \
+	    >verdict || atf_fail "$(cat verdict)"
+	cat verdict
+	# Every view: work's time is in main's, in -i and -q alike.
+	"$PROF" -i "$prog" mon.out.* >incl 2>/dev/null || atf_fail "prof -i"
+	awk '$NF == "work" { w = $1 } $NF == "main" { m = $4 }
+	    END { printf "-i: work %.1f%%, main inclusive %.1f%%\n", w, m
+		exit w < 50 || m < w }' incl >verdict ||
+	    atf_fail "$1: $(cat verdict)"
+	"$PROF" -q "$prog" mon.out.* >graph 2>/dev/null || atf_fail "prof -q"
+	awk '/^\[[0-9]+\] / && $NF ~ /^\[/ { nm = $(NF - 1) }
+	    /^\[[0-9]+\] / && nm == "work" { w = $2 }
+	    /^\[[0-9]+\] / && nm == "main" { m = $2 }
+	    END { printf "-q: work %.1f%%, main %.1f%%\n", w, m
+		exit w < 50 || m < w }' graph >verdict ||
+	    atf_fail "$1: $(cat verdict)"
+}
+
+atf_test_case e2e_snapshots_on_the_programs_thread
+e2e_snapshots_on_the_programs_thread_head()
+{
+	atf_set descr "h_snapself calls monsnapshot() 200 times on its main" \
+	    "thread, timing the calls on its thread CPU clock: libmon's" \
+	    "overhead is that time within 35% and 15 ms, and neither the" \
+	    "kernel's row (its write and mmap system calls, where the perf" \
+	    "clock samples kernel mode) nor a C library row holds it, under" \
+	    "the perf clock and the timer clock; -i and -q over the 201" \
+	    "files have work's time in main's"
+}
+e2e_snapshots_on_the_programs_thread_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_snapself
+	ran=0
+	snapself_check timer timer_create
+	snapself_check perf perf_event
+	[ $ran -gt 0 ] || atf_fail "no clock ran"
+}
+
 atf_test_case e2e_kernel_unsampled_for_the_unprivileged cleanup
 e2e_kernel_unsampled_for_the_unprivileged_head()
 {
@@ -3002,7 +3066,8 @@ e2e_kernel_unsampled_for_the_unprivileged_head()
 	    "mode alone: the file says so (flags 0, no kernel samples), and" \
 	    "the kernel's row, made from getrusage's split, is the measured" \
 	    "system share within 6 points, a root frame of its own in the" \
-	    "folded export"
+	    "folded export and in -q a node under <no stack>, with the same" \
+	    "share; -s gives the rate over the user-mode CPU time"
 }
 e2e_kernel_unsampled_for_the_unprivileged_body()
 {
@@ -3038,6 +3103,20 @@ e2e_kernel_unsampled_for_the_unprivileged_body()
 	atf_check -s exit:1 -o empty \
 	    grep ';\[kernel: system calls and faults\] ' out.folded
 	folded_total_check
+	# -q: the kernel's time, called from <no stack>, said in the heading.
+	{ cat truth; cat graph; } | awk '
+	    $2 == "cpu" && $4 == "sys" { cpu += $3; sys += $5; next }
+	    /^no stack: [0-9.]+ s in rows that no stack holds/ { said = 1 }
+	    /^\[[0-9]+\] .*\[kernel: system calls and faults\] \[/ {
+		k = $2; root = prev ~ / <no stack>$/ }
+	    { prev = $0 }
+	    END { want = 100 * sys / cpu
+		printf "-q: kernel node %.1f%%, under <no stack>: %d, " \
+		    "heading: %d; system time %.1f%%\n", k, root, said, want
+		exit !root || !said || k < want - 6 || k > want + 6 }' \
+	    >verdict || atf_fail "$(cat verdict)"
+	grep -q '^clock: perf_event .* Hz measured over [0-9.]* s of CPU in user mode ([0-9.]* s in all)$' stats ||
+	    atf_fail "-s: $(grep '^clock' stats)"
 }
 e2e_kernel_unsampled_for_the_unprivileged_cleanup()
 {
@@ -3385,6 +3464,83 @@ e2e_shared_library_body()
 	    "$PROF" -p "$prog"
 }
 
+atf_test_case e2e_shared_library_thread
+e2e_shared_library_thread_head()
+{
+	atf_set descr "A thread whose start routine is the shared library's" \
+	    "own and never calls into the program keeps its time in the" \
+	    "library's row, within 10 points of its CPU clock's share," \
+	    "under the perf and the timer clock; libmon's overhead stays" \
+	    "under 5%"
+}
+e2e_shared_library_thread_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_solib
+	for c in perf timer; do
+		rm -f mon.out
+		PROFCLOCK=$c "$prog" 1200000 thread >split ||
+		    atf_fail "h_solib thread failed"
+		read _ want _ <split || atf_fail "h_solib said nothing"
+		"$PROF" "$prog" >out 2>err || atf_fail "prof: $(cat err)"
+		awk -v want="$want" -v c=$c '
+		    $NF == "(h_solib.so)" && $(NF - 1) == "lib_thread" {
+			lib = $1 }
+		    $NF == "main_burn" { prog = $1 }
+		    /^profiling overhead, not in the rows: / { o = $9 }
+		    END {
+			share = lib + prog > 0 ? 100 * lib / (lib + prog) : 0
+			printf "%s: lib_thread %.1f%%, main_burn %.1f%%, " \
+			    "overhead %s; its clock %s%% in the library\n",
+			    c, lib, prog, o, want
+			exit share < want - 10 || share > want + 10 ||
+			    o + 0 >= 5 }' out >verdict ||
+		    atf_fail "$(cat verdict) -- $(cat out)"
+	done
+}
+
+atf_test_case e2e_graph_holds_stackless_files
+e2e_graph_holds_stackless_files_head()
+{
+	atf_set descr "Two runs of h_burn, one with stacks and one under" \
+	    "PROFSTACK=0, summed: -q gives burn50, burn30 and burn20 the" \
+	    "flat report's share within 1 point, the second run's part" \
+	    "under <no stack>, and each share is its thread CPU clock's" \
+	    "within 5 points"
+}
+e2e_graph_holds_stackless_files_body()
+{
+	setup_prof
+	prog=$(atf_get_srcdir)/h_burn
+	mkdir a b || atf_fail "mkdir"
+	(cd a && "$prog" 600000 100 truth >/dev/null) || atf_fail "run a"
+	(cd b && PROFSTACK=0 "$prog" 600000 100 truth >/dev/null) ||
+	    atf_fail "run b"
+	"$PROF" "$prog" a/mon.out b/mon.out >flat 2>/dev/null ||
+	    atf_fail "prof failed"
+	"$PROF" -q "$prog" a/mon.out b/mon.out >graph 2>/dev/null ||
+	    atf_fail "prof -q failed"
+	grep -q '^no stack: ' graph || atf_fail "no 'no stack:' heading"
+	cat a/truth b/truth | awk '
+	    FILENAME == "-" { t[$1] += $2; all += $2; next }
+	    FILENAME == "flat" && NF == 6 { f[$6] = $1 }
+	    FILENAME == "graph" && / <no stack>$/ { pending = 1 }
+	    FILENAME == "graph" && /^-----/ { pending = 0 }
+	    FILENAME == "graph" && /^\[[0-9]+\]/ { g[$(NF - 1)] = $2
+		ns[$(NF - 1)] = pending }
+	    END { split("burn50 burn30 burn20", n, " ")
+		for (i = 1; i <= 3; i++) {
+			w = 100 * t[n[i]] / all
+			printf "%s: -q %.1f%%, flat %.1f%%, clock %.1f%%, " \
+			    "<no stack> %d\n", n[i], g[n[i]], f[n[i]], w, ns[n[i]]
+			if (g[n[i]] - f[n[i]] > 1 || f[n[i]] - g[n[i]] > 1 ||
+			    g[n[i]] - w > 5 || w - g[n[i]] > 5 || !ns[n[i]])
+				bad = 1
+		}
+		exit bad }' - flat graph >verdict ||
+	    atf_fail "$(tr '\n' ' ' <verdict)"
+}
+
 atf_test_case e2e_jit_code_named cleanup
 e2e_jit_code_named_head()
 {
@@ -3709,7 +3865,9 @@ graph_kernel_samples_under_callers_head()
 	    "row is its 45 kernel samples, not its rusage split; -q puts" \
 	    "it under costly_caller and work, whose stacks entered it," \
 	    "their inclusive time holding it, the 5 samples with no stack" \
-	    "in no caller; -s gives the kernel samples and how kernel time" \
+	    "in its own time under the caller <no stack>, the flat" \
+	    "report's 29.0%;" \
+	    "-s gives the kernel samples and how kernel time" \
 	    "was dealt with"
 }
 graph_kernel_samples_under_callers_body()
@@ -3737,9 +3895,10 @@ EOF
 [3]    71.0     1.00      0.10            1000  work [3]
                 0.10      0.00                      [kernel: system calls and faults] [4]
 -----------------------------------------------------------
+                0.05      0.00                      <no stack>
                 0.10      0.00                      work [3]
                 0.30      0.00                      costly_caller [2]
-[4]    25.8     0.40      0.00                  [kernel: system calls and faults] [4]
+[4]    29.0     0.45      0.00                  [kernel: system calls and faults] [4]
 EOF
 	"$PROF" -q "$GRAPH" >graph || atf_fail "prof -q failed"
 	atf_check -o file:expout sed -n '/^\[2\]/,/^\[4\]/p' graph
@@ -3756,7 +3915,7 @@ graph_kernel_fields_of_older_files_unread_head()
 	atf_set descr "A RUN record that ends before samples_kernel and" \
 	    "flags, as libmon wrote it before them, is a perf file that" \
 	    "sampled user mode only: its rusage split makes the kernel's" \
-	    "row, in no stack, as before"
+	    "row, in no stack, as before; in -q under <no stack>"
 }
 graph_kernel_fields_of_older_files_unread_body()
 {
@@ -3769,7 +3928,11 @@ graph_kernel_fields_of_older_files_unread_body()
 	atf_check -o match:'^  90\.0    9\.90    9\.90                      \[kernel: system calls and faults\]$' \
 	    "$PROF" "$GRAPH"
 	"$PROF" -q "$GRAPH" >graph || atf_fail "prof -q failed"
-	atf_check -s exit:1 -o empty grep -F '      [kernel: system calls and faults] [' graph
+	# In -q, the kernel's row is under <no stack>, with the flat's share.
+	atf_check -o inline:"                9.90      0.00                      <no stack>\n[1]    90.0     9.90      0.00                  [kernel: system calls and faults] [1]\n-----------------------------------------------------------\n" \
+	    sed -n '/^ *[0-9.]*  *[0-9.]*  *<no stack>$/,/^---/{p;/^---/q}' graph
+	atf_check -o match:'^no stack: 9\.90 s in rows that no stack holds' \
+	    cat graph
 	"$PROF" -s "$GRAPH" >/dev/null 2>err || atf_fail "prof -s failed"
 	atf_check -o inline:"kernel time: shown apart (perf clock samples user mode only), 9.90 s\n" \
 	    grep '^kernel time:' err
@@ -4502,6 +4665,7 @@ atf_init_test_cases()
 	atf_add_test_case e2e_libmon_never_a_row
 	atf_add_test_case e2e_system_time_apart
 	atf_add_test_case e2e_kernel_frames_under_callers
+	atf_add_test_case e2e_snapshots_on_the_programs_thread
 	atf_add_test_case e2e_kernel_unsampled_for_the_unprivileged
 	atf_add_test_case e2e_child_of_a_server_that_dropped_privileges
 	atf_add_test_case e2e_null_frame_ends_the_stack
@@ -4516,6 +4680,8 @@ atf_init_test_cases()
 	atf_add_test_case e2e_many_runs_sum
 	atf_add_test_case e2e_runs_at_two_rates_sum
 	atf_add_test_case e2e_shared_library
+	atf_add_test_case e2e_shared_library_thread
+	atf_add_test_case e2e_graph_holds_stackless_files
 	atf_add_test_case e2e_jit_code_named
 	atf_add_test_case e2e_graph_measured
 	atf_add_test_case diff_columns_widen

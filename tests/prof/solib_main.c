@@ -3,7 +3,7 @@
  * quarters of its time in a shared library (h_solib.so, also built with
  * -p), and says how much it really spent there.
  *
- * usage: h_solib [units]
+ * usage: h_solib [units [thread]]
  *
  * 100 rounds of lib_burn() 3 times and main_burn() once: calls 300 and
  * 100 exactly.  Each call burns a pseudo-random size, 1/8 to 15/8 of
@@ -16,15 +16,25 @@
  * Each call is timed on the thread's CPU clock, which no profiler
  * touches, and the split it measured is printed, "lib 74.8 main 25.2"
  * in percent of the two, the truth prof's report is held to.
+ *
+ * With "thread", main_burn()'s 100 calls run on the main thread while
+ * a thread of the library's own, lib_thread(), burns 300 times units:
+ * "thread 74.9 main 25.1", the split of the two threads' CPU clocks.
  */
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "h_burn.h"
 
 void	lib_burn(unsigned long);
+void	*lib_thread(void *);
 void	main_burn(unsigned long);
+
+extern double lib_thread_cpu;
 
 static double spent[2];		/* CPU seconds in lib_burn, main_burn */
 
@@ -58,6 +68,27 @@ main_burn(unsigned long units)
 	    (double)(b_.tv_nsec - a_.tv_nsec) / 1e9;			\
 } while (0)
 
+/* The library's thread beside main_burn()'s calls on main's. */
+static int
+threaded(unsigned long units)
+{
+	pthread_t t;
+	unsigned long long x = 1;
+	int round;
+
+	if (pthread_create(&t, NULL, lib_thread,
+	    (void *)(uintptr_t)(300 * units)) != 0)
+		return 1;
+	for (round = 0; round < 100; round++)
+		TIMED(main_burn, 1, NEXT_SIZE(x, units));
+	if (pthread_join(t, NULL) != 0)
+		return 1;
+	printf("thread %.1f main %.1f\n", 100 * lib_thread_cpu /
+	    (lib_thread_cpu + spent[1]), 100 * spent[1] / (lib_thread_cpu +
+	    spent[1]));
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -68,6 +99,8 @@ main(int argc, char *argv[])
 
 	if (argc > 1)
 		units = strtoul(argv[1], NULL, 0);
+	if (argc > 2 && strcmp(argv[2], "thread") == 0)
+		return threaded(units);
 	for (round = 0; round < 100; round++) {
 		for (i = 0; i < 3; i++) {
 			n = NEXT_SIZE(x, units);
