@@ -615,8 +615,13 @@ loop(void *unused)
 
 	(void)unused;
 	since = 0;
-	atomic_store(&sampler_tid, _mon_gettid());
+	/*
+	 * Known as libmon's before its id is published: the CPU clock's
+	 * scan of the threads there are, once start_sampler() returns,
+	 * must pass it over.
+	 */
 	_mon_own_thread(_mon_gettid(), 1);
+	atomic_store(&sampler_tid, _mon_gettid());
 	clock_gettime(CLOCK_MONOTONIC, &at);
 	pthread_mutex_lock(&waitlock);
 	pthread_cond_broadcast(&waitcv);
