@@ -21,6 +21,9 @@
  *	_mon_base_commit()	the counts read become the baseline
  *	_mon_base_get(), _mon_base_set()	one key, for records whose
  *				keys are not of one length (stacks)
+ *	_mon_base_add(), _mon_base_bump(), _mon_base_next()	a count
+ *				kept by key (wall.c): added to, by key or
+ *				by the entry it has, and read back in order
  *
  * The table is an open hash of offsets into an arena of entries, both
  * from mmap: no malloc, so it may be used by a termination handler's
@@ -170,6 +173,47 @@ void
 _mon_base_set(struct _mon_keys *t, const void *key, size_t len, uint64_t n)
 {
 	put(t, key, len, n, 0);
+}
+
+/*
+ * Add n to key's count, a new key starting at 0; room was reserved.  The
+ * key's entry, for _mon_base_bump(): it stays the same as keys are added.
+ */
+uint64_t
+_mon_base_add(struct _mon_keys *t, const void *key, size_t len, uint64_t n)
+{
+	uint64_t *s;
+
+	put(t, key, len, n, 1);
+	s = slot(t, key, len, hashkey(key, len));
+	return *s;
+}
+
+/* Add n to the count of the entry _mon_base_add() gave (not 0). */
+void
+_mon_base_bump(struct _mon_keys *t, uint64_t ent, uint64_t n)
+{
+	at(t, ent - 1)->count += n;
+}
+
+/*
+ * The entry after *pos (0 to begin), its key and count, in the order the
+ * keys came; 0 when there are no more.
+ */
+int
+_mon_base_next(const struct _mon_keys *t, size_t *pos, const void **key,
+    size_t *len, uint64_t *count)
+{
+	struct entry *e;
+
+	if (*pos >= t->used)
+		return 0;
+	e = at(t, *pos);
+	*key = e + 1;
+	*len = e->len;
+	*count = e->count;
+	*pos += ENTLEN(e->len);
+	return 1;
 }
 
 /* Give t's memory back; it is empty after. */

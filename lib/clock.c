@@ -11,6 +11,11 @@
  *  timer	a CPU-time timer per thread, SIGPROF to it (timer.c).
  *  itimer	setitimer(ITIMER_PROF), SIGPROF to whichever thread runs.
  *
+ * PROFMODE=wall adds the wall sampler (wall.c): every thread, running
+ * or blocked, sampled on the wall clock, at PROFHZ when it is set (1000
+ * Hz at most) and 100 Hz when it is not, beside the CPU clock, which
+ * runs as ever.
+ *
  * The signal clocks sample in libmon's SIGPROF handler (sigprof.c).  A
  * clock is started and stopped only from lifecycle.c, which also tells
  * it of forks, execs and threads.
@@ -25,6 +30,8 @@
 #define DEFAULT_HZ	1000
 #define MAX_HZ		100000
 #define DEFAULT_STACK	64
+#define WALL_HZ		100
+#define WALL_MAXHZ	1000	/* a round reads every thread: no faster */
 
 static int		mode = -1;	/* MONX_CLK_*, -1 when stopped */
 static uint64_t		period;		/* ns */
@@ -67,6 +74,29 @@ period_ns(void)
 {
 	return 1000000000u / (uint64_t)number("PROFHZ", 1, MAX_HZ,
 	    DEFAULT_HZ, "not a rate from 1 to 100000 Hz; using 1000");
+}
+
+/*
+ * The wall sampler's period when PROFMODE=wall asks for one, else 0.
+ * Before the CPU clock starts: neither its events nor its timers may
+ * come to the sampler's thread.
+ */
+static uint64_t
+wall_ns(void)
+{
+	const char *s;
+	long hz;
+
+	s = env("PROFMODE");
+	if (s == NULL || *s == '\0' || strcmp(s, "cpu") == 0)
+		return 0;
+	if (strcmp(s, "wall") != 0) {
+		_mon_warn("PROFMODE", "not cpu or wall; using cpu", 0);
+		return 0;
+	}
+	hz = number("PROFHZ", 1, MAX_HZ, WALL_HZ,
+	    "not a rate from 1 to 100000 Hz; the wall sampler uses 100");
+	return 1000000000u / (uint64_t)(hz < WALL_MAXHZ ? hz : WALL_MAXHZ);
 }
 
 /* The clocks to try, best first, as PROFCLOCK allows. */
@@ -154,6 +184,7 @@ runflags(void)
 int
 _mon_clock_start(int classic)
 {
+	uint64_t wall;
 	int list[3], n, i;
 
 	if (mode >= 0)
@@ -162,11 +193,15 @@ _mon_clock_start(int classic)
 	_mon_stack_limit = (uint32_t)number("PROFSTACK", 0, _MON_STACKMAX,
 	    DEFAULT_STACK, "not a number of frames from 0 to 127; using 64");
 	n = choose(classic, list);
+	if (!classic && (wall = wall_ns()) != 0 && _mon_wall_start(wall) != 0)
+		_mon_warn("PROFMODE", "cannot start the wall sampler", errno);
 	for (i = 0; i < n; i++)
 		if (try(list[i]) == 0)
 			break;
-	if (i == n)
+	if (i == n) {
+		_mon_wall_stop();
 		return -1;
+	}
 	mode = list[i];
 	_mon_stats.period_ns = period;
 	_mon_stats.sample_ns = sample_ns(mode);
@@ -182,6 +217,7 @@ _mon_clock_stop(void)
 	int err;
 
 	err = errno;
+	_mon_wall_stop();
 	switch (mode) {
 	case MONX_CLK_PERF:
 		_mon_ring_stop();
@@ -249,6 +285,7 @@ _mon_clock_unsampled(void)
 void
 _mon_clock_fork_prepare(void)
 {
+	_mon_wall_fork_prepare();
 	if (mode == MONX_CLK_PERF)
 		_mon_ring_fork_prepare();
 	else if (mode == MONX_CLK_TIMER)
@@ -262,12 +299,15 @@ _mon_clock_fork_parent(void)
 		_mon_ring_fork_parent();
 	else if (mode == MONX_CLK_TIMER)
 		_mon_timer_fork_parent();
+	_mon_wall_fork_parent();
 }
 
 /* The child's one thread gets a clock of the same kind; ITIMER_PROF too. */
 void
 _mon_clock_fork_child(void)
 {
+	/* Its sampler first, as at start: before the clock. */
+	_mon_wall_fork_child();
 	switch (mode) {
 	case MONX_CLK_PERF:
 		if (_mon_ring_fork_child() != 0)
@@ -295,6 +335,8 @@ _mon_clock_thread_create(void)
 void
 _mon_clock_thread_start(void)
 {
+	if (atomic_load_explicit(&_mon_wall_on, memory_order_relaxed))
+		_mon_wall_thread(_mon_gettid());
 	if (mode == MONX_CLK_TIMER)
 		_mon_timer_thread_start();
 }

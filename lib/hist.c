@@ -50,7 +50,7 @@ struct ownlast {
 	pid_t		 tid;
 	uint64_t	 use[3];	/* CPU, user, system, ns */
 };
-static struct ownlast	ownlast[2];	/* each written by its thread */
+static struct ownlast	ownlast[3];	/* each written by its thread */
 static _Atomic uint64_t	ownsum[3];
 
 uint64_t

@@ -22,6 +22,8 @@
  *	ring.c		the perf clock: per-CPU rings and their drainer
  *	timer.c		the signal clocks: per-thread timers, ITIMER_PROF
  *	sigprof.c	the SIGPROF action: handler, chaining, adoption
+ *	wall.c		PROFMODE=wall: every thread's state, sampled
+ *			on the wall clock by a thread of libmon's
  *	clock.c		which clock runs, and driving it
  *	base.c		counts by key at the last snapshot: baselines
  *	perfmap.c	generated code named: the perf map and the record
@@ -126,8 +128,12 @@ int	_mon_hist_covers(uintptr_t) _mon_hidden;
 /* stacks.c */
 #define _MON_STACKMAX	127		/* the kernel's usual walk limit */
 extern uint32_t _mon_stack_limit _mon_hidden;
-void	_mon_stack_add(const uintptr_t *, uint32_t, uint32_t, uint64_t)
+uint32_t _mon_stack_add(const uintptr_t *, uint32_t, uint32_t, uint64_t)
 	    _mon_hidden;
+void	_mon_stack_mark(pid_t, uint32_t) _mon_hidden;
+uint32_t _mon_stack_last(pid_t, uintptr_t *, uint32_t, uint32_t *)
+	    _mon_hidden;
+uintptr_t _mon_stack_target(uintptr_t) _mon_hidden;
 void	_mon_stacks_reset(void) _mon_hidden;
 #define _MON_STACKSLOTS	(1u << 16)	/* distinct stacks kept */
 size_t	_mon_stacks_copy(unsigned char *, size_t, const uint64_t *,
@@ -153,6 +159,7 @@ uint64_t _mon_tick_ns(void) _mon_hidden;
 void	_mon_stats_own(int, pid_t) _mon_hidden;
 #define _MON_OWN_DRAINER	0
 #define _MON_OWN_SNAPPER	1
+#define _MON_OWN_WALL		2
 int	_mon_own(pid_t) _mon_hidden;
 size_t	_mon_outside_count(void) _mon_hidden;
 size_t	_mon_outside_copy(unsigned char *, size_t) _mon_hidden;
@@ -197,6 +204,17 @@ void	_mon_sigprof_writing(int) _mon_hidden;
 void	_mon_sigprof_discard(void) _mon_hidden;
 int	_mon_sigprof_adopt(const struct sigaction *, struct sigaction *)
 	    _mon_hidden;
+
+/* wall.c */
+extern _Atomic int _mon_wall_on _mon_hidden;
+int	_mon_wall_start(uint64_t) _mon_hidden;
+void	_mon_wall_stop(void) _mon_hidden;
+void	_mon_wall_reset(void) _mon_hidden;
+void	_mon_wall_thread(pid_t) _mon_hidden;
+void	_mon_wall_fork_prepare(void) _mon_hidden;
+void	_mon_wall_fork_parent(void) _mon_hidden;
+void	_mon_wall_fork_child(void) _mon_hidden;
+size_t	_mon_wall_copy(unsigned char *, size_t) _mon_hidden;
 
 /* clock.c */
 int	_mon_clock_start(int) _mon_hidden;
@@ -314,6 +332,11 @@ uint64_t _mon_base_get(const struct _mon_keys *, const void *, size_t)
 void	_mon_base_set(struct _mon_keys *, const void *, size_t, uint64_t)
 	    _mon_hidden;
 void	_mon_base_free(struct _mon_keys *) _mon_hidden;
+uint64_t _mon_base_add(struct _mon_keys *, const void *, size_t, uint64_t)
+	    _mon_hidden;
+void	_mon_base_bump(struct _mon_keys *, uint64_t, uint64_t) _mon_hidden;
+int	_mon_base_next(const struct _mon_keys *, size_t *, const void **,
+	    size_t *, uint64_t *) _mon_hidden;
 size_t	_mon_base_fold(void *, size_t, size_t, size_t, size_t) _mon_hidden;
 size_t	_mon_base_delta(const struct _mon_keys *, const void *, size_t,
 	    void *, size_t, size_t, size_t) _mon_hidden;

@@ -61,6 +61,8 @@ struct monx_rec {
 #define MONX_R_CLOCKS	8		/* struct monx_clocks: measured calls */
 #define MONX_R_TIMED	9		/* struct monx_timed[]: their times */
 #define MONX_R_JIT	10		/* struct monx_jithead, then entries */
+#define MONX_R_WALL	11		/* struct monx_wallhead, threads,
+					   stacks: PROFMODE=wall */
 
 /* Clocks that drove the histogram (monx_run.clock). */
 #define MONX_CLK_ITIMER		0	/* setitimer(ITIMER_PROF), whole process */
@@ -265,5 +267,51 @@ struct monx_timed {
 	uint64_t	max;
 	uint64_t	unwound;
 };
+
+/*
+ * PROFMODE=wall: every thread sampled on the wall clock, running or
+ * blocked (lib/wall.c).  One WALL record, in a whole profile and in the
+ * last part of a run in parts, for the whole run: its head, nthreads
+ * struct monx_wallthr, then nstacks struct monx_wallstk each followed
+ * by depth run-time pcs, innermost first.  A waiting stack's pc[0] is
+ * the user pc its system call returns to; its other pcs, as a running
+ * one's, are return addresses.  A sample stands for period_ns of one
+ * thread's wall time.
+ */
+struct monx_wallhead {
+	uint64_t	period_ns;	/* the wall sampler's period */
+	uint64_t	ticks;		/* its rounds: samples a thread there
+					   all along would have */
+	uint64_t	late;		/* rounds it missed, running late: a
+					   round taken stands for
+					   (ticks + late) / ticks periods */
+	uint64_t	lost;		/* samples with no place kept */
+	uint64_t	own_ns;		/* CPU time the sampler used */
+	uint32_t	nthreads;	/* struct monx_wallthr that follow */
+	uint32_t	nstacks;	/* then struct monx_wallstk + pcs */
+};
+
+struct monx_wallthr {
+	uint32_t	tid;
+	uint32_t	flags;		/* MONX_WT_* */
+	uint64_t	cpu_ns;		/* CPU time it used while sampled */
+	char		name[16];	/* its name (comm), NUL-padded */
+};
+
+#define MONX_WT_GONE	1		/* it ended before the write */
+
+struct monx_wallstk {
+	uint64_t	count;		/* samples */
+	uint32_t	tid;
+	uint16_t	state;		/* MONX_WS_* */
+	uint16_t	flags;		/* MONX_STK_CUT */
+	int32_t		sysno;		/* system call waited in; -1: none */
+	uint32_t	depth;		/* pcs that follow; 0: not known */
+};
+
+#define MONX_WS_RUN	1		/* running or runnable (R) */
+#define MONX_WS_WAIT	2		/* asleep, interruptible (S) */
+#define MONX_WS_DISK	3		/* asleep, uninterruptible (D) */
+#define MONX_WS_OTHER	4		/* stopped, traced, a zombie */
 
 #endif /* !_MONFMT_H */

@@ -245,7 +245,7 @@ build_ext(const struct _mon_out *d, struct ext *e)
 	struct monx_pc pc;
 	unsigned char *p, *calls;
 	size_t cap, len, nobj, npc, arclen, stacklen, callslen, callsmap;
-	size_t jitlen;
+	size_t jitlen, walllen;
 
 	memset(e, 0, sizeof(*e));
 	/* The measured calls, as records, if any; read first, unlocked. */
@@ -271,6 +271,12 @@ build_ext(const struct _mon_out *d, struct ext *e)
 	if (cap + arclen + callslen > MONX_MAXLEN)
 		callslen = 0;
 	cap += callslen;
+	/* The wall samples (PROFMODE=wall), whole or not at all. */
+	walllen = d->timed ? _mon_wall_copy(NULL, 0) : 0;
+	if (walllen > 0 && cap + arclen + walllen + sizeof(struct monx_rec) >
+	    MONX_MAXLEN)
+		walllen = 0;
+	cap += walllen + sizeof(struct monx_rec);
 	/*
 	 * Names of generated code: all so far, in every part, as many as
 	 * the limit leaves room for (the others counted as dropped).
@@ -305,6 +311,14 @@ build_ext(const struct _mon_out *d, struct ext *e)
 
 		r.len = (uint32_t)_mon_stacks_copy(p + len + sizeof(r),
 		    stacklen, d->stacks_since, d->stacks_now);
+		memcpy(p + len, &r, sizeof(r));
+		len += sizeof(r) + r.len;
+	}
+	if (walllen > 0) {
+		/* A part's rounds go on: what fits of them now. */
+		struct monx_rec r = { MONX_R_WALL, 0 };
+
+		r.len = (uint32_t)_mon_wall_copy(p + len + sizeof(r), walllen);
 		memcpy(p + len, &r, sizeof(r));
 		len += sizeof(r) + r.len;
 	}

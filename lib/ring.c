@@ -385,7 +385,7 @@ sample(const unsigned char *data, uint64_t size, uint64_t tail,
 {
 	uintptr_t pcs[_MON_STACKMAX + 2], caller;
 	uint64_t nr, i, v, w[USTACK / 8];
-	uint32_t depth, flags;
+	uint32_t depth, flags, slot;
 	size_t nw;
 
 	pcs[0] = (uintptr_t)ring_u64(data, size, tail + 8);
@@ -424,8 +424,12 @@ sample(const unsigned char *data, uint64_t size, uint64_t tail,
 	flags = depth >= _mon_stack_limit ? MONX_STK_CUT : 0;
 	if (inkernel)
 		flags |= MONX_STK_KERNEL;
-	_mon_stack_add(pcs, depth > _mon_stack_limit ? _mon_stack_limit :
-	    depth, flags, 1);
+	slot = _mon_stack_add(pcs, depth > _mon_stack_limit ?
+	    _mon_stack_limit : depth, flags, 1);
+	/* The wall sampler takes a running thread's stack from here. */
+	if (atomic_load_explicit(&_mon_wall_on, memory_order_relaxed))
+		_mon_stack_mark((pid_t)(ring_u64(data, size, tail + 16) >> 32),
+		    slot);
 }
 
 /*
@@ -623,6 +627,8 @@ drain_loop(void *unused)
 	(void)unused;
 	since = 0;
 	atomic_store(&drainer_tid, _mon_gettid());
+	/* Not one of the program's threads, for the wall sampler. */
+	_mon_own_thread(_mon_gettid(), 1);
 	pthread_mutex_lock(&waitlock);
 	pthread_cond_broadcast(&waitcv);
 	first = atomic_load(&childarm) == ARM_PENDING;
@@ -650,6 +656,7 @@ drain_loop(void *unused)
 		pthread_mutex_lock(&waitlock);
 	}
 	pthread_mutex_unlock(&waitlock);
+	_mon_own_thread(_mon_gettid(), 0);
 	_mon_thread_exit();
 }
 

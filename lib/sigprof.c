@@ -284,7 +284,7 @@ walk(const ucontext_t *uc, uintptr_t pc, uint64_t n)
 {
 	uintptr_t pcs[_MON_STACKMAX], frame[2], g[REG_RIP - REG_RBP + 1];
 	uintptr_t fp, sp, tramp;
-	uint32_t depth, flags;
+	uint32_t depth, flags, slot;
 	pid_t pid;
 
 	pid = (pid_t)syscall(SYS_getpid);
@@ -318,7 +318,10 @@ walk(const ucontext_t *uc, uintptr_t pc, uint64_t n)
 		sp = g[REG_RSP - REG_RBP];
 		at_sp(pid, g[REG_RIP - REG_RBP], sp, fp, pcs, &depth);
 	}
-	_mon_stack_add(pcs, depth, flags, n);
+	slot = _mon_stack_add(pcs, depth, flags, n);
+	/* The wall sampler takes a running thread's stack from here. */
+	if (atomic_load_explicit(&_mon_wall_on, memory_order_relaxed))
+		_mon_stack_mark(_mon_gettid(), slot);
 }
 
 static void

@@ -116,9 +116,10 @@ fill(struct sslot *s, uint64_t h, const uintptr_t *pcs, uint32_t depth,
 
 /*
  * Add n samples to the stack pcs[0..depth), innermost first.  flags are
- * MONX_STK_*.  Async-signal-safe, for any number of threads at once.
+ * MONX_STK_*.  Its slot + 1, for _mon_stack_mark(); 0 if it found none.
+ * Async-signal-safe, for any number of threads at once.
  */
-void
+uint32_t
 _mon_stack_add(const uintptr_t *pcs, uint32_t depth, uint32_t flags,
     uint64_t n)
 {
@@ -127,7 +128,7 @@ _mon_stack_add(const uintptr_t *pcs, uint32_t depth, uint32_t flags,
 	uint32_t i, probe;
 
 	if (slots == NULL || depth == 0)
-		return;
+		return 0;
 	if (flags & MONX_STK_CUT)
 		atomic_fetch_add_explicit(&cut, n, memory_order_relaxed);
 	h = hashof(pcs, depth, flags);
@@ -145,10 +146,60 @@ _mon_stack_add(const uintptr_t *pcs, uint32_t depth, uint32_t flags,
 		if (k == h && same(s, pcs, depth, flags)) {
 			atomic_fetch_add_explicit(&s->count, n,
 			    memory_order_relaxed);
-			return;
+			return (uint32_t)(s - slots) + 1;
 		}
 	}
 	atomic_fetch_add_explicit(&lost, n, memory_order_relaxed);
+	return 0;
+}
+
+/*
+ * The last stack each thread was sampled in on the CPU, for the wall
+ * sampler (wall.c), which can read a running thread's state but not its
+ * registers: a word a thread, by its id hashed, the id in its high half
+ * and the slot + 1 in its low.  Two threads of one hash take it from
+ * each other; the loser is then running with no stack known.
+ */
+#define LASTS	4096
+static _Atomic uint64_t	lasts[LASTS];
+
+static _Atomic uint64_t *
+last_of(pid_t tid)
+{
+	return &lasts[((uint32_t)tid * 2654435761u >> 20) % LASTS];
+}
+
+/* Thread tid was sampled in slot - 1 (_mon_stack_add()).  Signal-safe. */
+void
+_mon_stack_mark(pid_t tid, uint32_t slot)
+{
+	if (slot != 0)
+		atomic_store_explicit(last_of(tid), (uint64_t)(uint32_t)tid <<
+		    32 | slot, memory_order_relaxed);
+}
+
+/*
+ * The stack thread tid was last sampled in on the CPU, at most max pcs
+ * into pcs, its flags into *flags; its depth, 0 if none is known.
+ */
+uint32_t
+_mon_stack_last(pid_t tid, uintptr_t *pcs, uint32_t max, uint32_t *flags)
+{
+	struct sslot *s;
+	uint64_t v;
+	uint32_t d;
+
+	v = atomic_load_explicit(last_of(tid), memory_order_relaxed);
+	if (slots == NULL || v >> 32 != (uint32_t)tid || (uint32_t)v == 0 ||
+	    (uint32_t)v > SLOTS)
+		return 0;
+	s = &slots[(uint32_t)v - 1];
+	if (atomic_load_explicit(&s->key, memory_order_acquire) <= BUSY)
+		return 0;
+	d = s->depth < max ? s->depth : max;
+	memcpy(pcs, &arena[s->off], d * sizeof(*pcs));
+	*flags = s->flags | (d < s->depth ? MONX_STK_CUT : 0);
+	return d;
 }
 
 /*
@@ -181,6 +232,7 @@ _mon_stacks_reset(void)
 	atomic_store(&used, 0);
 	atomic_store(&lost, 0);
 	atomic_store(&cut, 0);
+	memset(lasts, 0, sizeof(lasts));
 }
 
 /*
@@ -309,6 +361,13 @@ call_target(uintptr_t w)
 		return t;
 	memcpy(&d, b + k + 2, sizeof(d));
 	return peek_word(t + (uintptr_t)k + 6 + (uintptr_t)(intptr_t)d);
+}
+
+/* call_target(), for the wall sampler's walks (wall.c). */
+uintptr_t
+_mon_stack_target(uintptr_t w)
+{
+	return call_target(w);
 }
 
 /*

@@ -43,7 +43,9 @@ usage(void)
 	    "       prof -L [-Chpq] [-a | -c | -n | -t] [-o | -x] "
 	    "[-F folded] [-f regex] [-m mdata] [prog [mdata ...]]\n"
 	    "       prof -A [-Cp] [-f regex] [-S dir] [-m mdata] "
-	    "[prog [mdata ...] [source ...]]\n");
+	    "[prog [mdata ...] [source ...]]\n"
+	    "       prof -w [-hqr] [-F folded | svg | pprof] [-m mdata] "
+	    "[prog [mdata ...]]\n");
 	exit(1);
 }
 
@@ -128,7 +130,7 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 
 	memset(o, 0, sizeof(*o));
 	opterr = 0;
-	while ((c = getopt(argc, argv, "acntoxglzhsm:VCpuqieF:If:d:D:LAS:")) !=
+	while ((c = getopt(argc, argv, "acntoxglzhsm:VCpuqieF:If:d:D:LAS:wr")) !=
 	    -1) {
 		switch (c) {
 		case 'a': case 'c': case 'n': case 't':
@@ -204,12 +206,29 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 		case 'S':
 			set_arg(&o->srcdir, c, optarg);
 			break;
+		case 'w':
+			o->wall = 1;
+			break;
+		case 'r':
+			o->ranonly = 1;
+			break;
 		default:
 			usage();
 		}
 	}
 	if (o->diffprog != NULL && o->diffbase == NULL)
 		errx(1, "-D: names the program of -d's base; there is no -d");
+	if (o->ranonly && !o->wall)
+		errx(1, "-r: leaves idle threads out of -w's report; there "
+		    "is no -w");
+	if (o->wall && (o->diffbase != NULL || o->focus != NULL ||
+	    (o->format != NULL && strcmp(o->format, "folded") != 0 &&
+	    strcmp(o->format, "svg") != 0 && strcmp(o->format, "pprof") != 0)))
+		errx(1, "-w: the wall-time report goes with -q and -F folded, "
+		    "svg or pprof, and none of -d, -f or another -F yet");
+	if (o->wall && o->lines != 0)
+		errx(1, "-w: the wall-time report is by function; -%c is "
+		    "of CPU time by source line", o->lines);
 	if (o->diffbase != NULL)
 		diff_ignores(o);
 	lines_check(o);
@@ -469,6 +488,9 @@ main(int argc, char *argv[])
 			errx(1, "%s: %s", files[i], why);
 	profile_finish(&p);
 	heap_trim();
+	if (o.wall && p.wallfiles == 0)
+		errx(1, "%s: no wall-time samples (profile with "
+		    "PROFMODE=wall)", p.first);
 	if (prog == NULL)
 		prog = default_prog(&p);
 	shown = printable(prog);
@@ -477,7 +499,7 @@ main(int argc, char *argv[])
 	heap_trim();
 	profile_check_id(&p, shown, &st);
 	/* Calls timed one by one are counted too. */
-	if (p.usedcells == 0 && p.ntimed == 0)
+	if (p.usedcells == 0 && p.ntimed == 0 && !o.wall)
 		warnx("no call counts captured");
 
 	attribute(&r, &p, &st, &o);
@@ -488,7 +510,11 @@ main(int argc, char *argv[])
 		report_stats(&r, &p, &st);	/* the whole profile's */
 	focus(&r, p.first);
 	kept = fo;	/* -d's base is focused with fo in turn */
-	if (o.diffbase != NULL) {
+	if (o.wall && o.format == NULL && o.graph)
+		wall_graph_print(&r, &p, &o);
+	else if (o.wall && o.format == NULL)
+		wall_print(&r, &p, &o);
+	else if (o.diffbase != NULL) {
 		read_base(prog);
 		if (o.format == NULL)
 			diff_print(&rb, &r, &o);

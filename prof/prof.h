@@ -53,6 +53,8 @@ struct opts {
 	const char	*diffprog;	/* -D: the base's program */
 	int		 lines;		/* 'L' or 'A': by source line */
 	const char	*srcdir;	/* -S: where -A looks for sources */
+	int		 wall;		/* -w: in wall time (PROFMODE=wall) */
+	int		 ranonly;	/* -r: threads that ran, with -w */
 };
 
 #endif /* !_PROF_H */

@@ -66,7 +66,11 @@ export_write(const char *name, struct report *r, const struct profile *p,
 	struct xset x;
 	int rv;
 
-	xset_make(&x, r, p, o, prog);
+	/* pprof holds the wall samples beside the CPU ones. */
+	if (o->wall && strcmp(name, "pprof") != 0)
+		xset_make_wall(&x, r, p, o, prog);
+	else
+		xset_make(&x, r, p, o, prog);
 	if (f->stacks && x.flat && x.count > 0)
 		warnx("%s: no call stacks in the files (PROFSTACK=0, or "
 		    "classic); %s has a frame a function, self time only",

@@ -6,11 +6,16 @@
  * and length-delimited fields, a nested message built in a buffer of
  * its own and then copied in with its length.  What goes in:
  *
- *	sample_type	samples/count, cpu/nanoseconds, calls/count
+ *	sample_type	samples/count, cpu/nanoseconds, calls/count,
+ *			and wall/nanoseconds where the files have wall
+ *			samples (PROFMODE=wall)
  *	sample		a stack: locations leaf first, its samples and
  *			their nanoseconds, 0 calls
  *			a counted arc: [callee, caller], 0 samples, 0 ns,
  *			its calls -- exact, as mcount counted them
+ *			a wall stack (wallset.c): 0 samples, ns and
+ *			calls, its thread-nanoseconds of wall time; its
+ *			frames locations and functions of their own
  *	location	one a frame: its function and line, its
  *			object's mapping, and an address in it
  *	function	one a frame: the name the report gives it
@@ -26,7 +31,7 @@
  *	duration_nanos	files give them (monx_run.start_ns, wall_ns)
  *	comment		what calls/count is; libmon's overhead, which no
  *			sample holds (stacks.c)
- *	default_sample_type	cpu
+ *	default_sample_type	cpu; wall with -w
  *
  * so that "pprof -top" shows the time and "pprof -sample_index=calls
  * -top" the exact calls of each function (flat) and, in the graph
@@ -82,6 +87,8 @@ struct enc {
 	struct srclines	 src;		/* x's source files and lines */
 	struct xlines	 xl;		/* and its frames' time by line */
 	uint64_t	 idoff;		/* -d: the base's ids and objects */
+	const struct xset *wx;		/* the wall samples, or NULL */
+	uint64_t	 walloff;	/* their ids after the CPU ones */
 	uint64_t	 objoff;	/* come after the new profile's, */
 	int		 neg;		/* and its values are negative, */
 	int64_t		 base[2];	/* labelled pprof::base=true */
@@ -152,10 +159,13 @@ value_type(struct enc *e, unsigned field, const char *type,
 	pb_msg(&e->out, field, &e->sub);
 }
 
-/* A sample of locs (location ids, leaf first) and three values. */
+/*
+ * A sample of locs (location ids, leaf first) and three values, and
+ * the wall time where the profile has it.
+ */
 static void
 sample(struct enc *e, const uint64_t *locs, size_t n, uint64_t v0,
-    uint64_t v1, uint64_t v2)
+    uint64_t v1, uint64_t v2, uint64_t v3)
 {
 	size_t i;
 
@@ -170,6 +180,8 @@ sample(struct enc *e, const uint64_t *locs, size_t n, uint64_t v0,
 	pb_varint(&e->packed, v0);
 	pb_varint(&e->packed, v1);
 	pb_varint(&e->packed, v2);
+	if (e->wx != NULL)
+		pb_varint(&e->packed, v3);
 	pb_msg(&e->sub, 2, &e->packed);
 	if (e->neg) {
 		pb_uint(&e->packed, 1, (uint64_t)e->base[0]);
@@ -209,7 +221,7 @@ by_line(struct enc *e, const struct xstack *s, uint64_t *locs, double ns,
 		if (n == 0 && v == 0)
 			continue;
 		locs[0] = LINE_LOC(e, k);
-		sample(e, locs, s->depth, n, v, 0);
+		sample(e, locs, s->depth, n, v, 0, 0);
 	}
 	return 1;
 }
@@ -235,7 +247,7 @@ stack_samples(struct enc *e)
 			    e->idoff;
 		if (!by_line(e, s, locs, ns, &cum))
 			sample(e, locs, s->depth, s->count,
-			    xset_round(s->samples * ns, &cum), 0);
+			    xset_round(s->samples * ns, &cum), 0, 0);
 	}
 	free(locs);
 }
@@ -266,13 +278,13 @@ call_samples(struct enc *e)
 				v = e->xl.sites[k].calls < left ?
 				    e->xl.sites[k].calls : left;
 				locs[1] = LINE_LOC(e, e->xl.sites[k].line);
-				sample(e, locs, 2, 0, 0, v);
+				sample(e, locs, 2, 0, 0, v, 0);
 				left -= v;
 			}
 		if (left > 0) {
 			locs[1] = (c->from == ROW_NONE ? X_UNKNOWN(e->x) :
 			    c->from) + 1 + e->idoff;
-			sample(e, locs, 2, 0, 0, left);
+			sample(e, locs, 2, 0, 0, left, 0);
 		}
 	}
 }
@@ -422,6 +434,64 @@ frames(struct enc *e)
 	line_locations(e);
 }
 
+/* The wall stacks, leaf first, with their thread-nanoseconds. */
+static void
+wall_samples(struct enc *e)
+{
+	const struct xset *wx = e->wx;
+	const struct xstack *s;
+	uint64_t *locs;
+	double ns = wx->period * 1e9, cum = 0;
+	size_t i, j, maxd = 1;
+
+	for (i = 0; i < wx->nstacks; i++)
+		if (wx->stacks[i].depth > maxd)
+			maxd = wx->stacks[i].depth;
+	locs = xcalloc(maxd, sizeof(*locs));
+	for (i = 0; i < wx->nstacks; i++) {
+		s = &wx->stacks[i];
+		for (j = 0; j < s->depth; j++)
+			locs[j] = wx->ids[s->first + s->depth - 1 - j] + 1 +
+			    e->walloff;
+		sample(e, locs, s->depth, 0, 0, 0,
+		    xset_round(s->samples * ns, &cum));
+	}
+	free(locs);
+}
+
+/*
+ * The wall stacks' frames, a location and a function each, at their
+ * function's entry in their object's mapping; a marker frame (the
+ * system call waited in) has no mapping.
+ */
+static void
+wall_frames(struct enc *e)
+{
+	const struct xset *wx = e->wx;
+	size_t id, first, obj;
+	int64_t name;
+
+	first = wx->r->nrows + 4;
+	for (id = first; id < wx->nlabels; id++) {
+		obj = xset_object(wx, id);
+		name = str(e, wx->labels[id]);
+		pb_uint(&e->sub, 1, id + 1 + e->walloff);
+		pb_uint(&e->sub, 2, name);
+		pb_uint(&e->sub, 3, name);
+		pb_msg(&e->out, 5, &e->sub);
+
+		pb_uint(&e->sub, 1, id + 1 + e->walloff);
+		if (obj < wx->p->nobjs) {
+			pb_uint(&e->sub, 2, obj + 1);
+			pb_uint(&e->sub, 3, OBJ_BASE(obj) +
+			    wx->addrs[id - first]);
+		}
+		pb_uint(&e->packed, 1, id + 1 + e->walloff);
+		pb_msg(&e->sub, 4, &e->packed);
+		pb_msg(&e->out, 4, &e->sub);
+	}
+}
+
 /* The build-id as hex, as pprof keeps it. */
 static int64_t
 build_id(struct enc *e, const struct object *o)
@@ -465,6 +535,14 @@ mappings(struct enc *e)
 		obj = xset_object(x, e->xl.lines[i].id);
 		if (obj < x->p->nobjs && e->xl.lines[i].addr >= top[obj])
 			top[obj] = e->xl.lines[i].addr + 1;
+	}
+	/* The wall frames' too, which may be of functions no row has. */
+	for (i = e->wx != NULL ? x->r->nrows + 4 : 0; e->wx != NULL &&
+	    i < e->wx->nlabels; i++) {
+		obj = xset_object(e->wx, i);
+		if (obj < x->p->nobjs && e->wx->addrs[i - x->r->nrows - 4] >=
+		    top[obj])
+			top[obj] = e->wx->addrs[i - x->r->nrows - 4] + 1;
 	}
 	for (i = 0; i < x->p->nobjs; i++) {
 		o = &x->p->objs[i];
@@ -515,6 +593,11 @@ profiles(struct enc *e, const struct xset *x, const struct xset *base)
 	stack_samples(e);
 	call_samples(e);
 	frames(e);
+	if (e->wx != NULL) {
+		e->walloff = x->nlabels;
+		wall_samples(e);
+		wall_frames(e);
+	}
 	mappings(e);
 	xlines_free(&e->xl);
 	srcline_free(&e->src);
@@ -534,18 +617,27 @@ write_pprof(const struct xset *x, const struct xset *base, FILE *fp,
     const char **why)
 {
 	const struct monx_run *run = &x->p->sum;
+	struct xset wx;
 	struct enc e;
-	int64_t cpu;
+	int64_t cpu, wall;
 	char *o;
 	int rc;
 
 	memset(&e, 0, sizeof(e));
 	e.x = x;
+	/* Wall samples beside, where there are some; not in a -d. */
+	if (base == NULL && x->p->wallfiles > 0) {
+		xset_make_wall(&wx, x->r, x->p, x->o, x->prog);
+		e.wx = &wx;
+	}
 	str(&e, "");
 	value_type(&e, 1, "samples", "count");
 	cpu = e.nstrs;
 	value_type(&e, 1, "cpu", "nanoseconds");
 	value_type(&e, 1, "calls", "count");
+	wall = e.nstrs;
+	if (e.wx != NULL)
+		value_type(&e, 1, "wall", "nanoseconds");
 	profiles(&e, x, base);
 	/* The run's wall-clock span; files that do not give it: none. */
 	if (x->p->anyrun && run->start_ns != 0) {
@@ -560,8 +652,15 @@ write_pprof(const struct xset *x, const struct xset *base, FILE *fp,
 		pb_uint(&e.out, 13, str(&e, o));
 		free(o);
 	}
-	pb_uint(&e.out, 14, cpu);
+	if (e.wx != NULL)
+		pb_uint(&e.out, 13, str(&e, "libmon prof: wall/nanoseconds "
+		    "samples are every thread's wall time, running or "
+		    "waiting (PROFMODE=wall); a waiting stack ends in a frame "
+		    "naming its system call"));
+	pb_uint(&e.out, 14, e.wx != NULL && x->o->wall ? wall : cpu);
 	rc = put(&e, fp, why);
+	if (e.wx != NULL)
+		xset_free(&wx);
 	free(e.out.p);
 	free(e.sub.p);
 	free(e.packed.p);

@@ -60,13 +60,16 @@ xset_object(const struct xset *x, size_t id)
 {
 	const struct row *w = xset_row(x, id);
 
+	if (w == NULL && x->objs != NULL && id >= x->r->nrows + 4 &&
+	    id < x->nlabels)
+		return x->objs[id - x->r->nrows - 4];
 	return w == NULL ? OBJ_NONE : w->objidx;
 }
 
 double
 xset_seconds(const struct xset *x, double samples)
 {
-	return samples * x->r->period;
+	return samples * (x->period > 0 ? x->period : x->r->period);
 }
 
 /*
@@ -257,6 +260,8 @@ xset_free(struct xset *x)
 	free(x->labels);
 	free(x->stacks);
 	free(x->ids);
+	free(x->objs);
+	free(x->addrs);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -274,8 +279,13 @@ xset_title(const struct xset *x)
 
 	if ((fp = open_memstream(&s, &len)) == NULL)
 		return xstrdup(x->prog);
-	fprintf(fp, "%s: %.2f s of CPU", x->prog, xset_seconds(x, x->samples));
-	if ((o = xset_overhead(x)) != NULL) {
+	if (x->wall)
+		fprintf(fp, "%s: %.2f thread-seconds of wall time, running "
+		    "and waiting", x->prog, xset_seconds(x, x->samples));
+	else
+		fprintf(fp, "%s: %.2f s of CPU", x->prog,
+		    xset_seconds(x, x->samples));
+	if (!x->wall && (o = xset_overhead(x)) != NULL) {
 		fprintf(fp, " (%s)", o);
 		free(o);
 	}

@@ -56,6 +56,12 @@ struct xset {
 	uint64_t		 count;	/* of all the stacks */
 	double			 samples;
 	int			 flat;	/* no stacks: a frame a function */
+	int			 wall;	/* -w: wall samples (wallset.c) */
+	double			 period; /* seconds a count stands for;
+					   0: the report's */
+	size_t			*objs;	/* -w: the object of each label
+					   from nrows + 4 on, */
+	uint64_t		*addrs;	/* and its function's entry */
 };
 
 #define X_UNKNOWN(x)	((x)->r->nrows)
@@ -75,6 +81,11 @@ double		 xset_seconds(const struct xset *, double);
 char		*xset_title(const struct xset *);
 char		*xset_overhead(const struct xset *);
 uint64_t	 xset_round(double, double *);
+
+/* wallset.c */
+void		 xset_make_wall(struct xset *, struct report *,
+		    const struct profile *, const struct opts *,
+		    const char *);
 
 /* srcline.c: the line tables of a set's objects, read on first use */
 struct srclines {

@@ -296,6 +296,14 @@ void	focus_apply(struct report *, struct focus *, int);
 #define ROWNAME_ALL	(ROWNAME_FILE | ROWNAME_OBJ)
 char	*row_name(const struct row *, int);
 
+/* wall.c */
+const char *wall_sysname(int32_t, char *, size_t);
+const char *wall_frame_name(const struct report *, const struct profile *,
+	    const struct frame *, uint64_t *);
+const char *wall_sample_name(const struct report *, const struct profile *,
+	    const struct wstack *);
+int	wall_never_ran(const struct wthread *);
+
 /* sort.c */
 void	report_sort(struct report *, const struct opts *);
 

@@ -60,6 +60,12 @@ void	annotate_print(struct lines *, const struct opts *,
 	    const char *const *, size_t);
 int	annotate_names(const struct dwline *, const char *);
 
+/* wall.c, wallgraph.c */
+void	wall_print(const struct report *, const struct profile *,
+	    const struct opts *);
+void	wall_graph_print(const struct report *, const struct profile *,
+	    const struct opts *);
+
 /* graphprint.c */
 void	graph_print(struct report *, const struct profile *,
 	    const struct opts *);

@@ -573,6 +573,109 @@ warn_objects(const struct mfile *f)
 		    (uintmax_t)f->shared[0]);
 }
 
+#define RUN_MAXLATE	((uint64_t)1 << 48)
+
+/* A WALL record's thread i, as the profile keeps it. */
+static void
+merge_wthread(struct profile *p, const struct mfile *f, double per,
+    const unsigned char *rp)
+{
+	struct monx_wallthr t;
+	struct wthread *w;
+
+	memcpy(&t, rp, sizeof(t));
+	p->wthreads = xgrow(p->wthreads, &p->wthrcap, p->nwthreads, 1,
+	    sizeof(*p->wthreads));
+	w = &p->wthreads[p->nwthreads++];
+	memset(w, 0, sizeof(*w));
+	w->pid = f->hasrun ? f->run.pid : 0;
+	w->tid = t.tid;
+	w->cpu_ns = t.cpu_ns;
+	memcpy(w->name, t.name, sizeof(t.name));
+	w->gone = (t.flags & MONX_WT_GONE) != 0;
+	w->period = per;
+}
+
+/* The thread of tid among the file's, from first on; its index. */
+static size_t
+wthread_of(struct profile *p, size_t first, uint32_t tid, double per)
+{
+	struct wthread *w;
+	size_t i;
+
+	for (i = p->nwthreads; i > first; i--)
+		if (p->wthreads[i - 1].tid == tid)
+			return i - 1;
+	/* A stack of a thread the record does not list: listed now. */
+	p->wthreads = xgrow(p->wthreads, &p->wthrcap, p->nwthreads, 1,
+	    sizeof(*p->wthreads));
+	w = &p->wthreads[p->nwthreads];
+	memset(w, 0, sizeof(*w));
+	w->tid = tid;
+	w->period = per;
+	return p->nwthreads++;
+}
+
+/*
+ * The file's WALL record (PROFMODE=wall, checked by monread.c): its
+ * threads, and its stacks with every pc placed as a sampled stack's.
+ */
+static void
+merge_wall(struct profile *p, struct mfile *f)
+{
+	struct monx_wallhead h;
+	struct monx_wallstk s;
+	struct wstack *ws;
+	struct place pl;
+	size_t off, first, i, k;
+	double per;
+
+	if (f->wall == NULL)
+		return;
+	memcpy(&h, f->wall, sizeof(h));
+	per = (double)h.period_ns / 1e9;
+	if (p->wallfiles++ == 0)
+		p->wallhz = 1 / per;
+	/* A round taken stands for those the sampler missed, late, too. */
+	if (h.ticks > 0 && h.late <= RUN_MAXLATE)
+		per *= (double)(h.ticks + h.late) / (double)h.ticks;
+	if ((double)h.ticks * per > p->wallrun)
+		p->wallrun = (double)h.ticks * per;
+	p->wallown += (double)h.own_ns / 1e9;
+	p->walllost += h.lost;
+	first = p->nwthreads;
+	off = sizeof(h);
+	for (i = 0; i < h.nthreads; i++, off += sizeof(struct monx_wallthr))
+		merge_wthread(p, f, per, f->wall + off);
+	for (i = 0; i < h.nstacks; i++) {
+		memcpy(&s, f->wall + off, sizeof(s));
+		off += sizeof(s);
+		p->wstacks = xgrow(p->wstacks, &p->wstackcap, p->nwstacks, 1,
+		    sizeof(*p->wstacks));
+		ws = &p->wstacks[p->nwstacks++];
+		ws->thread = wthread_of(p, first, s.tid, per);
+		ws->state = s.state;
+		ws->sysno = s.sysno;
+		ws->cut = (s.flags & MONX_STK_CUT) != 0;
+		ws->secs = (double)s.count * per;
+		ws->first = p->nwframes;
+		ws->depth = s.depth;
+		if (s.state == MONX_WS_RUN)
+			p->wthreads[ws->thread].running += ws->secs;
+		else
+			p->wthreads[ws->thread].waiting += ws->secs;
+		p->wallsecs += ws->secs;
+		p->wframes = xgrow(p->wframes, &p->wframecap, p->nwframes,
+		    s.depth, sizeof(*p->wframes));
+		for (k = 0; k < s.depth; k++, off += sizeof(uint64_t)) {
+			(void)place(f, k == 0 ? get64(f->wall + off) :
+			    get64(f->wall + off) - 1, &pl);
+			p->wframes[p->nwframes].obj = pl.obj;
+			p->wframes[p->nwframes++].addr = pl.addr;
+		}
+	}
+}
+
 /*
  * Add the mon.out file name, whose bytes are buf[0..len), to p; p takes
  * buf.  0, or -1 with *why set to the reason and p as it was.
@@ -610,6 +713,7 @@ profile_add(struct profile *p, const char *name, unsigned char *buf,
 	merge_arcs(p, &f);
 	merge_stacks(p, &f);
 	merge_timed(p, &f);
+	merge_wall(p, &f);
 	note_self(p, &f);
 	note_id(p, &f);
 	warn_objects(&f);
@@ -913,6 +1017,9 @@ profile_free(struct profile *p)
 	free(p->arcs);
 	free(p->stacks);
 	free(p->frames);
+	free(p->wthreads);
+	free(p->wstacks);
+	free(p->wframes);
 	free(p->why);
 	free(p->ipools);
 	free(p->keptbuf);

@@ -78,6 +78,8 @@ struct mfile {
 	const unsigned char	*jitents;	/* its JIT record's entries */
 	size_t			 jitlen;
 	struct monx_jithead	 jithead;
+	const unsigned char	*wall;		/* its WALL record, checked */
+	size_t			 walllen;
 	int			 quiet;		/* scanned only: say nothing,
 						   arcs and stacks unread */
 };

@@ -6,7 +6,8 @@
  * it, the histogram must be whole WORDs, every extension length and
  * record must lie inside the payload that carries it: an ARCS record
  * whole arcs, a STACKS record stacks of at least one pc each, the last
- * ending where the record does.  A file that ends
+ * ending where the record does, a WALL record its threads and stacks
+ * the same, with no more samples a stack than its sampler took rounds.  A file that ends
  * too soon is "Premature EOF"; one whose header cannot be a mon.out
  * (hpc below lpc, addresses no x86_64 process has, a broken extension)
  * is "improper format"; one whose extension says it is longer than any
@@ -41,6 +42,9 @@ static const char improper[] = "improper format";
  * at any rate libmon samples, and room to sum 65536 files in 64 bits.
  */
 #define RUN_MAXSAMPLES	((uint64_t)1 << 48)
+
+/* Frames a wall stack may have: the most libmon walks, and one. */
+#define WALL_MAXDEPTH	128
 
 _Static_assert(MONX_MAXLEN == 64UL << 20, "parse_ext() says 64 MiB");
 static const char premature[] = "Premature EOF";
@@ -296,6 +300,58 @@ parse_jit(struct mfile *f, const unsigned char *p, size_t len)
 }
 
 /*
+ * A WALL record (PROFMODE=wall): its head, its threads, then its stacks,
+ * the last ending where the record does.  No thread may have more
+ * samples than the sampler took rounds, so that no sum overflows and no
+ * report gives a thread more wall time than the run had.
+ */
+static const char *
+wall_bad(const unsigned char *p, size_t len, struct monx_wallhead *h)
+{
+	struct monx_wallstk s;
+	size_t off, i;
+
+	memcpy(h, p, sizeof(*h));
+	if (h->period_ns == 0 || h->ticks > RUN_MAXSAMPLES ||
+	    h->nthreads > (len - sizeof(*h)) / sizeof(struct monx_wallthr))
+		return "improper WALL record: head";
+	off = sizeof(*h) + (size_t)h->nthreads * sizeof(struct monx_wallthr);
+	for (i = 0; i < h->nstacks; i++) {
+		if (len - off < sizeof(s))
+			return "improper WALL record: a stack past its end";
+		memcpy(&s, p + off, sizeof(s));
+		off += sizeof(s);
+		if (s.depth > WALL_MAXDEPTH ||
+		    s.depth > (len - off) / sizeof(uint64_t))
+			return "improper WALL record: a stack past its end";
+		if (s.state < MONX_WS_RUN || s.state > MONX_WS_OTHER ||
+		    (s.flags & ~MONX_STK_CUT) != 0 || s.count == 0 ||
+		    s.count > h->ticks)
+			return "improper WALL record: a stack's state or count";
+		off += (size_t)s.depth * sizeof(uint64_t);
+	}
+	if (off != len)
+		return "improper WALL record: bytes after its stacks";
+	return NULL;
+}
+
+static int
+parse_wall(struct mfile *f, const unsigned char *p, size_t len)
+{
+	struct monx_wallhead h;
+
+	if (f->wall != NULL)
+		return f->why = "improper format: two WALL records", -1;
+	if (len < sizeof(h))
+		return f->why = "improper WALL record: head", -1;
+	if ((f->why = wall_bad(p, len, &h)) != NULL)
+		return -1;
+	f->wall = p;
+	f->walllen = len;
+	return 0;
+}
+
+/*
  * What is wrong with a RUN record's counts of samples, or NULL: more
  * than a run can take (their sums, here and over the files, would wrap
  * and print a report of absurd seconds), or samples in kernel mode from
@@ -370,6 +426,8 @@ parse_record(struct mfile *f, uint32_t type, const unsigned char *p,
 		return f->quiet ? 0 : parse_stacks(f, p, len);
 	case MONX_R_JIT:
 		return f->quiet ? 0 : parse_jit(f, p, len);
+	case MONX_R_WALL:
+		return f->quiet ? 0 : parse_wall(f, p, len);
 	case MONX_R_CLOCKS:
 		if (len < sizeof(f->clocks))
 			return f->why = improper, -1;

@@ -131,6 +131,30 @@ struct ptimed {
 	double		 min, max;	/* shortest, longest whole call; 0 */
 };
 
+/*
+ * PROFMODE=wall (WALL records): a thread of a file's run, and a sample
+ * of its state -- running, or waiting in a system call -- with the
+ * stack, frames wframes[first .. first + depth) of the profile.
+ */
+struct wthread {
+	uint32_t	 pid, tid;
+	uint64_t	 cpu_ns;	/* CPU time it used while sampled */
+	char		 name[17];
+	int		 gone;		/* ended before its file was written */
+	double		 running;	/* seconds of samples running */
+	double		 waiting;	/* and not */
+	double		 period;	/* its file's wall period, seconds */
+};
+
+struct wstack {
+	size_t		 thread;	/* index in wthreads */
+	int		 state;		/* MONX_WS_* */
+	int32_t		 sysno;		/* -1: none */
+	int		 cut;
+	size_t		 first, depth;
+	double		 secs;		/* wall time its samples stand for */
+};
+
 /* How the files of a profile dealt with time in the kernel. */
 enum kmode { K_SAMPLED, K_APART, K_CALLSITE, K_SPREAD, K_CLASSIC, K_NMODES };
 
@@ -233,6 +257,18 @@ struct profile {
 	size_t		 ntimed, timedcap;
 	size_t		 timedfiles;	/* files with TIMED records */
 	struct monx_clocks tclocks;	/* their counters summed */
+	struct wthread	*wthreads;	/* PROFMODE=wall: every file's */
+	size_t		 nwthreads, wthrcap;
+	struct wstack	*wstacks;
+	size_t		 nwstacks, wstackcap;
+	struct frame	*wframes;
+	size_t		 nwframes, wframecap;
+	size_t		 wallfiles;	/* files with a WALL record */
+	double		 wallsecs;	/* thread-seconds they sampled */
+	double		 wallrun;	/* the longest run's wall time, s */
+	double		 wallhz;	/* the first file's wall rate */
+	double		 wallown;	/* CPU seconds their samplers used */
+	uint64_t	 walllost;	/* samples with no place kept */
 };
 
 /* One function symbol, as elfsym.c keeps it. */

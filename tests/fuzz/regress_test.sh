@@ -52,8 +52,8 @@ judge()
 		bad=$((bad + 1))
 		return ;;
 	esac
-	# -F refuses after the reading's warnings: its line is the last.
-	if echo " $* " | grep -q ' -F '; then
+	# -F and -w refuse after the reading's warnings: the line is the last.
+	if echo " $* " | grep -q -e ' -F ' -e ' -w '; then
 		case $(tail -n 1 err) in
 		"prof: $in: "*)
 			return ;;
@@ -117,6 +117,8 @@ mdata_inputs_end_cleanly_body()
 		judge "$f" $(harness_opts "$f") "$PROG" "$f" "$f"
 		judge "$f" -q -e "$PROG" "$f"
 		judge "$f" -i -e -s "$PROG" "$f" "$f"
+		judge "$f" -w "$PROG" "$f" "$f"
+		judge "$f" -w -r "$PROG" "$f"
 		for fmt in folded svg pprof callgrind gmon; do
 			judge "$f" -F $fmt "$PROG" "$f"
 		done

@@ -10,7 +10,8 @@
  *	folded		stacks N samples N
  *	pprof		types T/U ..., period N, samples N, ns N,
  *			calls N; then "calls NAME N" for each function
- *			as callee of the calls samples
+ *			as callee of the calls samples; "wall N", the
+ *			fourth type's sum, where there is one
  *	callgrind	totals N N N, self N N, calls N, counted N (the
  *			Counted event: on each call line 0 or its calls=)
  *	gmon		hists N, rate N, samples N, arcs N, calls N
@@ -367,7 +368,7 @@ sample(struct pprof *pp, struct span s)
 		bad("sample: %zu values for %zu sample types", nv, pp->ntypes);
 	for (k = 0; k < nv; k++)
 		pp->sums[k] += vv[k];
-	if (nv == 3 && vv[2] > 0) {
+	if (nv >= 3 && vv[2] > 0) {
 		k = find_id(pp->locs, pp->nlocs, loc[0]);
 		k = find_id(pp->fns, pp->nfns, pp->locfn[k]);
 		if (k == SIZE_MAX)
@@ -423,6 +424,8 @@ check_pprof(void)
 		sample(&pp, pp.samples[i]);
 	printf("samples %" PRIu64 " ns %" PRIu64 " calls %" PRIu64 "\n",
 	    pp.sums[0], pp.sums[1], pp.sums[2]);
+	if (pp.ntypes > 3)
+		printf("wall %" PRIu64 "\n", pp.sums[3]);
 }
 
 /* --- callgrind ----------------------------------------------------- */

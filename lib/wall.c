@@ -1,0 +1,849 @@
+/*
+ * wall.c -- PROFMODE=wall: where each thread of the process spends its
+ * wall time, running or blocked, sampled by a thread of libmon's own
+ * that sends no signal to the program's threads, so that no system call
+ * of theirs is ever interrupted (no EINTR, no short sleep).
+ *
+ *	program threads                 libmon's wall sampler (all signals
+ *	  /proc/self/task/<tid>/         blocked; a round every period)
+ *	    stat     state R S D ...  <-- read when the thread's CPU clock
+ *	    syscall  nr ... sp pc     <--   moved since the last round;
+ *	  user stack words            <--   asleep, its system call and the
+ *	                                    words above its stack pointer
+ *	  CPU samples (ring.c,
+ *	  sigprof.c) mark each thread's
+ *	  last stack (stacks.c)       --> a running thread's stack
+ *
+ * Each round counts one sample for every thread, keyed by (thread,
+ * state, system call, stack) in a table of counts (base.c): the WALL
+ * record holds the keys and their counts.  What keeps a round cheap:
+ *
+ *  - A thread whose CPU clock (clock_gettime() of its per-thread CPU
+ *    clock: one system call, no /proc) has not moved since the last
+ *    round has not run, so it is where it was: its last key is counted
+ *    again without reading anything else (in the thread's entry, added
+ *    to the table when the key changes or the record is written).  A thread idle for IDLETICKS
+ *    rounds is looked at only every IDLEEVERY-th round, its key counted
+ *    in between: a thread that has slept a second and wakes is seen up
+ *    to IDLEEVERY - 1 rounds late.
+ *  - The threads are known from pthread_create() (lifecycle.c calls
+ *    _mon_wall_thread() in the new thread), and /proc/self/task is
+ *    listed only at start and every RESCAN ns, for threads created
+ *    otherwise.  A thread whose clock is gone has ended.
+ *  - Its stat and syscall files are opened once and read with pread()
+ *    while the thread is active; an idle one's are closed, and at most
+ *    MAXFDS are open at once (the others opened for a read).
+ *
+ * A blocked thread's stack: /proc gives the user pc its system call
+ * returns to and the stack pointer, not the frame pointer.  Above the
+ * stack pointer lie the return addresses of the wrappers that made the
+ * call, which keep no frame pointer: a word is taken as the next return
+ * address only if it returns from a call to the function that holds the
+ * last pc (stacks.c tells where a call went), which no stale word of a
+ * frame is likely to do.  As soon as the word below such a return
+ * address is a frame pointer -- the caller's, saved by a callee that
+ * made a frame or pushed it -- whose frame holds a return address, the
+ * walk goes on by frame pointers, as the CPU clocks' walks do.
+ *
+ * A running thread's registers cannot be read without stopping it: its
+ * stack is the one its last CPU sample was taken in (stacks.c), none
+ * until it has one.  The CPU profile is recorded as without PROFMODE.
+ */
+#define _GNU_SOURCE	/* O_DIRECTORY in older headers */
+#include <sys/syscall.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mon_private.h"
+
+#define SAMPLER_STACK	(256u << 10)
+#define NEWQ		1024		/* threads born, waiting to be adopted */
+#define WINDOW		512		/* words of a blocked stack read */
+#define FIRSTSPAN	1024		/* a system call wrapper's size */
+#define SPAN		65536		/* a function's, for the next ones */
+#define FPSPAN		((uintptr_t)64 << 20)	/* a frame pointer's reach */
+#define IDLETICKS	100		/* rounds idle before it is looked */
+#define IDLEEVERY	8		/*   at every IDLEEVERY-th round */
+#define RESCAN		1000000000u	/* ns between listings of the tasks */
+#define MAXFDS		128		/* threads whose /proc files stay open */
+
+struct wthr {
+	pid_t		 tid;
+	uint32_t	 flags;		/* MONX_WT_* */
+	int		 fstat, fsys;	/* open descriptors, or -1 */
+	uint32_t	 idle;		/* rounds in a row it did not run */
+	uint32_t	 skip;		/* rounds before it is looked at */
+	uint64_t	 cpu0, cpu;	/* CPU clock: first and last read */
+	uint64_t	 ent;		/* its last sample's entry, 0: none */
+	uint64_t	 pend;		/* samples of ent not added yet */
+	char		 name[16];
+};
+
+/* The key of a sample: struct monx_wallstk but its count, and the pcs. */
+struct wkey {
+	struct monx_wallstk s;
+	uint64_t	 pcs[_MON_STACKMAX + 1];
+};
+#define KEYOFF	offsetof(struct monx_wallstk, tid)
+
+_Atomic int		 _mon_wall_on;
+static pthread_mutex_t	 walllock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t	 waitlock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t	 waitcv;
+static pthread_t	 sampler;
+static _Atomic pid_t	 sampler_tid;
+static int		 running;	/* a sampler was started */
+static int		 quit;		/* under waitlock */
+static uint64_t		 period;
+static struct wthr	*thr;		/* nthr of cap, from mmap */
+static size_t		 nthr, thrcap;
+static uint32_t		*tidhash;	/* index + 1 of thr, by tid */
+static size_t		 hashcap;
+static struct _mon_keys	 counts;
+static uint64_t		 ticks, late, lost, ownns;
+static int		 taskfd = -1;
+static int		 nfds;
+static _Atomic pid_t	 newq[NEWQ];
+static unsigned char	 dents[32768];	/* under walllock */
+
+static uint64_t
+now_ns(clockid_t c)
+{
+	struct timespec t;
+
+	if (clock_gettime(c, &t) != 0)
+		return 0;
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Thread tid's CPU clock, in ns, into *ns; -1 once the thread is gone. */
+static int
+cpu_of(pid_t tid, uint64_t *ns)
+{
+	struct timespec t;
+	clockid_t c;
+
+	/* The kernel's per-thread scheduler clock (pthread_getcpuclockid). */
+	c = (clockid_t)((~(unsigned int)tid << 3) | 6);
+	if (clock_gettime(c, &t) != 0)
+		return -1;
+	*ns = (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+	return 0;
+}
+
+static size_t
+hslot(pid_t tid)
+{
+	return ((uint32_t)tid * 2654435761u) & (hashcap - 1);
+}
+
+/* The latest entry of thread tid, or NULL. */
+static struct wthr *
+find(pid_t tid)
+{
+	size_t i;
+
+	if (hashcap == 0)
+		return NULL;
+	for (i = hslot(tid); tidhash[i] != 0; i = (i + 1) & (hashcap - 1))
+		if (thr[tidhash[i] - 1].tid == tid)
+			return &thr[tidhash[i] - 1];
+	return NULL;
+}
+
+/* tid's hash slot, its own or a free one. */
+static uint32_t *
+hput(pid_t tid)
+{
+	size_t i;
+
+	for (i = hslot(tid); tidhash[i] != 0; i = (i + 1) & (hashcap - 1))
+		if (thr[tidhash[i] - 1].tid == tid)
+			break;
+	return &tidhash[i];
+}
+
+/* Room for one more thread; 0 or -1. */
+static int
+grow(void)
+{
+	struct wthr *nt;
+	size_t ncap, i;
+
+	if (nthr < thrcap)
+		return 0;
+	ncap = thrcap != 0 ? 2 * thrcap : 256;
+	if ((nt = _mon_map(ncap * sizeof(*nt))) == NULL)
+		return -1;
+	_mon_unmap(tidhash, hashcap * sizeof(*tidhash));
+	hashcap = 2 * ncap;
+	if ((tidhash = _mon_map(hashcap * sizeof(*tidhash))) == NULL) {
+		_mon_unmap(nt, ncap * sizeof(*nt));
+		hashcap = 0;
+		return -1;
+	}
+	if (nthr > 0)
+		memcpy(nt, thr, nthr * sizeof(*nt));
+	_mon_unmap(thr, thrcap * sizeof(*thr));
+	thr = nt;
+	thrcap = ncap;
+	for (i = 0; i < nthr; i++)
+		*hput(thr[i].tid) = (uint32_t)i + 1;
+	return 0;
+}
+
+/* Thread tid, born before (old: its CPU time so far is not the run's). */
+static void
+adopt(pid_t tid, int old)
+{
+	struct wthr *t;
+
+	if (tid <= 0 || tid == atomic_load(&sampler_tid) || _mon_own(tid))
+		return;
+	if ((t = find(tid)) != NULL && !(t->flags & MONX_WT_GONE))
+		return;
+	if (grow() != 0)
+		return;
+	t = &thr[nthr];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->fstat = t->fsys = -1;
+	if (old && cpu_of(tid, &t->cpu0) != 0)
+		return;
+	*hput(tid) = (uint32_t)++nthr;
+}
+
+/* Every thread /proc/self/task lists now. */
+static void
+scan(int old)
+{
+	struct { uint64_t ino; int64_t off; unsigned short len;
+	    unsigned char type; char name[]; } *d;
+	long n, off;
+	pid_t tid;
+	char *c;
+
+	if (taskfd < 0 || lseek(taskfd, 0, SEEK_SET) != 0)
+		return;
+	while ((n = syscall(SYS_getdents64, taskfd, dents, sizeof(dents))) > 0)
+		for (off = 0; off < n; off += d->len) {
+			d = (void *)(dents + off);
+			for (tid = 0, c = d->name; *c >= '0' && *c <= '9'; c++)
+				tid = tid * 10 + (*c - '0');
+			if (*c == '\0' && tid > 0)
+				adopt(tid, old);
+		}
+}
+
+static void
+closefds(struct wthr *t)
+{
+	if (t->fstat >= 0) {
+		(void)close(t->fstat);
+		nfds--;
+	}
+	if (t->fsys >= 0)
+		(void)close(t->fsys);
+	t->fstat = t->fsys = -1;
+}
+
+/* The samples counted to t's last key go into the table. */
+static void
+settle(struct wthr *t)
+{
+	if (t->ent != 0 && t->pend > 0)
+		_mon_base_bump(&counts, t->ent, t->pend);
+	t->pend = 0;
+}
+
+static void
+gone(struct wthr *t)
+{
+	settle(t);
+	closefds(t);
+	t->flags |= MONX_WT_GONE;
+}
+
+/* Open tid/name under /proc/self/task; a descriptor or -1. */
+static int
+openat_task(pid_t tid, const char *name)
+{
+	char path[64];
+	size_t n;
+
+	n = _mon_digits(path, (uint64_t)tid, 10);
+	path[n++] = '/';
+	memcpy(path + n, name, strlen(name) + 1);
+	return openat(taskfd, path, O_RDONLY | O_CLOEXEC);
+}
+
+/*
+ * Read file name of thread t (its descriptor *fd, opened if need be and
+ * kept while MAXFDS allow) into buf, NUL-terminated; the bytes, or -1.
+ */
+static ssize_t
+readtask(struct wthr *t, int *fd, const char *name, char *buf, size_t size)
+{
+	ssize_t n;
+	int f, keep;
+
+	keep = 0;
+	if ((f = *fd) < 0) {
+		if ((f = openat_task(t->tid, name)) < 0)
+			return -1;
+		keep = fd == &t->fsys ? t->fstat >= 0 : nfds < MAXFDS;
+	}
+	n = pread(f, buf, size - 1, 0);
+	if (*fd < 0 && !keep)
+		(void)close(f);
+	else if (*fd < 0) {
+		*fd = f;
+		if (fd == &t->fstat)
+			nfds++;
+	}
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+/* A number of /proc/.../syscall at *s, decimal or 0x hex; *s moves on. */
+static uint64_t
+number(const char **s, int *ok)
+{
+	const char *p = *s;
+	uint64_t v;
+	int neg, base, d;
+
+	while (*p == ' ')
+		p++;
+	neg = *p == '-';
+	p += neg;
+	base = p[0] == '0' && p[1] == 'x' ? 16 : 10;
+	p += base == 16 ? 2 : 0;
+	for (v = 0, *ok = 0;; p++, *ok = 1) {
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if (base == 16 && *p >= 'a' && *p <= 'f')
+			d = *p - 'a' + 10;
+		else
+			break;
+		v = v * (uint64_t)base + (uint64_t)d;
+	}
+	*s = p;
+	return neg ? -v : v;
+}
+
+/* Is fp, read from the stack at a, a frame pointer with a frame above? */
+static int
+frame_at(uintptr_t fp, uintptr_t a, uintptr_t *frame)
+{
+	return fp > a && fp - a < FPSPAN && fp % 8 == 0 &&
+	    _mon_peek(getpid(), fp, frame, 2 * sizeof(*frame)) &&
+	    _mon_in_text(frame[1]) && _mon_stack_retaddr(frame[1]);
+}
+
+/*
+ * The walk by frame pointers from fp on, whose frame holds frame[],
+ * pcs[*depth..) filled.
+ */
+static void
+fpwalk(uintptr_t fp, uintptr_t *frame, uint64_t *pcs, uint32_t *depth,
+    uint16_t *flags)
+{
+	for (;;) {
+		if (*depth >= _mon_stack_limit) {
+			*flags |= MONX_STK_CUT;
+			return;
+		}
+		pcs[(*depth)++] = frame[1];
+		if (frame[0] <= fp || frame[0] - fp >= FPSPAN ||
+		    frame[0] % 8 != 0)
+			return;
+		fp = frame[0];
+		if (!_mon_peek(getpid(), fp, frame, 2 * sizeof(*frame)) ||
+		    frame[1] == 0 || !_mon_in_text(frame[1]))
+			return;
+	}
+}
+
+/* The words at sp, as many as can be read up to WINDOW; how many. */
+static size_t
+window(uintptr_t sp, uint64_t *w)
+{
+	size_t n;
+
+	for (n = WINDOW; n >= 16; n /= 2)
+		if (_mon_peek(getpid(), sp, w, n * sizeof(*w)))
+			return n;
+	return 0;
+}
+
+/*
+ * Does w[i], at a, begin a frame: a frame pointer saved there, pointing
+ * up to a frame of its own, and a return address above it?
+ */
+static int
+frame_base(const uint64_t *w, size_t i, size_t n, uintptr_t a,
+    uintptr_t *frame)
+{
+	return i + 1 < n && _mon_in_text(w[i + 1]) &&
+	    _mon_stack_retaddr(w[i + 1]) && frame_at(w[i], a, frame);
+}
+
+/*
+ * The stack of a thread blocked at user pc with stack pointer sp into
+ * pcs (pc first); its depth.  The words above sp are read in order: a
+ * return address from a call to the function that holds the last pc is
+ * the next (the first may be a tail call's, into a function near it);
+ * the first frame whose saved frame pointer leads to another ends the
+ * search, and the walk goes on by frame pointers from there.
+ */
+static uint32_t
+walk(uintptr_t pc, uintptr_t sp, uint64_t *pcs, uint16_t *flags)
+{
+	uint64_t w[WINDOW];
+	uintptr_t prev, t, frame[2];
+	uint32_t depth;
+	size_t n, i;
+
+	pcs[0] = pc;
+	depth = 1;
+	n = window(sp, w);
+	prev = pc;
+	for (i = 0; i < n && depth < _mon_stack_limit; i++) {
+		if (frame_base(w, i, n, sp + 8 * i, frame)) {
+			pcs[depth++] = w[i + 1];
+			fpwalk(w[i], frame, pcs, &depth, flags);
+			return depth;
+		}
+		if (!_mon_in_text(w[i]) || !_mon_stack_retaddr(w[i]))
+			continue;
+		t = _mon_stack_target(w[i]);
+		if (t == 0 || (t > prev ? depth > 1 || t - prev >= FIRSTSPAN :
+		    prev - t >= (depth > 1 ? SPAN : FIRSTSPAN)))
+			continue;
+		pcs[depth++] = w[i];
+		prev = w[i];
+	}
+	if (depth >= _mon_stack_limit)
+		*flags |= MONX_STK_CUT;
+	return depth;
+}
+
+/* The state letter of a stat line, its name into t; 0 if unreadable. */
+static int
+parse_stat(struct wthr *t, const char *buf)
+{
+	const char *open, *close;
+	size_t n;
+
+	if ((open = strchr(buf, '(')) == NULL ||
+	    (close = strrchr(buf, ')')) == NULL || close < open ||
+	    close[1] != ' ')
+		return 0;
+	n = (size_t)(close - open - 1);
+	if (n > sizeof(t->name))
+		n = sizeof(t->name);
+	memset(t->name, 0, sizeof(t->name));
+	memcpy(t->name, open + 1, n);
+	return close[2];
+}
+
+/*
+ * Thread t is blocked: its system call and stack into k, from its
+ * syscall file; 0, or -1 when it turns out to be running.
+ */
+static int
+blocked(struct wthr *t, struct wkey *k)
+{
+	char buf[256];
+	const char *s;
+	uint64_t v[9];
+	int i, ok;
+
+	if (readtask(t, &t->fsys, "syscall", buf, sizeof(buf)) < 0 ||
+	    strncmp(buf, "running", 7) == 0)
+		return -1;
+	s = buf;
+	for (i = 0; i < 9; i++) {
+		v[i] = number(&s, &ok);
+		if (!ok)
+			break;
+	}
+	/* "nr a1 .. a6 sp pc", or "-1 sp pc" outside a system call. */
+	if (i != 9 && i != 3)
+		return 0;
+	k->s.sysno = (int32_t)v[0];
+	if (_mon_stack_limit > 0)
+		k->s.depth = walk((uintptr_t)v[i - 1], (uintptr_t)v[i - 2],
+		    k->pcs, &k->s.flags);
+	else
+		k->s.depth = 0;
+	return 0;
+}
+
+/* Thread t, which ran since it was last looked at: its sample's key. */
+static void
+observe(struct wthr *t)
+{
+	struct wkey k;
+	char buf[512];
+	uint32_t fl, i;
+	uintptr_t pcs[_MON_STACKMAX + 1];
+	int st;
+
+	if (readtask(t, &t->fstat, "stat", buf, sizeof(buf)) < 0) {
+		gone(t);
+		return;
+	}
+	st = parse_stat(t, buf);
+	memset(&k.s, 0, sizeof(k.s));
+	k.s.tid = (uint32_t)t->tid;
+	k.s.sysno = -1;
+	k.s.state = st == 'R' ? MONX_WS_RUN : st == 'S' ? MONX_WS_WAIT :
+	    st == 'D' ? MONX_WS_DISK : MONX_WS_OTHER;
+	if (k.s.state != MONX_WS_RUN && blocked(t, &k) != 0)
+		k.s.state = MONX_WS_RUN;
+	if (k.s.state == MONX_WS_RUN) {
+		fl = 0;
+		k.s.sysno = -1;
+		k.s.depth = _mon_stack_last(t->tid, pcs, _mon_stack_limit, &fl);
+		k.s.flags = (uint16_t)(fl & MONX_STK_CUT);
+		for (i = 0; i < k.s.depth; i++)
+			k.pcs[i] = pcs[i];
+	}
+	if (_mon_base_reserve(&counts, 1, sizeof(k)) != 0) {
+		t->ent = 0;
+		lost++;
+		return;
+	}
+	t->ent = _mon_base_add(&counts, (const char *)&k + KEYOFF,
+	    sizeof(k.s) - KEYOFF + k.s.depth * sizeof(uint64_t), 1);
+}
+
+/* One round's sample of thread t. */
+static void
+look(struct wthr *t)
+{
+	uint64_t cpu;
+
+	if (t->ent != 0 && t->skip > 0) {
+		t->skip--;
+		t->pend++;
+		return;
+	}
+	if (cpu_of(t->tid, &cpu) != 0) {
+		gone(t);
+		return;
+	}
+	if (t->ent != 0 && cpu == t->cpu) {
+		t->pend++;
+		if (++t->idle >= IDLETICKS) {
+			t->skip = IDLEEVERY - 1;
+			closefds(t);
+		}
+		return;
+	}
+	t->cpu = cpu;
+	t->idle = 0;
+	settle(t);
+	observe(t);
+}
+
+/* Threads pthread_create() told of since the last round. */
+static void
+adopt_new(void)
+{
+	pid_t tid;
+	size_t i;
+
+	for (i = 0; i < NEWQ; i++)
+		if (atomic_load_explicit(&newq[i], memory_order_relaxed) != 0 &&
+		    (tid = atomic_exchange(&newq[i], 0)) != 0)
+			adopt(tid, 0);
+}
+
+/* One round: every thread counted once.  Caller holds walllock. */
+static void
+round_(uint64_t *since)
+{
+	size_t i;
+
+	adopt_new();
+	if ((*since += period) >= RESCAN) {
+		scan(0);
+		*since = 0;
+	}
+	for (i = 0; i < nthr; i++)
+		if (!(thr[i].flags & MONX_WT_GONE))
+			look(&thr[i]);
+	ticks++;
+}
+
+/*
+ * The next round's time: a period after the last's, or, where whole
+ * periods have passed since, the last of those, at once -- the rounds
+ * before it are missed, late.
+ */
+static void
+next_round(struct timespec *at)
+{
+	uint64_t t, now, missed;
+
+	t = (uint64_t)at->tv_sec * 1000000000u + (uint64_t)at->tv_nsec + period;
+	now = now_ns(CLOCK_MONOTONIC);
+	if (now > t) {
+		missed = (now - t) / period;
+		late += missed;
+		t += missed * period;
+	}
+	at->tv_sec = (time_t)(t / 1000000000u);
+	at->tv_nsec = (long)(t % 1000000000u);
+}
+
+static void *
+loop(void *unused)
+{
+	struct timespec at;
+	uint64_t since;
+
+	(void)unused;
+	since = 0;
+	/*
+	 * Known as libmon's before its id is published: the CPU clock's
+	 * scan of the threads there are, once start_sampler() returns,
+	 * must pass it over.
+	 */
+	_mon_own_thread(_mon_gettid(), 1);
+	atomic_store(&sampler_tid, _mon_gettid());
+	clock_gettime(CLOCK_MONOTONIC, &at);
+	pthread_mutex_lock(&waitlock);
+	pthread_cond_broadcast(&waitcv);
+	while (!quit) {
+		next_round(&at);
+		while (!quit && pthread_cond_timedwait(&waitcv, &waitlock,
+		    &at) != ETIMEDOUT)
+			continue;
+		if (quit)
+			break;
+		pthread_mutex_unlock(&waitlock);
+		pthread_mutex_lock(&walllock);
+		round_(&since);
+		ownns = now_ns(CLOCK_THREAD_CPUTIME_ID);
+		pthread_mutex_unlock(&walllock);
+		/* Its CPU time is libmon's, not the program's. */
+		_mon_stats_own(_MON_OWN_WALL, atomic_load(&sampler_tid));
+		pthread_mutex_lock(&waitlock);
+	}
+	pthread_mutex_unlock(&waitlock);
+	_mon_own_thread(_mon_gettid(), 0);
+	_mon_thread_exit();
+}
+
+/* Start the sampler and wait until its id is known; 0 or -1. */
+static int
+start_sampler(void)
+{
+	pthread_condattr_t ca;
+	int r;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&waitcv, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&waitlock, NULL);
+	quit = 0;
+	atomic_store(&sampler_tid, 0);
+	pthread_mutex_lock(&waitlock);
+	r = _mon_thread_start(&sampler, SAMPLER_STACK, loop, NULL);
+	while (r == 0 && atomic_load(&sampler_tid) == 0)
+		pthread_cond_wait(&waitcv, &waitlock);
+	pthread_mutex_unlock(&waitlock);
+	return r == 0 ? 0 : -1;
+}
+
+/* Empty everything for a new profile; no sampler runs. */
+void
+_mon_wall_reset(void)
+{
+	size_t i;
+
+	for (i = 0; i < nthr; i++)
+		closefds(&thr[i]);
+	_mon_unmap(thr, thrcap * sizeof(*thr));
+	_mon_unmap(tidhash, hashcap * sizeof(*tidhash));
+	thr = NULL;
+	tidhash = NULL;
+	nthr = thrcap = hashcap = 0;
+	nfds = 0;
+	_mon_base_free(&counts);
+	ticks = late = lost = ownns = 0;
+	for (i = 0; i < NEWQ; i++)
+		atomic_store(&newq[i], 0);
+}
+
+/*
+ * Start sampling every thread each ns of wall time, afresh; 0, or -1
+ * with nothing running.
+ */
+int
+_mon_wall_start(uint64_t ns)
+{
+	if (running)
+		return 0;
+	_mon_wall_reset();
+	period = ns;
+	if (taskfd < 0 && (taskfd = open("/proc/self/task",
+	    O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	if (start_sampler() != 0) {
+		(void)close(taskfd);
+		taskfd = -1;
+		return -1;
+	}
+	pthread_mutex_lock(&walllock);
+	scan(1);
+	pthread_mutex_unlock(&walllock);
+	running = 1;
+	atomic_store(&_mon_wall_on, 1);
+	return 0;
+}
+
+/* Stop the sampler; what it counted stays for the writer. */
+void
+_mon_wall_stop(void)
+{
+	size_t i;
+
+	if (!running)
+		return;
+	atomic_store(&_mon_wall_on, 0);
+	pthread_mutex_lock(&waitlock);
+	quit = 1;
+	pthread_cond_broadcast(&waitcv);
+	pthread_mutex_unlock(&waitlock);
+	(void)pthread_join(sampler, NULL);
+	atomic_store(&sampler_tid, 0);
+	running = 0;
+	pthread_mutex_lock(&walllock);
+	for (i = 0; i < nthr; i++) {
+		if (!(thr[i].flags & MONX_WT_GONE))
+			(void)cpu_of(thr[i].tid, &thr[i].cpu);
+		closefds(&thr[i]);
+	}
+	(void)close(taskfd);
+	taskfd = -1;
+	pthread_mutex_unlock(&walllock);
+}
+
+/*
+ * A thread pthread_create() made, tid, calls this as it starts, so that
+ * the next round counts it.  A full queue leaves it to the next listing.
+ */
+void
+_mon_wall_thread(pid_t tid)
+{
+	static _Atomic unsigned next;
+	unsigned i, k;
+	pid_t free_;
+
+	k = atomic_fetch_add(&next, 1);
+	for (i = 0; i < NEWQ; i++) {
+		free_ = 0;
+		if (atomic_compare_exchange_strong(&newq[(k + i) % NEWQ],
+		    &free_, tid))
+			return;
+	}
+}
+
+void
+_mon_wall_fork_prepare(void)
+{
+	pthread_mutex_lock(&walllock);
+}
+
+void
+_mon_wall_fork_parent(void)
+{
+	pthread_mutex_unlock(&walllock);
+}
+
+/*
+ * The child has none of its parent's threads, nor its sampler: it
+ * starts afresh with its own, the parent's descriptors closed.
+ */
+void
+_mon_wall_fork_child(void)
+{
+	pthread_mutex_init(&walllock, NULL);
+	if (!running)
+		return;
+	/* The parent's task list, not the child's. */
+	(void)close(taskfd);
+	taskfd = -1;
+	running = 0;
+	atomic_store(&_mon_wall_on, 0);
+	if (_mon_wall_start(period) != 0)
+		_mon_warn("PROFMODE", "no wall sampler in the child", errno);
+}
+
+/*
+ * The WALL record's payload into p, at most max bytes: what fits, whole
+ * entries only; the bytes.  With p NULL, the bytes it would take; 0
+ * where no sampler ran.
+ */
+size_t
+_mon_wall_copy(unsigned char *p, size_t max)
+{
+	struct monx_wallhead h;
+	struct monx_wallthr w;
+	struct monx_wallstk s;
+	const void *key;
+	size_t len, klen, pos, i;
+	uint64_t count;
+
+	if (period == 0 || (p != NULL && max < sizeof(h)))
+		return 0;	/* no wall sampler ran */
+	pthread_mutex_lock(&walllock);
+	memset(&h, 0, sizeof(h));
+	h.period_ns = period;
+	h.ticks = ticks;
+	h.late = late;
+	h.lost = lost;
+	h.own_ns = ownns;
+	for (i = 0; i < nthr; i++)
+		settle(&thr[i]);
+	len = sizeof(h);
+	for (i = 0; i < nthr && (p == NULL || max - len >= sizeof(w)); i++) {
+		memset(&w, 0, sizeof(w));
+		w.tid = (uint32_t)thr[i].tid;
+		w.flags = thr[i].flags;
+		w.cpu_ns = thr[i].cpu > thr[i].cpu0 ? thr[i].cpu - thr[i].cpu0 :
+		    0;
+		memcpy(w.name, thr[i].name, sizeof(w.name));
+		if (p != NULL)
+			memcpy(p + len, &w, sizeof(w));
+		len += sizeof(w);
+		h.nthreads++;
+	}
+	for (pos = 0; _mon_base_next(&counts, &pos, &key, &klen, &count); ) {
+		if (p != NULL && max - len < sizeof(s.count) + klen)
+			break;
+		if (p != NULL) {
+			memcpy(p + len, &count, sizeof(count));
+			memcpy(p + len + sizeof(count), key, klen);
+		}
+		len += sizeof(s.count) + klen;
+		h.nstacks++;
+	}
+	if (p != NULL)
+		memcpy(p, &h, sizeof(h));
+	pthread_mutex_unlock(&walllock);
+	return len;
+}

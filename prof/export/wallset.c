@@ -1,0 +1,153 @@
+/*
+ * wallset.c -- prof -w -F folded|svg: the wall samples of PROFMODE=wall
+ * laid out as a set of stacks for the writers, an off-CPU flame graph
+ * and a CPU one in one.
+ *
+ * Each sample's stack is its frames root first, by function name
+ * (model/wall.c names them, libmon's own frames left out), and a
+ * waiting one ends in a frame of its own that marks it and names the
+ * system call, "[waiting: read]": in the SVG it is a grey box over the
+ * function that waited, in folded output its last frame.  A stack with
+ * no frames is one frame, "[running, not sampled yet]" or "[no stack]".
+ * Counts are samples of the wall clock, and seconds are thread-seconds;
+ * -r leaves out the threads that never ran, as in the report.
+ *
+ * The labels of the set's frames come after the report's rows' ids, so
+ * that no frame is taken for a row; their objects are kept beside them
+ * for the SVG's colours.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/xset.h"
+#include "model/model.h"
+#include "prof.h"
+#include "read/read.h"
+#include "util/util.h"
+
+#define FIRST(x)	((x)->r->nrows + 4)
+
+/* Label name's id, added with its object and entry if new. */
+static size_t
+label(struct xset *x, const char *name, size_t obj, uint64_t addr,
+    size_t *cap)
+{
+	size_t i;
+
+	for (i = FIRST(x); i < x->nlabels; i++)
+		if (strcmp(x->labels[i], name) == 0)
+			return i;
+	x->labels = xgrow(x->labels, cap, x->nlabels, 1, sizeof(*x->labels));
+	x->objs = xreallocarray(x->objs, *cap, sizeof(*x->objs));
+	x->addrs = xreallocarray(x->addrs, *cap, sizeof(*x->addrs));
+	x->labels[x->nlabels] = printable(name);
+	x->objs[x->nlabels - FIRST(x)] = obj;
+	x->addrs[x->nlabels - FIRST(x)] = addr;
+	return x->nlabels++;
+}
+
+static void
+push(struct xset *x, size_t id)
+{
+	x->ids = xgrow(x->ids, &x->idcap, x->nids, 1, sizeof(*x->ids));
+	x->ids[x->nids++] = id;
+}
+
+/* Wall stack s as a stack of the set, root first. */
+static void
+add_stack(struct xset *x, const struct wstack *s, size_t *cap)
+{
+	const struct frame *f;
+	const char *name;
+	struct xstack *xs;
+	char buf[64], sys[32];
+	uint64_t entry;
+	size_t i;
+
+	xs = &x->stacks[x->nstacks++];
+	xs->first = x->nids;
+	for (i = s->depth; i > 0; i--) {
+		f = &x->p->wframes[s->first + i - 1];
+		if ((name = wall_frame_name(x->r, x->p, f, &entry)) != NULL)
+			push(x, label(x, name, f->obj, entry, cap));
+	}
+	if (x->nids == xs->first)
+		push(x, label(x, s->state == MONX_WS_RUN ?
+		    "[running, not sampled yet]" : s->depth == 0 ?
+		    "[no stack]" : "[unknown]", OBJ_NONE, 0, cap));
+	if (s->state != MONX_WS_RUN) {
+		snprintf(buf, sizeof(buf), "[waiting: %s]",
+		    wall_sysname(s->sysno, sys, sizeof(sys)));
+		push(x, label(x, buf, OBJ_NONE, 0, cap));
+	}
+	xs->depth = x->nids - xs->first;
+	xs->samples = s->secs / x->period;
+}
+
+static const struct xset *cmpset;
+
+static int
+cmp_xstack(const void *a, const void *b)
+{
+	const struct xstack *s = a, *t = b;
+	size_t i;
+	int c;
+
+	for (i = 0; i < s->depth && i < t->depth; i++)
+		if ((c = strcmp(cmpset->labels[cmpset->ids[s->first + i]],
+		    cmpset->labels[cmpset->ids[t->first + i]])) != 0)
+			return c;
+	return s->depth < t->depth ? -1 : s->depth > t->depth;
+}
+
+/* The stacks sorted by their frames, the same ones summed, counted. */
+static void
+sort_merge(struct xset *x)
+{
+	double cum = 0;
+	size_t i, k;
+
+	cmpset = x;
+	qsort(x->stacks, x->nstacks, sizeof(*x->stacks), cmp_xstack);
+	for (i = k = 0; i < x->nstacks; i++) {
+		if (k > 0 && cmp_xstack(&x->stacks[k - 1], &x->stacks[i]) == 0)
+			x->stacks[k - 1].samples += x->stacks[i].samples;
+		else
+			x->stacks[k++] = x->stacks[i];
+	}
+	x->nstacks = k;
+	for (i = 0; i < k; i++) {
+		x->stacks[i].count = xset_round(x->stacks[i].samples, &cum);
+		x->count += x->stacks[i].count;
+		x->samples += x->stacks[i].samples;
+	}
+}
+
+/* The set of prof -w's exports: see the head of the file. */
+void
+xset_make_wall(struct xset *x, struct report *r, const struct profile *p,
+    const struct opts *o, const char *prog)
+{
+	const struct wstack *s;
+	size_t i, cap;
+
+	memset(x, 0, sizeof(*x));
+	x->r = r;
+	x->p = p;
+	x->o = o;
+	x->prog = prog;
+	x->wall = 1;
+	x->period = p->wallhz > 0 ? 1 / p->wallhz : 0.01;
+	cap = FIRST(x);
+	x->labels = xcalloc(cap, sizeof(*x->labels));
+	x->nlabels = cap;
+	x->stacks = xcalloc(p->nwstacks + 1, sizeof(*x->stacks));
+	for (i = 0; i < p->nwstacks; i++) {
+		s = &p->wstacks[i];
+		if (o->ranonly && wall_never_ran(&p->wthreads[s->thread]))
+			continue;
+		add_stack(x, s, &cap);
+	}
+	sort_merge(x);
+}

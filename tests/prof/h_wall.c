@@ -1,0 +1,297 @@
+/*
+ * h_wall.c -- a profiled program whose threads spend their wall time in
+ * known ways, for PROFMODE=wall and prof -w.
+ *
+ * usage: h_wall [parts]		four threads, about 1 s each:
+ *					burn() on the CPU, nap() in
+ *					nanosleep, wait_pipe() reading a pipe
+ *					another thread writes after 1 s,
+ *					wait_lock() on a mutex another thread
+ *					holds for 1 s
+ *	  h_wall mixed			the same for 1, 0.5, 1.5 and 0.7 s
+ *	  h_wall idle n secs		n threads blocked on a condition
+ *					variable for secs seconds
+ *	  h_wall busy n secs		n threads on the CPU for secs seconds
+ *
+ * What the program does and every return value it sees go to stdout,
+ * the same with and without profiling (a system call cut short by a
+ * signal would show).  The times, measured with CLOCK_MONOTONIC around
+ * each part and each thread, go to stderr as "time NAME SECONDS" lines,
+ * with "time threads SECONDS", every thread's life summed, the main
+ * thread's from main() to its return.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PART_NS		1000000000L
+
+static pthread_mutex_t	 lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t	 sumlock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t	 idlelock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t	 idlecv = PTHREAD_COND_INITIALIZER;
+static int		 idledone;
+static sem_t		 taken;
+static int		 fds[2];
+static double		 lives;		/* seconds, every thread's */
+static double		 secs = 1;
+static struct timespec	 napfor = { 1, 0 };	/* nap() */
+static struct timespec	 writeat = { 1, 0 };	/* the pipe's writer */
+static struct timespec	 holdfor = { 1, 0 };	/* the lock's holder */
+static volatile double	 sink;
+
+static double
+now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void
+lived(double t0)
+{
+	pthread_mutex_lock(&sumlock);
+	lives += now() - t0;
+	pthread_mutex_unlock(&sumlock);
+}
+
+static void
+report(const char *name, double t0)
+{
+	fprintf(stderr, "time %s %.6f\n", name, now() - t0);
+}
+
+/* On the CPU until secs of wall time have passed. */
+static void
+burn(void)
+{
+	double t0, s;
+	long i;
+
+	t0 = now();
+	for (s = 0; now() - t0 < secs; )
+		for (i = 0; i < 100000; i++)
+			s += (double)i * 0.5;
+	sink = s;
+}
+
+static void
+nap(void)
+{
+	printf("nanosleep %d\n", nanosleep(&napfor, NULL));
+}
+
+static void
+wait_pipe(void)
+{
+	char c;
+	ssize_t n;
+
+	n = read(fds[0], &c, 1);
+	printf("read %zd %c\n", n, n == 1 ? c : '-');
+}
+
+static void
+wait_lock(void)
+{
+	printf("lock %d\n", pthread_mutex_lock(&lock));
+	printf("unlock %d\n", pthread_mutex_unlock(&lock));
+}
+
+static void *
+run_burn(void *unused)
+{
+	double t0 = now();
+
+	(void)unused;
+	burn();
+	report("burn", t0);
+	lived(t0);
+	return NULL;
+}
+
+static void *
+run_nap(void *unused)
+{
+	double t0 = now();
+
+	(void)unused;
+	nap();
+	report("nap", t0);
+	lived(t0);
+	return NULL;
+}
+
+static void *
+run_pipe(void *unused)
+{
+	double t0 = now();
+
+	(void)unused;
+	wait_pipe();
+	report("wait_pipe", t0);
+	lived(t0);
+	return NULL;
+}
+
+static void *
+run_lock(void *unused)
+{
+	double t0 = now();
+
+	(void)unused;
+	wait_lock();
+	report("wait_lock", t0);
+	lived(t0);
+	return NULL;
+}
+
+/* The writer of the pipe and the holder of the lock: 1 s each. */
+static void *
+writer(void *unused)
+{
+	double t0 = now();
+
+	(void)unused;
+	printf("writer nanosleep %d\n", nanosleep(&writeat, NULL));
+	printf("write %zd\n", write(fds[1], "x", 1));
+	lived(t0);
+	return NULL;
+}
+
+static void *
+holder(void *unused)
+{
+	double t0 = now();
+
+	(void)unused;
+	printf("holder lock %d\n", pthread_mutex_lock(&lock));
+	sem_post(&taken);
+	printf("holder nanosleep %d\n", nanosleep(&holdfor, NULL));
+	printf("holder unlock %d\n", pthread_mutex_unlock(&lock));
+	lived(t0);
+	return NULL;
+}
+
+static int
+parts(void)
+{
+	void *(*fn[])(void *) = { run_burn, run_nap, run_pipe, writer };
+	pthread_t t[6];
+	int i;
+
+	if (pipe(fds) != 0 || sem_init(&taken, 0, 0) != 0)
+		return 1;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* The holder takes the lock before wait_lock() starts. */
+	if (pthread_create(&t[4], NULL, holder, NULL) != 0)
+		return 1;
+	while (sem_wait(&taken) != 0)
+		if (errno != EINTR)
+			return 1;
+	for (i = 0; i < 4; i++)
+		if (pthread_create(&t[i], NULL, fn[i], NULL) != 0)
+			return 1;
+	if (pthread_create(&t[5], NULL, run_lock, NULL) != 0)
+		return 1;
+	for (i = 0; i < 6; i++)
+		if (pthread_join(t[i], NULL) != 0)
+			return 1;
+	return 0;
+}
+
+static void *
+idler(void *unused)
+{
+	double t0 = now();
+
+	(void)unused;
+	pthread_mutex_lock(&idlelock);
+	while (!idledone)
+		pthread_cond_wait(&idlecv, &idlelock);
+	pthread_mutex_unlock(&idlelock);
+	lived(t0);
+	return NULL;
+}
+
+static void *
+busy(void *unused)
+{
+	double t0 = now();
+
+	(void)unused;
+	burn();
+	lived(t0);
+	return NULL;
+}
+
+static int
+many(void *(*fn)(void *), int n)
+{
+	struct timespec ts;
+	pthread_attr_t a;
+	pthread_t *t;
+	int i;
+
+	if ((t = calloc((size_t)n, sizeof(*t))) == NULL)
+		return 1;
+	pthread_attr_init(&a);
+	pthread_attr_setstacksize(&a, 64 << 10);
+	for (i = 0; i < n; i++)
+		if (pthread_create(&t[i], &a, fn, NULL) != 0)
+			return 1;
+	if (fn == idler) {
+		ts.tv_sec = (time_t)secs;
+		ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
+		(void)nanosleep(&ts, NULL);
+		pthread_mutex_lock(&idlelock);
+		idledone = 1;
+		pthread_cond_broadcast(&idlecv);
+		pthread_mutex_unlock(&idlelock);
+	}
+	for (i = 0; i < n; i++)
+		if (pthread_join(t[i], NULL) != 0)
+			return 1;
+	free(t);
+	printf("%d threads\n", n);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	double t0 = now();
+	int r;
+
+	if (argc > 3)
+		secs = atof(argv[3]);
+	if (argc < 2 || strcmp(argv[1], "parts") == 0)
+		r = parts();
+	else if (strcmp(argv[1], "mixed") == 0) {
+		napfor.tv_sec = 0;
+		napfor.tv_nsec = 500000000;
+		writeat.tv_nsec = 500000000;
+		holdfor.tv_sec = 0;
+		holdfor.tv_nsec = 700000000;
+		r = parts();
+	}
+	else if (strcmp(argv[1], "idle") == 0 && argc > 2)
+		r = many(idler, atoi(argv[2]));
+	else if (strcmp(argv[1], "busy") == 0 && argc > 2)
+		r = many(busy, atoi(argv[2]));
+	else {
+		fprintf(stderr, "usage: h_wall [parts | mixed | idle n secs | "
+		    "busy n secs]\n");
+		return 2;
+	}
+	lived(t0);
+	fprintf(stderr, "time threads %.6f\n", lives);
+	return r;
+}
