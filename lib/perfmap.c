@@ -331,9 +331,12 @@ mon_perfmap_write(const void *addr, size_t size, const char *name)
 	if ((r = name_code((uintptr_t)addr, size, name, n)) != 0)
 		err = errno;
 	_mon_sigunlock(&lock, &was);
-	/* The profilers told, unlocked: they may name code themselves. */
-	if (r == 0)
-		_mon_prof_jit((uintptr_t)addr, size, name);
+	/*
+	 * The profilers told, unlocked, of a name kept whether or not its
+	 * line reached the map (name_code() keeps it for the profile all
+	 * the same).
+	 */
+	_mon_prof_jit((uintptr_t)addr, size, name);
 	errno = err;
 	return r;
 }
@@ -464,6 +467,10 @@ mon_perfmap_copy(const char *parent_file)
 				err = errno;
 			}
 			_mon_sigunlock(&lock, &was);
+			/* The profilers told, as for mon_perfmap_write(). */
+			*nl = '\0';
+			_mon_prof_jit(addr, size, name);
+			*nl = '\n';
 		}
 		/* A full buffer and no newline: no name is that long. */
 		if (s == buf && end == buf + sizeof(buf) - 1) {

@@ -519,7 +519,8 @@ _mon_prof_jit(uintptr_t addr, size_t size, const char *name)
 {
 	mon_profiler_jit_fn cb;
 
-	if (atomic_load(&nhandles) == 0)
+	/* Code named by a callback is not told back: no recursion. */
+	if (atomic_load(&nhandles) == 0 || _mon_prof_incb)
 		return;
 	DELIVER(jit, cb, (DATA, (const void *)addr, size, name));
 }

@@ -271,6 +271,25 @@ latency_counts_body()
 	verdict
 }
 
+atf_test_case jit_event_edges
+jit_event_edges_head()
+{
+	atf_set "descr" "the JIT event: a callback that names code itself" \
+	    "hears the program's names only (no recursion); a copied map's" \
+	    "lines are heard; a name whose map line was refused (a symbolic" \
+	    "link at the map's path) is still heard, as it is still kept"
+}
+jit_event_edges_body()
+{
+	setup
+	prog=$srcdir/h_jitev
+	atf_check -o inline:"returned 0\nheard 3\n" "$prog" inner
+	printf '1000 40 first\n2000 40 second\n' >two.map
+	atf_check -o inline:"returned 0\nheard 2\n" "$prog" copy two.map
+	atf_check -o match:'^returned -1 ' -o match:'^heard 1$' -e ignore \
+	    "$prog" failed
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case every_event
@@ -279,4 +298,5 @@ atf_init_test_cases()
 	atf_add_test_case module_no_entry
 	atf_add_test_case calltrace_json
 	atf_add_test_case latency_counts
+	atf_add_test_case jit_event_edges
 }
