@@ -106,7 +106,7 @@ lib/mon-build.specs: lib/mon.specs.in Makefile
 
 # A module is an ordinary shared library: it calls libmon's API in the
 # program that loads it, which exports it (-rdynamic).
-modules/libmon-profiler-%.so: modules/%.c include/mon.h .flags
+modules/libmon-profiler-%.so: modules/%.c modules/module.h include/mon.h .flags
 	$(CC) $(CPPFLAGS_) $(WARN) $(CFLAGS) -fPIC -shared -o $@ $<
 
 prof/%.o: prof/%.c $(HDRS)

@@ -39,6 +39,8 @@
 
 #include <mon.h>
 
+#include "module.h"
+
 #define DEPTH	1024		/* open calls a thread's stack times */
 #define NEV	4096		/* events a chunk holds */
 
@@ -66,25 +68,6 @@ static __thread struct thr *me;
 static uint64_t		 start_ns, min_ns = 10000;
 static char		 out[4096];
 static int		 outset;
-
-static uint64_t
-now(void)
-{
-	struct timespec ts;
-
-	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void *
-map(size_t n)
-{
-	void *p;
-
-	p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-	    -1, 0);
-	return p == MAP_FAILED ? NULL : p;
-}
 
 /* The calling thread's state, made and linked on its first call. */
 static struct thr *

@@ -34,6 +34,8 @@
 
 #include <mon.h>
 
+#include "module.h"
+
 #define DEPTH	1024		/* open calls a thread's stack times */
 #define PERCHUNK 1024		/* functions a chunk of the table holds */
 #define NCHUNK	4096		/* chunks: 4M functions */
@@ -53,25 +55,6 @@ static _Atomic(struct fn *) chunks[NCHUNK];
 static _Atomic uint32_t	 nfn;
 static __thread struct stack *me;
 static char		 out[4096];
-
-static uint64_t
-now(void)
-{
-	struct timespec ts;
-
-	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void *
-map(size_t n)
-{
-	void *p;
-
-	p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-	    -1, 0);
-	return p == MAP_FAILED ? NULL : p;
-}
 
 static struct fn *
 fn_at(uint32_t id)

@@ -47,19 +47,6 @@
 
 #define HISTUNIT	131072.0	/* profil(): 2^17 / scale bytes a bin */
 
-/* Is (obj, addr) in libmon's code, by the SELF records? */
-static int
-in_selfcode(const struct profile *p, size_t obj, uint64_t addr)
-{
-	size_t i;
-
-	for (i = 0; i < p->nself; i++)
-		if (p->self[i].obj == obj && addr >= p->self[i].lo &&
-		    addr < p->self[i].hi)
-			return 1;
-	return 0;
-}
-
 /*
  * Are the program's addresses that no symbol covers kept, as a row
  * "[unnamed code] (program)"?  When its table is .dynsym, the exported
@@ -83,7 +70,7 @@ add_raw(struct attr *a, size_t obj, uint64_t addr, double samples,
 	if (a->o->progonly && obj != OBJ_MAIN)
 		return;
 	/* libmon's code in a stripped program: its overhead still */
-	if (in_selfcode(a->p, obj, addr)) {
+	if (profile_in_self(a->p, obj, addr)) {
 		a->r->overhead += samples;
 		a->r->attributed += samples;
 		a->r->libmon = 'r';
@@ -467,7 +454,7 @@ graph_place(struct attr *a, size_t obj, uint64_t addr, int cell,
 	    lookup(*t, addr - (cell ? 1 : 0));
 	if (f != SIZE_MAX && (*k = (*t)->st.funcs[f].entry) != SIZE_MAX)
 		return *k == (*t)->selfent ? F_SELF : F_ENTRY;
-	if (in_selfcode(a->p, obj, addr - (cell ? 1 : 0)))
+	if (profile_in_self(a->p, obj, addr - (cell ? 1 : 0)))
 		return F_SELF;
 	if (obj == OBJ_MAIN ? !keeps_unnamed(a, obj) : a->o->progonly)
 		return F_NONE;

@@ -197,19 +197,6 @@ row_at(struct lines *ls, size_t obj, uint64_t addr, uint64_t *end)
 	return w;
 }
 
-/* Is (obj, addr) in libmon's code, by the SELF records? */
-static int
-is_self(const struct profile *p, size_t obj, uint64_t addr)
-{
-	size_t i;
-
-	for (i = 0; i < p->nself; i++)
-		if (p->self[i].obj == obj && addr >= p->self[i].lo &&
-		    addr < p->self[i].hi)
-			return 1;
-	return 0;
-}
-
 /* Does -f's pattern take the function of obj at addr? */
 static int
 matches(const struct lines *ls, size_t obj, uint64_t addr)
@@ -227,7 +214,7 @@ counts(const struct lines *ls, size_t obj, uint64_t addr)
 {
 	if (ls->o->progonly && obj != OBJ_MAIN)
 		return 0;
-	return !is_self(ls->p, obj, addr);
+	return !profile_in_self(ls->p, obj, addr);
 }
 
 /* w samples at the range [lo, hi) of obj, shared by bytes. */

@@ -1106,6 +1106,19 @@ profile_clock(const struct profile *p)
 	}
 }
 
+/* Is (obj, addr) in libmon's code, by the SELF records? */
+int
+profile_in_self(const struct profile *p, size_t obj, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < p->nself; i++)
+		if (p->self[i].obj == obj && addr >= p->self[i].lo &&
+		    addr < p->self[i].hi)
+			return 1;
+	return 0;
+}
+
 /*
  * The stack limit of the files, in buf: "64", or "3 to 127" when files
  * merged were made with different limits.

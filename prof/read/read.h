@@ -342,6 +342,7 @@ void	profile_drop_arcs(struct profile *);
 void	profile_check_id(const struct profile *, const char *,
 	    const struct symtab *);
 const char *profile_clock(const struct profile *);
+int	profile_in_self(const struct profile *, size_t, uint64_t);
 const char *stack_limits(const struct profile *, char *, size_t);
 void	profile_put_clock(FILE *, const struct profile *);
 

@@ -1,5 +1,6 @@
 /*
- * h_burn.h -- the unit of CPU work the prof end-to-end helpers burn.
+ * h_burn.h -- the unit of CPU work the prof end-to-end helpers burn,
+ * and the thread CPU clock they measure it by.
  *
  * BURN(n) spins n rounds of an LCG in the body of the function that
  * uses it: being a macro, it puts the time in that function and in no
@@ -7,6 +8,9 @@
  */
 #ifndef _H_BURN_H
 #define _H_BURN_H
+
+#include <err.h>
+#include <time.h>
 
 static volatile unsigned long burn_sink;
 
@@ -16,5 +20,16 @@ static volatile unsigned long burn_sink;
 		x_ = x_ * 2862933555777941757UL + 3037000493UL;		\
 	burn_sink = x_;							\
 } while (0)
+
+/* The calling thread's CPU seconds: the truth the helpers measure. */
+static inline double
+thread_cpu(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		err(1, "clock_gettime");
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 #endif /* !_H_BURN_H */

@@ -31,16 +31,6 @@
 #define WRITES	256	/* between two looks at the clock */
 
 static double
-thread_cpu(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-		err(1, "clock_gettime");
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static double
 thread_sys(void)
 {
 	struct rusage ru;

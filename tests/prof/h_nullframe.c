@@ -16,6 +16,8 @@
 #include <err.h>
 #include <time.h>
 
+#include "h_burn.h"
+
 void	nullfp_syscalls(long);
 
 __asm__(
@@ -36,16 +38,6 @@ __asm__(
 "	popq	%rbp\n"
 "	ret\n"
 "	.size	nullfp_syscalls, .-nullfp_syscalls\n");
-
-static double
-thread_cpu(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-		err(1, "clock_gettime");
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 void
 caller(void)

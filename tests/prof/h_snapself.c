@@ -18,16 +18,6 @@
 
 #include "h_burn.h"
 
-static double
-thread_cpu(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-		err(1, "clock_gettime");
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void
 work(void)
 {
