@@ -428,6 +428,7 @@ static NOINST int
 api(const char *lib)
 {
 	static char code[64];
+	char map[64];
 	pid_t pid;
 	int i, st;
 
@@ -460,6 +461,10 @@ api(const char *lib)
 	waitpid(pid, &st, 0);
 	/* Samples, if the perf clock runs: CPU time in the program. */
 	spin(300000000);
+	/* The map written above is the test's: none left behind. */
+	mon_perfmap_fini();
+	(void)snprintf(map, sizeof(map), "/tmp/perf-%ld.map", (long)getpid());
+	(void)unlink(map);
 	return 0;
 }
 
