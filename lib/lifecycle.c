@@ -581,6 +581,7 @@ _mon_life_thread_end(void)
 static int
 part(void)
 {
+	sigset_t all, old;
 	int r, err;
 
 	if (!enter()) {
@@ -590,12 +591,26 @@ part(void)
 	r = -1;
 	err = EINVAL;
 	if (profiling && getpid() == owner) {
+		/*
+		 * The program's signals wait while the part is written, but
+		 * libmon's own SIGPROF, whose handler only counts: what it
+		 * samples meanwhile is libmon's (_mon_clock_writing()), to
+		 * the last unmap, not a pile of ticks let through at the end
+		 * onto whatever runs then.  The program's handlers of the
+		 * signals that waited run once the window is shut: their
+		 * time is the program's.
+		 */
+		sigfillset(&all);
+		if (_mon_sigprof_clock())
+			(void)sigdelset(&all, SIGPROF);
+		(void)pthread_sigmask(SIG_BLOCK, &all, &old);
 		_mon_clock_writing(1);
 		(void)_mon_snap_numbered(1);
 		r = _mon_snap_write(curhdr, curhist, curnhist, curscale,
 		    _mon_clock_unsampled(), 0);
 		err = errno;
 		_mon_clock_writing(0);
+		(void)pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
 	leave();
 	if (r != 0)

@@ -454,6 +454,22 @@ void	_mon_sigunlock(_Atomic pid_t *, const sigset_t *) _mon_hidden;
 int	_mon_thread_start(pthread_t *, size_t, void *(*)(void *), void *)
 	    _mon_hidden;
 _Noreturn void _mon_thread_exit(void) _mon_hidden;
+
+/* A thread of libmon's own that wakes every so often (util.c). */
+struct _mon_worker {
+	pthread_t	 th;
+	pthread_mutex_t	 lock;
+	pthread_cond_t	 cv;		/* on CLOCK_MONOTONIC */
+	_Atomic pid_t	 tid;		/* 0 until it runs */
+	int		 quit;		/* under lock */
+};
+int	_mon_worker_start(struct _mon_worker *, size_t, void *(*)(void *),
+	    int) _mon_hidden;
+void	_mon_worker_begin(struct _mon_worker *) _mon_hidden;
+int	_mon_worker_sleep(struct _mon_worker *, const struct timespec *)
+	    _mon_hidden;
+_Noreturn void _mon_worker_end(void) _mon_hidden;
+void	_mon_worker_stop(struct _mon_worker *) _mon_hidden;
 uint64_t _mon_random(uint64_t *) _mon_hidden;
 
 #endif /* !_MON_PRIVATE_H */

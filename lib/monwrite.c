@@ -767,17 +767,14 @@ _mon_write(const char *path, const struct _mon_out *d)
 	 * thread blocks them; for the program's other threads, those whose
 	 * action is to terminate are held aside (hold()) -- but not for a
 	 * snapshot, whose unnamed file may as well vanish with the process.
-	 * A snapshot lets libmon's own SIGPROF through, whose handler only
-	 * counts: the samples it takes while the profile is written are
-	 * libmon's (clock.c's _mon_clock_writing()), not a pile of them
-	 * let through at the end onto whatever runs then.
+	 * A snapshot's caller has blocked them already, for all of its
+	 * work (lifecycle.c's part()).
 	 */
-	sigfillset(&all);
-	if (d->running && _mon_sigprof_clock())
-		(void)sigdelset(&all, SIGPROF);
-	(void)pthread_sigmask(SIG_BLOCK, &all, &oldmask);
-	if (!d->running)
+	if (!d->running) {
+		sigfillset(&all);
+		(void)pthread_sigmask(SIG_BLOCK, &all, &oldmask);
 		hold(held);
+	}
 	if ((o->fd = opennameless(path)) >= 0) {
 		/* Nothing is named until the file is whole. */
 		err = write_all(o, d, &ext);
@@ -809,18 +806,11 @@ _mon_write(const char *path, const struct _mon_out *d)
 				_mon_warn(path, NULL, err);
 		}
 	}
-	if (!d->running)
+	if (!d->running) {
 		release(held);
-	else if (err == EFBIG)
+		(void)pthread_sigmask(SIG_SETMASK, &oldmask, NULL);
+	} else if (err == EFBIG)
 		xfsz_taken();
-	/*
-	 * The program's handlers of signals that waited run as they are let
-	 * through: their time is the program's, so libmon's writing ends
-	 * here.
-	 */
-	if (d->running)
-		_mon_clock_writing(0);
-	(void)pthread_sigmask(SIG_SETMASK, &oldmask, NULL);
 	_mon_unmap(ext.map, ext.maplen);
 	_mon_unmap(o, sizeof(*o));
 out:

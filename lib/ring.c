@@ -117,12 +117,8 @@ struct seen {
 };
 
 static pthread_mutex_t	drainlock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t	waitlock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t	waitcv;
-static pthread_t	drainer;
-static _Atomic pid_t	drainer_tid;
+static struct _mon_worker drainer;
 static _Atomic pid_t	writer_tid;	/* writes the profile: _mon_ring_writing() */
-static int		quit;		/* under waitlock */
 static struct ring	*rings;		/* nring of cap, from mmap */
 static size_t		 nring, cap, capbytes;
 static size_t		 pagesz, ringlen;
@@ -582,6 +578,9 @@ drain_ring(size_t k)
 void
 _mon_ring_writing(int on)
 {
+	if (!on && atomic_load_explicit(&writer_tid,
+	    memory_order_acquire) == 0)
+		return;		/* already ended: monwrite.c, then its caller */
 	_mon_ring_drain();
 	atomic_store_explicit(&writer_tid, on ? _mon_gettid() : 0,
 	    memory_order_release);
@@ -626,17 +625,13 @@ drain_loop(void *unused)
 
 	(void)unused;
 	since = 0;
-	atomic_store(&drainer_tid, _mon_gettid());
-	/* Not one of the program's threads, for the wall sampler. */
-	_mon_own_thread(_mon_gettid(), 1);
-	pthread_mutex_lock(&waitlock);
-	pthread_cond_broadcast(&waitcv);
+	_mon_worker_begin(&drainer);
 	first = atomic_load(&childarm) == ARM_PENDING;
 	wait = first ? ARMWAIT : drain_ns;
-	while (!quit) {
+	for (;;) {
 		t = after(wait);
-		(void)pthread_cond_timedwait(&waitcv, &waitlock, &t);
-		pthread_mutex_unlock(&waitlock);
+		if (!_mon_worker_sleep(&drainer, &t))
+			break;
 		since += wait;
 		if (first) {
 			pthread_mutex_lock(&drainlock);
@@ -652,51 +647,21 @@ drain_loop(void *unused)
 		}
 		_mon_ring_drain();
 		/* Its CPU time is libmon's, not the program's. */
-		_mon_stats_own(_MON_OWN_DRAINER, atomic_load(&drainer_tid));
-		pthread_mutex_lock(&waitlock);
+		_mon_stats_own(_MON_OWN_DRAINER, atomic_load(&drainer.tid));
 	}
-	pthread_mutex_unlock(&waitlock);
-	_mon_own_thread(_mon_gettid(), 0);
-	_mon_thread_exit();
+	_mon_worker_end();
 }
 
 /*
- * Start the drainer with every signal blocked, and if wait, wait until
- * its id is known (only a scan of the other threads needs it; a fork
- * child has none, and spares the switch).  It is created before any
- * event is opened, so it inherits none whether it has run yet or not.
- * libc's own pthread_create: libmon's would give it a clock.
+ * The drainer is started before any event is opened, so it inherits none
+ * whether it has run yet or not; if wait, once its id is known (only a
+ * scan of the other threads needs it: a fork child has none, and spares
+ * the switch).
  */
 static int
 start_drainer(int wait)
 {
-	pthread_condattr_t ca;
-	int r;
-
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&waitcv, &ca);
-	pthread_condattr_destroy(&ca);
-	pthread_mutex_init(&waitlock, NULL);
-	quit = 0;
-	atomic_store(&drainer_tid, 0);
-	pthread_mutex_lock(&waitlock);
-	r = _mon_thread_start(&drainer, DRAINER_STACK, drain_loop, NULL);
-	while (wait && r == 0 && atomic_load(&drainer_tid) == 0)
-		pthread_cond_wait(&waitcv, &waitlock);
-	pthread_mutex_unlock(&waitlock);
-	return r == 0 ? 0 : -1;
-}
-
-static void
-stop_drainer(void)
-{
-	pthread_mutex_lock(&waitlock);
-	quit = 1;
-	pthread_cond_broadcast(&waitcv);
-	pthread_mutex_unlock(&waitlock);
-	(void)pthread_join(drainer, NULL);
-	atomic_store(&drainer_tid, 0);
+	return _mon_worker_start(&drainer, DRAINER_STACK, drain_loop, wait);
 }
 
 /*
@@ -707,7 +672,7 @@ static void
 arm_other(pid_t t, void *unused)
 {
 	(void)unused;
-	if (t != atomic_load(&drainer_tid) && arm(t, 1) != 0 &&
+	if (t != atomic_load(&drainer.tid) && arm(t, 1) != 0 &&
 	    _mon_alive(t))
 		unsampled++;
 }
@@ -749,7 +714,7 @@ _mon_ring_start(uint64_t ns)
 		chains = 0;
 		size_rings();
 		if (!_mon_stack_limit || arm_first() != 0) {
-			stop_drainer();
+			_mon_worker_stop(&drainer);
 			goto fail;
 		}
 		_mon_stack_limit = 0;
@@ -778,7 +743,7 @@ _mon_ring_stop(void)
 		return;
 	/* A fork child that stops before its events are opened needs none. */
 	atomic_store(&childarm, ARM_DONE);
-	stop_drainer();
+	_mon_worker_stop(&drainer);
 	pthread_mutex_lock(&drainlock);
 	for (i = 0; i < nring; i++) {
 		drain_ring(i);

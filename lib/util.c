@@ -389,6 +389,85 @@ _mon_thread_exit(void)
 }
 
 /*
+ * A worker: a thread of libmon's own that wakes every so often (ring.c's
+ * drainer, wall.c's sampler).  Started afresh -- in a fork child too,
+ * whose copy of the lock and condition may be held by a thread that is
+ * not there -- and, if wait, waited for until it has said its id (a
+ * scan of the program's threads must pass it over).  0, or -1.
+ */
+int
+_mon_worker_start(struct _mon_worker *w, size_t stack, void *(*fn)(void *),
+    int wait)
+{
+	pthread_condattr_t ca;
+	int r;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&w->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&w->lock, NULL);
+	w->quit = 0;
+	atomic_store(&w->tid, 0);
+	pthread_mutex_lock(&w->lock);
+	r = _mon_thread_start(&w->th, stack, fn, NULL);
+	while (wait && r == 0 && atomic_load(&w->tid) == 0)
+		pthread_cond_wait(&w->cv, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+	return r;
+}
+
+/*
+ * The worker's first words: known as libmon's (not one of the program's
+ * threads, for the clocks and the wall sampler) before its id is told
+ * to whoever waits in _mon_worker_start().
+ */
+void
+_mon_worker_begin(struct _mon_worker *w)
+{
+	_mon_own_thread(_mon_gettid(), 1);
+	atomic_store(&w->tid, _mon_gettid());
+	pthread_mutex_lock(&w->lock);
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* In the worker: sleep until the CLOCK_MONOTONIC time at; 0 once stopped. */
+int
+_mon_worker_sleep(struct _mon_worker *w, const struct timespec *at)
+{
+	int go;
+
+	pthread_mutex_lock(&w->lock);
+	while (!w->quit &&
+	    pthread_cond_timedwait(&w->cv, &w->lock, at) != ETIMEDOUT)
+		continue;
+	go = !w->quit;
+	pthread_mutex_unlock(&w->lock);
+	return go;
+}
+
+/* The worker's last words. */
+void
+_mon_worker_end(void)
+{
+	_mon_own_thread(_mon_gettid(), 0);
+	_mon_thread_exit();
+}
+
+/* Stop the worker and wait for its end. */
+void
+_mon_worker_stop(struct _mon_worker *w)
+{
+	pthread_mutex_lock(&w->lock);
+	w->quit = 1;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->lock);
+	(void)pthread_join(w->th, NULL);
+	atomic_store(&w->tid, 0);
+}
+
+/*
  * The next of a sequence of pseudo-random numbers (xorshift64*) whose
  * state, never 0, is *s: the high bits are the best.  For the sampling
  * clocks' random phases, not for anything secret.  Async-signal-safe.

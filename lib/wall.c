@@ -93,12 +93,8 @@ struct wkey {
 
 _Atomic int		 _mon_wall_on;
 static pthread_mutex_t	 walllock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t	 waitlock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t	 waitcv;
-static pthread_t	 sampler;
-static _Atomic pid_t	 sampler_tid;
+static struct _mon_worker sampler;
 static int		 running;	/* a sampler was started */
-static int		 quit;		/* under waitlock */
 static uint64_t		 period;
 static struct wthr	*thr;		/* nthr of cap, from mmap */
 static size_t		 nthr, thrcap;
@@ -203,7 +199,7 @@ adopt(pid_t tid, int old)
 {
 	struct wthr *t;
 
-	if (tid <= 0 || tid == atomic_load(&sampler_tid) || _mon_own(tid))
+	if (tid <= 0 || tid == atomic_load(&sampler.tid) || _mon_own(tid))
 		return;
 	if ((t = find(tid)) != NULL && !(t->flags & MONX_WT_GONE))
 		return;
@@ -615,57 +611,20 @@ loop(void *unused)
 
 	(void)unused;
 	since = 0;
-	/*
-	 * Known as libmon's before its id is published: the CPU clock's
-	 * scan of the threads there are, once start_sampler() returns,
-	 * must pass it over.
-	 */
-	_mon_own_thread(_mon_gettid(), 1);
-	atomic_store(&sampler_tid, _mon_gettid());
+	_mon_worker_begin(&sampler);
 	clock_gettime(CLOCK_MONOTONIC, &at);
-	pthread_mutex_lock(&waitlock);
-	pthread_cond_broadcast(&waitcv);
-	while (!quit) {
+	for (;;) {
 		next_round(&at);
-		while (!quit && pthread_cond_timedwait(&waitcv, &waitlock,
-		    &at) != ETIMEDOUT)
-			continue;
-		if (quit)
+		if (!_mon_worker_sleep(&sampler, &at))
 			break;
-		pthread_mutex_unlock(&waitlock);
 		pthread_mutex_lock(&walllock);
 		round_(&since);
 		ownns = now_ns(CLOCK_THREAD_CPUTIME_ID);
 		pthread_mutex_unlock(&walllock);
 		/* Its CPU time is libmon's, not the program's. */
-		_mon_stats_own(_MON_OWN_WALL, atomic_load(&sampler_tid));
-		pthread_mutex_lock(&waitlock);
+		_mon_stats_own(_MON_OWN_WALL, atomic_load(&sampler.tid));
 	}
-	pthread_mutex_unlock(&waitlock);
-	_mon_own_thread(_mon_gettid(), 0);
-	_mon_thread_exit();
-}
-
-/* Start the sampler and wait until its id is known; 0 or -1. */
-static int
-start_sampler(void)
-{
-	pthread_condattr_t ca;
-	int r;
-
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&waitcv, &ca);
-	pthread_condattr_destroy(&ca);
-	pthread_mutex_init(&waitlock, NULL);
-	quit = 0;
-	atomic_store(&sampler_tid, 0);
-	pthread_mutex_lock(&waitlock);
-	r = _mon_thread_start(&sampler, SAMPLER_STACK, loop, NULL);
-	while (r == 0 && atomic_load(&sampler_tid) == 0)
-		pthread_cond_wait(&waitcv, &waitlock);
-	pthread_mutex_unlock(&waitlock);
-	return r == 0 ? 0 : -1;
+	_mon_worker_end();
 }
 
 /* Empty everything for a new profile; no sampler runs. */
@@ -702,7 +661,7 @@ _mon_wall_start(uint64_t ns)
 	if (taskfd < 0 && (taskfd = open("/proc/self/task",
 	    O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -1;
-	if (start_sampler() != 0) {
+	if (_mon_worker_start(&sampler, SAMPLER_STACK, loop, 1) != 0) {
 		(void)close(taskfd);
 		taskfd = -1;
 		return -1;
@@ -724,12 +683,7 @@ _mon_wall_stop(void)
 	if (!running)
 		return;
 	atomic_store(&_mon_wall_on, 0);
-	pthread_mutex_lock(&waitlock);
-	quit = 1;
-	pthread_cond_broadcast(&waitcv);
-	pthread_mutex_unlock(&waitlock);
-	(void)pthread_join(sampler, NULL);
-	atomic_store(&sampler_tid, 0);
+	_mon_worker_stop(&sampler);
 	running = 0;
 	pthread_mutex_lock(&walllock);
 	for (i = 0; i < nthr; i++) {
