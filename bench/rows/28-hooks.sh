@@ -18,13 +18,21 @@ tablevar fibreps28 $FIBREPS28
 
 job hcalls calls "base moncy hookcy uftcy" "1 $CALLS28"
 job hfib fib "base moncy hookcy uftcy" "$FIBN28 $FIBREPS28"
-noreport hcalls hfib
+# The clock by itself: a call timed reads the TSC twice.
+job htsc tscpair "base" "10000000"
+noreport hcalls hfib htsc
+
+tsc_pair28() {
+	rec "$mj $mv tsc2 $(sed -n 's/^tsc2 \([0-9.]*\)$/\1/p' "$out")"
+}
+on_run htsc tsc_pair28
 
 build_hooks28() {
 	for v in moncy hookcy uftcy; do
 		build calls $v bench/calls.c
 		build fib $v bench/fib.c
 	done
+	build tscpair base bench/tscpair.c
 }
 on_build build_hooks28
 
@@ -77,6 +85,9 @@ END {
 			    " cost a call: %s (%.1fx)", w28, u28 >= 5 * m28 ? \
 			    "PASS" : "MISS", u28 / m28))
 	}
+	row(28, "the clock alone: a pair of TSC reads, CPU ns" \
+	    " (bench/tscpair.c)", "-", cell("htsc", "base", "tsc2", "%.1f"),
+	    "-", "-", "-", "-")
 	note("28. `calls` of row 1 and `fib` of row 2, compiled with")
 	note("   `-finstrument-functions -fno-omit-frame-pointer` and linked")
 	note("   with libmon (every call timed: lib/calls.c), with hooks")
@@ -85,5 +96,8 @@ END {
 	note("   nanoseconds a call above the empty hooks, from the least")
 	note("   CPU time of the runs.  uftrace's CPU holds its recorder")
 	note("   threads, which write the trace the program's calls fill.")
+	note("   A timed call reads the TSC as it starts and as it ends;")
+	note("   `tscpair` times such pairs alone, on its thread's CPU")
+	note("   clock: the part of libmon's cost no hook code can shed.")
 }
 AWK
