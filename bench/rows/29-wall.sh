@@ -33,14 +33,17 @@ tablevar busy29 "$(echo $BUSY29 | tr ' ' ,)"
 tablevar idle29 "$(echo $IDLE29 | tr ' ' ,)"
 
 build_wall4() {
-	build3 wall4 bench/wall4.c -fno-inline
+	build3 wall4 bench/wall4.c
 }
 on_build build_wall4
 
 # prof -w's rows for the four parts against the run's own truth: each
 # part's reported and measured share (sh_P, tr_P), the largest distance
 # in points (err), and 1 if every part ran or waited as it should, in
-# its own system call (split).
+# its own system call (split).  Then the share placed in no function of
+# wall4's own (out), the C library's wrappers where a waiting thread's
+# stack was not walked out to its call site, and the largest such row
+# (outname).
 wall_parts() {
 	case $mv in
 	monw|monwt)	;;
@@ -65,10 +68,20 @@ wall_parts() {
 		want["nap"] = "clock_nanosleep"
 		want["wait_pipe"] = "read"
 		want["wait_lock"] = "futex"
+		n = split("burn nap wait_pipe wait_lock part writer holder" \
+		    " parts main now lived", f, " ")
+		for (i = 1; i <= n; i++)
+			own[f[i]] = 1
 	}
 	NR > 2 {
 		pct[$5] = $1; run[$5] = $3; wait[$5] = $4
 		calls[$5] = $0
+		if (!($5 in own) && substr($5, 1, 1) != "[") {
+			out += $1
+			if ($1 > outmax) {
+				outmax = $1; outname = $5
+			}
+		}
 	}
 	END {
 		if (t["threads"] <= 0)
@@ -97,6 +110,9 @@ wall_parts() {
 				right = 0
 		}
 		printf "%s err %.2f\n%s split %d\n", pre, err, pre, right
+		printf "%s out %.1f\n", pre, out
+		if (outname != "")
+			printf "%s outname %s\n", pre, outname
 	}' "$d/wall.$mr" >>"$RES"
 }
 on_run wparts wall_parts
@@ -144,6 +160,16 @@ function shares29(j, v, k,    s, i, p) {
 		s = s (i > 1 ? "/" : "") sprintf("%.1f", med(j, v, k "_" p[i]))
 	}
 	return s
+}
+
+# The share placed outside the program, median, and the last run's
+# largest such row.
+function out29(v,    k) {
+	if (!has("wparts", v, "out"))
+		return why("wparts", v, "out", 1)
+	k = "wparts" SUBSEP v SUBSEP "outname"
+	return sprintf("%.1f", med("wparts", v, "out")) \
+	    (k in n ? " (" val[k, n[k]] ")" : "")
 }
 
 function err29(j, v) {
@@ -206,6 +232,9 @@ END {
 	    " system call: default / timer clock", "-",
 	    split29("wparts", "monw") " / " split29("wparts", "monwt"), "-",
 	    "-", "-", "all")
+	row(29, "  % of wall time in no function of the program's (largest" \
+	    " such row, last run): default / timer clock", "-",
+	    out29("monw") " / " out29("monwt"), "-", "-", "-", "-")
 	row(29, sprintf("CPU s, %d busy threads, PROFMODE=wall (libmon" \
 	    " ratio: over the same build in CPU mode)", b29[1]),
 	    cell("wbusy", "base", "cpu", "%.3f"),
@@ -260,6 +289,16 @@ END {
 		check(sprintf("row 29, %d idle threads, libmon <= 2%% of a" \
 		    " core over the idle phase: %s (%.2f%%)", i29[1],
 		    p29 <= 2 ? "PASS" : "MISS", p29))
+	for (c29 = 1; c29 <= 2; c29++) {
+		v29 = c29 == 1 ? "monw" : "monwt"
+		if (has("wparts", v29, "out"))
+			check(sprintf("row 29, wall4 parts, every waiting" \
+			    " thread placed at its call site in the program," \
+			    " %s clock: %s (%.1f%% outside, worst run)",
+			    c29 == 1 ? "default" : "timer",
+			    worst29("wparts", v29, "out") < 1 ? "PASS" : \
+			    "MISS", worst29("wparts", v29, "out")))
+	}
 	note("29. `wall4` (issue 29, `PROFMODE=wall`).  `parts`: four threads")
 	note("   of about 1 s each -- `burn` on the CPU, `nap` in nanosleep,")
 	note("   `wait_pipe` reading a pipe written after 1 s, `wait_lock` on")
@@ -268,8 +307,12 @@ END {
 	note("   truth `prof -w`'s %Wall is held to, in the same run, under")
 	note("   the default clock and `PROFCLOCK=timer`.  A part's split is")
 	note("   right when 95% of its samples are running (`burn`) or")
-	note("   waiting in its own system call.  `busy`: 8 threads of fixed")
-	note("   work, wall mode's CPU over the same build's in CPU mode.")
+	note("   waiting in its own system call.  The share in no function")
+	note("   of the program's, the pipe's writer and the lock's holder")
+	note("   included, is where a waiting thread's stack was not walked")
+	note("   out of the C library to its call site.  `busy`: 8 threads")
+	note("   of fixed work, wall mode's CPU over the same build's in CPU")
+	note("   mode.")
 	note("   `idle`: 1000 threads blocked on a condition variable while")
 	note("   a worker works 1 ms in 10 for some 2 s; libmon's share of a")
 	note("   core is the profiled build's CPU less the unprofiled one's")
