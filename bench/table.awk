@@ -4,9 +4,10 @@
 # in the order of the rows; a last END block prints the verdicts.
 #
 # Input: lines "JOB VAR KEY VALUE...", one per figure of one run (VAR is
-# base, mon, mont, monns, pg, monitor, monitorns, gmon, floor, or perf
-# for the reference rows 9 and 14 are held to), "JOB VAR na REASON" when a build has
-# no figures at all, "JOB VAR rna REASON" when it ran but has no report.
+# base, mon, mont, monns, monw, monwt, pg, monitor, monitorns, gmon,
+# floor, or perf for the reference rows 9 and 14 are held to), "JOB VAR
+# na REASON" when a build has no figures at all, "JOB VAR rna REASON"
+# when it ran but has no report.
 # Output, tab-separated:
 #
 #	R  row  measure  unprofiled  libmon  glibc  libmon-ratio  glibc-ratio  target

@@ -70,7 +70,12 @@ build() {
 	for bj in $JOBS; do
 		[ "$(job_prog "$bj")" = "$bp" ] || continue
 		rec "$bj $bv na $why"
-		[ "$bv" = mon ] && rec "$bj mont na $why"
+		[ "$bv" = mon ] || continue
+		for bw in $(job_vars "$bj"); do
+			case $bw in
+			mont|monw|monwt) rec "$bj $bw na $why" ;;
+			esac
+		done
 	done
 	return 1
 }

@@ -135,10 +135,12 @@ rotate() {
 
 # The build a job's VAR runs: sys's and short's mont is the mon build
 # under another clock, burn1's monns and monitorns its mon and monitor
-# builds recording no stacks, fine*'s monparts the mon build in parts.
+# builds recording no stacks, fine*'s monparts the mon build in parts,
+# row 29's monw and monwt the mon build in wall mode (under the default
+# clock, under the timer clock).
 job_bin() {
 	case $2 in
-	mont|monns|monparts) echo "$B/$(job_prog "$1").mon" ;;
+	mont|monns|monparts|monw|monwt) echo "$B/$(job_prog "$1").mon" ;;
 	monitorns) echo "$B/$(job_prog "$1").monitor" ;;
 	*)	echo "$B/$(job_prog "$1").$2" ;;
 	esac
