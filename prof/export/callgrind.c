@@ -64,6 +64,11 @@
  * that KCachegrind's source view and callgrind_annotate show both.
  * Calls seen only in stacks, and all costs without debug information,
  * stay at line 0.
+ *
+ * Calls timed one by one (-finstrument-functions) add the event
+ * Measured, wall nanoseconds: a function's measured self time with its
+ * self cost, an arc's measured inclusive time on its call line, so that
+ * the readers' inclusive Measured is the hooks' own (measured_costs()).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -81,12 +86,17 @@ struct cgpair {
 	size_t		 from, to;
 	uint64_t	 cost;		/* whole samples */
 	uint64_t	 calls;		/* counted, 0 if seen only in stacks */
+	uint64_t	 tcalls;	/* timed one by one, */
+	uint64_t	 meas;		/* their inclusive ns */
 };
 
 struct cg {
 	const struct xset *x;
 	FILE		*fp;
 	uint64_t	*self;		/* by frame id */
+	uint64_t	*mself;		/* measured self ns, by frame id */
+	int		 timed;		/* the event Measured is written */
+	uint64_t	 mtotal;	/* its total: every self */
 	struct cgpair	*pairs;		/* sorted by from, then to */
 	size_t		 npairs, paircap;
 	size_t		*graphpair;	/* a graph arc's pair, or SIZE_MAX */
@@ -123,6 +133,8 @@ add_pair(void *into, const void *from)
 
 	addsat(&p->cost, q->cost);
 	addsat(&p->calls, q->calls);
+	addsat(&p->tcalls, q->tcalls);
+	addsat(&p->meas, q->meas);
 }
 
 static void
@@ -138,6 +150,8 @@ new_pair(struct cg *c, size_t from, size_t to, uint64_t cost,
 	p->to = to;
 	p->cost = cost;
 	p->calls = calls;
+	p->tcalls = 0;
+	p->meas = 0;
 }
 
 /*
@@ -219,6 +233,41 @@ flat_costs(struct cg *c)
 	free(cum);
 }
 
+/*
+ * The calls timed one by one (-finstrument-functions): each function's
+ * measured self time, and each arc's calls and inclusive time on the
+ * pair it is, in a pair of its own if no stack or count made one.  An
+ * arc from a thread's start has no caller to be written under, and a
+ * function's calls of itself none the readers would not count twice:
+ * their time is in the callee's self time and its other callers' lines.
+ */
+static void
+measured_costs(struct cg *c)
+{
+	const struct report *r = c->x->r;
+	const struct tcall *t;
+	struct cgpair *p;
+	uint64_t ns;
+	size_t i;
+
+	for (i = 0; i < r->ntcalls; i++) {
+		t = &r->tcalls[i];
+		if (t->to >= r->nrows)
+			continue;
+		if (!t->arc) {
+			ns = (uint64_t)(t->self * 1e9 + 0.5);
+			addsat(&c->mself[t->to], ns);
+			addsat(&c->mtotal, ns);
+			continue;
+		}
+		if (t->root || t->from >= r->nrows || t->from == t->to)
+			continue;
+		p = pair_of(c, t->from, t->to);
+		addsat(&p->tcalls, t->calls);
+		addsat(&p->meas, (uint64_t)(t->incl * 1e9 + 0.5));
+	}
+}
+
 /* A graph arc's end as a frame: a row, or X_UNKNOWN. */
 static size_t
 frame_of(const struct xset *x, size_t row)
@@ -245,6 +294,8 @@ make_pairs(struct cg *c)
 	}
 	if (!c->x->flat)
 		stack_costs(c);
+	if (c->timed)
+		measured_costs(c);
 	c->npairs = sortsum(c->pairs, c->npairs, sizeof(*c->pairs), cmp_pair,
 	    add_pair);
 	if (c->x->flat)
@@ -389,10 +440,14 @@ put_fn(struct cg *c, const char *key, size_t id)
 }
 
 static void
-put_cost(struct cg *c, uint32_t line, uint64_t n, uint64_t calls)
+put_cost(struct cg *c, uint32_t line, uint64_t n, uint64_t calls,
+    uint64_t meas)
 {
-	fprintf(c->fp, "%" PRIu32 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+	fprintf(c->fp, "%" PRIu32 " %" PRIu64 " %" PRIu64 " %" PRIu64,
 	    line, n, n * c->ns, calls);
+	if (c->timed)
+		fprintf(c->fp, " %" PRIu64, meas);
+	fputc('\n', c->fp);
 }
 
 /* The callee's fields before a calls= line. */
@@ -405,41 +460,45 @@ call_head(struct cg *c, const struct cgpair *p)
 }
 
 /*
- * Frame id's self cost n, at its lines in proportion of its samples
- * there (model/lines.c), rounded on a running sum so that they add up
- * to n; at line 0 when it has none.
+ * Frame id's self cost n, and its measured self time m, at its lines in
+ * proportion of its samples there (model/lines.c), rounded on running
+ * sums so that they add up to n and m; at line 0 when it has none.
  */
 static void
-self_cost(struct cg *c, size_t id, uint64_t n)
+self_cost(struct cg *c, size_t id, uint64_t n, uint64_t m)
 {
 	const struct xlines *xl = &c->xl;
-	double cum = 0, tot;
-	uint64_t v;
+	double cum = 0, mcum = 0, tot, f;
+	uint64_t v, w;
 	size_t k;
 
 	if (id >= c->x->nlabels || xl->first[id] >= xl->nlines ||
 	    (tot = xl->total[id]) <= 0 || n == 0) {
-		put_cost(c, 0, n, 0);
+		put_cost(c, 0, n, 0, m);
 		return;
 	}
 	for (k = xl->first[id]; k < xl->nlines && xl->lines[k].id == id;
-	    k++)
-		if ((v = xset_round((double)n * xl->lines[k].samples / tot,
-		    &cum)) > 0)
-			put_cost(c, xl->lines[k].line, v, 0);
+	    k++) {
+		f = xl->lines[k].samples / tot;
+		v = xset_round((double)n * f, &cum);
+		w = xset_round((double)m * f, &mcum);
+		if (v > 0 || w > 0)
+			put_cost(c, xl->lines[k].line, v, 0, w);
+	}
 }
 
 /*
  * The calls= lines of pair p: one a call site, where the line tables
- * give them, with its exact calls and the pair's cost shared by calls;
- * the rest, or all, at line 0.
+ * give them, with its exact calls and the pair's costs shared by calls;
+ * the rest, or all, at line 0.  A pair no mcount counted has the calls
+ * timed one by one, if any, else 1, the least it can be.
  */
 static void
 call_lines(struct cg *c, const struct cgpair *p)
 {
 	const struct xlines *xl = &c->xl;
-	uint64_t left = p->calls, n, cost;
-	double cum = 0;
+	uint64_t left = p->calls, n, cost, meas;
+	double cum = 0, mcum = 0;
 	size_t k, m;
 
 	for (k = xlines_sites(xl, p->from, p->to, &m); m > 0 && left > 0;
@@ -447,20 +506,23 @@ call_lines(struct cg *c, const struct cgpair *p)
 		n = xl->sites[k].calls < left ? xl->sites[k].calls : left;
 		cost = xset_round((double)p->cost * (double)n /
 		    (double)p->calls, &cum);
+		meas = xset_round((double)p->meas * (double)n /
+		    (double)p->calls, &mcum);
 		call_head(c, p);
 		fprintf(c->fp, "calls=%" PRIu64 " 0\n", n);
-		put_cost(c, xl->lines[xl->sites[k].line].line, cost, n);
+		put_cost(c, xl->lines[xl->sites[k].line].line, cost, n, meas);
 		left -= n;
 	}
 	if (left == p->calls) {
 		call_head(c, p);
-		fprintf(c->fp, "calls=%" PRIu64 " 0\n",
-		    p->calls > 0 ? p->calls : 1);
-		put_cost(c, 0, p->cost, p->calls);
+		fprintf(c->fp, "calls=%" PRIu64 " 0\n", p->calls > 0 ?
+		    p->calls : p->tcalls > 0 ? p->tcalls : 1);
+		put_cost(c, 0, p->cost, p->calls, p->meas);
 	} else if (left > 0) {
 		call_head(c, p);
 		fprintf(c->fp, "calls=%" PRIu64 " 0\n", left);
-		put_cost(c, 0, (uint64_t)((double)p->cost - cum + 0.5), left);
+		put_cost(c, 0, (uint64_t)((double)p->cost - cum + 0.5), left,
+		    (uint64_t)((double)p->meas - mcum + 0.5));
 	}
 }
 
@@ -478,16 +540,18 @@ block(struct cg *c, size_t id, size_t *k)
 		(*k)++;
 	for (end = *k; end < c->npairs && c->pairs[end].from == id; end++)
 		;
-	if (c->self[id] == 0 && end == *k)
+	if (c->self[id] == 0 && (c->mself == NULL || c->mself[id] == 0) &&
+	    end == *k)
 		return;
 	fputc('\n', c->fp);
 	put_ob(c, "ob", id);
 	put_fl(c, "fl", id);
 	put_fn(c, "fn", id);
-	self_cost(c, id, c->self[id]);
+	self_cost(c, id, c->self[id], c->mself != NULL ? c->mself[id] : 0);
 	for (; *k < end; (*k)++) {
 		p = &c->pairs[*k];
-		if (p->calls == 0 && p->cost == 0 && c->x->flat)
+		if (p->calls == 0 && p->cost == 0 && p->meas == 0 &&
+		    c->x->flat)
 			continue;
 		call_lines(c, p);
 		addsat(&c->counted, p->calls);
@@ -508,6 +572,8 @@ export_callgrind(const struct xset *x, FILE *fp, const char **file,
 	c.fp = fp;
 	c.ns = (uint64_t)(x->p->period * 1e9 + 0.5);
 	c.self = xcalloc(x->nlabels, sizeof(*c.self));
+	if ((c.timed = x->r->ntcalls > 0 && !x->wall))
+		c.mself = xcalloc(x->nlabels, sizeof(*c.mself));
 	c.named = xcalloc(x->nlabels, 1);
 	srcline_init(&c.sl, x);
 	files(&c);
@@ -516,15 +582,24 @@ export_callgrind(const struct xset *x, FILE *fp, const char **file,
 	make_pairs(&c);
 	fprintf(fp, "# callgrind format\nversion: 1\ncreator: %s\n"
 	    "cmd: %s\npositions: line\n"
-	    "event: Counted : Calls counted by mcount\n"
-	    "events: Samples Nanoseconds Counted\n"
-	    "\nfl=(1) ???\n",
+	    "event: Counted : Calls counted by mcount\n",
 	    PROF_VERSION, x->prog);
+	if (c.timed)
+		fputs("event: Measured : Wall ns measured call by call"
+		    " (-finstrument-functions)\n"
+		    "events: Samples Nanoseconds Counted Measured\n", fp);
+	else
+		fputs("events: Samples Nanoseconds Counted\n", fp);
+	fputs("\nfl=(1) ???\n", fp);
 	for (id = 0; id < x->nlabels; id++)
 		block(&c, id, &k);
-	fprintf(fp, "\ntotals: %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+	fprintf(fp, "\ntotals: %" PRIu64 " %" PRIu64 " %" PRIu64,
 	    x->count, x->count * c.ns, c.counted);
+	if (c.timed)
+		fprintf(fp, " %" PRIu64, c.mtotal);
+	fputc('\n', fp);
 	free(c.self);
+	free(c.mself);
 	free(c.pairs);
 	free(c.graphpair);
 	free(c.named);

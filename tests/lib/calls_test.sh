@@ -494,8 +494,67 @@ prof_graph_measured_body()
 	verdict
 }
 
+atf_test_case callgrind_measured
+callgrind_measured_head()
+{
+	atf_set descr "prof -F callgrind carries the measured calls as an" \
+	    "event of their own, Measured: callgrind_annotate's inclusive" \
+	    "Measured of outer and part_c within 2% of the wall time h_cyg" \
+	    "measured around them, part_c's 50 calls on timed's call line," \
+	    "and every function's inclusive at least its self"
+}
+callgrind_measured_body()
+{
+	local got wall
+
+	setup
+	command -v callgrind_annotate >/dev/null 2>&1 ||
+	    atf_skip "no callgrind_annotate (valgrind) to read the export"
+	run cg "$srcdir/h_cyg" parts
+	ran cg || { verdict; return; }
+	(cd cg && "$PROF" -F callgrind "$srcdir/h_cyg" mon.out >cg.out \
+	    2>err) || { fail "prof -F callgrind: $(cat cg/err)"; verdict; return; }
+	grep -q '^events: Samples Nanoseconds Counted Measured$' cg/cg.out ||
+	    fail "no Measured event: $(grep '^events:' cg/cg.out)"
+	for how in yes no; do
+		callgrind_annotate --inclusive=$how --show=Measured \
+		    --sort=Measured --threshold=100 --auto=no cg/cg.out \
+		    >cg/ann.$how 2>cg/annerr ||
+		    { fail "callgrind_annotate: $(cat cg/annerr)"; verdict; return; }
+	done
+	# "1,234 (5.6%)  file:function [object]": ns by function.
+	for how in yes no; do
+		awk '$NF ~ /^\[/ && $1 ~ /^[0-9,]+$/ {
+			n = $1; gsub(",", "", n); f = $0
+			sub(/ \[[^]]*\]$/, "", f); sub(/.*:/, "", f)
+			print f, n }' cg/ann.$how >cg/ns.$how
+	done
+	for f in outer part_c; do
+		wall=$(said cg wall $f)
+		got=$(awk -v f=$f '$1 == f { print $2 }' cg/ns.yes)
+		[ -n "$got" ] || { fail "$f: no inclusive Measured"; continue; }
+		holds "$got >= 0.98 * $wall && $got <= 1.02 * $wall" \
+		    "$f: inclusive Measured $got ns, its wall time $wall ns"
+	done
+	awk 'NR == FNR { self[$1] = $2; next }
+	    ($1 in self) && $2 < self[$1] { print $1, $2, self[$1]; bad = 1 }
+	    END { exit bad }' cg/ns.no cg/ns.yes >cg/below ||
+	    fail "inclusive below self: $(cat cg/below)"
+	# timed -> part_c: the 50 calls timed, on the call line.
+	awk '/^fn=/ { infn = ($0 ~ / timed$/) || (infn && $0 !~ / /) }
+	    /^fn=\([0-9]+\) timed$/ { id = $1; sub(/^fn=/, "", id) }
+	    /^cfn=/ { callee = $0 }
+	    /^calls=/ && callee ~ /part_c$/ && cur == id { print $1 }
+	    /^fn=/ { cur = $1; sub(/^fn=/, "", cur); sub(/ .*/, "", cur) }' \
+	    cg/cg.out >cg/calls
+	grep -qx 'calls=50' cg/calls ||
+	    fail "timed -> part_c: '$(cat cg/calls)', want calls=50"
+	verdict
+}
+
 atf_init_test_cases()
 {
+	atf_add_test_case callgrind_measured
 	atf_add_test_case parts_timed
 	atf_add_test_case prof_graph_measured
 	atf_add_test_case parts_timed_noperf
