@@ -463,7 +463,14 @@ merge_timed(struct profile *p, const struct mfile *f)
 	}
 }
 
-/* One stack of a checked record, at *off, placed and appended. */
+/*
+ * One stack of a checked record, at *off, placed and appended.  It ends
+ * at the first caller that is no user address (USERTOP, or the page at
+ * 0): a frame pointer walk took a word of data for a frame there --
+ * code that keeps something else in the frame pointer register, such as
+ * the vDSO's clock_gettime -- and what follows was read through it; the
+ * stack is then one that ends short.
+ */
 static void
 merge_stack(struct profile *p, struct mfile *f, const unsigned char *rp,
     size_t *off)
@@ -472,7 +479,7 @@ merge_stack(struct profile *p, struct mfile *f, const unsigned char *rp,
 	struct pstack *ps;
 	struct place pl;
 	uint64_t pc;
-	size_t i;
+	size_t i, end;
 
 	memcpy(&s, rp + *off, sizeof(s));
 	*off += sizeof(s);
@@ -490,13 +497,20 @@ merge_stack(struct profile *p, struct mfile *f, const unsigned char *rp,
 	ps->cut = (s.flags & MONX_STK_CUT) != 0;
 	ps->kernel = (s.flags & MONX_STK_KERNEL) != 0;
 	addsat(&p->stackraw, s.count);
+	end = *off + (size_t)s.depth * sizeof(pc);
 	for (i = 0; i < s.depth; i++) {
 		pc = get64(rp + *off);
 		*off += sizeof(pc);
+		if (i > 0 && (pc < 4096 || pc >= USERTOP)) {
+			ps->depth = (uint32_t)i;
+			ps->cut = 0;
+			break;
+		}
 		(void)place(f, i == 0 ? pc : pc - 1, &pl);
 		p->frames[p->nframes].obj = pl.obj;
 		p->frames[p->nframes++].addr = pl.addr;
 	}
+	*off = end;
 }
 
 /*

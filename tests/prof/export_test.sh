@@ -166,6 +166,29 @@ folded_marks_cut_stacks_body()
 	    atf_fail "no cut frame in the flame graph"
 }
 
+atf_test_case folded_ends_stacks_at_no_address
+folded_ends_stacks_at_no_address_head()
+{
+	atf_set descr "A caller that is no user address (a frame pointer" \
+	    "walk read data through a register that held something else," \
+	    "as in the vDSO's clock_gettime) ends its stack there: the" \
+	    "stack ends short, no row is made of the words beyond it"
+}
+folded_ends_stacks_at_no_address_body()
+{
+	setup_export
+	# 7 of work's 10 samples under cheap_caller: their walk went wrong
+	# after cheap_caller, on a word of text and one of nothing.
+	{ work_stacks | sed '1s/^stack 10 /stack 3 /'
+	    echo "stack 5 0 $(gs 3 8) $(gs 1 16) 0x756f206e660a746f $(gs 0 16)"
+	    echo "stack 2 0 $(gs 3 8) $(gs 1 16) 0x10 $(gs 0 16)"; } |
+	    forge mon.out
+	atf_check -o inline:"[stack ends short: callers unknown];cheap_caller;work 7\n" \
+	    -x "\"$PROF\" -F folded \"$GRAPH\" | grep -v '^driver;'"
+	"$PROF" -q "$GRAPH" >graph || atf_fail "prof -q failed"
+	atf_check -s exit:1 -o empty grep -i 'unknown\]+0x' graph
+}
+
 atf_test_case export_keeps_statistics
 export_keeps_statistics_head()
 {
@@ -1226,6 +1249,7 @@ atf_init_test_cases()
 	atf_add_test_case folded_stacks_root_first
 	atf_add_test_case exports_put_kernel_frames_under_callers
 	atf_add_test_case folded_marks_cut_stacks
+	atf_add_test_case folded_ends_stacks_at_no_address
 	atf_add_test_case export_keeps_statistics
 	atf_add_test_case folded_merges_stacks_by_function
 	atf_add_test_case folded_without_stacks_a_frame_a_function
