@@ -23,7 +23,16 @@ sqlite_finish() {
 on_finish sqlite_finish
 
 # The amalgamation into $CACHE, fetched once; 1 and $sqwhy if it cannot.
+# Row 30 asks too: after a failure it gets the same answer, not a second
+# npm pack of up to five minutes.
 fetch_sqlite() {
+	[ -z "$sqfailed" ] || return 1
+	fetch_sqlite1 && return 0
+	sqfailed=1
+	return 1
+}
+
+fetch_sqlite1() {
 	[ -s "$CACHE/sqlite3.c" ] && [ -s "$CACHE/sqlite3.h" ] && return 0
 	if ! command -v npm >/dev/null 2>&1; then
 		sqwhy="no npm to fetch SQLite"
