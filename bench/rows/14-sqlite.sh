@@ -23,7 +23,16 @@ sqlite_finish() {
 on_finish sqlite_finish
 
 # The amalgamation into $CACHE, fetched once; 1 and $sqwhy if it cannot.
+# Row 30 asks too: after a failure it gets the same answer, not a second
+# npm pack of up to five minutes.
 fetch_sqlite() {
+	[ -z "$sqfailed" ] || return 1
+	fetch_sqlite1 && return 0
+	sqfailed=1
+	return 1
+}
+
+fetch_sqlite1() {
 	[ -s "$CACHE/sqlite3.c" ] && [ -s "$CACHE/sqlite3.h" ] && return 0
 	if ! command -v npm >/dev/null 2>&1; then
 		sqwhy="no npm to fetch SQLite"
@@ -58,10 +67,13 @@ fetch_sqlite() {
 	    mv "$t/$p/sqlite3.c" "$CACHE/sqlite3.c" && rm -rf "$t"
 }
 
-# sqlite3.c compiled with the driver's flags, unprofiled and with -pg
-# (gcc emits the same code for -p), kept in $O/sqlite while the source,
-# the compiler and the flags are the same.
+# sqlite_objects [KIND...]: sqlite3.c compiled with the driver's flags,
+# for each KIND (default plain and pg): plain unprofiled, pg with -pg
+# (gcc emits the same code for -p), pgg with -pg -g (row 30's line
+# reports); kept in $O/sqlite while the source, the compiler and the
+# flags are the same.
 sqlite_objects() {
+	[ $# -gt 0 ] || set -- plain pg
 	sd=$O/sqlite
 	mkdir -p "$sd"
 	key="$($CC --version 2>&1 | head -n 1) $CFLAGS $SQLDEFS"
@@ -70,10 +82,13 @@ sqlite_objects() {
 		rm -f "$sd"/*.o
 		echo "$key" >"$sd/key"
 	fi
-	for so in plain pg; do
+	for so in "$@"; do
 		[ -f "$sd/sqlite3.$so.o" ] && continue
-		sf=""
-		[ $so = pg ] && sf=-pg
+		case $so in
+		plain)	sf="" ;;
+		pg)	sf=-pg ;;
+		pgg)	sf="-pg -g" ;;
+		esac
 		log "bench: compiling sqlite3.c, $so (once; kept in $sd)"
 		$CC $CFLAGS $sf -pthread $SQLDEFS -c -o "$sd/tmp.o" \
 		    "$CACHE/sqlite3.c" >>"$O/build.log" 2>&1 &&
