@@ -413,13 +413,15 @@ split_sources(const char *prog, int argc, char *argv[])
 	struct symtab t;
 	struct dwline dl;
 	const char *why;
-	int i, k;
+	char *path;
+	int i, k, rc;
 
 	memset(&dl, 0, sizeof(dl));
 	if (symtab_load(&t, prog, &why) != 0)
 		return argc;	/* said when the report reads it */
-	if (dwline_load(&dl, t.debug != NULL ? t.debug : t.path,
-	    &why) != 0) {
+	rc = dwline_load_object(&dl, &t, &path, &why);
+	free(path);
+	if (rc != 0) {
 		symtab_free(&t);
 		return argc;
 	}

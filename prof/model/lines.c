@@ -49,8 +49,8 @@ lines_table(struct lines *ls, size_t obj)
 {
 	struct ltab *t;
 	const struct symtab *st;
-	const char *path, *why;
-	char *s;
+	const char *why;
+	char *path, *s;
 
 	if (obj >= ls->ntabs || ls->p->objs[obj].jitpid != 0)
 		return NULL;
@@ -60,11 +60,13 @@ lines_table(struct lines *ls, size_t obj)
 	t->tried = 1;
 	if ((st = report_symtab(ls->r, obj)) == NULL)
 		return NULL;
-	path = st->debug != NULL ? st->debug : st->path;
-	t->ok = dwline_load(&t->dl, path, &why) == 0;
-	if (!t->ok)
-		return NULL;
+	t->ok = dwline_load_object(&t->dl, st, &path, &why) == 0;
 	s = printable(path);
+	free(path);
+	if (!t->ok) {
+		free(s);
+		return NULL;
+	}
 	if (t->dl.packed != NULL)
 		warnx("warning: %s: .debug_line: %s; no source lines from it",
 		    s, t->dl.packed);

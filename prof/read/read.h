@@ -349,6 +349,7 @@ void	profile_put_clock(FILE *, const struct profile *);
 /* elfsym.c */
 int	symtab_load(struct symtab *, const char *, const char **);
 int	symtab_load_vdso(struct symtab *, const char *, const char **);
+char	*symtab_debug_file(const struct symtab *);
 void	symtab_free(struct symtab *);
 size_t	symtab_lookup(const struct symtab *, uint64_t);
 size_t	symtab_upper(const struct symtab *, uint64_t);
@@ -361,6 +362,8 @@ int	inflate_zlib(const unsigned char *, size_t, unsigned char *, size_t);
 
 /* dwline.c */
 int	dwline_load(struct dwline *, const char *, const char **);
+int	dwline_load_object(struct dwline *, const struct symtab *, char **,
+	    const char **);
 int	dwline_find(const struct dwline *, uint64_t, const char **,
 	    uint32_t *);
 int	dwline_span(const struct dwline *, uint64_t, const char **,

@@ -183,7 +183,8 @@ lines_agree_with_addr2line_head()
 {
 	atf_set descr "The file:line prof -L charges each sampled address" \
 	    "to is addr2line's, for gcc and clang, DWARF 4 and 5, and a" \
-	    "program whose lines are in a separate debug file"
+	    "program whose lines are in a separate debug file, stripped" \
+	    "of all its symbols or of its debug sections alone"
 	atf_set timeout 120
 }
 lines_agree_with_addr2line_body()
@@ -200,6 +201,11 @@ lines_agree_with_addr2line_body()
 	echo "h_lines_dbg:"
 	mkdir dbg && cd dbg
 	check_mapping "$srcdir/h_lines_dbg" "$srcdir/h_lines_full"
+	# Its debug sections alone stripped: the lines from the debug
+	# file all the same, though its symbols are its own.
+	echo "h_lines_dbgsym:"
+	cd .. && mkdir dbgsym && cd dbgsym
+	check_mapping "$srcdir/h_lines_dbgsym" "$srcdir/h_lines_full"
 }
 
 atf_test_case call_site_is_the_calling_line
