@@ -303,7 +303,10 @@ atf_test_case annotate_source_not_found
 annotate_source_not_found_head()
 {
 	atf_set descr "-A: a source file not found gets one line saying" \
-	    "so and its figures; -S names where to find it"
+	    "where it was looked for, and its figures; -S names where to" \
+	    "find it, a -S that is not there is warned of; a source newer" \
+	    "than the program is said to be, an older one not; every file" \
+	    "listed unasked took time"
 	atf_set timeout 60
 }
 annotate_source_not_found_body()
@@ -322,6 +325,23 @@ annotate_source_not_found_body()
 	grep -q "source not found" ann && atf_fail "-S: still not found"
 	grep -q "^# .* $(lineof LOOP3)  .*/\* LOOP3 \*/\$" ann ||
 	    atf_fail "-A -S: no text for the LOOP3 line"
+	# The copy is newer than the program: its lines may have moved.
+	touch -d '1 minute' src/h_lines_moved.c
+	atf_check -o save:ann -e empty "$PROF" -A -p -S src "$p"
+	grep -q "^(.*src/h_lines_moved.c changed after .*h_lines_moved was built: its lines may have moved)\$" ann ||
+	    atf_fail "-A: a newer source not said to be: $(head -3 ann)"
+	touch -d '2000-01-01' src/h_lines_moved.c
+	atf_check -o save:ann -e empty "$PROF" -A -p -S src "$p"
+	grep -q "changed after" ann && atf_fail "-A: an older source said newer"
+	atf_check -o save:ann -e match:"^prof: -S nosuch: No such file or directory\$" \
+	    "$PROF" -A -p -S nosuch "$p"
+	grep -q "source not found at .*h_lines_moved.c: .*, nor under nosuch;" ann ||
+	    atf_fail "-A: where the source was looked for: $(grep 'not found' ann)"
+	# Unasked, only files that took time; one with calls alone only
+	# counted at the end.
+	atf_check -o save:ann -e ignore "$PROF" -A "$p"
+	awk '/: [0-9.]+ s, [0-9.]+% of the time; / && $4 == "0.0%" { bad = 1 }
+	    END { exit bad }' ann || atf_fail "-A: a file of no time: $(grep 'of the time' ann)"
 }
 
 atf_test_case pprof_list_and_lines
