@@ -101,13 +101,23 @@ lines_check(const struct opts *o)
 	    strcmp(o->format, "folded") == 0 && !o->graph) ||
 	    (o->graph && o->format == NULL)))
 		return;		/* folded's leaves, -q's call sites */
+	if (!o->graph && o->diffbase == NULL && o->format != NULL &&
+	    (strcmp(o->format, "pprof") == 0 ||
+	    strcmp(o->format, "callgrind") == 0))
+		errx(1, "-%c: not with -F %s, which holds source lines "
+		    "without it (-L changes only -F folded)", o->lines,
+		    o->format);
 	if (o->graph || o->format != NULL || o->diffbase != NULL)
 		errx(1, "-%c: a report by source line; not with %s%s", o->lines,
 		    o->graph ? "-q" : o->format != NULL ? "-F " : "-d",
 		    o->graph || o->format == NULL ? "" : o->format);
 	if (o->incl || o->estimate)
 		warnx("warning: -%c ignores %s: a line has no inclusive "
-		    "time", o->lines, o->incl ? "-i" : "-e");
+		    "time", o->lines, o->sort == 'I' ? "-I" : o->incl ? "-i" :
+		    "-e");
+	else if (o->lines == 'A' && o->sort != 0)
+		warnx("warning: -A ignores -%c: files come by their time, "
+		    "lines in their order", o->sort);
 	if (o->srcdir != NULL && o->lines == 'L')
 		warnx("warning: -S: only -A reads source files");
 }
