@@ -91,3 +91,10 @@ $(LT)/h_plib.so: $(LT)/plib.c $(LT)/local.mk .flags
 	    -o $@ $<
 $(LT)/h_badmod.so: $(LT)/badmod.c $(LT)/local.mk .flags
 	$(CC) $(CPPFLAGS_) $(WARN) -O1 -g -fPIC -shared -o $@ $<
+
+# knobs_test's helper: knobs.c with -finstrument-functions, for
+# PROFCALLS, PROFDEPTH and PROFSLOW.
+VARIANTS += $(LT)/h_knobs
+$(LT)/h_knobs: $(LT)/knobs.c lib/libmon.a $(HDRS) $(LT)/local.mk
+	$(CC) -finstrument-functions $(TEST_CFLAGS) -o $@ $< lib/libmon.a \
+	    -lpthread
