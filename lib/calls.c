@@ -481,8 +481,9 @@ slow_min(struct slowset *ss)
 }
 
 /*
- * Keep the call of frame d, el ticks long, among t's slowest
- * (PROFSLOW), with the functions on t's stack.  The owner alone writes
+ * Keep the call of frame d, el ticks long, just closed (the frames up
+ * to d are as they were), among t's slowest (PROFSLOW), with the
+ * functions on t's stack.  The owner alone writes
  * a slot; seq tells the writer, who reads it from another thread, to
  * pass it by while it is being written.  Busy.
  */
@@ -546,13 +547,17 @@ close_top(struct thr *t, uint64_t now, int unwound)
 			ae->min = el;
 		if (el > ae->max)
 			ae->max = el;
-		/* PROFSLOW's compare: never true without it. */
-		if (__builtin_expect(el > slowticks, 0))
-			slow_keep(t, d, el);
 	}
 	if (d > 0)
 		t->frames[d - 1].child += el;
 	atomic_store_explicit(&t->depth, d, memory_order_release);
+	/*
+	 * PROFSLOW's compare, never true without it, last: nothing is
+	 * kept live across the call, which costs the hot path nothing.
+	 */
+	if (__builtin_expect(el > slowticks, 0) && !unwound &&
+	    f->t0 != tick0)
+		slow_keep(t, d, el);
 }
 
 /*
