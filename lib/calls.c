@@ -68,6 +68,17 @@
  * entered while a profiler's callback runs (_mon_prof_incb) gives the
  * call to no handle; inside an enter, leave or filter, whose thread is
  * busy, it records nothing and is not counted as missed.
+ *
+ * Knobs, read once at the first start: PROFCALLS (callspec.c) decides
+ * per function, as its entry is made, whether it is timed; one that is
+ * not has ENT_OFF and no frame, its hooks return after finding it on
+ * the caller's last arc (a void one's exit may look it up), and its
+ * time is its caller's, as an inlined function's.  PROFDEPTH lowers the
+ * depth beyond which calls are only counted (deep).  PROFSLOW keeps
+ * each thread's slowest whole calls over a threshold, with the
+ * functions on its stack, in a set of its own (struct slowset, made at
+ * its first); the compare is the exit's last act, once the length is
+ * known, and the writer takes the process's slowest from every set.
  */
 #include <cpuid.h>
 #include <errno.h>
