@@ -72,7 +72,7 @@
  * Knobs, read once at the first start: PROFCALLS (callspec.c) decides
  * per function, as its entry is made, whether it is timed; one that is
  * not has ENT_OFF and no frame, its hooks return after finding it on
- * the caller's last arc (a void one's exit may look it up), and its
+ * the caller's last arc (or, having called others, in the hash), and its
  * time is its caller's, as an inlined function's.  PROFDEPTH lowers the
  * depth beyond which calls are only counted (deep).  PROFSLOW keeps
  * each thread's slowest whole calls over a threshold, with the
