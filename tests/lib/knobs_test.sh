@@ -128,6 +128,42 @@ calls_by_pattern_body()
 	verdict
 }
 
+atf_test_case excluded_time_in_caller
+excluded_time_in_caller_head()
+{
+	atf_set "descr" "an excluded function's time is its caller's own, as" \
+	    "an inlined function's: mid's self time is its whole time, the" \
+	    "helper's measure within 2%; and a slow call's stack passes it by"
+}
+excluded_time_in_caller_body()
+{
+	local self incl want
+
+	setup
+	PROFCALLS='!nap'
+	run x env PROFCALLS="$PROFCALLS" PROFSLOW=20000 "$H" slow
+	ran x || { verdict; return; }
+	untimed x nap
+	self=$(fact x "func mid" 3)
+	incl=$(fact x "func mid" 2)
+	want=$(awk '$1 == "call" && $2 == "mid" { s += $5 } END { print s }' \
+	    x/out)
+	holds "$self >= 0.98 * $want && $self <= 1.02 * $want" \
+	    "mid's self time $self ns, its calls took $want ns"
+	holds "$incl >= 0.98 * $want && $incl <= 1.02 * $want" \
+	    "mid's time $incl ns, its calls took $want ns"
+	PROFCALLS='!mid'
+	run y env PROFCALLS="$PROFCALLS" PROFSLOW=20000 "$H" slow
+	ran y || { verdict; return; }
+	atf_check -s exit:0 -o save:y/list -e empty "$PROF" -T -h "$H" y/mon.out
+	grep -q ' nap <- slow <- main$' y/list ||
+	    fail "no nap <- slow <- main: $(cat y/list)"
+	! grep -q 'mid' y/list || fail "mid listed: $(cat y/list)"
+	[ "$(grep -c ' nap <- slow <- main$' y/list)" = 2 ] ||
+	    fail "nap's 30 and 45 ms calls: $(cat y/list)"
+	verdict
+}
+
 atf_test_case calls_decided_once
 calls_decided_once_head()
 {
@@ -409,6 +445,7 @@ slow_record_checked_body()
 atf_init_test_cases()
 {
 	atf_add_test_case calls_by_pattern
+	atf_add_test_case excluded_time_in_caller
 	atf_add_test_case calls_decided_once
 	atf_add_test_case calls_unreadable_file
 	atf_add_test_case depth_cuts
