@@ -278,8 +278,9 @@ _mon_callspec_off(uintptr_t fn)
 		off = (int)d->off;
 	else {
 		off = decide(_mon_sym_name(fn));
-		d->fn = fn;
+		/* fn last: a fork child finds the slot whole or free. */
 		d->off = (uint32_t)off;
+		d->fn = fn;
 		ndecs++;
 	}
 	pthread_mutex_unlock(&speclock);

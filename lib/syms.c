@@ -196,22 +196,23 @@ elf_of(const char *path)
 		(void)close(fd);
 		return NULL;
 	}
-	e = &elfs[nelfs++];
+	/* Counted once whole, read or not: a fork child finds no half. */
+	e = &elfs[nelfs];
 	memset(e, 0, sizeof(*e));
 	e->dev = st.st_dev;
 	e->ino = st.st_ino;
 	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	(void)close(fd);
-	if (m == MAP_FAILED)
-		return NULL;
-	e->map = m;
-	e->len = (size_t)st.st_size;
-	if (elf_parse(e) != 0) {
-		(void)munmap(e->map, e->len);
-		e->map = NULL;
-		return NULL;
+	if (m != MAP_FAILED) {
+		e->map = m;
+		e->len = (size_t)st.st_size;
+		if (elf_parse(e) != 0) {
+			(void)munmap(e->map, e->len);
+			e->map = NULL;
+		}
 	}
-	return e;
+	nelfs++;
+	return e->map != NULL ? e : NULL;
 }
 
 /* A hex number at *s, moved past it. */
