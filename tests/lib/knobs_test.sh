@@ -159,7 +159,7 @@ excluded_time_in_caller_body()
 	grep -q ' nap <- slow <- main$' y/list ||
 	    fail "no nap <- slow <- main: $(cat y/list)"
 	! grep -q 'mid' y/list || fail "mid listed: $(cat y/list)"
-	[ "$(grep -c ' nap <- slow <- main$' y/list)" = 2 ] ||
+	[ "$(grep -c ' nap <- slow <- main$' y/list)" -ge 2 ] ||
 	    fail "nap's 30 and 45 ms calls: $(cat y/list)"
 	verdict
 }
@@ -269,6 +269,8 @@ slow_calls_listed_head()
 }
 slow_calls_listed_body()
 {
+	local n
+
 	setup
 	run s env PROFSLOW=20000 "$H" slow
 	ran s || { verdict; return; }
@@ -277,7 +279,9 @@ slow_calls_listed_body()
 	# The helper's calls over 20 ms, by start: name tid start dur.
 	awk '$1 == "call" && $5 > 20000000 { print $2, $3, $4, $5 }' s/out |
 	    sort -k3n >s/want
-	[ "$(wc -l <s/want)" = 7 ] || fail "the helper made $(wc -l <s/want)"
+	# 7 at least by design; a loaded machine oversleeps into more.
+	n=$(wc -l <s/want)
+	[ "$n" -ge 7 ] || fail "the helper made $n calls over 20 ms"
 	[ "$(wc -l <s/list)" = "$(wc -l <s/want)" ] ||
 	    fail "prof -T lists $(wc -l <s/list) calls, $(wc -l <s/want) took" \
 	    "longer than 20 ms: $(cat s/list)"
@@ -300,9 +304,10 @@ slow_calls_listed_body()
 	    "mid <- slow <- main" "slow <- main" "nap <- sleeper"; do
 		grep -q " $st\$" s/list || fail "no call with stack $st"
 	done
-	[ "$(grep -c ' nap <- ' s/list)" = 3 ] || fail "nap's calls listed"
+	[ "$(grep -c ' nap <- ' s/list)" = \
+	    "$(awk '$1 == "nap"' s/want | wc -l)" ] || fail "nap's calls listed"
 	atf_check -s exit:0 -e empty \
-	    -o match:'^slow calls: 7 of the 7 calls longer than 20000 us' \
+	    -o match:"^slow calls: $n of the $n calls longer than 20000 us" \
 	    "$PROF" -T "$H" s/mon.out
 	verdict
 }
