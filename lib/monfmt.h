@@ -63,6 +63,8 @@ struct monx_rec {
 #define MONX_R_JIT	10		/* struct monx_jithead, then entries */
 #define MONX_R_WALL	11		/* struct monx_wallhead, threads,
 					   stacks: PROFMODE=wall */
+#define MONX_R_SLOW	12		/* struct monx_slowhead, calls and
+					   their stacks: PROFSLOW */
 
 /* Clocks that drove the histogram (monx_run.clock). */
 #define MONX_CLK_ITIMER		0	/* setitimer(ITIMER_PROF), whole process */
@@ -266,6 +268,32 @@ struct monx_timed {
 	uint64_t	min;
 	uint64_t	max;
 	uint64_t	unwound;
+};
+
+/*
+ * PROFSLOW=MICROSECONDS: the slowest calls timed one by one that took
+ * longer than the threshold (lib/calls.c).  One SLOW record, after the
+ * CLOCKS record, in a whole profile and in the last part of a run in
+ * parts: its head, then ncalls struct monx_slow, each followed by depth
+ * run-time function entries, innermost first -- the slow call's
+ * function, then its callers on the thread's stack of timed calls.
+ * Times are CLOCK_MONOTONIC nanoseconds, converted from the ticks by
+ * the CLOCKS pairs.  The calls are the process's slowest, at most keep
+ * of them; over counts every call over the threshold, kept or not.
+ */
+struct monx_slowhead {
+	uint64_t	threshold_ns;	/* PROFSLOW, in ns */
+	uint64_t	over;		/* calls that took longer */
+	uint32_t	ncalls;		/* struct monx_slow that follow */
+	uint32_t	keep;		/* the most a file holds */
+};
+
+struct monx_slow {
+	uint64_t	start_ns;	/* CLOCK_MONOTONIC at its enter */
+	uint64_t	dur_ns;		/* enter to exit */
+	uint32_t	tid;		/* its thread */
+	uint16_t	depth;		/* entries that follow, >= 1 */
+	uint16_t	flags;		/* MONX_STK_CUT: outer ones lost */
 };
 
 /*

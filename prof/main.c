@@ -45,7 +45,8 @@ usage(void)
 	    "       prof -A [-Cp] [-f regex] [-S dir] [-m mdata] "
 	    "[prog [mdata ...] [source ...]]\n"
 	    "       prof -w [-hqr] [-F folded | svg | pprof] [-m mdata] "
-	    "[prog [mdata ...]]\n");
+	    "[prog [mdata ...]]\n"
+	    "       prof -T [-Ch] [-m mdata] [prog [mdata ...]]\n");
 	exit(1);
 }
 
@@ -140,7 +141,7 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 
 	memset(o, 0, sizeof(*o));
 	opterr = 0;
-	while ((c = getopt(argc, argv, "acntoxglzhsm:VCpuqieF:If:d:D:LAS:wr")) !=
+	while ((c = getopt(argc, argv, "acntoxglzhsm:VCpuqieF:If:d:D:LAS:wrT")) !=
 	    -1) {
 		switch (c) {
 		case 'a': case 'c': case 'n': case 't':
@@ -222,6 +223,9 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 		case 'r':
 			o->ranonly = 1;
 			break;
+		case 'T':
+			o->slow = 1;
+			break;
 		default:
 			usage();
 		}
@@ -239,6 +243,10 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 	if (o->wall && o->lines != 0)
 		errx(1, "-w: the wall-time report is by function; -%c is "
 		    "of CPU time by source line", o->lines);
+	if (o->slow && (o->wall || o->lines != 0 || o->graph ||
+	    o->format != NULL || o->diffbase != NULL || o->focus != NULL))
+		errx(1, "-T: the list of slow calls is a report of its own; "
+		    "not with -w, -L, -A, -q, -F, -d or -f");
 	if (o->diffbase != NULL)
 		diff_ignores(o);
 	lines_check(o);
@@ -503,6 +511,10 @@ main(int argc, char *argv[])
 	if (o.wall && p.wallfiles == 0)
 		errx(1, "%s: no wall-time samples (profile with "
 		    "PROFMODE=wall)", p.first);
+	if (o.slow && p.slowfiles == 0)
+		errx(1, "%s: no slow calls kept (profile a program built with "
+		    "-finstrument-functions with PROFSLOW=MICROSECONDS)",
+		    p.first);
 	if (prog == NULL)
 		prog = default_prog(&p);
 	shown = printable(prog);
@@ -511,7 +523,7 @@ main(int argc, char *argv[])
 	heap_trim();
 	profile_check_id(&p, shown, &st);
 	/* Calls timed one by one are counted too. */
-	if (p.usedcells == 0 && p.ntimed == 0 && !o.wall)
+	if (p.usedcells == 0 && p.ntimed == 0 && !o.wall && !o.slow)
 		warnx("no call counts captured");
 
 	attribute(&r, &p, &st, &o);
@@ -522,7 +534,9 @@ main(int argc, char *argv[])
 		report_stats(&r, &p, &st);	/* the whole profile's */
 	focus(&r, p.first);
 	kept = fo;	/* -d's base is focused with fo in turn */
-	if (o.wall && o.format == NULL && o.graph)
+	if (o.slow)
+		slow_print(&r, &p, &o);
+	else if (o.wall && o.format == NULL && o.graph)
 		wall_graph_print(&r, &p, &o);
 	else if (o.wall && o.format == NULL)
 		wall_print(&r, &p, &o);

@@ -10,6 +10,7 @@
  *	focusnote.c	-f: the line on what the focus kept
  *	lines.c		-L: the report by source line
  *	annotate.c	-A: source files listed with each line's figures
+ *	slow.c		-T: the calls longer than PROFSLOW's threshold
  */
 #ifndef _PRINT_H
 #define _PRINT_H
@@ -64,6 +65,10 @@ int	annotate_names(const struct dwline *, const char *);
 void	wall_print(const struct report *, const struct profile *,
 	    const struct opts *);
 void	wall_graph_print(const struct report *, const struct profile *,
+	    const struct opts *);
+
+/* slow.c */
+void	slow_print(const struct report *, const struct profile *,
 	    const struct opts *);
 
 /* graphprint.c */

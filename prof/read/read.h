@@ -132,6 +132,19 @@ struct ptimed {
 };
 
 /*
+ * PROFSLOW (SLOW records): a call that took longer than the threshold,
+ * with the timed functions on its thread's stack, sframes[first ..
+ * first + depth), innermost first: its own, then its callers'.
+ */
+struct pslow {
+	double		 start;		/* s after its file's profile began */
+	double		 dur;		/* s */
+	uint32_t	 pid, tid;
+	size_t		 first, depth;
+	int		 cut;		/* outer callers lost */
+};
+
+/*
  * PROFMODE=wall (WALL records): a thread of a file's run, and a sample
  * of its state -- running, or waiting in a system call -- with the
  * stack, frames wframes[first .. first + depth) of the profile.
@@ -269,6 +282,14 @@ struct profile {
 	double		 wallhz;	/* the first file's wall rate */
 	double		 wallown;	/* CPU seconds their samplers used */
 	uint64_t	 walllost;	/* samples with no place kept */
+	struct pslow	*slow;		/* PROFSLOW: every file's */
+	size_t		 nslow, slowcap;
+	struct frame	*sframes;
+	size_t		 nsframes, sframecap;
+	size_t		 slowfiles;	/* files with a SLOW record */
+	uint64_t	 slowover;	/* calls over their thresholds */
+	uint64_t	 slowns;	/* the first file's threshold, ns */
+	uint32_t	 slowkeep;	/* the most a file kept */
 };
 
 /* One function symbol, as elfsym.c keeps it. */

@@ -105,3 +105,10 @@ $(LT)/h_cygxx: $(LT)/cygxx.cc lib/libmon.a $(HDRS) $(LT)/local.mk
 	$(CXX_) $(CXXFLAGS_) -o $@ $< lib/libmon.a -lpthread
 $(LT)/h_cygxx_clang: $(LT)/cygxx.cc lib/libmon.a $(HDRS) $(LT)/local.mk
 	$(CLANGXX) $(CXXFLAGS_) -gdwarf-4 -o $@ $< lib/libmon.a -lpthread
+
+# knobs_test's helper: knobs.c with -finstrument-functions, for
+# PROFCALLS, PROFDEPTH and PROFSLOW.
+VARIANTS += $(LT)/h_knobs
+$(LT)/h_knobs: $(LT)/knobs.c lib/libmon.a $(HDRS) $(LT)/local.mk
+	$(CC) -finstrument-functions $(TEST_CFLAGS) -o $@ $< lib/libmon.a \
+	    -lpthread
