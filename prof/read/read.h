@@ -269,6 +269,11 @@ struct profile {
 	double		 wallhz;	/* the first file's wall rate */
 	double		 wallown;	/* CPU seconds their samplers used */
 	uint64_t	 walllost;	/* samples with no place kept */
+	uint64_t	 wallticks;	/* their samplers' rounds */
+	uint64_t	 walllate;	/* and rounds missed, running late */
+	size_t		 wallearly;	/* files without a WALL record: parts
+					   of a run but its last, */
+	size_t		 wallnone;	/* and the others */
 };
 
 /* One function symbol, as elfsym.c keeps it. */
