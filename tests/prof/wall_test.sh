@@ -445,6 +445,30 @@ options_outside_wall_body()
 	    "$PROF" -w -p -i -z -u -C "$H" mon.out
 }
 
+atf_test_case stacks_off_labels
+stacks_off_labels_head()
+{
+	atf_set descr "With PROFSTACK=0 no sample keeps a stack: prof -w" \
+	    "names the running time [running: no stack kept] (burn's" \
+	    "second, as h_wall timed it) and the waiting [no stack kept]," \
+	    "never [running, not sampled yet]"
+	atf_set timeout 120
+}
+stacks_off_labels_body()
+{
+	setup_wall
+	PROFMODE=wall PROFSTACK=0 "$H" >/dev/null 2>err ||
+	    atf_fail "h_wall failed"
+	atf_check -o save:w.txt "$PROF" -w "$H" mon.out
+	atf_check -o not-match:'not sampled yet' cat w.txt
+	atf_check -o match:'\[no stack kept\] \[' cat w.txt
+	burn=$(awk '$1 == "time" && $2 == "burn" { print $3 }' err)
+	awk -v b="$burn" '/\[running: no stack kept\]$/ {
+		d = $3 - b; ok = d < 0.1 && d > -0.1 }
+	    END { exit !ok }' w.txt ||
+	    atf_fail "running against burn's $burn s: $(cat w.txt)"
+}
+
 atf_test_case exports_folded_svg
 exports_folded_svg_head()
 {
@@ -478,6 +502,9 @@ exports_folded_svg_body()
 	awk -v n="$n" '{ d = $NF - n } END { exit !(d <= 1 && d >= -1) }' \
 	    schk.txt || atf_fail "svg: $(cat schk.txt), report $n"
 	atf_check -o match:'thread-seconds of wall time' cat w.svg
+	# The title gives the wall sampler's rate, not the CPU clock's.
+	atf_check -o match:'sampled at 100 Hz of wall time' cat w.svg
+	atf_check -o not-match:'Hz asked' cat w.svg
 	atf_check -s exit:1 -o empty -e match:'^prof: -w: ' \
 	    "$PROF" -w -F callgrind "$H" mon.out
 }
@@ -574,6 +601,7 @@ atf_init_test_cases()
 	atf_add_test_case parts_wall_in_last_part
 	atf_add_test_case stats_wall_line
 	atf_add_test_case options_outside_wall
+	atf_add_test_case stacks_off_labels
 	atf_add_test_case exports_folded_svg
 	atf_add_test_case export_pprof_wall
 	atf_add_test_case graph_in_wall_time
