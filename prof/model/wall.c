@@ -129,13 +129,30 @@ wall_frame_name(const struct report *r, const struct profile *p,
 }
 
 /*
+ * Is row w the start-up hook that calls libmon (gcrt1.o's, in the
+ * program's text but outside libmon's)?  A walk that lost libmon's
+ * frames under it still shows libmon's start.
+ */
+static int
+starts_libmon(const struct row *w)
+{
+	size_t k;
+
+	for (k = 0; k < w->nnames; k++)
+		if (strcmp(w->names[k], "__gmon_start__") == 0)
+			return 1;
+	return 0;
+}
+
+/*
  * Was the thread of sample s doing libmon's own work -- starting the
  * profile, the wall sampler's set-up, writing mon.out -- rather than
  * the program's?  So when, past the frames of other objects (the C
  * library's system call wrappers), the innermost frame of libmon or of
- * the program is libmon's: libmon called them.  A thread libmon
- * started for the program (its pthread_create wrapper) has libmon's
- * frame under the program's, and is the program's.
+ * the program is libmon's, or the start-up hook that calls it: libmon
+ * called them.  A thread libmon started for the program (its
+ * pthread_create wrapper) has libmon's frame under the program's, and
+ * is the program's.
  */
 int
 wall_is_libmon(const struct report *r, const struct profile *p,
@@ -149,7 +166,7 @@ wall_is_libmon(const struct report *r, const struct profile *p,
 		if (id == ROW_SELF)
 			return 1;
 		if ((w = row_by_id(r, id)) != NULL && w->objidx == OBJ_MAIN)
-			return 0;
+			return starts_libmon(w);
 	}
 	return 0;
 }

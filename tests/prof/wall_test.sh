@@ -201,7 +201,8 @@ idle_threads_left_out_head()
 {
 	atf_set descr "prof -w -r leaves out the threads that never ran" \
 	    "(200 idle workers, less any the sampler caught starting)" \
-	    "and says how many; without -r their waiting fills the report"
+	    "and says how many, in -q -w's head too; without -r their" \
+	    "waiting fills the report"
 	atf_set timeout 120
 }
 idle_threads_left_out_body()
@@ -222,6 +223,12 @@ idle_threads_left_out_body()
 	END { exit !ok }' ran.txt || atf_fail "not left out: $(cat ran.txt)"
 	awk 'NR == 1 { exit !($3 + 0 > 190) }' all.txt ||
 	    atf_fail "idle threads missing: $(cat all.txt)"
+	# -q -w's head says the same of the threads left out.
+	n=$(awk 'NR == 1 { for (i = 1; i <= NF; i++)
+		if ($(i + 1) == "threads" && $(i + 2) == "that") print $i }' \
+	    ran.txt)
+	atf_check -o match:"^Wall time call graph: .*; $n threads that never ran left out \(-r\)$" \
+	    "$PROF" -q -w -r "$H" mon.out
 	atf_check -s exit:1 -o empty -e match:'^prof: -r: .*no -w$' \
 	    "$PROF" -r "$H" mon.out
 }
