@@ -613,9 +613,10 @@ graph_mark(struct attr *a, int place)
 }
 
 /*
- * -w: every frame of the wall samples needs a row, as a sampled stack's
- * frame does, so that the wall report and its exports name a function
- * as the CPU report does (its names, its object).
+ * The wall samples' frames (PROFMODE=wall) each need a row, as a
+ * sampled stack's frame does, so that -w's report and the exports --
+ * pprof's holds them with or without -w -- name a function as the CPU
+ * report does (its names, its object).
  */
 static void
 wall_mark(struct attr *a)
@@ -1040,7 +1041,7 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	if (!keeps_counts(o))
 		profile_drop_cells(p);
 	place = graph_mark(&a, wants_graph(o));
-	if (o->wall)
+	if (p->wallfiles > 0)
 		wall_mark(&a);
 	if (!keeps_counts(o) && !wants_graph(o))
 		profile_drop_arcs(p);
@@ -1052,7 +1053,7 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	mark_clashes(r);
 	kernel_row(&a, &cap);
 	unsampled_row(&a, &cap);
-	if (o->wall)
+	if (p->wallfiles > 0)
 		wall_rows(&a);
 	r->g.counted = p->arcfiles > 0;
 	r->g.sampled = p->stackfiles > 0;

@@ -592,6 +592,12 @@ export_pprof_wall_body()
 	# pprof cuts a name's last parenthesised part as C++ parameters:
 	# the futex frame must keep its meaning whole.
 	atf_check -o match:'\[waiting: futex: mutex or condvar\]$' cat top
+	# Without -w the wall sample type is there too, frames and all.
+	atf_check -o save:cpu.gz -e ignore "$PROF" -F pprof "$H" mon.out
+	go tool pprof -sample_index=wall -top -nodefraction=0 cpu.gz \
+	    >top2 2>/dev/null || atf_fail "go tool pprof failed"
+	atf_check -o match:' wait_pipe$' cat top2
+	atf_check -o match:'[ ,] ?read$' cat top2
 }
 
 atf_init_test_cases()
