@@ -44,7 +44,7 @@ usage(void)
 	    "[-F folded] [-f regex] [-m mdata] [prog [mdata ...]]\n"
 	    "       prof -A [-Cp] [-f regex] [-S dir] [-m mdata] "
 	    "[prog [mdata ...] [source ...]]\n"
-	    "       prof -w [-hqr] [-F folded | svg | pprof] [-m mdata] "
+	    "       prof -w [-hqrsN] [-F folded | svg | pprof] [-m mdata] "
 	    "[prog [mdata ...]]\n"
 	    "       prof -T [-Ch] [-m mdata] [prog [mdata ...]]\n");
 	exit(1);
@@ -123,6 +123,85 @@ lines_check(const struct opts *o)
 		warnx("warning: -S: only -A reads source files");
 }
 
+/*
+ * -w's report takes -h, -q, -r, -s, -N, -F and -m; the options of the
+ * CPU report (the seen[] ones of WALL_IGNORES) would do nothing there,
+ * or change what the rows are called (-p, -u, -g, -l), so they are
+ * warned of, in one line, and undone.
+ */
+#define WALL_IGNORES	"acntoxglzCpuieI"
+
+static void
+wall_ignores(struct opts *o, const unsigned char *seen)
+{
+	char buf[2 * sizeof(WALL_IGNORES) + 1] = "";
+	const char *c;
+	size_t n = 0;
+
+	for (c = WALL_IGNORES; *c != '\0'; c++)
+		if (seen[(unsigned char)*c]) {
+			buf[n++] = *c;
+			buf[n] = '\0';
+		}
+	if (n > 0)
+		warnx("warning: -w ignores -%s: the wall-time report takes -h, "
+		    "-q, -r, -s, -N, -F and -m", buf);
+	o->sort = 0;
+	o->addr = 0;
+	o->fold = 0;
+	o->zeros = o->demangle = o->progonly = o->unnamed = 0;
+	o->incl = o->estimate = 0;
+}
+
+/* -w's checks: what goes with it, and what -r and -N need. */
+static void
+wall_check(struct opts *o, const unsigned char *seen)
+{
+	if (o->ranonly && !o->wall)
+		errx(1, "-r: leaves idle threads out of -w's report; there "
+		    "is no -w");
+	if (o->bythread && !o->wall)
+		errx(1, "-N: groups -w's report by thread name; there is "
+		    "no -w");
+	if (!o->wall)
+		return;
+	if (o->diffbase != NULL || o->focus != NULL ||
+	    (o->format != NULL && strcmp(o->format, "folded") != 0 &&
+	    strcmp(o->format, "svg") != 0 && strcmp(o->format, "pprof") != 0))
+		errx(1, "-w: the wall-time report goes with -q and -F folded, "
+		    "svg or pprof, and none of -d, -f or another -F yet");
+	if (o->lines != 0)
+		errx(1, "-w: the wall-time report is by function; -%c is "
+		    "of CPU time by source line", o->lines);
+	if (o->bythread && (o->graph || o->format != NULL))
+		errx(1, "-N: a report by thread name; not with %s",
+		    o->graph ? "-q" : "-F");
+	wall_ignores(o, seen);
+}
+
+/*
+ * -w needs a file with wall samples.  PROFMODE=wall writes them, for
+ * the whole run, in a whole profile or in the last part of a run in
+ * parts (PROFINTERVAL), in no other part; the other files' CPU samples
+ * have no place in the wall report, which a warning says.
+ */
+static void
+wall_files(const struct profile *p)
+{
+	if (p->wallfiles == 0 && p->wallearly > 0)
+		errx(1, "%s: no wall-time samples: a run in parts "
+		    "(PROFINTERVAL) keeps them, for the whole run, in its "
+		    "last part; or it was not profiled with PROFMODE=wall",
+		    p->first);
+	if (p->wallfiles == 0)
+		errx(1, "%s: no wall-time samples (profile with "
+		    "PROFMODE=wall)", p->first);
+	if (p->wallnone > 0)
+		warnx("warning: -w: %zu of the %zu files hold no wall-time "
+		    "samples (not PROFMODE=wall); the report is of the %zu "
+		    "that do", p->wallnone, p->nfiles, p->wallfiles);
+}
+
 /* An option with an argument given again: the last wins, and says so. */
 static void
 set_arg(const char **arg, int c, const char *v)
@@ -137,12 +216,14 @@ static int
 parse_options(int argc, char *argv[], struct opts *o, const char ***files,
     size_t *nfiles)
 {
+	unsigned char seen[256] = { 0 };
 	int c, version = 0;
 
 	memset(o, 0, sizeof(*o));
 	opterr = 0;
-	while ((c = getopt(argc, argv, "acntoxglzhsm:VCpuqieF:If:d:D:LAS:wrT")) !=
-	    -1) {
+	while ((c = getopt(argc, argv,
+	    "acntoxglzhsm:VCpuqieF:If:d:D:LAS:wrTN")) != -1) {
+		seen[(unsigned char)c] = 1;
 		switch (c) {
 		case 'a': case 'c': case 'n': case 't':
 			set_sort(o, c);
@@ -226,23 +307,16 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 		case 'T':
 			o->slow = 1;
 			break;
+		case 'N':
+			o->bythread = 1;
+			break;
 		default:
 			usage();
 		}
 	}
 	if (o->diffprog != NULL && o->diffbase == NULL)
 		errx(1, "-D: names the program of -d's base; there is no -d");
-	if (o->ranonly && !o->wall)
-		errx(1, "-r: leaves idle threads out of -w's report; there "
-		    "is no -w");
-	if (o->wall && (o->diffbase != NULL || o->focus != NULL ||
-	    (o->format != NULL && strcmp(o->format, "folded") != 0 &&
-	    strcmp(o->format, "svg") != 0 && strcmp(o->format, "pprof") != 0)))
-		errx(1, "-w: the wall-time report goes with -q and -F folded, "
-		    "svg or pprof, and none of -d, -f or another -F yet");
-	if (o->wall && o->lines != 0)
-		errx(1, "-w: the wall-time report is by function; -%c is "
-		    "of CPU time by source line", o->lines);
+	wall_check(o, seen);
 	if (o->slow && (o->wall || o->lines != 0 || o->graph ||
 	    o->format != NULL || o->diffbase != NULL || o->focus != NULL))
 		errx(1, "-T: the list of slow calls is a report of its own; "
@@ -508,9 +582,8 @@ main(int argc, char *argv[])
 			errx(1, "%s: %s", files[i], why);
 	profile_finish(&p);
 	heap_trim();
-	if (o.wall && p.wallfiles == 0)
-		errx(1, "%s: no wall-time samples (profile with "
-		    "PROFMODE=wall)", p.first);
+	if (o.wall)
+		wall_files(&p);
 	if (o.slow && p.slowfiles == 0)
 		errx(1, "%s: no slow calls kept (profile a program built with "
 		    "-finstrument-functions with PROFSLOW=MICROSECONDS)",

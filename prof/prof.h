@@ -56,6 +56,7 @@ struct opts {
 	int		 wall;		/* -w: in wall time (PROFMODE=wall) */
 	int		 ranonly;	/* -r: threads that ran, with -w */
 	int		 slow;		/* -T: PROFSLOW's slow calls */
+	int		 bythread;	/* -N: -w's rows by thread name */
 };
 
 #endif /* !_PROF_H */

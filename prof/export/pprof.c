@@ -434,7 +434,12 @@ frames(struct enc *e)
 	line_locations(e);
 }
 
-/* The wall stacks, leaf first, with their thread-nanoseconds. */
+/*
+ * The wall stacks, leaf first, with their thread-nanoseconds.  A frame
+ * of a row, or one of the four no row stands for, is the CPU stacks'
+ * location and function of that id (frames()): a function is one
+ * function of the profile whichever the sample type.
+ */
 static void
 wall_samples(struct enc *e)
 {
@@ -442,7 +447,7 @@ wall_samples(struct enc *e)
 	const struct xstack *s;
 	uint64_t *locs;
 	double ns = wx->period * 1e9, cum = 0;
-	size_t i, j, maxd = 1;
+	size_t i, j, id, maxd = 1, first = wx->r->nrows + 4;
 
 	for (i = 0; i < wx->nstacks; i++)
 		if (wx->stacks[i].depth > maxd)
@@ -450,9 +455,11 @@ wall_samples(struct enc *e)
 	locs = xcalloc(maxd, sizeof(*locs));
 	for (i = 0; i < wx->nstacks; i++) {
 		s = &wx->stacks[i];
-		for (j = 0; j < s->depth; j++)
-			locs[j] = wx->ids[s->first + s->depth - 1 - j] + 1 +
-			    e->walloff;
+		for (j = 0; j < s->depth; j++) {
+			id = wx->ids[s->first + s->depth - 1 - j];
+			locs[j] = id + 1 + (id < first ? e->idoff :
+			    e->walloff);
+		}
 		sample(e, locs, s->depth, 0, 0, 0,
 		    xset_round(s->samples * ns, &cum));
 	}
@@ -460,9 +467,8 @@ wall_samples(struct enc *e)
 }
 
 /*
- * The wall stacks' frames, a location and a function each, at their
- * function's entry in their object's mapping; a marker frame (the
- * system call waited in) has no mapping.
+ * The wall stacks' own frames, a location and a function each: marker
+ * frames (the system call waited in, a stack not kept), of no mapping.
  */
 static void
 wall_frames(struct enc *e)

@@ -62,6 +62,8 @@ struct xset {
 	size_t			*objs;	/* -w: the object of each label
 					   from nrows + 4 on, */
 	uint64_t		*addrs;	/* and its function's entry */
+	double			 wallself; /* -w: thread-seconds of
+					   libmon's own, in no stack */
 };
 
 #define X_UNKNOWN(x)	((x)->r->nrows)
@@ -74,6 +76,7 @@ void		 xset_make(struct xset *, struct report *,
 		    const struct profile *, const struct opts *,
 		    const char *);
 void		 xset_free(struct xset *);
+void		 xset_labels(struct xset *);
 const struct row *xset_row(const struct xset *, size_t);
 size_t		 xset_object(const struct xset *, size_t);
 char		*xset_objname(const struct xset *, size_t);

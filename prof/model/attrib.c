@@ -431,7 +431,6 @@ timed_rows(struct attr *a)
 
 /* --- the call graph's places, as rows ------------------------------ */
 
-#define ROW_SELF	(SIZE_MAX - 1)	/* a frame in libmon's code */
 
 /* What a place of the graph stands for. */
 enum fkind { F_NONE, F_ENTRY, F_RAW, F_SELF };
@@ -613,6 +612,22 @@ graph_mark(struct attr *a, int place)
 	return m.place;
 }
 
+/*
+ * The wall samples' frames (PROFMODE=wall) each need a row, as a
+ * sampled stack's frame does, so that -w's report and the exports --
+ * pprof's holds them with or without -w -- name a function as the CPU
+ * report does (its names, its object).
+ */
+static void
+wall_mark(struct attr *a)
+{
+	const struct profile *p = a->p;
+	size_t i;
+
+	for (i = 0; i < p->nwframes; i++)
+		(void)graph_need(a, p->wframes[i].obj, p->wframes[i].addr, 0);
+}
+
 /* Once the rows are made: the id of the row of a place. */
 static size_t
 graph_row(struct attr *a, size_t obj, uint64_t addr, int cell)
@@ -637,6 +652,21 @@ graph_row(struct attr *a, size_t obj, uint64_t addr, int cell)
 	default:
 		return ROW_NONE;
 	}
+}
+
+/* Once the rows are made: each wall frame's row, by frame (model/wall.c). */
+static void
+wall_rows(struct attr *a)
+{
+	const struct profile *p = a->p;
+	struct report *r = a->r;
+	size_t i;
+
+	r->wrows = xcalloc(p->nwframes + 1, sizeof(*r->wrows));
+	for (i = 0; i < p->nwframes; i++)
+		r->wrows[i] = graph_row(a, p->wframes[i].obj,
+		    p->wframes[i].addr, 0);
+	r->wnames = xcalloc(r->nrows + 1, sizeof(*r->wnames));
 }
 
 static const struct parc *sortparcs;	/* for the C11 qsort below */
@@ -1011,6 +1041,8 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	if (!keeps_counts(o))
 		profile_drop_cells(p);
 	place = graph_mark(&a, wants_graph(o));
+	if (p->wallfiles > 0)
+		wall_mark(&a);
 	if (!keeps_counts(o) && !wants_graph(o))
 		profile_drop_arcs(p);
 	entry_rows(&a, &cap);
@@ -1021,6 +1053,8 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	mark_clashes(r);
 	kernel_row(&a, &cap);
 	unsampled_row(&a, &cap);
+	if (p->wallfiles > 0)
+		wall_rows(&a);
 	r->g.counted = p->arcfiles > 0;
 	r->g.sampled = p->stackfiles > 0;
 	if (wants_graph(o)) {
@@ -1061,8 +1095,13 @@ report_free(struct report *r)
 	struct otab *tabs = r->tabs;
 	size_t i;
 
-	for (i = 0; i < r->nrows; i++)
+	for (i = 0; i < r->nrows; i++) {
 		free(r->rows[i].own);
+		if (r->wnames != NULL)
+			free(r->wnames[i]);
+	}
+	free(r->wnames);
+	free(r->wrows);
 	free_names(r);
 	for (i = 0; i < r->ntabs; i++) {
 		if (i != OBJ_MAIN)

@@ -266,8 +266,8 @@ shown_called(const struct report *r)
 }
 
 /* Is row w, by one of its names, where the C library starts a thread? */
-static int
-thread_start(const struct row *w)
+int
+row_thread_start(const struct row *w)
 {
 	static const char *const starts[] = { "_start", "__libc_start_main",
 	    "__libc_start_main_impl", "__libc_start_call_main",
@@ -306,7 +306,7 @@ thread_roots(const struct report *r)
 		nd = &r->g.nodes[i];
 		root[i] = (r->rows[i].obj == NULL && nd->callsin == 0 &&
 		    nd->selfcalls == 0 && !root[i]) ||
-		    thread_start(&r->rows[i]);
+		    row_thread_start(&r->rows[i]);
 	}
 	return root;
 }

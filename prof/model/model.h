@@ -67,6 +67,7 @@ struct node {
 };
 
 #define ROW_NONE	SIZE_MAX	/* a frame no row stands for */
+#define ROW_SELF	(SIZE_MAX - 1)	/* a frame in libmon's code */
 
 /*
  * A caller-to-callee pair of rows, by id, counted by mcount or seen in
@@ -191,6 +192,10 @@ struct report {
 	struct graph	 g;		/* ids index rows as first made */
 	struct row	**byid;		/* rows by id, once sorted */
 	struct nameblock *names;	/* where rows' names arrays lie */
+	size_t		*wrows;		/* -w: each wall frame's row id,
+					   ROW_NONE or ROW_SELF */
+	char		**wnames;	/* -w: by id, rows' names as
+					   printed, made when first asked */
 };
 
 /* attrib.c */
@@ -201,6 +206,7 @@ void	report_free(struct report *);
 const struct symtab *report_symtab(const struct report *, size_t);
 
 /* callgraph.c */
+int	row_thread_start(const struct row *);
 void	graph_compute(struct report *, int);
 size_t	graph_find(const struct graph *, size_t, size_t);
 const struct node *graph_node(const struct report *, const struct row *);
@@ -298,11 +304,22 @@ char	*row_name(const struct row *, int);
 
 /* wall.c */
 const char *wall_sysname(int32_t, char *, size_t);
+size_t	wall_frame_id(const struct report *, const struct profile *,
+	    const struct frame *);
+const struct row *wall_frame_row(const struct report *,
+	    const struct profile *, const struct frame *);
 const char *wall_frame_name(const struct report *, const struct profile *,
 	    const struct frame *, uint64_t *);
+int	wall_is_libmon(const struct report *, const struct profile *,
+	    const struct wstack *);
 const char *wall_sample_name(const struct report *, const struct profile *,
 	    const struct wstack *);
+const char *wall_nostack_name(const struct profile *, const struct wstack *);
+unsigned char *wall_called(const struct report *, const struct profile *);
+int	wall_rooted(const struct report *, const struct profile *,
+	    const struct wstack *, const unsigned char *);
 int	wall_never_ran(const struct wthread *);
+int	wall_kept(const struct opts *, const struct wthread *);
 
 /* sort.c */
 void	report_sort(struct report *, const struct opts *);

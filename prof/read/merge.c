@@ -644,8 +644,14 @@ merge_wall(struct profile *p, struct mfile *f)
 	size_t off, first, i, k;
 	double per;
 
-	if (f->wall == NULL)
+	if (f->wall == NULL) {
+		/* A run in parts has its wall samples in its last part. */
+		if (f->hasrun && f->run.part != 0 && !f->run.last)
+			p->wallearly++;
+		else
+			p->wallnone++;
 		return;
+	}
 	memcpy(&h, f->wall, sizeof(h));
 	per = (double)h.period_ns / 1e9;
 	if (p->wallfiles++ == 0)
@@ -657,6 +663,8 @@ merge_wall(struct profile *p, struct mfile *f)
 		p->wallrun = (double)h.ticks * per;
 	p->wallown += (double)h.own_ns / 1e9;
 	p->walllost += h.lost;
+	p->wallticks += h.ticks;
+	p->walllate += h.late;
 	first = p->nwthreads;
 	off = sizeof(h);
 	for (i = 0; i < h.nthreads; i++, off += sizeof(struct monx_wallthr))

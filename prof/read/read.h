@@ -290,6 +290,11 @@ struct profile {
 	uint64_t	 slowover;	/* calls over their thresholds */
 	uint64_t	 slowns;	/* the first file's threshold, ns */
 	uint32_t	 slowkeep;	/* the most a file kept */
+	uint64_t	 wallticks;	/* their samplers' rounds */
+	uint64_t	 walllate;	/* and rounds missed, running late */
+	size_t		 wallearly;	/* files without a WALL record: parts
+					   of a run but its last, */
+	size_t		 wallnone;	/* and the others */
 };
 
 /* One function symbol, as elfsym.c keeps it. */

@@ -9,9 +9,10 @@
  *					wait_lock() on a mutex another thread
  *					holds for 1 s
  *	  h_wall mixed			the same for 1, 0.5, 1.5 and 0.7 s
- *	  h_wall idle n secs		n threads blocked on a condition
- *					variable for secs seconds
- *	  h_wall busy n secs		n threads on the CPU for secs seconds
+ *	  h_wall idle n secs		n threads named "idler" blocked on a
+ *					condition variable for secs seconds
+ *	  h_wall busy n secs		n threads named "busy" on the CPU
+ *					for secs seconds
  *
  * What the program does and every return value it sees go to stdout,
  * the same with and without profiling (a system call cut short by a
@@ -20,6 +21,7 @@
  * with "time threads SECONDS", every thread's life summed, the main
  * thread's from main() to its return.
  */
+#define _GNU_SOURCE		/* pthread_setname_np */
 #include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -244,9 +246,16 @@ many(void *(*fn)(void *), int n)
 		return 1;
 	pthread_attr_init(&a);
 	pthread_attr_setstacksize(&a, 64 << 10);
+	/*
+	 * prof -w -T groups the threads by name: they are born with it,
+	 * the creator's, which the main thread then takes back.
+	 */
+	(void)pthread_setname_np(pthread_self(), fn == idler ? "idler" :
+	    "busy");
 	for (i = 0; i < n; i++)
 		if (pthread_create(&t[i], &a, fn, NULL) != 0)
 			return 1;
+	(void)pthread_setname_np(pthread_self(), "h_wall");
 	if (fn == idler) {
 		ts.tv_sec = (time_t)secs;
 		ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);

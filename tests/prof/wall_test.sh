@@ -201,7 +201,8 @@ idle_threads_left_out_head()
 {
 	atf_set descr "prof -w -r leaves out the threads that never ran" \
 	    "(200 idle workers, less any the sampler caught starting)" \
-	    "and says how many; without -r their waiting fills the report"
+	    "and says how many, in -q -w's head too; without -r their" \
+	    "waiting fills the report"
 	atf_set timeout 120
 }
 idle_threads_left_out_body()
@@ -210,7 +211,7 @@ idle_threads_left_out_body()
 	PROFMODE=wall "$H" idle 200 1 >out 2>err || atf_fail "h_wall failed"
 	atf_check -o match:'^200 threads$' cat out
 	atf_check -o save:all.txt "$PROF" -w "$H" mon.out
-	atf_check -o match:'idler \[futex \(mutex/condvar\)\]' cat all.txt
+	atf_check -o match:'idler \[futex: mutex or condvar\]' cat all.txt
 	atf_check -o save:ran.txt "$PROF" -w -r "$H" mon.out
 	# A worker the sampler caught starting up ran: most never did.
 	awk 'NR == 1 && / threads that never ran left out \(-r\)$/ {
@@ -222,6 +223,12 @@ idle_threads_left_out_body()
 	END { exit !ok }' ran.txt || atf_fail "not left out: $(cat ran.txt)"
 	awk 'NR == 1 { exit !($3 + 0 > 190) }' all.txt ||
 	    atf_fail "idle threads missing: $(cat all.txt)"
+	# -q -w's head says the same of the threads left out.
+	n=$(awk 'NR == 1 { for (i = 1; i <= NF; i++)
+		if ($(i + 1) == "threads" && $(i + 2) == "that") print $i }' \
+	    ran.txt)
+	atf_check -o match:"^Wall time call graph: .*; $n threads that never ran left out \(-r\)$" \
+	    "$PROF" -q -w -r "$H" mon.out
 	atf_check -s exit:1 -o empty -e match:'^prof: -r: .*no -w$' \
 	    "$PROF" -r "$H" mon.out
 }
@@ -279,6 +286,196 @@ prof: short.out: improper WALL record: a stack past its end
 " "$PROF" -w "$SYMS" short.out
 }
 
+# wallrecs TICKS STACK...: a WALL record's hex, one thread (tid 7,
+# "worker") and a stack for each STACK, "COUNT STATE SYSNO PC...",
+# innermost pc first.
+wallrecs()
+{
+	ticks=$1
+	shift
+	le 10000000 8; le "$ticks" 8; le 0 8; le 0 8; le 0 8; le 1 4
+	le $# 4
+	le 7 4; le 0 4; le 5000 8; printf '776f726b6572'; le 0 10
+	for st in "$@"; do
+		set -- $st
+		le "$1" 8; le 7 4; le "$2" 2; le 0 2; le "$3" 4
+		shift 3
+		le $# 4
+		for pc in "$@"; do
+			le "$pc" 8
+		done
+	done
+}
+
+atf_test_case forged_names_roots_libmon
+forged_names_roots_libmon_head()
+{
+	atf_set descr "In a forged WALL record: a frame is named as the CPU" \
+	    "report names its row (beta and its alias beta2, as nm has" \
+	    "them at one address); a sample in libmon's code (the SELF" \
+	    "range) and its callers is left out and counted in the head;" \
+	    "a stack whose outermost function another stack shows called" \
+	    "is marked short in folded output, as a CPU stack is"
+}
+forged_names_roots_libmon_body()
+{
+	setup_wall
+	nm "$SYMS" >syms.txt
+	sym() { awk -v n="$1" '$3 == n { print "0x" $1; exit }' syms.txt; }
+	BASE=$(sym alpha) alpha=$(sym alpha) beta=$(sym beta)
+	delta=$(sym delta) eps=$(sym eps) eta=$(sym eta)
+	[ "$beta" = "$(sym beta2)" ] || atf_fail "beta2 is not beta's alias"
+	hex=$(wallrecs 200 \
+	    "30 2 298 $((eps + 5)) $((alpha + 6))" \
+	    "70 2 7 $((delta + 5))" \
+	    "20 1 -1 $((beta + 5))" \
+	    "10 2 0 $((delta + 5)) $((alpha + 6))")
+	{
+		echo "lpc $BASE"
+		echo "hpc $(printf '0x%x' $((BASE + 14 * 64)))"
+		echo "hist 14"
+		echo "run clock=1 cpu=1000000 in=0"
+		echo "self $eps $eta"
+		echo "record 11 $((${#hex} / 2)) $hex"
+	} | "$MKMON" f.out || atf_fail "t_mkmon failed"
+	atf_check -o inline:"\
+Wall time: 1.00 thread-seconds, 1 thread over 2.00 s, sampled at 100 Hz; libmon's own 0.30 s left out
+ %Wall  Seconds  Running  Waiting  Name [waiting in]
+  80.0    0.800    0.000    0.800  delta [poll 0.70, read 0.10]
+  20.0    0.200    0.200    0.000  beta, beta2
+" -e ignore "$PROF" -w "$SYMS" f.out
+	atf_check -o inline:"\
+[stack ends short: callers unknown];delta;[waiting: poll] 70
+alpha;delta;[waiting: read] 10
+beta, beta2 20
+" -e ignore "$PROF" -w -F folded "$SYMS" f.out
+	atf_check -o not-match:'eps|system call|perf_event_open' -e ignore \
+	    "$PROF" -q -w "$SYMS" f.out
+}
+
+atf_test_case threads_by_name
+threads_by_name_head()
+{
+	atf_set descr "prof -w -N makes a row of each thread name, its" \
+	    "threads summed: h_wall's 200 idle workers, named idler, are" \
+	    "one row of 200 threads waiting on a futex, the main thread" \
+	    "another; -N goes with -w alone, not -q or -F"
+	atf_set timeout 120
+}
+threads_by_name_body()
+{
+	setup_wall
+	PROFMODE=wall "$H" idle 200 1 >out 2>err || atf_fail "h_wall failed"
+	atf_check -o save:t.txt "$PROF" -w -N "$H" mon.out
+	# Columns: %Wall Seconds Running Waiting CPU Threads name [...]
+	awk '
+	NR == 2 { ok = $5 == "CPU" && $6 == "Threads" }
+	NR > 2 && $7 == "idler" {
+		idle = $6 == 200 && $4 >= 0.95 * $2 && $2 >= 190 &&
+		    index($0, "[futex: mutex or condvar") > 0
+	}
+	NR > 2 && $7 == "h_wall" { main = $6 == 1 }
+	NR > 2 { rows++ }
+	END { exit !(ok && idle && main && rows == 2) }' t.txt ||
+	    atf_fail "$(cat t.txt)"
+	atf_check -s exit:1 -o empty -e match:'^prof: -N: .*no -w$' \
+	    "$PROF" -N "$H" mon.out
+	atf_check -s exit:1 -o empty -e match:'^prof: -N: .*not with -q$' \
+	    "$PROF" -w -N -q "$H" mon.out
+}
+
+atf_test_case parts_wall_in_last_part
+parts_wall_in_last_part_head()
+{
+	atf_set descr "A run in parts (PROFINTERVAL) keeps its wall samples" \
+	    "in its last part: prof -w on an earlier part says so, exit 1;" \
+	    "on the last part it reports; a file without wall samples" \
+	    "merged with one that has them is warned of"
+	atf_set timeout 120
+}
+parts_wall_in_last_part_body()
+{
+	setup_wall
+	PROFMODE=wall PROFINTERVAL=0.4 "$H" >/dev/null 2>&1 ||
+	    atf_fail "h_wall failed"
+	[ -f mon.out.1 ] && [ -f mon.out.2 ] || atf_fail "no parts: $(ls)"
+	last=$(ls mon.out.* | sort -t. -k3 -n | tail -1)
+	atf_check -s exit:1 -o empty -e match:"^prof: mon.out.1: no wall-time samples: a run in parts .* in its last part" \
+	    "$PROF" -w "$H" mon.out.1
+	atf_check -o match:'^Wall time: ' "$PROF" -w "$H" "$last"
+	"$H" >/dev/null 2>&1 || atf_fail "h_wall failed"
+	atf_check -o match:'^Wall time: ' \
+	    -e inline:"prof: warning: -w: 1 of the 2 files hold no wall-time samples (not PROFMODE=wall); the report is of the 1 that do\n" \
+	    "$PROF" -w "$H" "$last" mon.out
+}
+
+atf_test_case stats_wall_line
+stats_wall_line_head()
+{
+	atf_set descr "prof -s on a wall profile prints a wall: line with" \
+	    "the sampler's rate, rounds (as many as 100 Hz gives over the" \
+	    "run, timed by the shell), rounds missed, samples lost and" \
+	    "its own CPU time"
+	atf_set timeout 120
+}
+stats_wall_line_body()
+{
+	setup_wall
+	t0=$(date +%s.%N)
+	PROFMODE=wall "$H" >/dev/null 2>&1 || atf_fail "h_wall failed"
+	t1=$(date +%s.%N)
+	atf_check -o ignore -e save:s.txt "$PROF" -s -w "$H" mon.out
+	atf_check -o match:'^wall: 100 Hz, [0-9]+ rounds, [0-9]+ missed running late, [0-9]+ samples lost, [0-9]+ threads; the sampler used [0-9.]+ s of CPU, [0-9.]+% of a core$' \
+	    cat s.txt
+	awk -v t0="$t0" -v t1="$t1" '/^wall: / {
+		r = $4 + $6; w = 1
+		ok = r >= 90 && r <= (t1 - t0) * 100 + 5
+	} END { exit !(w && ok) }' s.txt ||
+	    atf_fail "rounds against $(echo "$t1 - $t0" | bc) s: $(grep ^wall: s.txt)"
+}
+
+atf_test_case options_outside_wall
+options_outside_wall_head()
+{
+	atf_set descr "prof -w warns in one line of the CPU report's options" \
+	    "it ignores (-p, -i, -z...) and its report is the same as" \
+	    "without them"
+	atf_set timeout 120
+}
+options_outside_wall_body()
+{
+	setup_wall
+	PROFMODE=wall "$H" >/dev/null 2>&1 || atf_fail "h_wall failed"
+	atf_check -o save:plain.txt "$PROF" -w "$H" mon.out
+	atf_check -o file:plain.txt \
+	    -e inline:"prof: warning: -w ignores -zCpui: the wall-time report takes -h, -q, -r, -s, -N, -F and -m\n" \
+	    "$PROF" -w -p -i -z -u -C "$H" mon.out
+}
+
+atf_test_case stacks_off_labels
+stacks_off_labels_head()
+{
+	atf_set descr "With PROFSTACK=0 no sample keeps a stack: prof -w" \
+	    "names the running time [running: no stack kept] (burn's" \
+	    "second, as h_wall timed it) and the waiting [no stack kept]," \
+	    "never [running, not sampled yet]"
+	atf_set timeout 120
+}
+stacks_off_labels_body()
+{
+	setup_wall
+	PROFMODE=wall PROFSTACK=0 "$H" >/dev/null 2>err ||
+	    atf_fail "h_wall failed"
+	atf_check -o save:w.txt "$PROF" -w "$H" mon.out
+	atf_check -o not-match:'not sampled yet' cat w.txt
+	atf_check -o match:'\[no stack kept\] \[' cat w.txt
+	burn=$(awk '$1 == "time" && $2 == "burn" { print $3 }' err)
+	awk -v b="$burn" '/\[running: no stack kept\]$/ {
+		d = $3 - b; ok = d < 0.1 && d > -0.1 }
+	    END { exit !ok }' w.txt ||
+	    atf_fail "running against burn's $burn s: $(cat w.txt)"
+}
+
 atf_test_case exports_folded_svg
 exports_folded_svg_head()
 {
@@ -301,10 +498,10 @@ exports_folded_svg_body()
 	atf_check -o save:fchk.txt "$EXPCHECK" folded f.txt
 	awk -v n="$n" '{ d = $NF - n } END { exit !(d <= 1 && d >= -1) }' \
 	    fchk.txt || atf_fail "folded: $(cat fchk.txt), report $n"
-	atf_check -o match:';wait_pipe;[^ ]*;\[waiting: read\] [0-9]+$' cat f.txt
-	atf_check -o match:';nap;[^ ]*\[waiting: clock_nanosleep\] [0-9]+$' \
+	atf_check -o match:';wait_pipe;[^;]*read \(libc[^;]*\);\[waiting: read\] [0-9]+$' cat f.txt
+	atf_check -o match:';nap;.*\[waiting: clock_nanosleep\] [0-9]+$' \
 	    cat f.txt
-	atf_check -o match:';wait_lock;.*\[waiting: futex \(mutex/condvar\)\] [0-9]+$' \
+	atf_check -o match:';wait_lock;.*\[waiting: futex: mutex or condvar\] [0-9]+$' \
 	    cat f.txt
 	atf_check -o match:';burn [0-9]+$' cat f.txt
 	atf_check -o save:w.svg "$PROF" -w -F svg "$H" mon.out
@@ -312,6 +509,9 @@ exports_folded_svg_body()
 	awk -v n="$n" '{ d = $NF - n } END { exit !(d <= 1 && d >= -1) }' \
 	    schk.txt || atf_fail "svg: $(cat schk.txt), report $n"
 	atf_check -o match:'thread-seconds of wall time' cat w.svg
+	# The title gives the wall sampler's rate, not the CPU clock's.
+	atf_check -o match:'sampled at 100 Hz of wall time' cat w.svg
+	atf_check -o not-match:'Hz asked' cat w.svg
 	atf_check -s exit:1 -o empty -e match:'^prof: -w: ' \
 	    "$PROF" -w -F callgrind "$H" mon.out
 }
@@ -357,7 +557,8 @@ export_pprof_wall_head()
 	atf_set descr "prof -F pprof of a wall profile has a wall sample" \
 	    "type beside cpu and calls, holding the report's" \
 	    "thread-seconds (the default with -w); go tool pprof, where" \
-	    "installed, reads the same total and the waiting frames"
+	    "installed, reads the same total and the waiting frames," \
+	    "the futex one whole"
 	atf_set timeout 180
 }
 export_pprof_wall_body()
@@ -388,6 +589,15 @@ export_pprof_wall_body()
 	    END { exit !(w && d < 0.006 && d > -0.006) }' top ||
 	    atf_fail "go tool pprof: $(grep Total top), report $secs s"
 	atf_check -o match:'\[waiting: read\]$' cat top
+	# pprof cuts a name's last parenthesised part as C++ parameters:
+	# the futex frame must keep its meaning whole.
+	atf_check -o match:'\[waiting: futex: mutex or condvar\]$' cat top
+	# Without -w the wall sample type is there too, frames and all.
+	atf_check -o save:cpu.gz -e ignore "$PROF" -F pprof "$H" mon.out
+	go tool pprof -sample_index=wall -top -nodefraction=0 cpu.gz \
+	    >top2 2>/dev/null || atf_fail "go tool pprof failed"
+	atf_check -o match:' wait_pipe$' cat top2
+	atf_check -o match:'[ ,] ?read$' cat top2
 }
 
 atf_init_test_cases()
@@ -399,6 +609,12 @@ atf_init_test_cases()
 	atf_add_test_case idle_threads_left_out
 	atf_add_test_case no_wall_samples
 	atf_add_test_case forged_wall_records
+	atf_add_test_case forged_names_roots_libmon
+	atf_add_test_case threads_by_name
+	atf_add_test_case parts_wall_in_last_part
+	atf_add_test_case stats_wall_line
+	atf_add_test_case options_outside_wall
+	atf_add_test_case stacks_off_labels
 	atf_add_test_case exports_folded_svg
 	atf_add_test_case export_pprof_wall
 	atf_add_test_case graph_in_wall_time
