@@ -381,15 +381,42 @@ window(uintptr_t sp, uint64_t *w)
 }
 
 /*
- * Does w[i], at a, begin a frame: a frame pointer saved there, pointing
- * up to a frame of its own, and a return address above it?
+ * Is there, among w[i + 2..) below the frame pointer fp, a return
+ * address from a call to the function that holds w[i + 1]?  Then that
+ * function was called from a frame below fp, and the word w[i] is not
+ * the frame pointer its callee saved: a wrapper that makes no frame
+ * (nanosleep calling __clock_nanosleep) leaves a slot of its callee's
+ * frame unwritten, and a copy of the caller's own frame pointer, left
+ * there by an earlier call, would skip the caller.
  */
 static int
-frame_base(const uint64_t *w, size_t i, size_t n, uintptr_t a,
+stale(const uint64_t *w, size_t i, size_t n, uintptr_t sp, uintptr_t fp)
+{
+	uintptr_t t;
+	size_t j;
+
+	for (j = i + 2; j < n && sp + 8 * j < fp; j++) {
+		if (!_mon_in_text(w[j]) || !_mon_stack_retaddr(w[j]))
+			continue;
+		t = _mon_stack_target(w[j]);
+		if (t != 0 && t <= w[i + 1] && w[i + 1] - t < SPAN)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Does w[i], at sp + 8 * i, begin a frame: a frame pointer saved there,
+ * pointing up to a frame of its own, and a return address above it,
+ * into the function whose frame that is?
+ */
+static int
+frame_base(const uint64_t *w, size_t i, size_t n, uintptr_t sp,
     uintptr_t *frame)
 {
 	return i + 1 < n && _mon_in_text(w[i + 1]) &&
-	    _mon_stack_retaddr(w[i + 1]) && frame_at(w[i], a, frame);
+	    _mon_stack_retaddr(w[i + 1]) && frame_at(w[i], sp + 8 * i,
+	    frame) && !stale(w, i, n, sp, w[i]);
 }
 
 /*
@@ -413,7 +440,7 @@ walk(uintptr_t pc, uintptr_t sp, uint64_t *pcs, uint16_t *flags)
 	n = window(sp, w);
 	prev = pc;
 	for (i = 0; i < n && depth < _mon_stack_limit; i++) {
-		if (frame_base(w, i, n, sp + 8 * i, frame)) {
+		if (frame_base(w, i, n, sp, frame)) {
 			pcs[depth++] = w[i + 1];
 			fpwalk(w[i], frame, pcs, &depth, flags);
 			return depth;

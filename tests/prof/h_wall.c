@@ -162,6 +162,7 @@ writer(void *unused)
 	(void)unused;
 	printf("writer nanosleep %d\n", nanosleep(&writeat, NULL));
 	printf("write %zd\n", write(fds[1], "x", 1));
+	report("writer", t0);
 	lived(t0);
 	return NULL;
 }

@@ -196,6 +196,59 @@ parts_timer_body()
 	done
 }
 
+atf_test_case optimized_waits_in_callers
+optimized_waits_in_callers_head()
+{
+	atf_set descr "Built as users build (-O2, inlining on: h_wall_o2)," \
+	    "a thread asleep in nanosleep has its wait placed in the" \
+	    "program's function that called it (nap's, the pipe writer's)" \
+	    "within 3 points of its measured share, never in libc's" \
+	    "wrappers, whose unwritten frame slots may hold a stale copy" \
+	    "of the caller's frame pointer"
+	atf_set timeout 120
+}
+optimized_waits_in_callers_body()
+{
+	setup_wall
+	H=$srcdir/h_wall_o2
+	[ -x "$H" ] || atf_fail "not built: $H"
+	run_parts
+	awk -v err=prof.err '
+	BEGIN {
+		while ((getline l < err) > 0) {
+			split(l, f, " ")
+			if (f[1] == "time")
+				t[f[2]] = f[3]
+		}
+		n = split("main parts run_burn run_nap run_pipe run_lock" \
+		    " burn nap wait_pipe wait_lock writer holder now lived" \
+		    " report", f, " ")
+		for (i = 1; i <= n; i++)
+			own[f[i]] = 1
+	}
+	NR > 2 && / \[clock_nanosleep\]$/ { sleep[$5] += $1 }
+	NR > 2 && !($5 in own) && substr($5, 1, 1) != "[" { out += $1 }
+	END {
+		bad = 0
+		split("nap writer", p, " ")
+		for (k = 1; k <= 2; k++) {
+			n = p[k]
+			got = sleep[n] + (n == "nap" ? sleep["run_nap"] : 0)
+			truth = 100 * t[n] / t["threads"]
+			if (got - truth < -3 || got - truth > 3) {
+				printf "%s: %.1f%% asleep, measured %.1f%%\n",
+				    n, got, truth
+				bad = 1
+			}
+		}
+		if (out > 1) {
+			printf "%.1f%% in no function of h_wall\n", out
+			bad = 1
+		}
+		exit bad
+	}' wall.txt || atf_fail "$(cat wall.txt)"
+}
+
 atf_test_case idle_threads_left_out
 idle_threads_left_out_head()
 {
@@ -396,6 +449,7 @@ atf_init_test_cases()
 	atf_add_test_case parts_mixed
 	atf_add_test_case parts_noperf
 	atf_add_test_case parts_timer
+	atf_add_test_case optimized_waits_in_callers
 	atf_add_test_case idle_threads_left_out
 	atf_add_test_case no_wall_samples
 	atf_add_test_case forged_wall_records
