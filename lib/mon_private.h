@@ -212,6 +212,7 @@ int	_mon_wall_start(uint64_t) _mon_hidden;
 void	_mon_wall_stop(void) _mon_hidden;
 void	_mon_wall_reset(void) _mon_hidden;
 void	_mon_wall_thread(pid_t) _mon_hidden;
+void	_mon_wall_thread_end(pid_t) _mon_hidden;
 void	_mon_wall_fork_prepare(void) _mon_hidden;
 void	_mon_wall_fork_parent(void) _mon_hidden;
 void	_mon_wall_fork_child(void) _mon_hidden;
