@@ -655,14 +655,13 @@ look(struct wthr *t, uint64_t n)
 
 /*
  * Threads that ended (their start routine returned or they called
- * pthread_exit()) since the last round, then those pthread_create()
- * told of; n periods since the last round.  An ended thread is let go at
- * once, counted as it was for the periods from the last round to its
- * end: an idle one, not looked at every round, would be counted on for
- * rounds after it.
+ * pthread_exit()) since the last round, n periods ago: each is let go
+ * at once, counted as it was for the periods from the last round to its
+ * end -- an idle one, not looked at every round, would be counted on
+ * for rounds after it.
  */
 static void
-adopt_new(uint64_t n)
+ended(uint64_t n)
 {
 	struct wthr *t;
 	uint64_t v;
@@ -679,6 +678,15 @@ adopt_new(uint64_t n)
 			    (uint64_t)(uint32_t)v << BORNSHIFT, n);
 		gone(t);
 	}
+}
+
+/* Threads that pthread_create() told of since the last round. */
+static void
+adopt_new(void)
+{
+	uint64_t v;
+	size_t i;
+
 	for (i = 0; i < NEWQ; i++)
 		if (atomic_load_explicit(&newq[i], memory_order_relaxed) != 0 &&
 		    (v = atomic_exchange(&newq[i], 0)) != 0)
@@ -696,7 +704,8 @@ round_(uint64_t *since, uint64_t n)
 
 	lastns = roundns;
 	roundns = now_ns(CLOCK_MONOTONIC);
-	adopt_new(n);
+	ended(n);
+	adopt_new();
 	if ((*since += n * period) >= RESCAN) {
 		scan(0);
 		*since = 0;
@@ -815,6 +824,7 @@ _mon_wall_start(uint64_t ns)
 void
 _mon_wall_stop(void)
 {
+	uint64_t n;
 	size_t i;
 
 	if (!running)
@@ -823,9 +833,20 @@ _mon_wall_stop(void)
 	_mon_worker_stop(&sampler);
 	running = 0;
 	pthread_mutex_lock(&walllock);
+	/* The periods since the last round, where each thread was, up to
+	 * its end for those that ended. */
+	lastns = roundns;
+	roundns = now_ns(CLOCK_MONOTONIC);
+	n = lastns != 0 ? periods((uint32_t)(lastns >> BORNSHIFT), roundns,
+	    UINT32_MAX) : 0;
+	ticks += n;
+	ended(n);
 	for (i = 0; i < nthr; i++) {
-		if (!(thr[i].flags & MONX_WT_GONE))
+		if (!(thr[i].flags & MONX_WT_GONE)) {
 			(void)cpu_of(thr[i].tid, &thr[i].cpu);
+			if (thr[i].ent != 0)
+				thr[i].pend += n;
+		}
 		closefds(&thr[i]);
 	}
 	(void)close(taskfd);

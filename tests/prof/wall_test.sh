@@ -263,7 +263,8 @@ pulse_run()
 	env PROFMODE=wall "$@" $fifo "$H" pulse "$n" "$secs" >prof.out \
 	    2>prof.err || atf_fail "h_wall pulse failed: $(cat prof.err)"
 	atf_check -o match:"^$n threads$" cat prof.out
-	atf_check -o save:folded "$PROF" -w -F folded "$H" mon.out
+	# A CPU profile short of samples may draw a warning: not judged.
+	atf_check -o save:folded -e ignore "$PROF" -w -F folded "$H" mon.out
 }
 
 atf_test_case pulse_not_aliased
