@@ -319,6 +319,8 @@ _mon_clock_thread_start(void)
 void
 _mon_clock_thread_end(void)
 {
+	if (atomic_load_explicit(&_mon_wall_on, memory_order_relaxed))
+		_mon_wall_thread_end(_mon_gettid());
 	if (mode == MONX_CLK_TIMER)
 		_mon_timer_thread_end();
 }

@@ -143,8 +143,9 @@ size_t	_mon_stacks_copy(unsigned char *, size_t, const uint64_t *,
 void	_mon_stacks_settle(uint64_t *, const uint64_t *) _mon_hidden;
 uint64_t _mon_stacks_lost(void) _mon_hidden;
 void	_mon_stacks_lose(uint64_t) _mon_hidden;
-uintptr_t _mon_stack_caller(const uint64_t *, size_t, uintptr_t, uintptr_t)
-	    _mon_hidden;
+size_t	_mon_stack_callers(const uint64_t *, size_t, uintptr_t, uintptr_t,
+	    uintptr_t *, size_t) _mon_hidden;
+#define _MON_CALLERS	3		/* wrappers' callers put back */
 int	_mon_stack_syscall(uintptr_t) _mon_hidden;
 #define _MON_CALLWORDS	16		/* user stack words searched */
 uint64_t _mon_stacks_cut(void) _mon_hidden;
@@ -213,6 +214,7 @@ int	_mon_wall_start(uint64_t) _mon_hidden;
 void	_mon_wall_stop(void) _mon_hidden;
 void	_mon_wall_reset(void) _mon_hidden;
 void	_mon_wall_thread(pid_t) _mon_hidden;
+void	_mon_wall_thread_end(pid_t) _mon_hidden;
 void	_mon_wall_fork_prepare(void) _mon_hidden;
 void	_mon_wall_fork_parent(void) _mon_hidden;
 void	_mon_wall_fork_child(void) _mon_hidden;

@@ -308,11 +308,14 @@ struct monx_slow {
  */
 struct monx_wallhead {
 	uint64_t	period_ns;	/* the wall sampler's period */
-	uint64_t	ticks;		/* its rounds: samples a thread there
-					   all along would have */
-	uint64_t	late;		/* rounds it missed, running late: a
-					   round taken stands for
-					   (ticks + late) / ticks periods */
+	uint64_t	ticks;		/* periods its rounds stood for:
+					   samples a thread there all along
+					   would have */
+	uint64_t	late;		/* rounds missed whose periods the
+					   counts leave out: a sample stands
+					   for (ticks + late) / ticks periods
+					   (0 since a round counts the
+					   periods it stands for itself) */
 	uint64_t	lost;		/* samples with no place kept */
 	uint64_t	own_ns;		/* CPU time the sampler used */
 	uint32_t	nthreads;	/* struct monx_wallthr that follow */

@@ -201,3 +201,10 @@ $(PT)/h_lines_moved: $(PT_LINES)
 	$(CC) $(PFLAG) $(TEST_CFLAGS) -fno-inline -o $@ \
 	    $@.src/h_lines_moved.c $(PT_LIBS)
 	rm -rf $@.src
+
+# h_wall as users build: -O2, inlining left on (wall_test's
+# optimized_waits_in_callers), so that the walk of a blocked thread
+# meets libc's wrappers below code gcc has rearranged.
+VARIANTS += $(PT)/h_wall_o2
+$(PT)/h_wall_o2: $(PT)/h_wall.c lib/libmon.a $(HDRS) $(PT)/local.mk
+	$(CC) $(PFLAG) $(TEST_CFLAGS) -O2 -o $@ $< $(PT_LIBS)

@@ -196,6 +196,158 @@ parts_timer_body()
 	done
 }
 
+atf_test_case optimized_waits_in_callers
+optimized_waits_in_callers_head()
+{
+	atf_set descr "Built as users build (-O2, inlining on: h_wall_o2)," \
+	    "a thread asleep in nanosleep has its wait placed in the" \
+	    "program's function that called it (nap's, the pipe writer's)" \
+	    "within 3 points of its measured share, never in libc's" \
+	    "wrappers, whose unwritten frame slots may hold a stale copy" \
+	    "of the caller's frame pointer"
+	atf_set timeout 120
+}
+optimized_waits_in_callers_body()
+{
+	setup_wall
+	H=$srcdir/h_wall_o2
+	[ -x "$H" ] || atf_fail "not built: $H"
+	run_parts
+	awk -v err=prof.err '
+	BEGIN {
+		while ((getline l < err) > 0) {
+			split(l, f, " ")
+			if (f[1] == "time")
+				t[f[2]] = f[3]
+		}
+		n = split("main parts run_burn run_nap run_pipe run_lock" \
+		    " burn nap wait_pipe wait_lock writer holder now lived" \
+		    " report", f, " ")
+		for (i = 1; i <= n; i++)
+			own[f[i]] = 1
+	}
+	NR > 2 && / \[clock_nanosleep\]$/ { sleep[$5] += $1 }
+	NR > 2 && !($5 in own) && substr($5, 1, 1) != "[" { out += $1 }
+	END {
+		bad = 0
+		split("nap writer", p, " ")
+		for (k = 1; k <= 2; k++) {
+			n = p[k]
+			got = sleep[n] + (n == "nap" ? sleep["run_nap"] : 0)
+			truth = 100 * t[n] / t["threads"]
+			if (got - truth < -3 || got - truth > 3) {
+				printf "%s: %.1f%% asleep, measured %.1f%%\n",
+				    n, got, truth
+				bad = 1
+			}
+		}
+		if (out > 1) {
+			printf "%.1f%% in no function of h_wall\n", out
+			bad = 1
+		}
+		exit bad
+	}' wall.txt || atf_fail "$(cat wall.txt)"
+}
+
+# pulse_run N SECS [env ...]: h_wall pulse N SECS profiled with env (in
+# SCHED_FIFO where chrt may set it, so that neither the pulser nor the
+# sampler waits for a CPU on a busy machine); its folded wall stacks
+# into folded, its times into prof.err.
+pulse_run()
+{
+	n=$1 secs=$2
+	shift 2
+	fifo=
+	chrt -f 5 true 2>/dev/null && fifo="chrt -f 5"
+	rm -f mon.out
+	env PROFMODE=wall "$@" $fifo "$H" pulse "$n" "$secs" >prof.out \
+	    2>prof.err || atf_fail "h_wall pulse failed: $(cat prof.err)"
+	atf_check -o match:"^$n threads$" cat prof.out
+	# A CPU profile short of samples may draw a warning: not judged.
+	atf_check -o save:folded -e ignore "$PROF" -w -F folded "$H" mon.out
+}
+
+atf_test_case pulse_not_aliased
+pulse_not_aliased_head()
+{
+	atf_set descr "A thread that works 1 ms of CPU at the start of" \
+	    "every 10 ms (the wall sampler's own period) is found running" \
+	    "for its measured share of CPU time within 5 points: the" \
+	    "sampler's rounds come at random steps, not locked to its phase"
+	atf_set timeout 120
+}
+pulse_not_aliased_body()
+{
+	setup_wall
+	pulse_run 20 4
+	# Its stacks, running and waiting: every one goes through pulser.
+	awk -v err=prof.err '
+	BEGIN {
+		while ((getline l < err) > 0) {
+			split(l, f, " ")
+			if (f[1] == "time")
+				t[f[2]] = f[3]
+		}
+	}
+	/;pulser(;| )/ { all += $NF; if (!/\[waiting: /) run += $NF }
+	END {
+		cpu = 100 * t["pulser_cpu"] / t["pulser"]
+		due = 100 * t["pulse_work"] / t["pulser"]
+		got = all ? 100 * run / all : 0
+		printf "running %.1f%% of %d samples, CPU %.1f%%, due %.1f%%\n",
+		    got, all, cpu, due
+		# Ready to run long before it ran: too busy to judge.
+		if (due - cpu > 1.5)
+			exit 2
+		exit !(all > 0 && got - cpu <= 5 && cpu - got <= 5)
+	}' folded >share
+	r=$?
+	[ $r = 2 ] && atf_skip "machine too busy: $(cat share)"
+	[ $r = 0 ] || atf_fail "$(cat share)"
+	cat share
+}
+
+atf_test_case totals_within_lives
+totals_within_lives_head()
+{
+	atf_set descr "With 1000 idle threads (the sampler's first rounds" \
+	    "late), the pulser's wall samples stand for its measured life" \
+	    "(CLOCK_MONOTONIC) within -3 and +2 periods, and the idle" \
+	    "threads' for their lives summed within 2 periods each" \
+	    "on the average: a late round counts for its own threads, and" \
+	    "a thread that ends is counted no longer"
+	atf_set timeout 120
+}
+totals_within_lives_body()
+{
+	setup_wall
+	pulse_run 1000 2
+	awk -v err=prof.err '
+	BEGIN {
+		while ((getline l < err) > 0) {
+			split(l, f, " ")
+			if (f[1] == "time")
+				t[f[2]] = f[3]
+		}
+	}
+	/;pulser(;| )/ { pulser += $NF / 100 }
+	/;idler(;| )/ { idle += $NF / 100 }
+	END {
+		bad = 0
+		d = pulser - t["pulser"]
+		printf "pulser %.2f s, lived %.3f\n", pulser, t["pulser"]
+		if (d > 0.02 || d < -0.03)
+			bad = 1
+		d = (idle - t["idlers"]) / 1000
+		printf "idlers %.2f s, lived %.3f: %.4f s each\n", idle,
+		    t["idlers"], d
+		if (d > 0.02 || d < -0.02)
+			bad = 1
+		exit bad
+	}' folded >totals || atf_fail "$(tr '\n' ' ' <totals)"
+	cat totals
+}
+
 atf_test_case idle_threads_left_out
 idle_threads_left_out_head()
 {
@@ -606,6 +758,9 @@ atf_init_test_cases()
 	atf_add_test_case parts_mixed
 	atf_add_test_case parts_noperf
 	atf_add_test_case parts_timer
+	atf_add_test_case optimized_waits_in_callers
+	atf_add_test_case pulse_not_aliased
+	atf_add_test_case totals_within_lives
 	atf_add_test_case idle_threads_left_out
 	atf_add_test_case no_wall_samples
 	atf_add_test_case forged_wall_records
