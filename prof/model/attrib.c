@@ -613,10 +613,11 @@ graph_mark(struct attr *a, int place)
 }
 
 /*
- * The wall samples' frames (PROFMODE=wall) each need a row, as a
- * sampled stack's frame does, so that -w's report and the exports --
- * pprof's holds them with or without -w -- name a function as the CPU
- * report does (its names, its object).
+ * The wall samples' frames (PROFMODE=wall), and the slow calls'
+ * (PROFSLOW), each need a row, as a sampled stack's frame does, so that
+ * -w's report, -T's list and the exports -- pprof's holds the wall
+ * frames with or without -w -- name a function as the CPU report does
+ * (its names, its object).
  */
 static void
 wall_mark(struct attr *a)
@@ -626,6 +627,8 @@ wall_mark(struct attr *a)
 
 	for (i = 0; i < p->nwframes; i++)
 		(void)graph_need(a, p->wframes[i].obj, p->wframes[i].addr, 0);
+	for (i = 0; i < p->nsframes; i++)
+		(void)graph_need(a, p->sframes[i].obj, p->sframes[i].addr, 0);
 }
 
 /* Once the rows are made: the id of the row of a place. */
@@ -654,7 +657,10 @@ graph_row(struct attr *a, size_t obj, uint64_t addr, int cell)
 	}
 }
 
-/* Once the rows are made: each wall frame's row, by frame (model/wall.c). */
+/*
+ * Once the rows are made: each wall frame's row, by frame, and each slow
+ * call's frame's (model/wall.c).
+ */
 static void
 wall_rows(struct attr *a)
 {
@@ -666,6 +672,10 @@ wall_rows(struct attr *a)
 	for (i = 0; i < p->nwframes; i++)
 		r->wrows[i] = graph_row(a, p->wframes[i].obj,
 		    p->wframes[i].addr, 0);
+	r->srows = xcalloc(p->nsframes + 1, sizeof(*r->srows));
+	for (i = 0; i < p->nsframes; i++)
+		r->srows[i] = graph_row(a, p->sframes[i].obj,
+		    p->sframes[i].addr, 0);
 	r->wnames = xcalloc(r->nrows + 1, sizeof(*r->wnames));
 }
 
@@ -1041,7 +1051,7 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	if (!keeps_counts(o))
 		profile_drop_cells(p);
 	place = graph_mark(&a, wants_graph(o));
-	if (p->wallfiles > 0)
+	if (p->wallfiles > 0 || p->slowfiles > 0)
 		wall_mark(&a);
 	if (!keeps_counts(o) && !wants_graph(o))
 		profile_drop_arcs(p);
@@ -1053,7 +1063,7 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	mark_clashes(r);
 	kernel_row(&a, &cap);
 	unsampled_row(&a, &cap);
-	if (p->wallfiles > 0)
+	if (p->wallfiles > 0 || p->slowfiles > 0)
 		wall_rows(&a);
 	r->g.counted = p->arcfiles > 0;
 	r->g.sampled = p->stackfiles > 0;
@@ -1102,6 +1112,7 @@ report_free(struct report *r)
 	}
 	free(r->wnames);
 	free(r->wrows);
+	free(r->srows);
 	free_names(r);
 	for (i = 0; i < r->ntabs; i++) {
 		if (i != OBJ_MAIN)

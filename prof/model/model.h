@@ -194,6 +194,7 @@ struct report {
 	struct nameblock *names;	/* where rows' names arrays lie */
 	size_t		*wrows;		/* -w: each wall frame's row id,
 					   ROW_NONE or ROW_SELF */
+	size_t		*srows;		/* -T: each slow call's frame's */
 	char		**wnames;	/* -w: by id, rows' names as
 					   printed, made when first asked */
 };

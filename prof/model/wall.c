@@ -81,18 +81,21 @@ row_by_id(const struct report *r, size_t id)
 }
 
 /*
- * The id of the report's row of frame f, of the wall frames of p (as
- * attribution placed it, model/attrib.c): ROW_SELF in libmon's own
- * code, ROW_NONE in no function known.
+ * The id of the report's row of frame f, of the wall or the slow frames
+ * of p (as attribution placed it, model/attrib.c): ROW_SELF in libmon's
+ * own code, ROW_NONE in no function known.
  */
 size_t
 wall_frame_id(const struct report *r, const struct profile *p,
     const struct frame *f)
 {
-	if (r->wrows == NULL || f < p->wframes ||
-	    f >= p->wframes + p->nwframes)
-		return ROW_NONE;
-	return r->wrows[f - p->wframes];
+	if (r->wrows != NULL && f >= p->wframes &&
+	    f < p->wframes + p->nwframes)
+		return r->wrows[f - p->wframes];
+	if (r->srows != NULL && f >= p->sframes &&
+	    f < p->sframes + p->nsframes)
+		return r->srows[f - p->sframes];
+	return ROW_NONE;
 }
 
 /*
