@@ -306,5 +306,6 @@ int	wall_never_ran(const struct wthread *);
 
 /* sort.c */
 void	report_sort(struct report *, const struct opts *);
+void	report_rank(struct report *, const struct opts *);
 
 #endif /* !_MODEL_H */

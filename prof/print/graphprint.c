@@ -1003,7 +1003,12 @@ graph_print_lines(struct report *r, const struct profile *p,
 	struct gp g;
 	size_t i;
 
-	report_sort(r, o);
+	/* The entries have an order of their own; -e's lines, -f's note,
+	   -s's counts and -L's lines, printed after, read the rows'. */
+	if (ls == NULL && !o->estimate && o->focus == NULL && !o->stats)
+		report_rank(r, o);
+	else
+		report_sort(r, o);
 	gp_init(&g, r, o);
 	if (ls != NULL)
 		make_sites(&g, ls);
