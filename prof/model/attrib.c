@@ -694,8 +694,14 @@ graph_arcs(struct attr *a)
 			continue;
 		add_counted(g, from, to, pa->count);
 	}
+	/* The arcs come by callee; often by call site too (a call site
+	   of its own for each callee, or one for all), and need no sort. */
 	sortparcs = a->p->arcs;
-	qsort(a->byfrom, a->p->narcs, sizeof(*a->byfrom), cmp_from);
+	for (i = 1; i < a->p->narcs && cmp_from(&a->byfrom[i - 1],
+	    &a->byfrom[i]) <= 0; i++)
+		;
+	if (i < a->p->narcs)
+		qsort(a->byfrom, a->p->narcs, sizeof(*a->byfrom), cmp_from);
 }
 
 /*
