@@ -47,11 +47,16 @@
 #define EST_POINTS	3.0	/* -e: a difference worth showing */
 #define AHEAD		4	/* entries between two steps of fetching */
 #define NAHEAD		(4 * AHEAD + 1)	/* entries fetched or printed */
+#define TEXT_OUT	0xff		/* a text slot's length for a name
+					   too long for it (text_slots()) */
 
-/* An arc as an entry's lines are sorted: by arc_time()'s time, calls. */
+/*
+ * An arc as an entry's lines are sorted: by arc_time()'s time, then its
+ * calls, read from the arc (16 bytes a key, not 24: a call site with a
+ * million callees has a million keys).
+ */
 struct akey {
 	double		 t;
-	uint64_t	 calls;
 	size_t		 k;		/* its index in the arcs */
 };
 
@@ -76,7 +81,9 @@ struct gp {
 	struct gsite	*sites;		/* -L: by from, to, file, line */
 	size_t		 nsites;
 	const struct opts *o;
-	size_t		*order;		/* entries, in print order */
+	uint32_t	*order;		/* entries' ids, in print order (4
+					   bytes: join_arcs() took no more
+					   rows than that) */
 	size_t		 n;
 	uint32_t	*index;		/* by row id: its [n], 0 if none */
 	double		 pct;		/* percent a sample */
@@ -92,6 +99,10 @@ struct gp {
 	unsigned char	*slots;		/* or each in a slot of slotw bytes,
 					   its length first */
 	size_t		 slotw;
+	unsigned char	*texts;		/* or each name without its index in
+					   a slot of textw bytes, its length
+					   first, for ntexts ids; or NULL */
+	size_t		 textw, ntexts;
 	struct fixed	 col[3];	/* self, children, %time */
 };
 
@@ -140,8 +151,8 @@ static const struct gp *sortgp;		/* for the C11 qsort below */
 static int
 cmp_entry(const void *x, const void *y)
 {
-	const struct row *a = sortgp->r->byid[*(const size_t *)x];
-	const struct row *b = sortgp->r->byid[*(const size_t *)y];
+	const struct row *a = sortgp->r->byid[*(const uint32_t *)x];
+	const struct row *b = sortgp->r->byid[*(const uint32_t *)y];
 	double ta = row_time(sortgp, a), tb = row_time(sortgp, b);
 
 	if (ta != tb)
@@ -207,7 +218,7 @@ sort_keyed(struct gp *g)
 	}
 	qsort(k, g->n, sizeof(*k), cmp_ekey);
 	for (i = 0; i < g->n; i++)
-		g->order[i] = k[i].id;
+		g->order[i] = (uint32_t)k[i].id;
 	free(k);
 }
 
@@ -229,7 +240,7 @@ kind_before(size_t la, uint64_t ca, size_t lb, uint64_t cb)
  * order.  0, v unchanged, if the entries are of more kinds than that.
  */
 static int
-sort_idle(const struct gp *g, uint32_t *v, size_t n, size_t *tmp)
+sort_idle(const struct gp *g, uint32_t *v, size_t n, uint32_t *tmp)
 {
 	size_t level[IDLE_KINDS], ord[IDLE_KINDS], nrows = g->r->nrows;
 	uint64_t calls[IDLE_KINDS];
@@ -272,7 +283,7 @@ sort_idle(const struct gp *g, uint32_t *v, size_t n, size_t *tmp)
 	for (t = 0, at = 0; t < nk; t++)
 		for (i = 0; i < n; i++)
 			if (of[i] == ord[t])
-				v[at++] = (uint32_t)tmp[i];
+				v[at++] = tmp[i];
 	free(of);
 	return 1;
 }
@@ -303,7 +314,7 @@ sort_split(struct gp *g)
 	for (i = 0; i < g->n; i++) {
 		w = g->r->byid[g->order[i]];
 		if (row_time(g, w) == 0)
-			z[nz++] = (uint32_t)g->order[i];
+			z[nz++] = g->order[i];
 		else
 			g->order[m++] = g->order[i];
 	}
@@ -350,7 +361,7 @@ entries(struct gp *g)
 		w = &g->r->rows[i];
 		if (in[w->id] || graph_node(g->r, w)->incl > 0 ||
 		    (!gr->sampled && gr->counted && w->samples > 0))
-			g->order[g->n++] = w->id;
+			g->order[g->n++] = (uint32_t)w->id;
 	}
 	free(in);
 	sortgp = g;
@@ -576,7 +587,11 @@ put_entry_name(const struct gp *g, size_t id)
 		    g->nameat[id]);
 		return;
 	}
-	ob_rowname(g->r->byid[id]);
+	if (id < g->ntexts && g->texts[id * g->textw] != TEXT_OUT)
+		ob_put((const char *)g->texts + id * g->textw + 1,
+		    g->texts[id * g->textw]);
+	else
+		ob_rowname(g->r->byid[id]);
 	if (g->index[id] > 0) {
 		buf[0] = ' ';
 		buf[1] = '[';
@@ -674,16 +689,21 @@ own_line(struct gp *g, const struct row *w)
 	ob_char('\n');
 }
 
+static const struct cgarc *sortarcs;	/* the arcs cmp_akey() reads */
+
 /* Arcs by increasing time, then calls, then their place in the arcs. */
 static int
 cmp_akey(const void *x, const void *y)
 {
 	const struct akey *a = x, *b = y;
+	uint64_t ca, cb;
 
 	if (a->t != b->t)
 		return a->t < b->t ? -1 : 1;
-	if (a->calls != b->calls)
-		return a->calls < b->calls ? -1 : 1;
+	ca = sortarcs[a->k].calls;
+	cb = sortarcs[b->k].calls;
+	if (ca != cb)
+		return ca < cb ? -1 : 1;
 	return a->k < b->k ? -1 : a->k > b->k;
 }
 
@@ -761,8 +781,8 @@ arcs_of(struct gp *g, size_t lo, size_t hi, int callers)
 	for (i = lo; i < hi; i++, n++) {
 		k[n].k = callers ? g->into[i] : i;
 		arc_time(g, &g->r->g.arcs[k[n].k], &k[n].t, &self);
-		k[n].calls = g->r->g.arcs[k[n].k].calls;
 	}
+	sortarcs = g->r->g.arcs;
 	sort_akeys(k, n);
 	if (!callers)
 		for (i = 0; i < n / 2; i++) {
@@ -898,6 +918,57 @@ name_rows(struct gp *g)
 }
 
 /*
+ * Each row's name, without its index, in a slot of one width, where the
+ * names are short and the arcs too few for name_rows(): a graph of a
+ * million functions and as many arcs prints a million names four times
+ * each, and ob_rowname() missed the cache at each name's first letter
+ * (the row, its names and their bytes scattered over memory), a sixth
+ * of -q's time.  A slot is at an address known from the id alone,
+ * which entry()'s steps ask for ahead.  Eight bytes a row where seven
+ * letters hold all names but an eighth, else sixteen where fifteen do;
+ * the longer names are read from their rows, the slot saying so.  The
+ * names are put in the output buffer and measured, then again and moved
+ * into their slots.
+ */
+static void
+text_slots(struct gp *g)
+{
+	const struct row *w;
+	size_t id, n = g->r->nrows, fit8 = 0, fit16 = 0;
+
+	if (g->nnamed > 0 || n < 2)
+		return;
+	ob_flush();
+	for (id = 0; id < n; id++) {
+		if ((w = g->r->byid[id]) == NULL || name_bound(w) > sizeof(ob))
+			continue;
+		ob_rowname(w);
+		fit8 += on <= 7;
+		fit16 += on <= 15;
+		on = 0;
+	}
+	if (fit8 >= n - n / 8)
+		g->textw = 8;
+	else if (fit16 >= n - n / 8)
+		g->textw = 16;
+	else
+		return;
+	g->texts = xcalloc(n + 1, g->textw);
+	for (id = 0; id < n; id++) {
+		g->texts[id * g->textw] = TEXT_OUT;
+		if ((w = g->r->byid[id]) == NULL || name_bound(w) > sizeof(ob))
+			continue;
+		ob_rowname(w);
+		if (on < g->textw) {
+			g->texts[id * g->textw] = (unsigned char)on;
+			memcpy(g->texts + id * g->textw + 1, ob, on);
+		}
+		on = 0;
+	}
+	g->ntexts = n;
+}
+
+/*
  * The prefetching helpers below are always inlined: gcc takes a
  * function that does nothing but prefetch for one without effect, and
  * drops every call of it (the report's names were never prefetched).
@@ -914,6 +985,9 @@ prefetch_name(const struct gp *g, size_t id)
 		at = g->slots + id * g->slotw;
 		__builtin_prefetch(at);
 		__builtin_prefetch(at + g->slotw - 1);
+	} else if (id < g->ntexts) {
+		__builtin_prefetch(g->texts + id * g->textw);
+		__builtin_prefetch(&g->index[id]);
 	}
 }
 
@@ -1143,6 +1217,7 @@ gp_free(struct gp *g)
 	free(g->names);
 	free(g->nameat);
 	free(g->slots);
+	free(g->texts);
 	free(g->sites);
 }
 
@@ -1168,6 +1243,7 @@ graph_print_lines(struct report *r, const struct profile *p,
 	if (!o->nohead)
 		heading(&g, p);
 	name_rows(&g);
+	text_slots(&g);
 	/* Entry i has its places fetched at step i, is printed at i + 4A. */
 	for (i = 0; i < g.n + 4 * AHEAD; i++) {
 		if (i < g.n) {
