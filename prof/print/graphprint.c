@@ -292,10 +292,11 @@ sort_idle(const struct gp *g, uint32_t *v, size_t n, uint32_t *tmp)
  * The entries in cmp_entry()'s order, when they come in the order of
  * their ids (the rows left unsorted, report_rank()): those of no time,
  * most of a million functions, by sort_idle(); the others, few, by
- * qsort(), and put around them, those of a time above 0 first.  Their
- * merge sort reached each row's figures in three places scattered over
- * memory twenty times a row, and copied the entries aside.  0, the
- * entries all there but in no order, if it cannot.
+ * qsort(), and put around them, those of a time above 0 first.
+ * qsort()'s merge sort of them all reached each row's figures in three
+ * places scattered over memory twenty times a row, and copied the
+ * entries aside.  0, the entries all there but in no order, if it
+ * cannot.
  */
 static int
 sort_split(struct gp *g)
@@ -918,54 +919,60 @@ name_rows(struct gp *g)
 }
 
 /*
+ * Row id's name into its slot of text_slots(), if it fits; how many
+ * bytes it takes (SIZE_MAX if it cannot be made in the output buffer).
+ */
+static size_t
+text_slot(struct gp *g, size_t id)
+{
+	const struct row *w;
+	unsigned char *at = g->texts + id * g->textw;
+	size_t len;
+
+	at[0] = TEXT_OUT;
+	if ((w = g->r->byid[id]) == NULL || name_bound(w) > sizeof(ob))
+		return SIZE_MAX;
+	ob_rowname(w);
+	if ((len = on) < g->textw) {
+		at[0] = (unsigned char)len;
+		memcpy(at + 1, ob, len);
+	}
+	on = 0;
+	return len;
+}
+
+/*
  * Each row's name, without its index, in a slot of one width, where the
  * names are short and the arcs too few for name_rows(): a graph of a
  * million functions and as many arcs prints a million names four times
  * each, and ob_rowname() missed the cache at each name's first letter
  * (the row, its names and their bytes scattered over memory), a sixth
  * of -q's time.  A slot is at an address known from the id alone,
- * which entry()'s steps ask for ahead.  Eight bytes a row where seven
- * letters hold all names but an eighth, else sixteen where fifteen do;
- * the longer names are read from their rows, the slot saying so.  The
- * names are put in the output buffer and measured, then again and moved
- * into their slots.
+ * which entry()'s steps ask for ahead.  Slots of 8 bytes, the length
+ * first, if all names but an eighth take seven at most; else of 16, if
+ * fifteen hold as many; else none.  The longer names are read from
+ * their rows, the slot saying so.  Each name is made in the output
+ * buffer and moved into its slot.
  */
 static void
 text_slots(struct gp *g)
 {
-	const struct row *w;
-	size_t id, n = g->r->nrows, fit8 = 0, fit16 = 0;
+	size_t id, n = g->r->nrows, fit;
 
 	if (g->nnamed > 0 || n < 2)
 		return;
 	ob_flush();
-	for (id = 0; id < n; id++) {
-		if ((w = g->r->byid[id]) == NULL || name_bound(w) > sizeof(ob))
-			continue;
-		ob_rowname(w);
-		fit8 += on <= 7;
-		fit16 += on <= 15;
-		on = 0;
-	}
-	if (fit8 >= n - n / 8)
-		g->textw = 8;
-	else if (fit16 >= n - n / 8)
-		g->textw = 16;
-	else
-		return;
-	g->texts = xcalloc(n + 1, g->textw);
-	for (id = 0; id < n; id++) {
-		g->texts[id * g->textw] = TEXT_OUT;
-		if ((w = g->r->byid[id]) == NULL || name_bound(w) > sizeof(ob))
-			continue;
-		ob_rowname(w);
-		if (on < g->textw) {
-			g->texts[id * g->textw] = (unsigned char)on;
-			memcpy(g->texts + id * g->textw + 1, ob, on);
+	for (g->textw = 8; g->textw <= 16; g->textw *= 2) {
+		g->texts = xcalloc(n + 1, g->textw);
+		for (id = 0, fit = 0; id < n; id++)
+			fit += text_slot(g, id) < g->textw;
+		if (fit >= n - n / 8) {
+			g->ntexts = n;
+			return;
 		}
-		on = 0;
+		free(g->texts);
+		g->texts = NULL;
 	}
-	g->ntexts = n;
 }
 
 /*
