@@ -734,8 +734,14 @@ graph_arcs(struct attr *a)
 			continue;
 		add_counted(g, from, to, pa->count);
 	}
+	/* The arcs come by callee; often by call site too (a call site
+	   of its own for each callee, or one for all), and need no sort. */
 	sortparcs = a->p->arcs;
-	qsort(a->byfrom, a->p->narcs, sizeof(*a->byfrom), cmp_from);
+	for (i = 1; i < a->p->narcs && cmp_from(&a->byfrom[i - 1],
+	    &a->byfrom[i]) <= 0; i++)
+		;
+	if (i < a->p->narcs)
+		qsort(a->byfrom, a->p->narcs, sizeof(*a->byfrom), cmp_from);
 }
 
 /*
@@ -920,6 +926,37 @@ drop_rowids(struct attr *a)
 }
 
 /*
+ * Does a later step read the program's functions, not just the names
+ * and files the rows point to (which lie in its string table)?  All
+ * but the call graph printed alone: -s counts them, -f and -d read
+ * them again, -L and -A find their lines, the exports their files.
+ */
+static int
+keeps_funcs(const struct opts *o)
+{
+	return !o->graph || o->stats || o->focus != NULL || o->lines != 0 ||
+	    o->format != NULL || o->diffbase != NULL || o->wall;
+}
+
+/*
+ * The program's functions given back once nothing looks a place up,
+ * where keeps_funcs() says no later step reads them: 48 bytes a
+ * function, 48 MB of a million, before the call graph is worked out
+ * and printed, which want the room.
+ */
+static void
+drop_funcs(struct attr *a)
+{
+	struct symtab *st = &a->tabs[OBJ_MAIN].st;
+
+	if (keeps_funcs(a->o))
+		return;
+	free(st->funcs);
+	st->funcs = NULL;
+	st->nfuncs = 0;
+}
+
+/*
  * Does the output want the call graph?  The flat report alone does not:
  * its rows are made all the same (the graph's own among them, which
  * may clash with others' names), but their arcs and stacks are left.
@@ -1076,6 +1113,7 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	free(a.arcto);
 	free(a.byfrom);
 	drop_rowids(&a);
+	drop_funcs(&a);
 	if (!keeps_counts(o))
 		profile_drop_arcs(p);
 	if (wants_graph(o)) {

@@ -324,5 +324,6 @@ int	wall_kept(const struct opts *, const struct wthread *);
 
 /* sort.c */
 void	report_sort(struct report *, const struct opts *);
+void	report_rank(struct report *, const struct opts *);
 
 #endif /* !_MODEL_H */
