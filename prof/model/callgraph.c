@@ -317,7 +317,7 @@ row_thread_start(const struct row *w)
  * Worked out once a row, in the rows' order: stack by stack, the row,
  * its names and their bytes were three misses of the cache for each of
  * a million stacks.  Only the rows some stack ends in are asked about
- * (rooted()), so only theirs are worked out: thread_start()'s ten
+ * (rooted()), so only theirs are worked out: row_thread_start()'s ten
  * names compared with every name of a million rows were 6% of -q's
  * time.
  */
