@@ -494,10 +494,32 @@ read_base(const char *prog)
 }
 
 /*
+ * Is name, by its suffix, a source file and no profile (a library's
+ * source, or a mistyped one, that -A then says has no samples)?
+ */
+static int
+source_name(const char *name)
+{
+	static const char *const sufs[] = { ".c", ".h", ".cc", ".cp",
+	    ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".C", ".H",
+	    ".s", ".S", ".y", ".l", ".m", ".f", ".f90", ".rs", ".go" };
+	const char *dot;
+	size_t i;
+
+	if ((dot = strrchr(name, '.')) == NULL || strchr(dot, '/') != NULL)
+		return 0;
+	for (i = 0; i < sizeof(sufs) / sizeof(sufs[0]); i++)
+		if (strcmp(dot, sufs[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
  * -A prog operand ...: the operands that name a source file of prog's
- * line table are the files to list, moved to sources; the others stay,
- * mdata files, up to the new argc returned.  A table that cannot be
- * read names none.
+ * line table, or that a source file's suffix names one (a library's,
+ * whose table is read with the profile), are the files to list, moved
+ * to sources; the others stay, mdata files, up to the new argc
+ * returned.
  */
 static int
 split_sources(const char *prog, int argc, char *argv[])
@@ -509,43 +531,49 @@ split_sources(const char *prog, int argc, char *argv[])
 	int i, k, rc;
 
 	memset(&dl, 0, sizeof(dl));
-	if (symtab_load(&t, prog, &why) != 0)
-		return argc;	/* said when the report reads it */
-	rc = dwline_load_object(&dl, &t, &path, &why);
-	free(path);
-	if (rc != 0) {
-		symtab_free(&t);
-		return argc;
+	memset(&t, 0, sizeof(t));
+	rc = -1;
+	if (symtab_load(&t, prog, &why) == 0) {
+		rc = dwline_load_object(&dl, &t, &path, &why);
+		free(path);
 	}
 	sources = xcalloc((size_t)argc, sizeof(*sources));
 	for (i = k = optind; i < argc; i++)
-		if (annotate_names(&dl, argv[i]))
+		if ((rc == 0 && annotate_names(&dl, argv[i])) ||
+		    source_name(argv[i]))
 			sources[nsources++] = argv[i];
 		else
 			argv[k++] = argv[i];
 	argv[k] = NULL;
-	dwline_free(&dl);
+	if (rc == 0)
+		dwline_free(&dl);
 	symtab_free(&t);
 	return k;
 }
 
 /*
- * -L or -A: the profile by source line.  A program with no line table
- * gets the flat report as ever, and one line on how to have lines.
+ * -L or -A: the profile by source line, when the program has a line
+ * table of its own, whether or not its code took the samples (a thin
+ * main over a library built with -g).  A program without one gets the
+ * flat report as ever, and one line on how to have lines -- unless its
+ * table was there but could not be read, which was said.
  */
 static void
 show_lines(void)
 {
+	int mt;
+
 	lines_build(&ls, &r, &p, &o, o.focus != NULL ? &fo.re : NULL);
-	if (o.graph && ls.mainlines) {
-		graph_print_lines(&r, &p, &o, &ls);
-		return;
-	}
-	if (!ls.mainlines) {
+	if ((mt = lines_main_table(&ls)) <= 0) {
 		report_show(&r, &p, &o);
 		fflush(stdout);
-		warnx("%s: no line table covers its code: build it with "
-		    "-g for time by source line", shown);
+		if (mt == 0)
+			warnx("%s: no line table covers its code: build it "
+			    "with -g for time by source line", shown);
+		return;
+	}
+	if (o.graph) {
+		graph_print_lines(&r, &p, &o, &ls);
 		return;
 	}
 	if (o.lines == 'L')

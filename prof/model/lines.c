@@ -79,6 +79,36 @@ lines_table(struct lines *ls, size_t obj)
 }
 
 /*
+ * The program's own line table: 1 if it has rows for its code, libmon's
+ * linked into it apart (libmon is built with -g, the program maybe
+ * not); 0 if it has none -- no .debug_line, built without -g, or no file
+ * to read; -1 if it has one that could not be read (compressed otherwise
+ * than with zlib, damaged), which lines_table() warned of.
+ */
+int
+lines_main_table(struct lines *ls)
+{
+	const struct dwline *dl;
+	const struct symtab *st;
+	uint64_t lo = 0, hi = 0, a;
+	size_t i;
+
+	if ((dl = lines_table(ls, OBJ_MAIN)) == NULL)
+		return 0;
+	/* libmon's code, linked in: its own section (lib/Makefile). */
+	if ((st = report_symtab(ls->r, OBJ_MAIN)) == NULL ||
+	    elf_section_range(st->path, "libmon_text", &lo, &hi) != 0)
+		lo = hi = 0;
+	for (i = 0; i < dl->nrows; i++) {
+		a = dl->rows[i].addr;
+		if (dl->rows[i].line != 0 && !(a >= lo && a < hi) &&
+		    !profile_in_self(ls->p, OBJ_MAIN, a))
+			return 1;
+	}
+	return dl->packed != NULL || dl->nbad > 0 ? -1 : 0;
+}
+
+/*
  * The name of the function of obj holding addr, or NULL; and its entry
  * in *entry (0 for none), which the exports find its row by.
  */
@@ -191,7 +221,6 @@ row_at(struct lines *ls, size_t obj, uint64_t addr, uint64_t *end)
 		file = NULL, line = 0;
 	else if (file != NULL || line != 0) {
 		ls->anylines = 1;
-		ls->mainlines |= obj == OBJ_MAIN;
 	}
 	func = func_entry(ls, obj, addr, &entry);
 	w = row_of(ls, obj, file, line, func, addr);

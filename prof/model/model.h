@@ -266,9 +266,6 @@ struct lines {
 	struct entid	*byentry;	/* the report's rows by entry */
 	size_t		 nbyentry;
 	int		 anylines;	/* a table gave a line */
-	int		 mainlines;	/* and one of the program's: a line
-					   table covers its code, not only
-					   libmon's linked into it */
 };
 
 /* lines.c */
@@ -279,6 +276,7 @@ void	lines_build(struct lines *, const struct report *,
 	    const struct profile *, const struct opts *, const regex_t *);
 void	lines_sort(struct lines *, int);
 const struct dwline *lines_table(struct lines *, size_t);
+int	lines_main_table(struct lines *);
 size_t	lines_row(struct lines *, size_t, uint64_t);
 void	lines_free(struct lines *);
 

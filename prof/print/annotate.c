@@ -308,8 +308,11 @@ list_file(const struct ann *an, const struct sfile *f)
 		k += n;
 	}
 	while (fp != NULL && (len = getline(&text, &cap, fp)) >= 0) {
+		/* A line's end, and a CRLF file's carriage return. */
 		if (len > 0 && text[len - 1] == '\n')
-			text[len - 1] = '\0';
+			text[--len] = '\0';
+		if (len > 0 && text[len - 1] == '\r')
+			text[--len] = '\0';
 		n = run_of(an, f, k, ++line);
 		put_figures(an, k, n, line, text);
 		k += n;

@@ -691,6 +691,28 @@ out:
 }
 
 /*
+ * The link-time addresses [*lo, *hi) of the section called name of the
+ * ELF file at path (libmon_text: libmon's code linked into a program).
+ * 0, or -1 where there is none.
+ */
+int
+elf_section_range(const char *path, const char *name, uint64_t *lo,
+    uint64_t *hi)
+{
+	const Elf64_Shdr *s;
+	struct elf e;
+	int rc = -1;
+
+	if (elf_open(&e, path) == 0 && (s = find_named(&e, name)) != NULL) {
+		*lo = s->sh_addr;
+		*hi = s->sh_addr + s->sh_size;
+		rc = 0;
+	}
+	elf_close(&e);
+	return rc;
+}
+
+/*
  * The separate debug file of the object st was loaded from, whatever
  * its symbols came from: for the DWARF of an object stripped of its
  * debug sections alone (objcopy --strip-debug, its .symtab kept).  A

@@ -376,6 +376,7 @@ void	profile_put_clock(FILE *, const struct profile *);
 int	symtab_load(struct symtab *, const char *, const char **);
 int	symtab_load_vdso(struct symtab *, const char *, const char **);
 char	*symtab_debug_file(const struct symtab *);
+int	elf_section_range(const char *, const char *, uint64_t *, uint64_t *);
 void	symtab_free(struct symtab *);
 size_t	symtab_lookup(const struct symtab *, uint64_t);
 size_t	symtab_upper(const struct symtab *, uint64_t);

@@ -344,6 +344,38 @@ annotate_source_not_found_body()
 	    END { exit bad }' ann || atf_fail "-A: a file of no time: $(grep 'of the time' ann)"
 }
 
+atf_test_case annotate_library_and_crlf
+annotate_library_and_crlf_head()
+{
+	atf_set descr "-A lists a shared library's source named as an" \
+	    "operand (solib.c of h_solib.so), not taken for a profile;" \
+	    "an operand of a source's name that took nothing says so; a" \
+	    "source with CRLF line ends lists its text whole, no '?'"
+	atf_set timeout 60
+}
+annotate_library_and_crlf_body()
+{
+	setup_lines
+	p=$srcdir/h_solib
+	run "$p"
+	atf_check -o save:ann -e ignore "$PROF" -A "$p" mon.out solib.c
+	grep -q '^.*solib.c: [0-9.]* s, [0-9.]*% of the time;' ann ||
+	    atf_fail "-A: solib.c not listed: $(head -3 ann)"
+	grep -q 'lib_burn' ann || atf_fail "-A: solib.c's text not listed"
+	atf_check -o inline:"\nnosuch.c: no samples and no calls in it\n" \
+	    -e ignore "$PROF" -A "$p" mon.out nosuch.c
+	p=$srcdir/h_lines_moved
+	rm -f mon.out
+	run "$p" 0.1
+	mkdir src
+	sed 's/$/\r/' "$SRC" >src/h_lines_moved.c
+	atf_check -o save:ann -e empty "$PROF" -A -p -S src "$p"
+	grep -q "^# .* $(lineof LOOP3)  .*/\* LOOP3 \*/\$" ann ||
+	    atf_fail "-A: a CRLF line not listed whole: $(grep LOOP3 ann)"
+	grep -q '?$' ann && atf_fail "-A: '?' at a line's end: $(grep '?$' ann | head -2)"
+	return 0
+}
+
 atf_test_case pprof_list_and_lines
 pprof_list_and_lines_head()
 {
@@ -516,6 +548,7 @@ atf_init_test_cases()
 	atf_add_test_case bad_input_one_line
 	atf_add_test_case annotate_marks_hot_lines
 	atf_add_test_case annotate_source_not_found
+	atf_add_test_case annotate_library_and_crlf
 	atf_add_test_case pprof_list_and_lines
 	atf_add_test_case callgrind_costs_at_lines
 	atf_add_test_case folded_leaves_at_lines
