@@ -106,6 +106,11 @@ struct graph {
 	size_t		 nids, idcap;
 	unsigned char	*skipped;	/* by ids: its call went elsewhere */
 	size_t		 skipcap;
+	struct frame	*pcs;		/* by ids: the frame's place, the
+					   sampled pc or a return address
+					   less one; obj OBJ_NONE for the
+					   kernel's frame */
+	size_t		 pccap;
 	struct node	*nodes;		/* by id, the rows graph_compute saw */
 	size_t		 nnodes;
 	double		*rowest;	/* gprof's estimate of a row's incl,
