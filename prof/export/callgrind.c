@@ -60,8 +60,16 @@
  * shared among its lines in proportion of its own samples on each (-L's
  * figures, model/lines.c; the merged stacks keep no address), rounded
  * on a running sum, and each counted call is at the line of its call
- * site, with its exact calls and the pair's cost shared by calls, so
- * that KCachegrind's source view and callgrind_annotate show both.
+ * site, with its exact calls, so that KCachegrind's source view and
+ * callgrind_annotate show both.  A call site's cost is the samples of
+ * the stacks whose call into the pair's callee was made there, by the
+ * caller frame's return address (srcline.c): one costly call and a
+ * thousand cheap ones from two lines each get their own time.  Without
+ * stacks the pair's cost is shared by calls.  A line is in the file the
+ * line table names: code inlined from a header is written under an
+ * "fi=" record of the header, and "fe=" goes back to the function's own
+ * file, as valgrind writes inlined code, so that the readers annotate
+ * the header's lines and not the function's file's of the same numbers.
  * Calls seen only in stacks, and all costs without debug information,
  * stay at line 0.
  *
@@ -546,13 +554,14 @@ call_line(struct cg *c, const struct cgpair *p, size_t k, uint64_t calls,
 }
 
 /*
- * The calls= lines of pair p by the stacks: each call site has the
- * samples of the stacks whose call was made there, by the caller
- * frame's return address (srcline.c), rounded on a running sum, and
- * the calls counted there; a site seen only in stacks has calls=1, the
- * least it can be, and Counted 0.  Counted calls at no known site are
- * at line 0.  The measured time is shared by counted calls, or by the
- * stacks' samples when none were counted.
+ * The calls= lines of a counted pair p by the stacks: each call site
+ * that counted calls has them, and the samples of the stacks whose call
+ * was made there, by the caller frame's return address (srcline.c),
+ * rounded on a running sum; wsum is those sites' samples.  The samples
+ * of stacks whose call line counted nothing (a caller frame the walk
+ * went past) are shared among the others so, so that calls= stays
+ * mcount's count.  Counted calls at no line of a table are at line 0.
+ * The measured time is shared by calls.
  */
 static void
 by_stacks(struct cg *c, const struct cgpair *p, size_t first, size_t m,
@@ -563,23 +572,22 @@ by_stacks(struct cg *c, const struct cgpair *p, size_t first, size_t m,
 	double cum = 0, mcum = 0;
 	size_t k;
 
-	for (k = first; k < first + m; k++) {
+	for (k = first; k < first + m && left > 0; k++) {
 		st = &c->xl.sites[k];
+		if (st->calls == 0 || st->line == SIZE_MAX)
+			continue;
 		n = st->calls < left ? st->calls : left;
 		cost = xset_round((double)p->cost * st->weight / wsum, &cum);
-		meas = xset_round((double)p->meas * (p->calls > 0 ?
-		    (double)n / (double)p->calls : st->weight / wsum),
-		    &mcum);
-		if (n == 0 && cost == 0 && meas == 0)
-			continue;
-		call_line(c, p, st->line, n > 0 ? n : 1, cost, n, meas);
+		meas = xset_round((double)p->meas * (double)n /
+		    (double)p->calls, &mcum);
+		call_line(c, p, st->line, n, cost, n, meas);
 		left -= n;
 		done += cost;
 		mdone += meas;
 	}
-	if (left > 0 || done < p->cost || mdone < p->meas)
-		call_line(c, p, SIZE_MAX, left > 0 ? left : 1, p->cost - done,
-		    left, p->meas - mdone);
+	if (left > 0)
+		call_line(c, p, SIZE_MAX, left, p->cost - done, left,
+		    p->meas - mdone);
 }
 
 /*
@@ -620,18 +628,23 @@ by_calls(struct cg *c, const struct cgpair *p, size_t first, size_t m)
 
 /*
  * The calls= lines of pair p: by the stacks' call sites where the set
- * has stacks that pass through the pair, else by calls.
+ * has stacks that pass through a line of the pair's counted calls,
+ * else by calls.  A pair no mcount counted stays at line 0.
  */
 static void
 call_lines(struct cg *c, const struct cgpair *p)
 {
+	const struct xsite *st;
 	size_t first, m, k;
 	double wsum = 0;
 
 	first = xlines_sites(&c->xl, p->from, p->to, &m);
-	for (k = first; k < first + m; k++)
-		wsum += c->xl.sites[k].weight;
-	if (c->xl.stacked && wsum > 0)
+	for (k = first; k < first + m; k++) {
+		st = &c->xl.sites[k];
+		if (st->calls > 0 && st->line != SIZE_MAX)
+			wsum += st->weight;
+	}
+	if (c->xl.stacked && p->calls > 0 && wsum > 0)
 		by_stacks(c, p, first, m, wsum);
 	else
 		by_calls(c, p, first, m);
