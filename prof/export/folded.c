@@ -27,7 +27,6 @@
 
 #include "export/xset.h"
 #include "model/model.h"
-#include "print/print.h"
 #include "prof.h"
 #include "read/read.h"
 #include "util/util.h"

@@ -285,6 +285,7 @@ void	lines_sort(struct lines *, int);
 const struct dwline *lines_table(struct lines *, size_t);
 size_t	lines_row(struct lines *, size_t, uint64_t);
 void	lines_free(struct lines *);
+const char *line_file_name(const char *);
 
 /* -f: the pattern, and what it kept of the report (focus.c). */
 struct focus {
