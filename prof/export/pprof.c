@@ -17,7 +17,11 @@
  *			calls, its thread-nanoseconds of wall time; its
  *			frames locations and functions of their own
  *	location	one a frame: its function and line, its
- *			object's mapping, and an address in it
+ *			object's mapping, and an address in it; and
+ *			one a source line of a frame's function
+ *			(srcline.c), whose function is the frame's, or
+ *			for a line of another file (a header's code
+ *			inlined) one of the same names in that file
  *	function	one a frame: the name the report gives it
  *			less the object, which the mapping holds (but
  *			for a name functions of two objects share), and

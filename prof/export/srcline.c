@@ -5,9 +5,11 @@
  * A frame's function has the source file and line of the line table's
  * row at its entry (dwline.c), the line of its opening, near enough to
  * the declaration for a viewer to show the function.  And a frame has
- * its own time by line, and its counted calls by call site
- * (xlines_make()): model/lines.c's lines, each found its frame by its
- * function's entry.  The line tables are model/lines.c's, read once
+ * its own time by line, each line in the file the line table names
+ * (code inlined from a header in the header's), its counted calls by
+ * call site, and the stacks' samples by call site, from the caller
+ * frame's return address in each (xlines_make()): model/lines.c's
+ * lines, each found its frame by its function's entry.  The line tables are model/lines.c's, read once
  * for both, on first use, from the file an object's functions came
  * from: its debug file, when they came from one.  A file that cannot
  * be read has no lines; one whose table is partly malformed, the lines
