@@ -9,11 +9,11 @@
  * (code inlined from a header in the header's), its counted calls by
  * call site, and the stacks' samples by call site, from the caller
  * frame's return address in each (xlines_make()): model/lines.c's
- * lines, each found its frame by its function's entry.  The line tables are model/lines.c's, read once
- * for both, on first use, from the file an object's functions came
- * from: its debug file, when they came from one.  A file that cannot
- * be read has no lines; one whose table is partly malformed, the lines
- * of the rest, and a warning.
+ * lines, each found its frame by its function's entry.  The line
+ * tables are model/lines.c's, read once for both, on first use, from
+ * the file an object's functions came from: its debug file, when they
+ * came from one.  A file that cannot be read has no lines; one whose
+ * table is partly malformed, the lines of the rest, and a warning.
  */
 #include <err.h>
 #include <stdint.h>
@@ -238,8 +238,10 @@ add_raw(struct rawsites *rs, size_t from, size_t to, const char *file,
  * caller frame's place (its return address less one) under the
  * outermost frame of each function, with the stack's samples -- the
  * call line export/callgrind.c puts the stack's samples on, placed at
- * the line of the call that made it.  A frame of a line takes a line
- * of no samples if it had none.
+ * the line of the call that made it.  A call line that took no
+ * samples of its own joins its frame's lines with none, so that the
+ * site has a line to be at.  (A kernel stack's innermost user frame is
+ * the sampled pc, which is where its system call was made.)
  */
 static void
 stack_sites(struct xlines *xl, struct rawsites *rs, const struct xset *x,
