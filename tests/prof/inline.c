@@ -33,7 +33,7 @@ cpu(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-__attribute__((noinline, noclone)) unsigned long
+__attribute__((noinline)) unsigned long
 work(unsigned long n)
 {
 	unsigned long x = sink, i;
