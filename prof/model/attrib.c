@@ -884,9 +884,13 @@ graph_stacks(struct attr *a, const uint32_t *place)
 		    sizeof(*g->ids));
 		g->skipped = xgrow(g->skipped, &g->skipcap, g->nids,
 		    ps->depth + 1, sizeof(*g->skipped));
+		g->pcs = xgrow(g->pcs, &g->pccap, g->nids, ps->depth + 1,
+		    sizeof(*g->pcs));
 		below = inner = ROW_NONE;
 		if (ps->kernel) {
 			g->skipped[g->nids] = 0;
+			g->pcs[g->nids].obj = OBJ_NONE;
+			g->pcs[g->nids].addr = 0;
 			g->ids[g->nids++] = inner = a->kernelrow;
 		}
 		for (j = 0; j < ps->depth; j++) {
@@ -901,6 +905,7 @@ graph_stacks(struct attr *a, const uint32_t *place)
 			g->skipped[g->nids] = below < ROW_SELF &&
 			    (fr[j].obj == OBJ_NONE ||
 			    call_elsewhere(a, &fr[j], below));
+			g->pcs[g->nids] = fr[j];
 			g->ids[g->nids++] = below = inner = id;
 		}
 		s->depth = g->nids - s->first;

@@ -684,6 +684,7 @@ graph_free(struct graph *g)
 	free(g->stacks);
 	free(g->ids);
 	free(g->skipped);
+	free(g->pcs);
 	free(g->nodes);
 	free(g->rowest);
 	free(g->arcest);

@@ -106,6 +106,11 @@ struct graph {
 	size_t		 nids, idcap;
 	unsigned char	*skipped;	/* by ids: its call went elsewhere */
 	size_t		 skipcap;
+	struct frame	*pcs;		/* by ids: the frame's place, the
+					   sampled pc or a return address
+					   less one; obj OBJ_NONE for the
+					   kernel's frame */
+	size_t		 pccap;
 	struct node	*nodes;		/* by id, the rows graph_compute saw */
 	size_t		 nnodes;
 	double		*rowest;	/* gprof's estimate of a row's incl,
@@ -279,6 +284,7 @@ const struct dwline *lines_table(struct lines *, size_t);
 int	lines_main_table(struct lines *);
 size_t	lines_row(struct lines *, size_t, uint64_t);
 void	lines_free(struct lines *);
+const char *line_file_name(const char *);
 
 /* -f: the pattern, and what it kept of the report (focus.c). */
 struct focus {

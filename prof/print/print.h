@@ -54,7 +54,6 @@ void	focus_note(FILE *, const struct focus *, const struct report *,
 /* lines.c */
 void	lines_print(struct lines *, const struct opts *);
 void	put_linename(const struct lines *, const struct lrow *);
-const char *line_file_name(const char *);
 
 /* annotate.c */
 void	annotate_print(struct lines *, const struct opts *,

@@ -208,3 +208,13 @@ $(PT)/h_lines_moved: $(PT_LINES)
 VARIANTS += $(PT)/h_wall_o2
 $(PT)/h_wall_o2: $(PT)/h_wall.c lib/libmon.a $(HDRS) $(PT)/local.mk
 	$(CC) $(PFLAG) $(TEST_CFLAGS) -O2 -o $@ $< $(PT_LIBS)
+
+# h_inline, for the exports' source lines (lines_test): inline.h's
+# static inline function inlined at -O2 into work() of inline.c, whose
+# own lines of the same numbers hold no code; work() called from two
+# sites of different cost.  inline.c is not an h_*.c: the helpers' rule
+# builds those with -fno-inline.
+VARIANTS += $(PT)/h_inline
+$(PT)/h_inline: $(PT)/inline.c $(PT)/inline.h lib/libmon.a $(HDRS) \
+    $(PT)/local.mk
+	$(CC) -pg $(TEST_CFLAGS) -O2 -o $@ $(PT)/inline.c $(PT_LIBS)
