@@ -855,49 +855,50 @@ _mon_wall_stop(void)
 }
 
 /*
- * A thread pthread_create() made, tid, calls this as it starts, so that
- * the next round counts it from now.  A full queue leaves it to the next
- * listing.
+ * Thread tid's start or end, now, into queue q (newq or endq) for the
+ * next round; cursor spreads the threads over its slots.  A full queue
+ * drops it: the next listing finds a thread that started, and the round
+ * that finds its clock gone one that ended.
  */
-void
-_mon_wall_thread(pid_t tid)
+static void
+enqueue(_Atomic uint64_t *q, _Atomic unsigned *cursor, pid_t tid)
 {
-	static _Atomic unsigned next;
 	unsigned i, k;
 	uint64_t free_, v;
 
 	v = (uint64_t)(uint32_t)tid << 32 |
 	    (uint32_t)(now_ns(CLOCK_MONOTONIC) >> BORNSHIFT);
-	k = atomic_fetch_add(&next, 1);
+	k = atomic_fetch_add(cursor, 1);
 	for (i = 0; i < NEWQ; i++) {
 		free_ = 0;
-		if (atomic_compare_exchange_strong(&newq[(k + i) % NEWQ],
-		    &free_, v))
+		if (atomic_compare_exchange_strong(&q[(k + i) % NEWQ], &free_,
+		    v))
 			return;
 	}
 }
 
 /*
+ * A thread pthread_create() made, tid, calls this as it starts, so that
+ * the next round counts it from now.
+ */
+void
+_mon_wall_thread(pid_t tid)
+{
+	static _Atomic unsigned next;
+
+	enqueue(newq, &next, tid);
+}
+
+/*
  * Thread tid, which pthread_create() made, is ending: it calls this from
- * its last words, so that the next round no longer counts it.  A full
- * queue leaves it to the round that finds its clock gone.
+ * its last words, so that the next round no longer counts it.
  */
 void
 _mon_wall_thread_end(pid_t tid)
 {
 	static _Atomic unsigned next;
-	unsigned i, k;
-	uint64_t free_, v;
 
-	v = (uint64_t)(uint32_t)tid << 32 |
-	    (uint32_t)(now_ns(CLOCK_MONOTONIC) >> BORNSHIFT);
-	k = atomic_fetch_add(&next, 1);
-	for (i = 0; i < NEWQ; i++) {
-		free_ = 0;
-		if (atomic_compare_exchange_strong(&endq[(k + i) % NEWQ],
-		    &free_, v))
-			return;
-	}
+	enqueue(endq, &next, tid);
 }
 
 void
