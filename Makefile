@@ -75,9 +75,15 @@ all: lib/libmon.a prof/prof lib/mon-build.specs $(MODULES)
 # libmon's code goes into a section of its own, libmon_text, which the
 # link editor keeps in one piece: the runtime records where it lies, so
 # that prof can keep libmon's time apart from the program's.  The
-# compiler is asked for one .text per file to rename.
-SELF	 = $(OBJCOPY) --rename-section \
-	.text=libmon_text,alloc,load,readonly,code,contents $@
+# compiler is asked for one .text per file to rename, and the pieces it
+# makes anyway are renamed with it: .text.startup, where gcc puts
+# constructors, and the others a compiler may split off.
+SELFSEC	 = alloc,load,readonly,code,contents
+SELF	 = $(OBJCOPY) --rename-section .text=libmon_text,$(SELFSEC) \
+	--rename-section .text.startup=libmon_text,$(SELFSEC) \
+	--rename-section .text.unlikely=libmon_text,$(SELFSEC) \
+	--rename-section .text.hot=libmon_text,$(SELFSEC) \
+	--rename-section .text.exit=libmon_text,$(SELFSEC) $@
 LIB_CFLAGS += $(if $(findstring clang,$(CC)),,-fno-reorder-blocks-and-partition)
 
 lib/%.o: lib/%.c $(HDRS)

@@ -68,6 +68,17 @@
  * entered while a profiler's callback runs (_mon_prof_incb) gives the
  * call to no handle; inside an enter, leave or filter, whose thread is
  * busy, it records nothing and is not counted as missed.
+ *
+ * Knobs, read once at the first start: PROFCALLS (callspec.c) decides
+ * per function, as its entry is made, whether it is timed; one that is
+ * not has ENT_OFF and no frame, its hooks return after finding it on
+ * the caller's last arc (or, having called others, in the hash), and its
+ * time is its caller's, as an inlined function's.  PROFDEPTH lowers the
+ * depth beyond which calls are only counted (deep).  PROFSLOW keeps
+ * each thread's slowest whole calls over a threshold, with the
+ * functions on its stack, in a set of its own (struct slowset, made at
+ * its first); the compare is the exit's last act, once the length is
+ * known, and the writer takes the process's slowest from every set.
  */
 #include <cpuid.h>
 #include <errno.h>
@@ -90,6 +101,10 @@
 #define ENT_OFF		1u		/* not timed (for a filter to set) */
 #define ENT_HOOK	2u		/* a profiler hooks it (profiler.c) */
 #define NOGEN		UINT32_MAX	/* a thread in no profile */
+#define SLOWKEEP	128		/* slowest calls a thread keeps, and
+					   a file holds */
+#define SLOWSTK		32		/* functions of a slow call's stack */
+#define SLOWMAX		3600000000L	/* PROFSLOW's largest: an hour */
 
 #define NOINST		__attribute__((no_instrument_function))
 #define HOT		__attribute__((no_instrument_function))
@@ -160,6 +175,24 @@ struct lost {
 	uint64_t	 nomem;		/* calls with no entry to go to */
 };
 
+/* A slow call kept (PROFSLOW), its stack innermost first. */
+struct slow {
+	_Atomic uint32_t	 seq;		/* odd while written, 0: never */
+	uint32_t		 tid;
+	uint32_t		 depth;		/* functions in fn */
+	uint32_t		 cut;		/* outer ones lost */
+	uint64_t		 t0, el;	/* its start and length, ticks */
+	uintptr_t		 fn[SLOWSTK];
+};
+
+/* The slowest calls of a thread, or of the threads that ended. */
+struct slowset {
+	uint64_t		 over;		/* calls over the threshold */
+	uint32_t		 n;		/* kept */
+	uint32_t		 min;		/* the shortest kept, once full */
+	struct slow		 s[SLOWKEEP];
+};
+
 struct thr {
 	struct thr		*next;		/* every thread's, ever */
 	_Atomic pid_t		 owner;		/* 0: free */
@@ -172,6 +205,7 @@ struct thr {
 	struct frame		*frames;
 	struct hook		*hooks;		/* DEPTH, made at the first */
 	struct ent		*rootlast;	/* arc of the last call at depth 0 */
+	struct slowset		*slow;		/* PROFSLOW's, made at the first */
 	struct ent		**hash;
 	size_t			 hmask;		/* slots - 1 */
 	size_t			 nent;
@@ -210,6 +244,11 @@ static pthread_mutex_t	 foldlock = PTHREAD_MUTEX_INITIALIZER;
 static struct sumtab	 proc;			/* under foldlock */
 static struct lost	 proclost;		/* under foldlock */
 static uint32_t		 nthreads;		/* that timed, under foldlock */
+static struct slowset	*procslow;		/* under foldlock */
+static uint32_t		 maxdepth = DEPTH;	/* PROFDEPTH */
+static uint64_t		 slowticks = UINT64_MAX; /* PROFSLOW, in ticks */
+static uint64_t		 slowns;		/* and in ns, 0: none */
+static int		 spec;			/* PROFCALLS chooses */
 
 extern const char _mon_link_cygstart;
 __attribute__((used)) static const char *const pull = &_mon_link_cygstart;
@@ -366,6 +405,8 @@ ent_new(struct thr *t, uintptr_t a, uintptr_t b)
 	 * it sets ENT_OFF here, and the hooks leave the function be; the
 	 * profilers' hooks are decided here.
 	 */
+	if (b == FNKEY && spec && _mon_callspec_off(a))
+		e->flags |= ENT_OFF;
 	if (b == FNKEY && atomic_load_explicit(&pgen, memory_order_relaxed) !=
 	    0)
 		hook_decide(e);
@@ -424,6 +465,68 @@ arc_find(struct thr *t, uintptr_t caller, uintptr_t fn)
 }
 
 /*
+ * The slot of set ss for a call of el ticks, or NULL if it is not among
+ * the slowest: a free one, else the shortest's, if shorter.
+ */
+static NOINST struct slow *
+slow_slot(struct slowset *ss, uint64_t el)
+{
+	if (ss->n < SLOWKEEP)
+		return &ss->s[ss->n++];
+	if (el <= ss->s[ss->min].el)
+		return NULL;
+	return &ss->s[ss->min];
+}
+
+/* The shortest of a full set found again, after a slot was taken. */
+static NOINST void
+slow_min(struct slowset *ss)
+{
+	uint32_t i;
+
+	if (ss->n < SLOWKEEP)
+		return;
+	for (i = 0, ss->min = 0; i < SLOWKEEP; i++)
+		if (ss->s[i].el < ss->s[ss->min].el)
+			ss->min = i;
+}
+
+/*
+ * Keep the call of frame d, el ticks long, just closed (the frames up
+ * to d are as they were), among t's slowest (PROFSLOW), with the
+ * functions on t's stack.  The owner alone writes
+ * a slot; seq tells the writer, who reads it from another thread, to
+ * pass it by while it is being written.  Busy.
+ */
+static COLD void
+slow_keep(struct thr *t, uint32_t d, uint64_t el)
+{
+	struct slowset *ss;
+	struct slow *s;
+	uint32_t i, q;
+
+	if ((ss = t->slow) == NULL &&
+	    (ss = t->slow = _mon_map(sizeof(*t->slow))) == NULL)
+		return;
+	ss->over++;
+	if ((s = slow_slot(ss, el)) == NULL)
+		return;
+	q = atomic_load_explicit(&s->seq, memory_order_relaxed);
+	atomic_store_explicit(&s->seq, q | 1, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+	s->tid = (uint32_t)atomic_load_explicit(&t->owner,
+	    memory_order_relaxed);
+	s->t0 = t->frames[d].t0;
+	s->el = el;
+	for (i = 0; i <= d && i < SLOWSTK; i++)
+		s->fn[i] = t->frames[d - i].fn;
+	s->depth = i;
+	s->cut = d + 1 > SLOWSTK;
+	atomic_store_explicit(&s->seq, (q | 1) + 1, memory_order_release);
+	slow_min(ss);
+}
+
+/*
  * Close the top frame at now: its time to its entries and its caller's
  * children.  A frame an unwind skipped, or one carried over the start,
  * was not a whole call: no shortest or longest.
@@ -459,6 +562,13 @@ close_top(struct thr *t, uint64_t now, int unwound)
 	if (d > 0)
 		t->frames[d - 1].child += el;
 	atomic_store_explicit(&t->depth, d, memory_order_release);
+	/*
+	 * PROFSLOW's compare, never true without it, last: nothing is
+	 * kept live across the call, which costs the hot path nothing.
+	 */
+	if (__builtin_expect(el > slowticks, 0) && !unwound &&
+	    f->t0 != tick0)
+		slow_keep(t, d, el);
 }
 
 /*
@@ -508,6 +618,8 @@ thr_clear(struct thr *t)
 	t->nent = 0;
 	t->rootlast = NULL;
 	memset(&t->lost, 0, sizeof(t->lost));
+	if (t->slow != NULL)
+		_mon_rezero(t->slow, sizeof(*t->slow));
 }
 
 /* A thread's memory for the calling thread, tid; NULL without any. */
@@ -769,8 +881,8 @@ enter_slow(uintptr_t fn, uintptr_t site, uintptr_t cfa)
 		unwound_enter(t, fn, ra, site, ticks());
 		d = atomic_load_explicit(&t->depth, memory_order_relaxed);
 	}
-	if (t->over > 0 || d == DEPTH) {
-		if (d == DEPTH)
+	if (t->over > 0 || d >= maxdepth) {
+		if (d >= maxdepth)
 			t->lost.deep++;
 		t->over++;
 		goto out;
@@ -822,7 +934,7 @@ __cyg_profile_func_enter(void *fnp, void *sitep)
 	if (__builtin_expect((t = fast_begin()) == NULL, 0))
 		goto slow;
 	d = atomic_load_explicit(&t->depth, memory_order_relaxed);
-	if (__builtin_expect(d - 1 >= DEPTH - 1 || t->over > 0, 0))
+	if (__builtin_expect(d - 1 >= maxdepth - 1 || t->over > 0, 0))
 		goto unbusy;
 	p = &t->frames[d - 1];
 	ae = p->last;
@@ -834,6 +946,9 @@ __cyg_profile_func_enter(void *fnp, void *sitep)
 	    p->ra <= ra, 0))
 		goto unbusy;
 	if (__builtin_expect(fe->flags != 0, 0)) {
+		/* Not timed (PROFCALLS): its frame is its caller's. */
+		if (fe->flags & ENT_OFF)
+			goto done;
 		/* A profiler's function, outside its callbacks: hooked. */
 		if (fe->flags != ENT_HOOK || _mon_prof_incb)
 			goto unbusy;
@@ -844,6 +959,7 @@ __cyg_profile_func_enter(void *fnp, void *sitep)
 		return;
 	}
 	push(t, d, fn, site, ra, ae, tsc);
+done:
 	atomic_signal_fence(memory_order_seq_cst);
 	t->busy = 0;
 	return;
@@ -932,12 +1048,21 @@ __cyg_profile_func_exit(void *fnp, void *sitep)
 	if (__builtin_expect(d == 0 || t->over > 0, 0))
 		goto unbusy;
 	f = &t->frames[d - 1];
-	if (__builtin_expect(f->fn != fn || f->ra < cfa - 8, 0))
+	if (__builtin_expect(f->fn != fn || f->ra < cfa - 8, 0)) {
+		/*
+		 * A function not timed (PROFCALLS) returns to the caller on
+		 * top, whose latest callee it was.
+		 */
+		if (f->ra > cfa - 8 && f->last != NULL && f->last->a == fn &&
+		    (f->last->fe->flags & ENT_OFF) != 0)
+			goto done;
 		goto unbusy;
+	}
 	if (__builtin_expect(f->fe->flags != 0, 0))
 		close_hooked(t, __rdtsc(), 0);
 	else
 		close_top(t, __rdtsc(), 0);
+done:
 	atomic_signal_fence(memory_order_seq_cst);
 	t->busy = 0;
 	return;
@@ -1031,6 +1156,15 @@ ent_timed(const struct ent *e, struct monx_timed *m)
 	m->unwound = e->unwound;
 }
 
+/* An entry of a function not timed (PROFCALLS), or an arc to one. */
+static inline NOINST int
+ent_off(const struct ent *e)
+{
+	const struct ent *fe = e->b == FNKEY ? e : e->fe;
+
+	return fe != NULL && (fe->flags & ENT_OFF) != 0;
+}
+
 /*
  * Every entry of t into s; -1 without memory.  A function's counts are
  * its arcs' but for its inclusive time, its own.
@@ -1047,6 +1181,8 @@ fold_entries(struct thr *t, struct sumtab *s)
 		if (n > CHUNK || sum_reserve(s, 2 * (size_t)n) != 0)
 			return -1;
 		for (i = 0; i < n; i++) {
+			if (ent_off(&c->e[i]))
+				continue;
 			ent_timed(&c->e[i], &m);
 			if (m.kind == MONX_TM_ARC) {
 				sum_add(s, &m);
@@ -1058,6 +1194,66 @@ fold_entries(struct thr *t, struct sumtab *s)
 		}
 	}
 	return 0;
+}
+
+/*
+ * A slow call s into set ss, if it is among the slowest; what seq
+ * says is being written, or never was, is not.
+ */
+static NOINST void
+slow_add(struct slowset *ss, const struct slow *s)
+{
+	struct slow c, *to;
+	uint32_t q;
+
+	q = atomic_load_explicit(&s->seq, memory_order_acquire);
+	if (q == 0 || (q & 1) != 0)
+		return;
+	c.tid = s->tid;
+	c.t0 = s->t0;
+	c.el = s->el;
+	c.depth = s->depth;
+	c.cut = s->cut;
+	memcpy(c.fn, s->fn, sizeof(c.fn));
+	atomic_thread_fence(memory_order_acquire);
+	if (atomic_load_explicit(&s->seq, memory_order_relaxed) != q ||
+	    c.depth == 0 || c.depth > SLOWSTK || (to = slow_slot(ss, c.el)) ==
+	    NULL)
+		return;
+	to->tid = c.tid;
+	to->t0 = c.t0;
+	to->el = c.el;
+	to->depth = c.depth;
+	to->cut = c.cut;
+	memcpy(to->fn, c.fn, sizeof(to->fn));
+	atomic_store_explicit(&to->seq, 2, memory_order_relaxed);
+	slow_min(ss);
+}
+
+/* Set from (a thread's) into ss: its count, its calls.  */
+static NOINST void
+slow_merge(struct slowset *ss, const struct slowset *from)
+{
+	uint32_t i, n;
+
+	if (from == NULL)
+		return;
+	ss->over += from->over;
+	n = from->n < SLOWKEEP ? from->n : SLOWKEEP;
+	for (i = 0; i < n; i++)
+		slow_add(ss, &from->s[i]);
+}
+
+/* An ending thread's slow calls into the process's.  Under foldlock. */
+static NOINST void
+slow_fold(const struct slowset *from)
+{
+	if (from == NULL || from->over == 0)
+		return;
+	if (procslow == NULL && (procslow = _mon_map(sizeof(*procslow))) ==
+	    NULL)
+		return;
+	slow_merge(procslow, from);
 }
 
 static NOINST void
@@ -1096,6 +1292,7 @@ _mon_calls_thread_end(void)
 		if (fold_entries(t, &proc) != 0)
 			proclost.nomem += t->nent;
 		lost_add(&proclost, &t->lost);
+		slow_fold(t->slow);
 		nthreads++;
 		atomic_store(&t->gen, NOGEN);
 		pthread_mutex_unlock(&foldlock);
@@ -1109,6 +1306,51 @@ _mon_calls_thread_end(void)
 }
 
 /*
+ * Ticks in a nanosecond, measured over a millisecond of sleep: the TSC
+ * is invariant, and the error of the pairs is some 10^-4 of that.
+ */
+static NOINST double
+tick_rate(void)
+{
+	struct timespec ms = { 0, 1000000 };
+	uint64_t t0, n0, t1, n1;
+	int err;
+
+	if (!usetsc)
+		return 1;
+	err = errno;
+	clock_pair(&t0, &n0);
+	do {
+		(void)nanosleep(&ms, NULL);
+		clock_pair(&t1, &n1);
+	} while (n1 - n0 < 1000000);
+	errno = err;
+	return (double)(t1 - t0) / (double)(n1 - n0);
+}
+
+/*
+ * The knobs, read once per process with the clock: PROFCALLS
+ * (callspec.c), PROFDEPTH, PROFSLOW.  A bad value is one line, and
+ * the default stays.  Set-id programs ignore them.
+ */
+static NOINST void
+knobs(void)
+{
+	long v;
+
+	spec = _mon_callspec_init();
+	maxdepth = (uint32_t)_mon_env_number("PROFDEPTH", 1, DEPTH, DEPTH,
+	    "not a depth from 1 to 4096; recording 4096 deep");
+	v = _mon_env_number("PROFSLOW", 1, SLOWMAX, 0,
+	    "not a time from 1 to 3600000000 microseconds; keeping no slow "
+	    "calls");
+	if (v > 0) {
+		slowns = (uint64_t)v * 1000;
+		slowticks = (uint64_t)((double)slowns * tick_rate());
+	}
+}
+
+/*
  * A new profile: every count goes -- the process's now, each thread's
  * as it next calls -- and the clock is read for the start.  Not timing
  * until _mon_calls_on(1).  Caller holds proflock.
@@ -1116,9 +1358,13 @@ _mon_calls_thread_end(void)
 void
 _mon_calls_reset(void)
 {
-	if (usetsc < 0)
+	if (usetsc < 0) {
 		usetsc = tsc_invariant();
+		knobs();
+	}
 	pthread_mutex_lock(&foldlock);
+	if (procslow != NULL)
+		_mon_rezero(procslow, sizeof(*procslow));
 	atomic_store(&fastgen, usetsc == 1 ? atomic_load(&pgen) : NOGEN);
 	if (proc.mask != 0)
 		_mon_unmap(proc.s, (proc.mask + 1) * sizeof(*proc.s));
@@ -1163,6 +1409,7 @@ _mon_calls_fork(void)
 	struct thr *t;
 
 	pthread_mutex_init(&foldlock, NULL);
+	_mon_callspec_fork();
 	for (t = atomic_load(&thrs); t != NULL; t = t->next)
 		if (t != cur) {
 			atomic_store(&t->gen, NOGEN);
@@ -1244,6 +1491,63 @@ records(unsigned char *p, size_t cap, const struct sumtab *s,
 	return len + sizeof(r) + r.len;
 }
 
+/* Ticks t of the clocks ck as CLOCK_MONOTONIC ns (a length if !at). */
+static NOINST uint64_t
+slow_ns(const struct monx_clocks *ck, uint64_t t, int at)
+{
+	unsigned __int128 v;
+
+	if (ck->tick1 <= ck->tick0)
+		return 0;
+	v = (unsigned __int128)(at ? t - ck->tick0 : t) *
+	    (ck->ns1 - ck->ns0) / (ck->tick1 - ck->tick0);
+	return (at ? ck->ns0 : 0) + (uint64_t)v;
+}
+
+/* Bytes the SLOW record may take, at most. */
+#define SLOWCAP	(sizeof(struct monx_rec) + sizeof(struct monx_slowhead) + \
+	SLOWKEEP * (sizeof(struct monx_slow) + SLOWSTK * sizeof(uint64_t)))
+
+/* The SLOW record of the calls in ss, into p (SLOWCAP bytes); its length. */
+static NOINST size_t
+slow_record(unsigned char *p, const struct slowset *ss,
+    const struct monx_clocks *ck)
+{
+	struct monx_slowhead h;
+	struct monx_slow m;
+	struct monx_rec r;
+	const struct slow *s;
+	size_t len, i, k;
+	uint64_t pc;
+
+	memset(&h, 0, sizeof(h));
+	h.threshold_ns = slowns;
+	h.over = ss != NULL ? ss->over : 0;
+	h.keep = SLOWKEEP;
+	len = sizeof(r) + sizeof(h);
+	for (i = 0; ss != NULL && i < ss->n; i++) {
+		s = &ss->s[i];
+		memset(&m, 0, sizeof(m));
+		m.start_ns = slow_ns(ck, s->t0, 1);
+		m.dur_ns = slow_ns(ck, s->el, 0);
+		m.tid = s->tid;
+		m.depth = (uint16_t)s->depth;
+		m.flags = s->cut ? MONX_STK_CUT : 0;
+		memcpy(p + len, &m, sizeof(m));
+		len += sizeof(m);
+		for (k = 0; k < s->depth; k++, len += sizeof(pc)) {
+			pc = s->fn[k];
+			memcpy(p + len, &pc, sizeof(pc));
+		}
+		h.ncalls++;
+	}
+	r.type = MONX_R_SLOW;
+	r.len = (uint32_t)(len - sizeof(r));
+	memcpy(p, &r, sizeof(r));
+	memcpy(p + sizeof(r), &h, sizeof(h));
+	return len;
+}
+
 /*
  * The measured calls as records (CLOCKS, TIMED) in fresh memory: *p,
  * *len bytes, *maplen mapped; the caller unmaps it.  Each thread's
@@ -1255,15 +1559,19 @@ int
 _mon_calls_collect(unsigned char **p, size_t *len, size_t *maplen)
 {
 	struct monx_clocks ck;
+	struct slowset *ss;
 	struct sumtab s;
 	struct lost l;
 	struct thr *t;
 	uint64_t now, mark;
-	size_t cap, i;
+	size_t cap, i, scap;
 	uint32_t g;
 
 	if (usetsc < 0 || lastgen == 0)
 		return -1;
+	/* PROFSLOW's: the process's slowest, from every thread's. */
+	ss = slowns != 0 ? _mon_map(sizeof(*ss)) : NULL;
+	scap = slowns != 0 ? SLOWCAP : 0;
 	memset(&s, 0, sizeof(s));
 	memset(&ck, 0, sizeof(ck));
 	*p = NULL;
@@ -1277,6 +1585,8 @@ _mon_calls_collect(unsigned char **p, size_t *len, size_t *maplen)
 	for (i = 0; proc.mask != 0 && i <= proc.mask; i++)
 		if (proc.s[i].m.callee != 0)
 			sum_add(&s, &proc.s[i].m);
+	if (ss != NULL)
+		slow_merge(ss, procslow);
 	mark = 0;
 	for (t = atomic_load(&thrs); t != NULL; t = t->next) {
 		if (atomic_load(&t->owner) == 0 ||
@@ -1286,10 +1596,12 @@ _mon_calls_collect(unsigned char **p, size_t *len, size_t *maplen)
 			goto out;
 		fold_open(t, &s, now, ++mark);
 		lost_add(&l, &t->lost);
+		if (ss != NULL)
+			slow_merge(ss, t->slow);
 		ck.threads++;
 	}
 	ck.clock = usetsc ? MONX_TK_TSC : MONX_TK_MONO;
-	ck.depth = DEPTH;
+	ck.depth = maxdepth;
 	ck.tick0 = tick0;
 	ck.ns0 = ns0;
 	ck.tick1 = now;
@@ -1302,13 +1614,16 @@ _mon_calls_collect(unsigned char **p, size_t *len, size_t *maplen)
 	    s.n * sizeof(struct monx_timed);
 	if (cap > MONX_MAXLEN / 2)
 		cap = MONX_MAXLEN / 2;
-	if ((*p = _mon_map(cap)) != NULL) {
+	if ((*p = _mon_map(cap + scap)) != NULL) {
 		*len = records(*p, cap, &s, &ck);
-		*maplen = cap;
+		if (scap != 0)
+			*len += slow_record(*p + *len, ss, &ck);
+		*maplen = cap + scap;
 	}
 out:
 	pthread_mutex_unlock(&foldlock);
 	if (s.mask != 0)
 		_mon_unmap(s.s, (s.mask + 1) * sizeof(*s.s));
+	_mon_unmap(ss, sizeof(*ss));
 	return *p != NULL ? 0 : -1;
 }

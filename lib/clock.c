@@ -43,36 +43,11 @@ env(const char *name)
 	return secure_getenv(name);
 }
 
-/*
- * The number in variable name when it is one from lo to hi; else def,
- * with a warning (why) if the variable is set but not such a number.
- */
-static long
-number(const char *name, long lo, long hi, long def, const char *why)
-{
-	const char *s;
-	char *end;
-	long v;
-	int err;
-
-	if ((s = env(name)) == NULL || *s == '\0')
-		return def;
-	err = errno;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v < lo || v > hi) {
-		_mon_warn(name, why, 0);
-		v = def;
-	}
-	errno = err;
-	return v;
-}
-
 /* The period asked for, from PROFHZ when it is a sane number. */
 static uint64_t
 period_ns(void)
 {
-	return 1000000000u / (uint64_t)number("PROFHZ", 1, MAX_HZ,
+	return 1000000000u / (uint64_t)_mon_env_number("PROFHZ", 1, MAX_HZ,
 	    DEFAULT_HZ, "not a rate from 1 to 100000 Hz; using 1000");
 }
 
@@ -94,7 +69,7 @@ wall_ns(void)
 		_mon_warn("PROFMODE", "not cpu or wall; using cpu", 0);
 		return 0;
 	}
-	hz = number("PROFHZ", 1, MAX_HZ, WALL_HZ,
+	hz = _mon_env_number("PROFHZ", 1, MAX_HZ, WALL_HZ,
 	    "not a rate from 1 to 100000 Hz; the wall sampler uses 100");
 	return 1000000000u / (uint64_t)(hz < WALL_MAXHZ ? hz : WALL_MAXHZ);
 }
@@ -190,7 +165,7 @@ _mon_clock_start(int classic)
 	if (mode >= 0)
 		return 0;
 	period = period_ns();
-	_mon_stack_limit = (uint32_t)number("PROFSTACK", 0, _MON_STACKMAX,
+	_mon_stack_limit = (uint32_t)_mon_env_number("PROFSTACK", 0, _MON_STACKMAX,
 	    DEFAULT_STACK, "not a number of frames from 0 to 127; using 64");
 	n = choose(classic, list);
 	if (!classic && (wall = wall_ns()) != 0 && _mon_wall_start(wall) != 0)
@@ -344,6 +319,8 @@ _mon_clock_thread_start(void)
 void
 _mon_clock_thread_end(void)
 {
+	if (atomic_load_explicit(&_mon_wall_on, memory_order_relaxed))
+		_mon_wall_thread_end(_mon_gettid());
 	if (mode == MONX_CLK_TIMER)
 		_mon_timer_thread_end();
 }

@@ -15,6 +15,8 @@
  *	arcsort.c	the merged arcs sorted, by callee then call site
  *	mcount.c	call-count tables by thread and CPU; mcount's slow path
  *	profiler.c	the profiler API's handles, events and modules
+ *	syms.c		a function's name from its ELF file (PROFCALLS)
+ *	callspec.c	PROFCALLS: functions timed or not, by name
  *	calls.c		-finstrument-functions: each call's time measured
  *	x86_64/mcount_entry.S mcount and __fentry__: the fast path
  *	objects.c	the loaded objects: load bias, build-id, text range
@@ -141,8 +143,9 @@ size_t	_mon_stacks_copy(unsigned char *, size_t, const uint64_t *,
 void	_mon_stacks_settle(uint64_t *, const uint64_t *) _mon_hidden;
 uint64_t _mon_stacks_lost(void) _mon_hidden;
 void	_mon_stacks_lose(uint64_t) _mon_hidden;
-uintptr_t _mon_stack_caller(const uint64_t *, size_t, uintptr_t, uintptr_t)
-	    _mon_hidden;
+size_t	_mon_stack_callers(const uint64_t *, size_t, uintptr_t, uintptr_t,
+	    uintptr_t *, size_t) _mon_hidden;
+#define _MON_CALLERS	3		/* wrappers' callers put back */
 int	_mon_stack_syscall(uintptr_t) _mon_hidden;
 #define _MON_CALLWORDS	16		/* user stack words searched */
 uint64_t _mon_stacks_cut(void) _mon_hidden;
@@ -211,6 +214,7 @@ int	_mon_wall_start(uint64_t) _mon_hidden;
 void	_mon_wall_stop(void) _mon_hidden;
 void	_mon_wall_reset(void) _mon_hidden;
 void	_mon_wall_thread(pid_t) _mon_hidden;
+void	_mon_wall_thread_end(pid_t) _mon_hidden;
 void	_mon_wall_fork_prepare(void) _mon_hidden;
 void	_mon_wall_fork_parent(void) _mon_hidden;
 void	_mon_wall_fork_child(void) _mon_hidden;
@@ -289,6 +293,16 @@ int	_mon_calls_collect(unsigned char **, size_t *, size_t *) _mon_hidden
 	    _mon_weak;
 
 void	_mon_calls_hooked(uint32_t) _mon_hidden _mon_weak;
+
+/*
+ * callspec.c, syms.c: PROFCALLS, functions chosen by name (calls.c's
+ * alone, so linked only with it).
+ */
+int	_mon_callspec_init(void) _mon_hidden;
+int	_mon_callspec_off(uintptr_t) _mon_hidden;
+void	_mon_callspec_fork(void) _mon_hidden;
+extern uint64_t _mon_callspec_matched _mon_hidden;
+const char *_mon_sym_name(uintptr_t) _mon_hidden;
 
 /*
  * profiler.c: a function's decision (struct _mon_pfn) is made once per
@@ -439,6 +453,8 @@ size_t	_mon_threads(void (*)(pid_t, void *), void *) _mon_hidden;
 void	_mon_own_thread(pid_t, int) _mon_hidden;
 void	_mon_own_forget(void) _mon_hidden;
 void	_mon_warn(const char *, const char *, int) _mon_hidden;
+long	_mon_env_number(const char *, long, long, long, const char *)
+	    _mon_hidden;
 void	*_mon_map(size_t) _mon_hidden;
 void	_mon_unmap(void *, size_t) _mon_hidden;
 void	_mon_rezero(void *, size_t) _mon_hidden;

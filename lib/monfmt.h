@@ -63,6 +63,8 @@ struct monx_rec {
 #define MONX_R_JIT	10		/* struct monx_jithead, then entries */
 #define MONX_R_WALL	11		/* struct monx_wallhead, threads,
 					   stacks: PROFMODE=wall */
+#define MONX_R_SLOW	12		/* struct monx_slowhead, calls and
+					   their stacks: PROFSLOW */
 
 /* Clocks that drove the histogram (monx_run.clock). */
 #define MONX_CLK_ITIMER		0	/* setitimer(ITIMER_PROF), whole process */
@@ -269,6 +271,32 @@ struct monx_timed {
 };
 
 /*
+ * PROFSLOW=MICROSECONDS: the slowest calls timed one by one that took
+ * longer than the threshold (lib/calls.c).  One SLOW record, after the
+ * CLOCKS record, in a whole profile and in the last part of a run in
+ * parts: its head, then ncalls struct monx_slow, each followed by depth
+ * run-time function entries, innermost first -- the slow call's
+ * function, then its callers on the thread's stack of timed calls.
+ * Times are CLOCK_MONOTONIC nanoseconds, converted from the ticks by
+ * the CLOCKS pairs.  The calls are the process's slowest, at most keep
+ * of them; over counts every call over the threshold, kept or not.
+ */
+struct monx_slowhead {
+	uint64_t	threshold_ns;	/* PROFSLOW, in ns */
+	uint64_t	over;		/* calls that took longer */
+	uint32_t	ncalls;		/* struct monx_slow that follow */
+	uint32_t	keep;		/* the most a file holds */
+};
+
+struct monx_slow {
+	uint64_t	start_ns;	/* CLOCK_MONOTONIC at its enter */
+	uint64_t	dur_ns;		/* enter to exit */
+	uint32_t	tid;		/* its thread */
+	uint16_t	depth;		/* entries that follow, >= 1 */
+	uint16_t	flags;		/* MONX_STK_CUT: outer ones lost */
+};
+
+/*
  * PROFMODE=wall: every thread sampled on the wall clock, running or
  * blocked (lib/wall.c).  One WALL record, in a whole profile and in the
  * last part of a run in parts, for the whole run: its head, nthreads
@@ -280,11 +308,14 @@ struct monx_timed {
  */
 struct monx_wallhead {
 	uint64_t	period_ns;	/* the wall sampler's period */
-	uint64_t	ticks;		/* its rounds: samples a thread there
-					   all along would have */
-	uint64_t	late;		/* rounds it missed, running late: a
-					   round taken stands for
-					   (ticks + late) / ticks periods */
+	uint64_t	ticks;		/* periods its rounds stood for:
+					   samples a thread there all along
+					   would have */
+	uint64_t	late;		/* rounds missed whose periods the
+					   counts leave out: a sample stands
+					   for (ticks + late) / ticks periods
+					   (0 since a round counts the
+					   periods it stands for itself) */
 	uint64_t	lost;		/* samples with no place kept */
 	uint64_t	own_ns;		/* CPU time the sampler used */
 	uint32_t	nthreads;	/* struct monx_wallthr that follow */

@@ -345,22 +345,27 @@ at_syscall(uintptr_t pc)
 }
 
 /*
- * The caller the frame-pointer walk misses, from the user stack w[0..n)
- * of a sample whose walk gave pcs[0..depth); 0 if none.  At a system
- * call, in the kernel or just back from it, a wrapper that may have a
- * frame without a frame pointer: stacks.c searches a few words up for
- * it.  Elsewhere (a fault or an interrupt too), a function with no
- * frame yet or any more: the word at the stack pointer.
+ * The callers the frame-pointer walk misses, from the user stack
+ * w[0..n) of a sample whose walk gave pcs[0..depth), into out (room for
+ * _MON_CALLERS); how many.  At a system call, in the kernel or just back
+ * from it, wrappers that may have a frame without a frame pointer, one
+ * calling the next: stacks.c searches a few words up for them.
+ * Elsewhere (a fault or an interrupt too), a function with no frame yet
+ * or any more: the word at the stack pointer.
  */
-static uintptr_t
-missed_caller(const uintptr_t *pcs, uint32_t depth, const uint64_t *w,
-    size_t n)
+static size_t
+missed_callers(const uintptr_t *pcs, uint32_t depth, const uint64_t *w,
+    size_t n, uintptr_t *out)
 {
 	if (depth == 0 || n == 0)
 		return 0;
 	if (at_syscall(pcs[0]))
-		return _mon_stack_caller(w, n, pcs[0], depth > 1 ? pcs[1] : 0);
-	return _mon_in_text(w[0]) && _mon_stack_retaddr(w[0]) ? w[0] : 0;
+		return _mon_stack_callers(w, n, pcs[0], depth > 1 ? pcs[1] : 0,
+		    out, _MON_CALLERS);
+	if (!_mon_in_text(w[0]) || !_mon_stack_retaddr(w[0]))
+		return 0;
+	out[0] = w[0];
+	return 1;
 }
 
 /*
@@ -379,10 +384,10 @@ static void
 sample(const unsigned char *data, uint64_t size, uint64_t tail,
     uint32_t len, int inkernel, pid_t tid)
 {
-	uintptr_t pcs[_MON_STACKMAX + 2], caller;
+	uintptr_t pcs[_MON_STACKMAX + 1 + _MON_CALLERS], callers[_MON_CALLERS];
 	uint64_t nr, i, v, w[USTACK / 8];
 	uint32_t depth, flags, slot;
-	size_t nw;
+	size_t nw, nc;
 
 	pcs[0] = (uintptr_t)ring_u64(data, size, tail + 8);
 	if (inkernel ? !_mon_sample_kernel(1) : !_mon_sample(pcs[0], 1))
@@ -405,10 +410,10 @@ sample(const unsigned char *data, uint64_t size, uint64_t tail,
 			break;		/* a null return address: no caller */
 		pcs[depth++] = (uintptr_t)v;
 	}
-	if ((caller = missed_caller(pcs, depth, w, nw)) != 0) {
-		memmove(pcs + 2, pcs + 1, (depth - 1) * sizeof(*pcs));
-		pcs[1] = caller;
-		depth++;
+	if ((nc = missed_callers(pcs, depth, w, nw, callers)) > 0) {
+		memmove(pcs + 1 + nc, pcs + 1, (depth - 1) * sizeof(*pcs));
+		memcpy(pcs + 1, callers, nc * sizeof(*pcs));
+		depth += (uint32_t)nc;
 	}
 	if (depth == 0 && inkernel) {
 		_mon_stacks_lose(1);

@@ -257,26 +257,26 @@ static __thread volatile sig_atomic_t writing
  * A function with no frame yet or any more, at pc: its caller at sp, if
  * any.  A system call wrapper, where the signal finds a thread the
  * kernel returns to from a system call, may have a frame of a few words
- * but no frame pointer: its caller is searched up from sp, short of the
- * return address of the frame at fp (stacks.c).
+ * but no frame pointer, and a caller that is such a wrapper too: its
+ * callers are searched up from sp, short of the return address of the
+ * frame at fp (stacks.c).
  */
 static void
 at_sp(pid_t pid, uintptr_t pc, uintptr_t sp, uintptr_t fp, uintptr_t *pcs,
     uint32_t *depth)
 {
 	uint64_t w[_MON_CALLWORDS];
-	uintptr_t frame[2], c = 0;
+	uintptr_t frame[2];
 
 	if (*depth >= _mon_stack_limit)
 		return;
 	if (_mon_stack_syscall(pc) && _mon_peek(pid, sp, w, sizeof(w)))
-		c = _mon_stack_caller(w, _MON_CALLWORDS, pc, fp >= sp &&
-		    _mon_peek(pid, fp, frame, sizeof(frame)) ? frame[1] : 0);
+		*depth += (uint32_t)_mon_stack_callers(w, _MON_CALLWORDS, pc,
+		    fp >= sp && _mon_peek(pid, fp, frame, sizeof(frame)) ?
+		    frame[1] : 0, pcs + *depth, _mon_stack_limit - *depth);
 	else if (_mon_peek(pid, sp, w, sizeof(w[0])) && _mon_in_text(w[0]) &&
 	    _mon_stack_retaddr(w[0]))
-		c = w[0];
-	if (c != 0)
-		pcs[(*depth)++] = c;
+		pcs[(*depth)++] = w[0];
 }
 
 static void

@@ -34,9 +34,10 @@
  * call instruction ends just before it -- so that the caller is put
  * back in its place.  A sample taken in a system call (in the kernel,
  * by the perf clock; as it returns, by a signal) stops in a wrapper,
- * which may have made a frame, without a frame pointer, of a few words:
- * _mon_stack_caller() looks for its return address a little further
- * up, _MON_CALLWORDS words, and checks where its call went.
+ * which may have made a frame, without a frame pointer, of a few words,
+ * and may have been called by another such wrapper:
+ * _mon_stack_callers() looks for their return addresses a little
+ * further up, _MON_CALLWORDS words, and checks where each call went.
  */
 #include <stdint.h>
 #include <string.h>
@@ -384,36 +385,40 @@ _mon_stack_syscall(uintptr_t pc)
 }
 
 /*
- * The caller of the system call wrapper at user pc (_mon_stack_syscall)
- * when the frame-pointer walk cannot see it: a wrapper keeps no frame
+ * The callers of the system call wrapper at user pc (_mon_stack_syscall)
+ * when the frame-pointer walk cannot see them: a wrapper keeps no frame
  * pointer, and libc's make a frame of their own as soon as the process
  * has a second thread (cancellation), so that the return address is not
  * at the stack pointer but a few words up, among words left there by
  * earlier calls.  So a word of w[0..n) (the user stack from its pointer
  * up) is taken only if it returns from a call to a function that starts
- * at most CALLSPAN bytes before pc, a wrapper's size; and none is once
- * the walk's own next return address (next; 0 where the walk has none,
- * which the null words of the stack are not) is met: the function had a
- * frame, and the walk has its caller.  0 if none.  Async-signal-safe;
- * errno is the caller's to keep.
+ * at most CALLSPAN bytes before the last pc taken, a wrapper's size; and
+ * the search goes on from there, for a wrapper may be called by another
+ * that keeps no frame pointer either (nanosleep calls __clock_nanosleep:
+ * the program's function is the second caller found).  It ends once the
+ * walk's own next return address (next; 0 where the walk has none, which
+ * the null words of the stack are not) is met: the function had a frame,
+ * and the walk has its caller.  At most max into out; how many.
+ * Async-signal-safe; errno is the caller's to keep.
  */
 #define CALLSPAN	1024
-uintptr_t
-_mon_stack_caller(const uint64_t *w, size_t n, uintptr_t pc, uintptr_t next)
+size_t
+_mon_stack_callers(const uint64_t *w, size_t n, uintptr_t pc, uintptr_t next,
+    uintptr_t *out, size_t max)
 {
 	uintptr_t t;
-	size_t i;
+	size_t i, k;
 
-	for (i = 0; i < n; i++) {
+	for (i = k = 0; i < n && k < max; i++) {
 		if (next != 0 && w[i] == next)
-			return 0;
+			break;
 		if (!_mon_in_text(w[i]) || !_mon_stack_retaddr(w[i]))
 			continue;
 		t = call_target(w[i]);
 		if (t != 0 && t <= pc && pc - t < CALLSPAN)
-			return w[i];
+			pc = out[k++] = w[i];
 	}
-	return 0;
+	return k;
 }
 
 /*

@@ -220,6 +220,33 @@ _mon_rezero(void *p, size_t len)
 }
 
 /*
+ * The number in variable name when it is one from lo to hi; else def,
+ * with a warning (why) if the variable is set but not such a number.
+ * Set-id programs see none of the environment (secure_getenv).
+ */
+long
+_mon_env_number(const char *name, long lo, long hi, long def,
+    const char *why)
+{
+	const char *s;
+	char *end;
+	long v;
+	int err;
+
+	if ((s = secure_getenv(name)) == NULL || *s == '\0')
+		return def;
+	err = errno;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < lo || v > hi) {
+		_mon_warn(name, why, 0);
+		v = def;
+	}
+	errno = err;
+	return v;
+}
+
+/*
  * Write "libmon: what: reason" as one line on stderr with a single
  * write(2), formatted by hand so that no stdio buffer or lock is
  * involved at exit.  errno is left as it was.

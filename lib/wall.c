@@ -14,22 +14,33 @@
  *	  sigprof.c) mark each thread's
  *	  last stack (stacks.c)       --> a running thread's stack
  *
- * Each round counts one sample for every thread, keyed by (thread,
- * state, system call, stack) in a table of counts (base.c): the WALL
- * record holds the keys and their counts.  What keeps a round cheap:
+ * Each round counts a sample for every thread, keyed by (thread, state,
+ * system call, stack) in a table of counts (base.c): the WALL record
+ * holds the keys and their counts.  The rounds keep to a grid of
+ * periods, each at a random point of its own period, so that a program
+ * that works on a period of its own is not always seen at one phase of
+ * it; a round stands for the periods since the last (more than one when
+ * the sampler ran late: its first rounds among a thousand new threads
+ * take longer than a period), so that a thread's count is its wall time
+ * in periods.  A thread new since the last round counts the periods
+ * since its start (pthread_create() tells when), one that ended those
+ * up to its end (pthread_create()'s threads tell when they end).
+ * What keeps a round cheap:
  *
  *  - A thread whose CPU clock (clock_gettime() of its per-thread CPU
  *    clock: one system call, no /proc) has not moved since the last
  *    round has not run, so it is where it was: its last key is counted
  *    again without reading anything else (in the thread's entry, added
- *    to the table when the key changes or the record is written).  A thread idle for IDLETICKS
- *    rounds is looked at only every IDLEEVERY-th round, its key counted
- *    in between: a thread that has slept a second and wakes is seen up
- *    to IDLEEVERY - 1 rounds late.
+ *    to the table when the key changes or the record is written).  A
+ *    thread idle for a while is looked at only every few rounds -- one
+ *    more each IDLESTEP rounds idle, up to every IDLEEVERY-th -- its key
+ *    counted in between: a thread that has slept a second and wakes is
+ *    seen up to IDLEEVERY - 1 rounds late, one that slept 0.2 s up to 2.
  *  - The threads are known from pthread_create() (lifecycle.c calls
- *    _mon_wall_thread() in the new thread), and /proc/self/task is
- *    listed only at start and every RESCAN ns, for threads created
- *    otherwise.  A thread whose clock is gone has ended.
+ *    _mon_wall_thread() in the new thread, and _mon_wall_thread_end()
+ *    as it ends), and /proc/self/task is listed only at start and every
+ *    RESCAN ns, for threads created otherwise.  A thread whose clock is
+ *    gone has ended.
  *  - Its stat and syscall files are opened once and read with pread()
  *    while the thread is active; an idle one's are closed, and at most
  *    MAXFDS are open at once (the others opened for a read).
@@ -67,10 +78,13 @@
 #define FIRSTSPAN	1024		/* a system call wrapper's size */
 #define SPAN		65536		/* a function's, for the next ones */
 #define FPSPAN		((uintptr_t)64 << 20)	/* a frame pointer's reach */
-#define IDLETICKS	100		/* rounds idle before it is looked */
-#define IDLEEVERY	8		/*   at every IDLEEVERY-th round */
+#define IDLESTEP	10		/* each IDLESTEP rounds idle, a thread */
+#define IDLEEVERY	8		/*   is looked at a round less often,
+					   down to every IDLEEVERY-th */
+#define IDLEFDS		100		/* rounds idle before its files close */
 #define RESCAN		1000000000u	/* ns between listings of the tasks */
 #define MAXFDS		128		/* threads whose /proc files stay open */
+#define BORNSHIFT	16		/* a thread's start in 65.5 us units */
 
 struct wthr {
 	pid_t		 tid;
@@ -78,6 +92,8 @@ struct wthr {
 	int		 fstat, fsys;	/* open descriptors, or -1 */
 	uint32_t	 idle;		/* rounds in a row it did not run */
 	uint32_t	 skip;		/* rounds before it is looked at */
+	uint32_t	 fresh;		/* adopted, not looked at yet */
+	uint32_t	 born;		/* its start, BORNSHIFT units; 0: unknown */
 	uint64_t	 cpu0, cpu;	/* CPU clock: first and last read */
 	uint64_t	 ent;		/* its last sample's entry, 0: none */
 	uint64_t	 pend;		/* samples of ent not added yet */
@@ -101,10 +117,14 @@ static size_t		 nthr, thrcap;
 static uint32_t		*tidhash;	/* index + 1 of thr, by tid */
 static size_t		 hashcap;
 static struct _mon_keys	 counts;
-static uint64_t		 ticks, late, lost, ownns;
+static uint64_t		 ticks, lost, ownns;
 static int		 taskfd = -1;
 static int		 nfds;
-static _Atomic pid_t	 newq[NEWQ];
+static _Atomic uint64_t	 newq[NEWQ];	/* tid << 32 | born */
+static uint64_t		 roundns, lastns;	/* this round's monotonic
+						   time, the last's */
+static _Atomic uint64_t	 endq[NEWQ];	/* tid << 32 | end: threads
+					   ended, to be let go */
 static unsigned char	 dents[32768];	/* under walllock */
 
 static uint64_t
@@ -193,9 +213,12 @@ grow(void)
 	return 0;
 }
 
-/* Thread tid, born before (old: its CPU time so far is not the run's). */
+/*
+ * Thread tid, born before (old: its CPU time so far is not the run's),
+ * at born (monotonic ns >> BORNSHIFT, wrapping; 0 if not known).
+ */
 static void
-adopt(pid_t tid, int old)
+adopt(pid_t tid, int old, uint32_t born)
 {
 	struct wthr *t;
 
@@ -209,6 +232,8 @@ adopt(pid_t tid, int old)
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
 	t->fstat = t->fsys = -1;
+	t->fresh = 1;
+	t->born = born;
 	if (old && cpu_of(tid, &t->cpu0) != 0)
 		return;
 	*hput(tid) = (uint32_t)++nthr;
@@ -232,7 +257,7 @@ scan(int old)
 			for (tid = 0, c = d->name; *c >= '0' && *c <= '9'; c++)
 				tid = tid * 10 + (*c - '0');
 			if (*c == '\0' && tid > 0)
-				adopt(tid, old);
+				adopt(tid, old, 0);
 		}
 }
 
@@ -381,15 +406,42 @@ window(uintptr_t sp, uint64_t *w)
 }
 
 /*
- * Does w[i], at a, begin a frame: a frame pointer saved there, pointing
- * up to a frame of its own, and a return address above it?
+ * Is there, among w[i + 2..) below the frame pointer fp, a return
+ * address from a call to the function that holds w[i + 1]?  Then that
+ * function was called from a frame below fp, and the word w[i] is not
+ * the frame pointer its callee saved: a wrapper that makes no frame
+ * (nanosleep calling __clock_nanosleep) leaves a slot of its callee's
+ * frame unwritten, and a copy of the caller's own frame pointer, left
+ * there by an earlier call, would skip the caller.
  */
 static int
-frame_base(const uint64_t *w, size_t i, size_t n, uintptr_t a,
+stale(const uint64_t *w, size_t i, size_t n, uintptr_t sp, uintptr_t fp)
+{
+	uintptr_t t;
+	size_t j;
+
+	for (j = i + 2; j < n && sp + 8 * j < fp; j++) {
+		if (!_mon_in_text(w[j]) || !_mon_stack_retaddr(w[j]))
+			continue;
+		t = _mon_stack_target(w[j]);
+		if (t != 0 && t <= w[i + 1] && w[i + 1] - t < SPAN)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Does w[i], at sp + 8 * i, begin a frame: a frame pointer saved there,
+ * pointing up to a frame of its own, and a return address above it,
+ * into the function whose frame that is?
+ */
+static int
+frame_base(const uint64_t *w, size_t i, size_t n, uintptr_t sp,
     uintptr_t *frame)
 {
 	return i + 1 < n && _mon_in_text(w[i + 1]) &&
-	    _mon_stack_retaddr(w[i + 1]) && frame_at(w[i], a, frame);
+	    _mon_stack_retaddr(w[i + 1]) && frame_at(w[i], sp + 8 * i,
+	    frame) && !stale(w, i, n, sp, w[i]);
 }
 
 /*
@@ -413,7 +465,7 @@ walk(uintptr_t pc, uintptr_t sp, uint64_t *pcs, uint16_t *flags)
 	n = window(sp, w);
 	prev = pc;
 	for (i = 0; i < n && depth < _mon_stack_limit; i++) {
-		if (frame_base(w, i, n, sp + 8 * i, frame)) {
+		if (frame_base(w, i, n, sp, frame)) {
 			pcs[depth++] = w[i + 1];
 			fpwalk(w[i], frame, pcs, &depth, flags);
 			return depth;
@@ -484,9 +536,12 @@ blocked(struct wthr *t, struct wkey *k)
 	return 0;
 }
 
-/* Thread t, which ran since it was last looked at: its sample's key. */
+/*
+ * Thread t, which ran since it was last looked at: its sample's key,
+ * counted n times.
+ */
 static void
-observe(struct wthr *t)
+observe(struct wthr *t, uint64_t n)
 {
 	struct wkey k;
 	char buf[512];
@@ -516,22 +571,66 @@ observe(struct wthr *t)
 	}
 	if (_mon_base_reserve(&counts, 1, sizeof(k)) != 0) {
 		t->ent = 0;
-		lost++;
+		lost += n;
 		return;
 	}
 	t->ent = _mon_base_add(&counts, (const char *)&k + KEYOFF,
-	    sizeof(k.s) - KEYOFF + k.s.depth * sizeof(uint64_t), 1);
+	    sizeof(k.s) - KEYOFF + k.s.depth * sizeof(uint64_t), n);
 }
 
-/* One round's sample of thread t. */
+/*
+ * The periods from a (monotonic ns >> BORNSHIFT, wrapping: 2^32 units
+ * are 78 hours) to b (ns), to the nearest, at most n.
+ */
+static uint64_t
+periods(uint32_t a, uint64_t b, uint64_t n)
+{
+	uint64_t d, m;
+	int32_t k;
+
+	/* a after b: none (a thread that ended as the last round ran). */
+	if ((k = (int32_t)((uint32_t)(b >> BORNSHIFT) - a)) <= 0)
+		return 0;
+	d = (uint64_t)k << BORNSHIFT;
+	m = (d + period / 2) / period;
+	return m > n ? n : m;
+}
+
+/*
+ * The periods a thread new since the last round, which was not there
+ * all along the n the round stands for, has lived: from its start,
+ * where known, to the nearest; at least one.
+ */
+static uint64_t
+first_periods(struct wthr *t, uint64_t n)
+{
+	uint64_t m;
+
+	t->fresh = 0;
+	if (t->born == 0)
+		return 1;
+	m = periods(t->born, roundns, n);
+	return m < 1 ? 1 : m;
+}
+
+/*
+ * One round's sample of thread t, n periods' worth: the periods since
+ * the last round, or those a thread new since then has lived.  A thread idle for a while is looked at only every
+ * few rounds (one more each IDLESTEP rounds idle, up to IDLEEVERY), its
+ * last key counted in between: its clock is one system call a round,
+ * the cost that a pool of idle threads would make.
+ */
 static void
-look(struct wthr *t)
+look(struct wthr *t, uint64_t n)
 {
 	uint64_t cpu;
 
+	if (t->fresh)
+		n = first_periods(t, n);
 	if (t->ent != 0 && t->skip > 0) {
 		t->skip--;
-		t->pend++;
+		t->idle++;
+		t->pend += n;
 		return;
 	}
 	if (cpu_of(t->tid, &cpu) != 0) {
@@ -539,86 +638,130 @@ look(struct wthr *t)
 		return;
 	}
 	if (t->ent != 0 && cpu == t->cpu) {
-		t->pend++;
-		if (++t->idle >= IDLETICKS) {
-			t->skip = IDLEEVERY - 1;
+		t->pend += n;
+		t->idle++;
+		t->skip = t->idle / IDLESTEP < IDLEEVERY - 1 ?
+		    t->idle / IDLESTEP : IDLEEVERY - 1;
+		if (t->idle >= IDLEFDS)
 			closefds(t);
-		}
 		return;
 	}
 	t->cpu = cpu;
 	t->idle = 0;
+	t->skip = 0;
 	settle(t);
-	observe(t);
+	observe(t, n);
 }
 
-/* Threads pthread_create() told of since the last round. */
+/*
+ * Threads that ended (their start routine returned or they called
+ * pthread_exit()) since the last round, n periods ago: each is let go
+ * at once, counted as it was for the periods from the last round to its
+ * end -- an idle one, not looked at every round, would be counted on
+ * for rounds after it.
+ */
+static void
+ended(uint64_t n)
+{
+	struct wthr *t;
+	uint64_t v;
+	size_t i;
+
+	for (i = 0; i < NEWQ; i++) {
+		if (atomic_load_explicit(&endq[i], memory_order_relaxed) == 0 ||
+		    (v = atomic_exchange(&endq[i], 0)) == 0 ||
+		    (t = find((pid_t)(v >> 32))) == NULL ||
+		    (t->flags & MONX_WT_GONE))
+			continue;
+		if (t->ent != 0 && !t->fresh && lastns != 0)
+			t->pend += periods((uint32_t)(lastns >> BORNSHIFT),
+			    (uint64_t)(uint32_t)v << BORNSHIFT, n);
+		gone(t);
+	}
+}
+
+/* Threads that pthread_create() told of since the last round. */
 static void
 adopt_new(void)
 {
-	pid_t tid;
+	uint64_t v;
 	size_t i;
 
 	for (i = 0; i < NEWQ; i++)
 		if (atomic_load_explicit(&newq[i], memory_order_relaxed) != 0 &&
-		    (tid = atomic_exchange(&newq[i], 0)) != 0)
-			adopt(tid, 0);
+		    (v = atomic_exchange(&newq[i], 0)) != 0)
+			adopt((pid_t)(v >> 32), 0, (uint32_t)v);
 }
 
-/* One round: every thread counted once.  Caller holds walllock. */
+/*
+ * One round, n periods since the last: every thread counted once, for
+ * n periods.  Caller holds walllock.
+ */
 static void
-round_(uint64_t *since)
+round_(uint64_t *since, uint64_t n)
 {
 	size_t i;
 
+	lastns = roundns;
+	roundns = now_ns(CLOCK_MONOTONIC);
+	ended(n);
 	adopt_new();
-	if ((*since += period) >= RESCAN) {
+	if ((*since += n * period) >= RESCAN) {
 		scan(0);
 		*since = 0;
 	}
 	for (i = 0; i < nthr; i++)
 		if (!(thr[i].flags & MONX_WT_GONE))
-			look(&thr[i]);
-	ticks++;
+			look(&thr[i], n);
+	ticks += n;
 }
 
 /*
- * The next round's time: a period after the last's, or, where whole
- * periods have passed since, the last of those, at once -- the rounds
- * before it are missed, late.
+ * The next round's time into *at.  The rounds keep to a grid of periods
+ * (*slot, the start of the last round's), each at a point drawn at
+ * random in its own period, so that a program that wakes on a period of
+ * its own (work every 10 ms) is not seen at one phase of it every time,
+ * while a round still stands for one period: the counts add up to the
+ * run's wall time, where steps of random length would drift from it.
+ * Where periods have passed whole since the last round, the rounds they
+ * would have held are missed: the next is in the current period (at
+ * once if its point has passed), and stands for them too.  The periods
+ * it stands for.
  */
-static void
-next_round(struct timespec *at)
+static uint64_t
+next_round(uint64_t *slot, struct timespec *at, uint64_t *seed)
 {
 	uint64_t t, now, missed;
 
-	t = (uint64_t)at->tv_sec * 1000000000u + (uint64_t)at->tv_nsec + period;
+	*slot += period;
 	now = now_ns(CLOCK_MONOTONIC);
-	if (now > t) {
-		missed = (now - t) / period;
-		late += missed;
-		t += missed * period;
-	}
+	missed = now > *slot ? (now - *slot) / period : 0;
+	*slot += missed * period;
+	t = *slot + (_mon_random(seed) >> 11) % period;
+	if (t < now)
+		t = now;
 	at->tv_sec = (time_t)(t / 1000000000u);
 	at->tv_nsec = (long)(t % 1000000000u);
+	return 1 + missed;
 }
 
 static void *
 loop(void *unused)
 {
 	struct timespec at;
-	uint64_t since;
+	uint64_t since, seed, slot, n;
 
 	(void)unused;
 	since = 0;
 	_mon_worker_begin(&sampler);
-	clock_gettime(CLOCK_MONOTONIC, &at);
+	slot = now_ns(CLOCK_MONOTONIC);
+	seed = (slot << 20 ^ (uint64_t)_mon_gettid()) | 1;
 	for (;;) {
-		next_round(&at);
+		n = next_round(&slot, &at, &seed);
 		if (!_mon_worker_sleep(&sampler, &at))
 			break;
 		pthread_mutex_lock(&walllock);
-		round_(&since);
+		round_(&since, n);
 		ownns = now_ns(CLOCK_THREAD_CPUTIME_ID);
 		pthread_mutex_unlock(&walllock);
 		/* Its CPU time is libmon's, not the program's. */
@@ -642,9 +785,12 @@ _mon_wall_reset(void)
 	nthr = thrcap = hashcap = 0;
 	nfds = 0;
 	_mon_base_free(&counts);
-	ticks = late = lost = ownns = 0;
-	for (i = 0; i < NEWQ; i++)
+	ticks = lost = ownns = 0;
+	roundns = lastns = 0;
+	for (i = 0; i < NEWQ; i++) {
 		atomic_store(&newq[i], 0);
+		atomic_store(&endq[i], 0);
+	}
 }
 
 /*
@@ -678,6 +824,7 @@ _mon_wall_start(uint64_t ns)
 void
 _mon_wall_stop(void)
 {
+	uint64_t n;
 	size_t i;
 
 	if (!running)
@@ -686,9 +833,20 @@ _mon_wall_stop(void)
 	_mon_worker_stop(&sampler);
 	running = 0;
 	pthread_mutex_lock(&walllock);
+	/* The periods since the last round, where each thread was, up to
+	 * its end for those that ended. */
+	lastns = roundns;
+	roundns = now_ns(CLOCK_MONOTONIC);
+	n = lastns != 0 ? periods((uint32_t)(lastns >> BORNSHIFT), roundns,
+	    UINT32_MAX) : 0;
+	ticks += n;
+	ended(n);
 	for (i = 0; i < nthr; i++) {
-		if (!(thr[i].flags & MONX_WT_GONE))
+		if (!(thr[i].flags & MONX_WT_GONE)) {
 			(void)cpu_of(thr[i].tid, &thr[i].cpu);
+			if (thr[i].ent != 0)
+				thr[i].pend += n;
+		}
 		closefds(&thr[i]);
 	}
 	(void)close(taskfd);
@@ -697,23 +855,50 @@ _mon_wall_stop(void)
 }
 
 /*
+ * Thread tid's start or end, now, into queue q (newq or endq) for the
+ * next round; cursor spreads the threads over its slots.  A full queue
+ * drops it: the next listing finds a thread that started, and the round
+ * that finds its clock gone one that ended.
+ */
+static void
+enqueue(_Atomic uint64_t *q, _Atomic unsigned *cursor, pid_t tid)
+{
+	unsigned i, k;
+	uint64_t free_, v;
+
+	v = (uint64_t)(uint32_t)tid << 32 |
+	    (uint32_t)(now_ns(CLOCK_MONOTONIC) >> BORNSHIFT);
+	k = atomic_fetch_add(cursor, 1);
+	for (i = 0; i < NEWQ; i++) {
+		free_ = 0;
+		if (atomic_compare_exchange_strong(&q[(k + i) % NEWQ], &free_,
+		    v))
+			return;
+	}
+}
+
+/*
  * A thread pthread_create() made, tid, calls this as it starts, so that
- * the next round counts it.  A full queue leaves it to the next listing.
+ * the next round counts it from now.
  */
 void
 _mon_wall_thread(pid_t tid)
 {
 	static _Atomic unsigned next;
-	unsigned i, k;
-	pid_t free_;
 
-	k = atomic_fetch_add(&next, 1);
-	for (i = 0; i < NEWQ; i++) {
-		free_ = 0;
-		if (atomic_compare_exchange_strong(&newq[(k + i) % NEWQ],
-		    &free_, tid))
-			return;
-	}
+	enqueue(newq, &next, tid);
+}
+
+/*
+ * Thread tid, which pthread_create() made, is ending: it calls this from
+ * its last words, so that the next round no longer counts it.
+ */
+void
+_mon_wall_thread_end(pid_t tid)
+{
+	static _Atomic unsigned next;
+
+	enqueue(endq, &next, tid);
 }
 
 void
@@ -767,8 +952,10 @@ _mon_wall_copy(unsigned char *p, size_t max)
 	pthread_mutex_lock(&walllock);
 	memset(&h, 0, sizeof(h));
 	h.period_ns = period;
+	/* The periods missed are in ticks and the counts: none for prof
+	 * to spread over every sample. */
 	h.ticks = ticks;
-	h.late = late;
+	h.late = 0;
 	h.lost = lost;
 	h.own_ns = ownns;
 	for (i = 0; i < nthr; i++)

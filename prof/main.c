@@ -44,8 +44,9 @@ usage(void)
 	    "[-F folded] [-f regex] [-m mdata] [prog [mdata ...]]\n"
 	    "       prof -A [-Cp] [-f regex] [-S dir] [-m mdata] "
 	    "[prog [mdata ...] [source ...]]\n"
-	    "       prof -w [-hqr] [-F folded | svg | pprof] [-m mdata] "
-	    "[prog [mdata ...]]\n");
+	    "       prof -w [-hqrsN] [-F folded | svg | pprof] [-m mdata] "
+	    "[prog [mdata ...]]\n"
+	    "       prof -T [-Ch] [-m mdata] [prog [mdata ...]]\n");
 	exit(1);
 }
 
@@ -101,15 +102,104 @@ lines_check(const struct opts *o)
 	    strcmp(o->format, "folded") == 0 && !o->graph) ||
 	    (o->graph && o->format == NULL)))
 		return;		/* folded's leaves, -q's call sites */
+	if (!o->graph && o->diffbase == NULL && o->format != NULL &&
+	    (strcmp(o->format, "pprof") == 0 ||
+	    strcmp(o->format, "callgrind") == 0))
+		errx(1, "-%c: not with -F %s, which holds source lines "
+		    "without it (-L changes only -F folded)", o->lines,
+		    o->format);
 	if (o->graph || o->format != NULL || o->diffbase != NULL)
 		errx(1, "-%c: a report by source line; not with %s%s", o->lines,
 		    o->graph ? "-q" : o->format != NULL ? "-F " : "-d",
 		    o->graph || o->format == NULL ? "" : o->format);
 	if (o->incl || o->estimate)
 		warnx("warning: -%c ignores %s: a line has no inclusive "
-		    "time", o->lines, o->incl ? "-i" : "-e");
+		    "time", o->lines, o->sort == 'I' ? "-I" : o->incl ? "-i" :
+		    "-e");
+	else if (o->lines == 'A' && o->sort != 0)
+		warnx("warning: -A ignores -%c: files come by their time, "
+		    "lines in their order", o->sort);
 	if (o->srcdir != NULL && o->lines == 'L')
 		warnx("warning: -S: only -A reads source files");
+}
+
+/*
+ * -w's report takes -h, -q, -r, -s, -N, -F and -m; the options of the
+ * CPU report (the seen[] ones of WALL_IGNORES) would do nothing there,
+ * or change what the rows are called (-p, -u, -g, -l), so they are
+ * warned of, in one line, and undone.
+ */
+#define WALL_IGNORES	"acntoxglzCpuieI"
+
+static void
+wall_ignores(struct opts *o, const unsigned char *seen)
+{
+	char buf[2 * sizeof(WALL_IGNORES) + 1] = "";
+	const char *c;
+	size_t n = 0;
+
+	for (c = WALL_IGNORES; *c != '\0'; c++)
+		if (seen[(unsigned char)*c]) {
+			buf[n++] = *c;
+			buf[n] = '\0';
+		}
+	if (n > 0)
+		warnx("warning: -w ignores -%s: the wall-time report takes -h, "
+		    "-q, -r, -s, -N, -F and -m", buf);
+	o->sort = 0;
+	o->addr = 0;
+	o->fold = 0;
+	o->zeros = o->demangle = o->progonly = o->unnamed = 0;
+	o->incl = o->estimate = 0;
+}
+
+/* -w's checks: what goes with it, and what -r and -N need. */
+static void
+wall_check(struct opts *o, const unsigned char *seen)
+{
+	if (o->ranonly && !o->wall)
+		errx(1, "-r: leaves idle threads out of -w's report; there "
+		    "is no -w");
+	if (o->bythread && !o->wall)
+		errx(1, "-N: groups -w's report by thread name; there is "
+		    "no -w");
+	if (!o->wall)
+		return;
+	if (o->diffbase != NULL || o->focus != NULL ||
+	    (o->format != NULL && strcmp(o->format, "folded") != 0 &&
+	    strcmp(o->format, "svg") != 0 && strcmp(o->format, "pprof") != 0))
+		errx(1, "-w: the wall-time report goes with -q and -F folded, "
+		    "svg or pprof, and none of -d, -f or another -F yet");
+	if (o->lines != 0)
+		errx(1, "-w: the wall-time report is by function; -%c is "
+		    "of CPU time by source line", o->lines);
+	if (o->bythread && (o->graph || o->format != NULL))
+		errx(1, "-N: a report by thread name; not with %s",
+		    o->graph ? "-q" : "-F");
+	wall_ignores(o, seen);
+}
+
+/*
+ * -w needs a file with wall samples.  PROFMODE=wall writes them, for
+ * the whole run, in a whole profile or in the last part of a run in
+ * parts (PROFINTERVAL), in no other part; the other files' CPU samples
+ * have no place in the wall report, which a warning says.
+ */
+static void
+wall_files(const struct profile *p)
+{
+	if (p->wallfiles == 0 && p->wallearly > 0)
+		errx(1, "%s: no wall-time samples: a run in parts "
+		    "(PROFINTERVAL) keeps them, for the whole run, in its "
+		    "last part; or it was not profiled with PROFMODE=wall",
+		    p->first);
+	if (p->wallfiles == 0)
+		errx(1, "%s: no wall-time samples (profile with "
+		    "PROFMODE=wall)", p->first);
+	if (p->wallnone > 0)
+		warnx("warning: -w: %zu of the %zu files hold no wall-time "
+		    "samples (not PROFMODE=wall); the report is of the %zu "
+		    "that do", p->wallnone, p->nfiles, p->wallfiles);
 }
 
 /* An option with an argument given again: the last wins, and says so. */
@@ -126,12 +216,14 @@ static int
 parse_options(int argc, char *argv[], struct opts *o, const char ***files,
     size_t *nfiles)
 {
+	unsigned char seen[256] = { 0 };
 	int c, version = 0;
 
 	memset(o, 0, sizeof(*o));
 	opterr = 0;
-	while ((c = getopt(argc, argv, "acntoxglzhsm:VCpuqieF:If:d:D:LAS:wr")) !=
-	    -1) {
+	while ((c = getopt(argc, argv,
+	    "acntoxglzhsm:VCpuqieF:If:d:D:LAS:wrTN")) != -1) {
+		seen[(unsigned char)c] = 1;
 		switch (c) {
 		case 'a': case 'c': case 'n': case 't':
 			set_sort(o, c);
@@ -212,23 +304,23 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 		case 'r':
 			o->ranonly = 1;
 			break;
+		case 'T':
+			o->slow = 1;
+			break;
+		case 'N':
+			o->bythread = 1;
+			break;
 		default:
 			usage();
 		}
 	}
 	if (o->diffprog != NULL && o->diffbase == NULL)
 		errx(1, "-D: names the program of -d's base; there is no -d");
-	if (o->ranonly && !o->wall)
-		errx(1, "-r: leaves idle threads out of -w's report; there "
-		    "is no -w");
-	if (o->wall && (o->diffbase != NULL || o->focus != NULL ||
-	    (o->format != NULL && strcmp(o->format, "folded") != 0 &&
-	    strcmp(o->format, "svg") != 0 && strcmp(o->format, "pprof") != 0)))
-		errx(1, "-w: the wall-time report goes with -q and -F folded, "
-		    "svg or pprof, and none of -d, -f or another -F yet");
-	if (o->wall && o->lines != 0)
-		errx(1, "-w: the wall-time report is by function; -%c is "
-		    "of CPU time by source line", o->lines);
+	wall_check(o, seen);
+	if (o->slow && (o->wall || o->lines != 0 || o->graph ||
+	    o->format != NULL || o->diffbase != NULL || o->focus != NULL))
+		errx(1, "-T: the list of slow calls is a report of its own; "
+		    "not with -w, -L, -A, -q, -F, -d or -f");
 	if (o->diffbase != NULL)
 		diff_ignores(o);
 	lines_check(o);
@@ -402,10 +494,32 @@ read_base(const char *prog)
 }
 
 /*
+ * Is name, by its suffix, a source file and no profile (a library's
+ * source, or a mistyped one, that -A then says has no samples)?
+ */
+static int
+source_name(const char *name)
+{
+	static const char *const sufs[] = { ".c", ".h", ".cc", ".cp",
+	    ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".C", ".H",
+	    ".s", ".S", ".y", ".l", ".m", ".f", ".f90", ".rs", ".go" };
+	const char *dot;
+	size_t i;
+
+	if ((dot = strrchr(name, '.')) == NULL || strchr(dot, '/') != NULL)
+		return 0;
+	for (i = 0; i < sizeof(sufs) / sizeof(sufs[0]); i++)
+		if (strcmp(dot, sufs[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
  * -A prog operand ...: the operands that name a source file of prog's
- * line table are the files to list, moved to sources; the others stay,
- * mdata files, up to the new argc returned.  A table that cannot be
- * read names none.
+ * line table, or that a source file's suffix names one (a library's,
+ * whose table is read with the profile), are the files to list, moved
+ * to sources; the others stay, mdata files, up to the new argc
+ * returned.
  */
 static int
 split_sources(const char *prog, int argc, char *argv[])
@@ -413,45 +527,53 @@ split_sources(const char *prog, int argc, char *argv[])
 	struct symtab t;
 	struct dwline dl;
 	const char *why;
-	int i, k;
+	char *path;
+	int i, k, rc;
 
 	memset(&dl, 0, sizeof(dl));
-	if (symtab_load(&t, prog, &why) != 0)
-		return argc;	/* said when the report reads it */
-	if (dwline_load(&dl, t.debug != NULL ? t.debug : t.path,
-	    &why) != 0) {
-		symtab_free(&t);
-		return argc;
+	memset(&t, 0, sizeof(t));
+	rc = -1;
+	if (symtab_load(&t, prog, &why) == 0) {
+		rc = dwline_load_object(&dl, &t, &path, &why);
+		free(path);
 	}
 	sources = xcalloc((size_t)argc, sizeof(*sources));
 	for (i = k = optind; i < argc; i++)
-		if (annotate_names(&dl, argv[i]))
+		if ((rc == 0 && annotate_names(&dl, argv[i])) ||
+		    source_name(argv[i]))
 			sources[nsources++] = argv[i];
 		else
 			argv[k++] = argv[i];
 	argv[k] = NULL;
-	dwline_free(&dl);
+	if (rc == 0)
+		dwline_free(&dl);
 	symtab_free(&t);
 	return k;
 }
 
 /*
- * -L or -A: the profile by source line.  A program with no line table
- * gets the flat report as ever, and one line on how to have lines.
+ * -L or -A: the profile by source line, when the program has a line
+ * table of its own, whether or not its code took the samples (a thin
+ * main over a library built with -g).  A program without one gets the
+ * flat report as ever, and one line on how to have lines -- unless its
+ * table was there but could not be read, which was said.
  */
 static void
 show_lines(void)
 {
+	int mt;
+
 	lines_build(&ls, &r, &p, &o, o.focus != NULL ? &fo.re : NULL);
-	if (o.graph && ls.mainlines) {
-		graph_print_lines(&r, &p, &o, &ls);
-		return;
-	}
-	if (!ls.mainlines) {
+	if ((mt = lines_main_table(&ls)) <= 0) {
 		report_show(&r, &p, &o);
 		fflush(stdout);
-		warnx("%s: no line table covers its code: build it with "
-		    "-g for time by source line", shown);
+		if (mt == 0)
+			warnx("%s: no line table covers its code: build it "
+			    "with -g for time by source line", shown);
+		return;
+	}
+	if (o.graph) {
+		graph_print_lines(&r, &p, &o, &ls);
 		return;
 	}
 	if (o.lines == 'L')
@@ -488,9 +610,12 @@ main(int argc, char *argv[])
 			errx(1, "%s: %s", files[i], why);
 	profile_finish(&p);
 	heap_trim();
-	if (o.wall && p.wallfiles == 0)
-		errx(1, "%s: no wall-time samples (profile with "
-		    "PROFMODE=wall)", p.first);
+	if (o.wall)
+		wall_files(&p);
+	if (o.slow && p.slowfiles == 0)
+		errx(1, "%s: no slow calls kept (profile a program built with "
+		    "-finstrument-functions with PROFSLOW=MICROSECONDS)",
+		    p.first);
 	if (prog == NULL)
 		prog = default_prog(&p);
 	shown = printable(prog);
@@ -499,7 +624,7 @@ main(int argc, char *argv[])
 	heap_trim();
 	profile_check_id(&p, shown, &st);
 	/* Calls timed one by one are counted too. */
-	if (p.usedcells == 0 && p.ntimed == 0 && !o.wall)
+	if (p.usedcells == 0 && p.ntimed == 0 && !o.wall && !o.slow)
 		warnx("no call counts captured");
 
 	attribute(&r, &p, &st, &o);
@@ -510,7 +635,9 @@ main(int argc, char *argv[])
 		report_stats(&r, &p, &st);	/* the whole profile's */
 	focus(&r, p.first);
 	kept = fo;	/* -d's base is focused with fo in turn */
-	if (o.wall && o.format == NULL && o.graph)
+	if (o.slow)
+		slow_print(&r, &p, &o);
+	else if (o.wall && o.format == NULL && o.graph)
 		wall_graph_print(&r, &p, &o);
 	else if (o.wall && o.format == NULL)
 		wall_print(&r, &p, &o);

@@ -55,6 +55,8 @@ struct opts {
 	const char	*srcdir;	/* -S: where -A looks for sources */
 	int		 wall;		/* -w: in wall time (PROFMODE=wall) */
 	int		 ranonly;	/* -r: threads that ran, with -w */
+	int		 slow;		/* -T: PROFSLOW's slow calls */
+	int		 bythread;	/* -N: -w's rows by thread name */
 };
 
 #endif /* !_PROF_H */

@@ -20,12 +20,57 @@ job hcalls calls "base moncy hookcy uftcy" "1 $CALLS28"
 job hfib fib "base moncy hookcy uftcy" "$FIBN28 $FIBREPS28"
 # The clock by itself: a call timed reads the TSC twice.
 job htsc tscpair "base" "10000000"
-noreport hcalls hfib htsc
+# Accuracy: four parts timed by the program itself.
+job hacc cygparts "base moncy" ""
+noreport hcalls hfib htsc hacc
 
 tsc_pair28() {
 	rec "$mj $mv tsc2 $(sed -n 's/^tsc2 \([0-9.]*\)$/\1/p' "$out")"
 }
 on_run htsc tsc_pair28
+
+# Each part's measured inclusive seconds, from prof -q's measured call
+# graph, against the program's own CLOCK_MONOTONIC time around its
+# calls: m_P, t_P and err_P (per cent); err the largest.
+acc_parts28() {
+	[ "$mv" = moncy ] || return 0
+	truth=$(sed -n 's/^truth \(.*\)$/\1/p' "$out")
+	if [ ! -s "$d/mon.out" ]; then
+		rec "$mj $mv rna no mon.out written"
+		return 0
+	fi
+	if ! $PROF -q "$bin" "$d/mon.out" >"$d/graph.$mr" 2>/dev/null; then
+		rec "$mj $mv rna prof -q failed"
+		return 0
+	fi
+	awk -v truth="$truth" -v pre="$mj $mv" '
+	BEGIN {
+		n = split(truth, f, " ")
+		for (i = 1; i < n; i += 2)
+			t[f[i]] = f[i + 1]
+	}
+	/^measured call graph/ { on = 1 }
+	on && /^\[[0-9]+\] / && ($(NF - 1) in t) { m[$(NF - 1)] = $2 }
+	END {
+		err = 0
+		for (p in t) {
+			printf "%s t_%s %s\n", pre, p, t[p]
+			if (!(p in m) || t[p] <= 0) {
+				err = 100
+				continue
+			}
+			e = 100 * (m[p] - t[p]) / t[p]
+			if (e < 0)
+				e = -e
+			printf "%s m_%s %s\n%s err_%s %.3f\n", pre, p, m[p],
+			    pre, p, e
+			if (e > err)
+				err = e
+		}
+		printf "%s err %.3f\n", pre, err
+	}' "$d/graph.$mr" >>"$RES"
+}
+on_run hacc acc_parts28
 
 build_hooks28() {
 	for v in moncy hookcy uftcy; do
@@ -33,6 +78,8 @@ build_hooks28() {
 		build fib $v bench/fib.c
 	done
 	build tscpair base bench/tscpair.c
+	build cygparts base bench/cygparts.c
+	build cygparts moncy bench/cygparts.c
 }
 on_build build_hooks28
 
@@ -85,6 +132,23 @@ END {
 			    " cost a call: %s (%.1fx)", w28, u28 >= 5 * m28 ? \
 			    "PASS" : "MISS", u28 / m28))
 	}
+	for (i28 = 1; i28 <= 4; i28++) {
+		p28 = "part_" substr("abcd", i28, 1)
+		row(28, sprintf("measured inclusive s (its own CLOCK_MONOTONIC" \
+		    " s), %s, error %%", p28), "-",
+		    !has("hacc", "moncy", "m_" p28) ? \
+		    why("hacc", "moncy", "m_" p28, 1) : \
+		    sprintf("%.4f (%.4f), %.2f%%",
+		    med("hacc", "moncy", "m_" p28),
+		    med("hacc", "moncy", "t_" p28),
+		    med("hacc", "moncy", "err_" p28)), "-", "-", "-", "<= 2%")
+	}
+	goal(!has("hacc", "moncy", "err") ? "row 28, cygparts, each" \
+	    " part's measured inclusive time within 2% of its own: n/a" : \
+	    sprintf("row 28, cygparts, each part's measured inclusive time" \
+	    " within 2%% of its own: %s (%.2f%%)",
+	    med("hacc", "moncy", "err") <= 2 ? "PASS" : "MISS",
+	    med("hacc", "moncy", "err")))
 	row(28, "the clock alone: a pair of TSC reads, CPU ns" \
 	    " (bench/tscpair.c)", "-", cell("htsc", "base", "tsc2", "%.1f"),
 	    "-", "-", "-", "-")
@@ -99,5 +163,10 @@ END {
 	note("   A timed call reads the TSC as it starts and as it ends;")
 	note("   `tscpair` times such pairs alone, on its thread's CPU")
 	note("   clock: the part of libmon's cost no hook code can shed.")
+	note("   `cygparts` (the same build) holds the measured inclusive")
+	note("   time of four parts -- 300 ms spinning, 100 calls of 1 ms,")
+	note("   200 ms spinning on a second thread, 100 ms asleep there --")
+	note("   from `prof -q`'s measured call graph to the wall time the")
+	note("   program took around their calls (median of the runs).")
 }
 AWK

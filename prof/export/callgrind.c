@@ -60,8 +60,16 @@
  * shared among its lines in proportion of its own samples on each (-L's
  * figures, model/lines.c; the merged stacks keep no address), rounded
  * on a running sum, and each counted call is at the line of its call
- * site, with its exact calls and the pair's cost shared by calls, so
- * that KCachegrind's source view and callgrind_annotate show both.
+ * site, with its exact calls, so that KCachegrind's source view and
+ * callgrind_annotate show both.  A call site's cost is the samples of
+ * the stacks whose call into the pair's callee was made there, by the
+ * caller frame's return address (srcline.c): one costly call and a
+ * thousand cheap ones from two lines each get their own time.  Without
+ * stacks the pair's cost is shared by calls.  A line is in the file the
+ * line table names: code inlined from a header is written under an
+ * "fi=" record of the header, and "fe=" goes back to the function's own
+ * file, as valgrind writes inlined code, so that the readers annotate
+ * the header's lines and not the function's file's of the same numbers.
  * Calls seen only in stacks, and all costs without debug information,
  * stay at line 0.
  *
@@ -102,6 +110,8 @@ struct cg {
 	size_t		*graphpair;	/* a graph arc's pair, or SIZE_MAX */
 	char		*named;		/* fn names written, by frame id */
 	size_t		*flid;		/* fl= numbers, by frame id */
+	size_t		*lfl;		/* and by line of xl */
+	size_t		 curfl;		/* the file of the cost lines now */
 	char		**flnames;	/* their files, printable */
 	char		*flnamed;	/* fl names written, by number */
 	size_t		 nfl;
@@ -363,22 +373,26 @@ cmp_flname(const void *a, const void *b)
 }
 
 /*
- * Each frame's fl= number, one a source file, in c->flid: (1), "???",
- * the format's unknown file, for a frame whose file prof does not
- * know; c->flnames the file of each number, copies.
+ * Each frame's fl= number, one a source file, in c->flid, and each
+ * line's, in c->lfl: (1), "???", the format's unknown file, for a frame
+ * whose file prof does not know; c->flnames the file of each number,
+ * copies.  A line inlined from another file (a header's) has that
+ * file's number.
  */
 static void
 files(struct cg *c)
 {
 	const struct xset *x = c->x;
+	const struct xlines *xl = &c->xl;
 	struct flname *f;
-	size_t id, n = 0, i, k = 1;
+	size_t id, n = 0, i, k = 1, nf = x->nlabels + xl->nlines;
 	const char *s;
 
 	c->flid = xcalloc(x->nlabels + 1, sizeof(*c->flid));
-	c->flnames = xcalloc(x->nlabels + 2, sizeof(*c->flnames));
-	c->flnamed = xcalloc(x->nlabels + 2, 1);
-	f = xcalloc(x->nlabels + 1, sizeof(*f));
+	c->lfl = xcalloc(xl->nlines + 1, sizeof(*c->lfl));
+	c->flnames = xcalloc(nf + 2, sizeof(*c->flnames));
+	c->flnamed = xcalloc(nf + 2, 1);
+	f = xcalloc(nf + 1, sizeof(*f));
 	for (id = 0; id < x->nlabels; id++) {
 		c->flid[id] = 1;
 		if ((s = source(c, &c->sl, id)) != NULL) {
@@ -386,28 +400,65 @@ files(struct cg *c)
 			f[n++].id = id;
 		}
 	}
+	for (i = 0; i < xl->nlines; i++) {
+		c->lfl[i] = 1;
+		if (xl->lines[i].file != NULL) {
+			f[n].file = xl->lines[i].file;
+			f[n++].id = x->nlabels + i;
+		}
+	}
 	qsort(f, n, sizeof(*f), cmp_flname);
 	for (i = 0; i < n; i++) {
 		if (i == 0 || strcmp(f[i - 1].file, f[i].file) != 0)
 			c->flnames[++k] = printable(f[i].file);
-		c->flid[f[i].id] = k;
+		if (f[i].id < x->nlabels)
+			c->flid[f[i].id] = k;
+		else
+			c->lfl[f[i].id - x->nlabels] = k;
 	}
 	c->nfl = k;
 	free(f);
 }
 
-/* "fl=" or "cfl=" for frame id's source file, named the first time. */
+/* KEY=(k), with k's file named the first time. */
 static void
-put_fl(struct cg *c, const char *key, size_t id)
+put_flnum(struct cg *c, const char *key, size_t k)
 {
-	size_t k = c->flid[id];
-
 	fprintf(c->fp, "%s=(%zu)", key, k);
 	if (k > 1 && !c->flnamed[k]) {
 		c->flnamed[k] = 1;
 		fprintf(c->fp, " %s", c->flnames[k]);
 	}
 	fputc('\n', c->fp);
+}
+
+/* "fl=" or "cfl=" for frame id's source file, named the first time. */
+static void
+put_fl(struct cg *c, const char *key, size_t id)
+{
+	put_flnum(c, key, c->flid[id]);
+}
+
+/*
+ * The cost lines after this at file number k, in the block of frame
+ * id: "fi=" for a file other than the function's (code inlined from
+ * it), "fe=" back to the function's own; nothing if already there.
+ */
+static void
+set_file(struct cg *c, size_t id, size_t k)
+{
+	if (k == c->curfl)
+		return;
+	put_flnum(c, k == c->flid[id] ? "fe" : "fi", k);
+	c->curfl = k;
+}
+
+/* The file of line k of xl, SIZE_MAX: none, the function's. */
+static void
+set_line_file(struct cg *c, size_t id, size_t k)
+{
+	set_file(c, id, k < c->xl.nlines && c->xl.lines[k].file != NULL ?
+	    c->lfl[k] : c->flid[id]);
 }
 
 /* Frame id's function names, "a, b", without object or file. */
@@ -474,6 +525,7 @@ self_cost(struct cg *c, size_t id, uint64_t n, uint64_t m)
 
 	if (id >= c->x->nlabels || xl->first[id] >= xl->nlines ||
 	    (tot = xl->total[id]) <= 0 || n == 0) {
+		set_file(c, id, c->flid[id]);
 		put_cost(c, 0, n, 0, m);
 		return;
 	}
@@ -482,48 +534,120 @@ self_cost(struct cg *c, size_t id, uint64_t n, uint64_t m)
 		f = xl->lines[k].samples / tot;
 		v = xset_round((double)n * f, &cum);
 		w = xset_round((double)m * f, &mcum);
-		if (v > 0 || w > 0)
-			put_cost(c, xl->lines[k].line, v, 0, w);
+		if (v == 0 && w == 0)
+			continue;
+		set_line_file(c, id, k);
+		put_cost(c, xl->lines[k].line, v, 0, w);
 	}
 }
 
+/* A calls= line of pair p at line k of xl (SIZE_MAX: line 0). */
+static void
+call_line(struct cg *c, const struct cgpair *p, size_t k, uint64_t calls,
+    uint64_t cost, uint64_t counted, uint64_t meas)
+{
+	set_line_file(c, p->from, k);
+	call_head(c, p);
+	fprintf(c->fp, "calls=%" PRIu64 " 0\n", calls);
+	put_cost(c, k < c->xl.nlines ? c->xl.lines[k].line : 0, cost,
+	    counted, meas);
+}
+
 /*
- * The calls= lines of pair p: one a call site, where the line tables
- * give them, with its exact calls and the pair's costs shared by calls;
- * the rest, or all, at line 0.  A pair no mcount counted has the calls
- * timed one by one, if any, else 1, the least it can be.
+ * The calls= lines of a counted pair p by the stacks: each call site
+ * that counted calls has them, and the samples of the stacks whose call
+ * was made there, by the caller frame's return address (srcline.c),
+ * rounded on a running sum; wsum is those sites' samples.  The samples
+ * of stacks whose call line counted nothing (a caller frame the walk
+ * went past) are shared among the others so, so that calls= stays
+ * mcount's count.  Counted calls at no line of a table are at line 0.
+ * The measured time is shared by calls.
  */
 static void
-call_lines(struct cg *c, const struct cgpair *p)
+by_stacks(struct cg *c, const struct cgpair *p, size_t first, size_t m,
+    double wsum)
+{
+	const struct xsite *st;
+	uint64_t left = p->calls, n, cost, meas, done = 0, mdone = 0;
+	double cum = 0, mcum = 0;
+	size_t k;
+
+	for (k = first; k < first + m && left > 0; k++) {
+		st = &c->xl.sites[k];
+		if (st->calls == 0 || st->line == SIZE_MAX)
+			continue;
+		n = st->calls < left ? st->calls : left;
+		cost = xset_round((double)p->cost * st->weight / wsum, &cum);
+		meas = xset_round((double)p->meas * (double)n /
+		    (double)p->calls, &mcum);
+		call_line(c, p, st->line, n, cost, n, meas);
+		left -= n;
+		done += cost;
+		mdone += meas;
+	}
+	if (left > 0)
+		call_line(c, p, SIZE_MAX, left, p->cost - done, left,
+		    p->meas - mdone);
+}
+
+/*
+ * The calls= lines of pair p without stacks: one a call site, where
+ * the line tables give them, with its exact calls and the pair's costs
+ * shared by calls; the rest, or all, at line 0.  A pair no mcount
+ * counted has the calls timed one by one, if any, else 1, the least it
+ * can be.
+ */
+static void
+by_calls(struct cg *c, const struct cgpair *p, size_t first, size_t m)
 {
 	const struct xlines *xl = &c->xl;
 	uint64_t left = p->calls, n, cost, meas;
 	double cum = 0, mcum = 0;
-	size_t k, m;
+	size_t k;
 
-	for (k = xlines_sites(xl, p->from, p->to, &m); m > 0 && left > 0;
-	    k++, m--) {
+	for (k = first; m > 0 && left > 0; k++, m--) {
 		n = xl->sites[k].calls < left ? xl->sites[k].calls : left;
+		if (n == 0)
+			continue;
 		cost = xset_round((double)p->cost * (double)n /
 		    (double)p->calls, &cum);
 		meas = xset_round((double)p->meas * (double)n /
 		    (double)p->calls, &mcum);
-		call_head(c, p);
-		fprintf(c->fp, "calls=%" PRIu64 " 0\n", n);
-		put_cost(c, xl->lines[xl->sites[k].line].line, cost, n, meas);
+		call_line(c, p, xl->sites[k].line, n, cost, n, meas);
 		left -= n;
 	}
-	if (left == p->calls) {
-		call_head(c, p);
-		fprintf(c->fp, "calls=%" PRIu64 " 0\n", p->calls > 0 ?
-		    p->calls : p->tcalls > 0 ? p->tcalls : 1);
-		put_cost(c, 0, p->cost, p->calls, p->meas);
-	} else if (left > 0) {
-		call_head(c, p);
-		fprintf(c->fp, "calls=%" PRIu64 " 0\n", left);
-		put_cost(c, 0, (uint64_t)((double)p->cost - cum + 0.5), left,
+	if (left == p->calls)
+		call_line(c, p, SIZE_MAX, p->calls > 0 ? p->calls :
+		    p->tcalls > 0 ? p->tcalls : 1, p->cost, p->calls,
+		    p->meas);
+	else if (left > 0)
+		call_line(c, p, SIZE_MAX, left,
+		    (uint64_t)((double)p->cost - cum + 0.5), left,
 		    (uint64_t)((double)p->meas - mcum + 0.5));
+}
+
+/*
+ * The calls= lines of pair p: by the stacks' call sites where the set
+ * has stacks that pass through a line of the pair's counted calls,
+ * else by calls.  A pair no mcount counted stays at line 0.
+ */
+static void
+call_lines(struct cg *c, const struct cgpair *p)
+{
+	const struct xsite *st;
+	size_t first, m, k;
+	double wsum = 0;
+
+	first = xlines_sites(&c->xl, p->from, p->to, &m);
+	for (k = first; k < first + m; k++) {
+		st = &c->xl.sites[k];
+		if (st->calls > 0 && st->line != SIZE_MAX)
+			wsum += st->weight;
 	}
+	if (c->xl.stacked && p->calls > 0 && wsum > 0)
+		by_stacks(c, p, first, m, wsum);
+	else
+		by_calls(c, p, first, m);
 }
 
 /*
@@ -547,6 +671,7 @@ block(struct cg *c, size_t id, size_t *k)
 	put_ob(c, "ob", id);
 	put_fl(c, "fl", id);
 	put_fn(c, "fn", id);
+	c->curfl = c->flid[id];
 	self_cost(c, id, c->self[id], c->mself != NULL ? c->mself[id] : 0);
 	for (; *k < end; (*k)++) {
 		p = &c->pairs[*k];
@@ -576,9 +701,9 @@ export_callgrind(const struct xset *x, FILE *fp, const char **file,
 		c.mself = xcalloc(x->nlabels, sizeof(*c.mself));
 	c.named = xcalloc(x->nlabels, 1);
 	srcline_init(&c.sl, x);
+	xlines_make(&c.xl, x, &c.sl);
 	files(&c);
 	c.obnamed = xcalloc(x->p->nobjs + 1, 1);
-	xlines_make(&c.xl, x, &c.sl);
 	make_pairs(&c);
 	fprintf(fp, "# callgrind format\nversion: 1\ncreator: %s\n"
 	    "cmd: %s\npositions: line\n"
@@ -608,6 +733,7 @@ export_callgrind(const struct xset *x, FILE *fp, const char **file,
 		free(c.flnames[id]);
 	free(c.flnames);
 	free(c.flid);
+	free(c.lfl);
 	free(c.obnamed);
 	xlines_free(&c.xl);
 	srcline_free(&c.sl);

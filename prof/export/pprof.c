@@ -17,7 +17,11 @@
  *			calls, its thread-nanoseconds of wall time; its
  *			frames locations and functions of their own
  *	location	one a frame: its function and line, its
- *			object's mapping, and an address in it
+ *			object's mapping, and an address in it; and
+ *			one a source line of a frame's function
+ *			(srcline.c), whose function is the frame's, or
+ *			for a line of another file (a header's code
+ *			inlined) one of the same names in that file
  *	function	one a frame: the name the report gives it
  *			less the object, which the mapping holds (but
  *			for a name functions of two objects share), and
@@ -65,6 +69,8 @@
 /* Location ids of lines: after any frame's, the base's after those. */
 #define LINE_LOC(e, k)	((1ULL << 62) + ((e)->neg ? 1ULL << 61 : 0) + \
 			    (uint64_t)(k) + 1)
+/* Function ids of a frame's lines in another file: as their locations. */
+#define LINE_FN(e, k)	LINE_LOC(e, k)
 
 /* Wire types. */
 #define WT_VARINT	0
@@ -275,6 +281,9 @@ call_samples(struct enc *e)
 		if (c->from != ROW_NONE)
 			for (k = xlines_sites(&e->xl, c->from, c->to, &n);
 			    n > 0 && left > 0; k++, n--) {
+				if (e->xl.sites[k].calls == 0 ||
+				    e->xl.sites[k].line == SIZE_MAX)
+					continue;
 				v = e->xl.sites[k].calls < left ?
 				    e->xl.sites[k].calls : left;
 				locs[1] = LINE_LOC(e, e->xl.sites[k].line);
@@ -341,20 +350,49 @@ fn_names(const struct xset *x)
 	return name;
 }
 
+/* What frames() gives line_locations() of each frame's function. */
+struct fnames {
+	int64_t		*name, *sysname;	/* string indexes */
+	const char	**file;			/* of its entry, or NULL */
+};
+
 /*
  * A location for each source line of a frame's function that took
  * samples or made calls: the function, the line, and the line's first
- * address in the function's mapping.
+ * address in the function's mapping.  A line of a file other than the
+ * function's own (code inlined from a header) refers to a function of
+ * the same names in that file, one a frame and file, which starts at
+ * the frame's first line there: pprof's Line is a function's line, the
+ * function's file being the line's, and that is how it shows inlined
+ * code as well.
  */
 static void
-line_locations(struct enc *e)
+line_locations(struct enc *e, const struct fnames *fn)
 {
 	const struct xset *x = e->x;
 	const struct xline *l;
-	size_t k, obj;
+	size_t k, obj, grp = 0;
+	uint64_t fid;
 
 	for (k = 0; k < e->xl.nlines; k++) {
 		l = &e->xl.lines[k];
+		if (k == 0 || l[-1].id != l->id ||
+		    !xline_samefile(l[-1].file, l->file))
+			grp = k;
+		fid = l->id + 1 + e->idoff;
+		if (!xline_samefile(l->file, fn->file[l->id])) {
+			fid = LINE_FN(e, grp);
+			if (grp == k) {
+				pb_uint(&e->sub, 1, fid);
+				pb_uint(&e->sub, 2, fn->name[l->id]);
+				pb_uint(&e->sub, 3, fn->sysname[l->id]);
+				if (l->file != NULL)
+					pb_uint(&e->sub, 4, str(e, l->file));
+				if (l->line > 0)
+					pb_uint(&e->sub, 5, l->line);
+				pb_msg(&e->out, 5, &e->sub);
+			}
+		}
 		obj = xset_object(x, l->id);
 		pb_uint(&e->sub, 1, LINE_LOC(e, k));
 		if (obj < x->p->nobjs) {
@@ -362,11 +400,32 @@ line_locations(struct enc *e)
 			pb_uint(&e->sub, 3, OBJ_BASE(obj + e->objoff) +
 			    l->addr);
 		}
-		pb_uint(&e->packed, 1, l->id + 1 + e->idoff);
+		pb_uint(&e->packed, 1, fid);
 		pb_uint(&e->packed, 2, l->line);
 		pb_msg(&e->sub, 4, &e->packed);
 		pb_msg(&e->out, 4, &e->sub);
 	}
+}
+
+/*
+ * The line a frame's function starts at, for pprof -list, which shows
+ * a function's lines from there on: its entry's, or its first line in
+ * the same file if one comes before (a static function of the file
+ * inlined into it).
+ */
+static uint32_t
+start_line(const struct enc *e, size_t id, const char *file, uint32_t line)
+{
+	const struct xlines *xl = &e->xl;
+	size_t k;
+
+	if (id >= e->x->nlabels || file == NULL)
+		return line;
+	for (k = xl->first[id]; k < xl->nlines && xl->lines[k].id == id; k++)
+		if (xl->lines[k].line > 0 && xl->lines[k].line < line &&
+		    xline_samefile(xl->lines[k].file, file))
+			line = xl->lines[k].line;
+	return line;
 }
 
 /*
@@ -392,11 +451,15 @@ frames(struct enc *e)
 	const struct row *w;
 	const char *file;
 	char **fname, *own;
+	struct fnames fn;
 	uint32_t line;
 	size_t id, obj;
 	int64_t name, sysname;
 
 	fname = fn_names(x);
+	fn.name = xcalloc(x->nlabels + 1, sizeof(*fn.name));
+	fn.sysname = xcalloc(x->nlabels + 1, sizeof(*fn.sysname));
+	fn.file = xcalloc(x->nlabels + 1, sizeof(*fn.file));
 	for (id = 0; id < x->nlabels; id++) {
 		w = xset_row(x, id);
 		obj = xset_object(x, id);
@@ -409,13 +472,16 @@ frames(struct enc *e)
 		}
 		free(fname[id]);
 		srcline_find(&e->src, id, &file, &line);
+		fn.name[id] = name;
+		fn.sysname[id] = sysname;
+		fn.file[id] = file;
 		pb_uint(&e->sub, 1, id + 1 + e->idoff);
 		pb_uint(&e->sub, 2, name);
 		pb_uint(&e->sub, 3, sysname);
 		if (file != NULL)
 			pb_uint(&e->sub, 4, str(e, file));
 		if (line > 0)
-			pb_uint(&e->sub, 5, line);
+			pb_uint(&e->sub, 5, start_line(e, id, file, line));
 		pb_msg(&e->out, 5, &e->sub);
 
 		pb_uint(&e->sub, 1, id + 1 + e->idoff);
@@ -431,10 +497,18 @@ frames(struct enc *e)
 		pb_msg(&e->out, 4, &e->sub);
 	}
 	free(fname);
-	line_locations(e);
+	line_locations(e, &fn);
+	free(fn.name);
+	free(fn.sysname);
+	free(fn.file);
 }
 
-/* The wall stacks, leaf first, with their thread-nanoseconds. */
+/*
+ * The wall stacks, leaf first, with their thread-nanoseconds.  A frame
+ * of a row, or one of the four no row stands for, is the CPU stacks'
+ * location and function of that id (frames()): a function is one
+ * function of the profile whichever the sample type.
+ */
 static void
 wall_samples(struct enc *e)
 {
@@ -442,7 +516,7 @@ wall_samples(struct enc *e)
 	const struct xstack *s;
 	uint64_t *locs;
 	double ns = wx->period * 1e9, cum = 0;
-	size_t i, j, maxd = 1;
+	size_t i, j, id, maxd = 1, first = wx->r->nrows + 4;
 
 	for (i = 0; i < wx->nstacks; i++)
 		if (wx->stacks[i].depth > maxd)
@@ -450,9 +524,11 @@ wall_samples(struct enc *e)
 	locs = xcalloc(maxd, sizeof(*locs));
 	for (i = 0; i < wx->nstacks; i++) {
 		s = &wx->stacks[i];
-		for (j = 0; j < s->depth; j++)
-			locs[j] = wx->ids[s->first + s->depth - 1 - j] + 1 +
-			    e->walloff;
+		for (j = 0; j < s->depth; j++) {
+			id = wx->ids[s->first + s->depth - 1 - j];
+			locs[j] = id + 1 + (id < first ? e->idoff :
+			    e->walloff);
+		}
 		sample(e, locs, s->depth, 0, 0, 0,
 		    xset_round(s->samples * ns, &cum));
 	}
@@ -460,9 +536,8 @@ wall_samples(struct enc *e)
 }
 
 /*
- * The wall stacks' frames, a location and a function each, at their
- * function's entry in their object's mapping; a marker frame (the
- * system call waited in) has no mapping.
+ * The wall stacks' own frames, a location and a function each: marker
+ * frames (the system call waited in, a stack not kept), of no mapping.
  */
 static void
 wall_frames(struct enc *e)

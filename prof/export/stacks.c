@@ -94,8 +94,9 @@ xset_round(double v, double *cum)
 	return whole(*cum) - before;
 }
 
-static void
-make_labels(struct xset *x)
+/* The labels of the rows and of the four frames no row stands for. */
+void
+xset_labels(struct xset *x)
 {
 	size_t i;
 
@@ -242,7 +243,7 @@ xset_make(struct xset *x, struct report *r, const struct profile *p,
 	x->o = o;
 	x->prog = prog;
 	report_sort(r, o);
-	make_labels(x);
+	xset_labels(x);
 	x->stacks = xcalloc(r->g.nstacks + r->nrows + 2, sizeof(*x->stacks));
 	x->flat = !(r->g.sampled && r->g.nstacks > 0);
 	sampled_stacks(x);
@@ -267,7 +268,8 @@ xset_free(struct xset *x)
 
 /*
  * One line on the run, for a title: the program, the seconds of the
- * stacks (the report's total), libmon's apart, the clock as -s gives it.
+ * stacks (the report's total), libmon's apart, the clock as -s gives it
+ * -- with -w, the wall sampler's rate, since the stacks are its.
  */
 char *
 xset_title(const struct xset *x)
@@ -279,18 +281,23 @@ xset_title(const struct xset *x)
 
 	if ((fp = open_memstream(&s, &len)) == NULL)
 		return xstrdup(x->prog);
-	if (x->wall)
+	if (x->wall) {
 		fprintf(fp, "%s: %.2f thread-seconds of wall time, running "
 		    "and waiting", x->prog, xset_seconds(x, x->samples));
-	else
+		if (x->wallself > 0)
+			fprintf(fp, " (libmon's own apart: %.2f s)",
+			    x->wallself);
+		fprintf(fp, "; sampled at %.0f Hz of wall time", p->wallhz);
+	} else {
 		fprintf(fp, "%s: %.2f s of CPU", x->prog,
 		    xset_seconds(x, x->samples));
-	if (!x->wall && (o = xset_overhead(x)) != NULL) {
-		fprintf(fp, " (%s)", o);
-		free(o);
+		if ((o = xset_overhead(x)) != NULL) {
+			fprintf(fp, " (%s)", o);
+			free(o);
+		}
+		fputs("; clock ", fp);
+		profile_put_clock(fp, p);
 	}
-	fputs("; clock ", fp);
-	profile_put_clock(fp, p);
 	fprintf(fp, "; %zu file%s", p->nfiles, p->nfiles == 1 ? "" : "s");
 	if (fclose(fp) != 0 || s == NULL) {
 		free(s);

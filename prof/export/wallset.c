@@ -1,20 +1,26 @@
 /*
- * wallset.c -- prof -w -F folded|svg: the wall samples of PROFMODE=wall
- * laid out as a set of stacks for the writers, an off-CPU flame graph
- * and a CPU one in one.
+ * wallset.c -- prof -w -F folded|svg|pprof: the wall samples of
+ * PROFMODE=wall laid out as a set of stacks for the writers, an
+ * off-CPU flame graph and a CPU one in one.
  *
- * Each sample's stack is its frames root first, by function name
- * (model/wall.c names them, libmon's own frames left out), and a
- * waiting one ends in a frame of its own that marks it and names the
+ * Each sample's stack is its frames root first, each the report's row
+ * of its function (model/wall.c), so that a frame is named as the CPU
+ * report names it and a writer that knows rows (pprof) gives the CPU
+ * stacks' and the wall stacks' frames one function.  libmon's frames
+ * are left out, and the samples of threads doing libmon's own work
+ * (model/wall.c) are in no stack: their seconds are in the title.  A
+ * stack whose outer frames were lost starts at [cut at the stack
+ * limit] or [stack ends short: callers unknown], as a CPU stack does.
+ * A waiting one ends in a frame of its own that marks it and names the
  * system call, "[waiting: read]": in the SVG it is a grey box over the
  * function that waited, in folded output its last frame.  A stack with
- * no frames is one frame, "[running, not sampled yet]" or "[no stack]".
+ * no frames is one frame, "[running, not sampled yet]", "[no stack]",
+ * or with stacks off "[running: no stack kept]", "[no stack kept]".
  * Counts are samples of the wall clock, and seconds are thread-seconds;
  * -r leaves out the threads that never ran, as in the report.
  *
- * The labels of the set's frames come after the report's rows' ids, so
- * that no frame is taken for a row; their objects are kept beside them
- * for the SVG's colours.
+ * The labels of the set's own frames come after the report's rows'
+ * ids and the four of xset.h, so that no frame is taken for a row.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +36,7 @@
 
 /* Label name's id, added with its object and entry if new. */
 static size_t
-label(struct xset *x, const char *name, size_t obj, uint64_t addr,
-    size_t *cap)
+label(struct xset *x, const char *name, size_t *cap)
 {
 	size_t i;
 
@@ -42,8 +47,8 @@ label(struct xset *x, const char *name, size_t obj, uint64_t addr,
 	x->objs = xreallocarray(x->objs, *cap, sizeof(*x->objs));
 	x->addrs = xreallocarray(x->addrs, *cap, sizeof(*x->addrs));
 	x->labels[x->nlabels] = printable(name);
-	x->objs[x->nlabels - FIRST(x)] = obj;
-	x->addrs[x->nlabels - FIRST(x)] = addr;
+	x->objs[x->nlabels - FIRST(x)] = OBJ_NONE;
+	x->addrs[x->nlabels - FIRST(x)] = 0;
 	return x->nlabels++;
 }
 
@@ -54,32 +59,37 @@ push(struct xset *x, size_t id)
 	x->ids[x->nids++] = id;
 }
 
-/* Wall stack s as a stack of the set, root first. */
+/*
+ * Wall stack s as a stack of the set, root first: under X_CUT or
+ * X_SHORT where its outer frames were lost (wall_rooted()), as a CPU
+ * stack is.
+ */
 static void
-add_stack(struct xset *x, const struct wstack *s, size_t *cap)
+add_stack(struct xset *x, const struct wstack *s, const unsigned char *called,
+    size_t *cap)
 {
-	const struct frame *f;
-	const char *name;
+	const struct row *w;
 	struct xstack *xs;
 	char buf[64], sys[32];
-	uint64_t entry;
 	size_t i;
 
 	xs = &x->stacks[x->nstacks++];
 	xs->first = x->nids;
-	for (i = s->depth; i > 0; i--) {
-		f = &x->p->wframes[s->first + i - 1];
-		if ((name = wall_frame_name(x->r, x->p, f, &entry)) != NULL)
-			push(x, label(x, name, f->obj, entry, cap));
-	}
+	if (s->cut)
+		push(x, X_CUT(x));
+	else if (!wall_rooted(x->r, x->p, s, called))
+		push(x, X_SHORT(x));
+	for (i = s->depth; i > 0; i--)
+		if ((w = wall_frame_row(x->r, x->p,
+		    &x->p->wframes[s->first + i - 1])) != NULL)
+			push(x, w->id);
 	if (x->nids == xs->first)
-		push(x, label(x, s->state == MONX_WS_RUN ?
-		    "[running, not sampled yet]" : s->depth == 0 ?
-		    "[no stack]" : "[unknown]", OBJ_NONE, 0, cap));
+		push(x, label(x, s->depth == 0 ? wall_nostack_name(x->p, s) :
+		    "[unknown]", cap));
 	if (s->state != MONX_WS_RUN) {
 		snprintf(buf, sizeof(buf), "[waiting: %s]",
 		    wall_sysname(s->sysno, sys, sizeof(sys)));
-		push(x, label(x, buf, OBJ_NONE, 0, cap));
+		push(x, label(x, buf, cap));
 	}
 	xs->depth = x->nids - xs->first;
 	xs->samples = s->secs / x->period;
@@ -130,6 +140,7 @@ xset_make_wall(struct xset *x, struct report *r, const struct profile *p,
     const struct opts *o, const char *prog)
 {
 	const struct wstack *s;
+	unsigned char *called;
 	size_t i, cap;
 
 	memset(x, 0, sizeof(*x));
@@ -139,15 +150,22 @@ xset_make_wall(struct xset *x, struct report *r, const struct profile *p,
 	x->prog = prog;
 	x->wall = 1;
 	x->period = p->wallhz > 0 ? 1 / p->wallhz : 0.01;
-	cap = FIRST(x);
-	x->labels = xcalloc(cap, sizeof(*x->labels));
-	x->nlabels = cap;
+	if (r->byid == NULL)
+		report_sort(r, o);
+	xset_labels(x);
+	cap = x->nlabels;
+	called = wall_called(r, p);
 	x->stacks = xcalloc(p->nwstacks + 1, sizeof(*x->stacks));
 	for (i = 0; i < p->nwstacks; i++) {
 		s = &p->wstacks[i];
-		if (o->ranonly && wall_never_ran(&p->wthreads[s->thread]))
+		if (!wall_kept(o, &p->wthreads[s->thread]))
 			continue;
-		add_stack(x, s, &cap);
+		if (wall_is_libmon(r, p, s)) {
+			x->wallself += s->secs;
+			continue;
+		}
+		add_stack(x, s, called, &cap);
 	}
+	free(called);
 	sort_merge(x);
 }

@@ -62,6 +62,8 @@ struct xset {
 	size_t			*objs;	/* -w: the object of each label
 					   from nrows + 4 on, */
 	uint64_t		*addrs;	/* and its function's entry */
+	double			 wallself; /* -w: thread-seconds of
+					   libmon's own, in no stack */
 };
 
 #define X_UNKNOWN(x)	((x)->r->nrows)
@@ -74,6 +76,7 @@ void		 xset_make(struct xset *, struct report *,
 		    const struct profile *, const struct opts *,
 		    const char *);
 void		 xset_free(struct xset *);
+void		 xset_labels(struct xset *);
 const struct row *xset_row(const struct xset *, size_t);
 size_t		 xset_object(const struct xset *, size_t);
 char		*xset_objname(const struct xset *, size_t);
@@ -108,23 +111,31 @@ void		 srcline_free(struct srclines *);
  */
 struct xline {
 	size_t		 id;		/* the frame */
+	const char	*file;		/* as the line table names it: the
+					   frame's own or one inlined */
 	uint32_t	 line;
 	uint64_t	 addr;		/* its lowest address */
 	double		 samples;	/* the frame's own samples there */
 };
 struct xsite {
 	size_t		 from, to;	/* frames: caller, callee */
-	size_t		 line;		/* the call site, in lines */
-	uint64_t	 calls;
+	size_t		 line;		/* the call site, in lines; SIZE_MAX:
+					   a stack's, at no line */
+	uint64_t	 calls;		/* counted there */
+	double		 weight;	/* the stacks' samples whose call
+					   into to's outermost frame was
+					   made there (callgrind's rule) */
 };
 struct xlines {
-	struct xline	*lines;		/* by frame, then line */
+	struct xline	*lines;		/* by frame, file, then line */
 	size_t		 nlines, linecap;
 	size_t		*first;		/* by frame: its first, or nlines */
 	double		*total;		/* by frame: its lines' samples */
-	struct xsite	*sites;		/* by caller, then callee */
+	struct xsite	*sites;		/* by caller, callee, then line */
 	size_t		 nsites, sitecap;
+	int		 stacked;	/* the weights are the stacks' */
 };
+int		 xline_samefile(const char *, const char *);
 void		 xlines_make(struct xlines *, const struct xset *,
 		    struct srclines *);
 size_t		 xlines_sites(const struct xlines *, size_t, size_t,

@@ -431,7 +431,6 @@ timed_rows(struct attr *a)
 
 /* --- the call graph's places, as rows ------------------------------ */
 
-#define ROW_SELF	(SIZE_MAX - 1)	/* a frame in libmon's code */
 
 /* What a place of the graph stands for. */
 enum fkind { F_NONE, F_ENTRY, F_RAW, F_SELF };
@@ -613,6 +612,25 @@ graph_mark(struct attr *a, int place)
 	return m.place;
 }
 
+/*
+ * The wall samples' frames (PROFMODE=wall), and the slow calls'
+ * (PROFSLOW), each need a row, as a sampled stack's frame does, so that
+ * -w's report, -T's list and the exports -- pprof's holds the wall
+ * frames with or without -w -- name a function as the CPU report does
+ * (its names, its object).
+ */
+static void
+wall_mark(struct attr *a)
+{
+	const struct profile *p = a->p;
+	size_t i;
+
+	for (i = 0; i < p->nwframes; i++)
+		(void)graph_need(a, p->wframes[i].obj, p->wframes[i].addr, 0);
+	for (i = 0; i < p->nsframes; i++)
+		(void)graph_need(a, p->sframes[i].obj, p->sframes[i].addr, 0);
+}
+
 /* Once the rows are made: the id of the row of a place. */
 static size_t
 graph_row(struct attr *a, size_t obj, uint64_t addr, int cell)
@@ -637,6 +655,28 @@ graph_row(struct attr *a, size_t obj, uint64_t addr, int cell)
 	default:
 		return ROW_NONE;
 	}
+}
+
+/*
+ * Once the rows are made: each wall frame's row, by frame, and each slow
+ * call's frame's (model/wall.c).
+ */
+static void
+wall_rows(struct attr *a)
+{
+	const struct profile *p = a->p;
+	struct report *r = a->r;
+	size_t i;
+
+	r->wrows = xcalloc(p->nwframes + 1, sizeof(*r->wrows));
+	for (i = 0; i < p->nwframes; i++)
+		r->wrows[i] = graph_row(a, p->wframes[i].obj,
+		    p->wframes[i].addr, 0);
+	r->srows = xcalloc(p->nsframes + 1, sizeof(*r->srows));
+	for (i = 0; i < p->nsframes; i++)
+		r->srows[i] = graph_row(a, p->sframes[i].obj,
+		    p->sframes[i].addr, 0);
+	r->wnames = xcalloc(r->nrows + 1, sizeof(*r->wnames));
 }
 
 static const struct parc *sortparcs;	/* for the C11 qsort below */
@@ -694,8 +734,14 @@ graph_arcs(struct attr *a)
 			continue;
 		add_counted(g, from, to, pa->count);
 	}
+	/* The arcs come by callee; often by call site too (a call site
+	   of its own for each callee, or one for all), and need no sort. */
 	sortparcs = a->p->arcs;
-	qsort(a->byfrom, a->p->narcs, sizeof(*a->byfrom), cmp_from);
+	for (i = 1; i < a->p->narcs && cmp_from(&a->byfrom[i - 1],
+	    &a->byfrom[i]) <= 0; i++)
+		;
+	if (i < a->p->narcs)
+		qsort(a->byfrom, a->p->narcs, sizeof(*a->byfrom), cmp_from);
 }
 
 /*
@@ -838,9 +884,13 @@ graph_stacks(struct attr *a, const uint32_t *place)
 		    sizeof(*g->ids));
 		g->skipped = xgrow(g->skipped, &g->skipcap, g->nids,
 		    ps->depth + 1, sizeof(*g->skipped));
+		g->pcs = xgrow(g->pcs, &g->pccap, g->nids, ps->depth + 1,
+		    sizeof(*g->pcs));
 		below = inner = ROW_NONE;
 		if (ps->kernel) {
 			g->skipped[g->nids] = 0;
+			g->pcs[g->nids].obj = OBJ_NONE;
+			g->pcs[g->nids].addr = 0;
 			g->ids[g->nids++] = inner = a->kernelrow;
 		}
 		for (j = 0; j < ps->depth; j++) {
@@ -855,6 +905,7 @@ graph_stacks(struct attr *a, const uint32_t *place)
 			g->skipped[g->nids] = below < ROW_SELF &&
 			    (fr[j].obj == OBJ_NONE ||
 			    call_elsewhere(a, &fr[j], below));
+			g->pcs[g->nids] = fr[j];
 			g->ids[g->nids++] = below = inner = id;
 		}
 		s->depth = g->nids - s->first;
@@ -877,6 +928,37 @@ drop_rowids(struct attr *a)
 		free(a->tabs[i].upidx);
 		a->tabs[i].upidx = NULL;
 	}
+}
+
+/*
+ * Does a later step read the program's functions, not just the names
+ * and files the rows point to (which lie in its string table)?  All
+ * but the call graph printed alone: -s counts them, -f and -d read
+ * them again, -L and -A find their lines, the exports their files.
+ */
+static int
+keeps_funcs(const struct opts *o)
+{
+	return !o->graph || o->stats || o->focus != NULL || o->lines != 0 ||
+	    o->format != NULL || o->diffbase != NULL || o->wall;
+}
+
+/*
+ * The program's functions given back once nothing looks a place up,
+ * where keeps_funcs() says no later step reads them: 48 bytes a
+ * function, 48 MB of a million, before the call graph is worked out
+ * and printed, which want the room.
+ */
+static void
+drop_funcs(struct attr *a)
+{
+	struct symtab *st = &a->tabs[OBJ_MAIN].st;
+
+	if (keeps_funcs(a->o))
+		return;
+	free(st->funcs);
+	st->funcs = NULL;
+	st->nfuncs = 0;
 }
 
 /*
@@ -1011,6 +1093,8 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	if (!keeps_counts(o))
 		profile_drop_cells(p);
 	place = graph_mark(&a, wants_graph(o));
+	if (p->wallfiles > 0 || p->slowfiles > 0)
+		wall_mark(&a);
 	if (!keeps_counts(o) && !wants_graph(o))
 		profile_drop_arcs(p);
 	entry_rows(&a, &cap);
@@ -1021,6 +1105,8 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	mark_clashes(r);
 	kernel_row(&a, &cap);
 	unsampled_row(&a, &cap);
+	if (p->wallfiles > 0 || p->slowfiles > 0)
+		wall_rows(&a);
 	r->g.counted = p->arcfiles > 0;
 	r->g.sampled = p->stackfiles > 0;
 	if (wants_graph(o)) {
@@ -1032,6 +1118,7 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 	free(a.arcto);
 	free(a.byfrom);
 	drop_rowids(&a);
+	drop_funcs(&a);
 	if (!keeps_counts(o))
 		profile_drop_arcs(p);
 	if (wants_graph(o)) {
@@ -1061,8 +1148,14 @@ report_free(struct report *r)
 	struct otab *tabs = r->tabs;
 	size_t i;
 
-	for (i = 0; i < r->nrows; i++)
+	for (i = 0; i < r->nrows; i++) {
 		free(r->rows[i].own);
+		if (r->wnames != NULL)
+			free(r->wnames[i]);
+	}
+	free(r->wnames);
+	free(r->wrows);
+	free(r->srows);
 	free_names(r);
 	for (i = 0; i < r->ntabs; i++) {
 		if (i != OBJ_MAIN)

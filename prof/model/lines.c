@@ -30,6 +30,7 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/model.h"
 #include "prof.h"
@@ -49,8 +50,8 @@ lines_table(struct lines *ls, size_t obj)
 {
 	struct ltab *t;
 	const struct symtab *st;
-	const char *path, *why;
-	char *s;
+	const char *why;
+	char *path, *s;
 
 	if (obj >= ls->ntabs || ls->p->objs[obj].jitpid != 0)
 		return NULL;
@@ -60,11 +61,13 @@ lines_table(struct lines *ls, size_t obj)
 	t->tried = 1;
 	if ((st = report_symtab(ls->r, obj)) == NULL)
 		return NULL;
-	path = st->debug != NULL ? st->debug : st->path;
-	t->ok = dwline_load(&t->dl, path, &why) == 0;
-	if (!t->ok)
-		return NULL;
+	t->ok = dwline_load_object(&t->dl, st, &path, &why) == 0;
 	s = printable(path);
+	free(path);
+	if (!t->ok) {
+		free(s);
+		return NULL;
+	}
 	if (t->dl.packed != NULL)
 		warnx("warning: %s: .debug_line: %s; no source lines from it",
 		    s, t->dl.packed);
@@ -74,6 +77,36 @@ lines_table(struct lines *ls, size_t obj)
 		    t->dl.nbad == 1 ? "" : "s");
 	free(s);
 	return t->ok ? &t->dl : NULL;
+}
+
+/*
+ * The program's own line table: 1 if it has rows for its code, libmon's
+ * linked into it apart (libmon is built with -g, the program maybe
+ * not); 0 if it has none -- no .debug_line, built without -g, or no file
+ * to read; -1 if it has one that could not be read (compressed otherwise
+ * than with zlib, damaged), which lines_table() warned of.
+ */
+int
+lines_main_table(struct lines *ls)
+{
+	const struct dwline *dl;
+	const struct symtab *st;
+	uint64_t lo = 0, hi = 0, a;
+	size_t i;
+
+	if ((dl = lines_table(ls, OBJ_MAIN)) == NULL)
+		return 0;
+	/* libmon's code, linked in: its own section (lib/Makefile). */
+	if ((st = report_symtab(ls->r, OBJ_MAIN)) == NULL ||
+	    elf_section_range(st->path, "libmon_text", &lo, &hi) != 0)
+		lo = hi = 0;
+	for (i = 0; i < dl->nrows; i++) {
+		a = dl->rows[i].addr;
+		if (dl->rows[i].line != 0 && !(a >= lo && a < hi) &&
+		    !profile_in_self(ls->p, OBJ_MAIN, a))
+			return 1;
+	}
+	return dl->packed != NULL || dl->nbad > 0 ? -1 : 0;
 }
 
 /*
@@ -189,7 +222,6 @@ row_at(struct lines *ls, size_t obj, uint64_t addr, uint64_t *end)
 		file = NULL, line = 0;
 	else if (file != NULL || line != 0) {
 		ls->anylines = 1;
-		ls->mainlines |= obj == OBJ_MAIN;
 	}
 	func = func_entry(ls, obj, addr, &entry);
 	w = row_of(ls, obj, file, line, func, addr);
@@ -646,4 +678,37 @@ lines_free(struct lines *ls)
 	free(ls->calls);
 	free(ls->byentry);
 	memset(ls, 0, sizeof(*ls));
+}
+
+/* The current directory, once, with a / after it; "" if unknown. */
+static const char *
+cwd_slash(void)
+{
+	static char buf[4096];
+	static int done;
+	size_t n;
+
+	if (!done) {
+		done = 1;
+		if (getcwd(buf, sizeof(buf) - 1) == NULL)
+			buf[0] = '\0';
+		else if ((n = strlen(buf)) > 0 && buf[n - 1] != '/')
+			strcpy(buf + n, "/");
+	}
+	return buf;
+}
+
+/*
+ * A source file's name as -L's rows print it, and -A, -q -L and -L -F
+ * folded with them: from here when under it.
+ */
+const char *
+line_file_name(const char *file)
+{
+	const char *cwd = cwd_slash();
+	size_t n = strlen(cwd);
+
+	if (n > 1 && strncmp(file, cwd, n) == 0 && file[n] != '\0')
+		return file + n;
+	return file;
 }

@@ -67,6 +67,7 @@ struct node {
 };
 
 #define ROW_NONE	SIZE_MAX	/* a frame no row stands for */
+#define ROW_SELF	(SIZE_MAX - 1)	/* a frame in libmon's code */
 
 /*
  * A caller-to-callee pair of rows, by id, counted by mcount or seen in
@@ -105,6 +106,11 @@ struct graph {
 	size_t		 nids, idcap;
 	unsigned char	*skipped;	/* by ids: its call went elsewhere */
 	size_t		 skipcap;
+	struct frame	*pcs;		/* by ids: the frame's place, the
+					   sampled pc or a return address
+					   less one; obj OBJ_NONE for the
+					   kernel's frame */
+	size_t		 pccap;
 	struct node	*nodes;		/* by id, the rows graph_compute saw */
 	size_t		 nnodes;
 	double		*rowest;	/* gprof's estimate of a row's incl,
@@ -191,6 +197,11 @@ struct report {
 	struct graph	 g;		/* ids index rows as first made */
 	struct row	**byid;		/* rows by id, once sorted */
 	struct nameblock *names;	/* where rows' names arrays lie */
+	size_t		*wrows;		/* -w: each wall frame's row id,
+					   ROW_NONE or ROW_SELF */
+	size_t		*srows;		/* -T: each slow call's frame's */
+	char		**wnames;	/* -w: by id, rows' names as
+					   printed, made when first asked */
 };
 
 /* attrib.c */
@@ -201,6 +212,7 @@ void	report_free(struct report *);
 const struct symtab *report_symtab(const struct report *, size_t);
 
 /* callgraph.c */
+int	row_thread_start(const struct row *);
 void	graph_compute(struct report *, int);
 size_t	graph_find(const struct graph *, size_t, size_t);
 const struct node *graph_node(const struct report *, const struct row *);
@@ -259,9 +271,6 @@ struct lines {
 	struct entid	*byentry;	/* the report's rows by entry */
 	size_t		 nbyentry;
 	int		 anylines;	/* a table gave a line */
-	int		 mainlines;	/* and one of the program's: a line
-					   table covers its code, not only
-					   libmon's linked into it */
 };
 
 /* lines.c */
@@ -272,8 +281,10 @@ void	lines_build(struct lines *, const struct report *,
 	    const struct profile *, const struct opts *, const regex_t *);
 void	lines_sort(struct lines *, int);
 const struct dwline *lines_table(struct lines *, size_t);
+int	lines_main_table(struct lines *);
 size_t	lines_row(struct lines *, size_t, uint64_t);
 void	lines_free(struct lines *);
+const char *line_file_name(const char *);
 
 /* -f: the pattern, and what it kept of the report (focus.c). */
 struct focus {
@@ -298,13 +309,25 @@ char	*row_name(const struct row *, int);
 
 /* wall.c */
 const char *wall_sysname(int32_t, char *, size_t);
+size_t	wall_frame_id(const struct report *, const struct profile *,
+	    const struct frame *);
+const struct row *wall_frame_row(const struct report *,
+	    const struct profile *, const struct frame *);
 const char *wall_frame_name(const struct report *, const struct profile *,
 	    const struct frame *, uint64_t *);
+int	wall_is_libmon(const struct report *, const struct profile *,
+	    const struct wstack *);
 const char *wall_sample_name(const struct report *, const struct profile *,
 	    const struct wstack *);
+const char *wall_nostack_name(const struct profile *, const struct wstack *);
+unsigned char *wall_called(const struct report *, const struct profile *);
+int	wall_rooted(const struct report *, const struct profile *,
+	    const struct wstack *, const unsigned char *);
 int	wall_never_ran(const struct wthread *);
+int	wall_kept(const struct opts *, const struct wthread *);
 
 /* sort.c */
 void	report_sort(struct report *, const struct opts *);
+void	report_rank(struct report *, const struct opts *);
 
 #endif /* !_MODEL_H */

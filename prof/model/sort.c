@@ -303,6 +303,18 @@ rank_rows(struct report *r)
 	free(rank);
 }
 
+/* The rows indexed by id, wherever they are. */
+static void
+index_rows(struct report *r)
+{
+	size_t i;
+
+	free(r->byid);
+	r->byid = xcalloc(r->nrows + 1, sizeof(*r->byid));
+	for (i = 0; i < r->nrows; i++)
+		r->byid[r->rows[i].id] = &r->rows[i];
+}
+
 /*
  * Demangle and sort the rows as the options say, and index them by id
  * for the call graph.  Each row keeps its rank by name, for the call
@@ -311,14 +323,24 @@ rank_rows(struct report *r)
 void
 report_sort(struct report *r, const struct opts *o)
 {
-	size_t i;
-
 	if (o->demangle)
 		demangle_rows(r);
 	rank_rows(r);
 	sort_rows(r, o->sort);
-	free(r->byid);
-	r->byid = xcalloc(r->nrows + 1, sizeof(*r->byid));
-	for (i = 0; i < r->nrows; i++)
-		r->byid[r->rows[i].id] = &r->rows[i];
+	index_rows(r);
+}
+
+/*
+ * report_sort() but for the sort: for a view that puts the rows in an
+ * order of its own (the call graph's entries) and reads nothing in the
+ * rows' order.  Moving a million rows of 112 bytes into the report's
+ * order was some 7% of -q's time.
+ */
+void
+report_rank(struct report *r, const struct opts *o)
+{
+	if (o->demangle)
+		demangle_rows(r);
+	rank_rows(r);
+	index_rows(r);
 }

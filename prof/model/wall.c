@@ -8,24 +8,51 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "util/util.h"
 
-/* x86_64 numbers of the system calls a thread is most often found in. */
+/*
+ * x86_64 numbers of the system calls a thread is found in: those it
+ * waits in, and the common others (a thread caught in mmap or in
+ * libmon's perf_event_open runs in the kernel).  Any other is "system
+ * call N".  A futex wait is a mutex or a condition variable, said so.
+ */
 static const struct { int nr; const char *name; } sysnames[] = {
-	{ 0, "read" }, { 1, "write" }, { 2, "open" }, { 7, "poll" },
-	{ 17, "pread64" }, { 18, "pwrite64" }, { 19, "readv" },
-	{ 20, "writev" }, { 23, "select" }, { 24, "sched_yield" },
-	{ 34, "pause" }, { 35, "nanosleep" }, { 42, "connect" },
-	{ 43, "accept" }, { 44, "sendto" }, { 45, "recvfrom" },
-	{ 46, "sendmsg" }, { 47, "recvmsg" }, { 61, "wait4" },
-	{ 65, "semop" }, { 69, "msgsnd" }, { 70, "msgrcv" },
-	{ 72, "fcntl" }, { 73, "flock" }, { 74, "fsync" },
-	{ 75, "fdatasync" }, { 128, "rt_sigtimedwait" },
-	{ 130, "rt_sigsuspend" }, { 202, "futex (mutex/condvar)" },
-	{ 208, "io_getevents" }, { 220, "semtimedop" },
-	{ 230, "clock_nanosleep" }, { 232, "epoll_wait" },
-	{ 247, "waitid" }, { 257, "openat" }, { 270, "pselect6" },
-	{ 271, "ppoll" }, { 281, "epoll_pwait" }, { 288, "accept4" },
-	{ 299, "recvmmsg" }, { 426, "io_uring_enter" },
+	{ 0, "read" }, { 1, "write" }, { 2, "open" }, { 3, "close" },
+	{ 4, "stat" }, { 5, "fstat" }, { 6, "lstat" }, { 7, "poll" },
+	{ 8, "lseek" }, { 9, "mmap" }, { 10, "mprotect" },
+	{ 11, "munmap" }, { 12, "brk" }, { 13, "rt_sigaction" },
+	{ 14, "rt_sigprocmask" }, { 16, "ioctl" }, { 17, "pread64" },
+	{ 18, "pwrite64" }, { 19, "readv" }, { 20, "writev" },
+	{ 21, "access" }, { 22, "pipe" }, { 23, "select" },
+	{ 24, "sched_yield" }, { 25, "mremap" }, { 26, "msync" },
+	{ 28, "madvise" }, { 32, "dup" }, { 33, "dup2" },
+	{ 34, "pause" }, { 35, "nanosleep" }, { 38, "setitimer" },
+	{ 39, "getpid" }, { 40, "sendfile" }, { 41, "socket" },
+	{ 42, "connect" }, { 43, "accept" }, { 44, "sendto" },
+	{ 45, "recvfrom" }, { 46, "sendmsg" }, { 47, "recvmsg" },
+	{ 48, "shutdown" }, { 49, "bind" }, { 50, "listen" },
+	{ 56, "clone" }, { 57, "fork" }, { 58, "vfork" },
+	{ 59, "execve" }, { 60, "exit" }, { 61, "wait4" },
+	{ 62, "kill" }, { 65, "semop" }, { 69, "msgsnd" },
+	{ 70, "msgrcv" }, { 72, "fcntl" }, { 73, "flock" },
+	{ 74, "fsync" }, { 75, "fdatasync" }, { 76, "truncate" },
+	{ 77, "ftruncate" }, { 78, "getdents" }, { 82, "rename" },
+	{ 83, "mkdir" }, { 87, "unlink" }, { 89, "readlink" },
+	{ 128, "rt_sigtimedwait" }, { 130, "rt_sigsuspend" },
+	{ 157, "prctl" }, { 158, "arch_prctl" }, { 186, "gettid" },
+	{ 200, "tkill" }, { 202, "futex: mutex or condvar" },
+	{ 208, "io_getevents" }, { 209, "io_submit" },
+	{ 217, "getdents64" }, { 220, "semtimedop" },
+	{ 222, "timer_create" }, { 228, "clock_gettime" },
+	{ 230, "clock_nanosleep" }, { 231, "exit_group" },
+	{ 232, "epoll_wait" }, { 233, "epoll_ctl" }, { 234, "tgkill" },
+	{ 247, "waitid" }, { 257, "openat" }, { 262, "newfstatat" },
+	{ 270, "pselect6" }, { 271, "ppoll" }, { 281, "epoll_pwait" },
+	{ 288, "accept4" }, { 290, "eventfd2" },
+	{ 291, "epoll_create1" }, { 292, "dup3" }, { 293, "pipe2" },
+	{ 298, "perf_event_open" }, { 299, "recvmmsg" },
+	{ 302, "prlimit64" }, { 307, "sendmmsg" }, { 318, "getrandom" },
+	{ 332, "statx" }, { 426, "io_uring_enter" }, { 435, "clone3" },
 	{ 441, "epoll_pwait2" }, { 449, "futex_waitv" },
 };
 
@@ -44,39 +71,107 @@ wall_sysname(int32_t nr, char *buf, size_t size)
 	return buf;
 }
 
-/* Is the frame in libmon's own code? */
-static int
-in_libmon(const struct profile *p, const struct frame *f)
+/* Row id's row, whether or not the rows were sorted since. */
+static const struct row *
+row_by_id(const struct report *r, size_t id)
 {
-	size_t i;
-
-	for (i = 0; i < p->nself; i++)
-		if (p->self[i].obj == f->obj && f->addr >= p->self[i].lo &&
-		    f->addr < p->self[i].hi)
-			return 1;
-	return 0;
+	if (id >= r->nrows)
+		return NULL;
+	return r->byid != NULL ? r->byid[id] : &r->rows[id];
 }
 
 /*
- * The name of the function at frame f, or NULL: in no function known,
- * or in libmon's own code, which is no function of the program's.  Its
+ * The id of the report's row of frame f, of the wall or the slow frames
+ * of p (as attribution placed it, model/attrib.c): ROW_SELF in libmon's
+ * own code, ROW_NONE in no function known.
+ */
+size_t
+wall_frame_id(const struct report *r, const struct profile *p,
+    const struct frame *f)
+{
+	if (r->wrows != NULL && f >= p->wframes &&
+	    f < p->wframes + p->nwframes)
+		return r->wrows[f - p->wframes];
+	if (r->srows != NULL && f >= p->sframes &&
+	    f < p->sframes + p->nsframes)
+		return r->srows[f - p->sframes];
+	return ROW_NONE;
+}
+
+/*
+ * The row of frame f, or NULL: in no function known, or in libmon's
+ * own code, which is no function of the program's.
+ */
+const struct row *
+wall_frame_row(const struct report *r, const struct profile *p,
+    const struct frame *f)
+{
+	size_t id = wall_frame_id(r, p, f);
+
+	return id == ROW_SELF ? NULL : row_by_id(r, id);
+}
+
+/*
+ * The name of the function at frame f as the CPU report names its row
+ * (model/rowname.c: its names, its object), or NULL as above.  Its
  * entry, link-time in its object, into *entry if entry is not NULL.
  */
 const char *
 wall_frame_name(const struct report *r, const struct profile *p,
     const struct frame *f, uint64_t *entry)
 {
-	const struct symtab *t;
-	size_t i;
+	const struct row *w;
 
-	if (f->obj == OBJ_NONE || in_libmon(p, f))
-		return NULL;
-	t = report_symtab(r, f->obj);
-	if (t == NULL || (i = symtab_lookup(t, f->addr)) == SIZE_MAX)
+	if ((w = wall_frame_row(r, p, f)) == NULL)
 		return NULL;
 	if (entry != NULL)
-		*entry = t->funcs[i].addr;
-	return t->funcs[i].name;
+		*entry = w->addr;
+	if (r->wnames[w->id] == NULL)
+		r->wnames[w->id] = row_name(w, ROWNAME_ALL);
+	return r->wnames[w->id];
+}
+
+/*
+ * Is row w the start-up hook that calls libmon (gcrt1.o's, in the
+ * program's text but outside libmon's)?  A walk that lost libmon's
+ * frames under it still shows libmon's start.
+ */
+static int
+starts_libmon(const struct row *w)
+{
+	size_t k;
+
+	for (k = 0; k < w->nnames; k++)
+		if (strcmp(w->names[k], "__gmon_start__") == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Was the thread of sample s doing libmon's own work -- starting the
+ * profile, the wall sampler's set-up, writing mon.out -- rather than
+ * the program's?  So when, past the frames of other objects (the C
+ * library's system call wrappers), the innermost frame of libmon or of
+ * the program is libmon's, or the start-up hook that calls it: libmon
+ * called them.  A thread libmon started for the program (its
+ * pthread_create wrapper) has libmon's frame under the program's, and
+ * is the program's.
+ */
+int
+wall_is_libmon(const struct report *r, const struct profile *p,
+    const struct wstack *s)
+{
+	const struct row *w;
+	size_t i, id;
+
+	for (i = 0; i < s->depth; i++) {
+		id = wall_frame_id(r, p, &p->wframes[s->first + i]);
+		if (id == ROW_SELF)
+			return 1;
+		if ((w = row_by_id(r, id)) != NULL && w->objidx == OBJ_MAIN)
+			return starts_libmon(w);
+	}
+	return 0;
 }
 
 /*
@@ -90,25 +185,101 @@ wall_sample_name(const struct report *r, const struct profile *p,
     const struct wstack *s)
 {
 	const struct frame *f;
-	const char *name, *first;
+	const struct row *w;
+	const char *first;
 	size_t i;
 
 	first = NULL;
 	for (i = 0; i < s->depth; i++) {
 		f = &p->wframes[s->first + i];
-		if ((name = wall_frame_name(r, p, f, NULL)) == NULL)
+		if ((w = wall_frame_row(r, p, f)) == NULL)
 			continue;
-		if (s->state == MONX_WS_RUN || f->obj == OBJ_MAIN)
-			return name;
+		if (s->state == MONX_WS_RUN || w->objidx == OBJ_MAIN)
+			return wall_frame_name(r, p, f, NULL);
 		if (first == NULL)
-			first = name;
+			first = wall_frame_name(r, p, f, NULL);
 	}
 	if (first != NULL)
 		return first;
 	if (s->depth == 0)
-		return s->state == MONX_WS_RUN ? "[running, not sampled yet]" :
-		    "[no stack]";
+		return wall_nostack_name(p, s);
 	return "[unknown]";
+}
+
+/*
+ * The name of a sample that kept no stack: with stacks off
+ * (PROFSTACK=0: no stack in the files at all) a running thread's, or a
+ * waiting one's; else a thread the sampler caught running before it
+ * had walked its stack, or one whose stack could not be read.
+ */
+const char *
+wall_nostack_name(const struct profile *p, const struct wstack *s)
+{
+	if (p->nwframes == 0 && p->stackfiles == 0)
+		return s->state == MONX_WS_RUN ? "[running: no stack kept]" :
+		    "[no stack kept]";
+	return s->state == MONX_WS_RUN ? "[running, not sampled yet]" :
+	    "[no stack]";
+}
+
+/*
+ * Which rows the wall stacks show called by another named function,
+ * by row id: a stack whose outermost function is one of those lost its
+ * callers (wall_rooted()).
+ */
+unsigned char *
+wall_called(const struct report *r, const struct profile *p)
+{
+	const struct wstack *s;
+	unsigned char *called;
+	size_t i, k, id, inner;
+
+	called = xcalloc(r->nrows + 1, 1);
+	for (i = 0; i < p->nwstacks; i++) {
+		s = &p->wstacks[i];
+		inner = ROW_NONE;
+		for (k = 0; k < s->depth; k++) {
+			id = wall_frame_id(r, p, &p->wframes[s->first + k]);
+			if (id >= r->nrows)
+				continue;
+			if (inner != ROW_NONE && inner != id)
+				called[inner] = 1;
+			inner = id;
+		}
+	}
+	return called;
+}
+
+/*
+ * Does wall stack s reach where its thread started, by the rule of the
+ * CPU stacks (model/callgraph.c): its outermost named function is
+ * where the C library starts a thread, or a function of the program
+ * no stack shows called.  called from wall_called().
+ */
+int
+wall_rooted(const struct report *r, const struct profile *p,
+    const struct wstack *s, const unsigned char *called)
+{
+	const struct row *w;
+	size_t k, id;
+
+	if (s->cut)
+		return 1;	/* marked cut instead */
+	for (k = s->depth; k > 0; k--) {
+		id = wall_frame_id(r, p, &p->wframes[s->first + k - 1]);
+		if ((w = row_by_id(r, id)) == NULL)
+			continue;
+		return row_thread_start(w) ||
+		    (w->objidx == OBJ_MAIN && !called[id]);
+	}
+	return 1;
+}
+
+/* Is thread w's time in -w's report and exports (-r)? */
+int
+wall_kept(const struct opts *o, const struct wthread *w)
+{
+	return !(o->ranonly && wall_never_ran(w));
 }
 
 /*

@@ -8,15 +8,20 @@
  * the calls made from it; lines with neither have blank figures.  A
  * line with at least HOT percent of the time is marked with a # in the
  * first column; under a line that made calls, one line per callee says
- * how many went to which.  Files come by their time, the largest first;
- * or only those named, in the order named.  A file is looked for where
- * the line table says it is, then under -S's directory: its path below
- * it, then shorter and shorter tails of its path; only a regular file
- * is read.  One that cannot be found gets one line saying so, then its lines' figures without their
- * text; the other files are listed still.
+ * how many went to which.  Files come by their time, the largest first
+ * -- those with samples; one with calls alone (the C library's file that
+ * calls main) only when named, as the files named are listed, in the
+ * order named.  A file is looked for where the line table says it is,
+ * then under -S's directory: its path below it, then shorter and
+ * shorter tails of its path; only a regular file is read.  One that
+ * cannot be found gets one line saying where it was looked for, then
+ * its lines' figures without their text, and one changed since the
+ * object was built a line saying its lines may have moved; the other
+ * files are listed still.
  */
 #include <sys/stat.h>
 
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -36,6 +41,7 @@
 /* A source file: its rows, ix[first .. first + n), by line. */
 struct sfile {
 	const char	*path;
+	size_t		 obj;		/* the object of its first row */
 	size_t		 first, n;
 	double		 samples;
 	uint64_t	 calls;
@@ -98,6 +104,7 @@ gather(struct ann *an, size_t *nf)
 			f = xgrow(f, &cap, n, 1, sizeof(*f));
 			memset(&f[n], 0, sizeof(*f));
 			f[n].path = w->file;
+			f[n].obj = w->obj;
 			f[n++].first = i;
 		}
 		f[n - 1].n++;
@@ -133,17 +140,24 @@ open_regular(const char *path)
 	return fp;
 }
 
-/* Open path, or one like it under -S's directory; NULL, errno set. */
+/*
+ * Open path, or one like it under -S's directory; NULL, errno set.  The
+ * path opened in *used, to free.
+ */
 static FILE *
-open_source(const char *path, const char *dir)
+open_source(const char *path, const char *dir, char **used)
 {
 	const char *tail;
 	char *buf;
 	FILE *fp;
 	int e;
 
-	if ((fp = open_regular(path)) != NULL || dir == NULL)
+	*used = NULL;
+	if ((fp = open_regular(path)) != NULL || dir == NULL) {
+		if (fp != NULL)
+			*used = xstrdup(path);
 		return fp;
+	}
 	e = errno;
 	buf = xmalloc(strlen(dir) + strlen(path) + 2);
 	for (tail = path; tail != NULL; tail = strchr(tail, '/')) {
@@ -155,10 +169,33 @@ open_source(const char *path, const char *dir)
 		if ((fp = open_regular(buf)) != NULL)
 			break;
 	}
-	free(buf);
-	if (fp == NULL)
+	if (fp == NULL) {
+		free(buf);
 		errno = e;
+	} else
+		*used = buf;
 	return fp;
+}
+
+/*
+ * Say so if the source at src changed after the object obj was built:
+ * the line table's numbers are the old text's.
+ */
+static void
+newer_note(const struct ann *an, const char *src, size_t obj)
+{
+	const struct profile *p = an->ls->p;
+	struct stat ss, os;
+
+	if (obj >= p->nobjs || p->objs[obj].path == NULL ||
+	    stat(src, &ss) != 0 || stat(p->objs[obj].path, &os) != 0 ||
+	    ss.st_mtime <= os.st_mtime)
+		return;
+	fputs("(", stdout);
+	put_text(stdout, src);
+	fputs(" changed after ", stdout);
+	put_text(stdout, p->objs[obj].path);
+	fputs(" was built: its lines may have moved)\n", stdout);
 }
 
 /* A line of source, its tabs kept, anything else unfit made fit. */
@@ -239,7 +276,7 @@ run_of(const struct ann *an, const struct sfile *f, size_t k, uint32_t line)
 static void
 list_file(const struct ann *an, const struct sfile *f)
 {
-	char *text = NULL;
+	char *text = NULL, *used;
 	size_t cap = 0, k = f->first, n;
 	ssize_t len;
 	uint32_t line = 0;
@@ -250,10 +287,20 @@ list_file(const struct ann *an, const struct sfile *f)
 	printf(": %.2f s, %.1f%% of the time; %" PRIu64 " call%s made "
 	    "from it\n", f->samples * an->ls->r->period,
 	    f->samples * an->pct, f->calls, f->calls == 1 ? "" : "s");
-	if ((fp = open_source(f->path, an->o->srcdir)) == NULL)
-		printf("(source not found: %s%s; its lines' figures "
-		    "follow)\n", strerror(errno), an->o->srcdir == NULL ?
-		    "; -S names a directory to look in" : " there or under -S");
+	if ((fp = open_source(f->path, an->o->srcdir, &used)) == NULL) {
+		fputs("(source not found at ", stdout);
+		put_text(stdout, f->path);
+		printf(": %s", strerror(errno));
+		if (an->o->srcdir != NULL) {
+			fputs(", nor under ", stdout);
+			put_text(stdout, an->o->srcdir);
+		} else
+			fputs("; -S names a directory to look in", stdout);
+		fputs("; its lines' figures follow)\n", stdout);
+	} else {
+		newer_note(an, used, f->obj);
+		free(used);
+	}
 	printf("  Seconds  %%Time     Calls   Line  Source\n");
 	/* Line 0: code the table gives no line. */
 	if ((n = run_of(an, f, k, 0)) > 0) {
@@ -261,8 +308,11 @@ list_file(const struct ann *an, const struct sfile *f)
 		k += n;
 	}
 	while (fp != NULL && (len = getline(&text, &cap, fp)) >= 0) {
+		/* A line's end, and a CRLF file's carriage return. */
 		if (len > 0 && text[len - 1] == '\n')
-			text[len - 1] = '\0';
+			text[--len] = '\0';
+		if (len > 0 && text[len - 1] == '\r')
+			text[--len] = '\0';
 		n = run_of(an, f, k, ++line);
 		put_figures(an, k, n, line, text);
 		k += n;
@@ -301,7 +351,8 @@ annotate_print(struct lines *ls, const struct opts *o,
 {
 	struct ann an;
 	struct sfile *f;
-	size_t nf, i, k;
+	struct stat sb;
+	size_t nf, i, k, quiet = 0;
 	int found;
 
 	memset(&an, 0, sizeof(an));
@@ -314,10 +365,23 @@ annotate_print(struct lines *ls, const struct opts *o,
 		an.callat[i] = ls->ncalls;
 	for (i = ls->ncalls; i-- > 0;)
 		an.callat[ls->calls[i].row] = i;
+	if (o->srcdir != NULL && stat(o->srcdir, &sb) != 0)
+		warn("-S %s", o->srcdir);
+	else if (o->srcdir != NULL && !S_ISDIR(sb.st_mode))
+		warnx("-S %s: not a directory", o->srcdir);
 	f = gather(&an, &nf);
-	if (nwant == 0)
-		for (i = 0; i < nf; i++)
+	for (i = 0; i < nf && nwant == 0; i++) {
+		if (f[i].samples > 0)
 			list_file(&an, &f[i]);
+		else
+			quiet++;
+	}
+	if (quiet == 1)
+		printf("\n(1 file with calls but no time not listed:"
+		    " name it to list it)\n");
+	else if (quiet > 1)
+		printf("\n(%zu files with calls but no time not listed:"
+		    " name one to list it)\n", quiet);
 	for (k = 0; k < nwant; k++) {
 		for (i = 0, found = 0; i < nf; i++)
 			if (names(f[i].path, want[k])) {

@@ -47,11 +47,16 @@
 #define EST_POINTS	3.0	/* -e: a difference worth showing */
 #define AHEAD		4	/* entries between two steps of fetching */
 #define NAHEAD		(4 * AHEAD + 1)	/* entries fetched or printed */
+#define TEXT_OUT	0xff		/* a text slot's length for a name
+					   too long for it (text_slots()) */
 
-/* An arc as an entry's lines are sorted: by arc_time()'s time, calls. */
+/*
+ * An arc as an entry's lines are sorted: by arc_time()'s time, then its
+ * calls, read from the arc (16 bytes a key, not 24: a call site with a
+ * million callees has a million keys).
+ */
 struct akey {
 	double		 t;
-	uint64_t	 calls;
 	size_t		 k;		/* its index in the arcs */
 };
 
@@ -76,7 +81,9 @@ struct gp {
 	struct gsite	*sites;		/* -L: by from, to, file, line */
 	size_t		 nsites;
 	const struct opts *o;
-	size_t		*order;		/* entries, in print order */
+	uint32_t	*order;		/* entries' ids, in print order (4
+					   bytes: join_arcs() took no more
+					   rows than that) */
 	size_t		 n;
 	uint32_t	*index;		/* by row id: its [n], 0 if none */
 	double		 pct;		/* percent a sample */
@@ -92,6 +99,10 @@ struct gp {
 	unsigned char	*slots;		/* or each in a slot of slotw bytes,
 					   its length first */
 	size_t		 slotw;
+	unsigned char	*texts;		/* or each name without its index in
+					   a slot of textw bytes, its length
+					   first, for ntexts ids; or NULL */
+	size_t		 textw, ntexts;
 	struct fixed	 col[3];	/* self, children, %time */
 };
 
@@ -140,8 +151,8 @@ static const struct gp *sortgp;		/* for the C11 qsort below */
 static int
 cmp_entry(const void *x, const void *y)
 {
-	const struct row *a = sortgp->r->byid[*(const size_t *)x];
-	const struct row *b = sortgp->r->byid[*(const size_t *)y];
+	const struct row *a = sortgp->r->byid[*(const uint32_t *)x];
+	const struct row *b = sortgp->r->byid[*(const uint32_t *)y];
 	double ta = row_time(sortgp, a), tb = row_time(sortgp, b);
 
 	if (ta != tb)
@@ -207,8 +218,123 @@ sort_keyed(struct gp *g)
 	}
 	qsort(k, g->n, sizeof(*k), cmp_ekey);
 	for (i = 0; i < g->n; i++)
-		g->order[i] = k[i].id;
+		g->order[i] = (uint32_t)k[i].id;
 	free(k);
+}
+
+/* Most kinds (level and calls) of entries of no time sort_idle() takes. */
+#define IDLE_KINDS	16
+
+/* Is kind a (level la, calls ca) before kind b, as cmp_entry() has it? */
+static int
+kind_before(size_t la, uint64_t ca, size_t lb, uint64_t cb)
+{
+	return la != lb ? la < lb : ca > cb;
+}
+
+/*
+ * The entries of no time, ids v[0..n) in increasing order, put in
+ * cmp_entry()'s order in v without a compare: by name's rank with a
+ * counting sort, which keeps the ids in order, into tmp[0..n); then
+ * kind by kind, the few pairs of level and calls they have, in their
+ * order.  0, v unchanged, if the entries are of more kinds than that.
+ */
+static int
+sort_idle(const struct gp *g, uint32_t *v, size_t n, uint32_t *tmp)
+{
+	size_t level[IDLE_KINDS], ord[IDLE_KINDS], nrows = g->r->nrows;
+	uint64_t calls[IDLE_KINDS];
+	const struct row *w;
+	unsigned char *of;
+	uint32_t *first;
+	size_t i, j, t, nk = 0, lv, at;
+
+	first = xcalloc(nrows + 2, sizeof(*first));
+	for (i = 0; i < n; i++)
+		first[g->r->byid[v[i]]->byname + 1]++;
+	for (i = 0; i < nrows; i++)
+		first[i + 1] += first[i];
+	for (i = 0; i < n; i++)
+		tmp[first[g->r->byid[v[i]]->byname]++] = v[i];
+	free(first);
+	of = xcalloc(n + 1, 1);
+	for (i = 0; i < n; i++) {
+		w = g->r->byid[tmp[i]];
+		lv = graph_node(g->r, w)->level;
+		for (j = 0; j < nk && (level[j] != lv || calls[j] !=
+		    w->calls); j++)
+			;
+		if (j == nk && nk == IDLE_KINDS) {
+			free(of);
+			return 0;
+		}
+		if (j == nk) {
+			level[nk] = lv;
+			calls[nk++] = w->calls;
+		}
+		of[i] = (unsigned char)j;
+	}
+	for (i = 0; i < nk; i++) {
+		for (j = i; j > 0 && kind_before(level[i], calls[i],
+		    level[ord[j - 1]], calls[ord[j - 1]]); j--)
+			ord[j] = ord[j - 1];
+		ord[j] = i;
+	}
+	for (t = 0, at = 0; t < nk; t++)
+		for (i = 0; i < n; i++)
+			if (of[i] == ord[t])
+				v[at++] = tmp[i];
+	free(of);
+	return 1;
+}
+
+/*
+ * The entries in cmp_entry()'s order, when they come in the order of
+ * their ids (the rows left unsorted, report_rank()): those of no time,
+ * most of a million functions, by sort_idle(); the others, few, by
+ * qsort(), and put around them, those of a time above 0 first.
+ * qsort()'s merge sort of them all reached each row's figures in three
+ * places scattered over memory twenty times a row, and copied the
+ * entries aside.  0, the entries all there but in no order, if it
+ * cannot.
+ */
+static int
+sort_split(struct gp *g)
+{
+	const struct row *w;
+	uint32_t *z;
+	size_t i, m = 0, nz = 0, hi;
+
+	for (i = 1; i < g->n; i++)
+		if (g->order[i] <= g->order[i - 1])
+			return 0;
+	for (i = 0; i < g->n; i++)
+		if (g->r->byid[g->order[i]]->byname >= g->r->nrows)
+			return 0;
+	z = xcalloc(g->n + 1, sizeof(*z));
+	for (i = 0; i < g->n; i++) {
+		w = g->r->byid[g->order[i]];
+		if (row_time(g, w) == 0)
+			z[nz++] = g->order[i];
+		else
+			g->order[m++] = g->order[i];
+	}
+	if (!sort_idle(g, z, nz, g->order + m)) {
+		for (i = 0; i < nz; i++)
+			g->order[m + i] = z[i];
+		free(z);
+		return 0;
+	}
+	qsort(g->order, m, sizeof(*g->order), cmp_entry);
+	for (hi = 0; hi < m && row_time(g, g->r->byid[g->order[hi]]) > 0;
+	    hi++)
+		;
+	memmove(g->order + hi + nz, g->order + hi, (m - hi) *
+	    sizeof(*g->order));
+	for (i = 0; i < nz; i++)
+		g->order[hi + i] = z[i];
+	free(z);
+	return 1;
 }
 
 /*
@@ -236,14 +362,16 @@ entries(struct gp *g)
 		w = &g->r->rows[i];
 		if (in[w->id] || graph_node(g->r, w)->incl > 0 ||
 		    (!gr->sampled && gr->counted && w->samples > 0))
-			g->order[g->n++] = w->id;
+			g->order[g->n++] = (uint32_t)w->id;
 	}
 	free(in);
 	sortgp = g;
-	if (g->r->g.narcs >= 2 * g->r->nrows)
-		sort_keyed(g);
-	else
-		qsort(g->order, g->n, sizeof(*g->order), cmp_entry);
+	if (!sort_split(g)) {
+		if (g->r->g.narcs >= 2 * g->r->nrows)
+			sort_keyed(g);
+		else
+			qsort(g->order, g->n, sizeof(*g->order), cmp_entry);
+	}
 	/* 4 bytes an index: join_arcs() took no more rows than that. */
 	g->index = xcalloc(g->r->nrows + 1, sizeof(*g->index));
 	for (i = 0; i < g->n; i++)
@@ -460,7 +588,11 @@ put_entry_name(const struct gp *g, size_t id)
 		    g->nameat[id]);
 		return;
 	}
-	ob_rowname(g->r->byid[id]);
+	if (id < g->ntexts && g->texts[id * g->textw] != TEXT_OUT)
+		ob_put((const char *)g->texts + id * g->textw + 1,
+		    g->texts[id * g->textw]);
+	else
+		ob_rowname(g->r->byid[id]);
 	if (g->index[id] > 0) {
 		buf[0] = ' ';
 		buf[1] = '[';
@@ -558,34 +690,75 @@ own_line(struct gp *g, const struct row *w)
 	ob_char('\n');
 }
 
+static const struct cgarc *sortarcs;	/* the arcs cmp_akey() reads */
+
 /* Arcs by increasing time, then calls, then their place in the arcs. */
 static int
 cmp_akey(const void *x, const void *y)
 {
 	const struct akey *a = x, *b = y;
+	uint64_t ca, cb;
 
 	if (a->t != b->t)
 		return a->t < b->t ? -1 : 1;
-	if (a->calls != b->calls)
-		return a->calls < b->calls ? -1 : 1;
+	ca = sortarcs[a->k].calls;
+	cb = sortarcs[b->k].calls;
+	if (ca != cb)
+		return ca < cb ? -1 : 1;
 	return a->k < b->k ? -1 : a->k > b->k;
+}
+
+static void
+swap_akeys(struct akey *k, size_t i, size_t j)
+{
+	struct akey t = k[i];
+
+	k[i] = k[j];
+	k[j] = t;
+}
+
+/* The index of the median of k[a], k[b] and k[c]. */
+static size_t
+median_akey(const struct akey *k, size_t a, size_t b, size_t c)
+{
+	if (cmp_akey(&k[a], &k[b]) < 0)
+		return cmp_akey(&k[b], &k[c]) < 0 ? b : cmp_akey(&k[a],
+		    &k[c]) < 0 ? c : a;
+	return cmp_akey(&k[a], &k[c]) < 0 ? a : cmp_akey(&k[b], &k[c]) <
+	    0 ? c : b;
 }
 
 /*
  * k[0..n) in cmp_akey()'s order, a total one, so that any sort gives
  * the same.  An entry has a dozen arcs or so, which an insertion sort
  * puts in order before qsort() has called its comparison a few times
- * through a pointer; the few rows called from everywhere have qsort().
+ * through a pointer.  The few rows called from everywhere, or calling
+ * everything (a million callees of one call site through a table), go
+ * by quicksort in place, their pivot the median of three: glibc's
+ * qsort() copied the million keys aside, 24 MB at -q's peak.  No two
+ * keys are equal (k differs), so the partitions cannot pile up.
  */
 static void
 sort_akeys(struct akey *k, size_t n)
 {
 	struct akey t;
-	size_t i, j;
+	size_t i, j, lo;
 
-	if (n > 32) {
-		qsort(k, n, sizeof(*k), cmp_akey);
-		return;
+	while (n > 32) {
+		swap_akeys(k, median_akey(k, 0, n / 2, n - 1), n - 1);
+		for (i = 0, lo = 0; i < n - 1; i++)
+			if (cmp_akey(&k[i], &k[n - 1]) < 0)
+				swap_akeys(k, i, lo++);
+		swap_akeys(k, lo, n - 1);
+		/* The smaller side by recursion, the larger in the loop. */
+		if (lo < n - 1 - lo) {
+			sort_akeys(k, lo);
+			k += lo + 1;
+			n -= lo + 1;
+		} else {
+			sort_akeys(k + lo + 1, n - 1 - lo);
+			n = lo;
+		}
 	}
 	for (i = 1; i < n; i++) {
 		t = k[i];
@@ -609,8 +782,8 @@ arcs_of(struct gp *g, size_t lo, size_t hi, int callers)
 	for (i = lo; i < hi; i++, n++) {
 		k[n].k = callers ? g->into[i] : i;
 		arc_time(g, &g->r->g.arcs[k[n].k], &k[n].t, &self);
-		k[n].calls = g->r->g.arcs[k[n].k].calls;
 	}
+	sortarcs = g->r->g.arcs;
 	sort_akeys(k, n);
 	if (!callers)
 		for (i = 0; i < n / 2; i++) {
@@ -746,6 +919,63 @@ name_rows(struct gp *g)
 }
 
 /*
+ * Row id's name into its slot of text_slots(), if it fits; how many
+ * bytes it takes (SIZE_MAX if it cannot be made in the output buffer).
+ */
+static size_t
+text_slot(struct gp *g, size_t id)
+{
+	const struct row *w;
+	unsigned char *at = g->texts + id * g->textw;
+	size_t len;
+
+	at[0] = TEXT_OUT;
+	if ((w = g->r->byid[id]) == NULL || name_bound(w) > sizeof(ob))
+		return SIZE_MAX;
+	ob_rowname(w);
+	if ((len = on) < g->textw) {
+		at[0] = (unsigned char)len;
+		memcpy(at + 1, ob, len);
+	}
+	on = 0;
+	return len;
+}
+
+/*
+ * Each row's name, without its index, in a slot of one width, where the
+ * names are short and the arcs too few for name_rows(): a graph of a
+ * million functions and as many arcs prints a million names four times
+ * each, and ob_rowname() missed the cache at each name's first letter
+ * (the row, its names and their bytes scattered over memory), a sixth
+ * of -q's time.  A slot is at an address known from the id alone,
+ * which entry()'s steps ask for ahead.  Slots of 8 bytes, the length
+ * first, if all names but an eighth take seven at most; else of 16, if
+ * fifteen hold as many; else none.  The longer names are read from
+ * their rows, the slot saying so.  Each name is made in the output
+ * buffer and moved into its slot.
+ */
+static void
+text_slots(struct gp *g)
+{
+	size_t id, n = g->r->nrows, fit;
+
+	if (g->nnamed > 0 || n < 2)
+		return;
+	ob_flush();
+	for (g->textw = 8; g->textw <= 16; g->textw *= 2) {
+		g->texts = xcalloc(n + 1, g->textw);
+		for (id = 0, fit = 0; id < n; id++)
+			fit += text_slot(g, id) < g->textw;
+		if (fit >= n - n / 8) {
+			g->ntexts = n;
+			return;
+		}
+		free(g->texts);
+		g->texts = NULL;
+	}
+}
+
+/*
  * The prefetching helpers below are always inlined: gcc takes a
  * function that does nothing but prefetch for one without effect, and
  * drops every call of it (the report's names were never prefetched).
@@ -762,6 +992,9 @@ prefetch_name(const struct gp *g, size_t id)
 		at = g->slots + id * g->slotw;
 		__builtin_prefetch(at);
 		__builtin_prefetch(at + g->slotw - 1);
+	} else if (id < g->ntexts) {
+		__builtin_prefetch(g->texts + id * g->textw);
+		__builtin_prefetch(&g->index[id]);
 	}
 }
 
@@ -991,6 +1224,7 @@ gp_free(struct gp *g)
 	free(g->names);
 	free(g->nameat);
 	free(g->slots);
+	free(g->texts);
 	free(g->sites);
 }
 
@@ -1003,7 +1237,12 @@ graph_print_lines(struct report *r, const struct profile *p,
 	struct gp g;
 	size_t i;
 
-	report_sort(r, o);
+	/* The entries have an order of their own; -e's lines, -f's note,
+	   -s's counts and -L's lines, printed after, read the rows'. */
+	if (ls == NULL && !o->estimate && o->focus == NULL && !o->stats)
+		report_rank(r, o);
+	else
+		report_sort(r, o);
 	gp_init(&g, r, o);
 	if (ls != NULL)
 		make_sites(&g, ls);
@@ -1011,6 +1250,7 @@ graph_print_lines(struct report *r, const struct profile *p,
 	if (!o->nohead)
 		heading(&g, p);
 	name_rows(&g);
+	text_slots(&g);
 	/* Entry i has its places fetched at step i, is printed at i + 4A. */
 	for (i = 0; i < g.n + 4 * AHEAD; i++) {
 		if (i < g.n) {

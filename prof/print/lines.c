@@ -17,43 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "model/model.h"
 #include "print/print.h"
 #include "prof.h"
 #include "read/read.h"
 #include "util/util.h"
-
-/* The current directory, once, with a / after it; "" if unknown. */
-static const char *
-cwd_slash(void)
-{
-	static char buf[4096];
-	static int done;
-	size_t n;
-
-	if (!done) {
-		done = 1;
-		if (getcwd(buf, sizeof(buf) - 1) == NULL)
-			buf[0] = '\0';
-		else if ((n = strlen(buf)) > 0 && buf[n - 1] != '/')
-			strcpy(buf + n, "/");
-	}
-	return buf;
-}
-
-/* A source file's name as rows print it: from here when under it. */
-const char *
-line_file_name(const char *file)
-{
-	const char *cwd = cwd_slash();
-	size_t n = strlen(cwd);
-
-	if (n > 1 && strncmp(file, cwd, n) == 0 && file[n] != '\0')
-		return file + n;
-	return file;
-}
 
 /* "file:line function (object)" of a row. */
 void

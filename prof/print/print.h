@@ -10,6 +10,7 @@
  *	focusnote.c	-f: the line on what the focus kept
  *	lines.c		-L: the report by source line
  *	annotate.c	-A: source files listed with each line's figures
+ *	slow.c		-T: the calls longer than PROFSLOW's threshold
  */
 #ifndef _PRINT_H
 #define _PRINT_H
@@ -53,7 +54,6 @@ void	focus_note(FILE *, const struct focus *, const struct report *,
 /* lines.c */
 void	lines_print(struct lines *, const struct opts *);
 void	put_linename(const struct lines *, const struct lrow *);
-const char *line_file_name(const char *);
 
 /* annotate.c */
 void	annotate_print(struct lines *, const struct opts *,
@@ -64,6 +64,10 @@ int	annotate_names(const struct dwline *, const char *);
 void	wall_print(const struct report *, const struct profile *,
 	    const struct opts *);
 void	wall_graph_print(const struct report *, const struct profile *,
+	    const struct opts *);
+
+/* slow.c */
+void	slow_print(const struct report *, const struct profile *,
 	    const struct opts *);
 
 /* graphprint.c */

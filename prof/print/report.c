@@ -693,9 +693,30 @@ stats_samples(const struct report *r, const struct profile *p)
 	fprintf(stderr, "%" PRIu64 " lost\n", lost);
 }
 
-/* -s: the statistics on stderr, after the report. */
-void
-report_stats(const struct report *r, const struct profile *p,
+/*
+ * PROFMODE=wall: what the wall sampler did (monx_wallhead): its rate,
+ * its rounds and those it missed running late (each round taken then
+ * stands for more of the wall clock), the samples it could not keep,
+ * and the CPU time it used itself, libmon's and not the program's, as
+ * a share of one core over the run.
+ */
+static void
+stats_wall(const struct profile *p)
+{
+	double core;
+
+	if (p->wallfiles == 0)
+		return;
+	core = p->wallrun > 0 ? 100 * p->wallown / p->wallrun : 0.0;
+	fprintf(stderr, "wall: %.0f Hz, %" PRIu64 " rounds, %" PRIu64
+	    " missed running late, %" PRIu64 " samples lost, %zu threads; "
+	    "the sampler used %.3f s of CPU, %.2f%% of a core\n",
+	    p->wallhz, p->wallticks, p->walllate, p->walllost, p->nwthreads,
+	    p->wallown, core);
+}
+
+static void
+stats_all(const struct report *r, const struct profile *p,
     const struct symtab *st)
 {
 	const struct monx_run *run = &p->sum;
@@ -740,4 +761,13 @@ report_stats(const struct report *r, const struct profile *p,
 	stats_maps(r, p);
 	stats_graph(r, p);
 	stats_timed(r, p);
+}
+
+/* -s: the statistics on stderr, after the report. */
+void
+report_stats(const struct report *r, const struct profile *p,
+    const struct symtab *st)
+{
+	stats_all(r, p, st);
+	stats_wall(p);
 }

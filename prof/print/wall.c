@@ -10,15 +10,21 @@
  * running, the innermost function of its stack that has a name, as the
  * CPU report's rows; waiting, the innermost function of the program
  * itself -- the call site of the system call, past the C library's
- * wrappers -- or, with none, the innermost that has a name.  A waiting
- * row names the system calls waited in, the longest first, with their
+ * wrappers -- or, with none, the innermost that has a name.  A row is
+ * named as the CPU report names it (model/rowname.c).  A waiting row
+ * names the system calls waited in, the longest first, with their
  * seconds when there are more than one.  libmon's own code is never a
- * row: its frames are passed over.
+ * row: its frames are passed over, and a thread caught doing libmon's
+ * own work (its start, the sampler's set-up, the write of mon.out) is
+ * left out of the rows and of the whole, the head line saying how much.
  *
- * -r leaves out the threads that never ran: while sampled they used
- * less CPU time than one period -- a pool of idle workers -- so that
- * they do not bury the threads that work; the head line says how many
- * were left out.
+ * -N makes a row of each thread name instead (its threads summed, how
+ * many, and the CPU time they used while sampled): a pool of a thousand
+ * idle workers is one row.  -r leaves out the threads that never ran:
+ * while sampled they used less CPU time than one period -- idle
+ * workers, and as well any thread that only waited -- so that they do
+ * not bury the threads that work; the head line says how many were
+ * left out.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +39,8 @@
 struct wrow {
 	const char	*name;
 	double		 running, waiting;
+	double		 cpu;		/* -N: its threads' CPU seconds */
+	size_t		 nthreads;	/* -N: how many */
 	int32_t		 sys[NSYS];	/* the longest waited in */
 	double		 syssecs[NSYS];
 	double		 othersys;	/* in others */
@@ -119,7 +127,7 @@ put_syscalls(const struct wrow *w)
 	printf("]");
 }
 
-/* Thread-seconds kept, and the threads left out (-r) into *out. */
+/* Thread-seconds of the threads kept, and those left out (-r) into *out. */
 static double
 kept_secs(const struct profile *p, const struct opts *o, size_t *nkept,
     size_t *out)
@@ -130,7 +138,7 @@ kept_secs(const struct profile *p, const struct opts *o, size_t *nkept,
 	all = 0;
 	*nkept = *out = 0;
 	for (i = 0; i < p->nwthreads; i++) {
-		if (o->ranonly && wall_never_ran(&p->wthreads[i])) {
+		if (!wall_kept(o, &p->wthreads[i])) {
 			(*out)++;
 			continue;
 		}
@@ -140,8 +148,34 @@ kept_secs(const struct profile *p, const struct opts *o, size_t *nkept,
 	return all;
 }
 
+/* Thread w's name as -N's row has it. */
+static const char *
+thread_name(const struct wthread *w)
+{
+	return w->name[0] != '\0' ? w->name : "[unnamed]";
+}
+
+/* -N: a row for each name of the threads kept, with their count, CPU. */
 static void
-put_rows(const struct wrow *rows, size_t n, double all)
+thread_rows(const struct profile *p, const struct opts *o,
+    struct wrow **rows, size_t *n, size_t *cap)
+{
+	const struct wthread *t;
+	struct wrow *w;
+	size_t i;
+
+	for (i = 0; i < p->nwthreads; i++) {
+		t = &p->wthreads[i];
+		if (!wall_kept(o, t))
+			continue;
+		w = row_of(rows, n, cap, thread_name(t));
+		w->nthreads++;
+		w->cpu += (double)t->cpu_ns / 1e9;
+	}
+}
+
+static void
+put_rows(const struct wrow *rows, size_t n, double all, int bythread)
 {
 	char *name;
 	size_t i;
@@ -151,12 +185,34 @@ put_rows(const struct wrow *rows, size_t n, double all)
 		    (rows[i].running + rows[i].waiting) / all : 0.0,
 		    rows[i].running + rows[i].waiting, rows[i].running,
 		    rows[i].waiting);
+		if (bythread)
+			printf("%7.3f %7zu  ", rows[i].cpu, rows[i].nthreads);
 		name = printable(rows[i].name);
 		fputs(name, stdout);
 		free(name);
 		put_syscalls(&rows[i]);
 		putchar('\n');
 	}
+}
+
+static void
+put_head(const struct profile *p, const struct opts *o, double all,
+    size_t nkept, size_t out, double self)
+{
+	printf("Wall time: %.2f thread-seconds, %zu thread%s over %.2f s, "
+	    "sampled at %.0f Hz", all, nkept, nkept == 1 ? "" : "s",
+	    p->wallrun, p->wallhz);
+	if (self > 0)
+		printf("; libmon's own %.2f s left out", self);
+	if (out > 0)
+		printf("; %zu thread%s that never ran left out (-r)", out,
+		    out == 1 ? "" : "s");
+	if (o->bythread)
+		printf("\n %%Wall  Seconds  Running  Waiting      CPU "
+		    "Threads  Thread name [waiting in]\n");
+	else
+		printf("\n %%Wall  Seconds  Running  Waiting  Name "
+		    "[waiting in]\n");
 }
 
 /* prof -w: the flat report in wall time; the files hold wall samples. */
@@ -167,32 +223,34 @@ wall_print(const struct report *r, const struct profile *p,
 	const struct wstack *s;
 	struct wrow *rows, *w;
 	size_t n, cap, i, nkept, out;
-	double all;
+	double all, self;
 
 	all = kept_secs(p, o, &nkept, &out);
 	rows = NULL;
 	n = cap = 0;
+	self = 0;
+	if (o->bythread)
+		thread_rows(p, o, &rows, &n, &cap);
 	for (i = 0; i < p->nwstacks; i++) {
 		s = &p->wstacks[i];
-		if (o->ranonly && wall_never_ran(&p->wthreads[s->thread]))
+		if (!wall_kept(o, &p->wthreads[s->thread]))
 			continue;
-		w = row_of(&rows, &n, &cap, wall_sample_name(r, p, s));
+		if (wall_is_libmon(r, p, s)) {
+			self += s->secs;
+			continue;
+		}
+		w = row_of(&rows, &n, &cap, o->bythread ?
+		    thread_name(&p->wthreads[s->thread]) :
+		    wall_sample_name(r, p, s));
 		if (s->state == MONX_WS_RUN)
 			w->running += s->secs;
 		else
 			add_wait(w, s->sysno, s->secs);
 	}
+	all -= self;
 	qsort(rows, n, sizeof(*rows), cmp_wrow);
-	if (!o->nohead) {
-		printf("Wall time: %.2f thread-seconds, %zu thread%s over "
-		    "%.2f s, sampled at %.0f Hz", all, nkept,
-		    nkept == 1 ? "" : "s", p->wallrun, p->wallhz);
-		if (out > 0)
-			printf("; %zu thread%s that never ran left out (-r)",
-			    out, out == 1 ? "" : "s");
-		printf("\n %%Wall  Seconds  Running  Waiting  Name "
-		    "[waiting in]\n");
-	}
-	put_rows(rows, n, all);
+	if (!o->nohead)
+		put_head(p, o, all, nkept, out, self);
+	put_rows(rows, n, all, o->bythread);
 	free(rows);
 }

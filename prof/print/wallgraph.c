@@ -14,7 +14,9 @@
  * it, once however often it recurs; it splits into the time its threads
  * were running and waiting.  The frames are the stacks' functions with
  * a name, libmon's own left out (model/wall.c), so that a caller is the
- * next named function out.  -r leaves out the threads that never ran.
+ * next named function out; a thread caught doing libmon's own work is
+ * left out, as in the flat report.  -r leaves out the threads that
+ * never ran, the head line saying how many.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,24 +142,49 @@ put_arcs(const struct wgraph *g, size_t k, int callers)
 	}
 }
 
+/*
+ * The head: the thread-seconds, libmon's own left out, and the threads
+ * -r left out, as the flat report's.
+ */
+static void
+put_head(const struct profile *p, double all, double self, size_t out)
+{
+	printf("Wall time call graph: %.2f thread-seconds, sampled at %.0f "
+	    "Hz", all, p->wallhz);
+	if (self > 0)
+		printf("; libmon's own %.2f s left out", self);
+	if (out > 0)
+		printf("; %zu thread%s that never ran left out (-r)", out,
+		    out == 1 ? "" : "s");
+	printf("\n\n%-6s %6s %10s %8s %8s     %s\n", "index", "%Wall",
+	    "Inclusive", "Running", "Waiting", "name");
+}
+
 /* prof -q -w: the call graph in wall time; the files hold wall samples. */
 void
 wall_graph_print(const struct report *r, const struct profile *p,
     const struct opts *o)
 {
+	const struct wstack *s;
 	struct wgraph g;
-	size_t *order, i, k;
+	size_t *order, i, k, out;
 	char idx[24];
-	double all;
+	double all, self;
 
 	memset(&g, 0, sizeof(g));
-	all = 0;
+	all = self = 0;
+	for (i = out = 0; i < p->nwthreads; i++)
+		out += !wall_kept(o, &p->wthreads[i]);
 	for (i = 0; i < p->nwstacks; i++) {
-		if (o->ranonly &&
-		    wall_never_ran(&p->wthreads[p->wstacks[i].thread]))
+		s = &p->wstacks[i];
+		if (!wall_kept(o, &p->wthreads[s->thread]))
 			continue;
-		add_stack(&g, r, p, &p->wstacks[i]);
-		all += p->wstacks[i].secs;
+		if (wall_is_libmon(r, p, s)) {
+			self += s->secs;
+			continue;
+		}
+		add_stack(&g, r, p, s);
+		all += s->secs;
 	}
 	order = xcalloc(g.nfns + 1, sizeof(*order));
 	for (i = 0; i < g.nfns; i++)
@@ -167,9 +194,7 @@ wall_graph_print(const struct report *r, const struct profile *p,
 	for (i = 0; i < g.nfns; i++)
 		g.fns[order[i]].index = i + 1;
 	if (!o->nohead)
-		printf("Wall time call graph: %.2f thread-seconds, sampled at "
-		    "%.0f Hz\n\n%-6s %6s %10s %8s %8s     %s\n", all, p->wallhz,
-		    "index", "%Wall", "Inclusive", "Running", "Waiting", "name");
+		put_head(p, all, self, out);
 	for (i = 0; i < g.nfns; i++) {
 		k = order[i];
 		put_arcs(&g, k, 1);

@@ -1001,6 +1001,31 @@ dwline_load(struct dwline *dl, const char *path, const char **why)
 }
 
 /*
+ * The line table of the object st was loaded from: its debug file's
+ * where its functions came from one, else its own -- or, where it has
+ * none, its debug file's all the same (an object stripped of its debug
+ * sections alone keeps its .symtab).  *path: the file read, to free.
+ * As dwline_load().
+ */
+int
+dwline_load_object(struct dwline *dl, const struct symtab *st, char **path,
+    const char **why)
+{
+	char *dbg;
+
+	*path = xstrdup(st->debug != NULL ? st->debug : st->path);
+	if (dwline_load(dl, *path, why) != 0)
+		return -1;
+	if (dl->nrows > 0 || dl->packed != NULL || st->debug != NULL ||
+	    (dbg = symtab_debug_file(st)) == NULL)
+		return 0;
+	dwline_free(dl);
+	free(*path);
+	*path = dbg;
+	return dwline_load(dl, dbg, why);
+}
+
+/*
  * The source file and line of addr: 1 and *file (NULL when the table
  * names no file) and *line (0: none), or 0 when no row covers addr.
  * The strings stay with dl.

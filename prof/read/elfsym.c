@@ -556,47 +556,36 @@ file_crc(struct elf *e, uint32_t *crc)
 }
 
 /*
- * Take the functions of the debug file at path for st, if it is the
- * same build: its build-id is the object's, or, for an object without
- * one, its CRC is the one the debuglink gives (crc; NULL for none).
- * Anything else about it -- missing, foreign, corrupt -- is no error:
- * st is left as it was.
+ * Is the ELF file d the build st was loaded from: the same build-id, or
+ * for an object without one, the CRC its debuglink gives (crc; NULL for
+ * none)?
  */
 static int
-try_debug(struct symtab *st, const char *path, const uint32_t *crc)
+same_build(struct elf *d, const struct symtab *st, const uint32_t *crc)
+{
+	struct symtab dt;
+	uint32_t c;
+	int same;
+
+	if (st->id == NULL)
+		return crc != NULL && file_crc(d, &c) == 0 && c == *crc;
+	memset(&dt, 0, sizeof(dt));
+	read_buildid(d, &dt);
+	same = dt.idlen == st->idlen && memcmp(dt.id, st->id, st->idlen) == 0;
+	symtab_free(&dt);
+	return same;
+}
+
+/* Is the file at path st's own separate debug file? */
+static int
+is_debug(const struct symtab *st, const char *path, const uint32_t *crc)
 {
 	struct elf d;
-	struct symtab dt;
-	const Elf64_Shdr *sec;
-	uint32_t c;
-	int rc = -1;
+	int same;
 
-	memset(&dt, 0, sizeof(dt));
-	if (elf_open(&d, path) != 0)
-		goto out;
-	if (st->id != NULL) {
-		read_buildid(&d, &dt);
-		if (dt.idlen != st->idlen ||
-		    memcmp(dt.id, st->id, st->idlen) != 0)
-			goto out;
-	} else if (crc == NULL || file_crc(&d, &c) != 0 || c != *crc)
-		goto out;
-	if ((sec = find_type(&d, SHT_SYMTAB)) == NULL ||
-	    read_table(&d, &dt, sec) != 0)
-		goto out;
-	st->funcs = dt.funcs;
-	st->nfuncs = dt.nfuncs;
-	st->strs = dt.strs;
-	st->nsyms = dt.nsyms;
-	st->table = ".symtab";
-	st->debug = xstrdup(path);
-	dt.funcs = NULL;
-	dt.strs = NULL;
-	rc = 0;
-out:
+	same = elf_open(&d, path) == 0 && same_build(&d, st, crc);
 	elf_close(&d);
-	symtab_free(&dt);
-	return rc;
+	return same;
 }
 
 /* DEBUGDIR/.build-id/xx/yyyy.debug for the build-id id. */
@@ -621,26 +610,27 @@ buildid_path(char *buf, size_t size, const unsigned char *id, size_t idlen)
 }
 
 /*
- * A stripped object's functions from its separate debug file, tried
- * where gdb tries: by build-id, then by debuglink name N in the object's
- * directory D as D/N, D/.debug/N and DEBUGDIR/D/N (D absolute only).
- * 0 when one served.
+ * The separate debug file of object e (loaded into st) into path, of
+ * size PATH_MAX, looked for where gdb looks: by build-id, then by
+ * debuglink name N in the object's directory D as D/N, D/.debug/N and
+ * DEBUGDIR/D/N (D absolute only).  Only the same build will do.  0 when
+ * one is found.
  */
 static int
-debug_functions(struct elf *e, struct symtab *st)
+debug_path(struct elf *e, const struct symtab *st, char *path)
 {
 	static const struct {
 		const char	*root;
 		const char	*sub;
 	} places[] = { { "", "" }, { "", "/.debug" }, { DEBUGDIR, "" } };
-	char path[PATH_MAX], name[NAME_MAX + 1];
+	char name[NAME_MAX + 1];
 	const char *dir, *slash;
 	uint32_t crc;
 	size_t i, dlen;
 	int n;
 
-	if (buildid_path(path, sizeof(path), st->id, st->idlen) == 0 &&
-	    try_debug(st, path, NULL) == 0)
+	if (buildid_path(path, PATH_MAX, st->id, st->idlen) == 0 &&
+	    is_debug(st, path, NULL))
 		return 0;
 	if (read_debuglink(e, name, &crc) != 0)
 		return -1;
@@ -651,18 +641,96 @@ debug_functions(struct elf *e, struct symtab *st)
 		dir = ".";
 		dlen = 1;
 	}
-	if (dlen >= sizeof(path))
+	if (dlen >= PATH_MAX)
 		return -1;
 	for (i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
 		if (places[i].root[0] != '\0' && dir[0] != '/')
 			continue;
-		n = snprintf(path, sizeof(path), "%s%.*s%s/%s", places[i].root,
+		n = snprintf(path, PATH_MAX, "%s%.*s%s/%s", places[i].root,
 		    (int)dlen, dir, places[i].sub, name);
-		if (n >= 0 && (size_t)n < sizeof(path) &&
-		    try_debug(st, path, &crc) == 0)
+		if (n >= 0 && n < PATH_MAX && is_debug(st, path, &crc))
 			return 0;
 	}
 	return -1;
+}
+
+/*
+ * A stripped object's functions from its separate debug file's .symtab
+ * (debug_path()).  Anything wrong with that file -- missing, foreign,
+ * corrupt -- is no error: st is left as it was, and -1 returned.
+ */
+static int
+debug_functions(struct elf *e, struct symtab *st)
+{
+	char path[PATH_MAX];
+	struct elf d;
+	struct symtab dt;
+	const Elf64_Shdr *sec;
+	int rc = -1;
+
+	if (debug_path(e, st, path) != 0)
+		return -1;
+	memset(&dt, 0, sizeof(dt));
+	if (elf_open(&d, path) != 0 ||
+	    (sec = find_type(&d, SHT_SYMTAB)) == NULL ||
+	    read_table(&d, &dt, sec) != 0)
+		goto out;
+	st->funcs = dt.funcs;
+	st->nfuncs = dt.nfuncs;
+	st->strs = dt.strs;
+	st->nsyms = dt.nsyms;
+	st->table = ".symtab";
+	st->debug = xstrdup(path);
+	dt.funcs = NULL;
+	dt.strs = NULL;
+	rc = 0;
+out:
+	elf_close(&d);
+	symtab_free(&dt);
+	return rc;
+}
+
+/*
+ * The link-time addresses [*lo, *hi) of the section called name of the
+ * ELF file at path (libmon_text: libmon's code linked into a program).
+ * 0, or -1 where there is none.
+ */
+int
+elf_section_range(const char *path, const char *name, uint64_t *lo,
+    uint64_t *hi)
+{
+	const Elf64_Shdr *s;
+	struct elf e;
+	int rc = -1;
+
+	if (elf_open(&e, path) == 0 && (s = find_named(&e, name)) != NULL) {
+		*lo = s->sh_addr;
+		*hi = s->sh_addr + s->sh_size;
+		rc = 0;
+	}
+	elf_close(&e);
+	return rc;
+}
+
+/*
+ * The separate debug file of the object st was loaded from, whatever
+ * its symbols came from: for the DWARF of an object stripped of its
+ * debug sections alone (objcopy --strip-debug, its .symtab kept).  A
+ * path to free, or NULL.
+ */
+char *
+symtab_debug_file(const struct symtab *st)
+{
+	char path[PATH_MAX];
+	struct elf e;
+	char *s = NULL;
+
+	if (st->debug != NULL)
+		return xstrdup(st->debug);
+	if (elf_open(&e, st->path) == 0 && debug_path(&e, st, path) == 0)
+		s = xstrdup(path);
+	elf_close(&e);
+	return s;
 }
 
 /*

@@ -644,8 +644,14 @@ merge_wall(struct profile *p, struct mfile *f)
 	size_t off, first, i, k;
 	double per;
 
-	if (f->wall == NULL)
+	if (f->wall == NULL) {
+		/* A run in parts has its wall samples in its last part. */
+		if (f->hasrun && f->run.part != 0 && !f->run.last)
+			p->wallearly++;
+		else
+			p->wallnone++;
 		return;
+	}
 	memcpy(&h, f->wall, sizeof(h));
 	per = (double)h.period_ns / 1e9;
 	if (p->wallfiles++ == 0)
@@ -657,6 +663,8 @@ merge_wall(struct profile *p, struct mfile *f)
 		p->wallrun = (double)h.ticks * per;
 	p->wallown += (double)h.own_ns / 1e9;
 	p->walllost += h.lost;
+	p->wallticks += h.ticks;
+	p->walllate += h.late;
 	first = p->nwthreads;
 	off = sizeof(h);
 	for (i = 0; i < h.nthreads; i++, off += sizeof(struct monx_wallthr))
@@ -686,6 +694,54 @@ merge_wall(struct profile *p, struct mfile *f)
 			    get64(f->wall + off) - 1, &pl);
 			p->wframes[p->nwframes].obj = pl.obj;
 			p->wframes[p->nwframes++].addr = pl.addr;
+		}
+	}
+}
+
+/*
+ * The file's SLOW record (PROFSLOW, checked by monread.c): each call,
+ * its start from the file's profile start (CLOCKS), its functions
+ * placed at their entries.
+ */
+static void
+merge_slow(struct profile *p, struct mfile *f)
+{
+	struct monx_slowhead h;
+	struct monx_slow s;
+	struct pslow *c;
+	struct place pl;
+	size_t off, i, k;
+
+	if (f->slow == NULL)
+		return;
+	memcpy(&h, f->slow, sizeof(h));
+	if (p->slowfiles++ == 0)
+		p->slowns = h.threshold_ns;
+	p->slowover += h.over;
+	if (h.keep > p->slowkeep)
+		p->slowkeep = h.keep;
+	off = sizeof(h);
+	for (i = 0; i < h.ncalls; i++) {
+		memcpy(&s, f->slow + off, sizeof(s));
+		off += sizeof(s);
+		p->slow = xgrow(p->slow, &p->slowcap, p->nslow, 1,
+		    sizeof(*p->slow));
+		c = &p->slow[p->nslow++];
+		memset(c, 0, sizeof(*c));
+		c->start = s.start_ns >= f->clocks.ns0 ?
+		    (double)(s.start_ns - f->clocks.ns0) / 1e9 : 0;
+		c->dur = (double)s.dur_ns / 1e9;
+		c->pid = f->hasrun ? f->run.pid : 0;
+		c->tid = s.tid;
+		c->cut = (s.flags & MONX_STK_CUT) != 0;
+		c->first = p->nsframes;
+		c->depth = s.depth;
+		p->sframes = xgrow(p->sframes, &p->sframecap, p->nsframes,
+		    s.depth, sizeof(*p->sframes));
+		for (k = 0; k < s.depth; k++, off += sizeof(uint64_t)) {
+			(void)place(f, get64(f->slow + off), &pl);
+			p->sframes[p->nsframes].obj = pl.obj;
+			p->sframes[p->nsframes++].addr = pl.addr;
 		}
 	}
 }
@@ -728,6 +784,7 @@ profile_add(struct profile *p, const char *name, unsigned char *buf,
 	merge_stacks(p, &f);
 	merge_timed(p, &f);
 	merge_wall(p, &f);
+	merge_slow(p, &f);
 	note_self(p, &f);
 	note_id(p, &f);
 	warn_objects(&f);
@@ -1034,6 +1091,8 @@ profile_free(struct profile *p)
 	free(p->wthreads);
 	free(p->wstacks);
 	free(p->wframes);
+	free(p->slow);
+	free(p->sframes);
 	free(p->why);
 	free(p->ipools);
 	free(p->keptbuf);

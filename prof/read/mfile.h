@@ -80,6 +80,8 @@ struct mfile {
 	struct monx_jithead	 jithead;
 	const unsigned char	*wall;		/* its WALL record, checked */
 	size_t			 walllen;
+	const unsigned char	*slow;		/* its SLOW record, checked */
+	size_t			 slowlen;
 	int			 quiet;		/* scanned only: say nothing,
 						   arcs and stacks unread */
 };

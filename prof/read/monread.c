@@ -45,6 +45,8 @@ static const char improper[] = "improper format";
 
 /* Frames a wall stack may have: the most libmon walks, and one. */
 #define WALL_MAXDEPTH	128
+#define SLOW_MAXDEPTH	1024	/* a SLOW call's stack, at most */
+#define SLOW_MAXCALLS	65536	/* calls a SLOW record holds, at most */
 
 _Static_assert(MONX_MAXLEN == 64UL << 20, "parse_ext() says 64 MiB");
 static const char premature[] = "Premature EOF";
@@ -352,6 +354,57 @@ parse_wall(struct mfile *f, const unsigned char *p, size_t len)
 }
 
 /*
+ * A SLOW record (PROFSLOW): its head, then its calls, each with its
+ * stack, the last ending where the record does.  No more calls than
+ * the head says were over the threshold.
+ */
+static const char *
+slow_bad(const unsigned char *p, size_t len, struct monx_slowhead *h)
+{
+	struct monx_slow s;
+	size_t off, i;
+
+	memcpy(h, p, sizeof(*h));
+	if (h->ncalls > SLOW_MAXCALLS || h->ncalls > h->over ||
+	    h->ncalls > (len - sizeof(*h)) / sizeof(s))
+		return "improper SLOW record: head";
+	off = sizeof(*h);
+	for (i = 0; i < h->ncalls; i++) {
+		if (len - off < sizeof(s))
+			return "improper SLOW record: a call past its end";
+		memcpy(&s, p + off, sizeof(s));
+		off += sizeof(s);
+		if (s.depth == 0 || s.depth > SLOW_MAXDEPTH ||
+		    s.depth > (len - off) / sizeof(uint64_t))
+			return "improper SLOW record: a call's stack past its "
+			    "end";
+		if ((s.flags & ~MONX_STK_CUT) != 0)
+			return "improper SLOW record: a call's flags";
+		off += (size_t)s.depth * sizeof(uint64_t);
+	}
+	if (off != len)
+		return "improper SLOW record: bytes after its calls";
+	return NULL;
+}
+
+static int
+parse_slow(struct mfile *f, const unsigned char *p, size_t len)
+{
+	struct monx_slowhead h;
+
+	if (!f->hasclocks || f->slow != NULL)
+		return f->why = "improper SLOW record: not once after a "
+		    "CLOCKS record", -1;
+	if (len < sizeof(h))
+		return f->why = "improper SLOW record: head", -1;
+	if ((f->why = slow_bad(p, len, &h)) != NULL)
+		return -1;
+	f->slow = p;
+	f->slowlen = len;
+	return 0;
+}
+
+/*
  * What is wrong with a RUN record's counts of samples, or NULL: more
  * than a run can take (their sums, here and over the files, would wrap
  * and print a report of absurd seconds), or samples in kernel mode from
@@ -428,6 +481,8 @@ parse_record(struct mfile *f, uint32_t type, const unsigned char *p,
 		return f->quiet ? 0 : parse_jit(f, p, len);
 	case MONX_R_WALL:
 		return f->quiet ? 0 : parse_wall(f, p, len);
+	case MONX_R_SLOW:
+		return f->quiet ? 0 : parse_slow(f, p, len);
 	case MONX_R_CLOCKS:
 		if (len < sizeof(f->clocks))
 			return f->why = improper, -1;

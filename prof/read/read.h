@@ -132,6 +132,19 @@ struct ptimed {
 };
 
 /*
+ * PROFSLOW (SLOW records): a call that took longer than the threshold,
+ * with the timed functions on its thread's stack, sframes[first ..
+ * first + depth), innermost first: its own, then its callers'.
+ */
+struct pslow {
+	double		 start;		/* s after its file's profile began */
+	double		 dur;		/* s */
+	uint32_t	 pid, tid;
+	size_t		 first, depth;
+	int		 cut;		/* outer callers lost */
+};
+
+/*
  * PROFMODE=wall (WALL records): a thread of a file's run, and a sample
  * of its state -- running, or waiting in a system call -- with the
  * stack, frames wframes[first .. first + depth) of the profile.
@@ -269,6 +282,19 @@ struct profile {
 	double		 wallhz;	/* the first file's wall rate */
 	double		 wallown;	/* CPU seconds their samplers used */
 	uint64_t	 walllost;	/* samples with no place kept */
+	struct pslow	*slow;		/* PROFSLOW: every file's */
+	size_t		 nslow, slowcap;
+	struct frame	*sframes;
+	size_t		 nsframes, sframecap;
+	size_t		 slowfiles;	/* files with a SLOW record */
+	uint64_t	 slowover;	/* calls over their thresholds */
+	uint64_t	 slowns;	/* the first file's threshold, ns */
+	uint32_t	 slowkeep;	/* the most a file kept */
+	uint64_t	 wallticks;	/* their samplers' rounds */
+	uint64_t	 walllate;	/* and rounds missed, running late */
+	size_t		 wallearly;	/* files without a WALL record: parts
+					   of a run but its last, */
+	size_t		 wallnone;	/* and the others */
 };
 
 /* One function symbol, as elfsym.c keeps it. */
@@ -349,6 +375,8 @@ void	profile_put_clock(FILE *, const struct profile *);
 /* elfsym.c */
 int	symtab_load(struct symtab *, const char *, const char **);
 int	symtab_load_vdso(struct symtab *, const char *, const char **);
+char	*symtab_debug_file(const struct symtab *);
+int	elf_section_range(const char *, const char *, uint64_t *, uint64_t *);
 void	symtab_free(struct symtab *);
 size_t	symtab_lookup(const struct symtab *, uint64_t);
 size_t	symtab_upper(const struct symtab *, uint64_t);
@@ -361,6 +389,8 @@ int	inflate_zlib(const unsigned char *, size_t, unsigned char *, size_t);
 
 /* dwline.c */
 int	dwline_load(struct dwline *, const char *, const char **);
+int	dwline_load_object(struct dwline *, const struct symtab *, char **,
+	    const char **);
 int	dwline_find(const struct dwline *, uint64_t, const char **,
 	    uint32_t *);
 int	dwline_span(const struct dwline *, uint64_t, const char **,

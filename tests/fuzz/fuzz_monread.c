@@ -6,7 +6,7 @@
  * were written by): read it, read it again so that the merging of two
  * files runs too (prof prog in in), finish, check the build-ids,
  * attribute, print the report or the call graph, gprof's estimate and
- * the -s statistics.  The options follow the input's length
+ * the -s statistics, and -T's slow calls when it has them.  The options follow the input's length
  * (regress_test.sh picks them alike), so that every sort and -g, -z,
  * -x, -p, -q, -i and -e run too, and -F in each format but gmon.  Without -p the objects the
  * file names are looked up for symbols, as prof does.
@@ -81,6 +81,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    &why) != 0 && strcmp(o.format, "svg") != 0)
 			__builtin_trap();	/* only svg may refuse */
 		report_stats(&r, &p, &st);
+		if (p.slowfiles > 0)	/* -T's list, PROFSLOW's calls */
+			slow_print(&r, &p, &o);
 		report_free(&r);
 		symtab_free(&st);
 	}

@@ -52,8 +52,9 @@ judge()
 		bad=$((bad + 1))
 		return ;;
 	esac
-	# -F and -w refuse after the reading's warnings: the line is the last.
-	if echo " $* " | grep -q -e ' -F ' -e ' -w '; then
+	# -F, -w and -T refuse after the reading's warnings: the line is
+	# the last.
+	if echo " $* " | grep -q -e ' -F ' -e ' -w ' -e ' -T '; then
 		case $(tail -n 1 err) in
 		"prof: $in: "*)
 			return ;;
@@ -119,6 +120,7 @@ mdata_inputs_end_cleanly_body()
 		judge "$f" -i -e -s "$PROG" "$f" "$f"
 		judge "$f" -w "$PROG" "$f" "$f"
 		judge "$f" -w -r "$PROG" "$f"
+		judge "$f" -T -C "$PROG" "$f" "$f"
 		for fmt in folded svg pprof callgrind gmon; do
 			judge "$f" -F $fmt "$PROG" "$f"
 		done

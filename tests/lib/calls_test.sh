@@ -552,8 +552,75 @@ callgrind_measured_body()
 	verdict
 }
 
+atf_test_case cxx_unwinds
+cxx_unwinds_head()
+{
+	atf_set descr "C++, by g++ and clang++: an exception thrown through" \
+	    "three instrumented frames 100 times, and two contexts that" \
+	    "take turns by swapcontext() 200 times, leave the shadow" \
+	    "stack whole: every call counted, the frames an exception" \
+	    "skipped closed as unwound where no exit hook ran (clang's)," \
+	    "and part_a timed afterwards within 2% of its wall time"
+}
+cxx_unwinds_body()
+{
+	local h u d skipped
+
+	setup
+	for h in h_cygxx h_cygxx_clang; do
+		# Built where its compiler is (local.mk).
+		[ -x "$srcdir/$h" ] || { skipped="$skipped $h"; continue; }
+		run "$h.throw" "$srcdir/$h" throw
+		if ran "$h.throw"; then
+			d=$h.throw
+			grep -qx 'caught 100' "$d/out" ||
+			    fail "$d: $(grep caught "$d/out")"
+			near "$d" part_a
+			for f in deep1 deep3; do
+				[ "$(fact "$d" "func $f" 1)" = 100 ] ||
+				    fail "$d: $f $(fact "$d" "func $f" 1) calls"
+			done
+			[ "$(fact "$d" "arc throws deep1" 1)" = 100 ] ||
+			    fail "$d: throws -> deep1 $(fact "$d" \
+			    "arc throws deep1" 1) calls"
+			# g++ runs the exit hooks as the exception unwinds
+			# (a cleanup), clang++ does not: then the three
+			# frames of each throw are closed as unwound.
+			u=$(fact "$d" clocks.unwound 1)
+			[ "$u" = 0 ] || [ "$u" = 300 ] ||
+			    fail "$d: $u frames unwound, want 0 or 300"
+			[ "$(fact "$d" clocks.unmatched 1)" = 0 ] ||
+			    fail "$d: unmatched exits"
+		fi
+		run "$h.swap" "$srcdir/$h" swap
+		if ran "$h.swap"; then
+			d=$h.swap
+			grep -qx 'switches 200' "$d/out" ||
+			    fail "$d: $(grep switches "$d/out")"
+			near "$d" part_a
+			for f in main_leaf co_leaf; do
+				[ "$(fact "$d" "func $f" 1)" = 100 ] ||
+				    fail "$d: $f $(fact "$d" "func $f" 1) calls"
+			done
+			# Each switch leaves the other context's frames
+			# below; they are closed, and said to be.
+			u=$(fact "$d" clocks.unwound 1)
+			holds "$u >= 100" "$d: only $u frames closed as unwound"
+			(cd "$d" && "$PROF" -s "$srcdir/$h" mon.out >/dev/null \
+			    2>stats)
+			grep -q "^measured: .* $u calls closed by an unwind" \
+			    "$d/stats" ||
+			    fail "$d: prof -s: $(grep measured "$d/stats")"
+		fi
+	done
+	verdict
+	[ "$skipped" != " h_cygxx h_cygxx_clang" ] ||
+	    atf_skip "no C++ compiler (g++, clang++) built the helpers"
+}
+
 atf_init_test_cases()
 {
+	atf_add_test_case cxx_unwinds
 	atf_add_test_case callgrind_measured
 	atf_add_test_case parts_timed
 	atf_add_test_case prof_graph_measured

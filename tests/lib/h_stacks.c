@@ -24,14 +24,22 @@
  *				library's write(); a thread started and
  *				joined first makes the process one that
  *				libc's wrappers make a frame for
+ *	h_stacks naps MS	main -> napper, which calls nanosleep() for
+ *				no time (timer slack 1 ns) until MS ms of
+ *				CPU are spent, most in the kernel: libc's
+ *				nanosleep calls __clock_nanosleep, two
+ *				wrappers with no frame pointer, the second
+ *				with a frame (a second thread made first)
  */
+#include <sys/prctl.h>
+
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
+#include <time.h>
 #include <unistd.h>
 
 #include "h_spin.h"
@@ -144,6 +152,31 @@ syscaller(long ms)
 	sink++;
 }
 
+void
+napper(long ms)
+{
+	struct timespec none = { 0, 0 };
+	uint64_t end;
+	pthread_t t;
+	int i;
+
+	if (pthread_create(&t, NULL, nothing, NULL) != 0 ||
+	    pthread_join(t, NULL) != 0) {
+		perror("h_stacks: pthread_create");
+		exit(1);
+	}
+	/* A sleep of no time returns at once, not at the next slack. */
+	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+	end = SPIN_NOW(THREAD) + (uint64_t)ms * MS;
+	while (SPIN_NOW(THREAD) < end)
+		for (i = 0; i < 64; i++)
+			if (nanosleep(&none, NULL) != 0) {
+				perror("h_stacks: nanosleep");
+				exit(1);
+			}
+	sink++;
+}
+
 static long handler_ms;
 
 void
@@ -198,11 +231,14 @@ main(int argc, char *argv[])
 		    ((unsigned long)&here + (16UL << 20)) & ~15UL);
 	else if (argc == 3 && strcmp(argv[1], "onstack") == 0)
 		raiser(atol(argv[2]));
+	else if (argc == 3 && strcmp(argv[1], "naps") == 0)
+		napper(atol(argv[2]));
 	else if (argc == 3 && strcmp(argv[1], "syscalls") == 0)
 		syscaller(atol(argv[2]));
 	else {
 		fprintf(stderr, "usage: h_stacks chain MS | deep N MS |"
-		    " frameless MS | badframe MS | onstack MS | syscalls MS\n");
+		    " frameless MS | badframe MS | onstack MS | syscalls MS |"
+		    " naps MS\n");
 		return 2;
 	}
 	return 0;

@@ -91,3 +91,24 @@ $(LT)/h_plib.so: $(LT)/plib.c $(LT)/local.mk .flags
 	    -o $@ $<
 $(LT)/h_badmod.so: $(LT)/badmod.c $(LT)/local.mk .flags
 	$(CC) $(CPPFLAGS_) $(WARN) -O1 -g -fPIC -shared -o $@ $<
+
+# calls_test's C++ helper: exceptions and swapcontext leave frames
+# without their exit hook; built by g++ and clang++ where they are (the
+# case skips a compiler that is not).
+CXX_	?= g++
+CLANGXX	?= clang++
+CXXFLAGS_ = -Iinclude -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer \
+	-finstrument-functions $(SAN)
+VARIANTS += $(if $(shell command -v $(CXX_)),$(LT)/h_cygxx)
+VARIANTS += $(if $(shell command -v $(CLANGXX)),$(LT)/h_cygxx_clang)
+$(LT)/h_cygxx: $(LT)/cygxx.cc lib/libmon.a $(HDRS) $(LT)/local.mk
+	$(CXX_) $(CXXFLAGS_) -o $@ $< lib/libmon.a -lpthread
+$(LT)/h_cygxx_clang: $(LT)/cygxx.cc lib/libmon.a $(HDRS) $(LT)/local.mk
+	$(CLANGXX) $(CXXFLAGS_) -gdwarf-4 -o $@ $< lib/libmon.a -lpthread
+
+# knobs_test's helper: knobs.c with -finstrument-functions, for
+# PROFCALLS, PROFDEPTH and PROFSLOW.
+VARIANTS += $(LT)/h_knobs
+$(LT)/h_knobs: $(LT)/knobs.c lib/libmon.a $(HDRS) $(LT)/local.mk
+	$(CC) -finstrument-functions $(TEST_CFLAGS) -o $@ $< lib/libmon.a \
+	    -lpthread

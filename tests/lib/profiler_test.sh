@@ -188,6 +188,50 @@ module_no_entry_body()
 	verdict
 }
 
+atf_test_case module_setid_ignored
+module_setid_ignored_head()
+{
+	atf_set descr "A set-user-ID program ignores PROFMODULE, as every" \
+	    "PROF variable: run by nobody, the set-user-ID copy loads no" \
+	    "module (no trace written, nothing said), and the same copy" \
+	    "without the bit loads it"
+	atf_set require.user root
+	atf_set require.progs setpriv
+}
+module_setid_ignored_body()
+{
+	local nobody mod
+
+	setup
+	nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	mod=$MODS/libmon-profiler-calltrace.so
+	[ -r "$mod" ] || atf_fail "not built: $mod"
+	cp "$(command -v id)" id.setuid && chmod 4755 id.setuid ||
+	    atf_fail "cannot make a set-user-ID id"
+	[ "$($nobody ./id.setuid -u)" = 0 ] ||
+	    atf_skip "exec ignores the set-user-ID bit here (NoNewPrivs:" \
+	    "$(awk '$1 == "NoNewPrivs:" { print $2 }' /proc/self/status)," \
+	    "else a nosuid mount)"
+	mkdir home && chown 65534:65534 home || atf_fail "set-up"
+	for b in setid plain; do
+		cp "$srcdir/h_profapi" home/h_$b || atf_fail "cp"
+	done
+	chmod 4755 home/h_setid && chmod 0755 home/h_plain || atf_fail "chmod"
+	for b in setid plain; do
+		( cd home && PROFMODULE="$mod:min=0:out=$PWD/$b.json" \
+		    $nobody ./h_$b calls >$b.out 2>$b.err; echo $? >$b.status )
+		[ "$(cat home/$b.status)" = 0 ] ||
+		    fail "h_$b: status $(cat home/$b.status): $(cat home/$b.err)"
+	done
+	[ -s home/plain.json ] ||
+	    fail "without the bit, no trace: the module was not loaded ($(cat home/plain.err))"
+	[ ! -e home/setid.json ] ||
+	    fail "the set-user-ID program loaded PROFMODULE's module"
+	grep -q PROFMODULE home/setid.err &&
+	    fail "set-user-ID: stderr: $(cat home/setid.err)"
+	verdict
+}
+
 atf_test_case calltrace_json
 calltrace_json_head()
 {
@@ -297,6 +341,7 @@ atf_init_test_cases()
 	atf_add_test_case module_missing
 	atf_add_test_case module_no_entry
 	atf_add_test_case calltrace_json
+	atf_add_test_case module_setid_ignored
 	atf_add_test_case latency_counts
 	atf_add_test_case jit_event_edges
 }

@@ -162,6 +162,31 @@ syscall_stacks_reach_the_caller_body()
 	verdict
 }
 
+atf_test_case nested_wrappers_reach_the_caller
+nested_wrappers_reach_the_caller_head()
+{
+	atf_set descr "Under each clock, the samples of napper(), which" \
+	    "calls nanosleep() for no time, carry __clock_nanosleep," \
+	    "nanosleep, napper, main -- both of libc's wrappers keep no" \
+	    "frame pointer, so napper is found above the second: at least" \
+	    "60%, and at most 5% with main right above the wrappers"
+}
+nested_wrappers_reach_the_caller_body()
+{
+	setup
+	for c in $(clocks perf timer itimer); do
+		sampled $c LC_ALL=C naps 300 || continue
+		# Some samples fall in the wrappers' callees (cancellation
+		# on and off) or in napper's own loop.
+		s=$(share $c '^\[other\],\[other\],napper,main(,|$)')
+		holds "$s >= 60" \
+		    "$c: $s% of samples in the wrappers, napper, main"
+		s=$(share $c '^\[other\],\[other\],main(,|$)')
+		holds "$s <= 5" "$c: $s% of samples skip napper"
+	done
+	verdict
+}
+
 atf_test_case stack_limit_cuts
 stack_limit_cuts_head()
 {
@@ -435,6 +460,7 @@ atf_init_test_cases()
 {
 	atf_add_test_case stacks_every_clock
 	atf_add_test_case syscall_stacks_reach_the_caller
+	atf_add_test_case nested_wrappers_reach_the_caller
 	atf_add_test_case stack_limit_cuts
 	atf_add_test_case no_stacks_asked
 	atf_add_test_case frameless_leaf_keeps_its_caller

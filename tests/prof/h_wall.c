@@ -9,17 +9,31 @@
  *					wait_lock() on a mutex another thread
  *					holds for 1 s
  *	  h_wall mixed			the same for 1, 0.5, 1.5 and 0.7 s
- *	  h_wall idle n secs		n threads blocked on a condition
- *					variable for secs seconds
- *	  h_wall busy n secs		n threads on the CPU for secs seconds
+ *	  h_wall idle n secs		n threads named "idler" blocked on a
+ *					condition variable for secs seconds
+ *	  h_wall busy n secs		n threads named "busy" on the CPU
+ *					for secs seconds
+ *	  h_wall pulse n secs		n idle threads (as idle) and pulser(),
+ *					which for secs seconds works 1 ms
+ *					of CPU time (pulse_work()) at the
+ *					start of every 10 ms of the monotonic
+ *					clock and sleeps in clock_nanosleep
+ *					to the next: a program whose period
+ *					is the wall sampler's default
  *
  * What the program does and every return value it sees go to stdout,
  * the same with and without profiling (a system call cut short by a
  * signal would show).  The times, measured with CLOCK_MONOTONIC around
  * each part and each thread, go to stderr as "time NAME SECONDS" lines,
  * with "time threads SECONDS", every thread's life summed, the main
- * thread's from main() to its return.
+ * thread's from main() to its return.  pulse adds "time pulser", its
+ * life, "time pulser_cpu", its CPU time on its own thread CPU clock,
+ * "time pulse_work", its wall time from the start of each period, when
+ * it is due to wake, to the end of pulse_work() (running, or ready to
+ * run on a busy machine), and "time idlers", the idle threads' lives
+ * summed.
  */
+#define _GNU_SOURCE		/* pthread_setname_np */
 #include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -39,6 +53,7 @@ static int		 idledone;
 static sem_t		 taken;
 static int		 fds[2];
 static double		 lives;		/* seconds, every thread's */
+static double		 idlives;	/* the idle threads' */
 static double		 secs = 1;
 static struct timespec	 napfor = { 1, 0 };	/* nap() */
 static struct timespec	 writeat = { 1, 0 };	/* the pipe's writer */
@@ -60,6 +75,15 @@ lived(double t0)
 	pthread_mutex_lock(&sumlock);
 	lives += now() - t0;
 	pthread_mutex_unlock(&sumlock);
+}
+
+static double
+thread_cpu(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
 static void
@@ -162,6 +186,7 @@ writer(void *unused)
 	(void)unused;
 	printf("writer nanosleep %d\n", nanosleep(&writeat, NULL));
 	printf("write %zd\n", write(fds[1], "x", 1));
+	report("writer", t0);
 	lived(t0);
 	return NULL;
 }
@@ -217,7 +242,60 @@ idler(void *unused)
 	while (!idledone)
 		pthread_cond_wait(&idlecv, &idlelock);
 	pthread_mutex_unlock(&idlelock);
+	/* Its life ends here: one lock more, taken by 1000 at once. */
+	pthread_mutex_lock(&sumlock);
+	t0 = now() - t0;
+	idlives += t0;
+	lives += t0;
+	pthread_mutex_unlock(&sumlock);
+	return NULL;
+}
+
+/* 1 ms of this thread's CPU time. */
+static void
+pulse_work(void)
+{
+	double c0, s;
+	long i;
+
+	c0 = thread_cpu();
+	for (s = 0; thread_cpu() - c0 < 0.001; )
+		for (i = 0; i < 1000; i++)
+			s += (double)i * 0.5;
+	sink = s;
+}
+
+/* pulse_work() at the start of every 10 ms, for secs seconds. */
+static void *
+pulser(void *unused)
+{
+	struct timespec at;
+	double t0 = now(), w0, inwork;
+	long n, i;
+
+	(void)unused;
+	clock_gettime(CLOCK_MONOTONIC, &at);
+	at.tv_nsec -= at.tv_nsec % 10000000;
+	n = (long)(secs * 100);
+	/* From when it is due, the period's start, it is ready to run. */
+	w0 = now();
+	for (i = 0, inwork = 0; i < n; i++) {
+		pulse_work();
+		inwork += now() - w0;
+		w0 = (double)at.tv_sec + (double)at.tv_nsec / 1e9 + 0.01;
+		if ((at.tv_nsec += 10000000) >= 1000000000) {
+			at.tv_sec++;
+			at.tv_nsec -= 1000000000;
+		}
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at,
+		    NULL) != 0)
+			continue;
+	}
+	fprintf(stderr, "time pulser_cpu %.6f\n", thread_cpu());
+	fprintf(stderr, "time pulse_work %.6f\n", inwork);
+	report("pulser", t0);
 	lived(t0);
+	printf("pulser %ld periods\n", n);
 	return NULL;
 }
 
@@ -237,20 +315,34 @@ many(void *(*fn)(void *), int n)
 {
 	struct timespec ts;
 	pthread_attr_t a;
-	pthread_t *t;
+	pthread_t *t, pt;
 	int i;
 
 	if ((t = calloc((size_t)n, sizeof(*t))) == NULL)
 		return 1;
 	pthread_attr_init(&a);
 	pthread_attr_setstacksize(&a, 64 << 10);
+	/*
+	 * prof -w -N groups the threads by name: they are born with it,
+	 * the creator's, which the main thread then takes back.
+	 */
+	(void)pthread_setname_np(pthread_self(), fn == busy ? "busy" :
+	    "idler");
 	for (i = 0; i < n; i++)
-		if (pthread_create(&t[i], &a, fn, NULL) != 0)
+		if (pthread_create(&t[i], &a, fn == pulser ? idler : fn,
+		    NULL) != 0)
 			return 1;
+	(void)pthread_setname_np(pthread_self(), "h_wall");
+	/* The idle threads wait for secs, or for the pulser's end. */
+	if (fn == pulser && (pthread_create(&pt, NULL, pulser, NULL) != 0 ||
+	    pthread_join(pt, NULL) != 0))
+		return 1;
 	if (fn == idler) {
 		ts.tv_sec = (time_t)secs;
 		ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
 		(void)nanosleep(&ts, NULL);
+	}
+	if (fn != busy) {
 		pthread_mutex_lock(&idlelock);
 		idledone = 1;
 		pthread_cond_broadcast(&idlecv);
@@ -261,6 +353,8 @@ many(void *(*fn)(void *), int n)
 			return 1;
 	free(t);
 	printf("%d threads\n", n);
+	if (fn == pulser)
+		fprintf(stderr, "time idlers %.6f\n", idlives);
 	return 0;
 }
 
@@ -286,9 +380,11 @@ main(int argc, char **argv)
 		r = many(idler, atoi(argv[2]));
 	else if (strcmp(argv[1], "busy") == 0 && argc > 2)
 		r = many(busy, atoi(argv[2]));
+	else if (strcmp(argv[1], "pulse") == 0 && argc > 2)
+		r = many(pulser, atoi(argv[2]));
 	else {
 		fprintf(stderr, "usage: h_wall [parts | mixed | idle n secs | "
-		    "busy n secs]\n");
+		    "busy n secs | pulse n secs]\n");
 		return 2;
 	}
 	lived(t0);

@@ -127,6 +127,23 @@ check_mapping()
 	diff want got || atf_fail "$1: prof -L and addr2line differ"
 }
 
+# hdrline TAG: the line of inline.h (h_inline's header) naming TAG.
+hdrline()
+{
+	grep -n "/\* $1 \*/" "$srcdir/inline.h" | cut -d: -f1
+}
+
+# annotate cg.out into ann with callgrind_annotate, main's call lines
+# in reach (main has no cost of its own); skip if it is not installed.
+annotate_cg()
+{
+	command -v callgrind_annotate >/dev/null 2>&1 ||
+	    atf_skip "callgrind_annotate is not installed (valgrind)"
+	callgrind_annotate --inclusive=yes --threshold=100 --context=100 \
+	    --auto=yes cg.out >ann 2>&1 ||
+	    atf_fail "callgrind_annotate: $(cat ann)"
+}
+
 # --- cases -------------------------------------------------------------
 
 atf_test_case loop_shares_match_thread_cpu
@@ -183,7 +200,8 @@ lines_agree_with_addr2line_head()
 {
 	atf_set descr "The file:line prof -L charges each sampled address" \
 	    "to is addr2line's, for gcc and clang, DWARF 4 and 5, and a" \
-	    "program whose lines are in a separate debug file"
+	    "program whose lines are in a separate debug file, stripped" \
+	    "of all its symbols or of its debug sections alone"
 	atf_set timeout 120
 }
 lines_agree_with_addr2line_body()
@@ -200,6 +218,11 @@ lines_agree_with_addr2line_body()
 	echo "h_lines_dbg:"
 	mkdir dbg && cd dbg
 	check_mapping "$srcdir/h_lines_dbg" "$srcdir/h_lines_full"
+	# Its debug sections alone stripped: the lines from the debug
+	# file all the same, though its symbols are its own.
+	echo "h_lines_dbgsym:"
+	cd .. && mkdir dbgsym && cd dbgsym
+	check_mapping "$srcdir/h_lines_dbgsym" "$srcdir/h_lines_full"
 }
 
 atf_test_case call_site_is_the_calling_line
@@ -297,7 +320,10 @@ atf_test_case annotate_source_not_found
 annotate_source_not_found_head()
 {
 	atf_set descr "-A: a source file not found gets one line saying" \
-	    "so and its figures; -S names where to find it"
+	    "where it was looked for, and its figures; -S names where to" \
+	    "find it, a -S that is not there is warned of; a source newer" \
+	    "than the program is said to be, an older one not; every file" \
+	    "listed unasked took time"
 	atf_set timeout 60
 }
 annotate_source_not_found_body()
@@ -316,6 +342,55 @@ annotate_source_not_found_body()
 	grep -q "source not found" ann && atf_fail "-S: still not found"
 	grep -q "^# .* $(lineof LOOP3)  .*/\* LOOP3 \*/\$" ann ||
 	    atf_fail "-A -S: no text for the LOOP3 line"
+	# The copy is newer than the program: its lines may have moved.
+	touch -d '1 minute' src/h_lines_moved.c
+	atf_check -o save:ann -e empty "$PROF" -A -p -S src "$p"
+	grep -q "^(.*src/h_lines_moved.c changed after .*h_lines_moved was built: its lines may have moved)\$" ann ||
+	    atf_fail "-A: a newer source not said to be: $(head -3 ann)"
+	touch -d '2000-01-01' src/h_lines_moved.c
+	atf_check -o save:ann -e empty "$PROF" -A -p -S src "$p"
+	grep -q "changed after" ann && atf_fail "-A: an older source said newer"
+	atf_check -o save:ann -e match:"^prof: -S nosuch: No such file or directory\$" \
+	    "$PROF" -A -p -S nosuch "$p"
+	grep -q "source not found at .*h_lines_moved.c: .*, nor under nosuch;" ann ||
+	    atf_fail "-A: where the source was looked for: $(grep 'not found' ann)"
+	# Unasked, only files that took time; one with calls alone only
+	# counted at the end.
+	atf_check -o save:ann -e ignore "$PROF" -A "$p"
+	awk '/: [0-9.]+ s, [0-9.]+% of the time; / && $4 == "0.0%" { bad = 1 }
+	    END { exit bad }' ann || atf_fail "-A: a file of no time: $(grep 'of the time' ann)"
+}
+
+atf_test_case annotate_library_and_crlf
+annotate_library_and_crlf_head()
+{
+	atf_set descr "-A lists a shared library's source named as an" \
+	    "operand (solib.c of h_solib.so), not taken for a profile;" \
+	    "an operand of a source's name that took nothing says so; a" \
+	    "source with CRLF line ends lists its text whole, no '?'"
+	atf_set timeout 60
+}
+annotate_library_and_crlf_body()
+{
+	setup_lines
+	p=$srcdir/h_solib
+	run "$p"
+	atf_check -o save:ann -e ignore "$PROF" -A "$p" mon.out solib.c
+	grep -q '^.*solib.c: [0-9.]* s, [0-9.]*% of the time;' ann ||
+	    atf_fail "-A: solib.c not listed: $(head -3 ann)"
+	grep -q 'lib_burn' ann || atf_fail "-A: solib.c's text not listed"
+	atf_check -o inline:"\nnosuch.c: no samples and no calls in it\n" \
+	    -e ignore "$PROF" -A "$p" mon.out nosuch.c
+	p=$srcdir/h_lines_moved
+	rm -f mon.out
+	run "$p" 0.1
+	mkdir src
+	sed 's/$/\r/' "$SRC" >src/h_lines_moved.c
+	atf_check -o save:ann -e empty "$PROF" -A -p -S src "$p"
+	grep -q "^# .* $(lineof LOOP3)  .*/\* LOOP3 \*/\$" ann ||
+	    atf_fail "-A: a CRLF line not listed whole: $(grep LOOP3 ann)"
+	grep -q '?$' ann && atf_fail "-A: '?' at a line's end: $(grep '?$' ann | head -2)"
+	return 0
 }
 
 atf_test_case pprof_list_and_lines
@@ -480,6 +555,145 @@ focus_keeps_lines_through_match_body()
 	return 0
 }
 
+atf_test_case inline_header_pprof
+inline_header_pprof_head()
+{
+	atf_set descr "-F pprof puts code inlined from a header on the" \
+	    "header's lines: go tool pprof -lines gives work's time at" \
+	    "inline.h's hot line, none at inline.c's lines of the same" \
+	    "numbers (a comment there), and -list shows each of work's" \
+	    "files with all its time on lines"
+	atf_set timeout 120
+}
+inline_header_pprof_body()
+{
+	setup_lines
+	if ! command -v go >/dev/null 2>&1; then
+		atf_skip "go is not installed (apt-get install golang-go)"
+	fi
+	HOME=$PWD
+	export HOME
+	run "$srcdir/h_inline" 0.5
+	"$PROF" -F pprof "$srcdir/h_inline" >p.pb.gz || atf_fail "-F pprof"
+	mkdir pprof.cwd
+	(cd pprof.cwd && go tool pprof -lines -top ../p.pb.gz) >top \
+	    2>err || atf_fail "go tool pprof -top: $(cat err)"
+	# "  371.59ms 55.21% 55.21%  371.59ms 55.21%  work /x/inline.h:7"
+	awk -v l="inline.h:$(hdrline HDR3)" '$6 == "work" &&
+	    substr($7, length($7) - length(l) + 1) == l && $1 != "0" {
+		ok = 1 } END { exit !ok }' top ||
+	    atf_fail "-lines: no time at inline.h:$(hdrline HDR3): $(cat top)"
+	for t in HDR1 HDR2 HDR3; do
+		grep -q " work .*inline\.c:$(hdrline $t)\$" top &&
+		    atf_fail "-lines: header time at inline.c:$(hdrline $t): $(cat top)"
+	done
+	(cd pprof.cwd && go tool pprof -list '^work$' ../p.pb.gz) >list \
+	    2>err || atf_fail "go tool pprof -list: $(cat err)"
+	grep -q "^ROUTINE .* work in .*inline\.h\$" list ||
+	    atf_fail "-list: no work in inline.h: $(cat list)"
+	# Each ROUTINE's flat time is the sum of its lines' (ns, us, ms, s).
+	awk 'function ms(v,  u, k) { if (v == ".") return 0
+		u = v; sub(/^[0-9.]+/, "", u); sub(/[a-z]+$/, "", v)
+		k = 1
+		if (u == "s") k = 1000
+		if (u == "us") k = 0.001
+		if (u == "ns") k = 0.000001
+		return v * k }
+	    function check(  d) { d = t - s; if (d < 0) d = -d
+		if (r != "" && d > 0.5 + t / 100) {
+			print r ": " t " ms, lines " s; bad = 1 } }
+	    /^ROUTINE/ { check(); r = $0; s = 0; getline; t = ms($1); next }
+	    $3 ~ /^[0-9]+:/ { s += ms($1) }
+	    END { check(); exit bad }' list ||
+	    atf_fail "-list: time on no line: $(cat list)"
+}
+
+atf_test_case inline_header_callgrind
+inline_header_callgrind_head()
+{
+	atf_set descr "-F callgrind writes code inlined from a header under" \
+	    "fi= records of the header: callgrind_annotate --auto=yes puts" \
+	    "its cost on inline.h's hot line, none on inline.c's comment" \
+	    "lines of those numbers"
+	atf_set timeout 60
+}
+inline_header_callgrind_body()
+{
+	setup_lines
+	run "$srcdir/h_inline" 0.3
+	"$PROF" -F callgrind "$srcdir/h_inline" >cg.out ||
+	    atf_fail "-F callgrind failed"
+	annotate_cg
+	grep -q "^ *[1-9][0-9,]* .*/\* HDR3 \*/\$" ann ||
+	    atf_fail "callgrind_annotate: no cost on inline.h's HDR3: $(cat ann)"
+	for t in HDR1 HDR2 HDR3; do
+		text=$(sed -n "$(hdrline $t)p" "$srcdir/inline.c")
+		awk -v t="$text" 'index($0, t) > 0 && $1 != "." { bad = 1 }
+		    END { exit bad }' ann ||
+		    atf_fail "callgrind_annotate: cost on inline.c:$(hdrline $t): $(cat ann)"
+	done
+}
+
+atf_test_case inline_header_folded
+inline_header_folded_head()
+{
+	atf_set descr "-L -F folded names the file of a line inlined from a" \
+	    "header, work:DIR/inline.h:N, and writes no work:N for the" \
+	    "header's lines, which are comment in inline.c"
+}
+inline_header_folded_body()
+{
+	setup_lines
+	run "$srcdir/h_inline" 0.3
+	atf_check -o save:plain -e ignore "$PROF" -F folded "$srcdir/h_inline"
+	atf_check -o save:bylines -e ignore "$PROF" -L -F folded \
+	    "$srcdir/h_inline"
+	grep -q ";work:[^;]*inline\.h:$(hdrline HDR3) [1-9][0-9]*\$" bylines ||
+	    atf_fail "no stack ends at work:inline.h:$(hdrline HDR3): $(cat bylines)"
+	for t in HDR1 HDR2 HDR3; do
+		grep -q ";work:$(hdrline $t) " bylines &&
+		    atf_fail "header time as work:$(hdrline $t): $(cat bylines)"
+	done
+	a=$(awk '{ s += $NF } END { print s }' plain)
+	b=$(awk '{ s += $NF } END { print s }' bylines)
+	atf_check_equal "$a" "$b"
+}
+
+atf_test_case callgrind_call_site_cost
+callgrind_call_site_cost_head()
+{
+	atf_set descr "-F callgrind gives each call site of work the time" \
+	    "of the calls made there, from the stacks: one costly call and" \
+	    "20000 cheap ones, their shares within 3 points of the thread" \
+	    "CPU clock's as callgrind_annotate reads them (not by calls)"
+	atf_set timeout 60
+}
+callgrind_call_site_cost_body()
+{
+	setup_lines
+	run "$srcdir/h_inline"
+	"$PROF" -F callgrind "$srcdir/h_inline" >cg.out ||
+	    atf_fail "-F callgrind failed"
+	annotate_cg
+	# The "=> inline.c:work (Nx)" line under each call site's line.
+	for t in BIGCALL SMALLCALLS; do
+		awk -v t="/* $t */" 'found && /=> .*:work \(/ {
+			gsub(",", "", $1); print $1; exit }
+		    index($0, t) > 0 { found = 1 }' ann >"$t"
+		[ -s "$t" ] || atf_fail "callgrind_annotate: no call of work under $t: $(cat ann)"
+	done
+	set -- $(cat BIGCALL) $(cat SMALLCALLS) \
+	    $(awk '$1 == "big" || $1 == "small" { print $2 }' truth)
+	echo "callgrind: big $1, small $2 samples; clock: big $3, small $4 s"
+	awk -v a="$1" -v b="$2" -v x="$3" -v y="$4" 'BEGIN {
+		if (a + b <= 0 || x + y <= 0) exit 1
+		d = 100 * a / (a + b) - 100 * x / (x + y)
+		printf "big call: callgrind %.1f%%, clock %.1f%%\n",
+		    100 * a / (a + b), 100 * x / (x + y)
+		exit !(d < 3 && d > -3) }' ||
+	    atf_fail "the call sites' costs are more than 3 points off the clock's"
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case loop_shares_match_thread_cpu
@@ -490,9 +704,14 @@ atf_init_test_cases()
 	atf_add_test_case bad_input_one_line
 	atf_add_test_case annotate_marks_hot_lines
 	atf_add_test_case annotate_source_not_found
+	atf_add_test_case annotate_library_and_crlf
 	atf_add_test_case pprof_list_and_lines
 	atf_add_test_case callgrind_costs_at_lines
 	atf_add_test_case folded_leaves_at_lines
 	atf_add_test_case graph_call_sites
 	atf_add_test_case focus_keeps_lines_through_match
+	atf_add_test_case inline_header_pprof
+	atf_add_test_case inline_header_callgrind
+	atf_add_test_case inline_header_folded
+	atf_add_test_case callgrind_call_site_cost
 }

@@ -157,12 +157,13 @@ $(PT)/h_jitapi_plain: $(PT)/h_jitapi.c lib/libmon.a $(HDRS) $(PT)/local.mk
 # h_lines, for prof -L and -A (lines_test): by gcc with DWARF 4 (the
 # default build is gcc's DWARF 5, or clang's 4), by clang with DWARF 5
 # and 4, stripped with its lines in a debug file tied by a
-# .gnu_debuglink, without -g, and built from a copy of its source that
+# .gnu_debuglink (of all its symbols, or of its debug sections alone),
+# without -g, and built from a copy of its source that
 # is then removed, for -A's source not found and -S.
 PT_LINES = $(PT)/h_lines.c lib/libmon.a $(HDRS) $(PT)/local.mk
 VARIANTS += $(PT)/h_lines_gcc4 $(PT)/h_lines_clang5 $(PT)/h_lines_clang4 \
 	$(PT)/h_lines_full $(PT)/h_lines_dbg.debug $(PT)/h_lines_dbg \
-	$(PT)/h_lines_nog $(PT)/h_lines_moved
+	$(PT)/h_lines_nog $(PT)/h_lines_moved $(PT)/h_lines_dbgsym
 
 $(PT)/h_lines_gcc4: $(PT_LINES)
 	$(GCC) -pg $(TEST_CFLAGS) -gdwarf-4 -fno-inline -o $@ $< $(PT_LIBS)
@@ -184,6 +185,13 @@ $(PT)/h_lines_dbg: $(PT)/h_lines_full $(PT)/h_lines_dbg.debug
 	$(OBJCOPY) --add-gnu-debuglink=$@.debug $@.tmp $@
 	rm -f $@.tmp
 
+# Stripped of its debug sections alone (its .symtab kept), tied to the
+# same debug file.
+$(PT)/h_lines_dbgsym: $(PT)/h_lines_full $(PT)/h_lines_dbg.debug
+	$(OBJCOPY) --strip-debug $< $@.tmp
+	$(OBJCOPY) --add-gnu-debuglink=$(PT)/h_lines_dbg.debug $@.tmp $@
+	rm -f $@.tmp
+
 $(PT)/h_lines_nog: $(PT_LINES)
 	$(CC) $(PFLAG) $(TEST_CFLAGS) -g0 -fno-inline -o $@ $< $(PT_LIBS)
 
@@ -193,3 +201,20 @@ $(PT)/h_lines_moved: $(PT_LINES)
 	$(CC) $(PFLAG) $(TEST_CFLAGS) -fno-inline -o $@ \
 	    $@.src/h_lines_moved.c $(PT_LIBS)
 	rm -rf $@.src
+
+# h_wall as users build: -O2, inlining left on (wall_test's
+# optimized_waits_in_callers), so that the walk of a blocked thread
+# meets libc's wrappers below code gcc has rearranged.
+VARIANTS += $(PT)/h_wall_o2
+$(PT)/h_wall_o2: $(PT)/h_wall.c lib/libmon.a $(HDRS) $(PT)/local.mk
+	$(CC) $(PFLAG) $(TEST_CFLAGS) -O2 -o $@ $< $(PT_LIBS)
+
+# h_inline, for the exports' source lines (lines_test): inline.h's
+# static inline function inlined at -O2 into work() of inline.c, whose
+# own lines of the same numbers hold no code; work() called from two
+# sites of different cost.  inline.c is not an h_*.c: the helpers' rule
+# builds those with -fno-inline.
+VARIANTS += $(PT)/h_inline
+$(PT)/h_inline: $(PT)/inline.c $(PT)/inline.h lib/libmon.a $(HDRS) \
+    $(PT)/local.mk
+	$(CC) -pg $(TEST_CFLAGS) -O2 -o $@ $(PT)/inline.c $(PT_LIBS)

@@ -1210,7 +1210,8 @@ bad_option_prints_usage_body()
 	usage='usage: prof [-CehipqsuVz] [-a | -c | -I | -n | -t] [-o | -x] [-g | -l] [-d base [-D baseprog]] [-F format] [-f regex] [-m mdata] [prog [mdata ...]]\n'
 	usage=$usage'       prof -L [-Chpq] [-a | -c | -n | -t] [-o | -x] [-F folded] [-f regex] [-m mdata] [prog [mdata ...]]\n'
 	usage=$usage'       prof -A [-Cp] [-f regex] [-S dir] [-m mdata] [prog [mdata ...] [source ...]]\n'
-	usage=$usage'       prof -w [-hqr] [-F folded | svg | pprof] [-m mdata] [prog [mdata ...]]\n'
+	usage=$usage'       prof -w [-hqrsN] [-F folded | svg | pprof] [-m mdata] [prog [mdata ...]]\n'
+	usage=$usage'       prof -T [-Ch] [-m mdata] [prog [mdata ...]]\n'
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" -Q
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" --help
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" -m

@@ -196,12 +196,165 @@ parts_timer_body()
 	done
 }
 
+atf_test_case optimized_waits_in_callers
+optimized_waits_in_callers_head()
+{
+	atf_set descr "Built as users build (-O2, inlining on: h_wall_o2)," \
+	    "a thread asleep in nanosleep has its wait placed in the" \
+	    "program's function that called it (nap's, the pipe writer's)" \
+	    "within 3 points of its measured share, never in libc's" \
+	    "wrappers, whose unwritten frame slots may hold a stale copy" \
+	    "of the caller's frame pointer"
+	atf_set timeout 120
+}
+optimized_waits_in_callers_body()
+{
+	setup_wall
+	H=$srcdir/h_wall_o2
+	[ -x "$H" ] || atf_fail "not built: $H"
+	run_parts
+	awk -v err=prof.err '
+	BEGIN {
+		while ((getline l < err) > 0) {
+			split(l, f, " ")
+			if (f[1] == "time")
+				t[f[2]] = f[3]
+		}
+		n = split("main parts run_burn run_nap run_pipe run_lock" \
+		    " burn nap wait_pipe wait_lock writer holder now lived" \
+		    " report", f, " ")
+		for (i = 1; i <= n; i++)
+			own[f[i]] = 1
+	}
+	NR > 2 && / \[clock_nanosleep\]$/ { sleep[$5] += $1 }
+	NR > 2 && !($5 in own) && substr($5, 1, 1) != "[" { out += $1 }
+	END {
+		bad = 0
+		split("nap writer", p, " ")
+		for (k = 1; k <= 2; k++) {
+			n = p[k]
+			got = sleep[n] + (n == "nap" ? sleep["run_nap"] : 0)
+			truth = 100 * t[n] / t["threads"]
+			if (got - truth < -3 || got - truth > 3) {
+				printf "%s: %.1f%% asleep, measured %.1f%%\n",
+				    n, got, truth
+				bad = 1
+			}
+		}
+		if (out > 1) {
+			printf "%.1f%% in no function of h_wall\n", out
+			bad = 1
+		}
+		exit bad
+	}' wall.txt || atf_fail "$(cat wall.txt)"
+}
+
+# pulse_run N SECS [env ...]: h_wall pulse N SECS profiled with env (in
+# SCHED_FIFO where chrt may set it, so that neither the pulser nor the
+# sampler waits for a CPU on a busy machine); its folded wall stacks
+# into folded, its times into prof.err.
+pulse_run()
+{
+	n=$1 secs=$2
+	shift 2
+	fifo=
+	chrt -f 5 true 2>/dev/null && fifo="chrt -f 5"
+	rm -f mon.out
+	env PROFMODE=wall "$@" $fifo "$H" pulse "$n" "$secs" >prof.out \
+	    2>prof.err || atf_fail "h_wall pulse failed: $(cat prof.err)"
+	atf_check -o match:"^$n threads$" cat prof.out
+	# A CPU profile short of samples may draw a warning: not judged.
+	atf_check -o save:folded -e ignore "$PROF" -w -F folded "$H" mon.out
+}
+
+atf_test_case pulse_not_aliased
+pulse_not_aliased_head()
+{
+	atf_set descr "A thread that works 1 ms of CPU at the start of" \
+	    "every 10 ms (the wall sampler's own period) is found running" \
+	    "for its measured share of CPU time within 5 points: the" \
+	    "sampler's rounds come at random steps, not locked to its phase"
+	atf_set timeout 120
+}
+pulse_not_aliased_body()
+{
+	setup_wall
+	pulse_run 20 4
+	# Its stacks, running and waiting: every one goes through pulser.
+	awk -v err=prof.err '
+	BEGIN {
+		while ((getline l < err) > 0) {
+			split(l, f, " ")
+			if (f[1] == "time")
+				t[f[2]] = f[3]
+		}
+	}
+	/;pulser(;| )/ { all += $NF; if (!/\[waiting: /) run += $NF }
+	END {
+		cpu = 100 * t["pulser_cpu"] / t["pulser"]
+		due = 100 * t["pulse_work"] / t["pulser"]
+		got = all ? 100 * run / all : 0
+		printf "running %.1f%% of %d samples, CPU %.1f%%, due %.1f%%\n",
+		    got, all, cpu, due
+		# Ready to run long before it ran: too busy to judge.
+		if (due - cpu > 1.5)
+			exit 2
+		exit !(all > 0 && got - cpu <= 5 && cpu - got <= 5)
+	}' folded >share
+	r=$?
+	[ $r = 2 ] && atf_skip "machine too busy: $(cat share)"
+	[ $r = 0 ] || atf_fail "$(cat share)"
+	cat share
+}
+
+atf_test_case totals_within_lives
+totals_within_lives_head()
+{
+	atf_set descr "With 1000 idle threads (the sampler's first rounds" \
+	    "late), the pulser's wall samples stand for its measured life" \
+	    "(CLOCK_MONOTONIC) within -3 and +2 periods, and the idle" \
+	    "threads' for their lives summed within 2 periods each" \
+	    "on the average: a late round counts for its own threads, and" \
+	    "a thread that ends is counted no longer"
+	atf_set timeout 120
+}
+totals_within_lives_body()
+{
+	setup_wall
+	pulse_run 1000 2
+	awk -v err=prof.err '
+	BEGIN {
+		while ((getline l < err) > 0) {
+			split(l, f, " ")
+			if (f[1] == "time")
+				t[f[2]] = f[3]
+		}
+	}
+	/;pulser(;| )/ { pulser += $NF / 100 }
+	/;idler(;| )/ { idle += $NF / 100 }
+	END {
+		bad = 0
+		d = pulser - t["pulser"]
+		printf "pulser %.2f s, lived %.3f\n", pulser, t["pulser"]
+		if (d > 0.02 || d < -0.03)
+			bad = 1
+		d = (idle - t["idlers"]) / 1000
+		printf "idlers %.2f s, lived %.3f: %.4f s each\n", idle,
+		    t["idlers"], d
+		if (d > 0.02 || d < -0.02)
+			bad = 1
+		exit bad
+	}' folded >totals || atf_fail "$(tr '\n' ' ' <totals)"
+	cat totals
+}
+
 atf_test_case idle_threads_left_out
 idle_threads_left_out_head()
 {
 	atf_set descr "prof -w -r leaves out the threads that never ran" \
 	    "(200 idle workers, less any the sampler caught starting)" \
-	    "and says how many; without -r their waiting fills the report"
+	    "and says how many, in -q -w's head too; without -r their" \
+	    "waiting fills the report"
 	atf_set timeout 120
 }
 idle_threads_left_out_body()
@@ -210,7 +363,7 @@ idle_threads_left_out_body()
 	PROFMODE=wall "$H" idle 200 1 >out 2>err || atf_fail "h_wall failed"
 	atf_check -o match:'^200 threads$' cat out
 	atf_check -o save:all.txt "$PROF" -w "$H" mon.out
-	atf_check -o match:'idler \[futex \(mutex/condvar\)\]' cat all.txt
+	atf_check -o match:'idler \[futex: mutex or condvar\]' cat all.txt
 	atf_check -o save:ran.txt "$PROF" -w -r "$H" mon.out
 	# A worker the sampler caught starting up ran: most never did.
 	awk 'NR == 1 && / threads that never ran left out \(-r\)$/ {
@@ -222,6 +375,12 @@ idle_threads_left_out_body()
 	END { exit !ok }' ran.txt || atf_fail "not left out: $(cat ran.txt)"
 	awk 'NR == 1 { exit !($3 + 0 > 190) }' all.txt ||
 	    atf_fail "idle threads missing: $(cat all.txt)"
+	# -q -w's head says the same of the threads left out.
+	n=$(awk 'NR == 1 { for (i = 1; i <= NF; i++)
+		if ($(i + 1) == "threads" && $(i + 2) == "that") print $i }' \
+	    ran.txt)
+	atf_check -o match:"^Wall time call graph: .*; $n threads that never ran left out \(-r\)$" \
+	    "$PROF" -q -w -r "$H" mon.out
 	atf_check -s exit:1 -o empty -e match:'^prof: -r: .*no -w$' \
 	    "$PROF" -r "$H" mon.out
 }
@@ -279,6 +438,196 @@ prof: short.out: improper WALL record: a stack past its end
 " "$PROF" -w "$SYMS" short.out
 }
 
+# wallrecs TICKS STACK...: a WALL record's hex, one thread (tid 7,
+# "worker") and a stack for each STACK, "COUNT STATE SYSNO PC...",
+# innermost pc first.
+wallrecs()
+{
+	ticks=$1
+	shift
+	le 10000000 8; le "$ticks" 8; le 0 8; le 0 8; le 0 8; le 1 4
+	le $# 4
+	le 7 4; le 0 4; le 5000 8; printf '776f726b6572'; le 0 10
+	for st in "$@"; do
+		set -- $st
+		le "$1" 8; le 7 4; le "$2" 2; le 0 2; le "$3" 4
+		shift 3
+		le $# 4
+		for pc in "$@"; do
+			le "$pc" 8
+		done
+	done
+}
+
+atf_test_case forged_names_roots_libmon
+forged_names_roots_libmon_head()
+{
+	atf_set descr "In a forged WALL record: a frame is named as the CPU" \
+	    "report names its row (beta and its alias beta2, as nm has" \
+	    "them at one address); a sample in libmon's code (the SELF" \
+	    "range) and its callers is left out and counted in the head;" \
+	    "a stack whose outermost function another stack shows called" \
+	    "is marked short in folded output, as a CPU stack is"
+}
+forged_names_roots_libmon_body()
+{
+	setup_wall
+	nm "$SYMS" >syms.txt
+	sym() { awk -v n="$1" '$3 == n { print "0x" $1; exit }' syms.txt; }
+	BASE=$(sym alpha) alpha=$(sym alpha) beta=$(sym beta)
+	delta=$(sym delta) eps=$(sym eps) eta=$(sym eta)
+	[ "$beta" = "$(sym beta2)" ] || atf_fail "beta2 is not beta's alias"
+	hex=$(wallrecs 200 \
+	    "30 2 298 $((eps + 5)) $((alpha + 6))" \
+	    "70 2 7 $((delta + 5))" \
+	    "20 1 -1 $((beta + 5))" \
+	    "10 2 0 $((delta + 5)) $((alpha + 6))")
+	{
+		echo "lpc $BASE"
+		echo "hpc $(printf '0x%x' $((BASE + 14 * 64)))"
+		echo "hist 14"
+		echo "run clock=1 cpu=1000000 in=0"
+		echo "self $eps $eta"
+		echo "record 11 $((${#hex} / 2)) $hex"
+	} | "$MKMON" f.out || atf_fail "t_mkmon failed"
+	atf_check -o inline:"\
+Wall time: 1.00 thread-seconds, 1 thread over 2.00 s, sampled at 100 Hz; libmon's own 0.30 s left out
+ %Wall  Seconds  Running  Waiting  Name [waiting in]
+  80.0    0.800    0.000    0.800  delta [poll 0.70, read 0.10]
+  20.0    0.200    0.200    0.000  beta, beta2
+" -e ignore "$PROF" -w "$SYMS" f.out
+	atf_check -o inline:"\
+[stack ends short: callers unknown];delta;[waiting: poll] 70
+alpha;delta;[waiting: read] 10
+beta, beta2 20
+" -e ignore "$PROF" -w -F folded "$SYMS" f.out
+	atf_check -o not-match:'eps|system call|perf_event_open' -e ignore \
+	    "$PROF" -q -w "$SYMS" f.out
+}
+
+atf_test_case threads_by_name
+threads_by_name_head()
+{
+	atf_set descr "prof -w -N makes a row of each thread name, its" \
+	    "threads summed: h_wall's 200 idle workers, named idler, are" \
+	    "one row of 200 threads waiting on a futex, the main thread" \
+	    "another; -N goes with -w alone, not -q or -F"
+	atf_set timeout 120
+}
+threads_by_name_body()
+{
+	setup_wall
+	PROFMODE=wall "$H" idle 200 1 >out 2>err || atf_fail "h_wall failed"
+	atf_check -o save:t.txt "$PROF" -w -N "$H" mon.out
+	# Columns: %Wall Seconds Running Waiting CPU Threads name [...]
+	awk '
+	NR == 2 { ok = $5 == "CPU" && $6 == "Threads" }
+	NR > 2 && $7 == "idler" {
+		idle = $6 == 200 && $4 >= 0.95 * $2 && $2 >= 190 &&
+		    index($0, "[futex: mutex or condvar") > 0
+	}
+	NR > 2 && $7 == "h_wall" { main = $6 == 1 }
+	NR > 2 { rows++ }
+	END { exit !(ok && idle && main && rows == 2) }' t.txt ||
+	    atf_fail "$(cat t.txt)"
+	atf_check -s exit:1 -o empty -e match:'^prof: -N: .*no -w$' \
+	    "$PROF" -N "$H" mon.out
+	atf_check -s exit:1 -o empty -e match:'^prof: -N: .*not with -q$' \
+	    "$PROF" -w -N -q "$H" mon.out
+}
+
+atf_test_case parts_wall_in_last_part
+parts_wall_in_last_part_head()
+{
+	atf_set descr "A run in parts (PROFINTERVAL) keeps its wall samples" \
+	    "in its last part: prof -w on an earlier part says so, exit 1;" \
+	    "on the last part it reports; a file without wall samples" \
+	    "merged with one that has them is warned of"
+	atf_set timeout 120
+}
+parts_wall_in_last_part_body()
+{
+	setup_wall
+	PROFMODE=wall PROFINTERVAL=0.4 "$H" >/dev/null 2>&1 ||
+	    atf_fail "h_wall failed"
+	[ -f mon.out.1 ] && [ -f mon.out.2 ] || atf_fail "no parts: $(ls)"
+	last=$(ls mon.out.* | sort -t. -k3 -n | tail -1)
+	atf_check -s exit:1 -o empty -e match:"^prof: mon.out.1: no wall-time samples: a run in parts .* in its last part" \
+	    "$PROF" -w "$H" mon.out.1
+	atf_check -o match:'^Wall time: ' "$PROF" -w "$H" "$last"
+	"$H" >/dev/null 2>&1 || atf_fail "h_wall failed"
+	atf_check -o match:'^Wall time: ' \
+	    -e inline:"prof: warning: -w: 1 of the 2 files hold no wall-time samples (not PROFMODE=wall); the report is of the 1 that do\n" \
+	    "$PROF" -w "$H" "$last" mon.out
+}
+
+atf_test_case stats_wall_line
+stats_wall_line_head()
+{
+	atf_set descr "prof -s on a wall profile prints a wall: line with" \
+	    "the sampler's rate, rounds (as many as 100 Hz gives over the" \
+	    "run, timed by the shell), rounds missed, samples lost and" \
+	    "its own CPU time"
+	atf_set timeout 120
+}
+stats_wall_line_body()
+{
+	setup_wall
+	t0=$(date +%s.%N)
+	PROFMODE=wall "$H" >/dev/null 2>&1 || atf_fail "h_wall failed"
+	t1=$(date +%s.%N)
+	atf_check -o ignore -e save:s.txt "$PROF" -s -w "$H" mon.out
+	atf_check -o match:'^wall: 100 Hz, [0-9]+ rounds, [0-9]+ missed running late, [0-9]+ samples lost, [0-9]+ threads; the sampler used [0-9.]+ s of CPU, [0-9.]+% of a core$' \
+	    cat s.txt
+	awk -v t0="$t0" -v t1="$t1" '/^wall: / {
+		r = $4 + $6; w = 1
+		ok = r >= 90 && r <= (t1 - t0) * 100 + 5
+	} END { exit !(w && ok) }' s.txt ||
+	    atf_fail "rounds against $(echo "$t1 - $t0" | bc) s: $(grep ^wall: s.txt)"
+}
+
+atf_test_case options_outside_wall
+options_outside_wall_head()
+{
+	atf_set descr "prof -w warns in one line of the CPU report's options" \
+	    "it ignores (-p, -i, -z...) and its report is the same as" \
+	    "without them"
+	atf_set timeout 120
+}
+options_outside_wall_body()
+{
+	setup_wall
+	PROFMODE=wall "$H" >/dev/null 2>&1 || atf_fail "h_wall failed"
+	atf_check -o save:plain.txt "$PROF" -w "$H" mon.out
+	atf_check -o file:plain.txt \
+	    -e inline:"prof: warning: -w ignores -zCpui: the wall-time report takes -h, -q, -r, -s, -N, -F and -m\n" \
+	    "$PROF" -w -p -i -z -u -C "$H" mon.out
+}
+
+atf_test_case stacks_off_labels
+stacks_off_labels_head()
+{
+	atf_set descr "With PROFSTACK=0 no sample keeps a stack: prof -w" \
+	    "names the running time [running: no stack kept] (burn's" \
+	    "second, as h_wall timed it) and the waiting [no stack kept]," \
+	    "never [running, not sampled yet]"
+	atf_set timeout 120
+}
+stacks_off_labels_body()
+{
+	setup_wall
+	PROFMODE=wall PROFSTACK=0 "$H" >/dev/null 2>err ||
+	    atf_fail "h_wall failed"
+	atf_check -o save:w.txt "$PROF" -w "$H" mon.out
+	atf_check -o not-match:'not sampled yet' cat w.txt
+	atf_check -o match:'\[no stack kept\] \[' cat w.txt
+	burn=$(awk '$1 == "time" && $2 == "burn" { print $3 }' err)
+	awk -v b="$burn" '/\[running: no stack kept\]$/ {
+		d = $3 - b; ok = d < 0.1 && d > -0.1 }
+	    END { exit !ok }' w.txt ||
+	    atf_fail "running against burn's $burn s: $(cat w.txt)"
+}
+
 atf_test_case exports_folded_svg
 exports_folded_svg_head()
 {
@@ -301,10 +650,10 @@ exports_folded_svg_body()
 	atf_check -o save:fchk.txt "$EXPCHECK" folded f.txt
 	awk -v n="$n" '{ d = $NF - n } END { exit !(d <= 1 && d >= -1) }' \
 	    fchk.txt || atf_fail "folded: $(cat fchk.txt), report $n"
-	atf_check -o match:';wait_pipe;[^ ]*;\[waiting: read\] [0-9]+$' cat f.txt
-	atf_check -o match:';nap;[^ ]*\[waiting: clock_nanosleep\] [0-9]+$' \
+	atf_check -o match:';wait_pipe;[^;]*read \(libc[^;]*\);\[waiting: read\] [0-9]+$' cat f.txt
+	atf_check -o match:';nap;.*\[waiting: clock_nanosleep\] [0-9]+$' \
 	    cat f.txt
-	atf_check -o match:';wait_lock;.*\[waiting: futex \(mutex/condvar\)\] [0-9]+$' \
+	atf_check -o match:';wait_lock;.*\[waiting: futex: mutex or condvar\] [0-9]+$' \
 	    cat f.txt
 	atf_check -o match:';burn [0-9]+$' cat f.txt
 	atf_check -o save:w.svg "$PROF" -w -F svg "$H" mon.out
@@ -312,6 +661,9 @@ exports_folded_svg_body()
 	awk -v n="$n" '{ d = $NF - n } END { exit !(d <= 1 && d >= -1) }' \
 	    schk.txt || atf_fail "svg: $(cat schk.txt), report $n"
 	atf_check -o match:'thread-seconds of wall time' cat w.svg
+	# The title gives the wall sampler's rate, not the CPU clock's.
+	atf_check -o match:'sampled at 100 Hz of wall time' cat w.svg
+	atf_check -o not-match:'Hz asked' cat w.svg
 	atf_check -s exit:1 -o empty -e match:'^prof: -w: ' \
 	    "$PROF" -w -F callgrind "$H" mon.out
 }
@@ -357,7 +709,8 @@ export_pprof_wall_head()
 	atf_set descr "prof -F pprof of a wall profile has a wall sample" \
 	    "type beside cpu and calls, holding the report's" \
 	    "thread-seconds (the default with -w); go tool pprof, where" \
-	    "installed, reads the same total and the waiting frames"
+	    "installed, reads the same total and the waiting frames," \
+	    "the futex one whole"
 	atf_set timeout 180
 }
 export_pprof_wall_body()
@@ -388,6 +741,15 @@ export_pprof_wall_body()
 	    END { exit !(w && d < 0.006 && d > -0.006) }' top ||
 	    atf_fail "go tool pprof: $(grep Total top), report $secs s"
 	atf_check -o match:'\[waiting: read\]$' cat top
+	# pprof cuts a name's last parenthesised part as C++ parameters:
+	# the futex frame must keep its meaning whole.
+	atf_check -o match:'\[waiting: futex: mutex or condvar\]$' cat top
+	# Without -w the wall sample type is there too, frames and all.
+	atf_check -o save:cpu.gz -e ignore "$PROF" -F pprof "$H" mon.out
+	go tool pprof -sample_index=wall -top -nodefraction=0 cpu.gz \
+	    >top2 2>/dev/null || atf_fail "go tool pprof failed"
+	atf_check -o match:' wait_pipe$' cat top2
+	atf_check -o match:'[ ,] ?read$' cat top2
 }
 
 atf_init_test_cases()
@@ -396,9 +758,18 @@ atf_init_test_cases()
 	atf_add_test_case parts_mixed
 	atf_add_test_case parts_noperf
 	atf_add_test_case parts_timer
+	atf_add_test_case optimized_waits_in_callers
+	atf_add_test_case pulse_not_aliased
+	atf_add_test_case totals_within_lives
 	atf_add_test_case idle_threads_left_out
 	atf_add_test_case no_wall_samples
 	atf_add_test_case forged_wall_records
+	atf_add_test_case forged_names_roots_libmon
+	atf_add_test_case threads_by_name
+	atf_add_test_case parts_wall_in_last_part
+	atf_add_test_case stats_wall_line
+	atf_add_test_case options_outside_wall
+	atf_add_test_case stacks_off_labels
 	atf_add_test_case exports_folded_svg
 	atf_add_test_case export_pprof_wall
 	atf_add_test_case graph_in_wall_time
