@@ -541,12 +541,13 @@ callgrind_measured_body()
 	    END { exit bad }' cg/ns.no cg/ns.yes >cg/below ||
 	    fail "inclusive below self: $(cat cg/below)"
 	# timed -> part_c: the 50 calls timed, on the call line.
-	awk '/^fn=/ { infn = ($0 ~ / timed$/) || (infn && $0 !~ / /) }
-	    /^fn=\([0-9]+\) timed$/ { id = $1; sub(/^fn=/, "", id) }
-	    /^cfn=/ { callee = $0 }
-	    /^calls=/ && callee ~ /part_c$/ && cur == id { print $1 }
-	    /^fn=/ { cur = $1; sub(/^fn=/, "", cur); sub(/ .*/, "", cur) }' \
-	    cg/cg.out >cg/calls
+	# Names are given once, on an fn= or a cfn= line, then the id alone.
+	awk '/^c?fn=\([0-9]+\) / { id = $1; sub(/^c?fn=/, "", id)
+		n = $0; sub(/^[^ ]* /, "", n); name[id] = n }
+	    /^fn=/ { cur = $1; sub(/^fn=/, "", cur) }
+	    /^cfn=/ { callee = $1; sub(/^cfn=/, "", callee) }
+	    /^calls=/ && name[cur] == "timed" && name[callee] == "part_c" {
+		print $1 }' cg/cg.out >cg/calls
 	grep -qx 'calls=50' cg/calls ||
 	    fail "timed -> part_c: '$(cat cg/calls)', want calls=50"
 	verdict

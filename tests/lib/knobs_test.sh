@@ -184,9 +184,11 @@ calls_decided_once_body()
 	a=$(awk '$1 == "matched" { print $2 }' few/out)
 	b=$(awk '$1 == "matched" { print $2 }' many/out)
 	# main, filter, worker, around, parse_big, parse_small,
-	# parse_local, helper.
-	[ "$a" = 8 ] && [ "$b" = 8 ] ||
-	    fail "matched $a functions for 10 calls, $b for 8000; 8 entered"
+	# parse_local, helper; and by clang, glibc's atoi, which <stdlib.h>
+	# inlines at -O1 and clang instruments where it is inlined.  The
+	# same count for 10 calls in a thread and 8000 in four.
+	[ "$a" = "$b" ] && [ "$a" -ge 8 ] && [ "$a" -le 9 ] ||
+	    fail "matched $a functions for 10 calls, $b for 8000; 8 entered (9 by clang)"
 	[ "$(awk '$1 == "matched" { print $2 }' none/out)" = 0 ] ||
 	    fail "matched without PROFCALLS"
 	verdict
