@@ -155,7 +155,7 @@ excluded_time_in_caller_body()
 	PROFCALLS='!mid'
 	run y env PROFCALLS="$PROFCALLS" PROFSLOW=20000 "$H" slow
 	ran y || { verdict; return; }
-	atf_check -s exit:0 -o save:y/list -e empty "$PROF" -T -h "$H" y/mon.out
+	atf_check -s exit:0 -o save:y/list -e ignore "$PROF" -T -h "$H" y/mon.out
 	grep -q ' nap <- slow <- main$' y/list ||
 	    fail "no nap <- slow <- main: $(cat y/list)"
 	! grep -q 'mid' y/list || fail "mid listed: $(cat y/list)"
@@ -276,7 +276,7 @@ slow_calls_listed_body()
 	setup
 	run s env PROFSLOW=20000 "$H" slow
 	ran s || { verdict; return; }
-	atf_check -s exit:0 -o save:s/list -e empty \
+	atf_check -s exit:0 -o save:s/list -e ignore \
 	    "$PROF" -T -h "$H" s/mon.out
 	# The helper's calls over 20 ms, by start: name tid start dur.
 	awk '$1 == "call" && $5 > 20000000 { print $2, $3, $4, $5 }' s/out |
@@ -308,7 +308,7 @@ slow_calls_listed_body()
 	done
 	[ "$(grep -c ' nap <- ' s/list)" = \
 	    "$(awk '$1 == "nap"' s/want | wc -l)" ] || fail "nap's calls listed"
-	atf_check -s exit:0 -e empty \
+	atf_check -s exit:0 -e ignore \
 	    -o match:"^slow calls: $n of the $n calls longer than 20000 us" \
 	    "$PROF" -T "$H" s/mon.out
 	verdict
@@ -328,7 +328,9 @@ slow_bounded_body()
 	# main around them: 502 calls longer than 1 ms.
 	run b env PROFSLOW=1000 "$H" depth 500
 	ran b || { verdict; return; }
-	atf_check -s exit:0 -o save:b/list -e empty "$PROF" -T "$H" b/mon.out
+	# A run this short may have no CPU sample in the program's code
+	# (the timer clock, perf refused), which prof warns of: not judged.
+	atf_check -s exit:0 -o save:b/list -e ignore "$PROF" -T "$H" b/mon.out
 	grep -q '^slow calls: 128 of the 502 calls longer than 1000 us' \
 	    b/list || fail "$(head -1 b/list)"
 	verdict

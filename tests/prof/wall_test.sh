@@ -290,16 +290,23 @@ pulse_not_aliased_body()
 		}
 	}
 	/;pulser(;| )/ { all += $NF; if (!/\[waiting: /) run += $NF }
+	# Running with no CPU sample yet to give its stack: under the timer
+	# clock, whose ticks (the kernel'"'"'s, 4 ms at HZ=250) rarely find a
+	# thread that runs 1 ms at a time.  Only the pulser runs for long
+	# here: such samples are its, at most.
+	/^\[running, not sampled yet\] / { ns += $NF }
 	END {
 		cpu = 100 * t["pulser_cpu"] / t["pulser"]
 		due = 100 * t["pulse_work"] / t["pulser"]
-		got = all ? 100 * run / all : 0
-		printf "running %.1f%% of %d samples, CPU %.1f%%, due %.1f%%\n",
-		    got, all, cpu, due
+		lo = all ? 100 * run / (all + ns) : 0
+		hi = all ? 100 * (run + ns) / (all + ns) : 0
+		printf "running %.1f%% to %.1f%% of %d samples (%d with no" \
+		    " stack), CPU %.1f%%, due %.1f%%\n", lo, hi, all + ns, ns,
+		    cpu, due
 		# Ready to run long before it ran: too busy to judge.
 		if (due - cpu > 1.5)
 			exit 2
-		exit !(all > 0 && got - cpu <= 5 && cpu - got <= 5)
+		exit !(all > 0 && lo - cpu <= 5 && cpu - hi <= 5)
 	}' folded >share
 	r=$?
 	[ $r = 2 ] && atf_skip "machine too busy: $(cat share)"
@@ -332,11 +339,15 @@ totals_within_lives_body()
 	}
 	/;pulser(;| )/ { pulser += $NF / 100 }
 	/;idler(;| )/ { idle += $NF / 100 }
+	# Running with no stack yet (the timer clock rarely samples the
+	# pulser'"'"'s 1 ms bursts): the pulser'"'"'s at most.
+	/^\[running, not sampled yet\] / { ns += $NF / 100 }
 	END {
 		bad = 0
-		d = pulser - t["pulser"]
-		printf "pulser %.2f s, lived %.3f\n", pulser, t["pulser"]
-		if (d > 0.02 || d < -0.03)
+		printf "pulser %.2f s (and up to %.2f s with no stack), lived" \
+		    " %.3f\n", pulser, ns, t["pulser"]
+		if (pulser - t["pulser"] > 0.02 ||
+		    pulser + ns - t["pulser"] < -0.03)
 			bad = 1
 		d = (idle - t["idlers"]) / 1000
 		printf "idlers %.2f s, lived %.3f: %.4f s each\n", idle,
