@@ -167,6 +167,8 @@ _Static_assert(offsetof(__typeof__(nocell), cell) == sizeof(struct head),
 
 static struct tbl *_Atomic tbls[MAXID];	/* the ids' tables */
 static _Atomic(struct tbl *) owns;	/* the threads' own tables */
+static _Atomic size_t nfree;		/* of them, given back */
+static _Atomic(struct tbl *) probe;	/* where own_table() asks on */
 
 /*
  * Where the calling thread counts, read by mcount_entry.S: its own
@@ -383,23 +385,39 @@ table(uint32_t id)
  * A thread's own table for the calling thread, tid: one a thread gave
  * back as it ended, one left by a thread the kernel says has exited (a
  * thread libmon did not see end: a C library's own), or a new one;
- * NULL without memory.
+ * NULL without memory.  The list is walked for a given-back table only
+ * when there is one, and the kernel is asked of at most PROBES owners
+ * a new thread, taking turns round the list: a process that starts its
+ * thousandth thread while the others live does not make a thousand
+ * system calls for it, and a table left by an unseen thread is still
+ * found again within a few starts.
  */
+#define PROBES	4
+
 static struct tbl *
 own_table(pid_t tid)
 {
 	struct tbl *t;
 	struct arr *a;
 	pid_t o;
+	int i;
 
-	for (t = atomic_load(&owns); t != NULL; t = t->next) {
-		o = 0;
-		if (atomic_compare_exchange_strong(&t->owner, &o, tid))
-			return t;
-	}
-	for (t = atomic_load(&owns); t != NULL; t = t->next) {
+	if (atomic_load(&nfree) > 0)
+		for (t = atomic_load(&owns); t != NULL; t = t->next) {
+			o = 0;
+			if (atomic_compare_exchange_strong(&t->owner, &o,
+			    tid)) {
+				atomic_fetch_sub(&nfree, 1);
+				return t;
+			}
+		}
+	for (i = 0; i < PROBES; i++) {
+		if ((t = atomic_load(&probe)) == NULL &&
+		    (t = atomic_load(&owns)) == NULL)
+			break;
+		atomic_store(&probe, t->next);
 		o = atomic_load(&t->owner);
-		if (exited(o) &&
+		if (o != 0 && exited(o) &&
 		    atomic_compare_exchange_strong(&t->owner, &o, tid))
 			return t;
 	}
@@ -730,6 +748,7 @@ _mon_cells_thread_end(void)
 	atomic_store(&_mon_tls.own, &nocell.cell);
 	me.own = NULL;
 	atomic_store(&t->owner, 0);
+	atomic_fetch_add(&nfree, 1);
 }
 
 /*
@@ -817,6 +836,13 @@ _mon_cells_fork(void)
 
 	_mon_cells_reset();
 	tid = _mon_gettid();
+	/* The other threads' own tables are free: their threads are not. */
+	atomic_store(&nfree, 0);
+	for (t = atomic_load(&owns); t != NULL; t = t->next)
+		if (t != me.own) {
+			atomic_store(&t->owner, 0);
+			atomic_fetch_add(&nfree, 1);
+		}
 	if (me.own != NULL)
 		atomic_store(&me.own->owner, tid);
 	if (_mon_tls.id == &me.id && (t = atomic_load(&tbls[me.id])) != NULL)

@@ -387,6 +387,29 @@ threads_come_and_go_body()
 	verdict
 }
 
+atf_test_case unseen_threads_tables_reused
+unseen_threads_tables_reused_head()
+{
+	atf_set descr "200 threads that the C library starts itself (a" \
+	    "SIGEV_THREAD timer's), which libmon never sees start or end," \
+	    "one at a time, each calling leaf() 1,000 times: every call" \
+	    "counted, and the tables they leave are taken up again"
+}
+unseen_threads_tables_reused_body()
+{
+	setup
+	run perf PROFCLOCK=perf "$H" unseen 200 1000
+	status_is perf 3
+	out_is perf "unseen 200, leaf 200000"
+	quiet perf
+	dumped perf && report perf "$H" && {
+		is "$(calls perf leaf)" 200000 "leaf's calls"
+		n=$(field perf run.tables)
+		holds "$n <= 8" "$n count tables, one unseen thread at a time"
+	}
+	verdict
+}
+
 atf_test_case fork_50_children_add_up
 fork_50_children_add_up_head()
 {
@@ -1208,6 +1231,7 @@ atf_init_test_cases()
 	atf_add_test_case own_handler_and_itimer_kept
 	atf_add_test_case own_handler_takes_over_itimer
 	atf_add_test_case threads_come_and_go
+	atf_add_test_case unseen_threads_tables_reused
 	atf_add_test_case fork_50_children_add_up
 	atf_add_test_case fork_child_thread_sampled
 	atf_add_test_case exec_from_child_completes

@@ -16,6 +16,11 @@
  *					ITIMER_PROF at HZ, then MS in spin_a
  *	h_fault threads N ALIVE CALLS	N threads, at most ALIVE at a time,
  *					each calling leaf() CALLS times
+ *	h_fault unseen N CALLS		N threads libmon does not see start
+ *					or end (the C library's own, for
+ *					SIGEV_THREAD timer expirations), one
+ *					at a time, each calling leaf() CALLS
+ *					times
  *	h_fault fork N			pre() 1000 times; N children, child i
  *					calling kid() i + 1 times and both()
  *					10 times; then post() 7 times and
@@ -85,6 +90,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "h_spin.h"
@@ -316,6 +322,56 @@ do_threads(unsigned long n, unsigned long alive, long calls)
 	for (i = n > alive ? n - alive : 0; i < n; i++)
 		pthread_join(t[i], NULL);
 	printf("threads %lu, leaf %ld\n", n, (long)n * calls);
+	return EXIT_OK;
+}
+
+/* --- unseen: threads the C library starts ------------------------------ */
+
+static pthread_mutex_t	unseen_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t	unseen_cv = PTHREAD_COND_INITIALIZER;
+static unsigned long	unseen_done;
+
+static void
+unseen_thread(union sigval v)
+{
+	call(leaf, v.sival_int);
+	pthread_mutex_lock(&unseen_lock);
+	unseen_done++;
+	pthread_cond_signal(&unseen_cv);
+	pthread_mutex_unlock(&unseen_lock);
+}
+
+/*
+ * Each expiration of a SIGEV_THREAD timer runs unseen_thread() on a new
+ * thread that the C library creates itself, not through pthread_create:
+ * libmon sees it count, but neither start nor end.
+ */
+static int
+do_unseen(unsigned long n, long calls)
+{
+	struct sigevent ev;
+	struct itimerspec its;
+	timer_t tm;
+	unsigned long i;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.sigev_notify = SIGEV_THREAD;
+	ev.sigev_notify_function = unseen_thread;
+	ev.sigev_value.sival_int = (int)calls;
+	if (timer_create(CLOCK_MONOTONIC, &ev, &tm) != 0)
+		err(1, "timer_create");
+	memset(&its, 0, sizeof(its));
+	for (i = 0; i < n; i++) {
+		its.it_value.tv_nsec = 100000;
+		if (timer_settime(tm, 0, &its, NULL) != 0)
+			err(1, "timer_settime");
+		pthread_mutex_lock(&unseen_lock);
+		while (unseen_done <= i)
+			pthread_cond_wait(&unseen_cv, &unseen_lock);
+		pthread_mutex_unlock(&unseen_lock);
+	}
+	(void)timer_delete(tm);
+	printf("unseen %lu, leaf %ld\n", n, (long)n * calls);
 	return EXIT_OK;
 }
 
@@ -856,6 +912,8 @@ main(int argc, char *argv[])
 		r = do_ownitimer(num(argv[2]));
 	else if (is(argc, argv, "threads", 3, 0))
 		r = do_threads(num(argv[2]), num(argv[3]), (long)num(argv[4]));
+	else if (is(argc, argv, "unseen", 2, 0))
+		r = do_unseen(num(argv[2]), (long)num(argv[3]));
 	else if (is(argc, argv, "fork", 1, 0))
 		r = do_fork(num(argv[2]));
 	else if (is(argc, argv, "forkthread", 1, 1))
