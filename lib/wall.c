@@ -34,12 +34,18 @@
  *    to the table when the key changes or the record is written).  A
  *    thread idle for a while is looked at only every few rounds -- one
  *    more each IDLESTEP rounds idle, up to every IDLEEVERY-th -- its key
- *    counted in between: a thread that has slept a second and wakes is
- *    seen up to IDLEEVERY - 1 rounds late, one that slept 0.2 s up to 2.
+ *    counted in between.  When such a thread is found to have run, its
+ *    clock says for how long: that many of the rounds not looked at
+ *    move from where it waited to where it ran (its last CPU sample's
+ *    stack), so that a thread that wakes after a long sleep has its
+ *    running and waiting time right, though what it waited in after
+ *    its wake-up, until it is looked at, is counted where it waited
+ *    before.
  *  - The threads are known from pthread_create() (lifecycle.c calls
  *    _mon_wall_thread() in the new thread, and _mon_wall_thread_end()
  *    as it ends), and /proc/self/task is listed only at start and every
- *    RESCAN ns, for threads created otherwise.  A thread whose clock is
+ *    RESCAN ns, for threads created otherwise -- every 2, 4, up to
+ *    RESCANMAX ns while the listings find none.  A thread whose clock is
  *    gone has ended.
  *  - Its stat and syscall files are opened once and read with pread()
  *    while the thread is active; an idle one's are closed, and at most
@@ -78,11 +84,12 @@
 #define FIRSTSPAN	1024		/* a system call wrapper's size */
 #define SPAN		65536		/* a function's, for the next ones */
 #define FPSPAN		((uintptr_t)64 << 20)	/* a frame pointer's reach */
-#define IDLESTEP	10		/* each IDLESTEP rounds idle, a thread */
-#define IDLEEVERY	8		/*   is looked at a round less often,
+#define IDLESTEP	2		/* each IDLESTEP rounds idle, a thread */
+#define IDLEEVERY	32		/*   is looked at a round less often,
 					   down to every IDLEEVERY-th */
 #define IDLEFDS		100		/* rounds idle before its files close */
-#define RESCAN		1000000000u	/* ns between listings of the tasks */
+#define RESCAN		1000000000u	/* ns between listings of the tasks, */
+#define RESCANMAX	8000000000u	/*   at most, when they find none new */
 #define MAXFDS		128		/* threads whose /proc files stay open */
 #define BORNSHIFT	16		/* a thread's start in 65.5 us units */
 
@@ -92,6 +99,8 @@ struct wthr {
 	int		 fstat, fsys;	/* open descriptors, or -1 */
 	uint32_t	 idle;		/* rounds in a row it did not run */
 	uint32_t	 skip;		/* rounds before it is looked at */
+	uint64_t	 unseen;	/* periods counted to ent without a
+					   look, since the last */
 	uint32_t	 fresh;		/* adopted, not looked at yet */
 	uint32_t	 born;		/* its start, BORNSHIFT units; 0: unknown */
 	uint64_t	 cpu0, cpu;	/* CPU clock: first and last read */
@@ -126,6 +135,14 @@ static uint64_t		 roundns, lastns;	/* this round's monotonic
 static _Atomic uint64_t	 endq[NEWQ];	/* tid << 32 | end: threads
 					   ended, to be let go */
 static unsigned char	 dents[32768];	/* under walllock */
+static pid_t		 selfpid;	/* this process, since the start */
+static uint64_t		 scanned, scanwait = RESCAN;	/* ns since the last
+					   listing, and until the next */
+#define NVERDICT	1024
+static struct verdict {
+	uintptr_t	 pc, target;
+	int		 ret;
+}			 verdicts[NVERDICT];	/* under walllock */
 
 static uint64_t
 now_ns(clockid_t c)
@@ -360,13 +377,63 @@ number(const char **s, int *ok)
 	return neg ? -v : v;
 }
 
-/* Is fp, read from the stack at a, a frame pointer with a frame above? */
+/* Read len bytes of this process at a into buf, safely; 1, or 0. */
 static int
-frame_at(uintptr_t fp, uintptr_t a, uintptr_t *frame)
+peek(uintptr_t a, void *buf, size_t len)
 {
-	return fp > a && fp - a < FPSPAN && fp % 8 == 0 &&
-	    _mon_peek(getpid(), fp, frame, 2 * sizeof(*frame)) &&
-	    _mon_in_text(frame[1]) && _mon_stack_retaddr(frame[1]);
+	return _mon_peek(selfpid, a, buf, len);
+}
+
+/*
+ * What the walks want to know of a word: is it a return address, and
+ * where did its call go (stacks.c)?  Each asks the kernel for the code
+ * bytes, and the threads of a pool have the same stacks: the answers are
+ * kept by address, and forgotten every RESCAN ns, so that a library
+ * unloaded and another loaded in its place is not judged by the old one
+ * for long.  Under walllock.
+ */
+static struct verdict *
+verdict(uintptr_t w)
+{
+	struct verdict *v;
+
+	v = &verdicts[(w ^ w >> 11) % NVERDICT];
+	if (v->pc != w || v->pc == 0) {
+		v->pc = w;
+		v->ret = _mon_in_text(w) && _mon_stack_retaddr(w);
+		v->target = v->ret ? _mon_stack_target(w) : 0;
+	}
+	return v;
+}
+
+static int
+isret(uintptr_t w)
+{
+	return verdict(w)->ret;
+}
+
+static uintptr_t
+target(uintptr_t w)
+{
+	return verdict(w)->target;
+}
+
+/*
+ * Is fp, read from the stack at a, a frame pointer with a frame above?
+ * The frame is read from the window w[0..n) at sp where it lies there.
+ */
+static int
+frame_at(uintptr_t fp, uintptr_t a, uintptr_t *frame, const uint64_t *w,
+    size_t n, uintptr_t sp)
+{
+	if (fp <= a || fp - a >= FPSPAN || fp % 8 != 0)
+		return 0;
+	if (fp >= sp && (fp - sp) / 8 + 2 <= n) {
+		frame[0] = w[(fp - sp) / 8];
+		frame[1] = w[(fp - sp) / 8 + 1];
+	} else if (!peek(fp, frame, 2 * sizeof(*frame)))
+		return 0;
+	return isret(frame[1]);
 }
 
 /*
@@ -387,7 +454,7 @@ fpwalk(uintptr_t fp, uintptr_t *frame, uint64_t *pcs, uint32_t *depth,
 		    frame[0] % 8 != 0)
 			return;
 		fp = frame[0];
-		if (!_mon_peek(getpid(), fp, frame, 2 * sizeof(*frame)) ||
+		if (!peek(fp, frame, 2 * sizeof(*frame)) ||
 		    frame[1] == 0 || !_mon_in_text(frame[1]))
 			return;
 	}
@@ -400,7 +467,7 @@ window(uintptr_t sp, uint64_t *w)
 	size_t n;
 
 	for (n = WINDOW; n >= 16; n /= 2)
-		if (_mon_peek(getpid(), sp, w, n * sizeof(*w)))
+		if (peek(sp, w, n * sizeof(*w)))
 			return n;
 	return 0;
 }
@@ -421,9 +488,9 @@ stale(const uint64_t *w, size_t i, size_t n, uintptr_t sp, uintptr_t fp)
 	size_t j;
 
 	for (j = i + 2; j < n && sp + 8 * j < fp; j++) {
-		if (!_mon_in_text(w[j]) || !_mon_stack_retaddr(w[j]))
+		if (!isret(w[j]))
 			continue;
-		t = _mon_stack_target(w[j]);
+		t = target(w[j]);
 		if (t != 0 && t <= w[i + 1] && w[i + 1] - t < SPAN)
 			return 1;
 	}
@@ -439,9 +506,8 @@ static int
 frame_base(const uint64_t *w, size_t i, size_t n, uintptr_t sp,
     uintptr_t *frame)
 {
-	return i + 1 < n && _mon_in_text(w[i + 1]) &&
-	    _mon_stack_retaddr(w[i + 1]) && frame_at(w[i], sp + 8 * i,
-	    frame) && !stale(w, i, n, sp, w[i]);
+	return i + 1 < n && isret(w[i + 1]) && frame_at(w[i], sp + 8 * i,
+	    frame, w, n, sp) && !stale(w, i, n, sp, w[i]);
 }
 
 /*
@@ -470,9 +536,9 @@ walk(uintptr_t pc, uintptr_t sp, uint64_t *pcs, uint16_t *flags)
 			fpwalk(w[i], frame, pcs, &depth, flags);
 			return depth;
 		}
-		if (!_mon_in_text(w[i]) || !_mon_stack_retaddr(w[i]))
+		if (!isret(w[i]))
 			continue;
-		t = _mon_stack_target(w[i]);
+		t = target(w[i]);
 		if (t == 0 || (t > prev ? depth > 1 || t - prev >= FIRSTSPAN :
 		    prev - t >= (depth > 1 ? SPAN : FIRSTSPAN)))
 			continue;
@@ -536,6 +602,33 @@ blocked(struct wthr *t, struct wkey *k)
 	return 0;
 }
 
+/* A running thread's key: its stack is its last CPU sample's. */
+static void
+last_stack(const struct wthr *t, struct wkey *k)
+{
+	uintptr_t pcs[_MON_STACKMAX + 1];
+	uint32_t fl, i;
+
+	fl = 0;
+	k->s.sysno = -1;
+	k->s.depth = _mon_stack_last(t->tid, pcs, _mon_stack_limit, &fl);
+	k->s.flags = (uint16_t)(fl & MONX_STK_CUT);
+	for (i = 0; i < k->s.depth; i++)
+		k->pcs[i] = pcs[i];
+}
+
+/* Key k counted n times; its entry, or 0 (lost) without memory. */
+static uint64_t
+add(const struct wkey *k, uint64_t n)
+{
+	if (_mon_base_reserve(&counts, 1, sizeof(*k)) != 0) {
+		lost += n;
+		return 0;
+	}
+	return _mon_base_add(&counts, (const char *)k + KEYOFF,
+	    sizeof(k->s) - KEYOFF + k->s.depth * sizeof(uint64_t), n);
+}
+
 /*
  * Thread t, which ran since it was last looked at: its sample's key,
  * counted n times.
@@ -545,8 +638,6 @@ observe(struct wthr *t, uint64_t n)
 {
 	struct wkey k;
 	char buf[512];
-	uint32_t fl, i;
-	uintptr_t pcs[_MON_STACKMAX + 1];
 	int st;
 
 	if (readtask(t, &t->fstat, "stat", buf, sizeof(buf)) < 0) {
@@ -561,21 +652,39 @@ observe(struct wthr *t, uint64_t n)
 	    st == 'D' ? MONX_WS_DISK : MONX_WS_OTHER;
 	if (k.s.state != MONX_WS_RUN && blocked(t, &k) != 0)
 		k.s.state = MONX_WS_RUN;
-	if (k.s.state == MONX_WS_RUN) {
-		fl = 0;
-		k.s.sysno = -1;
-		k.s.depth = _mon_stack_last(t->tid, pcs, _mon_stack_limit, &fl);
-		k.s.flags = (uint16_t)(fl & MONX_STK_CUT);
-		for (i = 0; i < k.s.depth; i++)
-			k.pcs[i] = pcs[i];
-	}
-	if (_mon_base_reserve(&counts, 1, sizeof(k)) != 0) {
-		t->ent = 0;
-		lost += n;
+	if (k.s.state == MONX_WS_RUN)
+		last_stack(t, &k);
+	t->ent = add(&k, n);
+}
+
+/*
+ * Thread t, not looked at for some rounds (idle), has run meanwhile:
+ * ran ns of CPU time.  Those rounds were counted to its last key, where
+ * it waited; as many periods of them as it ran go to its running key
+ * instead, its stack its last CPU sample's.  When in those rounds it
+ * woke is not known, only for how long it ran, which is what the
+ * counts hold.
+ */
+static void
+ran_unseen(struct wthr *t, uint64_t ns)
+{
+	struct wkey k;
+	uint64_t r;
+
+	r = (ns + period / 2) / period;
+	if (r > t->unseen)
+		r = t->unseen;
+	if (r > t->pend)
+		r = t->pend;		/* a write took the rest */
+	t->unseen = 0;
+	if (r == 0)
 		return;
-	}
-	t->ent = _mon_base_add(&counts, (const char *)&k + KEYOFF,
-	    sizeof(k.s) - KEYOFF + k.s.depth * sizeof(uint64_t), n);
+	t->pend -= r;
+	memset(&k.s, 0, sizeof(k.s));
+	k.s.tid = (uint32_t)t->tid;
+	k.s.state = MONX_WS_RUN;
+	last_stack(t, &k);
+	(void)add(&k, r);
 }
 
 /*
@@ -631,6 +740,7 @@ look(struct wthr *t, uint64_t n)
 		t->skip--;
 		t->idle++;
 		t->pend += n;
+		t->unseen += n;
 		return;
 	}
 	if (cpu_of(t->tid, &cpu) != 0) {
@@ -639,6 +749,7 @@ look(struct wthr *t, uint64_t n)
 	}
 	if (t->ent != 0 && cpu == t->cpu) {
 		t->pend += n;
+		t->unseen = 0;
 		t->idle++;
 		t->skip = t->idle / IDLESTEP < IDLEEVERY - 1 ?
 		    t->idle / IDLESTEP : IDLEEVERY - 1;
@@ -646,6 +757,9 @@ look(struct wthr *t, uint64_t n)
 			closefds(t);
 		return;
 	}
+	if (t->unseen > 0 && t->ent != 0)
+		ran_unseen(t, cpu - t->cpu);
+	t->unseen = 0;
 	t->cpu = cpu;
 	t->idle = 0;
 	t->skip = 0;
@@ -700,15 +814,24 @@ adopt_new(void)
 static void
 round_(uint64_t *since, uint64_t n)
 {
-	size_t i;
+	size_t i, was;
 
 	lastns = roundns;
 	roundns = now_ns(CLOCK_MONOTONIC);
 	ended(n);
 	adopt_new();
 	if ((*since += n * period) >= RESCAN) {
-		scan(0);
+		memset(verdicts, 0, sizeof(verdicts));
 		*since = 0;
+		/* A listing that finds no thread unknown waits twice as long
+		 * for the next, up to RESCANMAX. */
+		if ((scanned += RESCAN) >= scanwait) {
+			scanned = 0;
+			was = nthr;
+			scan(0);
+			scanwait = nthr != was ? RESCAN :
+			    scanwait < RESCANMAX ? 2 * scanwait : RESCANMAX;
+		}
 	}
 	for (i = 0; i < nthr; i++)
 		if (!(thr[i].flags & MONX_WT_GONE))
@@ -804,6 +927,10 @@ _mon_wall_start(uint64_t ns)
 		return 0;
 	_mon_wall_reset();
 	period = ns;
+	selfpid = getpid();
+	memset(verdicts, 0, sizeof(verdicts));
+	scanned = 0;
+	scanwait = RESCAN;
 	if (taskfd < 0 && (taskfd = open("/proc/self/task",
 	    O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -1;
@@ -824,7 +951,7 @@ _mon_wall_start(uint64_t ns)
 void
 _mon_wall_stop(void)
 {
-	uint64_t n;
+	uint64_t n, cpu;
 	size_t i;
 
 	if (!running)
@@ -843,9 +970,15 @@ _mon_wall_stop(void)
 	ended(n);
 	for (i = 0; i < nthr; i++) {
 		if (!(thr[i].flags & MONX_WT_GONE)) {
-			(void)cpu_of(thr[i].tid, &thr[i].cpu);
-			if (thr[i].ent != 0)
+			if (thr[i].ent != 0) {
 				thr[i].pend += n;
+				thr[i].unseen += n;
+			}
+			if (cpu_of(thr[i].tid, &cpu) == 0) {
+				if (cpu != thr[i].cpu && thr[i].ent != 0)
+					ran_unseen(&thr[i], cpu - thr[i].cpu);
+				thr[i].cpu = cpu;
+			}
 		}
 		closefds(&thr[i]);
 	}

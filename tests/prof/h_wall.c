@@ -20,6 +20,11 @@
  *					clock and sleeps in clock_nanosleep
  *					to the next: a program whose period
  *					is the wall sampler's default
+ *	  h_wall sleeper		sleeper(): twice doze() 1.5 s in
+ *					nanosleep, then toil() 0.3 s on the
+ *					CPU: a thread idle long enough for the
+ *					sampler to look at it seldom, that
+ *					wakes to work
  *
  * What the program does and every return value it sees go to stdout,
  * the same with and without profiling (a system call cut short by a
@@ -31,7 +36,8 @@
  * "time pulse_work", its wall time from the start of each period, when
  * it is due to wake, to the end of pulse_work() (running, or ready to
  * run on a busy machine), and "time idlers", the idle threads' lives
- * summed.
+ * summed.  sleeper adds "time doze" and "time toil", each summed over
+ * its calls.
  */
 #define _GNU_SOURCE		/* pthread_setname_np */
 #include <errno.h>
@@ -304,6 +310,48 @@ pulser(void *unused)
 	return NULL;
 }
 
+static void
+doze(void)
+{
+	struct timespec ts = { 1, 500000000 };
+
+	printf("doze %d\n", nanosleep(&ts, NULL));
+}
+
+/* On the CPU for 0.3 s of wall time. */
+static void
+toil(void)
+{
+	double t0, s;
+	long i;
+
+	t0 = now();
+	for (s = 0; now() - t0 < 0.3; )
+		for (i = 0; i < 100000; i++)
+			s += (double)i * 0.5;
+	sink = s;
+}
+
+static void *
+sleeper(void *unused)
+{
+	double t0 = now(), t, dozed, toiled;
+	int i;
+
+	(void)unused;
+	for (i = 0, dozed = toiled = 0; i < 2; i++) {
+		t = now();
+		doze();
+		dozed += now() - t;
+		t = now();
+		toil();
+		toiled += now() - t;
+	}
+	fprintf(stderr, "time doze %.6f\ntime toil %.6f\n", dozed, toiled);
+	lived(t0);
+	return NULL;
+}
+
 static void *
 busy(void *unused)
 {
@@ -387,9 +435,14 @@ main(int argc, char **argv)
 		r = many(busy, atoi(argv[2]));
 	else if (strcmp(argv[1], "pulse") == 0 && argc > 2)
 		r = many(pulser, atoi(argv[2]));
-	else {
+	else if (strcmp(argv[1], "sleeper") == 0) {
+		pthread_t t;
+
+		r = pthread_create(&t, NULL, sleeper, NULL) != 0 ||
+		    pthread_join(t, NULL) != 0;
+	} else {
 		fprintf(stderr, "usage: h_wall [parts | mixed | idle n secs | "
-		    "busy n secs | pulse n secs]\n");
+		    "busy n secs | pulse n secs | sleeper]\n");
 		return 2;
 	}
 	lived(t0);
