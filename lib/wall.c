@@ -84,7 +84,7 @@
 #define FIRSTSPAN	1024		/* a system call wrapper's size */
 #define SPAN		65536		/* a function's, for the next ones */
 #define FPSPAN		((uintptr_t)64 << 20)	/* a frame pointer's reach */
-#define IDLESTEP	2		/* each IDLESTEP rounds idle, a thread */
+#define IDLESTEP	1		/* each IDLESTEP rounds idle, a thread */
 #define IDLEEVERY	32		/*   is looked at a round less often,
 					   down to every IDLEEVERY-th */
 #define IDLEFDS		100		/* rounds idle before its files close */
@@ -101,6 +101,7 @@ struct wthr {
 	uint32_t	 skip;		/* rounds before it is looked at */
 	uint64_t	 unseen;	/* periods counted to ent without a
 					   look, since the last */
+	uint64_t	 from;		/* ticks counted for it up to */
 	uint32_t	 fresh;		/* adopted, not looked at yet */
 	uint32_t	 born;		/* its start, BORNSHIFT units; 0: unknown */
 	uint64_t	 cpu0, cpu;	/* CPU clock: first and last read */
@@ -122,6 +123,11 @@ static struct _mon_worker sampler;
 static int		 running;	/* a sampler was started */
 static uint64_t		 period;
 static struct wthr	*thr;		/* nthr of cap, from mmap */
+static uint32_t		*skips;		/* thr[i].skip, apart: a round reads
+					   only these of the threads it
+					   does not look at; GONE: ended */
+#define GONE		UINT32_MAX
+static _Atomic unsigned	 nnew, nend;	/* entries in newq, endq */
 static size_t		 nthr, thrcap;
 static uint32_t		*tidhash;	/* index + 1 of thr, by tid */
 static size_t		 hashcap;
@@ -206,6 +212,7 @@ static int
 grow(void)
 {
 	struct wthr *nt;
+	uint32_t *ns;
 	size_t ncap, i;
 
 	if (nthr < thrcap)
@@ -213,6 +220,14 @@ grow(void)
 	ncap = thrcap != 0 ? 2 * thrcap : 256;
 	if ((nt = _mon_map(ncap * sizeof(*nt))) == NULL)
 		return -1;
+	if ((ns = _mon_map(ncap * sizeof(*ns))) == NULL) {
+		_mon_unmap(nt, ncap * sizeof(*nt));
+		return -1;
+	}
+	if (nthr > 0)
+		memcpy(ns, skips, nthr * sizeof(*ns));
+	_mon_unmap(skips, thrcap * sizeof(*skips));
+	skips = ns;
 	_mon_unmap(tidhash, hashcap * sizeof(*tidhash));
 	hashcap = 2 * ncap;
 	if ((tidhash = _mon_map(hashcap * sizeof(*tidhash))) == NULL) {
@@ -251,6 +266,8 @@ adopt(pid_t tid, int old, uint32_t born)
 	t->fstat = t->fsys = -1;
 	t->fresh = 1;
 	t->born = born;
+	t->from = ticks;
+	skips[nthr] = 0;
 	if (old && cpu_of(tid, &t->cpu0) != 0)
 		return;
 	*hput(tid) = (uint32_t)++nthr;
@@ -305,6 +322,26 @@ gone(struct wthr *t)
 	settle(t);
 	closefds(t);
 	t->flags |= MONX_WT_GONE;
+	skips[t - thr] = GONE;
+}
+
+/*
+ * The rounds since t was last looked at, which stood for ticks - from
+ * periods, counted to its last key: a round that does not look at a
+ * thread does not touch it (skips[] only).
+ */
+static void
+catch_up(struct wthr *t)
+{
+	uint64_t m;
+
+	m = ticks - t->from;
+	t->from = ticks;
+	if (m == 0 || t->ent == 0)
+		return;
+	t->pend += m;
+	t->unseen += m;
+	t->idle += (uint32_t)m;
 }
 
 /* Open tid/name under /proc/self/task; a descriptor or -1. */
@@ -734,15 +771,10 @@ look(struct wthr *t, uint64_t n)
 {
 	uint64_t cpu;
 
+	catch_up(t);
+	t->from = ticks + n;
 	if (t->fresh)
 		n = first_periods(t, n);
-	if (t->ent != 0 && t->skip > 0) {
-		t->skip--;
-		t->idle++;
-		t->pend += n;
-		t->unseen += n;
-		return;
-	}
 	if (cpu_of(t->tid, &cpu) != 0) {
 		gone(t);
 		return;
@@ -753,6 +785,7 @@ look(struct wthr *t, uint64_t n)
 		t->idle++;
 		t->skip = t->idle / IDLESTEP < IDLEEVERY - 1 ?
 		    t->idle / IDLESTEP : IDLEEVERY - 1;
+		skips[t - thr] = t->skip;
 		if (t->idle >= IDLEFDS)
 			closefds(t);
 		return;
@@ -781,12 +814,15 @@ ended(uint64_t n)
 	uint64_t v;
 	size_t i;
 
-	for (i = 0; i < NEWQ; i++) {
+	for (i = 0; i < NEWQ && atomic_load(&nend) > 0; i++) {
 		if (atomic_load_explicit(&endq[i], memory_order_relaxed) == 0 ||
-		    (v = atomic_exchange(&endq[i], 0)) == 0 ||
-		    (t = find((pid_t)(v >> 32))) == NULL ||
+		    (v = atomic_exchange(&endq[i], 0)) == 0)
+			continue;
+		atomic_fetch_sub(&nend, 1);
+		if ((t = find((pid_t)(v >> 32))) == NULL ||
 		    (t->flags & MONX_WT_GONE))
 			continue;
+		catch_up(t);
 		if (t->ent != 0 && !t->fresh && lastns != 0)
 			t->pend += periods((uint32_t)(lastns >> BORNSHIFT),
 			    (uint64_t)(uint32_t)v << BORNSHIFT, n);
@@ -801,10 +837,12 @@ adopt_new(void)
 	uint64_t v;
 	size_t i;
 
-	for (i = 0; i < NEWQ; i++)
+	for (i = 0; i < NEWQ && atomic_load(&nnew) > 0; i++)
 		if (atomic_load_explicit(&newq[i], memory_order_relaxed) != 0 &&
-		    (v = atomic_exchange(&newq[i], 0)) != 0)
+		    (v = atomic_exchange(&newq[i], 0)) != 0) {
+			atomic_fetch_sub(&nnew, 1);
 			adopt((pid_t)(v >> 32), 0, (uint32_t)v);
+		}
 }
 
 /*
@@ -833,9 +871,14 @@ round_(uint64_t *since, uint64_t n)
 			    scanwait < RESCANMAX ? 2 * scanwait : RESCANMAX;
 		}
 	}
-	for (i = 0; i < nthr; i++)
-		if (!(thr[i].flags & MONX_WT_GONE))
+	for (i = 0; i < nthr; i++) {
+		if (skips[i] == GONE)
+			continue;
+		if (skips[i] > 0)
+			skips[i]--;
+		else
 			look(&thr[i], n);
+	}
 	ticks += n;
 }
 
@@ -902,8 +945,10 @@ _mon_wall_reset(void)
 	for (i = 0; i < nthr; i++)
 		closefds(&thr[i]);
 	_mon_unmap(thr, thrcap * sizeof(*thr));
+	_mon_unmap(skips, thrcap * sizeof(*skips));
 	_mon_unmap(tidhash, hashcap * sizeof(*tidhash));
 	thr = NULL;
+	skips = NULL;
 	tidhash = NULL;
 	nthr = thrcap = hashcap = 0;
 	nfds = 0;
@@ -914,6 +959,8 @@ _mon_wall_reset(void)
 		atomic_store(&newq[i], 0);
 		atomic_store(&endq[i], 0);
 	}
+	atomic_store(&nnew, 0);
+	atomic_store(&nend, 0);
 }
 
 /*
@@ -966,6 +1013,13 @@ _mon_wall_stop(void)
 	roundns = now_ns(CLOCK_MONOTONIC);
 	n = lastns != 0 ? periods((uint32_t)(lastns >> BORNSHIFT), roundns,
 	    UINT32_MAX) : 0;
+	/* The rounds that did not look at a thread, counted; the last n
+	 * periods are counted below. */
+	for (i = 0; i < nthr; i++)
+		if (!(thr[i].flags & MONX_WT_GONE)) {
+			catch_up(&thr[i]);
+			thr[i].from = ticks + n;
+		}
 	ticks += n;
 	ended(n);
 	for (i = 0; i < nthr; i++) {
@@ -996,6 +1050,7 @@ _mon_wall_stop(void)
 static void
 enqueue(_Atomic uint64_t *q, _Atomic unsigned *cursor, pid_t tid)
 {
+	_Atomic unsigned *count = q == newq ? &nnew : &nend;
 	unsigned i, k;
 	uint64_t free_, v;
 
@@ -1005,8 +1060,10 @@ enqueue(_Atomic uint64_t *q, _Atomic unsigned *cursor, pid_t tid)
 	for (i = 0; i < NEWQ; i++) {
 		free_ = 0;
 		if (atomic_compare_exchange_strong(&q[(k + i) % NEWQ], &free_,
-		    v))
+		    v)) {
+			atomic_fetch_add(count, 1);
 			return;
+		}
 	}
 }
 
@@ -1091,8 +1148,11 @@ _mon_wall_copy(unsigned char *p, size_t max)
 	h.late = 0;
 	h.lost = lost;
 	h.own_ns = ownns;
-	for (i = 0; i < nthr; i++)
+	for (i = 0; i < nthr; i++) {
+		if (!(thr[i].flags & MONX_WT_GONE))
+			catch_up(&thr[i]);
 		settle(&thr[i]);
+	}
 	len = sizeof(h);
 	for (i = 0; i < nthr && (p == NULL || max - len >= sizeof(w)); i++) {
 		memset(&w, 0, sizeof(w));

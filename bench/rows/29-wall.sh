@@ -253,15 +253,19 @@ END {
 	l29 = core29("widle", "monw", "base", "scpu", "swall")
 	k29 = core29("widle", "monw", "mon", "scpu", "swall")
 	row(29, sprintf("%% of a core libmon adds, PROFMODE=wall, %d idle" \
-	    " threads + a worker, whole run (unprofiled: CPU s)", i29[1]),
-	    cell("widle", "base", "cpu", "%.3f"), pct29(w29), "-", "-", "-",
+	    " threads + a worker, idle phase, the threads started" \
+	    " (unprofiled: process CPU s)", i29[1]),
+	    cell("widle", "base", "pcpu", "%.3f"), pct29(p29), "-", "-", "-",
 	    "<= 2%")
-	row(29, "  the same, CPU mode", "-", pct29(m29), "-", "-", "-", "-")
-	row(29, "  idle phase only, the threads started (unprofiled:" \
-	    " process CPU s)", cell("widle", "base", "pcpu", "%.3f"),
-	    pct29(p29), "-", "-", "-", "<= 2%")
 	row(29, "  idle phase, the wall sampler alone (wall less CPU mode)",
 	    "-", pct29(q29), "-", "-", "-", "-")
+	row(29, "  whole run, the 1000 thread starts and ends included" \
+	    " (unprofiled: CPU s)", cell("widle", "base", "cpu", "%.3f"),
+	    pct29(w29), "-", "-", "-", "-")
+	row(29, "  whole run, CPU mode", "-", pct29(m29), "-", "-", "-", "-")
+	row(29, "  whole run, the wall sampler alone (wall less CPU mode)",
+	    "-", pct29(w29 != "" && m29 != "" ? w29 - m29 : ""), "-", "-",
+	    "-", "-")
 	row(29, "  its last 2/5, the idle threads long idle (unprofiled:" \
 	    " process CPU s)", cell("widle", "base", "scpu", "%.3f"),
 	    pct29(l29), "-", "-", "-", "-")
@@ -281,14 +285,16 @@ END {
 	} else
 		goal("row 29, busy threads, PROFMODE=wall CPU <= 1.03x CPU" \
 		    " mode's: n/a")
-	goal(w29 == "" ? "row 29, idle threads, libmon <= 2% of a core: n/a" : \
-	    sprintf("row 29, %d idle threads, libmon <= 2%% of a core over" \
-	    " the whole run: %s (%.2f%%)", i29[1], w29 <= 2 ? "PASS" : \
-	    "MISS", w29))
-	if (p29 != "")
+	goal(p29 == "" ? "row 29, idle threads, libmon <= 2% of a core: n/a" : \
+	    sprintf("row 29, %d idle threads, libmon <= 2%% of a core while" \
+	    " they idle: %s (%.2f%%)", i29[1], p29 <= 2 ? "PASS" : "MISS",
+	    p29))
+	if (w29 != "")
 		check(sprintf("row 29, %d idle threads, libmon <= 2%% of a" \
-		    " core over the idle phase: %s (%.2f%%)", i29[1],
-		    p29 <= 2 ? "PASS" : "MISS", p29))
+		    " core over the whole run, their starts included: %s" \
+		    " (%.2f%%; CPU mode alone %.2f%%: thread creation," \
+		    " row 12)", i29[1], w29 <= 2 ? "PASS" : "MISS", w29,
+		    m29 != "" ? m29 : 0))
 	for (c29 = 1; c29 <= 2; c29++) {
 		v29 = c29 == 1 ? "monw" : "monwt"
 		if (has("wparts", v29, "out"))
@@ -316,10 +322,13 @@ END {
 	note("   `idle`: 1000 threads blocked on a condition variable while")
 	note("   a worker works 1 ms in 10 for some 2 s; libmon's share of a")
 	note("   core is the profiled build's CPU less the unprofiled one's")
-	note("   (least of the runs) over its wall time (median): the whole")
-	note("   run's by `wait4()`, thread starts included, and the idle")
-	note("   phase's by the process CPU clock the program reads, and")
-	note("   that phase's last 2/5, when the idle threads have been idle")
-	note("   long enough for the sampler to look at them less often.")
+	note("   (least of the runs) over its wall time (median): the idle")
+	note("   phase's by the process CPU clock the program reads -- the")
+	note("   target: what a program with 1000 idle threads pays while")
+	note("   they idle -- that phase's last 2/5, when the idle threads")
+	note("   have been idle long enough for the sampler to look at them")
+	note("   less often, and the whole run's by `wait4()`, the 1000")
+	note("   thread starts and ends included, whose CPU-mode cost is")
+	note("   thread creation's (row 12, issue 25).")
 }
 AWK
