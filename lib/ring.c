@@ -583,9 +583,6 @@ drain_ring(size_t k)
 void
 _mon_ring_writing(int on)
 {
-	if (!on && atomic_load_explicit(&writer_tid,
-	    memory_order_acquire) == 0)
-		return;		/* already ended: monwrite.c, then its caller */
 	_mon_ring_drain();
 	atomic_store_explicit(&writer_tid, on ? _mon_gettid() : 0,
 	    memory_order_release);
