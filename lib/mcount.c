@@ -386,11 +386,13 @@ table(uint32_t id)
  * back as it ended, one left by a thread the kernel says has exited (a
  * thread libmon did not see end: a C library's own), or a new one;
  * NULL without memory.  The list is walked for a given-back table only
- * when there is one, and the kernel is asked of at most PROBES owners
- * a new thread, taking turns round the list: a process that starts its
- * thousandth thread while the others live does not make a thousand
- * system calls for it, and a table left by an unseen thread is still
- * found again within a few starts.
+ * when there is one, and else the kernel is asked of at most PROBES
+ * owners a new thread, taking turns round the list: a process that
+ * starts its thousandth thread while the others live does not make a
+ * thousand system calls for it, and a table left by an unseen thread is
+ * found again after at most (tables / PROBES) starts that found none
+ * given back.  (The probe cursor is read and moved without a lock: two
+ * threads may ask of the same owner, which is only a call wasted.)
  */
 #define PROBES	4
 

@@ -578,7 +578,8 @@ drain_ring(size_t k)
  * The calling thread writes the profile from now on (on 1), or no longer
  * (0): its samples meanwhile are libmon's (self_sample()).  Those it took
  * before are drained first, so that they stay the program's; those it
- * took while writing are drained before it is let go.
+ * took while writing are drained before it is let go.  Each call with 1
+ * has one with 0 (lifecycle.c), by the same thread.
  */
 void
 _mon_ring_writing(int on)

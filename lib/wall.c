@@ -32,20 +32,25 @@
  *    round has not run, so it is where it was: its last key is counted
  *    again without reading anything else (in the thread's entry, added
  *    to the table when the key changes or the record is written).  A
- *    thread idle for a while is looked at only every few rounds -- one
- *    more each IDLESTEP rounds idle, up to every IDLEEVERY-th -- its key
- *    counted in between.  When such a thread is found to have run, its
- *    clock says for how long: that many of the rounds not looked at
- *    move from where it waited to where it ran (its last CPU sample's
- *    stack), so that a thread that wakes after a long sleep has its
- *    running and waiting time right, though what it waited in after
- *    its wake-up, until it is looked at, is counted where it waited
- *    before.
+ *    thread found idle is not looked at again for as many rounds as it
+ *    has been idle, up to IDLEEVERY - 1 -- the looks at a sleeping
+ *    thread come 2, 4, 8, 16, then 32 rounds apart -- and the rounds
+ *    that skip it touch a word of it only, its periods counted when it
+ *    is next looked at, ends, or is written.  (A round stands for one
+ *    period or more: ticks, the periods counted.)  When such a thread
+ *    is found to have run, its clock says for how long: that many of
+ *    the periods not looked at move from where it waited to where it
+ *    ran (its last CPU sample's stack), so that a thread that wakes
+ *    after a long sleep has its running and waiting time right, though
+ *    what it waited in after its wake-up, until it is looked at, is
+ *    counted where it waited before.  Its clock is its CPU time, not
+ *    its time runnable; and a thread that ends before it is looked at
+ *    again has its last run counted where it waited.
  *  - The threads are known from pthread_create() (lifecycle.c calls
  *    _mon_wall_thread() in the new thread, and _mon_wall_thread_end()
  *    as it ends), and /proc/self/task is listed only at start and every
- *    RESCAN ns, for threads created otherwise -- every 2, 4, up to
- *    RESCANMAX ns while the listings find none.  A thread whose clock is
+ *    RESCAN ns, for threads created otherwise -- 2, 4, ... times RESCAN
+ *    apart, up to RESCANMAX ns, while the listings find none.  A thread whose clock is
  *    gone has ended.
  *  - Its stat and syscall files are opened once and read with pread()
  *    while the thread is active; an idle one's are closed, and at most
@@ -84,9 +89,9 @@
 #define FIRSTSPAN	1024		/* a system call wrapper's size */
 #define SPAN		65536		/* a function's, for the next ones */
 #define FPSPAN		((uintptr_t)64 << 20)	/* a frame pointer's reach */
-#define IDLESTEP	1		/* each IDLESTEP rounds idle, a thread */
-#define IDLEEVERY	32		/*   is looked at a round less often,
-					   down to every IDLEEVERY-th */
+#define IDLESTEP	1		/* an idle thread skips a round for
+					   each IDLESTEP periods idle, */
+#define IDLEEVERY	32		/*   up to IDLEEVERY - 1 in a row */
 #define IDLEFDS		100		/* rounds idle before its files close */
 #define RESCAN		1000000000u	/* ns between listings of the tasks, */
 #define RESCANMAX	8000000000u	/*   at most, when they find none new */
@@ -97,8 +102,7 @@ struct wthr {
 	pid_t		 tid;
 	uint32_t	 flags;		/* MONX_WT_* */
 	int		 fstat, fsys;	/* open descriptors, or -1 */
-	uint32_t	 idle;		/* rounds in a row it did not run */
-	uint32_t	 skip;		/* rounds before it is looked at */
+	uint32_t	 idle;		/* periods in a row it did not run */
 	uint64_t	 unseen;	/* periods counted to ent without a
 					   look, since the last */
 	uint64_t	 from;		/* ticks counted for it up to */
@@ -123,11 +127,16 @@ static struct _mon_worker sampler;
 static int		 running;	/* a sampler was started */
 static uint64_t		 period;
 static struct wthr	*thr;		/* nthr of cap, from mmap */
-static uint32_t		*skips;		/* thr[i].skip, apart: a round reads
+static uint32_t		*skips;		/* thr[i]'s rounds before it is
+					   looked at, apart: a round reads
 					   only these of the threads it
 					   does not look at; GONE: ended */
 #define GONE		UINT32_MAX
-static _Atomic unsigned	 nnew, nend;	/* entries in newq, endq */
+static _Atomic unsigned	 nnew, nend;	/* entries in newq, endq: raised
+					   after an entry is put, so that
+					   the reader may run a round
+					   ahead of it, and read an entry
+					   a round late */
 static size_t		 nthr, thrcap;
 static uint32_t		*tidhash;	/* index + 1 of thr, by tid */
 static size_t		 hashcap;
@@ -212,33 +221,32 @@ static int
 grow(void)
 {
 	struct wthr *nt;
-	uint32_t *ns;
+	uint32_t *ns, *nh;
 	size_t ncap, i;
 
 	if (nthr < thrcap)
 		return 0;
 	ncap = thrcap != 0 ? 2 * thrcap : 256;
-	if ((nt = _mon_map(ncap * sizeof(*nt))) == NULL)
-		return -1;
-	if ((ns = _mon_map(ncap * sizeof(*ns))) == NULL) {
+	nt = _mon_map(ncap * sizeof(*nt));
+	ns = _mon_map(ncap * sizeof(*ns));
+	nh = _mon_map(2 * ncap * sizeof(*nh));
+	if (nt == NULL || ns == NULL || nh == NULL) {
 		_mon_unmap(nt, ncap * sizeof(*nt));
+		_mon_unmap(ns, ncap * sizeof(*ns));
+		_mon_unmap(nh, 2 * ncap * sizeof(*nh));
 		return -1;
 	}
-	if (nthr > 0)
-		memcpy(ns, skips, nthr * sizeof(*ns));
-	_mon_unmap(skips, thrcap * sizeof(*skips));
-	skips = ns;
-	_mon_unmap(tidhash, hashcap * sizeof(*tidhash));
-	hashcap = 2 * ncap;
-	if ((tidhash = _mon_map(hashcap * sizeof(*tidhash))) == NULL) {
-		_mon_unmap(nt, ncap * sizeof(*nt));
-		hashcap = 0;
-		return -1;
-	}
-	if (nthr > 0)
+	if (nthr > 0) {
 		memcpy(nt, thr, nthr * sizeof(*nt));
+		memcpy(ns, skips, nthr * sizeof(*ns));
+	}
 	_mon_unmap(thr, thrcap * sizeof(*thr));
+	_mon_unmap(skips, thrcap * sizeof(*skips));
+	_mon_unmap(tidhash, hashcap * sizeof(*tidhash));
 	thr = nt;
+	skips = ns;
+	tidhash = nh;
+	hashcap = 2 * ncap;
 	thrcap = ncap;
 	for (i = 0; i < nthr; i++)
 		*hput(thr[i].tid) = (uint32_t)i + 1;
@@ -326,9 +334,10 @@ gone(struct wthr *t)
 }
 
 /*
- * The rounds since t was last looked at, which stood for ticks - from
- * periods, counted to its last key: a round that does not look at a
- * thread does not touch it (skips[] only).
+ * The periods since t was last counted (looked at, or caught up as it
+ * ended or the record was written), ticks - from, counted to its last
+ * key: a round that does not look at a thread does not touch it
+ * (skips[] only).
  */
 static void
 catch_up(struct wthr *t)
@@ -465,7 +474,7 @@ frame_at(uintptr_t fp, uintptr_t a, uintptr_t *frame, const uint64_t *w,
 {
 	if (fp <= a || fp - a >= FPSPAN || fp % 8 != 0)
 		return 0;
-	if (fp >= sp && (fp - sp) / 8 + 2 <= n) {
+	if (fp >= sp && (fp - sp) % 8 == 0 && (fp - sp) / 8 + 2 <= n) {
 		frame[0] = w[(fp - sp) / 8];
 		frame[1] = w[(fp - sp) / 8 + 1];
 	} else if (!peek(fp, frame, 2 * sizeof(*frame)))
@@ -667,48 +676,46 @@ add(const struct wkey *k, uint64_t n)
 }
 
 /*
- * Thread t, which ran since it was last looked at: its sample's key,
- * counted n times.
+ * Thread t, which ran since it was last looked at: where it is now, its
+ * sample's key, into k; 0, or -1 when it has ended.
  */
-static void
-observe(struct wthr *t, uint64_t n)
+static int
+observe(struct wthr *t, struct wkey *k)
 {
-	struct wkey k;
 	char buf[512];
 	int st;
 
-	if (readtask(t, &t->fstat, "stat", buf, sizeof(buf)) < 0) {
-		gone(t);
-		return;
-	}
+	if (readtask(t, &t->fstat, "stat", buf, sizeof(buf)) < 0)
+		return -1;
 	st = parse_stat(t, buf);
-	memset(&k.s, 0, sizeof(k.s));
-	k.s.tid = (uint32_t)t->tid;
-	k.s.sysno = -1;
-	k.s.state = st == 'R' ? MONX_WS_RUN : st == 'S' ? MONX_WS_WAIT :
+	memset(&k->s, 0, sizeof(k->s));
+	k->s.tid = (uint32_t)t->tid;
+	k->s.sysno = -1;
+	k->s.state = st == 'R' ? MONX_WS_RUN : st == 'S' ? MONX_WS_WAIT :
 	    st == 'D' ? MONX_WS_DISK : MONX_WS_OTHER;
-	if (k.s.state != MONX_WS_RUN && blocked(t, &k) != 0)
-		k.s.state = MONX_WS_RUN;
-	if (k.s.state == MONX_WS_RUN)
-		last_stack(t, &k);
-	t->ent = add(&k, n);
+	if (k->s.state != MONX_WS_RUN && blocked(t, k) != 0)
+		k->s.state = MONX_WS_RUN;
+	if (k->s.state == MONX_WS_RUN)
+		last_stack(t, k);
+	return 0;
 }
 
 /*
  * Thread t, not looked at for some rounds (idle), has run meanwhile:
- * ran ns of CPU time.  Those rounds were counted to its last key, where
- * it waited; as many periods of them as it ran go to its running key
+ * ran ns of CPU time, of which now ns are this round's own, counted by
+ * its caller.  Those rounds were counted to its last key, where it
+ * waited; as many periods of them as it ran go to its running key
  * instead, its stack its last CPU sample's.  When in those rounds it
  * woke is not known, only for how long it ran, which is what the
  * counts hold.
  */
 static void
-ran_unseen(struct wthr *t, uint64_t ns)
+ran_unseen(struct wthr *t, uint64_t ns, uint64_t now)
 {
 	struct wkey k;
 	uint64_t r;
 
-	r = (ns + period / 2) / period;
+	r = ns > now ? (ns - now + period / 2) / period : 0;
 	if (r > t->unseen)
 		r = t->unseen;
 	if (r > t->pend)
@@ -761,15 +768,18 @@ first_periods(struct wthr *t, uint64_t n)
 
 /*
  * One round's sample of thread t, n periods' worth: the periods since
- * the last round, or those a thread new since then has lived.  A thread idle for a while is looked at only every
- * few rounds (one more each IDLESTEP rounds idle, up to IDLEEVERY), its
- * last key counted in between: its clock is one system call a round,
- * the cost that a pool of idle threads would make.
+ * the last round, or those a thread new since then has lived.  The
+ * rounds that skipped it (skips[]) are counted first.  A thread that
+ * has not run since it was last looked at is not looked at again for as
+ * many periods as it has been idle (IDLESTEP), up to IDLEEVERY - 1
+ * rounds: the looks at a thread asleep come 2, 4, 8, 16 and then 32
+ * rounds apart, a clock read (a system call) each.
  */
 static void
 look(struct wthr *t, uint64_t n)
 {
-	uint64_t cpu;
+	struct wkey k;
+	uint64_t cpu, skip;
 
 	catch_up(t);
 	t->from = ticks + n;
@@ -783,21 +793,26 @@ look(struct wthr *t, uint64_t n)
 		t->pend += n;
 		t->unseen = 0;
 		t->idle++;
-		t->skip = t->idle / IDLESTEP < IDLEEVERY - 1 ?
-		    t->idle / IDLESTEP : IDLEEVERY - 1;
-		skips[t - thr] = t->skip;
+		skip = t->idle / IDLESTEP;
+		skips[t - thr] = skip < IDLEEVERY - 1 ? (uint32_t)skip :
+		    IDLEEVERY - 1;
 		if (t->idle >= IDLEFDS)
 			closefds(t);
 		return;
 	}
+	if (observe(t, &k) != 0) {
+		gone(t);
+		return;
+	}
+	/* Running now, it has run this round's periods, counted below. */
 	if (t->unseen > 0 && t->ent != 0)
-		ran_unseen(t, cpu - t->cpu);
+		ran_unseen(t, cpu - t->cpu, k.s.state == MONX_WS_RUN ?
+		    n * period : 0);
 	t->unseen = 0;
 	t->cpu = cpu;
 	t->idle = 0;
-	t->skip = 0;
 	settle(t);
-	observe(t, n);
+	t->ent = add(&k, n);
 }
 
 /*
@@ -1030,7 +1045,8 @@ _mon_wall_stop(void)
 			}
 			if (cpu_of(thr[i].tid, &cpu) == 0) {
 				if (cpu != thr[i].cpu && thr[i].ent != 0)
-					ran_unseen(&thr[i], cpu - thr[i].cpu);
+					ran_unseen(&thr[i], cpu - thr[i].cpu,
+					    0);
 				thr[i].cpu = cpu;
 			}
 		}

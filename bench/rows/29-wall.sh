@@ -292,9 +292,8 @@ END {
 	if (w29 != "")
 		check(sprintf("row 29, %d idle threads, libmon <= 2%% of a" \
 		    " core over the whole run, their starts included: %s" \
-		    " (%.2f%%; CPU mode alone %.2f%%: thread creation," \
-		    " row 12)", i29[1], w29 <= 2 ? "PASS" : "MISS", w29,
-		    m29 != "" ? m29 : 0))
+		    " (%.2f%%; CPU mode alone %s: thread creation, row 12)",
+		    i29[1], w29 <= 2 ? "PASS" : "MISS", w29, pct29(m29)))
 	for (c29 = 1; c29 <= 2; c29++) {
 		v29 = c29 == 1 ? "monw" : "monwt"
 		if (has("wparts", v29, "out"))
