@@ -25,6 +25,11 @@
  *					CPU: a thread idle long enough for the
  *					sampler to look at it seldom, that
  *					wakes to work
+ *	  h_wall wakeexit		four sleeper()s, the i-th's doze()
+ *					1.5 + 0.1 i s, once, then toil()
+ *					0.05 s, and ends: threads that wake
+ *					and end before they are looked at
+ *					again, at four phases of the look
  *
  * What the program does and every return value it sees go to stdout,
  * the same with and without profiling (a system call cut short by a
@@ -43,6 +48,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -311,14 +317,17 @@ pulser(void *unused)
 }
 
 static void
-doze(void)
+doze(long extra_ms)
 {
-	struct timespec ts = { 1, 500000000 };
+	struct timespec ts = { 1, 500000000 + extra_ms * 1000000 };
 
 	printf("doze %d\n", nanosleep(&ts, NULL));
 }
 
-/* On the CPU for 0.3 s of wall time. */
+static double	 toilfor = 0.3;	/* toil()'s seconds */
+static int	 dozes = 2;	/* sleeper()'s doze() and toil() */
+
+/* On the CPU for toilfor seconds of wall time. */
 static void
 toil(void)
 {
@@ -326,22 +335,21 @@ toil(void)
 	long i;
 
 	t0 = now();
-	for (s = 0; now() - t0 < 0.3; )
+	for (s = 0; now() - t0 < toilfor; )
 		for (i = 0; i < 100000; i++)
 			s += (double)i * 0.5;
 	sink = s;
 }
 
 static void *
-sleeper(void *unused)
+sleeper(void *extra)
 {
 	double t0 = now(), t, dozed, toiled;
 	int i;
 
-	(void)unused;
-	for (i = 0, dozed = toiled = 0; i < 2; i++) {
+	for (i = 0, dozed = toiled = 0; i < dozes; i++) {
 		t = now();
-		doze();
+		doze((long)(intptr_t)extra);
 		dozed += now() - t;
 		t = now();
 		toil();
@@ -440,9 +448,20 @@ main(int argc, char **argv)
 
 		r = pthread_create(&t, NULL, sleeper, NULL) != 0 ||
 		    pthread_join(t, NULL) != 0;
+	} else if (strcmp(argv[1], "wakeexit") == 0) {
+		pthread_t t[4];
+		int i;
+
+		toilfor = 0.05;
+		dozes = 1;
+		for (i = 0, r = 0; i < 4; i++)
+			r |= pthread_create(&t[i], NULL, sleeper,
+			    (void *)(intptr_t)(100 * i)) != 0;
+		for (i = 0; i < 4; i++)
+			r |= pthread_join(t[i], NULL) != 0;
 	} else {
 		fprintf(stderr, "usage: h_wall [parts | mixed | idle n secs | "
-		    "busy n secs | pulse n secs | sleeper]\n");
+		    "busy n secs | pulse n secs | sleeper | wakeexit]\n");
 		return 2;
 	}
 	lived(t0);

@@ -358,6 +358,51 @@ sleeper_wakes_counted_body()
 	done
 }
 
+atf_test_case waker_ends_counted
+waker_ends_counted_head()
+{
+	atf_set descr "Four threads that sleep 1.5 to 1.8 s, long enough to" \
+	    "be looked at only every few rounds, then work 0.05 s on the" \
+	    "CPU and end, most before they are looked at again: toil()" \
+	    "is found running for its measured time (CLOCK_MONOTONIC)" \
+	    "within 6 periods, under perf and with perf refused, not" \
+	    "counted to doze()"
+	atf_set timeout 60
+}
+waker_ends_counted_body()
+{
+	setup_wall
+	for c in perf noperf; do
+		pre=
+		[ $c = noperf ] && pre=$NOPERF
+		rm -f mon.out
+		env PROFMODE=wall $pre "$H" wakeexit >prof.out 2>prof.err ||
+		    atf_fail "$c: h_wall wakeexit failed: $(cat prof.err)"
+		atf_check -o inline:"doze 0\ndoze 0\ndoze 0\ndoze 0\n" \
+		    cat prof.out
+		atf_check -o save:wall.txt -e ignore "$PROF" -w "$H" mon.out
+		awk -v err=prof.err -v c=$c '
+		BEGIN {
+			while ((getline l < err) > 0) {
+				split(l, f, " ")
+				if (f[1] == "time")
+					t[f[2]] += f[3]
+			}
+		}
+		NR > 2 { run[$5] = $3; wait[$5] = $4 }
+		END {
+			printf "%s: toil running %.3f s, measured %.3f; doze " \
+			    "waiting %.3f s, measured %.3f\n", c, run["toil"],
+			    t["toil"], wait["doze"], t["doze"]
+			d = run["toil"] - t["toil"]
+			e = wait["doze"] - t["doze"]
+			exit !(d >= -0.06 && d <= 0.06 && e >= -0.06 &&
+			    e <= 0.06)
+		}' wall.txt >verdict || atf_fail "$(cat verdict)"
+		cat verdict
+	done
+}
+
 atf_test_case totals_within_lives
 totals_within_lives_head()
 {
@@ -816,6 +861,7 @@ atf_init_test_cases()
 	atf_add_test_case optimized_waits_in_callers
 	atf_add_test_case pulse_not_aliased
 	atf_add_test_case sleeper_wakes_counted
+	atf_add_test_case waker_ends_counted
 	atf_add_test_case totals_within_lives
 	atf_add_test_case idle_threads_left_out
 	atf_add_test_case no_wall_samples
