@@ -48,9 +48,10 @@
  *    again has its last run counted where it waited.
  *  - The threads are known from pthread_create() (lifecycle.c calls
  *    _mon_wall_thread() in the new thread, and _mon_wall_thread_end()
- *    as it ends), and /proc/self/task is listed only at start and every
- *    RESCAN ns, for threads created otherwise -- 2, 4, ... times RESCAN
- *    apart, up to RESCANMAX ns, while the listings find none.  A thread whose clock is
+ *    as it ends), and /proc/self/task is listed only at start and, for
+ *    threads created otherwise, when the kernel's count of the
+ *    process's threads (/proc/self/stat, read every RESCAN ns) less
+ *    those known alive has changed.  A thread whose clock is
  *    gone has ended.
  *  - Its stat and syscall files are opened once and read with pread()
  *    while the thread is active; an idle one's are closed, and at most
@@ -77,6 +78,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -93,8 +95,7 @@
 					   each IDLESTEP periods idle, */
 #define IDLEEVERY	32		/*   up to IDLEEVERY - 1 in a row */
 #define IDLEFDS		100		/* rounds idle before its files close */
-#define RESCAN		1000000000u	/* ns between listings of the tasks, */
-#define RESCANMAX	8000000000u	/*   at most, when they find none new */
+#define RESCAN		1000000000u	/* ns between checks of the tasks */
 #define MAXFDS		128		/* threads whose /proc files stay open */
 #define BORNSHIFT	16		/* a thread's start in 65.5 us units */
 
@@ -149,10 +150,18 @@ static uint64_t		 roundns, lastns;	/* this round's monotonic
 						   time, the last's */
 static _Atomic uint64_t	 endq[NEWQ];	/* tid << 32 | end: threads
 					   ended, to be let go */
+static _Atomic uint64_t	 endcpu[NEWQ];	/* and their CPU time, ns */
+#define FILLING		UINT64_MAX	/* an endq slot being filled */
 static unsigned char	 dents[32768];	/* under walllock */
 static pid_t		 selfpid;	/* this process, since the start */
-static uint64_t		 scanned, scanwait = RESCAN;	/* ns since the last
-					   listing, and until the next */
+static int		 statfd = -1, loadfd = -1;	/* /proc/self/stat,
+					   /proc/loadavg */
+static long		 extra;		/* threads the kernel counts, less
+					   those known alive */
+static size_t		 nlive;		/* of thr, not gone */
+static int		 busy;		/* machine_busy() at the last check */
+static long		 ncpus = 1;
+#define BUSYSKIP	3		/* rounds skipped at most, busy */
 #define NVERDICT	1024
 static struct verdict {
 	uintptr_t	 pc, target;
@@ -279,6 +288,7 @@ adopt(pid_t tid, int old, uint32_t born)
 	if (old && cpu_of(tid, &t->cpu0) != 0)
 		return;
 	*hput(tid) = (uint32_t)++nthr;
+	nlive++;
 }
 
 /* Every thread /proc/self/task lists now. */
@@ -327,6 +337,8 @@ settle(struct wthr *t)
 static void
 gone(struct wthr *t)
 {
+	if (!(t->flags & MONX_WT_GONE))
+		nlive--;
 	settle(t);
 	closefds(t);
 	t->flags |= MONX_WT_GONE;
@@ -780,22 +792,28 @@ look(struct wthr *t, uint64_t n)
 {
 	struct wkey k;
 	uint64_t cpu, skip;
+	uint32_t cap;
 
+	if (cpu_of(t->tid, &cpu) != 0) {
+		/* Ended unseen since it was last counted, when is not
+		 * known: half of that time, on the average right. */
+		if (t->ent != 0)
+			t->pend += (ticks - t->from) / 2;
+		t->from = ticks;
+		gone(t);
+		return;
+	}
 	catch_up(t);
 	t->from = ticks + n;
 	if (t->fresh)
 		n = first_periods(t, n);
-	if (cpu_of(t->tid, &cpu) != 0) {
-		gone(t);
-		return;
-	}
 	if (t->ent != 0 && cpu == t->cpu) {
 		t->pend += n;
 		t->unseen = 0;
 		t->idle++;
 		skip = t->idle / IDLESTEP;
-		skips[t - thr] = skip < IDLEEVERY - 1 ? (uint32_t)skip :
-		    IDLEEVERY - 1;
+		cap = busy ? BUSYSKIP : IDLEEVERY - 1;
+		skips[t - thr] = skip < cap ? (uint32_t)skip : cap;
 		if (t->idle >= IDLEFDS)
 			closefds(t);
 		return;
@@ -826,21 +844,29 @@ static void
 ended(uint64_t n)
 {
 	struct wthr *t;
-	uint64_t v;
+	uint64_t v, cpu, p;
 	size_t i;
 
 	for (i = 0; i < NEWQ && atomic_load(&nend) > 0; i++) {
-		if (atomic_load_explicit(&endq[i], memory_order_relaxed) == 0 ||
-		    (v = atomic_exchange(&endq[i], 0)) == 0)
+		if ((v = atomic_load(&endq[i])) == 0 || v == FILLING ||
+		    !atomic_compare_exchange_strong(&endq[i], &v, 0))
 			continue;
+		cpu = atomic_load(&endcpu[i]);
 		atomic_fetch_sub(&nend, 1);
 		if ((t = find((pid_t)(v >> 32))) == NULL ||
 		    (t->flags & MONX_WT_GONE))
 			continue;
 		catch_up(t);
+		p = 0;
 		if (t->ent != 0 && !t->fresh && lastns != 0)
-			t->pend += periods((uint32_t)(lastns >> BORNSHIFT),
+			p = periods((uint32_t)(lastns >> BORNSHIFT),
 			    (uint64_t)(uint32_t)v << BORNSHIFT, n);
+		t->pend += p;
+		/* Skipped since it was last seen idle: where did it run? */
+		if (t->unseen > 0 && t->ent != 0 && cpu > t->cpu) {
+			t->unseen += p;
+			ran_unseen(t, cpu - t->cpu, 0);
+		}
 		gone(t);
 	}
 }
@@ -860,6 +886,58 @@ adopt_new(void)
 		}
 }
 
+/* Read a small /proc file by its descriptor into buf; its bytes, or -1. */
+static ssize_t
+readfd(int fd, char *buf, size_t size)
+{
+	ssize_t n;
+
+	if (fd < 0 || (n = pread(fd, buf, size - 1, 0)) <= 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+/* The process's threads, field 20 of /proc/self/stat; or -1. */
+static long
+nthreads(void)
+{
+	char buf[1024], *p;
+	int f;
+
+	if (readfd(statfd, buf, sizeof(buf)) < 0 ||
+	    (p = strrchr(buf, ')')) == NULL)
+		return -1;
+	/* After the name: state (3), ..., num_threads (20). */
+	for (f = 2; f < 20 && p != NULL; f++)
+		p = strchr(p + 1, ' ');
+	return p == NULL ? -1 : strtol(p + 1, NULL, 10);
+}
+
+/*
+ * Are more tasks runnable than there are CPUs (the fourth field of
+ * /proc/loadavg, runnable/total, now; a read each round)?  Then a thread
+ * whose CPU clock stands still may be ready and waiting for a CPU, not
+ * blocked: a thread that woke counts where it slept until it is looked
+ * at and found to have run (the kernel runs a woken thread a little at
+ * once, as a rule), so threads are looked at more often (BUSYSKIP)
+ * while it lasts.
+ */
+static int
+machine_busy(void)
+{
+	char buf[128], *p;
+	long r;
+
+	if (readfd(loadfd, buf, sizeof(buf)) < 0 ||
+	    (p = strchr(buf, '/')) == NULL)
+		return 0;
+	while (p > buf && p[-1] != ' ')
+		p--;
+	r = strtol(p, NULL, 10);
+	return r > ncpus;
+}
+
 /*
  * One round, n periods since the last: every thread counted once, for
  * n periods.  Caller holds walllock.
@@ -867,7 +945,8 @@ adopt_new(void)
 static void
 round_(uint64_t *since, uint64_t n)
 {
-	size_t i, was;
+	size_t i;
+	long k;
 
 	lastns = roundns;
 	roundns = now_ns(CLOCK_MONOTONIC);
@@ -876,16 +955,25 @@ round_(uint64_t *since, uint64_t n)
 	if ((*since += n * period) >= RESCAN) {
 		memset(verdicts, 0, sizeof(verdicts));
 		*since = 0;
-		/* A listing that finds no thread unknown waits twice as long
-		 * for the next, up to RESCANMAX. */
-		if ((scanned += RESCAN) >= scanwait) {
-			scanned = 0;
-			was = nthr;
+		/*
+		 * The kernel's count of the process's threads, less those
+		 * known alive, is libmon's own and the unknown: while it
+		 * stays as it was, no thread has come that pthread_create()
+		 * did not tell of, and the tasks need no listing.
+		 */
+		if ((k = nthreads()) < 0 || k - (long)nlive != extra) {
 			scan(0);
-			scanwait = nthr != was ? RESCAN :
-			    scanwait < RESCANMAX ? 2 * scanwait : RESCANMAX;
+			if (k >= 0 && (k = nthreads()) >= 0)
+				extra = k - (long)nlive;
 		}
 	}
+	/* A machine that turns busy: threads that seemed idle may wait for
+	 * a CPU, ready to run; they are looked at within BUSYSKIP rounds. */
+	if ((k = machine_busy()) && !busy)
+		for (i = 0; i < nthr; i++)
+			if (skips[i] != GONE && skips[i] > BUSYSKIP)
+				skips[i] = BUSYSKIP;
+	busy = (int)k;
 	for (i = 0; i < nthr; i++) {
 		if (skips[i] == GONE)
 			continue;
@@ -978,6 +1066,19 @@ _mon_wall_reset(void)
 	atomic_store(&nend, 0);
 }
 
+/* The sampler's own descriptors of /proc closed. */
+static void
+closeprocs(void)
+{
+	if (taskfd >= 0)
+		(void)close(taskfd);
+	if (statfd >= 0)
+		(void)close(statfd);
+	if (loadfd >= 0)
+		(void)close(loadfd);
+	taskfd = statfd = loadfd = -1;
+}
+
 /*
  * Start sampling every thread each ns of wall time, afresh; 0, or -1
  * with nothing running.
@@ -991,14 +1092,22 @@ _mon_wall_start(uint64_t ns)
 	period = ns;
 	selfpid = getpid();
 	memset(verdicts, 0, sizeof(verdicts));
-	scanned = 0;
-	scanwait = RESCAN;
+	if ((ncpus = sysconf(_SC_NPROCESSORS_ONLN)) < 1)
+		ncpus = 1;
+	busy = 0;
+	nlive = 0;
+	extra = 0;
+	if (statfd < 0)
+		statfd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	if (loadfd < 0)
+		loadfd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
 	if (taskfd < 0 && (taskfd = open("/proc/self/task",
-	    O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+	    O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		closeprocs();
 		return -1;
+	}
 	if (_mon_worker_start(&sampler, SAMPLER_STACK, loop, 1) != 0) {
-		(void)close(taskfd);
-		taskfd = -1;
+		closeprocs();
 		return -1;
 	}
 	pthread_mutex_lock(&walllock);
@@ -1052,8 +1161,7 @@ _mon_wall_stop(void)
 		}
 		closefds(&thr[i]);
 	}
-	(void)close(taskfd);
-	taskfd = -1;
+	closeprocs();
 	pthread_mutex_unlock(&walllock);
 }
 
@@ -1064,19 +1172,27 @@ _mon_wall_stop(void)
  * that finds its clock gone one that ended.
  */
 static void
-enqueue(_Atomic uint64_t *q, _Atomic unsigned *cursor, pid_t tid)
+enqueue(_Atomic uint64_t *q, _Atomic unsigned *cursor, pid_t tid,
+    uint64_t cpu)
 {
 	_Atomic unsigned *count = q == newq ? &nnew : &nend;
-	unsigned i, k;
+	unsigned i, k, j;
 	uint64_t free_, v;
 
 	v = (uint64_t)(uint32_t)tid << 32 |
 	    (uint32_t)(now_ns(CLOCK_MONOTONIC) >> BORNSHIFT);
 	k = atomic_fetch_add(cursor, 1);
 	for (i = 0; i < NEWQ; i++) {
+		j = (k + i) % NEWQ;
 		free_ = 0;
-		if (atomic_compare_exchange_strong(&q[(k + i) % NEWQ], &free_,
-		    v)) {
+		/* An end's slot is held (FILLING) while its CPU time goes
+		 * in beside it. */
+		if (atomic_compare_exchange_strong(&q[j], &free_,
+		    q == endq ? FILLING : v)) {
+			if (q == endq) {
+				atomic_store(&endcpu[j], cpu);
+				atomic_store(&q[j], v);
+			}
 			atomic_fetch_add(count, 1);
 			return;
 		}
@@ -1092,19 +1208,20 @@ _mon_wall_thread(pid_t tid)
 {
 	static _Atomic unsigned next;
 
-	enqueue(newq, &next, tid);
+	enqueue(newq, &next, tid, 0);
 }
 
 /*
  * Thread tid, which pthread_create() made, is ending: it calls this from
- * its last words, so that the next round no longer counts it.
+ * its last words, so that the next round no longer counts it, and counts
+ * where it ran since it was last looked at by the CPU time it ends with.
  */
 void
 _mon_wall_thread_end(pid_t tid)
 {
 	static _Atomic unsigned next;
 
-	enqueue(endq, &next, tid);
+	enqueue(endq, &next, tid, now_ns(CLOCK_THREAD_CPUTIME_ID));
 }
 
 void
@@ -1129,9 +1246,8 @@ _mon_wall_fork_child(void)
 	pthread_mutex_init(&walllock, NULL);
 	if (!running)
 		return;
-	/* The parent's task list, not the child's. */
-	(void)close(taskfd);
-	taskfd = -1;
+	/* The parent's task list and stat, not the child's. */
+	closeprocs();
 	running = 0;
 	atomic_store(&_mon_wall_on, 0);
 	if (_mon_wall_start(period) != 0)
