@@ -314,72 +314,22 @@ pulse_not_aliased_body()
 	cat share
 }
 
-atf_test_case sleeper_wakes_counted
-sleeper_wakes_counted_head()
+# toil_doze MODE DOZES: h_wall MODE, whose threads doze() in nanosleep
+# DOZES times in all and toil() on the CPU, profiled in wall mode under
+# perf and with perf refused: toil() running and doze() waiting, each
+# summed over its threads, within 6 periods of their CLOCK_MONOTONIC
+# times, and toil() not waiting.
+toil_doze()
 {
-	atf_set descr "A thread that sleeps 1.5 s, long enough to be looked" \
-	    "at only every few rounds, then works 0.3 s on the CPU, twice:" \
-	    "toil() is found running and doze() waiting for their measured" \
-	    "times (CLOCK_MONOTONIC) within 6 periods each, under perf and" \
-	    "with perf refused: the rounds it was not looked at are counted" \
-	    "where it ran, by its CPU clock, not where it slept"
-	atf_set timeout 60
-}
-sleeper_wakes_counted_body()
-{
-	setup_wall
+	mode=$1 dozes=$2
+	want=$(i=0; while [ $i -lt $dozes ]; do echo "doze 0"; i=$((i + 1)); done)
 	for c in perf noperf; do
 		pre=
 		[ $c = noperf ] && pre=$NOPERF
 		rm -f mon.out
-		env PROFMODE=wall $pre "$H" sleeper >prof.out 2>prof.err ||
-		    atf_fail "$c: h_wall sleeper failed: $(cat prof.err)"
-		atf_check -o inline:"doze 0\ndoze 0\n" cat prof.out
-		atf_check -o save:wall.txt -e ignore "$PROF" -w "$H" mon.out
-		awk -v err=prof.err -v c=$c '
-		BEGIN {
-			while ((getline l < err) > 0) {
-				split(l, f, " ")
-				if (f[1] == "time")
-					t[f[2]] = f[3]
-			}
-		}
-		NR > 2 { run[$5] = $3; wait[$5] = $4 }
-		END {
-			printf "%s: toil running %.3f s, measured %.3f; doze " \
-			    "waiting %.3f s, measured %.3f\n", c, run["toil"],
-			    t["toil"], wait["doze"], t["doze"]
-			d = run["toil"] - t["toil"]
-			e = wait["doze"] - t["doze"]
-			exit !(d >= -0.06 && d <= 0.06 && e >= -0.06 &&
-			    e <= 0.06 && wait["toil"] < 0.02)
-		}' wall.txt >verdict || atf_fail "$(cat verdict)"
-		cat verdict
-	done
-}
-
-atf_test_case waker_ends_counted
-waker_ends_counted_head()
-{
-	atf_set descr "Four threads that sleep 1.5 to 1.8 s, long enough to" \
-	    "be looked at only every few rounds, then work 0.05 s on the" \
-	    "CPU and end, most before they are looked at again: toil()" \
-	    "is found running for its measured time (CLOCK_MONOTONIC)" \
-	    "within 6 periods, under perf and with perf refused, not" \
-	    "counted to doze()"
-	atf_set timeout 60
-}
-waker_ends_counted_body()
-{
-	setup_wall
-	for c in perf noperf; do
-		pre=
-		[ $c = noperf ] && pre=$NOPERF
-		rm -f mon.out
-		env PROFMODE=wall $pre "$H" wakeexit >prof.out 2>prof.err ||
-		    atf_fail "$c: h_wall wakeexit failed: $(cat prof.err)"
-		atf_check -o inline:"doze 0\ndoze 0\ndoze 0\ndoze 0\n" \
-		    cat prof.out
+		env PROFMODE=wall $pre "$H" $mode >prof.out 2>prof.err ||
+		    atf_fail "$c: h_wall $mode failed: $(cat prof.err)"
+		atf_check -o inline:"$want\n" cat prof.out
 		atf_check -o save:wall.txt -e ignore "$PROF" -w "$H" mon.out
 		awk -v err=prof.err -v c=$c '
 		BEGIN {
@@ -397,10 +347,44 @@ waker_ends_counted_body()
 			d = run["toil"] - t["toil"]
 			e = wait["doze"] - t["doze"]
 			exit !(d >= -0.06 && d <= 0.06 && e >= -0.06 &&
-			    e <= 0.06)
+			    e <= 0.06 && wait["toil"] < 0.02)
 		}' wall.txt >verdict || atf_fail "$(cat verdict)"
 		cat verdict
 	done
+}
+
+atf_test_case sleeper_wakes_counted
+sleeper_wakes_counted_head()
+{
+	atf_set descr "A thread that sleeps 1.5 s, long enough to be looked" \
+	    "at only every few rounds, then works 0.3 s on the CPU, twice:" \
+	    "toil() is found running and doze() waiting for their measured" \
+	    "times (CLOCK_MONOTONIC) within 6 periods each, under perf and" \
+	    "with perf refused: the rounds it was not looked at are counted" \
+	    "where it ran, by its CPU clock, not where it slept"
+	atf_set timeout 60
+}
+sleeper_wakes_counted_body()
+{
+	setup_wall
+	toil_doze sleeper 2
+}
+
+atf_test_case waker_ends_counted
+waker_ends_counted_head()
+{
+	atf_set descr "Four threads that sleep 1.5 to 1.8 s, long enough to" \
+	    "be looked at only every few rounds, then work 0.05 s on the" \
+	    "CPU and end, most before they are looked at again: toil()" \
+	    "is found running for its measured time (CLOCK_MONOTONIC)" \
+	    "within 6 periods, under perf and with perf refused, not" \
+	    "counted to doze()"
+	atf_set timeout 60
+}
+waker_ends_counted_body()
+{
+	setup_wall
+	toil_doze wakeexit 4
 }
 
 atf_test_case totals_within_lives
