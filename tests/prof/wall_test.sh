@@ -317,7 +317,7 @@ pulse_not_aliased_body()
 # toil_doze MODE DOZES: h_wall MODE, whose threads doze() in nanosleep
 # DOZES times in all and toil() on the CPU, profiled in wall mode under
 # perf and with perf refused: toil() running (with, at most, the time
-# running with no stack) and doze() waiting, each summed over its
+# running elsewhere) and doze() waiting, each summed over its
 # threads, within 6 periods of their CLOCK_MONOTONIC times, and toil()
 # not waiting.
 toil_doze()
@@ -341,13 +341,14 @@ toil_doze()
 			}
 		}
 		NR > 2 { run[$5] = $3; wait[$5] = $4 }
-		# Running with no CPU sample to give its stack: under the timer
-		# clock a thread that ran 0.05 s and ended may have none left.
+		# Running anywhere else: under the timer clock a thread that
+		# ran 0.05 s and ended may have no CPU sample left to give its
+		# stack, or one in the vDSO, whose frames have no callers.
 		# Only toil() runs for long here: such time is its, at most.
-		/^ .* \[running, not sampled yet\]$/ { ns = $3 }
+		NR > 2 && $5 != "toil" { ns += $3 }
 		END {
-			printf "%s: toil running %.3f s (and %.3f with no" \
-			    " stack), measured %.3f; doze waiting %.3f s," \
+			printf "%s: toil running %.3f s (and %.3f elsewhere)," \
+			    " measured %.3f; doze waiting %.3f s," \
 			    " measured %.3f\n", c, run["toil"], ns, t["toil"],
 			    wait["doze"], t["doze"]
 			lo = run["toil"] - t["toil"]
