@@ -421,8 +421,12 @@ totals_within_lives_body()
 	/;pulser(;| )/ { pulser += $NF / 100 }
 	/;idler(;| )/ { idle += $NF / 100 }
 	# Running with no stack yet (the timer clock rarely samples the
-	# pulser'"'"'s 1 ms bursts): the pulser'"'"'s at most.
-	/^\[running, not sampled yet\] / { ns += $NF / 100 }
+	# pulser'"'"'s 1 ms bursts), or on one in the vDSO, whose frames
+	# name no caller: only the pulser runs for long, such time is its
+	# at most.
+	!/;pulser(;| )/ && !/;idler(;| )/ && !/\[waiting: / {
+		ns += $NF / 100
+	}
 	END {
 		bad = 0
 		printf "pulser %.2f s (and up to %.2f s with no stack), lived" \
