@@ -43,9 +43,10 @@
  *    ran (its last CPU sample's stack), so that a thread that wakes
  *    after a long sleep has its running and waiting time right, though
  *    what it waited in after its wake-up, until it is looked at, is
- *    counted where it waited before.  Its clock is its CPU time, not
- *    its time runnable; and a thread that ends before it is looked at
- *    again has its last run counted where it waited.
+ *    counted where it waited before; a thread that ends before it is
+ *    looked at again is counted so by the CPU time it hands over as it
+ *    ends (ended()).  Its clock is its CPU time, not its time runnable:
+ *    see machine_busy().
  *  - The threads are known from pthread_create() (lifecycle.c calls
  *    _mon_wall_thread() in the new thread, and _mon_wall_thread_end()
  *    as it ends), and /proc/self/task is listed only at start and, for
@@ -378,6 +379,18 @@ openat_task(pid_t tid, const char *name)
 	return openat(taskfd, path, O_RDONLY | O_CLOEXEC);
 }
 
+/* Read a small /proc file by its descriptor into buf; its bytes, or -1. */
+static ssize_t
+readfd(int fd, char *buf, size_t size)
+{
+	ssize_t n;
+
+	if (fd < 0 || (n = pread(fd, buf, size - 1, 0)) <= 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
 /*
  * Read file name of thread t (its descriptor *fd, opened if need be and
  * kept while MAXFDS allow) into buf, NUL-terminated; the bytes, or -1.
@@ -394,7 +407,7 @@ readtask(struct wthr *t, int *fd, const char *name, char *buf, size_t size)
 			return -1;
 		keep = fd == &t->fsys ? t->fstat >= 0 : nfds < MAXFDS;
 	}
-	n = pread(f, buf, size - 1, 0);
+	n = readfd(f, buf, size);
 	if (*fd < 0 && !keep)
 		(void)close(f);
 	else if (*fd < 0) {
@@ -402,9 +415,6 @@ readtask(struct wthr *t, int *fd, const char *name, char *buf, size_t size)
 		if (fd == &t->fstat)
 			nfds++;
 	}
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	return n;
 }
 
@@ -884,18 +894,6 @@ adopt_new(void)
 			atomic_fetch_sub(&nnew, 1);
 			adopt((pid_t)(v >> 32), 0, (uint32_t)v);
 		}
-}
-
-/* Read a small /proc file by its descriptor into buf; its bytes, or -1. */
-static ssize_t
-readfd(int fd, char *buf, size_t size)
-{
-	ssize_t n;
-
-	if (fd < 0 || (n = pread(fd, buf, size - 1, 0)) <= 0)
-		return -1;
-	buf[n] = '\0';
-	return n;
 }
 
 /* The process's threads, field 20 of /proc/self/stat; or -1. */
