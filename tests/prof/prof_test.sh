@@ -3506,8 +3506,8 @@ e2e_shared_library_thread_body()
 atf_test_case e2e_graph_holds_stackless_files
 e2e_graph_holds_stackless_files_head()
 {
-	atf_set descr "Two runs of h_burn, one with stacks and one under" \
-	    "PROFSTACK=0, summed: -q gives burn50, burn30 and burn20 the" \
+	atf_set descr "Two runs of h_burn in a mixed order, one with" \
+	    "stacks and one under PROFSTACK=0, summed: -q gives burn50, burn30 and burn20 the" \
 	    "flat report's share within 1 point, the second run's part" \
 	    "under <no stack>, and each share is its thread CPU clock's" \
 	    "within 5 points"
@@ -3517,8 +3517,12 @@ e2e_graph_holds_stackless_files_body()
 	setup_prof
 	prog=$(atf_get_srcdir)/h_burn
 	mkdir a b || atf_fail "mkdir"
-	(cd a && "$prog" 600000 100 truth >/dev/null) || atf_fail "run a"
-	(cd b && PROFSTACK=0 "$prog" 600000 100 truth >/dev/null) ||
+	# 300 rounds in a mixed order: a timer clock samples at the tick,
+	# 250 times a second at HZ=250, and in a fixed order may fall in
+	# step with h_burn's rounds; 1,500 samples put 5 points at 3.7
+	# standard deviations of burn50's share.
+	(cd a && "$prog" 600000 300 truth mixed >/dev/null) || atf_fail "run a"
+	(cd b && PROFSTACK=0 "$prog" 600000 300 truth mixed >/dev/null) ||
 	    atf_fail "run b"
 	"$PROF" "$prog" a/mon.out b/mon.out >flat 2>/dev/null ||
 	    atf_fail "prof failed"
