@@ -97,7 +97,7 @@ crt/%.o: crt/%.c $(HDRS)
 	$(SELF)
 
 # mcount's slow path runs with vector registers live in the caller.
-lib/mcount.o: LIB_CFLAGS += -mgeneral-regs-only
+lib/mcount.o lib/callsite.o: LIB_CFLAGS += -mgeneral-regs-only
 
 lib/libmon.a: $(LIB_O)
 	rm -f $@

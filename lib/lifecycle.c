@@ -261,7 +261,7 @@ _mon_life_start(char *lo, char *hi, WORD *buf, size_t bufsize, size_t nfunc,
 	owner = getpid();
 	profiling = 1;
 	classic = 0;
-	_mon_counting = 1;
+	_mon_count_set(1);
 	if (_mon_calls_on != NULL)
 		_mon_calls_on(1);
 	leave();
@@ -286,9 +286,9 @@ _mon_life_control(int on)
 			_mon_stats_resume();
 			_mon_hist_set(curhist, curnhist, (uintptr_t)curhdr->lpc,
 			    curscale);
-			_mon_counting = 1;
+			_mon_count_set(1);
 		} else {
-			_mon_counting = 0;
+			_mon_count_set(0);
 			_mon_clock_drain();
 			_mon_hist_set(NULL, 0, 0, 0);
 			_mon_stats_pause();
@@ -396,7 +396,7 @@ _mon_life_stop(void)
 	}
 	if (!profiling)
 		goto unlock;
-	_mon_counting = 0;
+	_mon_count_set(0);
 	if (_mon_calls_on != NULL)
 		_mon_calls_on(0);
 	profiling = 0;

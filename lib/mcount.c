@@ -51,6 +51,10 @@
  *		   the rseq area, whose (the 16 bytes before the cells)
  *		   rseq_cs the fast path sets
  *
+ * While a profiler has an enter hook (profiler.c), _mon_counting is 2
+ * and mcount_entry.S gives each call to _mon_count_hooked() before
+ * counting it as ever (settle() says how the value is kept right).
+ *
  * A table's cells are an array of 2^k, found from the call site's low
  * bits, so that the fast path costs a shift, a mask and an add before
  * the two compares of the arc:
@@ -86,6 +90,7 @@
 #include <sys/auxv.h>
 
 #include <dlfcn.h>
+#include <cpuid.h>
 #include <errno.h>
 #include <link.h>
 #include <signal.h>
@@ -608,32 +613,15 @@ direct(struct tbl *t, uintptr_t from, uintptr_t self, int two)
 /*
  * Was self's __fentry__ call made right after a push of r10?  gcc
  * pushes a GNU C nested function's static chain there, and nothing else
- * ends in those bytes at a function's start.  The call is 5 bytes (call
- * rel32), or 6: through the GOT, or with an addr32 prefix where the
- * link editor made that a direct call.  The 8 bytes before self are
- * read safely when some are on the page before.
+ * ends in those bytes at a function's start.
  */
 static int
 pushed_r10(uintptr_t self)
 {
 	unsigned char b[8];
-	int err, ok, i;
+	int i;
 
-	if ((self & (PAGE - 1)) >= sizeof(b))
-		for (i = 0; i < (int)sizeof(b); i++)
-			b[i] = ((const unsigned char *)self)[i - 8];
-	else {
-		err = errno;
-		ok = _mon_peek(getpid(), self - sizeof(b), b, sizeof(b));
-		errno = err;
-		if (!ok)
-			return 0;
-	}
-	if (b[3] == 0xe8)
-		i = b[2] == 0x67 ? 2 : 3;	/* the call's first byte */
-	else if (b[2] == 0xff && b[3] == 0x15)
-		i = 2;
-	else
+	if (!_mon_code_before(self, b, sizeof(b)) || (i = _mon_call_at(b, 8)) < 2)
 		return 0;
 	return b[i - 2] == 0x41 && b[i - 1] == 0x52;	/* pushq %r10 */
 }
@@ -730,6 +718,92 @@ spill:
 	me.from = me.n = 0;
 	spill_one(from, self);
 	return 0;
+}
+
+/*
+ * mcount's way while a profiler has an enter hook (_mon_counting is 2):
+ * the call is given to profiler.c (give, which _mon_count_hooks() set),
+ * then counted by the fast path, as ever.  fentry is 1 from __fentry__, 0 from mcount; the rest as for
+ * _mon_count(), whose return this is.
+ */
+static void (*_Atomic give)(uintptr_t, uintptr_t, uintptr_t, int);
+
+int
+_mon_count_hooked(uintptr_t self, uintptr_t from, uintptr_t up, int fentry)
+{
+	void (*g)(uintptr_t, uintptr_t, uintptr_t, int);
+
+	if (!_mon_counting)
+		return 0;
+	if ((g = atomic_load_explicit(&give, memory_order_acquire)) != NULL)
+		g(self, from, up, fentry);
+	return 1;
+}
+
+/*
+ * _mon_counting is 0, or 1 while counting, 2 while counting with an
+ * enter hook set: what lifecycle.c (on) and profiler.c (hooks) last
+ * said.  Each writer stores what both say, then looks again, so that
+ * the last store holds both.
+ */
+static _Atomic int counton, hookson;
+char _mon_vecsave _mon_hidden;		/* vector width: mcount_entry.S */
+
+static void
+settle(void)
+{
+	int want;
+
+	do {
+		want = atomic_load(&counton) ? 1 + atomic_load(&hookson) : 0;
+		__atomic_store_n(&_mon_counting, want, __ATOMIC_SEQ_CST);
+	} while ((atomic_load(&counton) ? 1 + atomic_load(&hookson) : 0) !=
+	    want);
+}
+
+/* Counting starts (on) or stops: lifecycle.c. */
+void
+_mon_count_set(int on)
+{
+	atomic_store(&counton, on != 0);
+	settle();
+}
+
+/*
+ * How wide the vector registers are that the system saves for a
+ * thread, and mcount_entry.S then saves around a hook: 0 for SSE's 128
+ * bits, 1 for AVX's 256, 2 for AVX-512's 512 -- what CPUID says the
+ * processor has and XCR0 says the kernel enabled.
+ */
+static char
+vec_width(void)
+{
+	unsigned int a, b, c, d, lo, hi;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d) || (c & bit_OSXSAVE) == 0)
+		return 0;
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	if ((c & bit_AVX) == 0 || (lo & 0x6) != 0x6)
+		return 0;
+	if (__get_cpuid_count(7, 0, &a, &b, &c, &d) &&
+	    (b & bit_AVX512F) != 0 && (lo & 0xe6) == 0xe6)
+		return 2;
+	return 1;
+}
+
+/*
+ * A profiler's enter hook is set, and each -pg call is to be given to
+ * g; or none is (g NULL): profiler.c.
+ */
+void
+_mon_count_hooks(void (*g)(uintptr_t, uintptr_t, uintptr_t, int))
+{
+	if (g != NULL)
+		_mon_vecsave = vec_width();
+	if (g != NULL)
+		atomic_store_explicit(&give, g, memory_order_release);
+	atomic_store(&hookson, g != NULL);
+	settle();
 }
 
 /*

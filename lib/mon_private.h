@@ -263,8 +263,17 @@ void	_mon_arcs_sort(struct monx_arc *, size_t, struct monx_arc *)
 	    _mon_hidden;
 
 /* mcount.c */
-extern volatile int _mon_counting _mon_hidden;
+extern volatile int _mon_counting _mon_hidden;	/* 0, 1, 2: mcount.c */
+void	_mon_count_set(int) _mon_hidden;
+void	_mon_count_hooks(void (*)(uintptr_t, uintptr_t, uintptr_t, int))
+	    _mon_hidden;
+
+/* callsite.c */
+int	_mon_code_before(uintptr_t, unsigned char *, size_t) _mon_hidden;
+int	_mon_call_at(const unsigned char *, int) _mon_hidden;
+uintptr_t _mon_fn_of(uintptr_t, int, int *) _mon_hidden;
 int	_mon_count(uintptr_t, uintptr_t, uintptr_t) _mon_hidden;
+int	_mon_count_hooked(uintptr_t, uintptr_t, uintptr_t, int) _mon_hidden;
 void	_mon_count_test(uintptr_t, uintptr_t) _mon_hidden;
 void	_mon_cells_thread_end(void) _mon_hidden;
 void	_mon_cells_reset(void) _mon_hidden;
@@ -303,6 +312,8 @@ int	_mon_callspec_off(uintptr_t) _mon_hidden;
 void	_mon_callspec_fork(void) _mon_hidden;
 extern uint64_t _mon_callspec_matched _mon_hidden;
 const char *_mon_sym_name(uintptr_t) _mon_hidden;
+uintptr_t _mon_sym_start(uintptr_t, size_t) _mon_hidden;
+void	_mon_sym_fork(void) _mon_hidden;
 
 /*
  * profiler.c: a function's decision (struct _mon_pfn) is made once per

@@ -22,6 +22,17 @@
  * a filter starts a new epoch (calls.c's threads re-decide their
  * entries from the records, calling only the filters not yet asked).
  *
+ * Code built with -pg calls mcount (or __fentry__), not calls.c: while
+ * a handle has an enter hook, mcount_entry.S takes a way of its own
+ * first (_mon_counting 2) and gives each call here, to _mon_prof_mcount(),
+ * before counting it.  The function is known by the return address of
+ * its mcount call (self): a thread's last PGSLOTS functions are cached
+ * in its own slots, the rest found in a lock-free table of self
+ * (selfs), whose entry is made once per function under fnlock with the
+ * function's start from mcount.c.  A -pg call is given no leave: that
+ * would mean taking over return addresses, which unwinders, backtrace()
+ * and the sampled stacks would then meet.
+ *
  * Callbacks run with the thread marked as in one (_mon_prof_incb):
  * instrumented code they call is timed by libmon but given to no
  * handle's enter or leave, so a callback never recurses into itself.
@@ -37,6 +48,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -47,6 +59,7 @@
 #define NAMELEN		64		/* a handle's name, with its NUL */
 #define TAB0		4096		/* slots of the first function table */
 #define RECS		1024		/* records a chunk holds */
+#define PGSLOTS		64		/* -pg functions a thread caches */
 
 #define NOINST		__attribute__((no_instrument_function))
 
@@ -78,6 +91,32 @@ struct fntab {
 	_Atomic(struct _mon_pfn *)	 s[];
 };
 
+/* A -pg function: the return address of its mcount call, its start. */
+struct pgself {
+	uintptr_t		 self;
+	uintptr_t		 fn;
+	int			 nested;	/* r10 pushed: site above */
+};
+
+struct selftab {
+	size_t				 mask;
+	size_t				 n;
+	_Atomic(struct pgself *)	 s[];
+};
+
+struct selfchunk {
+	size_t			 n;
+	struct pgself		 e[RECS];
+};
+
+/* A thread's cache of -pg functions decided, in the epoch pgen. */
+struct pgslot {
+	uintptr_t		 self;
+	uintptr_t		 fn;
+	const struct _mon_pfn	*r;		/* NULL: no handle hooks it */
+	int			 nested;
+};
+
 struct recchunk {
 	size_t			 n;
 	struct _mon_pfn		 r[RECS];
@@ -92,6 +131,15 @@ static struct recchunk		*recs;		/* under fnlock */
 static _Atomic uint32_t		 hooked;	/* handles with enter/leave */
 static _Atomic uint32_t		 filtered;	/* handles with a filter */
 static uint32_t			 epoch;		/* under hlock */
+static _Atomic uint32_t		 pgen = 1;	/* -pg decisions' epoch */
+static _Atomic(struct selftab *)  selfs;	/* -pg functions */
+static struct selfchunk		*selfrecs;	/* under fnlock */
+static void	pg_call(uintptr_t, uintptr_t, uintptr_t, int);
+static __thread struct {
+	uint32_t		 gen;		/* the epoch of s */
+	int			 busy;		/* in _mon_prof_mcount() */
+	struct pgslot		 s[PGSLOTS];
+} pg __attribute__((tls_model("initial-exec")));
 static pid_t			 shutpid;	/* the process shut down */
 static int			 loaded;	/* modules looked for */
 
@@ -165,14 +213,16 @@ valid(mon_profiler_t h)
 static void
 new_epoch(void)
 {
-	uint32_t hk, ft;
+	uint32_t hk, ft, en;
 	unsigned int i;
 
-	hk = ft = 0;
+	hk = ft = en = 0;
 	for (i = 0; i < atomic_load(&nhandles); i++) {
 		if (atomic_load(&handles[i].enter) != NULL ||
 		    atomic_load(&handles[i].leave) != NULL)
 			hk |= 1u << i;
+		if (atomic_load(&handles[i].enter) != NULL)
+			en |= 1u << i;
 		if (atomic_load(&handles[i].filter) != NULL)
 			ft |= 1u << i;
 	}
@@ -182,6 +232,8 @@ new_epoch(void)
 		epoch = 1;
 	if (_mon_calls_hooked != NULL)
 		_mon_calls_hooked(hk != 0 ? epoch : 0);
+	atomic_fetch_add(&pgen, 1);
+	_mon_count_hooks(en != 0 ? pg_call : NULL);
 }
 
 _mon_public int
@@ -430,6 +482,147 @@ _mon_prof_call(const struct _mon_pfn *r, uint32_t on, uintptr_t fn,
 	errno = err;
 }
 
+/* The entry of self in t, or NULL.  Lock-free. */
+static NOINST struct pgself *
+self_get(struct selftab *t, uintptr_t self)
+{
+	struct pgself *e;
+	size_t k;
+
+	if (t == NULL)
+		return NULL;
+	for (k = _mon_hash(self, (unsigned int)__builtin_ctzll(t->mask + 1));
+	    (e = atomic_load_explicit(&t->s[k], memory_order_acquire)) !=
+	    NULL; k = (k + 1) & t->mask)
+		if (e->self == self)
+			return e;
+	return NULL;
+}
+
+/* e into t, which has room.  Caller holds fnlock. */
+static NOINST void
+self_put(struct selftab *t, struct pgself *e)
+{
+	size_t k;
+
+	k = _mon_hash(e->self, (unsigned int)__builtin_ctzll(t->mask + 1));
+	while (atomic_load_explicit(&t->s[k], memory_order_relaxed) != NULL)
+		k = (k + 1) & t->mask;
+	atomic_store_explicit(&t->s[k], e, memory_order_release);
+	t->n++;
+}
+
+/* A new entry, as fn_new() makes records; NULL without memory. */
+static NOINST struct pgself *
+self_new(uintptr_t self, uintptr_t fn, int nested)
+{
+	struct selftab *t, *nt;
+	struct pgself *e;
+	size_t n, i;
+
+	t = atomic_load(&selfs);
+	if (t == NULL || (t->n + 1) * 2 > t->mask + 1) {
+		n = t == NULL ? TAB0 : (t->mask + 1) * 2;
+		if ((nt = _mon_map(sizeof(*nt) + n * sizeof(nt->s[0]))) ==
+		    NULL)
+			return NULL;
+		nt->mask = n - 1;
+		for (i = 0; t != NULL && i <= t->mask; i++)
+			if ((e = atomic_load(&t->s[i])) != NULL)
+				self_put(nt, e);
+		atomic_store(&selfs, nt);
+		t = nt;
+	}
+	if (selfrecs == NULL || selfrecs->n == RECS) {
+		if ((selfrecs = _mon_map(sizeof(*selfrecs))) == NULL)
+			return NULL;
+	}
+	e = &selfrecs->e[selfrecs->n++];
+	e->self = self;
+	e->fn = fn;
+	e->nested = nested;
+	self_put(t, e);
+	return e;
+}
+
+/*
+ * The slot of self, filled: the function's entry found or made, and
+ * its decision taken, with every signal blocked while a lock may be
+ * held -- a handler's instrumented call (calls.c) would wait on it.
+ * NULL without memory.  Once per function a thread meets, and again in
+ * a new epoch or when another function took its slot.
+ */
+static NOINST struct pgslot *
+pg_fill(struct pgslot *sl, uintptr_t self, int fentry)
+{
+	const struct _mon_pfn *r;
+	struct pgself *e;
+	sigset_t all, old;
+	uint32_t on, want;
+	uintptr_t fn;
+	int nested, err;
+
+	e = self_get(atomic_load_explicit(&selfs, memory_order_acquire), self);
+	want = atomic_load(&hooked);
+	if (e != NULL && (r = fn_get(atomic_load_explicit(&fns,
+	    memory_order_acquire), e->fn)) != NULL &&
+	    (atomic_load_explicit(&r->known, memory_order_acquire) & want) ==
+	    want)
+		goto done;
+	err = errno;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	if (e == NULL) {
+		fn = _mon_fn_of(self, fentry, &nested);
+		pthread_mutex_lock(&fnlock);
+		if ((e = self_get(atomic_load(&selfs), self)) == NULL)
+			e = self_new(self, fn, nested);
+		pthread_mutex_unlock(&fnlock);
+	}
+	r = e != NULL ? _mon_prof_decide(e->fn, &on) : NULL;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = err;
+	if (e == NULL)
+		return NULL;
+done:
+	sl->self = self;
+	sl->fn = e->fn;
+	sl->nested = e->nested;
+	sl->r = r != NULL && (atomic_load_explicit(&r->on,
+	    memory_order_acquire) & want) != 0 ? r : NULL;
+	return sl;
+}
+
+/*
+ * A call of -pg code while a handle has an enter hook (mcount.c): given
+ * to the handles that hook its function, unless the thread is in a
+ * callback or already here (a signal handler's call).  self and from
+ * as mcount has them; up is the word above from on __fentry__'s stack,
+ * the call site of a function gcc pushed r10 for; fentry 1 from
+ * __fentry__.
+ */
+static NOINST void
+pg_call(uintptr_t self, uintptr_t from, uintptr_t up, int fentry)
+{
+	struct pgslot *sl;
+	uint32_t g;
+
+	if (_mon_prof_incb || pg.busy)
+		return;
+	pg.busy = 1;
+	if ((g = atomic_load_explicit(&pgen, memory_order_acquire)) !=
+	    pg.gen) {
+		memset(pg.s, 0, sizeof(pg.s));
+		pg.gen = g;
+	}
+	sl = &pg.s[_mon_hash(self, __builtin_ctz(PGSLOTS))];
+	if (sl->self != self)
+		sl = pg_fill(sl, self, fentry);
+	if (sl != NULL && sl->r != NULL)
+		(void)_mon_prof_enter(sl->r, sl->fn, sl->nested ? up : from);
+	pg.busy = 0;
+}
+
 /* A thread made by pthread_create starts (start) or ends. */
 void
 _mon_prof_thread(int start)
@@ -483,6 +676,7 @@ _mon_prof_fork(void)
 
 	pthread_mutex_init(&hlock, NULL);
 	pthread_mutex_init(&fnlock, NULL);
+	_mon_sym_fork();
 	if (atomic_load(&nhandles) == 0)
 		return;
 	DELIVER(fork, cb, (DATA));

@@ -14,7 +14,16 @@
  * call's entry is made, which may be in a signal handler: only system
  * calls that are async-signal-safe (open, read, mmap), no malloc, no
  * stdio, no lock of the loader's (dl_iterate_phdr takes one); errno is
- * left as it was.  The caller serializes (callspec.c's lock).
+ * left as it was.
+ *
+ * The same tables give the function that holds a code address
+ * (_mon_sym_start(), for the -pg enter hooks of profiler.c): its
+ * symbol is looked for at each address below it, a little way back.
+ *
+ * Both look-ups take symlock, whose holder is noted: a look-up made by
+ * a signal handler that interrupted one of its own thread's gives up
+ * (no name) rather than wait on itself.  A fork child renews the lock
+ * (_mon_sym_fork()).
  *
  * What cannot be read -- a file gone or replaced since it was mapped
  * (" (deleted)"), one that is not ELF, no mapping (generated code, the
@@ -27,6 +36,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,6 +71,8 @@ struct obj {
 	struct elf	*elf;		/* NULL: no name there */
 };
 
+static pthread_mutex_t	 symlock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic pid_t	 symowner;	/* the thread holding symlock */
 static struct obj	 objs[MAXOBJ];
 static size_t		 nobjs;
 static struct elf	 elfs[MAXOBJ];
@@ -350,31 +362,100 @@ obj_of(uintptr_t a)
 }
 
 /*
- * The name of the function that starts at run-time address fn, or NULL
- * if none can be read.  The caller serializes; errno is kept.  Safe in
- * a signal handler that did not interrupt this.
+ * Take symlock: 1, or 0 if this thread holds it already (a handler that
+ * interrupted a look-up of its own thread).
  */
-const char *
-_mon_sym_name(uintptr_t fn)
+static NOINST int
+sym_lock(void)
+{
+	pid_t me = _mon_gettid();
+
+	if (atomic_load_explicit(&symowner, memory_order_relaxed) == me)
+		return 0;
+	pthread_mutex_lock(&symlock);
+	atomic_store_explicit(&symowner, me, memory_order_relaxed);
+	return 1;
+}
+
+static NOINST void
+sym_unlock(void)
+{
+	atomic_store_explicit(&symowner, 0, memory_order_relaxed);
+	pthread_mutex_unlock(&symlock);
+}
+
+/* The symbol of e whose value is the link-time address v, or NULL. */
+static NOINST const Elf64_Sym *
+sym_at(const struct elf *e, uintptr_t v)
 {
 	const Elf64_Sym *s;
-	const struct elf *e;
-	struct obj *o;
-	uintptr_t v;
 	size_t k;
-	int err;
 
-	err = errno;
-	o = obj_of(fn);
-	errno = err;
-	if (o == NULL || (e = o->elf) == NULL)
-		return NULL;
-	v = fn - o->bias;
 	k = _mon_hash(v, (unsigned int)__builtin_ctzll(e->hmask + 1));
 	for (; e->hash[k] != 0; k = (k + 1) & e->hmask) {
 		s = &e->sym[e->hash[k] - 1];
 		if (s->st_value == v)
-			return e->str + s->st_name;
+			return s;
 	}
 	return NULL;
+}
+
+/*
+ * The name of the function that starts at run-time address fn, or NULL
+ * if none can be read.  errno is kept.  Safe in a signal handler.
+ */
+const char *
+_mon_sym_name(uintptr_t fn)
+{
+	const Elf64_Sym *s = NULL;
+	const struct elf *e = NULL;
+	struct obj *o;
+	int err;
+
+	err = errno;
+	if (!sym_lock())
+		return NULL;
+	if ((o = obj_of(fn)) != NULL && (e = o->elf) != NULL)
+		s = sym_at(e, fn - o->bias);
+	sym_unlock();
+	errno = err;
+	return s != NULL ? e->str + s->st_name : NULL;
+}
+
+/*
+ * The run-time address of the function whose code holds pc, its symbol
+ * found at most back bytes below pc and its size reaching past pc; 0 if
+ * there is none.  errno is kept.  Safe in a signal handler.
+ */
+uintptr_t
+_mon_sym_start(uintptr_t pc, size_t back)
+{
+	const Elf64_Sym *s;
+	const struct elf *e;
+	struct obj *o;
+	uintptr_t v, a = 0;
+	size_t d;
+	int err;
+
+	err = errno;
+	if (!sym_lock())
+		return 0;
+	if ((o = obj_of(pc)) != NULL && (e = o->elf) != NULL) {
+		v = pc - o->bias;
+		for (d = 0; d <= back && d <= v && a == 0; d++)
+			if ((s = sym_at(e, v - d)) != NULL &&
+			    (s->st_size == 0 || d < s->st_size))
+				a = pc - d;
+	}
+	sym_unlock();
+	errno = err;
+	return a;
+}
+
+/* A fork child: the thread that held symlock is not in it. */
+void
+_mon_sym_fork(void)
+{
+	pthread_mutex_init(&symlock, NULL);
+	atomic_store(&symowner, 0);
 }

@@ -40,6 +40,11 @@
  * the thread up), the fast path starts over.  The C side is built with
  * -mgeneral-regs-only, so vector registers survive.  One macro makes
  * both entries.
+ *
+ * _mon_counting is 1 while counting: one compare and the fast path.  0
+ * (off) returns at once; 2 (a profiler has an enter hook) first gives
+ * the call to _mon_count_hooked(), saving the vector registers too,
+ * then counts it by the fast path.
  * (This file is not mcount.S: libmon.a's members need names of their
  * own, and mcount.o is the C side's.)
  */
@@ -48,6 +53,119 @@
 #define RSEQ_CS		8		/* struct rseq's rseq_cs (mcount.c) */
 #define SHIFT		2		/* 32-byte cells, 8 bytes of text a
 					   cell: mcount.c's GRAIN */
+
+/*
+ * Save (to) or restore (from) the vector registers that may hold the
+ * arguments of the function called, 0 to 7, at (%rsp): all 512 bits of
+ * each where the system has enabled AVX-512 (_mon_vecsave 2, set by
+ * mcount.c), 256 where AVX (1), else 128.  xsave would take the whole
+ * state, but it and xrstor cost 600 ns on the bench's virtual machine,
+ * against 5 for the moves.
+ */
+.macro	VECS sse, avx, avx512, dir
+	cmpb	$1, _mon_vecsave(%rip)
+	jb	5f
+	je	6f
+	VEC8	\avx512, zmm, 64, \dir
+	jmp	7f
+6:	VEC8	\avx, ymm, 32, \dir
+	jmp	7f
+5:	VEC8	\sse, xmm, 16, \dir
+7:
+.endm
+
+.macro	VEC8 op, reg, size, dir
+	.irp	i, 0, 1, 2, 3, 4, 5, 6, 7
+	.ifc	\dir, to
+	\op	%\reg\i, \i*\size(%rsp)
+	.else
+	\op	\i*\size(%rsp), %\reg\i
+	.endif
+	.endr
+.endm
+
+/*
+ * Call the C function fn(selfpc, frompc, up, kind) with every register
+ * the entry must keep preserved and the stack aligned (r10 waiting in
+ * the red zone if KEEP); if it returns non-zero the fast path (0:)
+ * counts the call, else the entry returns.  With VEC, fn may run code
+ * that uses the vector registers (a profiler's hook): those that may
+ * hold the arguments of the function called are saved around it.
+ */
+.macro	CALLC fn, frompc, selfpc, keep, up, kind, vec
+	movq	\frompc, %r10			/* for fn */
+	movq	\selfpc, %r11
+	subq	$8, %rsp			/* over r10, if kept */
+	.cfi_adjust_cfa_offset 8
+	.if \keep
+	.cfi_rel_offset %r10, 0
+	.endif
+	pushq	%rax
+	.cfi_adjust_cfa_offset 8
+	pushq	%rcx
+	.cfi_adjust_cfa_offset 8
+	pushq	%rdx
+	.cfi_adjust_cfa_offset 8
+	pushq	%rsi
+	.cfi_adjust_cfa_offset 8
+	pushq	%rdi
+	.cfi_adjust_cfa_offset 8
+	pushq	%r8
+	.cfi_adjust_cfa_offset 8
+	pushq	%r9
+	.cfi_adjust_cfa_offset 8
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	movq	%rsp, %rbx			/* mcount or __fentry__: */
+	.cfi_def_cfa_register %rbx
+	andq	$-64, %rsp			/* alignment differs */
+	.if \vec
+	subq	$512, %rsp
+	VECS	movdqu, vmovdqu, vmovdqu64, to
+	.endif
+	movq	%r11, %rdi			/* selfpc */
+	movq	%r10, %rsi			/* frompc */
+	.if \up
+	movq	72+\up(%rbx), %rdx		/* the word above it */
+	.else
+	xorl	%edx, %edx
+	.endif
+	movl	$\kind, %ecx			/* 1: __fentry__ */
+	call	\fn
+	movl	%eax, %r11d			/* 1: the fast path counts it */
+	.if \vec
+	VECS	movdqu, vmovdqu, vmovdqu64, from
+	.endif
+	movq	%rbx, %rsp
+	.cfi_def_cfa_register %rsp
+	popq	%rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	popq	%r9
+	.cfi_adjust_cfa_offset -8
+	popq	%r8
+	.cfi_adjust_cfa_offset -8
+	popq	%rdi
+	.cfi_adjust_cfa_offset -8
+	popq	%rsi
+	.cfi_adjust_cfa_offset -8
+	popq	%rdx
+	.cfi_adjust_cfa_offset -8
+	popq	%rcx
+	.cfi_adjust_cfa_offset -8
+	popq	%rax
+	.cfi_adjust_cfa_offset -8
+	popq	%r10
+	.cfi_adjust_cfa_offset -8
+	.if \keep
+	.cfi_restore %r10
+	.endif
+	testl	%r11d, %r11d
+	jnz	0b
+	ret
+
+.endm
 
 /*
  * Count one call.  NAME names the restartable sequence; FROMPC and
@@ -62,9 +180,9 @@
  * commits it.  The kernel sends a thread that is preempted, migrated or
  * signalled inside it to NAME_abort, which starts over.
  */
-.macro	COUNT name, frompc, selfpc, keep, up
-	cmpl	$0, _mon_counting(%rip)
-	je	9f
+.macro	COUNT name, frompc, selfpc, keep, up, kind
+	cmpl	$1, _mon_counting(%rip)	/* 1: counting, no hook */
+	jne	8f
 0:
 	.if \keep
 	movq	%r10, -8(%rsp)
@@ -128,69 +246,18 @@
 \name\()_abort:
 	jmp	5b				/* step 2 again */
 
-4:	movq	\frompc, %r10			/* for _mon_count */
-	movq	\selfpc, %r11
-	subq	$8, %rsp			/* over r10, if kept */
-	.cfi_adjust_cfa_offset 8
+4:	CALLC	_mon_count, \frompc, \selfpc, \keep, \up, 0, 0
+
+	/*
+	 * Counting is off (0: return), or a profiler has an enter hook
+	 * (2): _mon_count_hooked() gives it the call, and the fast path
+	 * counts it.
+	 */
+8:	jb	9b
 	.if \keep
-	.cfi_rel_offset %r10, 0
+	movq	%r10, -8(%rsp)
 	.endif
-	pushq	%rax
-	.cfi_adjust_cfa_offset 8
-	pushq	%rcx
-	.cfi_adjust_cfa_offset 8
-	pushq	%rdx
-	.cfi_adjust_cfa_offset 8
-	pushq	%rsi
-	.cfi_adjust_cfa_offset 8
-	pushq	%rdi
-	.cfi_adjust_cfa_offset 8
-	pushq	%r8
-	.cfi_adjust_cfa_offset 8
-	pushq	%r9
-	.cfi_adjust_cfa_offset 8
-	pushq	%rbx
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbx, 0
-	movq	%r11, %rdi			/* selfpc */
-	movq	%r10, %rsi			/* frompc */
-	.if \up
-	movq	72+\up(%rsp), %rdx		/* the word above it */
-	.else
-	xorl	%edx, %edx
-	.endif
-	movq	%rsp, %rbx			/* mcount or __fentry__: */
-	.cfi_def_cfa_register %rbx
-	andq	$-16, %rsp			/* alignment differs */
-	call	_mon_count
-	movl	%eax, %r11d			/* 1: the fast path counts it */
-	movq	%rbx, %rsp
-	.cfi_def_cfa_register %rsp
-	popq	%rbx
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbx
-	popq	%r9
-	.cfi_adjust_cfa_offset -8
-	popq	%r8
-	.cfi_adjust_cfa_offset -8
-	popq	%rdi
-	.cfi_adjust_cfa_offset -8
-	popq	%rsi
-	.cfi_adjust_cfa_offset -8
-	popq	%rdx
-	.cfi_adjust_cfa_offset -8
-	popq	%rcx
-	.cfi_adjust_cfa_offset -8
-	popq	%rax
-	.cfi_adjust_cfa_offset -8
-	popq	%r10
-	.cfi_adjust_cfa_offset -8
-	.if \keep
-	.cfi_restore %r10
-	.endif
-	testl	%r11d, %r11d
-	jnz	0b
-	ret
+	CALLC	_mon_count_hooked, \frompc, \selfpc, \keep, \up, \kind, 1
 
 	/* The sequence for the kernel: version, flags, start, length, abort */
 	.pushsection .data.rel.ro, "aw"
@@ -216,7 +283,7 @@
 mcount:
 _mcount:
 	.cfi_startproc
-	COUNT	mcount, 8(%rbp), (%rsp), 1, 0
+	COUNT	mcount, 8(%rbp), (%rsp), 1, 0, 0
 	.cfi_endproc
 	.size	mcount, .-mcount
 	.size	_mcount, .-_mcount
@@ -226,7 +293,7 @@ _mcount:
 	.type	__fentry__, @function
 __fentry__:
 	.cfi_startproc
-	COUNT	fentry, 8(%rsp), (%rsp), 0, 16
+	COUNT	fentry, 8(%rsp), (%rsp), 0, 16, 1
 	.cfi_endproc
 	.size	__fentry__, .-__fentry__
 

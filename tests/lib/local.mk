@@ -92,6 +92,31 @@ $(LT)/h_plib.so: $(LT)/plib.c $(LT)/local.mk .flags
 $(LT)/h_badmod.so: $(LT)/badmod.c $(LT)/local.mk .flags
 	$(CC) $(CPPFLAGS_) $(WARN) -O1 -g -fPIC -shared -o $@ $<
 
+# profiler_test's -pg helper: pgapi.c built with -pg (mcount) and
+# -pg -mfentry (__fentry__), by gcc and clang, and by gcc with endbr64
+# at each function's start and at -O2.
+PGAPI	= $(LT)/h_pgapi $(LT)/h_pgapi_fentry $(LT)/h_pgapi_clang \
+	$(LT)/h_pgapi_clang_fentry $(LT)/h_pgapi_cet $(LT)/h_pgapi_o2
+VARIANTS += $(PGAPI)
+$(PGAPI): $(LT)/pgapi.c lib/libmon.a $(HDRS) $(LT)/local.mk
+$(LT)/h_pgapi:
+	$(CC) -pg $(TEST_CFLAGS) -o $@ $(LT)/pgapi.c lib/libmon.a -lpthread
+$(LT)/h_pgapi_fentry:
+	$(CC) -pg -mfentry $(TEST_CFLAGS) -o $@ $(LT)/pgapi.c lib/libmon.a \
+	    -lpthread
+$(LT)/h_pgapi_clang:
+	$(CLANG) -pg $(TEST_CFLAGS) -gdwarf-4 -o $@ $(LT)/pgapi.c \
+	    lib/libmon.a -lpthread
+$(LT)/h_pgapi_clang_fentry:
+	$(CLANG) -pg -mfentry $(TEST_CFLAGS) -gdwarf-4 -o $@ $(LT)/pgapi.c \
+	    lib/libmon.a -lpthread
+$(LT)/h_pgapi_cet:
+	$(CC) -pg -mfentry -fcf-protection $(TEST_CFLAGS) -o $@ \
+	    $(LT)/pgapi.c lib/libmon.a -lpthread
+$(LT)/h_pgapi_o2:
+	$(CC) -pg $(TEST_CFLAGS) -O2 -o $@ $(LT)/pgapi.c lib/libmon.a \
+	    -lpthread
+
 # calls_test's C++ helper: exceptions and swapcontext leave frames
 # without their exit hook; built by g++ and clang++ where they are (the
 # case skips a compiler that is not).

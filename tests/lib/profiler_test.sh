@@ -14,6 +14,7 @@ setup()
 	srcdir=$(atf_get_srcdir)
 	. "$srcdir/../harness.sh"
 	MODS=$srcdir/../../modules
+	PROF=$srcdir/../../prof/prof
 	unset PROFDIR PROFHZ PROFCLOCK PROFSTACK PROFMODULE
 	LC_ALL=C
 	export LC_ALL
@@ -124,6 +125,46 @@ every_event_body()
 			[ "${2:-1}" = 0 ] ||
 			    fail "$d: $2 samples delivered on a program thread"
 		fi
+	done
+	verdict
+}
+
+atf_test_case pg_enter
+pg_enter_head()
+{
+	atf_set descr "Code built with -pg gives a handle an enter for" \
+	    "every call it makes (mcount and __fentry__, gcc and clang," \
+	    "with endbr64, at -O2), from five threads at once, with the" \
+	    "function's own address and the caller's return address; the" \
+	    "filter is asked once per function, a function it turns down" \
+	    "is given never, a callback's own -pg calls never; no leave;" \
+	    "float arguments and errno survive a hook that changes them;" \
+	    "prof counts every call exactly"
+}
+pg_enter_body()
+{
+	local h d f n
+
+	setup
+	for h in h_pgapi h_pgapi_fentry h_pgapi_clang h_pgapi_clang_fentry \
+	    h_pgapi_cet h_pgapi_o2; do
+		d=$h
+		run $d "$srcdir/$h"
+		quiet $d
+		for f in leaf dbl rec realign vsum; do
+			n=$(awk -v f=$f '$1 == "did" && $2 == f { print $3 }' \
+			    $d/out)
+			[ "$f" = vsum ] && [ "$n" = 0 ] && continue	# no AVX
+			[ -n "$n" ] || { fail "$d: did not say $f"; continue; }
+			lines $d "enter $f $n" "filter $f 1" "fn $f ok"
+			"$PROF" "$srcdir/$h" $d/mon.out >$d/flat 2>/dev/null ||
+			    fail "$d: prof failed"
+			[ "$(awk -v f=$f '$NF == f { print $4 }' $d/flat)" = \
+			    "$n" ] || fail "$d: prof counts $f" \
+			    "'$(awk -v f=$f '$NF == f' $d/flat)', made $n"
+		done
+		lines $d "enter off_fn 0" "filter off_fn 1" "enter in_cb 0" \
+		    "leaves 0" "sites bad 0" "vector ok" "errno kept"
 	done
 	verdict
 }
@@ -341,6 +382,7 @@ jit_event_edges_body()
 atf_init_test_cases()
 {
 	atf_add_test_case every_event
+	atf_add_test_case pg_enter
 	atf_add_test_case exec_event
 	atf_add_test_case module_missing
 	atf_add_test_case module_no_entry
