@@ -89,6 +89,7 @@ fig_fixed(struct fixed *m, const char *fmt, int width, int prec, double v)
 		if (strcmp(fmt, "%*.*f") != 0 ||
 		    !fixed_fast(m->s, sizeof(m->s), width, prec, v))
 			(void)snprintf(m->s, sizeof(m->s), fmt, width, prec, v);
+		m->len = strlen(m->s);
 		m->v = v;
 		m->fmt = fmt;
 		m->width = width;

@@ -501,6 +501,14 @@ ob_right(const char *s, size_t len, int width)
 	ob_put(s, len);
 }
 
+/* v as "%*.*f" prints it, through column m's memory (figures.c). */
+static void
+ob_fixed(struct fixed *m, int width, int prec, double v)
+{
+	(void)fig_fixed(m, "%*.*f", width, prec, v);
+	ob_put(m->s, m->len);
+}
+
 /* Text from a file, made printable, as put_text(). */
 static void
 ob_text(const char *s)
@@ -550,8 +558,7 @@ static void
 put_secs(struct gp *g, int k, double v, int have, int width)
 {
 	if (have)
-		ob_str(fig_fixed(&g->col[k], "%*.*f", width, 2,
-		    v * g->r->period));
+		ob_fixed(&g->col[k], width, 2, v * g->r->period);
 	else
 		ob_right("-", 1, width);
 }
@@ -679,7 +686,7 @@ own_line(struct gp *g, const struct row *w)
 	ob_put(idx, k);
 	ob_pad(6 - (int)k);
 	if (have)
-		ob_str(fig_fixed(&g->col[2], "%*.*f", 5, 1, t * g->pct));
+		ob_fixed(&g->col[2], 5, 1, t * g->pct);
 	else
 		ob_right("-", 1, 5);
 	put_secs(g, 0, self, 1, 9);

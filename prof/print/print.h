@@ -26,6 +26,7 @@ struct fixed {
 	double		 v;
 	const char	*fmt;
 	int		 width, prec, ok;
+	size_t		 len;		/* of s */
 	char		 s[48];
 };
 
