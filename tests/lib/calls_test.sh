@@ -501,7 +501,7 @@ callgrind_measured_head()
 	    "event of their own, Measured: callgrind_annotate's inclusive" \
 	    "Measured of outer and part_c within 2% of the wall time h_cyg" \
 	    "measured around them, part_c's 50 calls on timed's call line," \
-	    "and every function's inclusive at least its self"
+	    "and every function's inclusive at least its self (to 8 ns)"
 }
 callgrind_measured_body()
 {
@@ -536,8 +536,14 @@ callgrind_measured_body()
 		holds "$got >= 0.98 * $wall && $got <= 1.02 * $wall" \
 		    "$f: inclusive Measured $got ns, its wall time $wall ns"
 	done
+	# callgrind_annotate adds a function's inclusive up from its
+	# callers' call lines, each arc's time rounded to the nanosecond
+	# apart from its self time: a leaf such as now() may come out a
+	# nanosecond or two below its self (205703658 against 205703659).
 	awk 'NR == FNR { self[$1] = $2; next }
-	    ($1 in self) && $2 < self[$1] { print $1, $2, self[$1]; bad = 1 }
+	    ($1 in self) && $2 ~ /^[0-9]+$/ && $2 + 8 < self[$1] {
+		print $1, $2, self[$1]
+		bad = 1 }
 	    END { exit bad }' cg/ns.no cg/ns.yes >cg/below ||
 	    fail "inclusive below self: $(cat cg/below)"
 	# timed -> part_c: the 50 calls timed, on the call line.
