@@ -14,9 +14,12 @@
  */
 #define _GNU_SOURCE	/* dl_iterate_phdr */
 #include <elf.h>
+#include <errno.h>
 #include <link.h>
+#include <sched.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mon_private.h"
@@ -202,18 +205,41 @@ _mon_objects(unsigned char *buf, size_t cap,
 
 /*
  * The text ranges of the objects mapped, kept for the stack walks
- * (ring.c, sigprof.c), which must know whether a word is a code address
- * before they read the bytes before it: a signal handler cannot walk
- * the loader's list.  Refreshed at start and by the perf clock's
- * drainer from time to time; an object loaded since is not known until
- * then, which only costs its callers' frames the check of stacks.c.
- * Readers in signal context take a sequence count: odd while a refresh
- * writes, changed if one wrote while they read.
+ * (ring.c, sigprof.c, wall.c), which must know whether a word is a code
+ * address before they read the bytes before it.  Taken at start, and
+ * again when a walk meets a word in none of them and the loader has
+ * loaded or unloaded an object since, which is looked at at most every
+ * STALE_NS: an object dlopen'd since would otherwise be unknown, and
+ * the callers of a function without a frame (a leaf, a system call's
+ * wrapper) lost where they lie in it.  The look is a dl_iterate_phdr()
+ * stopped at the first object, whose dlpi_adds and dlpi_subs count the
+ * loader's loads and unloads: a walk that meets only data words costs
+ * that, a thousand times a second at most.  dl_iterate_phdr() is called
+ * in signal context too: the
+ * loader's lock it takes is recursive, so that a handler that
+ * interrupted its own thread in dlopen() passes, as stack-walking
+ * profilers' handlers do.  One refresh at a time (refreshing): another
+ * walk meanwhile goes on with the table it finds.  Readers take a
+ * sequence count: odd while a refresh writes, changed if one wrote
+ * while they read.
  */
-#define NTEXT	512
+#define NTEXT		512
+#define STALE_NS	1000000ULL	/* 1 ms */
 
 static struct { uintptr_t lo, hi; } texts[NTEXT];
 static _Atomic unsigned int ntext, textseq;
+static _Atomic int refreshing;
+static _Atomic uint64_t lastlook;	/* CLOCK_MONOTONIC_COARSE, ns */
+static unsigned long long loads;	/* adds + subs at the refresh */
+
+/* The loader's loads and unloads so far, into *arg; stops at once. */
+static int
+count_loads(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	*(unsigned long long *)arg = info->dlpi_adds + info->dlpi_subs;
+	return 1;
+}
 
 static int
 text_one(struct dl_phdr_info *info, size_t size, void *arg)
@@ -231,22 +257,58 @@ text_one(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
-/* Take the text ranges anew.  Not in signal context; callers serialise. */
+static uint64_t
+coarse_ns(void)
+{
+	struct timespec t;
+
+	if (clock_gettime(CLOCK_MONOTONIC_COARSE, &t) != 0)
+		return 0;
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+/*
+ * Take the text ranges anew if no one else is (1, else 0): always, or
+ * with lazy only if the loader has loaded or unloaded since.
+ */
+static int
+refresh(int lazy)
+{
+	unsigned long long now = 0;
+	unsigned int n;
+	int want = 0, err;
+
+	if (!atomic_compare_exchange_strong(&refreshing, &want, 1))
+		return 0;
+	err = errno;
+	(void)dl_iterate_phdr(count_loads, &now);
+	if (!lazy || now != loads) {
+		loads = now;
+		n = 0;
+		atomic_fetch_add(&textseq, 1);
+		(void)dl_iterate_phdr(text_one, &n);
+		atomic_store(&ntext, n);
+		atomic_fetch_add(&textseq, 1);
+	}
+	atomic_store(&lastlook, coarse_ns());
+	atomic_store(&refreshing, 0);
+	errno = err;
+	return 1;
+}
+
+/*
+ * Take the text ranges anew (at start): waits for a refresh under way
+ * elsewhere.  Not in signal context.
+ */
 void
 _mon_texts_refresh(void)
 {
-	unsigned int n;
-
-	n = 0;
-	atomic_fetch_add(&textseq, 1);
-	(void)dl_iterate_phdr(text_one, &n);
-	atomic_store(&ntext, n);
-	atomic_fetch_add(&textseq, 1);
+	while (!refresh(0))
+		sched_yield();
 }
 
-/* Does [a - 8, a) lie in the text of an object?  Async-signal-safe. */
-int
-_mon_in_text(uintptr_t a)
+static int
+in_texts(uintptr_t a)
 {
 	unsigned int seq, i, n;
 	int in;
@@ -259,4 +321,24 @@ _mon_in_text(uintptr_t a)
 	for (i = 0; i < n && !in; i++)
 		in = a >= texts[i].lo + 8 && a <= texts[i].hi;
 	return in && atomic_load(&textseq) == seq;
+}
+
+/*
+ * Does [a - 8, a) lie in the text of an object?  A word in none has the
+ * ranges taken anew first, if the loader has changed them (looked at
+ * once every STALE_NS at most).
+ * Async-signal-safe, as above; errno is kept.
+ */
+int
+_mon_in_text(uintptr_t a)
+{
+	uint64_t now;
+
+	if (in_texts(a))
+		return 1;
+	now = coarse_ns();
+	if (now - atomic_load_explicit(&lastlook, memory_order_relaxed) <
+	    STALE_NS || !refresh(1))
+		return 0;
+	return in_texts(a);
 }

@@ -218,3 +218,12 @@ VARIANTS += $(PT)/h_inline
 $(PT)/h_inline: $(PT)/inline.c $(PT)/inline.h lib/libmon.a $(HDRS) \
     $(PT)/local.mk
 	$(CC) -pg $(TEST_CFLAGS) -O2 -o $@ $(PT)/inline.c $(PT_LIBS)
+
+# wall_test's program that dlopens a library after profiling started
+# (a frameless leaf and a sleep in it), the library built plainly.
+VARIANTS += $(PT)/h_dlstack $(PT)/h_dlstack.so
+$(PT)/h_dlstack: $(PT)/dlstack.c lib/libmon.a $(HDRS) $(PT)/local.mk
+	$(CC) -pg $(TEST_CFLAGS) -o $@ $< lib/libmon.a -lpthread -ldl
+$(PT)/h_dlstack.so: $(PT)/dlstack_lib.c $(PT)/local.mk .flags
+	$(CC) $(CPPFLAGS_) $(WARN) -O1 -g -fno-omit-frame-pointer -fPIC \
+	    -shared -o $@ $<

@@ -848,9 +848,58 @@ export_pprof_wall_body()
 	atf_check -o match:'[ ,] ?read$' cat top2
 }
 
+atf_test_case dlopened_frames_in_stacks
+dlopened_frames_in_stacks_head()
+{
+	atf_set descr "h_dlstack dlopens a library after profiling started" \
+	    "and runs a frameless leaf and a nanosleep() in it: under each" \
+	    "clock (perf, timer, itimer, perf refused) at least 90% of the" \
+	    "leaf's CPU samples have its caller in the library under it," \
+	    "and the wall samples of the sleep have lib_nap() under the C" \
+	    "library's nanosleep (the only way the program reaches either)"
+}
+dlopened_frames_in_stacks_body()
+{
+	local how lib
+
+	setup_wall
+	lib=$srcdir/h_dlstack.so
+	for how in perf timer itimer noperf; do
+		mkdir $how
+		if [ $how = noperf ]; then
+			(cd $how && PROFMODE=wall "$NOPERF" "$srcdir/h_dlstack" \
+			    "$lib") || atf_fail "$how: h_dlstack failed"
+		else
+			(cd $how && PROFMODE=wall PROFCLOCK=$how \
+			    "$srcdir/h_dlstack" "$lib") ||
+			    atf_fail "$how: h_dlstack failed"
+		fi
+		"$PROF" -F folded "$srcdir/h_dlstack" $how/mon.out \
+		    >$how/cpu 2>/dev/null || atf_fail "$how: prof -F folded"
+		"$PROF" -w -F folded "$srcdir/h_dlstack" $how/mon.out \
+		    >$how/wall 2>/dev/null || atf_fail "$how: prof -w -F folded"
+		# The leaf's samples, and those with lib_outer right under it.
+		awk '{ n = $NF; $NF = ""; k = split($0, f, ";")
+			sub(/ +$/, "", f[k])
+			if (f[k] != "lib_inner (h_dlstack.so)")
+				next
+			all += n
+			if (k > 1 && f[k - 1] == "lib_outer (h_dlstack.so)")
+				under += n }
+		    END { printf "lib_inner %d samples, %d under lib_outer\n",
+			all, under
+			exit all < 20 || under < 0.9 * all }' $how/cpu \
+		    >$how/verdict || atf_fail "$how: $(cat $how/verdict)"
+		grep -q ';lib_nap (h_dlstack.so);.*nanosleep.*\[waiting: ' \
+		    $how/wall || atf_fail "$how: no wait under lib_nap:" \
+		    "$(grep waiting $how/wall | head -3)"
+	done
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case parts_perf
+	atf_add_test_case dlopened_frames_in_stacks
 	atf_add_test_case parts_mixed
 	atf_add_test_case parts_noperf
 	atf_add_test_case parts_timer
