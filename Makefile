@@ -96,7 +96,8 @@ crt/%.o: crt/%.c $(HDRS)
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
 	$(SELF)
 
-# mcount's slow path runs with vector registers live in the caller.
+# mcount's slow path, and the code it reads callers with, run with
+# vector registers live in the caller.
 lib/mcount.o lib/callsite.o: LIB_CFLAGS += -mgeneral-regs-only
 
 lib/libmon.a: $(LIB_O)

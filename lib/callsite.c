@@ -66,7 +66,8 @@ _mon_call_at(const unsigned char *b, int n)
  * starts there.  mcount comes after a prologue of any length: the
  * function is the one whose symbol, at most BACK bytes before the call,
  * holds it (syms.c); where none does, the call stands for it.  self
- * itself when the code before it cannot be read.
+ * itself when the code before it cannot be read or ends in no call we
+ * know.
  */
 uintptr_t
 _mon_fn_of(uintptr_t self, int fentry, int *nested)

@@ -720,14 +720,17 @@ spill:
 	return 0;
 }
 
-/*
- * mcount's way while a profiler has an enter hook (_mon_counting is 2):
- * the call is given to profiler.c (give, which _mon_count_hooks() set),
- * then counted by the fast path, as ever.  fentry is 1 from __fentry__, 0 from mcount; the rest as for
- * _mon_count(), whose return this is.
- */
+/* profiler.c's pg_call(), set by _mon_count_hooks(); kept once set. */
 static void (*_Atomic give)(uintptr_t, uintptr_t, uintptr_t, int);
 
+/*
+ * mcount's way while a profiler has an enter hook (_mon_counting is 2),
+ * called from x86_64/mcount_entry.S with the argument registers, vector
+ * ones too, saved: the call is given to profiler.c (give), then counted
+ * by the fast path, as ever.  self, from and up as for _mon_count();
+ * fentry is 1 from __fentry__, 0 from mcount.  Returns 1 to have the
+ * fast path count the call, 0 if counting stopped meanwhile.
+ */
 int
 _mon_count_hooked(uintptr_t self, uintptr_t from, uintptr_t up, int fentry)
 {

@@ -262,16 +262,16 @@ size_t	_mon_arcs_cells(const struct monx_arc *, size_t, struct cnt *)
 void	_mon_arcs_sort(struct monx_arc *, size_t, struct monx_arc *)
 	    _mon_hidden;
 
+/* callsite.c: the code before an mcount or __fentry__ call */
+int	_mon_code_before(uintptr_t, unsigned char *, size_t) _mon_hidden;
+int	_mon_call_at(const unsigned char *, int) _mon_hidden;
+uintptr_t _mon_fn_of(uintptr_t, int, int *) _mon_hidden;
+
 /* mcount.c */
 extern volatile int _mon_counting _mon_hidden;	/* 0, 1, 2: mcount.c */
 void	_mon_count_set(int) _mon_hidden;
 void	_mon_count_hooks(void (*)(uintptr_t, uintptr_t, uintptr_t, int))
 	    _mon_hidden;
-
-/* callsite.c */
-int	_mon_code_before(uintptr_t, unsigned char *, size_t) _mon_hidden;
-int	_mon_call_at(const unsigned char *, int) _mon_hidden;
-uintptr_t _mon_fn_of(uintptr_t, int, int *) _mon_hidden;
 int	_mon_count(uintptr_t, uintptr_t, uintptr_t) _mon_hidden;
 int	_mon_count_hooked(uintptr_t, uintptr_t, uintptr_t, int) _mon_hidden;
 void	_mon_count_test(uintptr_t, uintptr_t) _mon_hidden;
@@ -304,8 +304,9 @@ int	_mon_calls_collect(unsigned char **, size_t *, size_t *) _mon_hidden
 void	_mon_calls_hooked(uint32_t) _mon_hidden _mon_weak;
 
 /*
- * callspec.c, syms.c: PROFCALLS, functions chosen by name (calls.c's
- * alone, so linked only with it).
+ * callspec.c, syms.c: PROFCALLS, functions chosen by name (callspec.c
+ * is calls.c's alone, so linked only with it); syms.c also gives
+ * callsite.c the start of a -pg function, for profiler.c's enter hooks.
  */
 int	_mon_callspec_init(void) _mon_hidden;
 int	_mon_callspec_off(uintptr_t) _mon_hidden;

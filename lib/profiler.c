@@ -24,14 +24,17 @@
  *
  * Code built with -pg calls mcount (or __fentry__), not calls.c: while
  * a handle has an enter hook, mcount_entry.S takes a way of its own
- * first (_mon_counting 2) and gives each call here, to _mon_prof_mcount(),
- * before counting it.  The function is known by the return address of
- * its mcount call (self): a thread's last PGSLOTS functions are cached
- * in its own slots, the rest found in a lock-free table of self
- * (selfs), whose entry is made once per function under fnlock with the
- * function's start from mcount.c.  A -pg call is given no leave: that
- * would mean taking over return addresses, which unwinders, backtrace()
- * and the sampled stacks would then meet.
+ * first (_mon_counting 2) and gives each call here, through mcount.c's
+ * _mon_count_hooked(), to pg_call(), before counting it.  The function
+ * is known by the return address of its mcount call (self): a thread
+ * caches PGSLOTS functions in its own slots, one slot per hash of self
+ * (a function whose slot another took is looked up again), the rest
+ * found in a lock-free table of self (selfs), whose entry is made once
+ * per function under fnlock with the function's start from callsite.c.
+ * The decision is then the function's record, as for calls.c.  A -pg
+ * call is given no leave: that would mean taking over return
+ * addresses, which unwinders, backtrace() and the sampled stacks would
+ * then meet.
  *
  * Callbacks run with the thread marked as in one (_mon_prof_incb):
  * instrumented code they call is timed by libmon but given to no
@@ -137,7 +140,7 @@ static struct selfchunk		*selfrecs;	/* under fnlock */
 static void	pg_call(uintptr_t, uintptr_t, uintptr_t, int);
 static __thread struct {
 	uint32_t		 gen;		/* the epoch of s */
-	int			 busy;		/* in _mon_prof_mcount() */
+	int			 busy;		/* in pg_call() */
 	struct pgslot		 s[PGSLOTS];
 } pg __attribute__((tls_model("initial-exec")));
 static pid_t			 shutpid;	/* the process shut down */
@@ -208,7 +211,9 @@ valid(mon_profiler_t h)
 
 /*
  * Enter, leave or a filter changed: a new epoch, in which calls.c's
- * threads decide their functions again.  Caller holds hlock.
+ * threads decide their functions again, and every thread's -pg slots
+ * are emptied (pgen); mcount takes its hooked way while some handle has
+ * an enter.  Caller holds hlock.
  */
 static void
 new_epoch(void)
@@ -410,10 +415,11 @@ fn_decide(struct _mon_pfn *r, uint32_t want)
 
 /*
  * fn's record, every handle that hooks calls decided; NULL when no
- * handle does or there is no memory.  For calls.c's slow way: once per
- * function a thread meets, and again when the hooks change.  May be
- * called in a signal handler that runs instrumented code, whose thread
- * was not in a hook: fnlock is never held by a thread outside one.
+ * handle does or there is no memory.  For calls.c's slow way and
+ * pg_fill(): once per function a thread meets, and again when the hooks
+ * change.  May be called in a signal handler that runs instrumented
+ * code, whose thread was not in a hook: fnlock is held only by a thread
+ * in calls.c's hook (busy) or with its signals blocked (pg_fill()).
  */
 const struct _mon_pfn *
 _mon_prof_decide(uintptr_t fn, uint32_t *onp)

@@ -22,7 +22,7 @@
  *
  * Both look-ups take symlock, whose holder is noted: a look-up made by
  * a signal handler that interrupted one of its own thread's gives up
- * (no name) rather than wait on itself.  A fork child renews the lock
+ * (no name) rather than wait on itself (but see sym_lock()).  A fork child renews the lock
  * (_mon_sym_fork()).
  *
  * What cannot be read -- a file gone or replaced since it was mapped
@@ -363,7 +363,9 @@ obj_of(uintptr_t a)
 
 /*
  * Take symlock: 1, or 0 if this thread holds it already (a handler that
- * interrupted a look-up of its own thread).
+ * interrupted a look-up of its own thread).  The holder is noted just
+ * after the lock is taken and cleared just before it is let go: a
+ * handler that runs between the two still waits on its own thread.
  */
 static NOINST int
 sym_lock(void)
@@ -402,7 +404,8 @@ sym_at(const struct elf *e, uintptr_t v)
 
 /*
  * The name of the function that starts at run-time address fn, or NULL
- * if none can be read.  errno is kept.  Safe in a signal handler.
+ * if none can be read.  errno is kept.  Safe in a signal handler but
+ * for sym_lock()'s window.
  */
 const char *
 _mon_sym_name(uintptr_t fn)
@@ -425,7 +428,9 @@ _mon_sym_name(uintptr_t fn)
 /*
  * The run-time address of the function whose code holds pc, its symbol
  * found at most back bytes below pc and its size reaching past pc; 0 if
- * there is none.  errno is kept.  Safe in a signal handler.
+ * there is none.  A symbol of size 0 is taken to hold whatever follows
+ * it within back bytes.  errno is kept.  Safe in a signal handler but
+ * for sym_lock()'s window.
  */
 uintptr_t
 _mon_sym_start(uintptr_t pc, size_t back)

@@ -38,8 +38,8 @@
  * every general register the entry must keep preserved and the stack
  * aligned; if it says so (it has found or made the arc's cell, or set
  * the thread up), the fast path starts over.  The C side is built with
- * -mgeneral-regs-only, so vector registers survive.  One macro makes
- * both entries.
+ * -mgeneral-regs-only, so vector registers survive.  One macro, COUNT,
+ * makes both entries; CALLC is its way into C.
  *
  * _mon_counting is 1 while counting: one compare and the fast path.  0
  * (off) returns at once; 2 (a profiler has an enter hook) first gives
@@ -58,7 +58,8 @@
  * Save (to) or restore (from) the vector registers that may hold the
  * arguments of the function called, 0 to 7, at (%rsp): all 512 bits of
  * each where the system has enabled AVX-512 (_mon_vecsave 2, set by
- * mcount.c), 256 where AVX (1), else 128.  xsave would take the whole
+ * mcount.c), 256 where AVX (1), else 128; CALLC makes room for 512
+ * bytes whatever the width.  xsave would take the whole
  * state, but it and xrstor cost 600 ns on the bench's virtual machine,
  * against 5 for the moves.
  */
@@ -87,10 +88,13 @@
 /*
  * Call the C function fn(selfpc, frompc, up, kind) with every register
  * the entry must keep preserved and the stack aligned (r10 waiting in
- * the red zone if KEEP); if it returns non-zero the fast path (0:)
- * counts the call, else the entry returns.  With VEC, fn may run code
- * that uses the vector registers (a profiler's hook): those that may
- * hold the arguments of the function called are saved around it.
+ * the red zone if KEEP; the word there is popped into r10 either way,
+ * r10 being free in __fentry__); if it returns non-zero the fast path
+ * (0:) counts the call, else the entry returns.  With VEC, fn may run
+ * code that uses the vector registers (a profiler's hook): those that
+ * may hold the arguments of the function called are saved around it.
+ * The entry's frame is 72 bytes, up to 56 more to align it, and with
+ * VEC 512 for the vector registers.
  */
 .macro	CALLC fn, frompc, selfpc, keep, up, kind, vec
 	movq	\frompc, %r10			/* for fn */
@@ -172,7 +176,8 @@
  * SELFPC are where frompc and selfpc are on entry; KEEP is 1 if r10
  * must be kept, which waits in the red zone, below the return address,
  * where a signal handler's frame leaves it alone; UP, if not 0, is the
- * offset from %rsp on entry of the word above frompc.
+ * offset from %rsp on entry of the word above frompc; KIND is 1 in
+ * __fentry__, 0 in mcount, for _mon_count_hooked().
  *
  * The sequence of step 2 runs from NAME_start, where it names itself in
  * the rseq area (first, so that a handler that ran an mcount of its own
