@@ -312,6 +312,32 @@ mon_profiler_name(mon_profiler_t h)
 	return valid(h) == NULL ? NULL : h->name;
 }
 
+/*
+ * fnlock, the thread marked as holding it (infn) from before it takes
+ * the lock to after it lets go: a signal handler's -pg call that
+ * interrupted calls.c's decision, which holds the lock with signals
+ * let through, is then given to no handle (pg_call()) rather than wait
+ * on its own thread.
+ */
+static __thread volatile sig_atomic_t infn
+    __attribute__((tls_model("initial-exec")));
+
+static NOINST void
+fn_lock(void)
+{
+	infn = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	pthread_mutex_lock(&fnlock);
+}
+
+static NOINST void
+fn_unlock(void)
+{
+	pthread_mutex_unlock(&fnlock);
+	atomic_signal_fence(memory_order_seq_cst);
+	infn = 0;
+}
+
 /* The record of fn in t, or NULL.  Lock-free. */
 static NOINST struct _mon_pfn *
 fn_get(struct fntab *t, uintptr_t fn)
@@ -433,12 +459,12 @@ _mon_prof_decide(uintptr_t fn, uint32_t *onp)
 	r = fn_get(atomic_load_explicit(&fns, memory_order_acquire), fn);
 	if (r == NULL || (atomic_load_explicit(&r->known,
 	    memory_order_acquire) & want) != want) {
-		pthread_mutex_lock(&fnlock);
+		fn_lock();
 		if ((r = fn_get(atomic_load(&fns), fn)) == NULL)
 			r = fn_new(fn);
 		if (r != NULL)
 			fn_decide(r, want);
-		pthread_mutex_unlock(&fnlock);
+		fn_unlock();
 		if (r == NULL)
 			return NULL;
 	}
@@ -580,10 +606,10 @@ pg_fill(struct pgslot *sl, uintptr_t self, int fentry)
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	if (e == NULL) {
 		fn = _mon_fn_of(self, fentry, &nested);
-		pthread_mutex_lock(&fnlock);
+		fn_lock();
 		if ((e = self_get(atomic_load(&selfs), self)) == NULL)
 			e = self_new(self, fn, nested);
-		pthread_mutex_unlock(&fnlock);
+		fn_unlock();
 	}
 	r = e != NULL ? _mon_prof_decide(e->fn, &on) : NULL;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -613,7 +639,7 @@ pg_call(uintptr_t self, uintptr_t from, uintptr_t up, int fentry)
 	struct pgslot *sl;
 	uint32_t g;
 
-	if (_mon_prof_incb || pg.busy)
+	if (_mon_prof_incb || pg.busy || infn)
 		return;
 	pg.busy = 1;
 	if ((g = atomic_load_explicit(&pgen, memory_order_acquire)) !=

@@ -20,9 +20,10 @@
  * (_mon_sym_start(), for the -pg enter hooks of profiler.c): its
  * symbol is looked for at each address below it, a little way back.
  *
- * Both look-ups take symlock, whose holder is noted: a look-up made by
- * a signal handler that interrupted one of its own thread's gives up
- * (no name) rather than wait on itself (but see sym_lock()).  A fork child renews the lock
+ * Both look-ups take symlock, the thread marked in one (insym) from
+ * before it takes the lock to after it lets go: a look-up made by a
+ * signal handler that interrupted one of its own thread's gives up (no
+ * name) rather than wait on itself.  A fork child renews the lock
  * (_mon_sym_fork()).
  *
  * What cannot be read -- a file gone or replaced since it was mapped
@@ -37,6 +38,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -72,7 +74,8 @@ struct obj {
 };
 
 static pthread_mutex_t	 symlock = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic pid_t	 symowner;	/* the thread holding symlock */
+static __thread volatile sig_atomic_t insym	/* in a look-up */
+    __attribute__((tls_model("initial-exec")));
 static struct obj	 objs[MAXOBJ];
 static size_t		 nobjs;
 static struct elf	 elfs[MAXOBJ];
@@ -362,28 +365,27 @@ obj_of(uintptr_t a)
 }
 
 /*
- * Take symlock: 1, or 0 if this thread holds it already (a handler that
- * interrupted a look-up of its own thread).  The holder is noted just
- * after the lock is taken and cleared just before it is let go: a
- * handler that runs between the two still waits on its own thread.
+ * Take symlock: 1, or 0 if this thread is in a look-up already (a
+ * handler that interrupted one of its own thread's, which may hold the
+ * lock or be about to).
  */
 static NOINST int
 sym_lock(void)
 {
-	pid_t me = _mon_gettid();
-
-	if (atomic_load_explicit(&symowner, memory_order_relaxed) == me)
+	if (insym)
 		return 0;
+	insym = 1;
+	atomic_signal_fence(memory_order_seq_cst);
 	pthread_mutex_lock(&symlock);
-	atomic_store_explicit(&symowner, me, memory_order_relaxed);
 	return 1;
 }
 
 static NOINST void
 sym_unlock(void)
 {
-	atomic_store_explicit(&symowner, 0, memory_order_relaxed);
 	pthread_mutex_unlock(&symlock);
+	atomic_signal_fence(memory_order_seq_cst);
+	insym = 0;
 }
 
 /* The symbol of e whose value is the link-time address v, or NULL. */
@@ -404,8 +406,7 @@ sym_at(const struct elf *e, uintptr_t v)
 
 /*
  * The name of the function that starts at run-time address fn, or NULL
- * if none can be read.  errno is kept.  Safe in a signal handler but
- * for sym_lock()'s window.
+ * if none can be read.  errno is kept.  Safe in a signal handler.
  */
 const char *
 _mon_sym_name(uintptr_t fn)
@@ -429,8 +430,7 @@ _mon_sym_name(uintptr_t fn)
  * The run-time address of the function whose code holds pc, its symbol
  * found at most back bytes below pc and its size reaching past pc; 0 if
  * there is none.  A symbol of size 0 is taken to hold whatever follows
- * it within back bytes.  errno is kept.  Safe in a signal handler but
- * for sym_lock()'s window.
+ * it within back bytes.  errno is kept.  Safe in a signal handler.
  */
 uintptr_t
 _mon_sym_start(uintptr_t pc, size_t back)
@@ -462,5 +462,4 @@ void
 _mon_sym_fork(void)
 {
 	pthread_mutex_init(&symlock, NULL);
-	atomic_store(&symowner, 0);
 }
