@@ -93,6 +93,7 @@
 #include <cpuid.h>
 #include <errno.h>
 #include <link.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -794,6 +795,12 @@ vec_width(void)
 	return 1;
 }
 
+static void
+set_width(void)
+{
+	_mon_vecsave = vec_width();
+}
+
 /*
  * A profiler's enter hook is set, and each -pg call is to be given to
  * g; or none is (g NULL): profiler.c.
@@ -801,10 +808,13 @@ vec_width(void)
 void
 _mon_count_hooks(void (*g)(uintptr_t, uintptr_t, uintptr_t, int))
 {
-	if (g != NULL)
-		_mon_vecsave = vec_width();
-	if (g != NULL)
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	if (g != NULL) {
+		/* The width is the system's: found once, before any use. */
+		(void)pthread_once(&once, set_width);
 		atomic_store_explicit(&give, g, memory_order_release);
+	}
 	atomic_store(&hookson, g != NULL);
 	settle();
 }
