@@ -63,16 +63,6 @@ _mon_cputime(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Clock c now, in ns; 0 if it cannot be read. */
-static uint64_t
-clock_ns(clockid_t c)
-{
-	struct timespec ts;
-
-	if (clock_gettime(c, &ts) != 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /*
  * The kernel's tick, in ns: the resolution of the coarse clocks, and
@@ -197,7 +187,7 @@ _mon_stats_cut(void)
 	_mon_stats.cpu_ns = less(less(used, paused), _mon_stats.own_ns);
 	/* Wall time from the monotonic clock: the real one may be set. */
 	_mon_stats.wall_ns = _mon_stats.mono0_ns != 0 ?
-	    less(clock_ns(CLOCK_MONOTONIC), _mon_stats.mono0_ns) : 0;
+	    less(_mon_clock_ns(CLOCK_MONOTONIC), _mon_stats.mono0_ns) : 0;
 }
 
 /*
@@ -328,8 +318,8 @@ _mon_stats_reset(void)
 	_mon_stats.paused_ns = 0;
 	_mon_stats.pause0_ns = 0;
 	_mon_stats.cpu0_ns = _mon_cputime();
-	_mon_stats.real0_ns = clock_ns(CLOCK_REALTIME);
-	_mon_stats.mono0_ns = clock_ns(CLOCK_MONOTONIC);
+	_mon_stats.real0_ns = _mon_clock_ns(CLOCK_REALTIME);
+	_mon_stats.mono0_ns = _mon_clock_ns(CLOCK_MONOTONIC);
 	_mon_stats.wall_ns = 0;
 	split(&_mon_stats.user0_ns, &_mon_stats.sys0_ns);
 	for (i = 0; i < 3; i++)

@@ -460,6 +460,7 @@ _mon_hash(uintptr_t pc, unsigned int bits)
 
 /* util */
 pid_t	_mon_gettid(void) _mon_hidden;
+uint64_t _mon_clock_ns(clockid_t) _mon_hidden;
 int	_mon_alive(pid_t) _mon_hidden;
 size_t	_mon_threads(void (*)(pid_t, void *), void *) _mon_hidden;
 void	_mon_own_thread(pid_t, int) _mon_hidden;

@@ -19,7 +19,6 @@
 #include <sched.h>
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "mon_private.h"
@@ -257,16 +256,6 @@ text_one(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
-static uint64_t
-coarse_ns(void)
-{
-	struct timespec t;
-
-	if (clock_gettime(CLOCK_MONOTONIC_COARSE, &t) != 0)
-		return 0;
-	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
-}
-
 /*
  * Take the text ranges anew if no one else is (1, else 0): always, or
  * with lazy only if the loader has loaded or unloaded since.
@@ -290,7 +279,7 @@ refresh(int lazy)
 		atomic_store(&ntext, n);
 		atomic_fetch_add(&textseq, 1);
 	}
-	atomic_store(&lastlook, coarse_ns());
+	atomic_store(&lastlook, _mon_clock_ns(CLOCK_MONOTONIC_COARSE));
 	atomic_store(&refreshing, 0);
 	errno = err;
 	return 1;
@@ -336,7 +325,7 @@ _mon_in_text(uintptr_t a)
 
 	if (in_texts(a))
 		return 1;
-	now = coarse_ns();
+	now = _mon_clock_ns(CLOCK_MONOTONIC_COARSE);
 	if (now - atomic_load_explicit(&lastlook, memory_order_relaxed) <
 	    STALE_NS || !refresh(1))
 		return 0;

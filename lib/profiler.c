@@ -52,6 +52,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -87,11 +88,15 @@ struct _mon_pfn {
 	uintptr_t		 id[MAXPROF];
 };
 
-/* An open hash of records by function; remade twice as large, not freed. */
-struct fntab {
-	size_t				 mask;
-	size_t				 n;
-	_Atomic(struct _mon_pfn *)	 s[];
+/*
+ * An open hash of records by the word each starts with (a _mon_pfn's
+ * fn, a pgself's self), read without a lock; remade twice as large,
+ * the old one not freed.
+ */
+struct keytab {
+	size_t			 mask;
+	size_t			 n;
+	_Atomic(void *)		 s[];
 };
 
 /* A -pg function: the return address of its mcount call, its start. */
@@ -99,12 +104,6 @@ struct pgself {
 	uintptr_t		 self;
 	uintptr_t		 fn;
 	int			 nested;	/* r10 pushed: site above */
-};
-
-struct selftab {
-	size_t				 mask;
-	size_t				 n;
-	_Atomic(struct pgself *)	 s[];
 };
 
 struct selfchunk {
@@ -120,6 +119,9 @@ struct pgslot {
 	int			 nested;
 };
 
+_Static_assert(offsetof(struct _mon_pfn, fn) == 0, "keytab: key first");
+_Static_assert(offsetof(struct pgself, self) == 0, "keytab: key first");
+
 struct recchunk {
 	size_t			 n;
 	struct _mon_pfn		 r[RECS];
@@ -129,13 +131,13 @@ static struct mon_profiler	 handles[MAXPROF];
 static _Atomic unsigned int	 nhandles;
 static pthread_mutex_t		 hlock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t		 fnlock = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic(struct fntab *)	 fns;
+static _Atomic(struct keytab *)	 fns;	/* _mon_pfn by fn */
 static struct recchunk		*recs;		/* under fnlock */
 static _Atomic uint32_t		 hooked;	/* handles with enter/leave */
 static _Atomic uint32_t		 filtered;	/* handles with a filter */
 static uint32_t			 epoch;		/* under hlock */
 static _Atomic uint32_t		 pgen = 1;	/* -pg decisions' epoch */
-static _Atomic(struct selftab *)  selfs;	/* -pg functions */
+static _Atomic(struct keytab *)	 selfs;	/* pgself by self */
 static struct selfchunk		*selfrecs;	/* under fnlock */
 static void	pg_call(uintptr_t, uintptr_t, uintptr_t, int);
 static __thread struct {
@@ -338,68 +340,86 @@ fn_unlock(void)
 	infn = 0;
 }
 
-/* The record of fn in t, or NULL.  Lock-free. */
-static NOINST struct _mon_pfn *
-fn_get(struct fntab *t, uintptr_t fn)
+/* The entry of t whose first word is key, or NULL.  Lock-free. */
+static NOINST void *
+key_get(struct keytab *t, uintptr_t key)
 {
-	struct _mon_pfn *r;
+	void *e;
 	size_t k;
 
 	if (t == NULL)
 		return NULL;
-	for (k = _mon_hash(fn, (unsigned int)__builtin_ctzll(t->mask + 1));
-	    (r = atomic_load_explicit(&t->s[k], memory_order_acquire)) !=
+	for (k = _mon_hash(key, (unsigned int)__builtin_ctzll(t->mask + 1));
+	    (e = atomic_load_explicit(&t->s[k], memory_order_acquire)) !=
 	    NULL; k = (k + 1) & t->mask)
-		if (r->fn == fn)
-			return r;
+		if (*(const uintptr_t *)e == key)
+			return e;
 	return NULL;
 }
 
-/* r into t, which has room.  Caller holds fnlock. */
+/* e into t, which has room.  Caller holds fnlock. */
 static NOINST void
-fn_put(struct fntab *t, struct _mon_pfn *r)
+key_put(struct keytab *t, void *e)
 {
 	size_t k;
 
-	k = _mon_hash(r->fn, (unsigned int)__builtin_ctzll(t->mask + 1));
+	k = _mon_hash(*(const uintptr_t *)e,
+	    (unsigned int)__builtin_ctzll(t->mask + 1));
 	while (atomic_load_explicit(&t->s[k], memory_order_relaxed) != NULL)
 		k = (k + 1) & t->mask;
-	atomic_store_explicit(&t->s[k], r, memory_order_release);
+	atomic_store_explicit(&t->s[k], e, memory_order_release);
 	t->n++;
 }
 
 /*
- * A new record for fn, in a table with room for it; NULL without
- * memory.  The table a reader holds stays valid: a larger one is
- * published and the old one kept.  Caller holds fnlock.
+ * The table at *tp, with room for one more entry: the one there, or a
+ * larger one published in its place, which a reader of the old one
+ * does not notice.  NULL without memory.  Caller holds fnlock.
  */
+static NOINST struct keytab *
+key_room(_Atomic(struct keytab *) *tp)
+{
+	struct keytab *t, *nt;
+	void *e;
+	size_t n, i;
+
+	t = atomic_load(tp);
+	if (t != NULL && (t->n + 1) * 2 <= t->mask + 1)
+		return t;
+	n = t == NULL ? TAB0 : (t->mask + 1) * 2;
+	if ((nt = _mon_map(sizeof(*nt) + n * sizeof(nt->s[0]))) == NULL)
+		return NULL;
+	nt->mask = n - 1;
+	for (i = 0; t != NULL && i <= t->mask; i++)
+		if ((e = atomic_load(&t->s[i])) != NULL)
+			key_put(nt, e);
+	atomic_store(tp, nt);
+	return nt;
+}
+
+/* fn's record, found lock-free, or NULL. */
+static NOINST struct _mon_pfn *
+fn_get(uintptr_t fn)
+{
+	return key_get(atomic_load_explicit(&fns, memory_order_acquire), fn);
+}
+
+/* A new record for fn; NULL without memory.  Caller holds fnlock. */
 static NOINST struct _mon_pfn *
 fn_new(uintptr_t fn)
 {
-	struct fntab *t, *nt;
+	struct keytab *t;
 	struct _mon_pfn *r;
-	size_t n, i;
 
-	t = atomic_load(&fns);
-	if (t == NULL || (t->n + 1) * 2 > t->mask + 1) {
-		n = t == NULL ? TAB0 : (t->mask + 1) * 2;
-		if ((nt = _mon_map(sizeof(*nt) + n * sizeof(nt->s[0]))) ==
-		    NULL)
-			return NULL;
-		nt->mask = n - 1;
-		for (i = 0; t != NULL && i <= t->mask; i++)
-			if ((r = atomic_load(&t->s[i])) != NULL)
-				fn_put(nt, r);
-		atomic_store(&fns, nt);
-		t = nt;
-	}
+	if ((t = key_room(&fns)) == NULL)
+		return NULL;
 	if (recs == NULL || recs->n == RECS) {
 		if ((recs = _mon_map(sizeof(*recs))) == NULL)
 			return NULL;
 	}
 	r = &recs->r[recs->n++];
 	r->fn = fn;
-	fn_put(t, r);
+	key_put(t, r);
 	return r;
 }
 
@@ -456,11 +476,11 @@ _mon_prof_decide(uintptr_t fn, uint32_t *onp)
 	*onp = 0;
 	if ((want = atomic_load(&hooked)) == 0)
 		return NULL;
-	r = fn_get(atomic_load_explicit(&fns, memory_order_acquire), fn);
+	r = fn_get(fn);
 	if (r == NULL || (atomic_load_explicit(&r->known,
 	    memory_order_acquire) & want) != want) {
 		fn_lock();
-		if ((r = fn_get(atomic_load(&fns), fn)) == NULL)
+		if ((r = fn_get(fn)) == NULL)
 			r = fn_new(fn);
 		if (r != NULL)
 			fn_decide(r, want);
@@ -514,57 +534,15 @@ _mon_prof_call(const struct _mon_pfn *r, uint32_t on, uintptr_t fn,
 	errno = err;
 }
 
-/* The entry of self in t, or NULL.  Lock-free. */
-static NOINST struct pgself *
-self_get(struct selftab *t, uintptr_t self)
-{
-	struct pgself *e;
-	size_t k;
-
-	if (t == NULL)
-		return NULL;
-	for (k = _mon_hash(self, (unsigned int)__builtin_ctzll(t->mask + 1));
-	    (e = atomic_load_explicit(&t->s[k], memory_order_acquire)) !=
-	    NULL; k = (k + 1) & t->mask)
-		if (e->self == self)
-			return e;
-	return NULL;
-}
-
-/* e into t, which has room.  Caller holds fnlock. */
-static NOINST void
-self_put(struct selftab *t, struct pgself *e)
-{
-	size_t k;
-
-	k = _mon_hash(e->self, (unsigned int)__builtin_ctzll(t->mask + 1));
-	while (atomic_load_explicit(&t->s[k], memory_order_relaxed) != NULL)
-		k = (k + 1) & t->mask;
-	atomic_store_explicit(&t->s[k], e, memory_order_release);
-	t->n++;
-}
-
 /* A new entry, as fn_new() makes records; NULL without memory. */
 static NOINST struct pgself *
 self_new(uintptr_t self, uintptr_t fn, int nested)
 {
-	struct selftab *t, *nt;
+	struct keytab *t;
 	struct pgself *e;
-	size_t n, i;
 
-	t = atomic_load(&selfs);
-	if (t == NULL || (t->n + 1) * 2 > t->mask + 1) {
-		n = t == NULL ? TAB0 : (t->mask + 1) * 2;
-		if ((nt = _mon_map(sizeof(*nt) + n * sizeof(nt->s[0]))) ==
-		    NULL)
-			return NULL;
-		nt->mask = n - 1;
-		for (i = 0; t != NULL && i <= t->mask; i++)
-			if ((e = atomic_load(&t->s[i])) != NULL)
-				self_put(nt, e);
-		atomic_store(&selfs, nt);
-		t = nt;
-	}
+	if ((t = key_room(&selfs)) == NULL)
+		return NULL;
 	if (selfrecs == NULL || selfrecs->n == RECS) {
 		if ((selfrecs = _mon_map(sizeof(*selfrecs))) == NULL)
 			return NULL;
@@ -573,7 +551,7 @@ self_new(uintptr_t self, uintptr_t fn, int nested)
 	e->self = self;
 	e->fn = fn;
 	e->nested = nested;
-	self_put(t, e);
+	key_put(t, e);
 	return e;
 }
 
@@ -594,10 +572,9 @@ pg_fill(struct pgslot *sl, uintptr_t self, int fentry)
 	uintptr_t fn;
 	int nested, err;
 
-	e = self_get(atomic_load_explicit(&selfs, memory_order_acquire), self);
+	e = key_get(atomic_load_explicit(&selfs, memory_order_acquire), self);
 	want = atomic_load(&hooked);
-	if (e != NULL && (r = fn_get(atomic_load_explicit(&fns,
-	    memory_order_acquire), e->fn)) != NULL &&
+	if (e != NULL && (r = fn_get(e->fn)) != NULL &&
 	    (atomic_load_explicit(&r->known, memory_order_acquire) & want) ==
 	    want)
 		goto done;
@@ -607,7 +584,7 @@ pg_fill(struct pgslot *sl, uintptr_t self, int fentry)
 	if (e == NULL) {
 		fn = _mon_fn_of(self, fentry, &nested);
 		fn_lock();
-		if ((e = self_get(atomic_load(&selfs), self)) == NULL)
+		if ((e = key_get(atomic_load(&selfs), self)) == NULL)
 			e = self_new(self, fn, nested);
 		fn_unlock();
 	}

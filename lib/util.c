@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mon_private.h"
@@ -38,6 +39,17 @@ _mon_map(size_t len)
 	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	errno = err;
 	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Clock c now, in ns; 0 if it cannot be read.  Async-signal-safe. */
+uint64_t
+_mon_clock_ns(clockid_t c)
+{
+	struct timespec t;
+
+	if (clock_gettime(c, &t) != 0)
+		return 0;
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
 /* The calling thread's kernel id.  Async-signal-safe. */

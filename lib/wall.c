@@ -169,16 +169,6 @@ static struct verdict {
 	int		 ret;
 }			 verdicts[NVERDICT];	/* under walllock */
 
-static uint64_t
-now_ns(clockid_t c)
-{
-	struct timespec t;
-
-	if (clock_gettime(c, &t) != 0)
-		return 0;
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 /* Thread tid's CPU clock, in ns, into *ns; -1 once the thread is gone. */
 static int
 cpu_of(pid_t tid, uint64_t *ns)
@@ -947,7 +937,7 @@ round_(uint64_t *since, uint64_t n)
 	long k;
 
 	lastns = roundns;
-	roundns = now_ns(CLOCK_MONOTONIC);
+	roundns = _mon_clock_ns(CLOCK_MONOTONIC);
 	ended(n);
 	adopt_new();
 	if ((*since += n * period) >= RESCAN) {
@@ -1001,7 +991,7 @@ next_round(uint64_t *slot, struct timespec *at, uint64_t *seed)
 	uint64_t t, now, missed;
 
 	*slot += period;
-	now = now_ns(CLOCK_MONOTONIC);
+	now = _mon_clock_ns(CLOCK_MONOTONIC);
 	missed = now > *slot ? (now - *slot) / period : 0;
 	*slot += missed * period;
 	t = *slot + (_mon_random(seed) >> 11) % period;
@@ -1021,7 +1011,7 @@ loop(void *unused)
 	(void)unused;
 	since = 0;
 	_mon_worker_begin(&sampler);
-	slot = now_ns(CLOCK_MONOTONIC);
+	slot = _mon_clock_ns(CLOCK_MONOTONIC);
 	seed = (slot << 20 ^ (uint64_t)_mon_gettid()) | 1;
 	for (;;) {
 		n = next_round(&slot, &at, &seed);
@@ -1029,7 +1019,7 @@ loop(void *unused)
 			break;
 		pthread_mutex_lock(&walllock);
 		round_(&since, n);
-		ownns = now_ns(CLOCK_THREAD_CPUTIME_ID);
+		ownns = _mon_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		pthread_mutex_unlock(&walllock);
 		/* Its CPU time is libmon's, not the program's. */
 		_mon_stats_own(_MON_OWN_WALL, atomic_load(&sampler.tid));
@@ -1132,7 +1122,7 @@ _mon_wall_stop(void)
 	/* The periods since the last round, where each thread was, up to
 	 * its end for those that ended. */
 	lastns = roundns;
-	roundns = now_ns(CLOCK_MONOTONIC);
+	roundns = _mon_clock_ns(CLOCK_MONOTONIC);
 	n = lastns != 0 ? periods((uint32_t)(lastns >> BORNSHIFT), roundns,
 	    UINT32_MAX) : 0;
 	/* The rounds that did not look at a thread, counted; the last n
@@ -1178,7 +1168,7 @@ enqueue(_Atomic uint64_t *q, _Atomic unsigned *cursor, pid_t tid,
 	uint64_t free_, v;
 
 	v = (uint64_t)(uint32_t)tid << 32 |
-	    (uint32_t)(now_ns(CLOCK_MONOTONIC) >> BORNSHIFT);
+	    (uint32_t)(_mon_clock_ns(CLOCK_MONOTONIC) >> BORNSHIFT);
 	k = atomic_fetch_add(cursor, 1);
 	for (i = 0; i < NEWQ; i++) {
 		j = (k + i) % NEWQ;
@@ -1219,7 +1209,7 @@ _mon_wall_thread_end(pid_t tid)
 {
 	static _Atomic unsigned next;
 
-	enqueue(endq, &next, tid, now_ns(CLOCK_THREAD_CPUTIME_ID));
+	enqueue(endq, &next, tid, _mon_clock_ns(CLOCK_THREAD_CPUTIME_ID));
 }
 
 void
