@@ -137,7 +137,7 @@ static struct selfchunk		*selfrecs;	/* under fnlock */
 static void	pg_call(uintptr_t, uintptr_t, uintptr_t, int);
 static __thread struct {
 	uint32_t		 gen;		/* the epoch of s */
-	int			 busy;		/* in _mon_prof_mcount() */
+	int			 busy;		/* in pg_call() */
 	struct pgslot		 s[PGSLOTS];
 } pg __attribute__((tls_model("initial-exec")));
 static pid_t			 shutpid;	/* the process shut down */
@@ -596,20 +596,36 @@ done:
 /*
  * A call of -pg code while a handle has an enter hook (mcount.c): given
  * to the handles that hook its function, unless the thread is in a
- * callback or already here (a signal handler's call).  self and from
- * as mcount has them; up is the word above from on __fentry__'s stack,
- * the call site of a function gcc pushed r10 for; fentry 1 from
- * __fentry__.
+ * callback.  self and from as mcount has them; up is the word above
+ * from on __fentry__'s stack, the call site of a function gcc pushed
+ * r10 for; fentry 1 from __fentry__.
+ *
+ * A signal handler's call that interrupted its thread here (busy) is
+ * given too, as a handler's -finstrument-functions call is: the thread
+ * spends most of a hooked call's time here when the functions are
+ * short, and dropping those calls lost about half of a handler's
+ * enters.  The thread's slots are in use -- the call interrupted may
+ * be filling the one this call hashes to -- so it is looked up afresh,
+ * into a slot on its own stack; pg_fill() takes its locks with every
+ * signal blocked, so none is held by the call interrupted.
  */
 static NOINST void
 pg_call(uintptr_t self, uintptr_t from, uintptr_t up, int fentry)
 {
-	struct pgslot *sl;
+	struct pgslot own, *sl;
 	uint32_t g;
 
-	if (_mon_prof_incb || pg.busy)
+	if (_mon_prof_incb)
 		return;
+	if (pg.busy) {
+		sl = pg_fill(&own, self, fentry);
+		if (sl != NULL && sl->r != NULL)
+			(void)_mon_prof_enter(sl->r, sl->fn,
+			    sl->nested ? up : from);
+		return;
+	}
 	pg.busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);	/* before the slots */
 	if ((g = atomic_load_explicit(&pgen, memory_order_acquire)) !=
 	    pg.gen) {
 		memset(pg.s, 0, sizeof(pg.s));
@@ -620,6 +636,7 @@ pg_call(uintptr_t self, uintptr_t from, uintptr_t up, int fentry)
 		sl = pg_fill(sl, self, fentry);
 	if (sl != NULL && sl->r != NULL)
 		(void)_mon_prof_enter(sl->r, sl->fn, sl->nested ? up : from);
+	atomic_signal_fence(memory_order_seq_cst);
 	pg.busy = 0;
 }
 

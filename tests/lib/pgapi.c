@@ -20,10 +20,17 @@
  * calls it must then not see, and clobbers the vector registers (it
  * formats a double and clears a buffer, through the C library's vector
  * code), so that a call whose arguments it did not keep is seen.
+ *
+ * The filter also sends its own thread SIGUSR1, whose handler calls
+ * hsig, a -pg function: libmon asks the filter with every signal
+ * blocked, so the handler runs as libmon unblocks them, in the middle
+ * of the hooked call that asked -- and its call of hsig is given all
+ * the same (the handler interrupts no callback).
  */
 #include <errno.h>
 #include <immintrin.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +46,7 @@ static volatile int sink;
 
 NOINLINE void in_cb(void) { sink++; }
 NOINLINE void off_fn(void) { sink++; }
+NOINLINE void hsig(void) { sink++; }
 NOINLINE double dbl(double a, double b, double c) { return a * b + c; }
 /* The empty asm keeps gcc -O2 from making the recursion a loop. */
 NOINLINE int
@@ -91,9 +99,9 @@ realign(int n)
 }
 
 static void *names[] = { (void *)leaf, (void *)in_cb, (void *)off_fn,
-    (void *)dbl, (void *)rec, (void *)realign, (void *)vsum };
+    (void *)dbl, (void *)rec, (void *)realign, (void *)vsum, (void *)hsig };
 static const char *const label[] = { "leaf", "in_cb", "off_fn", "dbl",
-    "rec", "realign", "vsum" };
+    "rec", "realign", "vsum", "hsig" };
 #define NNAMES	(sizeof(names) / sizeof(names[0]))
 
 static _Atomic long enters[NNAMES], filters[NNAMES], leaves, badsites;
@@ -102,6 +110,20 @@ static _Atomic int fnbad[NNAMES];
 static __thread uintptr_t lastsite;	/* given for leaf, this thread */
 static int errclobber;
 static long did[NNAMES];
+static _Atomic long hsigs;		/* hsig's calls, from the handler */
+
+/* The handler's call of hsig; errno as it found it. */
+static void
+onsig(int sig)
+{
+	int e;
+
+	(void)sig;
+	e = errno;
+	hsig();
+	atomic_fetch_add(&hsigs, 1);
+	errno = e;
+}
 
 static int
 index_of(void *fn)
@@ -124,6 +146,8 @@ filter(void *data, void *fn, uintptr_t *id)
 		return 0;	/* main, start_thread's: not ours */
 	atomic_fetch_add(&filters[i], 1);
 	*id = (uintptr_t)i;
+	if (names[i] != (void *)hsig)
+		pthread_kill(pthread_self(), SIGUSR1);
 	return names[i] != (void *)off_fn;
 }
 
@@ -198,11 +222,20 @@ thread(void *arg)
 int
 main(void)
 {
+	struct sigaction sa;
 	mon_profiler_t h;
 	pthread_t t[NTHR];
 	size_t i;
 	int k, e;
 
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = onsig;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, NULL) != 0) {
+		perror("sigaction");
+		return 1;
+	}
 	if ((h = mon_profiler_create("pgapi", NULL)) == NULL ||
 	    mon_profiler_set_call_filter(h, filter) != 0 ||
 	    mon_profiler_set_enter_leave(h, enter, leave) != 0) {
@@ -226,6 +259,7 @@ main(void)
 		pthread_join(t[k], NULL);
 	did[0] = did[2] = did[3] = did[5] = (NTHR + 1) * (long)WORK;
 	did[4] = 11;
+	did[7] = atomic_load(&hsigs);
 	for (i = 0; i < NNAMES; i++) {
 		if (i != 1)
 			printf("did %s %ld\n", label[i], did[i]);

@@ -84,6 +84,9 @@ every_event_body()
 		    thread_work thread_exits plib_fn; do
 			n=$(did $d $f)
 			[ -n "$n" ] || { fail "$d: did not say $f"; continue; }
+			# One signal from each filter call but hsig's own.
+			[ "$f" = hsig ] && [ "$n" -lt 5 ] &&
+			    fail "$d: the handler ran $n times, not 5 or more"
 			for w in A B; do
 				[ "$(saw $d $w $f)" = "$n $n" ] ||
 				    fail "$d: $w saw $f '$(saw $d $w $f)'," \
@@ -136,7 +139,8 @@ pg_enter_head()
 	    "every call it makes (mcount and __fentry__, gcc and clang," \
 	    "with endbr64, at -O2), from five threads at once, with the" \
 	    "function's own address and the caller's return address; the" \
-	    "filter is asked once per function, a function it turns down" \
+	    "calls of a signal handler that interrupted a hooked call too;" \
+	    "the filter is asked once per function, a function it turns down" \
 	    "is given never, a callback's own -pg calls never; no leave;" \
 	    "float arguments and errno survive a hook that changes them;" \
 	    "prof counts every call exactly"
@@ -151,7 +155,7 @@ pg_enter_body()
 		d=$h
 		run $d "$srcdir/$h"
 		quiet $d
-		for f in leaf dbl rec realign vsum; do
+		for f in leaf dbl rec realign vsum hsig; do
 			n=$(awk -v f=$f '$1 == "did" && $2 == f { print $3 }' \
 			    $d/out)
 			[ "$f" = vsum ] && [ "$n" = 0 ] && continue	# no AVX
