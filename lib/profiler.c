@@ -411,15 +411,20 @@ fn_decide(struct _mon_pfn *r, uint32_t want)
 /*
  * fn's record, every handle that hooks calls decided; NULL when no
  * handle does or there is no memory.  For calls.c's slow way: once per
- * function a thread meets, and again when the hooks change.  May be
- * called in a signal handler that runs instrumented code, whose thread
- * was not in a hook: fnlock is never held by a thread outside one.
+ * function a thread meets, and again when the hooks change; and for
+ * pg_fill().  May be called in a signal handler that runs instrumented
+ * code.  fnlock is held with every signal blocked: calls.c's hooks of a
+ * handler that interrupted one of its thread's record nothing, but a
+ * handler's -pg call (pg_call()) is given, and would wait here on its
+ * own thread for ever.
  */
 const struct _mon_pfn *
 _mon_prof_decide(uintptr_t fn, uint32_t *onp)
 {
 	struct _mon_pfn *r;
+	sigset_t all, old;
 	uint32_t want;
+	int err;
 
 	*onp = 0;
 	if ((want = atomic_load(&hooked)) == 0)
@@ -427,12 +432,17 @@ _mon_prof_decide(uintptr_t fn, uint32_t *onp)
 	r = fn_get(atomic_load_explicit(&fns, memory_order_acquire), fn);
 	if (r == NULL || (atomic_load_explicit(&r->known,
 	    memory_order_acquire) & want) != want) {
+		err = errno;
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
 		pthread_mutex_lock(&fnlock);
 		if ((r = fn_get(atomic_load(&fns), fn)) == NULL)
 			r = fn_new(fn);
 		if (r != NULL)
 			fn_decide(r, want);
 		pthread_mutex_unlock(&fnlock);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		errno = err;
 		if (r == NULL)
 			return NULL;
 	}

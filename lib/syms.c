@@ -20,9 +20,12 @@
  * (_mon_sym_start(), for the -pg enter hooks of profiler.c): its
  * symbol is looked for at each address below it, a little way back.
  *
- * Both look-ups take symlock, whose holder is noted: a look-up made by
- * a signal handler that interrupted one of its own thread's gives up
- * (no name) rather than wait on itself.  A fork child renews the lock
+ * Both look-ups take symlock with every signal blocked: a handler's
+ * -pg call that interrupted a look-up of its thread's (calls.c's, for
+ * PROFCALLS) would otherwise find it held, and its function's start,
+ * which profiler.c keeps for good, would be lost.  The holder is noted
+ * as well: a look-up on a thread that holds the lock gives up (no name)
+ * rather than wait on itself.  A fork child renews the lock
  * (_mon_sym_fork()).
  *
  * What cannot be read -- a file gone or replaced since it was mapped
@@ -37,6 +40,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -73,6 +77,7 @@ struct obj {
 
 static pthread_mutex_t	 symlock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic pid_t	 symowner;	/* the thread holding symlock */
+static sigset_t		 symmask;	/* its signal mask before */
 static struct obj	 objs[MAXOBJ];
 static size_t		 nobjs;
 static struct elf	 elfs[MAXOBJ];
@@ -362,26 +367,33 @@ obj_of(uintptr_t a)
 }
 
 /*
- * Take symlock: 1, or 0 if this thread holds it already (a handler that
- * interrupted a look-up of its own thread).
+ * Take symlock, every signal blocked: 1, or 0 if this thread holds it
+ * already.
  */
 static NOINST int
 sym_lock(void)
 {
+	sigset_t all, old;
 	pid_t me = _mon_gettid();
 
 	if (atomic_load_explicit(&symowner, memory_order_relaxed) == me)
 		return 0;
+	sigfillset(&all);
+	(void)pthread_sigmask(SIG_BLOCK, &all, &old);
 	pthread_mutex_lock(&symlock);
 	atomic_store_explicit(&symowner, me, memory_order_relaxed);
+	symmask = old;
 	return 1;
 }
 
 static NOINST void
 sym_unlock(void)
 {
+	sigset_t old = symmask;
+
 	atomic_store_explicit(&symowner, 0, memory_order_relaxed);
 	pthread_mutex_unlock(&symlock);
+	(void)pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /* The symbol of e whose value is the link-time address v, or NULL. */

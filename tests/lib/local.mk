@@ -117,6 +117,24 @@ $(LT)/h_pgapi_o2:
 	$(CC) -pg $(TEST_CFLAGS) -O2 -o $@ $(LT)/pgapi.c lib/libmon.a \
 	    -lpthread
 
+# profiler_test's helper of -pg and -finstrument-functions code together
+# (pgmix_fi.c), with mcount and with __fentry__.
+PGMIX	= $(LT)/h_pgmix $(LT)/h_pgmix_fentry
+VARIANTS += $(PGMIX)
+$(PGMIX): $(LT)/pgmix.c $(LT)/pgmix_fi.c lib/libmon.a $(HDRS) $(LT)/local.mk
+$(LT)/h_pgmix:
+	$(CC) -finstrument-functions $(TEST_CFLAGS) -c -o $@.fi.o \
+	    $(LT)/pgmix_fi.c
+	$(CC) -pg $(TEST_CFLAGS) -o $@ $(LT)/pgmix.c $@.fi.o lib/libmon.a \
+	    -lpthread
+	rm -f $@.fi.o
+$(LT)/h_pgmix_fentry:
+	$(CC) -finstrument-functions $(TEST_CFLAGS) -c -o $@.fi.o \
+	    $(LT)/pgmix_fi.c
+	$(CC) -pg -mfentry $(TEST_CFLAGS) -o $@ $(LT)/pgmix.c $@.fi.o \
+	    lib/libmon.a -lpthread
+	rm -f $@.fi.o
+
 # calls_test's C++ helper: exceptions and swapcontext leave frames
 # without their exit hook; built by g++ and clang++ where they are (the
 # case skips a compiler that is not).

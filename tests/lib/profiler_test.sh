@@ -173,6 +173,35 @@ pg_enter_body()
 	verdict
 }
 
+atf_test_case pg_signal_mixed
+pg_signal_mixed_head()
+{
+	atf_set descr "A signal handler's -pg call is given to enter, with" \
+	    "its function's own address, when the signal came while libmon" \
+	    "was deciding an instrumented function (-finstrument-functions)" \
+	    "of its thread, with or without PROFCALLS: its locks are held" \
+	    "with signals blocked, and the handler does not wait on them"
+	atf_set timeout 120
+}
+pg_signal_mixed_body()
+{
+	local h m d n
+
+	setup
+	for h in h_pgmix h_pgmix_fentry; do
+		for m in lock sym; do
+			d=${h}_$m
+			run $d PROFCALLS="$([ $m = sym ] && echo '*')" \
+			    timeout -s KILL 30 "$srcdir/$h" $m
+			quiet $d
+			n=$(did $d hsig)
+			[ "${n:-0}" -ge 1 ] || fail "$d: the handler never ran"
+			lines $d "enter hsig $n" "fn hsig ok" "done"
+		done
+	done
+	verdict
+}
+
 atf_test_case exec_event
 exec_event_head()
 {
@@ -387,6 +416,7 @@ atf_init_test_cases()
 {
 	atf_add_test_case every_event
 	atf_add_test_case pg_enter
+	atf_add_test_case pg_signal_mixed
 	atf_add_test_case exec_event
 	atf_add_test_case module_missing
 	atf_add_test_case module_no_entry
