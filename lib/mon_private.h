@@ -271,6 +271,7 @@ void	_mon_count_hooks(void (*)(uintptr_t, uintptr_t, uintptr_t, int))
 /* callsite.c */
 int	_mon_code_before(uintptr_t, unsigned char *, size_t) _mon_hidden;
 int	_mon_call_at(const unsigned char *, int) _mon_hidden;
+int	_mon_fentry_start(const unsigned char *, int, int *) _mon_hidden;
 uintptr_t _mon_fn_of(uintptr_t, int, int *) _mon_hidden;
 int	_mon_count(uintptr_t, uintptr_t, uintptr_t) _mon_hidden;
 int	_mon_count_hooked(uintptr_t, uintptr_t, uintptr_t, int) _mon_hidden;

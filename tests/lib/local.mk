@@ -135,6 +135,22 @@ $(LT)/h_pgmix_fentry:
 	    lib/libmon.a -lpthread
 	rm -f $@.fi.o
 
+# profiler_test's GNU C nested function called through a pointer (gcc
+# only): -pg, -pg -mfentry, and -mfentry with endbr64.  Its trampoline is
+# on the stack, which must then be executable.
+PGNEST	= $(LT)/h_pgnest $(LT)/h_pgnest_fentry $(LT)/h_pgnest_cet
+VARIANTS += $(PGNEST)
+$(PGNEST): $(LT)/pgnest.c lib/libmon.a $(HDRS) $(LT)/local.mk
+$(LT)/h_pgnest:
+	gcc -pg -no-pie $(TEST_CFLAGS) -z execstack -o $@ $(LT)/pgnest.c \
+	    lib/libmon.a -lpthread
+$(LT)/h_pgnest_fentry:
+	gcc -pg -mfentry -no-pie $(TEST_CFLAGS) -z execstack -o $@ \
+	    $(LT)/pgnest.c lib/libmon.a -lpthread
+$(LT)/h_pgnest_cet:
+	gcc -pg -mfentry -fcf-protection -no-pie $(TEST_CFLAGS) \
+	    -z execstack -o $@ $(LT)/pgnest.c lib/libmon.a -lpthread
+
 # calls_test's C++ helper: exceptions and swapcontext leave frames
 # without their exit hook; built by g++ and clang++ where they are (the
 # case skips a compiler that is not).

@@ -202,6 +202,36 @@ pg_signal_mixed_body()
 	verdict
 }
 
+atf_test_case pg_nested
+pg_nested_head()
+{
+	atf_set descr "A GNU C nested function called through a pointer," \
+	    "built with -pg (mcount, __fentry__, and __fentry__ after an" \
+	    "endbr64 that comes after gcc's push of the static chain):" \
+	    "enters with the function's own address (nm's) and the" \
+	    "caller's return address, and prof's arcs from its caller"
+}
+pg_nested_body()
+{
+	local h n fn
+
+	setup
+	for h in h_pgnest h_pgnest_fentry h_pgnest_cet; do
+		run $h "$srcdir/$h" 1000
+		quiet $h
+		fn=$(nm "$srcdir/$h" | awk '$3 ~ /^inner\./ {
+			sub(/^0+/, "", $1); print "0x" $1 }')
+		lines $h "enter inner 1000" "fn $fn" "sites bad 0" "others 0"
+		"$PROF" -q "$srcdir/$h" $h/mon.out >$h/graph 2>/dev/null ||
+		    fail "$h: prof -q failed"
+		n=$(awk '$1 ~ /^\[/ && $NF ~ /^\[/ && $(NF - 1) ~ /^inner\./ {
+			print prev; exit } { prev = $0 }' $h/graph)
+		echo "$n" | grep -q " 1000/1000  *outer " ||
+		    fail "$h: inner's caller: '$n'"
+	done
+	verdict
+}
+
 atf_test_case exec_event
 exec_event_head()
 {
@@ -417,6 +447,7 @@ atf_init_test_cases()
 	atf_add_test_case every_event
 	atf_add_test_case pg_enter
 	atf_add_test_case pg_signal_mixed
+	atf_add_test_case pg_nested
 	atf_add_test_case exec_event
 	atf_add_test_case module_missing
 	atf_add_test_case module_no_entry
