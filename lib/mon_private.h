@@ -315,6 +315,7 @@ extern uint64_t _mon_callspec_matched _mon_hidden;
 const char *_mon_sym_name(uintptr_t) _mon_hidden;
 uintptr_t _mon_sym_start(uintptr_t, size_t) _mon_hidden;
 void	_mon_sym_fork(void) _mon_hidden;
+void	_mon_sym_forget(void) _mon_hidden;
 
 /*
  * profiler.c: a function's decision (struct _mon_pfn) is made once per

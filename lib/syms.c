@@ -28,6 +28,9 @@
  * rather than wait on itself.  A fork child renews the lock
  * (_mon_sym_fork()).
  *
+ * The mappings met are kept until an object is unloaded
+ * (_mon_sym_forget()).
+ *
  * What cannot be read -- a file gone or replaced since it was mapped
  * (" (deleted)"), one that is not ELF, no mapping (generated code, the
  * vDSO), a stripped file whose .dynsym lacks the function -- gives no
@@ -462,6 +465,22 @@ _mon_sym_start(uintptr_t pc, size_t back)
 	sym_unlock();
 	errno = err;
 	return a;
+}
+
+/*
+ * An object may have been unloaded (dlclose.c): the mappings met are
+ * forgotten, and read again from /proc/self/maps as they are next
+ * asked for, since another object may now lie where it was -- its
+ * functions were found in the unloaded file's symbols.  The files read
+ * are kept: they are known by device and inode.
+ */
+void
+_mon_sym_forget(void)
+{
+	if (!sym_lock())
+		return;
+	nobjs = 0;
+	sym_unlock();
 }
 
 /* A fork child: the thread that held symlock is not in it. */

@@ -151,6 +151,19 @@ $(LT)/h_pgnest_cet:
 	gcc -pg -mfentry -fcf-protection -no-pie $(TEST_CFLAGS) \
 	    -z execstack -o $@ $(LT)/pgnest.c lib/libmon.a -lpthread
 
+# profiler_test's -pg (mcount) libraries, one loaded where the other
+# was unloaded, and the program that loads them.
+PGDL	= $(LT)/h_pgdl $(LT)/h_pgdl_a.so $(LT)/h_pgdl_b.so
+VARIANTS += $(PGDL)
+$(PGDL): $(LT)/pgdl.c lib/libmon.a $(HDRS) $(LT)/local.mk
+$(LT)/h_pgdl:
+	$(CC) -pg $(TEST_CFLAGS) -o $@ $(LT)/pgdl.c lib/libmon.a -ldl \
+	    -lpthread
+$(LT)/h_pgdl_a.so:
+	$(CC) -pg -DPGDL_A $(TEST_CFLAGS) -fPIC -shared -o $@ $(LT)/pgdl.c
+$(LT)/h_pgdl_b.so:
+	$(CC) -pg -DPGDL_B $(TEST_CFLAGS) -fPIC -shared -o $@ $(LT)/pgdl.c
+
 # calls_test's C++ helper: exceptions and swapcontext leave frames
 # without their exit hook; built by g++ and clang++ where they are (the
 # case skips a compiler that is not).

@@ -232,6 +232,24 @@ pg_nested_body()
 	verdict
 }
 
+atf_test_case pg_dlclose
+pg_dlclose_head()
+{
+	atf_set descr "A -pg (mcount) library loaded where another was" \
+	    "unloaded gives its functions' own addresses to enter, read" \
+	    "from its own symbols, not the unloaded one's"
+}
+pg_dlclose_body()
+{
+	setup
+	run dl "$srcdir/h_pgdl" "$srcdir"
+	quiet dl
+	lines dl "a_f ok" "b_f ok"
+	grep -qx "place same" dl/out ||
+	    echo "b was not loaded where a was: nothing shown" >&2
+	verdict
+}
+
 atf_test_case exec_event
 exec_event_head()
 {
@@ -448,6 +466,7 @@ atf_init_test_cases()
 	atf_add_test_case pg_enter
 	atf_add_test_case pg_signal_mixed
 	atf_add_test_case pg_nested
+	atf_add_test_case pg_dlclose
 	atf_add_test_case exec_event
 	atf_add_test_case module_missing
 	atf_add_test_case module_no_entry
