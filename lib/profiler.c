@@ -611,10 +611,11 @@ done:
  * r10 for; fentry 1 from __fentry__.
  *
  * A signal handler's call that interrupted its thread here (busy) is
- * given too, as a handler's -finstrument-functions call is: the thread
- * spends most of a hooked call's time here when the functions are
- * short, and dropping those calls lost about half of a handler's
- * enters.  The thread's slots are in use -- the call interrupted may
+ * given too, as its other calls are: the thread spends most of a
+ * hooked call's time here when the functions are short, and dropping
+ * those calls lost about half of a handler's enters.  (calls.c cannot
+ * do so: a handler's hook that interrupts one of its thread's records
+ * nothing.)  The thread's slots are in use -- the call interrupted may
  * be filling the one this call hashes to -- so it is looked up afresh,
  * into a slot on its own stack; pg_fill() takes its locks with every
  * signal blocked, so none is held by the call interrupted.
