@@ -142,13 +142,13 @@ PGNEST	= $(LT)/h_pgnest $(LT)/h_pgnest_fentry $(LT)/h_pgnest_cet
 VARIANTS += $(PGNEST)
 $(PGNEST): $(LT)/pgnest.c lib/libmon.a $(HDRS) $(LT)/local.mk
 $(LT)/h_pgnest:
-	gcc -pg -no-pie $(TEST_CFLAGS) -z execstack -o $@ $(LT)/pgnest.c \
+	$(GCC) -pg -no-pie $(TEST_CFLAGS) -z execstack -o $@ $(LT)/pgnest.c \
 	    lib/libmon.a -lpthread
 $(LT)/h_pgnest_fentry:
-	gcc -pg -mfentry -no-pie $(TEST_CFLAGS) -z execstack -o $@ \
+	$(GCC) -pg -mfentry -no-pie $(TEST_CFLAGS) -z execstack -o $@ \
 	    $(LT)/pgnest.c lib/libmon.a -lpthread
 $(LT)/h_pgnest_cet:
-	gcc -pg -mfentry -fcf-protection -no-pie $(TEST_CFLAGS) \
+	$(GCC) -pg -mfentry -fcf-protection -no-pie $(TEST_CFLAGS) \
 	    -z execstack -o $@ $(LT)/pgnest.c lib/libmon.a -lpthread
 
 # profiler_test's -pg (mcount) libraries, one loaded where the other
