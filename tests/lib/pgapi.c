@@ -13,13 +13,20 @@
  *	sites bad N		calls whose site was not the caller's
  *	vector ok|bad		arguments in vector registers arrived whole
  *				(vsum's in ymm, where the CPU has AVX)
+ *	msabi ok|bad		xmm6 to xmm15, which an ms_abi function
+ *				keeps for its caller, kept across msf's
+ *				hooked call
  *	errno kept|changed	across a hooked call
  *
  * The filter turns off_fn down and gives each function its index in
  * names[] as its ID; the enter hook calls in_cb, a -pg function, whose
  * calls it must then not see, and clobbers the vector registers (it
  * formats a double and clears a buffer, through the C library's vector
- * code), so that a call whose arguments it did not keep is seen.
+ * code), so that a call whose arguments it did not keep is seen; it
+ * also zeroes xmm6 to xmm15 outright, which a function of Microsoft's
+ * calling convention (ms_abi) keeps for its caller: msprobe (below)
+ * calls msf with values in them, from before its prologue could save
+ * them.
  *
  * The filter also sends its own thread SIGUSR1, whose handler calls
  * hsig, a -pg function: libmon asks the filter with every signal
@@ -62,6 +69,44 @@ rec(int n)
 }
 NOINLINE void leaf(void);
 
+/*
+ * msf (ms_abi) called by msprobe(in, out) with xmm6 to xmm15 loaded
+ * from in[6..15] and stored after to out[6..15]; in assembly, so that
+ * the values are there whatever the compiler does.
+ */
+__attribute__((ms_abi)) NOINLINE int msf(int, int);
+__attribute__((ms_abi)) NOINLINE int
+msf(int a, int b)
+{
+	sink += a;
+	return a + b;
+}
+void	msprobe(const double *, double *);
+__asm__(
+	".text\n"
+	".globl msprobe\n"
+	".type msprobe, @function\n"
+	"msprobe:\n"
+	"	pushq %rbx\n"
+	"	pushq %r12\n"
+	"	movq %rdi, %rbx\n"
+	"	movq %rsi, %r12\n"
+	"	subq $40, %rsp\n"		/* ms_abi's 32 bytes, aligned */
+	"	.irp i, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15\n"
+	"	movsd \\i*8(%rbx), %xmm\\i\n"
+	"	.endr\n"
+	"	movl $1, %ecx\n"
+	"	movl $2, %edx\n"
+	"	call msf\n"
+	"	.irp i, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15\n"
+	"	movsd %xmm\\i, \\i*8(%r12)\n"
+	"	.endr\n"
+	"	addq $40, %rsp\n"
+	"	popq %r12\n"
+	"	popq %rbx\n"
+	"	ret\n"
+	".size msprobe, .-msprobe\n");
+
 /* Arguments in the whole of ymm0 and ymm1, where the CPU has AVX. */
 #define AVX	__attribute__((target("avx"), noinline))
 AVX double
@@ -99,9 +144,10 @@ realign(int n)
 }
 
 static void *names[] = { (void *)leaf, (void *)in_cb, (void *)off_fn,
-    (void *)dbl, (void *)rec, (void *)realign, (void *)vsum, (void *)hsig };
+    (void *)dbl, (void *)rec, (void *)realign, (void *)vsum, (void *)hsig,
+    (void *)msf };
 static const char *const label[] = { "leaf", "in_cb", "off_fn", "dbl",
-    "rec", "realign", "vsum", "hsig" };
+    "rec", "realign", "vsum", "hsig", "msf" };
 #define NNAMES	(sizeof(names) / sizeof(names[0]))
 
 static _Atomic long enters[NNAMES], filters[NNAMES], leaves, badsites;
@@ -171,6 +217,13 @@ enter(void *data, void *fn, void *site, uintptr_t id)
 	/* Clobber the vector registers, and errno. */
 	snprintf(buf, sizeof(buf), "%.17g", (double)id / 3.0);
 	memset(junk, buf[0], sizeof(junk));
+	__asm__ volatile("pxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\t"
+	    "pxor %%xmm8, %%xmm8\n\tpxor %%xmm9, %%xmm9\n\t"
+	    "pxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
+	    "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\t"
+	    "pxor %%xmm14, %%xmm14\n\tpxor %%xmm15, %%xmm15" ::: "xmm6",
+	    "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
+	    "xmm14", "xmm15");
 	errno = EDOM;
 }
 
@@ -192,7 +245,24 @@ leaf(void)
 	sink++;
 }
 
-static int vecbad;
+static int vecbad, msbad;
+
+/* n calls of msf, each checked for xmm6 to xmm15 kept. */
+static void
+ms_calls(int n)
+{
+	double in[16], out[16];
+	int i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 6; k < 16; k++)
+			in[k] = k + i + 0.5;
+		msprobe(in, out);
+		for (k = 6; k < 16; k++)
+			if (out[k] != in[k])
+				msbad = 1;
+	}
+}
 
 static void
 calls(int n)
@@ -250,6 +320,8 @@ main(void)
 		vecbad |= avx_calls(WORK);
 		did[6] = WORK;
 	}
+	ms_calls(WORK);
+	did[8] = WORK;
 	errno = 0;
 	if (rec(10) != 10)
 		vecbad = 1;
@@ -272,6 +344,7 @@ main(void)
 	printf("leaves %ld\n", atomic_load(&leaves));
 	printf("sites bad %ld\n", atomic_load(&badsites));
 	printf("vector %s\n", vecbad ? "bad" : "ok");
+	printf("msabi %s\n", msbad ? "bad" : "ok");
 	printf("errno %s\n", errclobber ? "changed" : "kept");
 	return 0;
 }

@@ -142,7 +142,8 @@ pg_enter_head()
 	    "calls of a signal handler that interrupted a hooked call too;" \
 	    "the filter is asked once per function, a function it turns down" \
 	    "is given never, a callback's own -pg calls never; no leave;" \
-	    "float arguments and errno survive a hook that changes them;" \
+	    "float arguments and errno survive a hook that changes them," \
+	    "and so do xmm6-15 across an ms_abi function's call;" \
 	    "prof counts every call exactly"
 }
 pg_enter_body()
@@ -155,7 +156,7 @@ pg_enter_body()
 		d=$h
 		run $d "$srcdir/$h"
 		quiet $d
-		for f in leaf dbl rec realign vsum hsig; do
+		for f in leaf dbl rec realign vsum hsig msf; do
 			n=$(awk -v f=$f '$1 == "did" && $2 == f { print $3 }' \
 			    $d/out)
 			[ "$f" = vsum ] && [ "$n" = 0 ] && continue	# no AVX
@@ -168,7 +169,8 @@ pg_enter_body()
 			    "'$(awk -v f=$f '$NF == f' $d/flat)', made $n"
 		done
 		lines $d "enter off_fn 0" "filter off_fn 1" "enter in_cb 0" \
-		    "leaves 0" "sites bad 0" "vector ok" "errno kept"
+		    "leaves 0" "sites bad 0" "vector ok" "msabi ok" \
+		    "errno kept"
 	done
 	verdict
 }
