@@ -58,6 +58,33 @@ _mon_call_at(const unsigned char *b, int n)
 }
 
 /*
+ * Where, in b, starts the function whose __fentry__ call starts at
+ * b[i]: before the call gcc puts nothing but an endbr64 (-fcf-protection)
+ * and, in a GNU C nested function, a push of r10, its static chain
+ * (*nested then 1).  They come in either order: the push first where
+ * the nested function's address is taken (called through a trampoline),
+ * the endbr64 first elsewhere.  At most 6 bytes are looked at.
+ */
+int
+_mon_fentry_start(const unsigned char *b, int i, int *nested)
+{
+	int endbr, k;
+
+	*nested = endbr = 0;
+	for (k = 0; k < 2; k++)
+		if (!*nested && i >= 2 && b[i - 2] == 0x41 &&
+		    b[i - 1] == 0x52) {			/* pushq %r10 */
+			*nested = 1;
+			i -= 2;
+		} else if (!endbr && i >= 4 && b[i - 4] == 0xf3 &&
+		    b[i - 3] == 0x0f && b[i - 2] == 0x1e && b[i - 1] == 0xfa) {
+			endbr = 1;			/* endbr64 */
+			i -= 4;
+		}
+	return i;
+}
+
+/*
  * The start of the function whose mcount or __fentry__ call returns to
  * self, for profiler.c's enter hooks, once per function; *nested says
  * whether gcc pushed r10 before the call (the call site is then the
@@ -83,13 +110,6 @@ _mon_fn_of(uintptr_t self, int fentry, int *nested)
 	call = self - 16 + (uintptr_t)i;
 	if (!fentry)
 		return (fn = _mon_sym_start(call, BACK)) != 0 ? fn : call;
-	if (b[i - 2] == 0x41 && b[i - 1] == 0x52) {
-		*nested = 1;
-		i -= 2;
-	}
-	if (b[i - 4] == 0xf3 && b[i - 3] == 0x0f && b[i - 2] == 0x1e &&
-	    b[i - 1] == 0xfa)				/* endbr64 */
-		i -= 4;
-	return self - 16 + (uintptr_t)i;
+	return self - 16 + (uintptr_t)_mon_fentry_start(b, i, nested);
 }
 

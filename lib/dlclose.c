@@ -25,6 +25,11 @@
  * is taken is counted, for the RUN record.  Only the object the handle
  * names is noted, not the dependencies that go with it.
  *
+ * Every unload also has syms.c forget the mappings it has met
+ * (_mon_sym_forget()): the next object loaded may lie where this one
+ * was, and its functions' names and starts are to be read from its own
+ * file.
+ *
  * Notes are taken from the first start of monitor() in the process,
  * since no earlier unload can leave anything in a profile.  A new
  * profile -- a start after a stop -- empties the table, and so does
@@ -215,6 +220,11 @@ dlclose(void *handle)
 	told = wanted(handle, &w);
 	errno = saved;
 	r = real(handle);
+	if (r == 0) {
+		saved = errno;
+		_mon_sym_forget();	/* its mappings may be another's now */
+		errno = saved;
+	}
 	if (noted || told) {
 		saved = errno;
 		if (noted)

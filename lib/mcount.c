@@ -612,19 +612,22 @@ direct(struct tbl *t, uintptr_t from, uintptr_t self, int two)
 }
 
 /*
- * Was self's __fentry__ call made right after a push of r10?  gcc
- * pushes a GNU C nested function's static chain there, and nothing else
- * ends in those bytes at a function's start.
+ * Was self's __fentry__ call made after a push of r10 (with an endbr64
+ * before or after it, or none)?  gcc pushes a GNU C nested function's
+ * static chain there, and nothing else ends in those bytes at a
+ * function's start.
  */
 static int
 pushed_r10(uintptr_t self)
 {
-	unsigned char b[8];
-	int i;
+	unsigned char b[16];
+	int i, nested;
 
-	if (!_mon_code_before(self, b, sizeof(b)) || (i = _mon_call_at(b, 8)) < 2)
+	if (!_mon_code_before(self, b, sizeof(b)) ||
+	    (i = _mon_call_at(b, 16)) < 0)
 		return 0;
-	return b[i - 2] == 0x41 && b[i - 1] == 0x52;	/* pushq %r10 */
+	(void)_mon_fentry_start(b, i, &nested);
+	return nested;
 }
 
 /* Count the call from -> self in the spill, with an atomic add. */

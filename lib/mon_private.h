@@ -265,6 +265,7 @@ void	_mon_arcs_sort(struct monx_arc *, size_t, struct monx_arc *)
 /* callsite.c: the code before an mcount or __fentry__ call */
 int	_mon_code_before(uintptr_t, unsigned char *, size_t) _mon_hidden;
 int	_mon_call_at(const unsigned char *, int) _mon_hidden;
+int	_mon_fentry_start(const unsigned char *, int, int *) _mon_hidden;
 uintptr_t _mon_fn_of(uintptr_t, int, int *) _mon_hidden;
 
 /* mcount.c */
@@ -315,6 +316,7 @@ extern uint64_t _mon_callspec_matched _mon_hidden;
 const char *_mon_sym_name(uintptr_t) _mon_hidden;
 uintptr_t _mon_sym_start(uintptr_t, size_t) _mon_hidden;
 void	_mon_sym_fork(void) _mon_hidden;
+void	_mon_sym_forget(void) _mon_hidden;
 
 /*
  * profiler.c: a function's decision (struct _mon_pfn) is made once per

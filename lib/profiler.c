@@ -314,32 +314,6 @@ mon_profiler_name(mon_profiler_t h)
 	return valid(h) == NULL ? NULL : h->name;
 }
 
-/*
- * fnlock, the thread marked as holding it (infn) from before it takes
- * the lock to after it lets go: a signal handler's -pg call that
- * interrupted calls.c's decision, which holds the lock with signals
- * let through, is then given to no handle (pg_call()) rather than wait
- * on its own thread.
- */
-static __thread volatile sig_atomic_t infn
-    __attribute__((tls_model("initial-exec")));
-
-static NOINST void
-fn_lock(void)
-{
-	infn = 1;
-	atomic_signal_fence(memory_order_seq_cst);
-	pthread_mutex_lock(&fnlock);
-}
-
-static NOINST void
-fn_unlock(void)
-{
-	pthread_mutex_unlock(&fnlock);
-	atomic_signal_fence(memory_order_seq_cst);
-	infn = 0;
-}
-
 /* The entry of t whose first word is key, or NULL.  Lock-free. */
 static NOINST void *
 key_get(struct keytab *t, uintptr_t key)
@@ -461,17 +435,21 @@ fn_decide(struct _mon_pfn *r, uint32_t want)
 
 /*
  * fn's record, every handle that hooks calls decided; NULL when no
- * handle does or there is no memory.  For calls.c's slow way and
- * pg_fill(): once per function a thread meets, and again when the hooks
- * change.  May be called in a signal handler that runs instrumented
- * code, whose thread was not in a hook: fnlock is held only by a thread
- * in calls.c's hook (busy) or with its signals blocked (pg_fill()).
+ * handle does or there is no memory.  For calls.c's slow way: once per
+ * function a thread meets, and again when the hooks change; and for
+ * pg_fill().  May be called in a signal handler that runs instrumented
+ * code.  fnlock is held with every signal blocked: calls.c's hooks of a
+ * handler that interrupted one of its thread's record nothing, but a
+ * handler's -pg call (pg_call()) is given, and would wait here on its
+ * own thread for ever.
  */
 const struct _mon_pfn *
 _mon_prof_decide(uintptr_t fn, uint32_t *onp)
 {
 	struct _mon_pfn *r;
+	sigset_t all, old;
 	uint32_t want;
+	int err;
 
 	*onp = 0;
 	if ((want = atomic_load(&hooked)) == 0)
@@ -479,12 +457,17 @@ _mon_prof_decide(uintptr_t fn, uint32_t *onp)
 	r = fn_get(fn);
 	if (r == NULL || (atomic_load_explicit(&r->known,
 	    memory_order_acquire) & want) != want) {
-		fn_lock();
+		err = errno;
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		pthread_mutex_lock(&fnlock);
 		if ((r = fn_get(fn)) == NULL)
 			r = fn_new(fn);
 		if (r != NULL)
 			fn_decide(r, want);
-		fn_unlock();
+		pthread_mutex_unlock(&fnlock);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		errno = err;
 		if (r == NULL)
 			return NULL;
 	}
@@ -583,10 +566,10 @@ pg_fill(struct pgslot *sl, uintptr_t self, int fentry)
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	if (e == NULL) {
 		fn = _mon_fn_of(self, fentry, &nested);
-		fn_lock();
+		pthread_mutex_lock(&fnlock);
 		if ((e = key_get(atomic_load(&selfs), self)) == NULL)
 			e = self_new(self, fn, nested);
-		fn_unlock();
+		pthread_mutex_unlock(&fnlock);
 	}
 	r = e != NULL ? _mon_prof_decide(e->fn, &on) : NULL;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -605,20 +588,37 @@ done:
 /*
  * A call of -pg code while a handle has an enter hook (mcount.c): given
  * to the handles that hook its function, unless the thread is in a
- * callback or already here (a signal handler's call).  self and from
- * as mcount has them; up is the word above from on __fentry__'s stack,
- * the call site of a function gcc pushed r10 for; fentry 1 from
- * __fentry__.
+ * callback.  self and from as mcount has them; up is the word above
+ * from on __fentry__'s stack, the call site of a function gcc pushed
+ * r10 for; fentry 1 from __fentry__.
+ *
+ * A signal handler's call that interrupted its thread here (busy) is
+ * given too, as its other calls are: the thread spends most of a
+ * hooked call's time here when the functions are short, and dropping
+ * those calls lost about half of a handler's enters.  (calls.c cannot
+ * do so: a handler's hook that interrupts one of its thread's records
+ * nothing.)  The thread's slots are in use -- the call interrupted may
+ * be filling the one this call hashes to -- so it is looked up afresh,
+ * into a slot on its own stack; pg_fill() takes its locks with every
+ * signal blocked, so none is held by the call interrupted.
  */
 static NOINST void
 pg_call(uintptr_t self, uintptr_t from, uintptr_t up, int fentry)
 {
-	struct pgslot *sl;
+	struct pgslot own, *sl;
 	uint32_t g;
 
-	if (_mon_prof_incb || pg.busy || infn)
+	if (_mon_prof_incb)
 		return;
+	if (pg.busy) {
+		sl = pg_fill(&own, self, fentry);
+		if (sl != NULL && sl->r != NULL)
+			(void)_mon_prof_enter(sl->r, sl->fn,
+			    sl->nested ? up : from);
+		return;
+	}
 	pg.busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);	/* before the slots */
 	if ((g = atomic_load_explicit(&pgen, memory_order_acquire)) !=
 	    pg.gen) {
 		memset(pg.s, 0, sizeof(pg.s));
@@ -629,6 +629,7 @@ pg_call(uintptr_t self, uintptr_t from, uintptr_t up, int fentry)
 		sl = pg_fill(sl, self, fentry);
 	if (sl != NULL && sl->r != NULL)
 		(void)_mon_prof_enter(sl->r, sl->fn, sl->nested ? up : from);
+	atomic_signal_fence(memory_order_seq_cst);
 	pg.busy = 0;
 }
 

@@ -20,11 +20,16 @@
  * (_mon_sym_start(), for the -pg enter hooks of profiler.c): its
  * symbol is looked for at each address below it, a little way back.
  *
- * Both look-ups take symlock, the thread marked in one (insym) from
- * before it takes the lock to after it lets go: a look-up made by a
- * signal handler that interrupted one of its own thread's gives up (no
- * name) rather than wait on itself.  A fork child renews the lock
+ * Both look-ups take symlock with every signal blocked: a handler's
+ * -pg call that interrupted a look-up of its thread's (calls.c's, for
+ * PROFCALLS) would otherwise find it held, and its function's start,
+ * which profiler.c keeps for good, would be lost.  The holder is noted
+ * as well: a look-up on a thread that holds the lock gives up (no name)
+ * rather than wait on itself.  A fork child renews the lock
  * (_mon_sym_fork()).
+ *
+ * The mappings met are kept until an object is unloaded
+ * (_mon_sym_forget()).
  *
  * What cannot be read -- a file gone or replaced since it was mapped
  * (" (deleted)"), one that is not ELF, no mapping (generated code, the
@@ -74,8 +79,8 @@ struct obj {
 };
 
 static pthread_mutex_t	 symlock = PTHREAD_MUTEX_INITIALIZER;
-static __thread volatile sig_atomic_t insym	/* in a look-up */
-    __attribute__((tls_model("initial-exec")));
+static _Atomic pid_t	 symowner;	/* the thread holding symlock */
+static sigset_t		 symmask;	/* its signal mask before */
 static struct obj	 objs[MAXOBJ];
 static size_t		 nobjs;
 static struct elf	 elfs[MAXOBJ];
@@ -365,27 +370,33 @@ obj_of(uintptr_t a)
 }
 
 /*
- * Take symlock: 1, or 0 if this thread is in a look-up already (a
- * handler that interrupted one of its own thread's, which may hold the
- * lock or be about to).
+ * Take symlock, every signal blocked: 1, or 0 if this thread holds it
+ * already.
  */
 static NOINST int
 sym_lock(void)
 {
-	if (insym)
+	sigset_t all, old;
+	pid_t me = _mon_gettid();
+
+	if (atomic_load_explicit(&symowner, memory_order_relaxed) == me)
 		return 0;
-	insym = 1;
-	atomic_signal_fence(memory_order_seq_cst);
+	sigfillset(&all);
+	(void)pthread_sigmask(SIG_BLOCK, &all, &old);
 	pthread_mutex_lock(&symlock);
+	atomic_store_explicit(&symowner, me, memory_order_relaxed);
+	symmask = old;
 	return 1;
 }
 
 static NOINST void
 sym_unlock(void)
 {
+	sigset_t old = symmask;
+
+	atomic_store_explicit(&symowner, 0, memory_order_relaxed);
 	pthread_mutex_unlock(&symlock);
-	atomic_signal_fence(memory_order_seq_cst);
-	insym = 0;
+	(void)pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /* The symbol of e whose value is the link-time address v, or NULL. */
@@ -429,8 +440,7 @@ _mon_sym_name(uintptr_t fn)
 /*
  * The run-time address of the function whose code holds pc, its symbol
  * found at most back bytes below pc and its size reaching past pc; 0 if
- * there is none.  A symbol of size 0 is taken to hold whatever follows
- * it within back bytes.  errno is kept.  Safe in a signal handler.
+ * there is none.  errno is kept.  Safe in a signal handler.
  */
 uintptr_t
 _mon_sym_start(uintptr_t pc, size_t back)
@@ -457,9 +467,26 @@ _mon_sym_start(uintptr_t pc, size_t back)
 	return a;
 }
 
+/*
+ * An object may have been unloaded (dlclose.c): the mappings met are
+ * forgotten, and read again from /proc/self/maps as they are next
+ * asked for, since another object may now lie where it was -- its
+ * functions were found in the unloaded file's symbols.  The files read
+ * are kept: they are known by device and inode.
+ */
+void
+_mon_sym_forget(void)
+{
+	if (!sym_lock())
+		return;
+	nobjs = 0;
+	sym_unlock();
+}
+
 /* A fork child: the thread that held symlock is not in it. */
 void
 _mon_sym_fork(void)
 {
 	pthread_mutex_init(&symlock, NULL);
+	atomic_store(&symowner, 0);
 }

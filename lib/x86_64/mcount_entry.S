@@ -58,20 +58,30 @@
  * Save (to) or restore (from) the vector registers that may hold the
  * arguments of the function called, 0 to 7, at (%rsp): all 512 bits of
  * each where the system has enabled AVX-512 (_mon_vecsave 2, set by
- * mcount.c), 256 where AVX (1), else 128; CALLC makes room for 512
+ * mcount.c), 256 where AVX (1), else 128.  Then the low 128 bits of 8
+ * to 15, at 512(%rsp): a function of Microsoft's calling convention
+ * (ms_abi, which gcc and clang build for Wine and UEFI code) keeps
+ * xmm6 to xmm15 for its caller, and its mcount or __fentry__ call
+ * comes before its prologue saves them -- a hook, C code of the System
+ * V convention, may change any of them.  CALLC makes room for 640
  * bytes whatever the width.  xsave would take the whole
  * state, but it and xrstor cost 600 ns on the bench's virtual machine,
  * against 5 for the moves.
  */
+#define VECBYTES	640		/* 8 x 64, and 8 x 16 */
+
 .macro	VECS sse, avx, avx512, dir
 	cmpb	$1, _mon_vecsave(%rip)
 	jb	5f
 	je	6f
 	VEC8	\avx512, zmm, 64, \dir
+	VECHI	\avx, \dir
 	jmp	7f
 6:	VEC8	\avx, ymm, 32, \dir
+	VECHI	\avx, \dir
 	jmp	7f
 5:	VEC8	\sse, xmm, 16, \dir
+	VECHI	\sse, \dir
 7:
 .endm
 
@@ -85,6 +95,17 @@
 	.endr
 .endm
 
+/* xmm8 to xmm15, at 512(%rsp): their upper bits are ms_abi's to lose. */
+.macro	VECHI op, dir
+	.irp	i, 8, 9, 10, 11, 12, 13, 14, 15
+	.ifc	\dir, to
+	\op	%xmm\i, 512+(\i-8)*16(%rsp)
+	.else
+	\op	512+(\i-8)*16(%rsp), %xmm\i
+	.endif
+	.endr
+.endm
+
 /*
  * Call the C function fn(selfpc, frompc, up, kind) with every register
  * the entry must keep preserved and the stack aligned (r10 waiting in
@@ -92,9 +113,10 @@
  * r10 being free in __fentry__); if it returns non-zero the fast path
  * (0:) counts the call, else the entry returns.  With VEC, fn may run
  * code that uses the vector registers (a profiler's hook): those that
- * may hold the arguments of the function called are saved around it.
- * The entry's frame is 72 bytes, up to 56 more to align it, and with
- * VEC 512 for the vector registers.
+ * may hold the arguments of the function called, or that an ms_abi
+ * function keeps, are saved around it (VECS).  The entry's frame is 72
+ * bytes, up to 56 more to align it, and with VEC 640 for the vector
+ * registers.
  */
 .macro	CALLC fn, frompc, selfpc, keep, up, kind, vec
 	movq	\frompc, %r10			/* for fn */
@@ -125,7 +147,7 @@
 	.cfi_def_cfa_register %rbx
 	andq	$-64, %rsp			/* alignment differs */
 	.if \vec
-	subq	$512, %rsp
+	subq	$VECBYTES, %rsp
 	VECS	movdqu, vmovdqu, vmovdqu64, to
 	.endif
 	movq	%r11, %rdi			/* selfpc */

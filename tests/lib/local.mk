@@ -117,6 +117,53 @@ $(LT)/h_pgapi_o2:
 	$(CC) -pg $(TEST_CFLAGS) -O2 -o $@ $(LT)/pgapi.c lib/libmon.a \
 	    -lpthread
 
+# profiler_test's helper of -pg and -finstrument-functions code together
+# (pgmix_fi.c), with mcount and with __fentry__.
+PGMIX	= $(LT)/h_pgmix $(LT)/h_pgmix_fentry
+VARIANTS += $(PGMIX)
+$(PGMIX): $(LT)/pgmix.c $(LT)/pgmix_fi.c lib/libmon.a $(HDRS) $(LT)/local.mk
+$(LT)/h_pgmix:
+	$(CC) -finstrument-functions $(TEST_CFLAGS) -c -o $@.fi.o \
+	    $(LT)/pgmix_fi.c
+	$(CC) -pg $(TEST_CFLAGS) -o $@ $(LT)/pgmix.c $@.fi.o lib/libmon.a \
+	    -lpthread
+	rm -f $@.fi.o
+$(LT)/h_pgmix_fentry:
+	$(CC) -finstrument-functions $(TEST_CFLAGS) -c -o $@.fi.o \
+	    $(LT)/pgmix_fi.c
+	$(CC) -pg -mfentry $(TEST_CFLAGS) -o $@ $(LT)/pgmix.c $@.fi.o \
+	    lib/libmon.a -lpthread
+	rm -f $@.fi.o
+
+# profiler_test's GNU C nested function called through a pointer (gcc
+# only): -pg, -pg -mfentry, and -mfentry with endbr64.  Its trampoline is
+# on the stack, which must then be executable.
+PGNEST	= $(LT)/h_pgnest $(LT)/h_pgnest_fentry $(LT)/h_pgnest_cet
+VARIANTS += $(PGNEST)
+$(PGNEST): $(LT)/pgnest.c lib/libmon.a $(HDRS) $(LT)/local.mk
+$(LT)/h_pgnest:
+	$(GCC) -pg -no-pie $(TEST_CFLAGS) -z execstack -o $@ $(LT)/pgnest.c \
+	    lib/libmon.a -lpthread
+$(LT)/h_pgnest_fentry:
+	$(GCC) -pg -mfentry -no-pie $(TEST_CFLAGS) -z execstack -o $@ \
+	    $(LT)/pgnest.c lib/libmon.a -lpthread
+$(LT)/h_pgnest_cet:
+	$(GCC) -pg -mfentry -fcf-protection -no-pie $(TEST_CFLAGS) \
+	    -z execstack -o $@ $(LT)/pgnest.c lib/libmon.a -lpthread
+
+# profiler_test's -pg (mcount) libraries, one loaded where the other
+# was unloaded, and the program that loads them.
+PGDL	= $(LT)/h_pgdl $(LT)/h_pgdl_a.so $(LT)/h_pgdl_b.so
+VARIANTS += $(PGDL)
+$(PGDL): $(LT)/pgdl.c lib/libmon.a $(HDRS) $(LT)/local.mk
+$(LT)/h_pgdl:
+	$(CC) -pg $(TEST_CFLAGS) -o $@ $(LT)/pgdl.c lib/libmon.a -ldl \
+	    -lpthread
+$(LT)/h_pgdl_a.so:
+	$(CC) -pg -DPGDL_A $(TEST_CFLAGS) -fPIC -shared -o $@ $(LT)/pgdl.c
+$(LT)/h_pgdl_b.so:
+	$(CC) -pg -DPGDL_B $(TEST_CFLAGS) -fPIC -shared -o $@ $(LT)/pgdl.c
+
 # calls_test's C++ helper: exceptions and swapcontext leave frames
 # without their exit hook; built by g++ and clang++ where they are (the
 # case skips a compiler that is not).

@@ -13,17 +13,31 @@
  *	sites bad N		calls whose site was not the caller's
  *	vector ok|bad		arguments in vector registers arrived whole
  *				(vsum's in ymm, where the CPU has AVX)
+ *	msabi ok|bad		xmm6 to xmm15, which an ms_abi function
+ *				keeps for its caller, kept across msf's
+ *				hooked call
  *	errno kept|changed	across a hooked call
  *
  * The filter turns off_fn down and gives each function its index in
  * names[] as its ID; the enter hook calls in_cb, a -pg function, whose
  * calls it must then not see, and clobbers the vector registers (it
  * formats a double and clears a buffer, through the C library's vector
- * code), so that a call whose arguments it did not keep is seen.
+ * code), so that a call whose arguments it did not keep is seen; it
+ * also zeroes xmm6 to xmm15 outright, which a function of Microsoft's
+ * calling convention (ms_abi) keeps for its caller: msprobe (below)
+ * calls msf with values in them, from before its prologue could save
+ * them.
+ *
+ * The filter also sends its own thread SIGUSR1, whose handler calls
+ * hsig, a -pg function: libmon asks the filter with every signal
+ * blocked, so the handler runs as libmon unblocks them, in the middle
+ * of the hooked call that asked -- and its call of hsig is given all
+ * the same (the handler interrupts no callback).
  */
 #include <errno.h>
 #include <immintrin.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +53,7 @@ static volatile int sink;
 
 NOINLINE void in_cb(void) { sink++; }
 NOINLINE void off_fn(void) { sink++; }
+NOINLINE void hsig(void) { sink++; }
 NOINLINE double dbl(double a, double b, double c) { return a * b + c; }
 /* The empty asm keeps gcc -O2 from making the recursion a loop. */
 NOINLINE int
@@ -53,6 +68,44 @@ rec(int n)
 	return r + 1;
 }
 NOINLINE void leaf(void);
+
+/*
+ * msf (ms_abi) called by msprobe(in, out) with xmm6 to xmm15 loaded
+ * from in[6..15] and stored after to out[6..15]; in assembly, so that
+ * the values are there whatever the compiler does.
+ */
+__attribute__((ms_abi)) NOINLINE int msf(int, int);
+__attribute__((ms_abi)) NOINLINE int
+msf(int a, int b)
+{
+	sink += a;
+	return a + b;
+}
+void	msprobe(const double *, double *);
+__asm__(
+	".text\n"
+	".globl msprobe\n"
+	".type msprobe, @function\n"
+	"msprobe:\n"
+	"	pushq %rbx\n"
+	"	pushq %r12\n"
+	"	movq %rdi, %rbx\n"
+	"	movq %rsi, %r12\n"
+	"	subq $40, %rsp\n"		/* ms_abi's 32 bytes, aligned */
+	"	.irp i, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15\n"
+	"	movsd \\i*8(%rbx), %xmm\\i\n"
+	"	.endr\n"
+	"	movl $1, %ecx\n"
+	"	movl $2, %edx\n"
+	"	call msf\n"
+	"	.irp i, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15\n"
+	"	movsd %xmm\\i, \\i*8(%r12)\n"
+	"	.endr\n"
+	"	addq $40, %rsp\n"
+	"	popq %r12\n"
+	"	popq %rbx\n"
+	"	ret\n"
+	".size msprobe, .-msprobe\n");
 
 /* Arguments in the whole of ymm0 and ymm1, where the CPU has AVX. */
 #define AVX	__attribute__((target("avx"), noinline))
@@ -91,9 +144,10 @@ realign(int n)
 }
 
 static void *names[] = { (void *)leaf, (void *)in_cb, (void *)off_fn,
-    (void *)dbl, (void *)rec, (void *)realign, (void *)vsum };
+    (void *)dbl, (void *)rec, (void *)realign, (void *)vsum, (void *)hsig,
+    (void *)msf };
 static const char *const label[] = { "leaf", "in_cb", "off_fn", "dbl",
-    "rec", "realign", "vsum" };
+    "rec", "realign", "vsum", "hsig", "msf" };
 #define NNAMES	(sizeof(names) / sizeof(names[0]))
 
 static _Atomic long enters[NNAMES], filters[NNAMES], leaves, badsites;
@@ -102,6 +156,20 @@ static _Atomic int fnbad[NNAMES];
 static __thread uintptr_t lastsite;	/* given for leaf, this thread */
 static int errclobber;
 static long did[NNAMES];
+static _Atomic long hsigs;		/* hsig's calls, from the handler */
+
+/* The handler's call of hsig; errno as it found it. */
+static void
+onsig(int sig)
+{
+	int e;
+
+	(void)sig;
+	e = errno;
+	hsig();
+	atomic_fetch_add(&hsigs, 1);
+	errno = e;
+}
 
 static int
 index_of(void *fn)
@@ -124,6 +192,8 @@ filter(void *data, void *fn, uintptr_t *id)
 		return 0;	/* main, start_thread's: not ours */
 	atomic_fetch_add(&filters[i], 1);
 	*id = (uintptr_t)i;
+	if (names[i] != (void *)hsig)
+		pthread_kill(pthread_self(), SIGUSR1);
 	return names[i] != (void *)off_fn;
 }
 
@@ -147,6 +217,13 @@ enter(void *data, void *fn, void *site, uintptr_t id)
 	/* Clobber the vector registers, and errno. */
 	snprintf(buf, sizeof(buf), "%.17g", (double)id / 3.0);
 	memset(junk, buf[0], sizeof(junk));
+	__asm__ volatile("pxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\t"
+	    "pxor %%xmm8, %%xmm8\n\tpxor %%xmm9, %%xmm9\n\t"
+	    "pxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
+	    "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\t"
+	    "pxor %%xmm14, %%xmm14\n\tpxor %%xmm15, %%xmm15" ::: "xmm6",
+	    "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
+	    "xmm14", "xmm15");
 	errno = EDOM;
 }
 
@@ -168,7 +245,24 @@ leaf(void)
 	sink++;
 }
 
-static int vecbad;
+static int vecbad, msbad;
+
+/* n calls of msf, each checked for xmm6 to xmm15 kept. */
+static void
+ms_calls(int n)
+{
+	double in[16], out[16];
+	int i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 6; k < 16; k++)
+			in[k] = k + i + 0.5;
+		msprobe(in, out);
+		for (k = 6; k < 16; k++)
+			if (out[k] != in[k])
+				msbad = 1;
+	}
+}
 
 static void
 calls(int n)
@@ -198,11 +292,20 @@ thread(void *arg)
 int
 main(void)
 {
+	struct sigaction sa;
 	mon_profiler_t h;
 	pthread_t t[NTHR];
 	size_t i;
 	int k, e;
 
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = onsig;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, NULL) != 0) {
+		perror("sigaction");
+		return 1;
+	}
 	if ((h = mon_profiler_create("pgapi", NULL)) == NULL ||
 	    mon_profiler_set_call_filter(h, filter) != 0 ||
 	    mon_profiler_set_enter_leave(h, enter, leave) != 0) {
@@ -217,6 +320,8 @@ main(void)
 		vecbad |= avx_calls(WORK);
 		did[6] = WORK;
 	}
+	ms_calls(WORK);
+	did[8] = WORK;
 	errno = 0;
 	if (rec(10) != 10)
 		vecbad = 1;
@@ -226,6 +331,7 @@ main(void)
 		pthread_join(t[k], NULL);
 	did[0] = did[2] = did[3] = did[5] = (NTHR + 1) * (long)WORK;
 	did[4] = 11;
+	did[7] = atomic_load(&hsigs);
 	for (i = 0; i < NNAMES; i++) {
 		if (i != 1)
 			printf("did %s %ld\n", label[i], did[i]);
@@ -238,6 +344,7 @@ main(void)
 	printf("leaves %ld\n", atomic_load(&leaves));
 	printf("sites bad %ld\n", atomic_load(&badsites));
 	printf("vector %s\n", vecbad ? "bad" : "ok");
+	printf("msabi %s\n", msbad ? "bad" : "ok");
 	printf("errno %s\n", errclobber ? "changed" : "kept");
 	return 0;
 }

@@ -84,6 +84,9 @@ every_event_body()
 		    thread_work thread_exits plib_fn; do
 			n=$(did $d $f)
 			[ -n "$n" ] || { fail "$d: did not say $f"; continue; }
+			# One signal from each filter call but hsig's own.
+			[ "$f" = hsig ] && [ "$n" -lt 5 ] &&
+			    fail "$d: the handler ran $n times, not 5 or more"
 			for w in A B; do
 				[ "$(saw $d $w $f)" = "$n $n" ] ||
 				    fail "$d: $w saw $f '$(saw $d $w $f)'," \
@@ -136,9 +139,11 @@ pg_enter_head()
 	    "every call it makes (mcount and __fentry__, gcc and clang," \
 	    "with endbr64, at -O2), from five threads at once, with the" \
 	    "function's own address and the caller's return address; the" \
-	    "filter is asked once per function, a function it turns down" \
+	    "calls of a signal handler that interrupted a hooked call too;" \
+	    "the filter is asked once per function, a function it turns down" \
 	    "is given never, a callback's own -pg calls never; no leave;" \
-	    "float arguments and errno survive a hook that changes them;" \
+	    "float arguments and errno survive a hook that changes them," \
+	    "and so do xmm6-15 across an ms_abi function's call;" \
 	    "prof counts every call exactly"
 }
 pg_enter_body()
@@ -151,7 +156,7 @@ pg_enter_body()
 		d=$h
 		run $d "$srcdir/$h"
 		quiet $d
-		for f in leaf dbl rec realign vsum; do
+		for f in leaf dbl rec realign vsum hsig msf; do
 			n=$(awk -v f=$f '$1 == "did" && $2 == f { print $3 }' \
 			    $d/out)
 			[ "$f" = vsum ] && [ "$n" = 0 ] && continue	# no AVX
@@ -164,8 +169,86 @@ pg_enter_body()
 			    "'$(awk -v f=$f '$NF == f' $d/flat)', made $n"
 		done
 		lines $d "enter off_fn 0" "filter off_fn 1" "enter in_cb 0" \
-		    "leaves 0" "sites bad 0" "vector ok" "errno kept"
+		    "leaves 0" "sites bad 0" "vector ok" "msabi ok" \
+		    "errno kept"
 	done
+	verdict
+}
+
+atf_test_case pg_signal_mixed
+pg_signal_mixed_head()
+{
+	atf_set descr "A signal handler's -pg call is given to enter, with" \
+	    "its function's own address, when the signal came while libmon" \
+	    "was deciding an instrumented function (-finstrument-functions)" \
+	    "of its thread, with or without PROFCALLS: its locks are held" \
+	    "with signals blocked, and the handler does not wait on them"
+	atf_set timeout 120
+}
+pg_signal_mixed_body()
+{
+	local h m d n
+
+	setup
+	for h in h_pgmix h_pgmix_fentry; do
+		for m in lock sym; do
+			d=${h}_$m
+			run $d PROFCALLS="$([ $m = sym ] && echo '*')" \
+			    timeout -s KILL 30 "$srcdir/$h" $m
+			quiet $d
+			n=$(did $d hsig)
+			[ "${n:-0}" -ge 1 ] || fail "$d: the handler never ran"
+			lines $d "enter hsig $n" "fn hsig ok" "done"
+		done
+	done
+	verdict
+}
+
+atf_test_case pg_nested
+pg_nested_head()
+{
+	atf_set descr "A GNU C nested function called through a pointer," \
+	    "built with -pg (mcount, __fentry__, and __fentry__ after an" \
+	    "endbr64 that comes after gcc's push of the static chain):" \
+	    "enters with the function's own address (nm's) and the" \
+	    "caller's return address, and prof's arcs from its caller"
+}
+pg_nested_body()
+{
+	local h n fn
+
+	setup
+	for h in h_pgnest h_pgnest_fentry h_pgnest_cet; do
+		run $h "$srcdir/$h" 1000
+		quiet $h
+		fn=$(nm "$srcdir/$h" | awk '$3 ~ /^inner\./ {
+			sub(/^0+/, "", $1); print "0x" $1 }')
+		lines $h "enter inner 1000" "fn $fn" "sites bad 0" "others 0"
+		"$PROF" -q "$srcdir/$h" $h/mon.out >$h/graph 2>/dev/null ||
+		    fail "$h: prof -q failed"
+		n=$(awk '$1 ~ /^\[/ && $NF ~ /^\[/ && $(NF - 1) ~ /^inner\./ {
+			print prev; exit } { prev = $0 }' $h/graph)
+		echo "$n" | grep -q " 1000/1000  *outer " ||
+		    fail "$h: inner's caller: '$n'"
+	done
+	verdict
+}
+
+atf_test_case pg_dlclose
+pg_dlclose_head()
+{
+	atf_set descr "A -pg (mcount) library loaded where another was" \
+	    "unloaded gives its functions' own addresses to enter, read" \
+	    "from its own symbols, not the unloaded one's"
+}
+pg_dlclose_body()
+{
+	setup
+	run dl "$srcdir/h_pgdl" "$srcdir"
+	quiet dl
+	lines dl "a_f ok" "b_f ok"
+	grep -qx "place same" dl/out ||
+	    echo "b was not loaded where a was: nothing shown" >&2
 	verdict
 }
 
@@ -383,6 +466,9 @@ atf_init_test_cases()
 {
 	atf_add_test_case every_event
 	atf_add_test_case pg_enter
+	atf_add_test_case pg_signal_mixed
+	atf_add_test_case pg_nested
+	atf_add_test_case pg_dlclose
 	atf_add_test_case exec_event
 	atf_add_test_case module_missing
 	atf_add_test_case module_no_entry
