@@ -223,6 +223,7 @@ dlclose(void *handle)
 	if (r == 0) {
 		saved = errno;
 		_mon_sym_forget();	/* its mappings may be another's now */
+		_mon_texts_update();	/* and no longer code */
 		errno = saved;
 	}
 	if (noted || told) {

@@ -205,30 +205,27 @@ _mon_objects(unsigned char *buf, size_t cap,
 /*
  * The text ranges of the objects mapped, kept for the stack walks
  * (ring.c, sigprof.c, wall.c), which must know whether a word is a code
- * address before they read the bytes before it.  Taken at start, and
- * again when a walk meets a word in none of them and the loader has
- * loaded or unloaded an object since, which is looked at at most every
- * STALE_NS: an object dlopen'd since would otherwise be unknown, and
- * the callers of a function without a frame (a leaf, a system call's
- * wrapper) lost where they lie in it.  The look is a dl_iterate_phdr()
- * stopped at the first object, whose dlpi_adds and dlpi_subs count the
- * loader's loads and unloads: a walk that meets only data words costs
- * that, a thousand times a second at most.  dl_iterate_phdr() is called
- * in signal context too: the
- * loader's lock it takes is recursive, so that a handler that
- * interrupted its own thread in dlopen() passes, as stack-walking
- * profilers' handlers do.  One refresh at a time (refreshing): another
- * walk meanwhile goes on with the table it finds.  Readers take a
- * sequence count: odd while a refresh writes, changed if one wrote
- * while they read.
+ * address before they read the bytes before it: a signal handler cannot
+ * walk the loader's list -- a handler that interrupted its own thread
+ * in dlclose() would be let through the loader's lock, which is
+ * recursive, and read the program headers of an object being unmapped.
+ * So the ranges are taken at start (_mon_texts_refresh()) and kept up
+ * to date from threads, not handlers (_mon_texts_update()): the perf
+ * clock's drainer at each drain, the wall sampler at each round, and
+ * dlclose() as it returns.  Each looks at the loader's count of loads
+ * and unloads (dlpi_adds and dlpi_subs, from the first object alone)
+ * and takes the ranges anew only when it has changed.  Under the timer
+ * clocks alone no such thread runs: code dlopen'd later is then unknown
+ * to the walks, and the callers of its functions that set up no frame
+ * are lost (libmon(7), BUGS).  One refresh at a time (refreshing);
+ * readers in signal context take a sequence count: odd while a refresh
+ * writes, changed if one wrote while they read.
  */
 #define NTEXT		512
-#define STALE_NS	1000000ULL	/* 1 ms */
 
 static struct { uintptr_t lo, hi; } texts[NTEXT];
 static _Atomic unsigned int ntext, textseq;
 static _Atomic int refreshing;
-static _Atomic uint64_t lastlook;	/* CLOCK_MONOTONIC_COARSE, ns */
 static unsigned long long loads;	/* adds + subs at the refresh */
 
 /* The loader's loads and unloads so far, into *arg; stops at once. */
@@ -279,7 +276,6 @@ refresh(int lazy)
 		atomic_store(&ntext, n);
 		atomic_fetch_add(&textseq, 1);
 	}
-	atomic_store(&lastlook, _mon_clock_ns(CLOCK_MONOTONIC_COARSE));
 	atomic_store(&refreshing, 0);
 	errno = err;
 	return 1;
@@ -294,6 +290,16 @@ _mon_texts_refresh(void)
 {
 	while (!refresh(0))
 		sched_yield();
+}
+
+/*
+ * Take them anew if the loader has loaded or unloaded an object since,
+ * unless another thread is at it.  Not in signal context.
+ */
+void
+_mon_texts_update(void)
+{
+	(void)refresh(1);
 }
 
 static int
@@ -312,22 +318,9 @@ in_texts(uintptr_t a)
 	return in && atomic_load(&textseq) == seq;
 }
 
-/*
- * Does [a - 8, a) lie in the text of an object?  A word in none has the
- * ranges taken anew first, if the loader has changed them (looked at
- * once every STALE_NS at most).
- * Async-signal-safe, as above; errno is kept.
- */
+/* Does [a - 8, a) lie in the text of an object?  Async-signal-safe. */
 int
 _mon_in_text(uintptr_t a)
 {
-	uint64_t now;
-
-	if (in_texts(a))
-		return 1;
-	now = _mon_clock_ns(CLOCK_MONOTONIC_COARSE);
-	if (now - atomic_load_explicit(&lastlook, memory_order_relaxed) <
-	    STALE_NS || !refresh(1))
-		return 0;
 	return in_texts(a);
 }

@@ -623,11 +623,10 @@ static void *
 drain_loop(void *unused)
 {
 	struct timespec t;
-	uint64_t since, wait;
+	uint64_t wait;
 	int first;
 
 	(void)unused;
-	since = 0;
 	_mon_worker_begin(&drainer);
 	first = atomic_load(&childarm) == ARM_PENDING;
 	wait = first ? ARMWAIT : drain_ns;
@@ -635,7 +634,6 @@ drain_loop(void *unused)
 		t = after(wait);
 		if (!_mon_worker_sleep(&drainer, &t))
 			break;
-		since += wait;
 		if (first) {
 			pthread_mutex_lock(&drainlock);
 			arm_pending();
@@ -643,11 +641,9 @@ drain_loop(void *unused)
 			wait = drain_ns;
 			first = 0;
 		}
-		/* Objects dlopen'd since: known to the stack walks each second. */
-		if (chains && since >= 1000000000u) {
-			_mon_texts_refresh();
-			since = 0;
-		}
+		/* Objects dlopen'd since: known to the stack walks. */
+		if (chains)
+			_mon_texts_update();
 		_mon_ring_drain();
 		/* Its CPU time is libmon's, not the program's. */
 		_mon_stats_own(_MON_OWN_DRAINER, atomic_load(&drainer.tid));

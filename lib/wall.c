@@ -1017,6 +1017,8 @@ loop(void *unused)
 		n = next_round(&slot, &at, &seed);
 		if (!_mon_worker_sleep(&sampler, &at))
 			break;
+		/* Objects dlopen'd since: known to the stack walks. */
+		_mon_texts_update();
 		pthread_mutex_lock(&walllock);
 		round_(&since, n);
 		ownns = _mon_clock_ns(CLOCK_THREAD_CPUTIME_ID);
