@@ -213,21 +213,31 @@ _mon_objects(unsigned char *buf, size_t cap,
  * wrapper) lost where they lie in it.  The look is a dl_iterate_phdr()
  * stopped at the first object, whose dlpi_adds and dlpi_subs count the
  * loader's loads and unloads: a walk that meets only data words costs
- * that, a thousand times a second at most.  dl_iterate_phdr() is called
- * in signal context too: the
- * loader's lock it takes is recursive, so that a handler that
- * interrupted its own thread in dlopen() passes, as stack-walking
- * profilers' handlers do.  One refresh at a time (refreshing): another
- * walk meanwhile goes on with the table it finds.  Readers take a
- * sequence count: odd while a refresh writes, changed if one wrote
- * while they read.
+ * that, a thousand times a second at most.
+ *
+ * Only libmon's own threads look (the perf clock's drainer, the wall
+ * sampler: _mon_texts_refresher()), which take no signal and hold none
+ * of the program's locks.  A signal handler must not call the loader:
+ * dl_iterate_phdr() takes the loader's write lock, which dlclose()
+ * holds while it unmaps an object and frees its link map -- a handler
+ * that interrupted malloc() in one thread waited for the lock while
+ * dlclose() in another waited for that malloc's arena, for ever; and
+ * one that interrupted its own thread's dlclose() between the unmap
+ * and the unlink passed the recursive lock and read the unmapped
+ * object's program headers (SIGSEGV).  A handler's walk that meets a
+ * word in no range only asks (wanted): the wall sampler looks at its
+ * next round (_mon_texts_asked()).  One refresh at a time
+ * (refreshing): another walk meanwhile goes on with the table it
+ * finds.  Readers take a sequence count: odd while a refresh writes,
+ * changed if one wrote while they read.
  */
 #define NTEXT		512
 #define STALE_NS	1000000ULL	/* 1 ms */
 
 static struct { uintptr_t lo, hi; } texts[NTEXT];
 static _Atomic unsigned int ntext, textseq;
-static _Atomic int refreshing;
+static _Atomic int refreshing, wanted;
+static __thread int refresher __attribute__((tls_model("initial-exec")));
 static _Atomic uint64_t lastlook;	/* CLOCK_MONOTONIC_COARSE, ns */
 static unsigned long long loads;	/* adds + subs at the refresh */
 
@@ -315,7 +325,8 @@ in_texts(uintptr_t a)
 /*
  * Does [a - 8, a) lie in the text of an object?  A word in none has the
  * ranges taken anew first, if the loader has changed them (looked at
- * once every STALE_NS at most).
+ * once every STALE_NS at most) and the caller is one of libmon's
+ * threads; a signal handler's walk only asks for it.
  * Async-signal-safe, as above; errno is kept.
  */
 int
@@ -325,9 +336,37 @@ _mon_in_text(uintptr_t a)
 
 	if (in_texts(a))
 		return 1;
+	if (!refresher) {
+		if (!atomic_load_explicit(&wanted, memory_order_relaxed))
+			atomic_store_explicit(&wanted, 1, memory_order_relaxed);
+		return 0;
+	}
 	now = _mon_clock_ns(CLOCK_MONOTONIC_COARSE);
 	if (now - atomic_load_explicit(&lastlook, memory_order_relaxed) <
 	    STALE_NS || !refresh(1))
 		return 0;
 	return in_texts(a);
+}
+
+/*
+ * The calling thread is one of libmon's own, which takes no signal: its
+ * walks may take the ranges anew (above).
+ */
+void
+_mon_texts_refresher(void)
+{
+	refresher = 1;
+}
+
+/*
+ * In one of libmon's threads: take the ranges anew if a signal
+ * handler's walk has met a word in none of them since the last call and
+ * the loader has loaded or unloaded an object since the last refresh.
+ */
+void
+_mon_texts_asked(void)
+{
+	if (atomic_load_explicit(&wanted, memory_order_relaxed) &&
+	    atomic_exchange(&wanted, 0))
+		(void)refresh(1);
 }

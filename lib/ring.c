@@ -629,6 +629,7 @@ drain_loop(void *unused)
 	(void)unused;
 	since = 0;
 	_mon_worker_begin(&drainer);
+	_mon_texts_refresher();
 	first = atomic_load(&childarm) == ARM_PENDING;
 	wait = first ? ARMWAIT : drain_ns;
 	for (;;) {

@@ -1011,12 +1011,15 @@ loop(void *unused)
 	(void)unused;
 	since = 0;
 	_mon_worker_begin(&sampler);
+	_mon_texts_refresher();
 	slot = _mon_clock_ns(CLOCK_MONOTONIC);
 	seed = (slot << 20 ^ (uint64_t)_mon_gettid()) | 1;
 	for (;;) {
 		n = next_round(&slot, &at, &seed);
 		if (!_mon_worker_sleep(&sampler, &at))
 			break;
+		/* Code dlopen'd since, met by the CPU clocks' handlers. */
+		_mon_texts_asked();
 		pthread_mutex_lock(&walllock);
 		round_(&since, n);
 		ownns = _mon_clock_ns(CLOCK_THREAD_CPUTIME_ID);

@@ -896,10 +896,46 @@ dlopened_frames_in_stacks_body()
 	done
 }
 
+atf_test_case dlclose_loop_sampled
+dlclose_loop_sampled_head()
+{
+	atf_set descr "h_dlloop dlopens and dlcloses a library for 2 s at" \
+	    "PROFHZ=10000 under the timer and itimer clocks, CPU only and" \
+	    "PROFMODE=wall: alone (samples inside dlclose, where the" \
+	    "library is unmapped but still listed), and with 2 threads in" \
+	    "malloc on one arena (dlclose frees under the loader's lock):" \
+	    "each run ends, by itself, with a profile"
+	atf_set timeout 300
+}
+dlclose_loop_sampled_body()
+{
+	local how mode n lib
+
+	setup_wall
+	lib=$srcdir/h_dlstack.so
+	for how in timer itimer; do
+		for mode in cpu wall; do
+			for n in 0 2; do
+				mkdir $how-$mode-$n
+				(cd $how-$mode-$n && env PROFCLOCK=$how \
+				    PROFHZ=10000 MALLOC_ARENA_MAX=1 \
+				    $([ $mode = wall ] && echo PROFMODE=wall) \
+				    timeout -s KILL 60 "$srcdir/h_dlloop" \
+				    "$lib" 2000 $n >out 2>err) ||
+				    atf_fail "$how $mode $n: h_dlloop" \
+				    "exit $?: $(cat $how-$mode-$n/err)"
+				[ -s $how-$mode-$n/mon.out ] ||
+				    atf_fail "$how $mode $n: no mon.out"
+			done
+		done
+	done
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case parts_perf
 	atf_add_test_case dlopened_frames_in_stacks
+	atf_add_test_case dlclose_loop_sampled
 	atf_add_test_case parts_mixed
 	atf_add_test_case parts_noperf
 	atf_add_test_case parts_timer
