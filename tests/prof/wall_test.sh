@@ -931,11 +931,50 @@ dlclose_loop_sampled_body()
 	done
 }
 
+atf_test_case many_objects_frames
+many_objects_frames_head()
+{
+	atf_set descr "h_dlstack dlopens 530 copies of a library (more" \
+	    "objects than the stack walks' first table of text ranges" \
+	    "holds, 512) and burns CPU in the last one's frameless leaf:" \
+	    "under perf and, with PROFMODE=wall, the timer clock, at least" \
+	    "90% of the leaf's samples have its caller under it"
+	atf_set timeout 300
+}
+many_objects_frames_body()
+{
+	local how i
+
+	setup_wall
+	for i in $(seq 1 530); do
+		cp "$srcdir/h_dlstack.so" lib.so.$i || atf_fail "cp"
+	done
+	for how in perf timer; do
+		mkdir $how
+		(cd $how && PROFMODE=wall PROFCLOCK=$how "$srcdir/h_dlstack" \
+		    "$PWD/../lib.so" 530) || atf_fail "$how: h_dlstack failed"
+		"$PROF" -F folded "$srcdir/h_dlstack" $how/mon.out \
+		    >$how/cpu 2>/dev/null || atf_fail "$how: prof -F folded"
+		awk '{ n = $NF; $NF = ""; k = split($0, f, ";")
+			sub(/ +$/, "", f[k])
+			if (f[k] != "lib_inner (lib.so.530)")
+				next
+			all += n
+			if (k > 1 && f[k - 1] == "lib_outer (lib.so.530)")
+				under += n }
+		    END { printf "lib_inner %d samples, %d under lib_outer\n",
+			all, under
+			exit all < 20 || under < 0.9 * all }' $how/cpu \
+		    >$how/verdict || atf_fail "$how: $(cat $how/verdict)"
+	done
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case parts_perf
 	atf_add_test_case dlopened_frames_in_stacks
 	atf_add_test_case dlclose_loop_sampled
+	atf_add_test_case many_objects_frames
 	atf_add_test_case parts_mixed
 	atf_add_test_case parts_noperf
 	atf_add_test_case parts_timer
