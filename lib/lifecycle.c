@@ -500,6 +500,7 @@ fork_child(void)
 	pthread_mutex_init(&proflock, NULL);
 	taking = 0;
 	_mon_gone_fork();
+	_mon_texts_fork();
 	if (profiling) {
 		owner = getpid();
 		zero(curhist, curnhist, bufours);

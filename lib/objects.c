@@ -217,13 +217,34 @@ _mon_objects(unsigned char *buf, size_t cap,
  * and takes the ranges anew only when it has changed.  Under the timer
  * clocks alone no such thread runs: code dlopen'd later is then unknown
  * to the walks, and the callers of its functions that set up no frame
- * are lost (libmon(7), BUGS).  One refresh at a time (refreshing);
- * readers in signal context take a sequence count: odd while a refresh
- * writes, changed if one wrote while they read.
+ * are lost (libmon(7), BUGS).  (A thread in dlclose() holds the
+ * loader's write lock while it frees the object's link map: a handler
+ * that interrupted malloc() would wait on the lock, dlclose() on the
+ * malloc's arena.)  One refresh at a time (refreshing); readers in
+ * signal context take a sequence count: odd while a refresh writes,
+ * changed if one wrote while they read.
+ *
+ * The table holds NTEXT ranges at first; a process with more objects
+ * (a plugin host) has it grown to twice their number, from mmap, by the
+ * refresh that finds them.  The old table is left mapped for a reader
+ * that may still be in it; the new one is bigger, and is published
+ * before the count that may need it, which readers load first.
  */
 #define NTEXT		512
 
-static struct { uintptr_t lo, hi; } texts[NTEXT];
+struct text {
+	uintptr_t	 lo, hi;
+};
+
+struct fill {
+	struct text	*t;
+	unsigned int	 cap;		/* ranges t holds */
+	unsigned int	 n;		/* objects with a text seen */
+};
+
+static struct text first[NTEXT];
+static struct text *_Atomic texts = first;
+static unsigned int textcap = NTEXT;	/* the refresher's */
 static _Atomic unsigned int ntext, textseq;
 static _Atomic int refreshing;
 static unsigned long long loads;	/* adds + subs at the refresh */
@@ -237,20 +258,46 @@ count_loads(struct dl_phdr_info *info, size_t size, void *arg)
 	return 1;
 }
 
+/* An object's text range into f, if there is room; counted anyway. */
 static int
 text_one(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct monx_obj o;
-	unsigned int *n = arg;
+	struct fill *f = arg;
 
 	(void)size;
 	(void)_mon_object_info(info, &o);
-	if (o.hi > o.lo && *n < NTEXT) {
-		texts[*n].lo = o.lo;
-		texts[*n].hi = o.hi;
-		(*n)++;
+	if (o.hi <= o.lo)
+		return 0;
+	if (f->n < f->cap) {
+		f->t[f->n].lo = o.lo;
+		f->t[f->n].hi = o.hi;
 	}
+	f->n++;
 	return 0;
+}
+
+/* Write the ranges; into a bigger table if they do not fit. */
+static void
+take_texts(void)
+{
+	struct text *big;
+	struct fill f;
+
+	f.t = atomic_load(&texts);
+	f.cap = textcap;
+	f.n = 0;
+	(void)dl_iterate_phdr(text_one, &f);
+	if (f.n > f.cap &&
+	    (big = _mon_map(2 * (size_t)f.n * sizeof(*big))) != NULL) {
+		textcap = 2 * f.n;
+		f.t = big;
+		f.cap = textcap;
+		f.n = 0;
+		(void)dl_iterate_phdr(text_one, &f);
+		atomic_store(&texts, big);
+	}
+	atomic_store(&ntext, f.n < f.cap ? f.n : f.cap);
 }
 
 /*
@@ -261,7 +308,6 @@ static int
 refresh(int lazy)
 {
 	unsigned long long now = 0;
-	unsigned int n;
 	int want = 0, err;
 
 	if (!atomic_compare_exchange_strong(&refreshing, &want, 1))
@@ -270,10 +316,8 @@ refresh(int lazy)
 	(void)dl_iterate_phdr(count_loads, &now);
 	if (!lazy || now != loads) {
 		loads = now;
-		n = 0;
 		atomic_fetch_add(&textseq, 1);
-		(void)dl_iterate_phdr(text_one, &n);
-		atomic_store(&ntext, n);
+		take_texts();
 		atomic_fetch_add(&textseq, 1);
 	}
 	atomic_store(&refreshing, 0);
@@ -305,16 +349,19 @@ _mon_texts_update(void)
 static int
 in_texts(uintptr_t a)
 {
+	const struct text *t;
 	unsigned int seq, i, n;
 	int in;
 
 	seq = atomic_load(&textseq);
 	if (seq & 1)
 		return 0;
+	/* The count first: a table published since is bigger. */
 	n = atomic_load(&ntext);
+	t = atomic_load(&texts);
 	in = 0;
 	for (i = 0; i < n && !in; i++)
-		in = a >= texts[i].lo + 8 && a <= texts[i].hi;
+		in = a >= t[i].lo + 8 && a <= t[i].hi;
 	return in && atomic_load(&textseq) == seq;
 }
 
@@ -323,4 +370,20 @@ int
 _mon_in_text(uintptr_t a)
 {
 	return in_texts(a);
+}
+
+/*
+ * A fork child: a thread of the parent may have been refreshing, which
+ * the child has not -- no refresh is under way, and the ranges, which
+ * may be half written, are taken at the next look.
+ */
+void
+_mon_texts_fork(void)
+{
+	atomic_store(&refreshing, 0);
+	if (atomic_load(&textseq) & 1) {
+		atomic_store(&ntext, 0);
+		atomic_fetch_add(&textseq, 1);
+	}
+	loads = ~0ULL;
 }

@@ -2,23 +2,35 @@
  * dlstack.c -- a profiled program that dlopens h_dlstack.so (beside it)
  * after profiling has started, then burns CPU in the library's
  * lib_outer() -> lib_inner() and sleeps in its lib_nap(), for
- * wall_test:dlopened_frames_in_stacks.
+ * wall_test:dlopened_frames_in_stacks.  With N, it dlopens LIBRARY.1 to
+ * LIBRARY.N (copies of the library, each an object of its own) instead
+ * and runs the last one's, for wall_test:many_objects_frames.
  *
- * usage: h_dlstack LIBRARY
+ * usage: h_dlstack LIBRARY [N]
  */
 #include <dlfcn.h>
 #include <err.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 int
 main(int argc, char *argv[])
 {
 	void (*outer)(unsigned long), (*nap)(void);
+	char path[4096];
 	void *h;
+	int i, n;
 
-	if (argc != 2)
-		errx(2, "usage: h_dlstack LIBRARY");
-	if ((h = dlopen(argv[1], RTLD_NOW)) == NULL)
+	if (argc != 2 && argc != 3)
+		errx(2, "usage: h_dlstack LIBRARY [N]");
+	n = argc == 3 ? atoi(argv[2]) : 0;
+	h = NULL;
+	for (i = 1; i <= n; i++) {
+		snprintf(path, sizeof(path), "%s.%d", argv[1], i);
+		if ((h = dlopen(path, RTLD_NOW | RTLD_LOCAL)) == NULL)
+			errx(1, "%s", dlerror());
+	}
+	if (n == 0 && (h = dlopen(argv[1], RTLD_NOW)) == NULL)
 		errx(1, "%s", dlerror());
 	*(void **)&outer = dlsym(h, "lib_outer");
 	*(void **)&nap = dlsym(h, "lib_nap");

@@ -227,3 +227,9 @@ $(PT)/h_dlstack: $(PT)/dlstack.c lib/libmon.a $(HDRS) $(PT)/local.mk
 $(PT)/h_dlstack.so: $(PT)/dlstack_lib.c $(PT)/local.mk .flags
 	$(CC) $(CPPFLAGS_) $(WARN) -O1 -g -fno-omit-frame-pointer -fPIC \
 	    -shared -o $@ $<
+
+# wall_test's program that dlopens and dlcloses that library in a loop
+# while sampled.
+VARIANTS += $(PT)/h_dlloop
+$(PT)/h_dlloop: $(PT)/dlloop.c lib/libmon.a $(HDRS) $(PT)/local.mk
+	$(CC) -pg $(TEST_CFLAGS) -o $@ $< lib/libmon.a -lpthread -ldl

@@ -896,10 +896,85 @@ dlopened_frames_in_stacks_body()
 	done
 }
 
+atf_test_case dlclose_loop_sampled
+dlclose_loop_sampled_head()
+{
+	atf_set descr "h_dlloop dlopens and dlcloses a library for 2 s at" \
+	    "PROFHZ=10000 under the timer and itimer clocks, CPU only and" \
+	    "PROFMODE=wall: alone (samples inside dlclose, where the" \
+	    "library is unmapped but still listed), and with 2 threads in" \
+	    "malloc on one arena (dlclose frees under the loader's lock):" \
+	    "each run ends, by itself, with a profile"
+	atf_set timeout 300
+}
+dlclose_loop_sampled_body()
+{
+	local how mode n lib
+
+	setup_wall
+	lib=$srcdir/h_dlstack.so
+	for how in timer itimer; do
+		for mode in cpu wall; do
+			for n in 0 2; do
+				mkdir $how-$mode-$n
+				(cd $how-$mode-$n && env PROFCLOCK=$how \
+				    PROFHZ=10000 MALLOC_ARENA_MAX=1 \
+				    $([ $mode = wall ] && echo PROFMODE=wall) \
+				    timeout -s KILL 60 "$srcdir/h_dlloop" \
+				    "$lib" 2000 $n >out 2>err) ||
+				    atf_fail "$how $mode $n: h_dlloop" \
+				    "exit $?: $(cat $how-$mode-$n/err)"
+				[ -s $how-$mode-$n/mon.out ] ||
+				    atf_fail "$how $mode $n: no mon.out"
+			done
+		done
+	done
+}
+
+atf_test_case many_objects_frames
+many_objects_frames_head()
+{
+	atf_set descr "h_dlstack dlopens 530 copies of a library (more" \
+	    "objects than the stack walks' first table of text ranges" \
+	    "holds, 512) and burns CPU in the last one's frameless leaf:" \
+	    "under perf and, with PROFMODE=wall, the timer clock, at least" \
+	    "90% of the leaf's samples have its caller under it"
+	atf_set timeout 300
+}
+many_objects_frames_body()
+{
+	local how i
+
+	setup_wall
+	for i in $(seq 1 530); do
+		cp "$srcdir/h_dlstack.so" lib.so.$i || atf_fail "cp"
+	done
+	for how in perf timer; do
+		mkdir $how
+		(cd $how && PROFMODE=wall PROFCLOCK=$how "$srcdir/h_dlstack" \
+		    "$PWD/../lib.so" 530) || atf_fail "$how: h_dlstack failed"
+		"$PROF" -F folded "$srcdir/h_dlstack" $how/mon.out \
+		    >$how/cpu 2>/dev/null || atf_fail "$how: prof -F folded"
+		awk '{ n = $NF; $NF = ""; k = split($0, f, ";")
+			sub(/ +$/, "", f[k])
+			if (f[k] != "lib_inner (lib.so.530)")
+				next
+			all += n
+			if (k > 1 && f[k - 1] == "lib_outer (lib.so.530)")
+				under += n }
+		    END { printf "lib_inner %d samples, %d under lib_outer\n",
+			all, under
+			exit all < 20 || under < 0.9 * all }' $how/cpu \
+		    >$how/verdict || atf_fail "$how: $(cat $how/verdict)"
+	done
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case parts_perf
 	atf_add_test_case dlopened_frames_in_stacks
+	atf_add_test_case dlclose_loop_sampled
+	atf_add_test_case many_objects_frames
 	atf_add_test_case parts_mixed
 	atf_add_test_case parts_noperf
 	atf_add_test_case parts_timer
