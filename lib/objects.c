@@ -11,6 +11,9 @@
  * prof credits an address to the first object whose text holds it, so
  * where a later load reused an unloaded library's addresses the object
  * mapped now wins, and of two unloaded ones the first unloaded.
+ *
+ * The same file keeps the text ranges the stack walks look words up in
+ * (_mon_in_text()), and when they are taken anew: see below NTEXT.
  */
 #define _GNU_SOURCE	/* dl_iterate_phdr */
 #include <elf.h>
@@ -204,31 +207,41 @@ _mon_objects(unsigned char *buf, size_t cap,
 
 /*
  * The text ranges of the objects mapped, kept for the stack walks
- * (ring.c, sigprof.c, wall.c), which must know whether a word is a code
- * address before they read the bytes before it: a signal handler cannot
- * walk the loader's list -- a handler that interrupted its own thread
- * in dlclose() would be let through the loader's lock, which is
- * recursive, and read the program headers of an object being unmapped.
- * So the ranges are taken at start (_mon_texts_refresh()) and kept up
- * to date from threads, not handlers (_mon_texts_update()): the perf
- * clock's drainer at each drain, the wall sampler at each round, and
- * dlclose() as it returns.  Each looks at the loader's count of loads
+ * (ring.c, sigprof.c, stacks.c, wall.c), which must know whether a word
+ * is a code address before they read the bytes before it.  A signal
+ * handler cannot walk the loader's list (dl_iterate_phdr()): one that
+ * interrupted its own thread in dlclose() would be let through the
+ * loader's lock, which is recursive, and read the program headers of an
+ * object being unmapped; and dlclose() frees the object's link map with
+ * that lock held, so that a handler that interrupted malloc() in one
+ * thread would wait on the lock while dlclose() in another waited on
+ * that malloc's arena.  So the ranges are taken at start
+ * (_mon_texts_refresh()) and kept up to date from threads, never from
+ * handlers (_mon_texts_update()): the perf clock's drainer before each
+ * of its drains, the wall sampler at each round, and a dlclose() that
+ * succeeded, as it returns.  Each looks at the loader's count of loads
  * and unloads (dlpi_adds and dlpi_subs, from the first object alone)
- * and takes the ranges anew only when it has changed.  Under the timer
- * clocks alone no such thread runs: code dlopen'd later is then unknown
- * to the walks, and the callers of its functions that set up no frame
- * are lost (libmon(7), BUGS).  (A thread in dlclose() holds the
- * loader's write lock while it frees the object's link map: a handler
- * that interrupted malloc() would wait on the lock, dlclose() on the
- * malloc's arena.)  One refresh at a time (refreshing); readers in
- * signal context take a sequence count: odd while a refresh writes,
- * changed if one wrote while they read.
+ * and takes the ranges anew only when it has changed.  dlopen() cannot
+ * look: while no profiler wants library events it is a bare jump to
+ * libc's (dlopen.c).  Under the timer clocks without the wall sampler
+ * no thread looks, and code dlopen'd later is unknown to the walks until
+ * the next dlclose(): a function that sets up no frame (a leaf, a system
+ * call's wrapper) loses its caller where the caller lies in that code
+ * (libmon(7), BUGS).
+ *
+ * One refresh at a time (refreshing): a look while another thread
+ * refreshes is skipped.  Every reader -- a signal handler, or the
+ * drainer or the sampler while a dlclose() elsewhere refreshes -- takes
+ * a sequence count: odd while a refresh writes (the word is then taken
+ * for no code), changed if one wrote while it read.
  *
  * The table holds NTEXT ranges at first; a process with more objects
  * (a plugin host) has it grown to twice their number, from mmap, by the
- * refresh that finds them.  The old table is left mapped for a reader
- * that may still be in it; the new one is bigger, and is published
- * before the count that may need it, which readers load first.
+ * refresh that finds them (if the mapping fails, the objects past the
+ * end stay unknown until a refresh after the next load or unload maps
+ * one).  The old table is left mapped for a reader that may still be
+ * in it; the new one is bigger, and is published before the count that
+ * may need it, which readers load first.
  */
 #define NTEXT		512
 
@@ -375,7 +388,9 @@ _mon_in_text(uintptr_t a)
 /*
  * A fork child: a thread of the parent may have been refreshing, which
  * the child has not -- no refresh is under way, and the ranges, which
- * may be half written, are taken at the next look.
+ * may be half written, are emptied and taken anew at the child's next
+ * look (_mon_texts_update(): its drainer or sampler, else its next
+ * dlclose()).
  */
 void
 _mon_texts_fork(void)
