@@ -28,7 +28,10 @@
  * Every unload also has syms.c forget the mappings it has met
  * (_mon_sym_forget()): the next object loaded may lie where this one
  * was, and its functions' names and starts are to be read from its own
- * file.
+ * file.  And every dlclose() that succeeds has objects.c take the stack
+ * walks' text ranges anew if the loader's loads or unloads have changed
+ * (_mon_texts_update()): under the timer clocks alone it is the only
+ * look after the start.
  *
  * Notes are taken from the first start of monitor() in the process,
  * since no earlier unload can leave anything in a profile.  A new

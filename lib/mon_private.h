@@ -19,7 +19,8 @@
  *	callspec.c	PROFCALLS: functions timed or not, by name
  *	calls.c		-finstrument-functions: each call's time measured
  *	x86_64/mcount_entry.S mcount and __fentry__: the fast path
- *	objects.c	the loaded objects: load bias, build-id, text range
+ *	objects.c	the loaded objects: load bias, build-id, text range;
+ *			the stack walks' table of text ranges
  *	dlclose.c	dlclose: an unloaded library noted for the writer
  *	ring.c		the perf clock: per-CPU rings and their drainer
  *	timer.c		the signal clocks: per-thread timers, ITIMER_PROF
