@@ -1,10 +1,11 @@
 /*
- * dlstack.c -- a profiled program that dlopens h_dlstack.so (beside it)
- * after profiling has started, then burns CPU in the library's
- * lib_outer() -> lib_inner() and sleeps in its lib_nap(), for
- * wall_test:dlopened_frames_in_stacks.  With N, it dlopens LIBRARY.1 to
- * LIBRARY.N (copies of the library, each an object of its own) instead
- * and runs the last one's, for wall_test:many_objects_frames.
+ * dlstack.c -- a profiled program that dlopens LIBRARY (h_dlstack.so,
+ * built from dlstack_lib.c) after profiling has started, then burns CPU
+ * in the library's lib_outer() -> lib_inner() and sleeps in its
+ * lib_nap(), for wall_test:dlopened_frames_in_stacks.  With N, it
+ * dlopens LIBRARY.1 to LIBRARY.N (copies of the library, each an object
+ * of its own) instead and runs the last one's, for
+ * wall_test:many_objects_frames.
  *
  * usage: h_dlstack LIBRARY [N]
  */

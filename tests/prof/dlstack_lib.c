@@ -3,8 +3,10 @@
  * started: lib_outer() calls lib_inner(), a leaf that burns CPU and, as
  * gcc builds a leaf, sets up no frame; lib_nap() sleeps in nanosleep(),
  * whose C library wrapper has none either.  Each caller is found only
- * by the word at the stack pointer, a return address into this library,
- * which a stack walk keeps only if it knows the library's text.
+ * among the words at the stack pointer (the leaf's at it, the
+ * wrapper's a few words up when it made a frame of its own: stacks.c),
+ * a return address into this library, which a stack walk keeps only if
+ * it knows the library's text.
  */
 #include <time.h>
 

@@ -853,9 +853,11 @@ dlopened_frames_in_stacks_head()
 {
 	atf_set descr "h_dlstack dlopens a library after profiling started" \
 	    "and runs a frameless leaf and a nanosleep() in it: under each" \
-	    "clock (perf, timer, itimer, perf refused) at least 90% of the" \
+	    "clock (perf, timer, itimer, perf refused), with PROFMODE=wall" \
+	    "(whose sampler takes the text ranges anew: without it the" \
+	    "timer clocks do not, libmon(7) BUGS), at least 90% of the" \
 	    "leaf's CPU samples have its caller in the library under it," \
-	    "and the wall samples of the sleep have lib_nap() under the C" \
+	    "and a wall stack of the sleep has lib_nap() under the C" \
 	    "library's nanosleep (the only way the program reaches either)"
 }
 dlopened_frames_in_stacks_body()
@@ -937,8 +939,8 @@ many_objects_frames_head()
 	atf_set descr "h_dlstack dlopens 530 copies of a library (more" \
 	    "objects than the stack walks' first table of text ranges" \
 	    "holds, 512) and burns CPU in the last one's frameless leaf:" \
-	    "under perf and, with PROFMODE=wall, the timer clock, at least" \
-	    "90% of the leaf's samples have its caller under it"
+	    "under the perf and the timer clock, both with PROFMODE=wall," \
+	    "at least 90% of the leaf's samples have its caller under it"
 	atf_set timeout 300
 }
 many_objects_frames_body()
