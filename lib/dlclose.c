@@ -222,7 +222,16 @@ dlclose(void *handle)
 		i = note(&g, &seq);
 	told = wanted(handle, &w);
 	errno = saved;
+	/*
+	 * A polite termination's writer, in a handler on this thread,
+	 * would walk the loader's list while the object is unmapped but
+	 * still listed: the signal waits until the C library returns.
+	 */
+	_mon_term_inside();
 	r = real(handle);
+	saved = errno;
+	_mon_term_outside();
+	errno = saved;
 	if (r == 0) {
 		saved = errno;
 		_mon_sym_forget();	/* its mappings may be another's now */

@@ -85,6 +85,7 @@ _mon_dlopen_hooked(const char *file, int mode)
 	if (h == NULL || !atomic_load(&_mon_prof_libs))
 		return h;
 	err = errno;
+	(void)_mon_texts_update();	/* its code, known to the walks */
 	after.n = after.adds = 0;
 	(void)dl_iterate_phdr(count, &after);
 	if (after.adds != before.adds) {

@@ -436,7 +436,7 @@ const unsigned char *_mon_object_info(const struct dl_phdr_info *,
 	    struct monx_obj *) _mon_hidden;
 int	_mon_mapped(uint64_t, const char *) _mon_hidden;
 void	_mon_texts_refresh(void) _mon_hidden;
-void	_mon_texts_update(void) _mon_hidden;
+int	_mon_texts_update(void) _mon_hidden;
 void	_mon_texts_fork(void) _mon_hidden;
 int	_mon_in_text(uintptr_t) _mon_hidden;
 

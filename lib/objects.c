@@ -303,28 +303,30 @@ take_texts(void)
 	(void)dl_iterate_phdr(text_one, &f);
 	if (f.n > f.cap &&
 	    (big = _mon_map(2 * (size_t)f.n * sizeof(*big))) != NULL) {
-		textcap = 2 * f.n;
 		f.t = big;
-		f.cap = textcap;
+		f.cap = 2 * f.n;
 		f.n = 0;
 		(void)dl_iterate_phdr(text_one, &f);
 		atomic_store(&texts, big);
+		/* After it: a fork child may not see a bigger cap first. */
+		textcap = f.cap;
 	}
 	atomic_store(&ntext, f.n < f.cap ? f.n : f.cap);
 }
 
 /*
- * Take the text ranges anew if no one else is (1, else 0): always, or
- * with lazy only if the loader has loaded or unloaded since.
+ * Take the text ranges anew if no one else is: always, or with lazy
+ * only if the loader has loaded or unloaded since.  -1 if another
+ * thread is at it, 1 if they were taken, 0 if not.
  */
 static int
 refresh(int lazy)
 {
 	unsigned long long now = 0;
-	int want = 0, err;
+	int want = 0, err, took = 0;
 
 	if (!atomic_compare_exchange_strong(&refreshing, &want, 1))
-		return 0;
+		return -1;
 	err = errno;
 	(void)dl_iterate_phdr(count_loads, &now);
 	if (!lazy || now != loads) {
@@ -332,10 +334,11 @@ refresh(int lazy)
 		atomic_fetch_add(&textseq, 1);
 		take_texts();
 		atomic_fetch_add(&textseq, 1);
+		took = 1;
 	}
 	atomic_store(&refreshing, 0);
 	errno = err;
-	return 1;
+	return took;
 }
 
 /*
@@ -345,22 +348,24 @@ refresh(int lazy)
 void
 _mon_texts_refresh(void)
 {
-	while (!refresh(0))
+	while (refresh(0) < 0)
 		sched_yield();
 }
 
 /*
  * Take them anew if the loader has loaded or unloaded an object since,
- * unless another thread is at it.  Not in signal context.
+ * unless another thread is at it: 1 if they were taken.  Not in signal
+ * context.
  */
-void
+int
 _mon_texts_update(void)
 {
-	(void)refresh(1);
+	return refresh(1) > 0;
 }
 
-static int
-in_texts(uintptr_t a)
+/* Does [a - 8, a) lie in the text of an object?  Async-signal-safe. */
+int
+_mon_in_text(uintptr_t a)
 {
 	const struct text *t;
 	unsigned int seq, i, n;
@@ -378,27 +383,20 @@ in_texts(uintptr_t a)
 	return in && atomic_load(&textseq) == seq;
 }
 
-/* Does [a - 8, a) lie in the text of an object?  Async-signal-safe. */
-int
-_mon_in_text(uintptr_t a)
-{
-	return in_texts(a);
-}
-
 /*
  * A fork child: a thread of the parent may have been refreshing, which
- * the child has not -- no refresh is under way, and the ranges, which
- * may be half written, are emptied and taken anew at the child's next
- * look (_mon_texts_update(): its drainer or sampler, else its next
- * dlclose()).
+ * the child has not.  No refresh is under way; the ranges, perhaps half
+ * written, stay in use (a word judged code by a stale range is read
+ * through _mon_peek(), and must look like a return address) rather than
+ * none at all -- the child must not call the loader to retake them, as
+ * the refreshing thread may have held its lock at the fork -- and are
+ * taken anew at the child's next look (_mon_texts_update()).
  */
 void
 _mon_texts_fork(void)
 {
 	atomic_store(&refreshing, 0);
-	if (atomic_load(&textseq) & 1) {
-		atomic_store(&ntext, 0);
+	if (atomic_load(&textseq) & 1)
 		atomic_fetch_add(&textseq, 1);
-	}
 	loads = ~0ULL;
 }

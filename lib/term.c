@@ -38,7 +38,10 @@
  *				or under proflock
  *	the loader's lock	recursive, and its lists are changed by
  *				single stores: a walk from the thread that
- *				holds it reads a whole list
+ *				holds it reads a whole list -- but for
+ *				dlclose(), which unmaps an object before it
+ *				unlinks it: libmon's dlclose() marks the
+ *				thread as inside libmon while it runs
  *	malloc, stdio		never used by the writer
  *
  * The handler waits for nothing else, and writes on the program's stack

@@ -1007,6 +1007,7 @@ loop(void *unused)
 {
 	struct timespec at;
 	uint64_t since, seed, slot, n;
+	int k;
 
 	(void)unused;
 	since = 0;
@@ -1017,9 +1018,14 @@ loop(void *unused)
 		n = next_round(&slot, &at, &seed);
 		if (!_mon_worker_sleep(&sampler, &at))
 			break;
-		/* Objects dlopen'd since: known to the stack walks. */
-		_mon_texts_update();
+		/*
+		 * Objects dlopen'd or unloaded since: known to the stack
+		 * walks, and no verdict kept from before.
+		 */
+		k = _mon_texts_update();
 		pthread_mutex_lock(&walllock);
+		if (k)
+			memset(verdicts, 0, sizeof(verdicts));
 		round_(&since, n);
 		ownns = _mon_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		pthread_mutex_unlock(&walllock);
