@@ -103,6 +103,30 @@ choose(int classic, int *list)
 	return 3;
 }
 
+/*
+ * The clocks of list[0..n) but ITIMER_PROF, for PROFMODE=wall: the
+ * kernel sends that clock's signal to a thread of the process that
+ * does not block it, and the wall sampler, which blocks every signal,
+ * spends CPU time too -- the signal for it would wake a program thread
+ * asleep in nanosleep() or poll() with EINTR.  PROFCLOCK=itimer gets
+ * the timer clock instead, with a warning.  How many are left.
+ */
+static int
+no_itimer(int *list, int n)
+{
+	int i, k;
+
+	for (i = k = 0; i < n; i++)
+		if (list[i] != MONX_CLK_ITIMER)
+			list[k++] = list[i];
+	if (k == 0) {
+		_mon_warn("PROFCLOCK", "itimer would interrupt sleeping"
+		    " threads for the wall sampler; using timer", 0);
+		list[k++] = MONX_CLK_TIMER;
+	}
+	return k;
+}
+
 static int
 try(int m)
 {
@@ -168,7 +192,10 @@ _mon_clock_start(int classic)
 	_mon_stack_limit = (uint32_t)_mon_env_number("PROFSTACK", 0, _MON_STACKMAX,
 	    DEFAULT_STACK, "not a number of frames from 0 to 127; using 64");
 	n = choose(classic, list);
-	if (!classic && (wall = wall_ns()) != 0 && _mon_wall_start(wall) != 0)
+	wall = classic ? 0 : wall_ns();
+	if (wall != 0)
+		n = no_itimer(list, n);
+	if (wall != 0 && _mon_wall_start(wall) != 0)
 		_mon_warn("PROFMODE", "cannot start the wall sampler", errno);
 	for (i = 0; i < n; i++)
 		if (try(list[i]) == 0)
