@@ -231,13 +231,11 @@ dlclose(void *handle)
 	r = real(handle);
 	saved = errno;
 	_mon_term_outside();
-	errno = saved;
 	if (r == 0) {
-		saved = errno;
 		_mon_sym_forget();	/* its mappings may be another's now */
 		_mon_texts_update();	/* and no longer code */
-		errno = saved;
 	}
+	errno = saved;
 	if (noted || told) {
 		saved = errno;
 		if (noted)
