@@ -148,6 +148,32 @@ starts_libmon(const struct row *w)
 }
 
 /*
+ * Is frame i of sample s the root of a thread that libmon's
+ * pthread_create wrapper started: under it, the next frame with a name
+ * is the C library's start_thread, and no frame of the program's?
+ */
+static int
+thread_root(const struct report *r, const struct profile *p,
+    const struct wstack *s, size_t i)
+{
+	const struct row *w;
+	size_t k;
+
+	for (i++; i < s->depth; i++) {
+		if ((w = wall_frame_row(r, p, &p->wframes[s->first + i])) ==
+		    NULL)
+			continue;
+		if (w->objidx == OBJ_MAIN)
+			return 0;
+		for (k = 0; k < w->nnames; k++)
+			if (strcmp(w->names[k], "start_thread") == 0)
+				return 1;
+		return 0;
+	}
+	return 0;
+}
+
+/*
  * Was the thread of sample s doing libmon's own work -- starting the
  * profile, the wall sampler's set-up, writing mon.out -- rather than
  * the program's?  So when, past the frames of other objects (the C
@@ -155,7 +181,13 @@ starts_libmon(const struct row *w)
  * the program is libmon's, or the start-up hook that calls it: libmon
  * called them.  A thread libmon started for the program (its
  * pthread_create wrapper) has libmon's frame under the program's, and
- * is the program's.
+ * is the program's -- also when a walk by frame pointers from a
+ * function that keeps none (the C library's, the vDSO's) lost the
+ * program's frame that called it, and libmon's wrapper, at the thread's
+ * root, is the first frame of either found: only its pc in libmon
+ * makes such a sample libmon's.  (libmon's own start and end of a
+ * thread, short, may then count for the program when a frame of its own
+ * is lost the same way.)
  */
 int
 wall_is_libmon(const struct report *r, const struct profile *p,
@@ -167,7 +199,7 @@ wall_is_libmon(const struct report *r, const struct profile *p,
 	for (i = 0; i < s->depth; i++) {
 		id = wall_frame_id(r, p, &p->wframes[s->first + i]);
 		if (id == ROW_SELF)
-			return 1;
+			return i == 0 || !thread_root(r, p, s, i);
 		if ((w = row_by_id(r, id)) != NULL && w->objidx == OBJ_MAIN)
 			return starts_libmon(w);
 	}

@@ -1,8 +1,10 @@
 /*
  * dlstack.c -- a profiled program that dlopens LIBRARY (h_dlstack.so,
  * built from dlstack_lib.c) after profiling has started, then burns CPU
- * in the library's lib_outer() -> lib_inner() and sleeps in its
- * lib_nap(), for wall_test:dlopened_frames_in_stacks.  With N, it
+ * in the library's lib_outer() -> lib_inner() -- 0.5 s of its CPU time,
+ * whatever the machine's speed, so that the samples taken before a
+ * clock learns of the library (up to a wall sampler's period) are few
+ * -- and sleeps in its lib_nap(), for wall_test:dlopened_frames_in_stacks.  With N, it
  * dlopens LIBRARY.1 to LIBRARY.N (copies of the library, each an object
  * of its own) instead and runs the last one's, for
  * wall_test:many_objects_frames.
@@ -13,12 +15,24 @@
 #include <err.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+
+/* This thread's CPU time, in seconds. */
+static double
+cpu(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
 
 int
 main(int argc, char *argv[])
 {
 	void (*outer)(unsigned long), (*nap)(void);
 	char path[4096];
+	double t0;
 	void *h;
 	int i, n;
 
@@ -37,7 +51,8 @@ main(int argc, char *argv[])
 	*(void **)&nap = dlsym(h, "lib_nap");
 	if (outer == NULL || nap == NULL)
 		errx(1, "%s: no lib_outer or lib_nap", argv[1]);
-	outer(300000000UL);
+	for (t0 = cpu(); cpu() - t0 < 0.5; )
+		outer(10000000UL);
 	nap();
 	return 0;
 }

@@ -25,6 +25,14 @@
  *					CPU: a thread idle long enough for the
  *					sampler to look at it seldom, that
  *					wakes to work
+ *	  h_wall libcspin n secs	n threads whose start routine,
+ *					libcspin(), calls clock_gettime()
+ *					for secs seconds: a thread's time in
+ *					code that keeps no frame pointer
+ *					(the C library's, the vDSO's), whose
+ *					walk by frame pointers misses the
+ *					caller and finds libmon's thread
+ *					start under it
  *	  h_wall wakeexit		four sleeper()s, the i-th's doze()
  *					1.5 + 0.1 i s, once, then toil()
  *					0.05 s, and ends: threads that wake
@@ -374,6 +382,22 @@ busy(void *unused)
 	return NULL;
 }
 
+/* clock_gettime() for secs seconds, called from here alone. */
+static void *
+libcspin(void *unused)
+{
+	struct timespec t0, t;
+
+	(void)unused;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((double)(t.tv_sec - t0.tv_sec) +
+	    (double)(t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
+	lived((double)t0.tv_sec + (double)t0.tv_nsec / 1e9);
+	return NULL;
+}
+
 static int
 many(void *(*fn)(void *), int n)
 {
@@ -391,7 +415,7 @@ many(void *(*fn)(void *), int n)
 	 * the creator's, which the main thread then takes back.
 	 */
 	(void)pthread_setname_np(pthread_self(), fn == busy ? "busy" :
-	    "idler");
+	    fn == libcspin ? "libcspin" : "idler");
 	for (i = 0; i < n; i++)
 		if (pthread_create(&t[i], &a, fn == pulser ? idler : fn,
 		    NULL) != 0)
@@ -406,7 +430,7 @@ many(void *(*fn)(void *), int n)
 		ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
 		(void)nanosleep(&ts, NULL);
 	}
-	if (fn != busy) {
+	if (fn != busy && fn != libcspin) {
 		pthread_mutex_lock(&idlelock);
 		idledone = 1;
 		pthread_cond_broadcast(&idlecv);
@@ -444,6 +468,8 @@ main(int argc, char **argv)
 		r = many(idler, atoi(argv[2]));
 	else if (strcmp(argv[1], "busy") == 0 && argc > 2)
 		r = many(busy, atoi(argv[2]));
+	else if (strcmp(argv[1], "libcspin") == 0 && argc > 2)
+		r = many(libcspin, atoi(argv[2]));
 	else if (strcmp(argv[1], "pulse") == 0 && argc > 2)
 		r = many(pulser, atoi(argv[2]));
 	else if (strcmp(argv[1], "sleeper") == 0) {
@@ -464,7 +490,8 @@ main(int argc, char **argv)
 			r |= pthread_join(t[i], NULL) != 0;
 	} else {
 		fprintf(stderr, "usage: h_wall [parts | mixed | idle n secs | "
-		    "busy n secs | pulse n secs | sleeper | wakeexit]\n");
+		    "busy n secs | libcspin n secs | pulse n secs | sleeper |\n"
+		    "    wakeexit]\n");
 		return 2;
 	}
 	lived(t0);
