@@ -61,6 +61,11 @@ static _Atomic unsigned long gen;
 static _Atomic pid_t	wlock;		/* the writer's process; 0: none */
 static _Atomic int	installed;	/* written under wlock */
 static int		itimer;		/* ITIMER_PROF samples */
+static _Atomic pid_t	taking;		/* the process whose snapper takes
+					   them: _mon_sigprof_take() */
+static _Atomic pid_t	yielded;	/* the process whose program's
+					   action took them over */
+static void		(*_Atomic waker)(void);	/* wakes the snapper */
 
 static void handler(int, siginfo_t *, void *);
 
@@ -252,6 +257,9 @@ static _Atomic uintptr_t sigtramp;
 /* This thread writes the profile: _mon_sigprof_writing(). */
 static __thread volatile sig_atomic_t writing
     __attribute__((tls_model("initial-exec")));
+/* This thread is libmon's snapper (_mon_sigprof_take()). */
+static __thread volatile sig_atomic_t snapper
+    __attribute__((tls_model("initial-exec")));
 
 /*
  * A function with no frame yet or any more, at pc: its caller at sp, if
@@ -324,6 +332,26 @@ walk(const ucontext_t *uc, uintptr_t pc, uint64_t n)
 		_mon_stack_mark(_mon_gettid(), slot);
 }
 
+/*
+ * A SIGPROF that is not a sample -- the program's, by kill() -- came to
+ * the snapper, which takes the itimer's (_mon_sigprof_take()): it is no
+ * place for the program's handler.  The snapper blocks SIGPROF (its
+ * mask after the handler) and sends the signal to the process again,
+ * for a thread of the program's; it arrives as one from this process.
+ * The snapper takes SIGPROF again only once it is no longer pending.
+ * Signal-safe.
+ */
+static void
+pass_on(int sig, void *uc)
+{
+	int err;
+
+	err = errno;
+	(void)sigaddset(&((ucontext_t *)uc)->uc_sigmask, sig);
+	(void)kill(getpid(), sig);
+	errno = err;
+}
+
 static void
 handler(int sig, siginfo_t *si, void *uc)
 {
@@ -332,9 +360,15 @@ handler(int sig, siginfo_t *si, void *uc)
 	int err;
 
 	if (!sample(si)) {
-		chain(sig, si, uc);
+		if (snapper)
+			pass_on(sig, uc);
+		else
+			chain(sig, si, uc);
 		return;
 	}
+	/* libmon's own thread: its CPU time is not the profile's. */
+	if (snapper)
+		return;
 	err = errno;
 	atomic_store_explicit(&sigtramp, (uintptr_t)__builtin_return_address(0),
 	    memory_order_relaxed);
@@ -350,7 +384,7 @@ handler(int sig, siginfo_t *si, void *uc)
 	 * C library or the kernel -- but the program's own code there is a
 	 * handler of its own that interrupted the writer.
 	 */
-	if (writing && __start_libmon_text != NULL &&
+	if (__start_libmon_text != NULL && writing &&
 	    (!_mon_hist_covers(pc) || (pc >= (uintptr_t)__start_libmon_text &&
 	    pc < (uintptr_t)__stop_libmon_text))) {
 		pc = (uintptr_t)__start_libmon_text;
@@ -401,6 +435,49 @@ static int
 is_ours(const struct sigaction *a)
 {
 	return (a->sa_flags & SA_SIGINFO) && a->sa_sigaction == handler;
+}
+
+/*
+ * The snapper (term.c), one of libmon's threads, takes the signals of
+ * ITIMER_PROF that its own CPU time runs out (on 1; 0 when it ends).
+ * The kernel sends the signal to the thread that was running when the
+ * process's CPU time reached the next period if that thread does not
+ * block it, and otherwise to another -- a thread of the program's
+ * asleep in nanosleep() or poll(), which would return with EINTR.
+ * libmon's threads are started with every signal blocked; the snapper
+ * lets SIGPROF in and drops the samples it takes: its CPU time is
+ * libmon's own, left out of the profile's (hist.c) as the other
+ * threads' of libmon are.  Only under the itimer clock (the others
+ * signal the thread they sample), while libmon's action is in place --
+ * the program's own, once set, has the signal (adopt_itimer() has the
+ * snapper block it first) -- and while no SIGPROF waits for the
+ * program's threads (pass_on()).  Called each time the snapper wakes,
+ * with the function that wakes it.
+ */
+void
+_mon_sigprof_take(int on, void (*nudge)(void))
+{
+	sigset_t s, pend;
+	pid_t pid;
+
+	snapper = 1;
+	pid = getpid();
+	(void)sigemptyset(&s);
+	(void)sigaddset(&s, SIGPROF);
+	if (on && atomic_load_explicit(&installed, memory_order_relaxed) &&
+	    itimer) {
+		/* Told first, then looked: adopt_itimer() sees one or the
+		 * other. */
+		atomic_store_explicit(&waker, nudge, memory_order_relaxed);
+		atomic_store(&taking, pid);
+		if (atomic_load(&yielded) != pid && sigpending(&pend) == 0 &&
+		    !sigismember(&pend, SIGPROF)) {
+			(void)pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+			return;
+		}
+	}
+	(void)pthread_sigmask(SIG_BLOCK, &s, NULL);
+	atomic_store(&taking, 0);
 }
 
 /*
@@ -522,12 +599,20 @@ _mon_sigprof_discard(void)
 static int
 adopt_itimer(const struct sigaction *act, struct sigaction *oact)
 {
+	void (*nudge)(void);
 	struct sigaction old;
 
 	if (act != NULL && __sigaction(SIGPROF, NULL, &old) == 0 &&
 	    is_ours(&old)) {
 		_mon_itimer_yield();
 		drain();
+		/* The snapper lets SIGPROF in no more: woken, it looks. */
+		atomic_store(&yielded, getpid());
+		if (atomic_load(&taking) == getpid() && (nudge = atomic_load(
+		    &waker)) != NULL)
+			nudge();
+		while (atomic_load(&taking) == getpid())
+			(void)sched_yield();
 	}
 	if (__sigaction(SIGPROF, act, &old) != 0)
 		return -1;

@@ -298,8 +298,17 @@ next_after(struct timespec *t)
 	    (t->tv_sec == now.tv_sec && t->tv_nsec <= now.tv_nsec));
 }
 
+/* Wake the snapper, to look again at the signals it takes (sigprof.c). */
+static void
+nudge(void)
+{
+	if (atomic_load(&snapper_pid) == getpid())
+		(void)sem_post(&wake);
+}
+
 /*
- * The snapper: every signal blocked, it sleeps until asked, or until the
+ * The snapper: every signal blocked (but the itimer clock's SIGPROF,
+ * for its own CPU time: sigprof.c), it sleeps until asked, or until the
  * interval is up, writes the snapshot and sleeps again; asked to end the
  * process, it writes the last part and waits for the end.
  */
@@ -321,14 +330,17 @@ snap_loop(void *unused)
 			(void)sem_wait(&wake);
 		else if (sem_clockwait(&wake, CLOCK_MONOTONIC, &next) != 0)
 			timed = errno == ETIMEDOUT;
+		_mon_sigprof_take(1, nudge);
 		if (atomic_load(&ending) == getpid()) {
 			ops->final(endsig);
+			_mon_sigprof_take(0, NULL);
 			atomic_store(&done, 1);
 			sigfillset(&none);
 			for (;;)
 				(void)sigsuspend(&none);
 		}
 		if (atomic_load(&quit)) {
+			_mon_sigprof_take(0, NULL);
 			_mon_own_thread(_mon_gettid(), 0);
 			_mon_thread_exit();
 		}
@@ -338,6 +350,7 @@ snap_loop(void *unused)
 			(void)ops->part();
 	}
 }
+
 
 /* Start the snapper, a thread of libmon's own (util.c). */
 static int

@@ -654,6 +654,57 @@ errno kept: yes"
 	verdict
 }
 
+atf_test_case snapshots_never_wake_sleepers
+snapshots_never_wake_sleepers_head()
+{
+	atf_set descr "PROFINTERVAL=0.01 while the only program thread naps" \
+	    "20 times 50 ms in nanosleep(): no nap is cut short under any" \
+	    "clock -- under itimer the snapper's own CPU time runs out the" \
+	    "timer, and its signal went to the sleeping thread (20 of 20" \
+	    "naps cut before the snapper took it) -- and the parts are" \
+	    "written"
+}
+snapshots_never_wake_sleepers_body()
+{
+	setup
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c PROFINTERVAL=0.01 "$H" naps 20 50
+		status_is $c 3
+		out_is $c "naps: 20"
+		quiet $c
+		is "$(fact $c naps_eintr)" 0 "$c: naps cut short"
+		n=$(ls $c | grep -c '^mon\.out\.[0-9]*$')
+		holds "$n >= 50" "$c: $n parts"
+	done
+	verdict
+}
+
+atf_test_case program_sigprof_not_on_snapper
+program_sigprof_not_on_snapper_head()
+{
+	atf_set descr "With PROFINTERVAL=0.01, a SIGPROF the program sends" \
+	    "itself while its only thread blocks it waits for that thread" \
+	    "under every clock, never taken by libmon's snapper: with a" \
+	    "handler it runs once, on the main thread; with SIG_DFL the" \
+	    "process dies of it once unblocked, not before"
+}
+program_sigprof_not_on_snapper_body()
+{
+	setup
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c PROFINTERVAL=0.01 "$H" blockedkill
+		status_is $c 3
+		out_is $c "unblocking
+handled: 1"
+		is "$(fact $c killed)" 1 "$c: handler runs"
+		is "$(fact $c killed_main)" 1 "$c: handler runs on main"
+		run $c.dfl PROFCLOCK=$c PROFINTERVAL=0.01 "$H" blockedkill dfl
+		status_is $c.dfl $((128 + 27))
+		out_is $c.dfl "unblocking"
+	done
+	verdict
+}
+
 atf_test_case itimer_signals_a_sleeping_thread
 itimer_signals_a_sleeping_thread_head()
 {
@@ -1241,6 +1292,8 @@ atf_init_test_cases()
 	atf_add_test_case exit_from_a_thread_writes
 	atf_add_test_case exit_while_threads_call
 	atf_add_test_case blocking_calls_not_interrupted
+	atf_add_test_case snapshots_never_wake_sleepers
+	atf_add_test_case program_sigprof_not_on_snapper
 	atf_add_test_case itimer_signals_a_sleeping_thread
 	atf_add_test_case dlopen_plain_library_time
 	atf_add_test_case dlopen_profiled_library_counts

@@ -42,6 +42,19 @@
  *					errno; with ONLY (read, poll or
  *					nanosleep) every other thread blocks
  *					SIGPROF
+ *	h_fault naps N MS		N naps of MS in nanosleep() on the
+ *					main thread, the only one: how many
+ *					were cut short goes to facts (the
+ *					process's CPU time, PROFINTERVAL's
+ *					snapshots, is libmon's)
+ *	h_fault blockedkill [dfl]	main, the only thread, blocks SIGPROF,
+ *					sets a handler of its own (with dfl,
+ *					leaves SIG_DFL) and sends itself
+ *					SIGPROF by kill(); 50 ms on it says
+ *					so and unblocks it: how many times the
+ *					handler ran, and on the main thread,
+ *					go to facts (with dfl the signal ends
+ *					the process there)
  *	h_fault dl LIB MS [close]	dlopen LIB; 3 * MS in its dl_burn(),
  *					dl_leaf() 1000 times; dlclose it if
  *					asked; then MS in spin_a
@@ -639,6 +652,60 @@ report(const struct sleeper *s)
 }
 
 static int
+do_naps(unsigned long n, unsigned long nms)
+{
+	struct timespec ts = { (time_t)(nms / 1000),
+	    (long)(nms % 1000) * 1000000 };
+	unsigned long i, cut;
+
+	for (i = cut = 0; i < n; i++)
+		if (nanosleep(&ts, NULL) != 0)
+			cut++;
+	fact("naps_eintr", (long long)cut);
+	printf("naps: %lu\n", n);
+	return EXIT_OK;
+}
+
+static volatile sig_atomic_t killed, killed_main;
+
+static void
+onkill(int sig)
+{
+	(void)sig;
+	killed++;
+	if (gettid() == getpid())
+		killed_main++;
+}
+
+static int
+do_blockedkill(int dfl)
+{
+	struct timespec ts = { 0, 50 * 1000000 };
+	struct sigaction sa;
+	sigset_t s;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = onkill;
+	sigemptyset(&s);
+	sigaddset(&s, SIGPROF);
+	if ((!dfl && sigaction(SIGPROF, &sa, NULL) != 0) ||
+	    sigprocmask(SIG_BLOCK, &s, NULL) != 0)
+		err(1, "SIGPROF");
+	(void)nanosleep(&ts, NULL);
+	if (kill(getpid(), SIGPROF) != 0)
+		err(1, "kill");
+	(void)nanosleep(&ts, NULL);
+	printf("unblocking\n");
+	(void)fflush(stdout);
+	if (sigprocmask(SIG_UNBLOCK, &s, NULL) != 0)
+		err(1, "SIGPROF");
+	fact("killed", killed);
+	fact("killed_main", killed_main);
+	printf("handled: %d\n", killed > 0);
+	return EXIT_OK;
+}
+
+static int
 do_eintr(const char *who)
 {
 	struct sleeper rs = { "read", -1, 0, 0, 0, 0 };
@@ -931,6 +998,13 @@ main(int argc, char *argv[])
 		r = do_eintr(NULL);
 	else if (is(argc, argv, "eintr", 2, 1))
 		r = do_eintr(argv[3]);
+	else if (is(argc, argv, "blockedkill", 0, 0))
+		r = do_blockedkill(0);
+	else if (is(argc, argv, "blockedkill", 1, 0) &&
+	    strcmp(argv[2], "dfl") == 0)
+		r = do_blockedkill(1);
+	else if (is(argc, argv, "naps", 2, 0))
+		r = do_naps(num(argv[2]), num(argv[3]));
 	else if (is(argc, argv, "dlcalls", 2, 2))
 		r = do_dlcalls(argv[2]);
 	else if (is(argc, argv, "dl", 2, 2))

@@ -4,10 +4,10 @@
  * in the library's lib_outer() -> lib_inner() -- 0.5 s of its CPU time,
  * whatever the machine's speed, so that the samples taken before a
  * clock learns of the library (up to a wall sampler's period) are few
- * -- and sleeps in its lib_nap(), for wall_test:dlopened_frames_in_stacks.  With N, it
- * dlopens LIBRARY.1 to LIBRARY.N (copies of the library, each an object
- * of its own) instead and runs the last one's, for
- * wall_test:many_objects_frames.
+ * -- and sleeps in its lib_nap(), for
+ * wall_test:dlopened_frames_in_stacks.  With N, it dlopens LIBRARY.1 to
+ * LIBRARY.N (copies of the library, each an object of its own) instead
+ * and runs the last one's, for wall_test:many_objects_frames.
  *
  * usage: h_dlstack LIBRARY [N]
  */

@@ -501,7 +501,9 @@ libc_leaf_in_thread_body()
 			    " own, lived %.3f\n", how, n, own, t["threads"]
 			exit !(n - t["threads"] < 0.15 &&
 			    t["threads"] - n < 0.15 && own < 0.05)
-		}' rep.$how >>judged || atf_fail "$(tail -1 judged): $(head -3 rep.$how | tr '\n' ' ')"
+		}' rep.$how >>judged ||
+		    atf_fail "$(tail -1 judged): $(head -3 rep.$how |
+		    tr '\n' ' ')"
 	done
 	cat judged
 }
