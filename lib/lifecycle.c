@@ -597,7 +597,9 @@ part(void)
 		 * libmon's own SIGPROF, whose handler only counts: what it
 		 * samples meanwhile is libmon's (_mon_clock_writing()), to
 		 * the last unmap, not a pile of ticks let through at the end
-		 * onto whatever runs then.  The program's handlers of the
+		 * onto whatever runs then.  (On the snapper, which only the
+		 * itimer clock's signal reaches, samples are dropped:
+		 * sigprof.c.)  The program's handlers of the
 		 * signals that waited run once the window is shut: their
 		 * time is the program's.
 		 */

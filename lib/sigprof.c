@@ -63,11 +63,12 @@ static _Atomic int	installed;	/* written under wlock */
 static int		itimer;		/* ITIMER_PROF samples */
 static _Atomic pid_t	taking;		/* the process whose snapper takes
 					   them: _mon_sigprof_take() */
-static _Atomic pid_t	yielded;	/* the process whose program's
-					   action took them over */
+static _Atomic pid_t	handed;		/* the process whose snapper is
+					   to take them no more */
 static void		(*_Atomic waker)(void);	/* wakes the snapper */
 
 static void handler(int, siginfo_t *, void *);
+static void hand_back(void);
 
 /* Does action a run a handler of the program's? */
 static int
@@ -337,18 +338,22 @@ walk(const ucontext_t *uc, uintptr_t pc, uint64_t n)
  * the snapper, which takes the itimer's (_mon_sigprof_take()): it is no
  * place for the program's handler.  The snapper blocks SIGPROF (its
  * mask after the handler) and sends the signal to the process again,
- * for a thread of the program's; it arrives as one from this process.
- * The snapper takes SIGPROF again only once it is no longer pending.
+ * for a thread of the program's; sent by kill() it arrives as one from
+ * this process.  The snapper takes SIGPROF again only once it is no
+ * longer pending.
  * Signal-safe.
  */
 static void
-pass_on(int sig, void *uc)
+pass_on(int sig, siginfo_t *si, void *uc)
 {
 	int err;
 
 	err = errno;
 	(void)sigaddset(&((ucontext_t *)uc)->uc_sigmask, sig);
-	(void)kill(getpid(), sig);
+	/* With its siginfo where the kernel lets a thread send one to its
+	 * process (sigqueue()'s, not kill()'s). */
+	if (syscall(SYS_rt_sigqueueinfo, getpid(), sig, si) != 0)
+		(void)kill(getpid(), sig);
 	errno = err;
 }
 
@@ -361,7 +366,7 @@ handler(int sig, siginfo_t *si, void *uc)
 
 	if (!sample(si)) {
 		if (snapper)
-			pass_on(sig, uc);
+			pass_on(sig, si, uc);
 		else
 			chain(sig, si, uc);
 		return;
@@ -447,16 +452,20 @@ is_ours(const struct sigaction *a)
  * libmon's threads are started with every signal blocked; the snapper
  * lets SIGPROF in and drops the samples it takes: its CPU time is
  * libmon's own, left out of the profile's (hist.c) as the other
- * threads' of libmon are.  Only under the itimer clock (the others
- * signal the thread they sample), while libmon's action is in place --
- * the program's own, once set, has the signal (adopt_itimer() has the
- * snapper block it first) -- and while no SIGPROF waits for the
- * program's threads (pass_on()).  Called each time the snapper wakes,
+ * threads' of libmon are.  (Asleep, it may be handed the signal for a
+ * program thread that blocks it, a sample dropped that would have gone
+ * to another program thread; its wait ends early and goes on.)  Only
+ * under the itimer clock (the others signal the thread they sample),
+ * while libmon's action is in place -- the program's own, once set or
+ * put back, has the signal (hand_back() has the snapper block it
+ * first) -- and while no SIGPROF waits for the program's threads
+ * (pass_on()).  Called each time the snapper wakes,
  * with the function that wakes it.
  */
 void
 _mon_sigprof_take(int on, void (*nudge)(void))
 {
+	struct sigaction cur;
 	sigset_t s, pend;
 	pid_t pid;
 
@@ -466,12 +475,13 @@ _mon_sigprof_take(int on, void (*nudge)(void))
 	(void)sigaddset(&s, SIGPROF);
 	if (on && atomic_load_explicit(&installed, memory_order_relaxed) &&
 	    itimer) {
-		/* Told first, then looked: adopt_itimer() sees one or the
+		/* Told first, then looked: hand_back() sees one or the
 		 * other. */
 		atomic_store_explicit(&waker, nudge, memory_order_relaxed);
 		atomic_store(&taking, pid);
-		if (atomic_load(&yielded) != pid && sigpending(&pend) == 0 &&
-		    !sigismember(&pend, SIGPROF)) {
+		if (atomic_load(&handed) != pid &&
+		    __sigaction(SIGPROF, NULL, &cur) == 0 && is_ours(&cur) &&
+		    sigpending(&pend) == 0 && !sigismember(&pend, SIGPROF)) {
 			(void)pthread_sigmask(SIG_UNBLOCK, &s, NULL);
 			return;
 		}
@@ -494,6 +504,7 @@ _mon_sigprof_install(int whole_process)
 
 	writer_lock(&was);
 	itimer = whole_process;
+	atomic_store(&handed, 0);
 	r = -1;
 	if (__sigaction(SIGPROF, NULL, &prog) == 0) {
 		store(&prog);
@@ -525,6 +536,8 @@ _mon_sigprof_restore(void)
 	writer_lock(&was);
 	if (installed && __sigaction(SIGPROF, NULL, &cur) == 0 &&
 	    is_ours(&cur)) {
+		if (itimer)
+			hand_back();
 		memset(&ign, 0, sizeof(ign));
 		ign.sa_handler = SIG_IGN;
 		sigemptyset(&ign.sa_mask);
@@ -590,6 +603,33 @@ _mon_sigprof_discard(void)
 }
 
 /*
+ * The program's action is to take libmon's place: the snapper is to let
+ * SIGPROF in no more (_mon_sigprof_take()), so that no signal of the
+ * program's comes to it.  Woken, it looks and blocks the signal; it is
+ * waited for, but not forever -- it may be waiting for a lock whose
+ * holder waits for the caller's (wlock) -- 50 ms at most.  Caller holds
+ * wlock.
+ */
+static void
+hand_back(void)
+{
+	void (*nudge)(void);
+	uint64_t end;
+	pid_t pid;
+
+	pid = getpid();
+	atomic_store(&handed, pid);
+	if (atomic_load(&taking) != pid)
+		return;
+	if ((nudge = atomic_load(&waker)) != NULL)
+		nudge();
+	end = _mon_clock_ns(CLOCK_MONOTONIC) + 50000000u;
+	while (atomic_load(&taking) == pid &&
+	    _mon_clock_ns(CLOCK_MONOTONIC) < end)
+		(void)sched_yield();
+}
+
+/*
  * With ITIMER_PROF: an action the program sets takes the place of
  * libmon's, and the timer yields to it, with no sample of its left
  * pending for the action (SIG_DFL would end the program); what the
@@ -599,20 +639,13 @@ _mon_sigprof_discard(void)
 static int
 adopt_itimer(const struct sigaction *act, struct sigaction *oact)
 {
-	void (*nudge)(void);
 	struct sigaction old;
 
 	if (act != NULL && __sigaction(SIGPROF, NULL, &old) == 0 &&
 	    is_ours(&old)) {
 		_mon_itimer_yield();
 		drain();
-		/* The snapper lets SIGPROF in no more: woken, it looks. */
-		atomic_store(&yielded, getpid());
-		if (atomic_load(&taking) == getpid() && (nudge = atomic_load(
-		    &waker)) != NULL)
-			nudge();
-		while (atomic_load(&taking) == getpid())
-			(void)sched_yield();
+		hand_back();
 	}
 	if (__sigaction(SIGPROF, act, &old) != 0)
 		return -1;

@@ -148,20 +148,22 @@ starts_libmon(const struct row *w)
 }
 
 /*
- * Is frame i of sample s the root of a thread that libmon's
- * pthread_create wrapper started: under it, the next frame with a name
- * is the C library's start_thread, and no frame of the program's?
+ * Is frame i of sample s, libmon's, the root of a thread that libmon's
+ * pthread_create wrapper started: under it no other frame of libmon's,
+ * and the next frame with a name is the C library's start_thread?
  */
 static int
 thread_root(const struct report *r, const struct profile *p,
     const struct wstack *s, size_t i)
 {
 	const struct row *w;
-	size_t k;
+	size_t k, id;
 
 	for (i++; i < s->depth; i++) {
-		if ((w = wall_frame_row(r, p, &p->wframes[s->first + i])) ==
-		    NULL)
+		id = wall_frame_id(r, p, &p->wframes[s->first + i]);
+		if (id == ROW_SELF)
+			return 0;
+		if ((w = row_by_id(r, id)) == NULL)
 			continue;
 		if (w->objidx == OBJ_MAIN)
 			return 0;
@@ -186,8 +188,10 @@ thread_root(const struct report *r, const struct profile *p,
  * program's frame that called it, and libmon's wrapper, at the thread's
  * root, is the first frame of either found: only its pc in libmon
  * makes such a sample libmon's.  (libmon's own start and end of a
- * thread, short, may then count for the program when a frame of its own
- * is lost the same way.)
+ * thread, short, may then count for the program when its frame under
+ * the wrapper is lost the same way.  Without the C library's symbols
+ * -- its debug file -- start_thread has no name, and such samples stay
+ * libmon's.)
  */
 int
 wall_is_libmon(const struct report *r, const struct profile *p,

@@ -2676,8 +2676,10 @@ burn_rows()
 }
 
 # check_burn prog: run prog (built with -p) and judge its report: calls
-# exactly 5/3/2, shares of the three 50/30/20 within 5 points, and at
-# least 85% of all samples theirs.  One round of 80 ms calls: with
+# exactly 5/3/2, shares of the three within 5 points of the shares of
+# their CPU time each call measured on the thread's clock (50/30/20 by
+# their work; on a shared virtual machine a call may take longer), and
+# at least 85% of all samples theirs.  One round of 80 ms calls: with
 # short calls a clock checked at the kernel's tick (timer, where perf is
 # refused) beats with the rounds, and a share strays by 15 points.  With
 # timer the share of the CPU time its samples do not cover is allowed
@@ -2685,7 +2687,7 @@ burn_rows()
 check_burn()
 {
 	rm -f mon.out
-	atf_check "$1" 60000000 1
+	atf_check "$1" 60000000 1 truth
 	[ -s mon.out ] || atf_fail "$1 wrote no mon.out"
 	"$PROF" "$1" >report 2>err || atf_fail "prof failed: $(cat err)"
 	[ -s err ] && atf_fail "prof warned: $(cat err)"
@@ -2697,21 +2699,23 @@ check_burn()
 		lost = 100 * (1 - $(NF - 7) / $(NF - 10))
 	    }
 	    FILENAME == "stats" { next }
+	    FILENAME == "truth" { t[$1] = $2; tsum += $2; next }
 	    { pct[$1] = $2; calls[$1] = $3; sum += $2 }
 	    END {
 		band = 5 + (lost > 0 ? lost : 0)
-		split("burn50 50 5 burn30 30 3 burn20 20 2", w, " ")
-		for (i = 1; i <= 9; i += 3) {
+		split("burn50 5 burn30 3 burn20 2", w, " ")
+		for (i = 1; i <= 6; i += 2) {
 			n = w[i]
-			if (calls[n] != w[i + 2]) {
+			if (calls[n] != w[i + 1]) {
 				printf "%s: %s calls, not %d; ", n, calls[n],
-				    w[i + 2]
+				    w[i + 1]
 				bad = 1
 			}
 			share = sum > 0 ? 100 * pct[n] / sum : 0
-			if ((share - w[i + 1])^2 > band^2) {
-				printf "%s: %.1f%% of the three, not %d" \
-				    " (+-%.1f); ", n, share, w[i + 1], band
+			want = tsum > 0 ? 100 * t[n] / tsum : 0
+			if ((share - want)^2 > band^2) {
+				printf "%s: %.1f%% of the three, not %.1f" \
+				    " (+-%.1f); ", n, share, want, band
 				bad = 1
 			}
 		}
@@ -2720,7 +2724,7 @@ check_burn()
 			bad = 1
 		}
 		exit bad
-	    }' stats rows >verdict ||
+	    }' stats truth rows >verdict ||
 	    atf_fail "$(cat verdict)report: $(tr '\n' ' ' <report)"
 }
 
@@ -3220,7 +3224,7 @@ e2e_vdso_named_head()
 	atf_set descr "Samples in the vDSO are named from prof's own vDSO" \
 	    "(the same kernel's, by build-id): a row such as" \
 	    "'__vdso_clock_gettime, clock_gettime (vdso)', never" \
-	    "linux-vdso.so.1+0xoffset"
+	    "linux-vdso.so.1+0xoffset; the vDSO's rows hold 40% or more"
 }
 e2e_vdso_named_body()
 {
@@ -3229,8 +3233,14 @@ e2e_vdso_named_body()
 	atf_check "$prog"
 	"$PROF" "$prog" >report 2>err || atf_fail "prof failed: $(cat err)"
 	grep -q linux-vdso report && atf_fail "vDSO unnamed: $(cat report)"
-	awk '/clock_gettime.* \(vdso\)$/ { p += $1 } END { exit p < 40 }' \
-	    report || atf_fail "no clock_gettime (vdso) row: $(cat report)"
+	# A kernel whose vDSO keeps clock_gettime's work in a function of
+	# no symbol (6.18: "[unnamed code] (vdso)") has the named row short
+	# of it: the two together.
+	awk '/clock_gettime.* \(vdso\)$/ { named += $1 }
+	    / \(vdso\)$/ { p += $1 }
+	    END { exit named == 0 || p < 40 }' report ||
+	    atf_fail "no clock_gettime (vdso) row:" \
+	    "$(tr '\n' ' ' <report)"
 }
 
 atf_test_case e2e_pie

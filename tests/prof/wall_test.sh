@@ -428,8 +428,11 @@ totals_within_lives_body()
 	}
 	/;pulser(;| )/ { pulser += $NF / 100; next }
 	/;idler(;| )/ { idle += $NF / 100; next }
-	# Asleep where only the pulser sleeps, its stack walked short (the
-	# walk reads a stack that may be moving): its, by its wait.
+	# Asleep where only the pulser sleeps, its stack short of the
+	# pulser'"'"'s frame: its, by its wait.  (Such samples are shown if
+	# the case fails; before prof kept a thread root'"'"'s samples that
+	# lost their start routine'"'"'s frame, they were left out as libmon'"'"'s
+	# own: libc_leaf_in_thread.)
 	/\[waiting: clock_nanosleep\] [0-9]+$/ { short += $NF / 100; next }
 	# Running with no stack yet (the timer clock rarely samples the
 	# pulser'"'"'s 1 ms bursts), or on one in the vDSO, whose frames
@@ -492,6 +495,7 @@ libc_leaf_in_thread_body()
 					t[f[2]] = f[3]
 			}
 		}
+		END { if (NR == 0) exit 1 }
 		NR == 1 {
 			n = $3 + 0
 			own = 0
@@ -504,6 +508,15 @@ libc_leaf_in_thread_body()
 		}' rep.$how >>judged ||
 		    atf_fail "$(tail -1 judged): $(head -3 rep.$how |
 		    tr '\n' ' ')"
+		# The case at hand: samples running whose walk lost the
+		# start routine, libmon'"'"'s wrapper the first frame found.
+		"$PROF" -w -F folded "$H" mon.out >folded.$how 2>/dev/null ||
+		    atf_fail "prof -w -F folded failed ($how)"
+		awk '/^start_thread [^;]*;/ && !/libcspin/ &&
+		    !/\[waiting: / { n += $NF }
+		    END { exit !(n >= 10) }' folded.$how ||
+		    atf_fail "$how: no samples that lost libcspin's frame:" \
+		    "$(head -5 folded.$how | tr '\n' ' ')"
 	done
 	cat judged
 }
