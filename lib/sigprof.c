@@ -66,9 +66,14 @@ static _Atomic pid_t	taking;		/* the process whose snapper takes
 static _Atomic pid_t	handed;		/* the process whose snapper is
 					   to take them no more */
 static void		(*_Atomic waker)(void);	/* wakes the snapper */
+static _Atomic pid_t	taker;		/* the snapper's thread id */
+static _Atomic int	marked;		/* a hand-back signal may wait on
+					   the snapper: hand_back() */
 
 static void handler(int, siginfo_t *, void *);
 static void hand_back(void);
+static void unmark(void);
+static int is_mark(const siginfo_t *);
 
 /* Does action a run a handler of the program's? */
 static int
@@ -333,6 +338,14 @@ walk(const ucontext_t *uc, uintptr_t pc, uint64_t n)
 		_mon_stack_mark(_mon_gettid(), slot);
 }
 
+/* Is si hand_back()'s signal to the snapper? */
+static int
+is_mark(const siginfo_t *si)
+{
+	return si->si_code == SI_QUEUE && si->si_pid == getpid() &&
+	    si->si_value.sival_ptr == (void *)&handed;
+}
+
 /*
  * A SIGPROF that is not a sample -- the program's, by kill() -- came to
  * the snapper, which takes the itimer's (_mon_sigprof_take()): it is no
@@ -364,6 +377,13 @@ handler(int sig, siginfo_t *si, void *uc)
 	uint64_t n;
 	int err;
 
+	/* Handed back: the snapper takes SIGPROF no more. */
+	if (snapper && atomic_load(&handed) == getpid()) {
+		(void)sigaddset(&((ucontext_t *)uc)->uc_sigmask, sig);
+		atomic_store(&taking, 0);
+	}
+	if (is_mark(si))	/* hand_back()'s, done */
+		return;
 	if (!sample(si)) {
 		if (snapper)
 			pass_on(sig, si, uc);
@@ -443,6 +463,30 @@ is_ours(const struct sigaction *a)
 }
 
 /*
+ * The snapper, SIGPROF blocked: hand_back()'s signal may wait on it,
+ * sent just as it blocked the signal; it would keep the snapper from
+ * taking SIGPROF again (a pending one might be the program's).  The
+ * thread's own pending signal is the one taken first.  Anything else
+ * taken here -- none was the snapper's -- is dropped if a sample, else
+ * sent to the process again, as pass_on() does.
+ */
+static void
+unmark(void)
+{
+	static const struct timespec zero;
+	siginfo_t si;
+	sigset_t set;
+
+	(void)sigemptyset(&set);
+	(void)sigaddset(&set, SIGPROF);
+	if (syscall(SYS_rt_sigtimedwait, &set, &si, &zero, _NSIG / 8) !=
+	    SIGPROF || is_mark(&si) || sample(&si))
+		return;
+	if (syscall(SYS_rt_sigqueueinfo, getpid(), SIGPROF, &si) != 0)
+		(void)kill(getpid(), SIGPROF);
+}
+
+/*
  * The snapper (term.c), one of libmon's threads, takes the signals of
  * ITIMER_PROF that its own CPU time runs out (on 1; 0 when it ends).
  * The kernel sends the signal to the thread that was running when the
@@ -475,6 +519,7 @@ _mon_sigprof_take(int on, void (*nudge)(void))
 	(void)sigaddset(&s, SIGPROF);
 	if (on && atomic_load_explicit(&installed, memory_order_relaxed) &&
 	    itimer) {
+		atomic_store(&taker, _mon_gettid());
 		/* Told first, then looked: hand_back() sees one or the
 		 * other. */
 		atomic_store_explicit(&waker, nudge, memory_order_relaxed);
@@ -488,6 +533,8 @@ _mon_sigprof_take(int on, void (*nudge)(void))
 	}
 	(void)pthread_sigmask(SIG_BLOCK, &s, NULL);
 	atomic_store(&taking, 0);
+	if (atomic_exchange(&marked, 0))
+		unmark();
 }
 
 /*
@@ -605,15 +652,19 @@ _mon_sigprof_discard(void)
 /*
  * The program's action is to take libmon's place: the snapper is to let
  * SIGPROF in no more (_mon_sigprof_take()), so that no signal of the
- * program's comes to it.  Woken, it looks and blocks the signal; it is
- * waited for, but not forever -- it may be waiting for a lock whose
- * holder waits for the caller's (wlock) -- 50 ms at most.  Caller holds
- * wlock.
+ * program's comes to it.  A SIGPROF sent to it has libmon's handler
+ * block the signal there at once, even while it writes a large snapshot
+ * or waits for a lock (the C library's of loaded objects, held by a
+ * thread of the program's); woken, it looks too.  It is waited for, but
+ * not forever -- it may be waiting for a lock whose holder waits for the
+ * caller's (wlock) -- 50 ms at most.  Caller holds wlock, with libmon's
+ * action still in place.
  */
 static void
 hand_back(void)
 {
 	void (*nudge)(void);
+	siginfo_t si;
 	uint64_t end;
 	pid_t pid;
 
@@ -621,6 +672,21 @@ hand_back(void)
 	atomic_store(&handed, pid);
 	if (atomic_load(&taking) != pid)
 		return;
+	/*
+	 * libmon's action still in place, a SIGPROF sent to the snapper has
+	 * its handler block the signal there at once, wherever it is -- a
+	 * snapshot of a large program may take longer to write than the
+	 * wait below.
+	 */
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGPROF;
+	si.si_code = SI_QUEUE;
+	si.si_pid = pid;
+	si.si_uid = getuid();
+	si.si_value.sival_ptr = (void *)&handed;
+	if (syscall(SYS_rt_tgsigqueueinfo, pid, atomic_load(&taker), SIGPROF,
+	    &si) == 0)
+		atomic_store(&marked, 1);
 	if ((nudge = atomic_load(&waker)) != NULL)
 		nudge();
 	end = _mon_clock_ns(CLOCK_MONOTONIC) + 50000000u;

@@ -707,6 +707,31 @@ handled: 1"
 	verdict
 }
 
+atf_test_case handed_back_while_snapper_waits
+handed_back_while_snapper_waits_head()
+{
+	atf_set descr "With PROFINTERVAL=0.01 under itimer, the program sets" \
+	    "its SIGPROF handler while libmon's snapper waits for the C" \
+	    "library's lock of loaded objects (another thread holds it in" \
+	    "dl_iterate_phdr() for 300 ms): the snapper no longer takes" \
+	    "SIGPROF -- a kill() while the program's threads block it waits" \
+	    "for main (before, the snapper, not woken in the 50 ms" \
+	    "hand_back() waits, ran the program's handler at once)"
+}
+handed_back_while_snapper_waits_body()
+{
+	setup
+	for c in perf timer itimer; do
+		run $c PROFCLOCK=$c PROFINTERVAL=0.01 "$H" stuckkill
+		status_is $c 3
+		out_is $c "handled before unblocking: 0
+handled: 1"
+		is "$(fact $c killed)" 1 "$c: handler runs"
+		is "$(fact $c killed_main)" 1 "$c: handler runs on main"
+	done
+	verdict
+}
+
 atf_test_case itimer_signals_a_sleeping_thread
 itimer_signals_a_sleeping_thread_head()
 {
@@ -1300,6 +1325,7 @@ atf_init_test_cases()
 	atf_add_test_case blocking_calls_not_interrupted
 	atf_add_test_case snapshots_never_wake_sleepers
 	atf_add_test_case program_sigprof_not_on_snapper
+	atf_add_test_case handed_back_while_snapper_waits
 	atf_add_test_case itimer_signals_a_sleeping_thread
 	atf_add_test_case dlopen_plain_library_time
 	atf_add_test_case dlopen_profiled_library_counts

@@ -55,6 +55,14 @@
  *					handler ran, and on the main thread,
  *					go to facts (with dfl the signal ends
  *					the process there)
+ *	h_fault stuckkill		as blockedkill, the handler set while
+ *					libmon's snapper waits for the C
+ *					library's lock of loaded objects, which
+ *					a second thread (SIGPROF blocked) holds
+ *					in dl_iterate_phdr() for 300 ms: the
+ *					kill() and main's unblocking are done
+ *					in the while; handled before the
+ *					unblocking goes to stdout
  *	h_fault dl LIB MS [close]	dlopen LIB; 3 * MS in its dl_burn(),
  *					dl_leaf() 1000 times; dlclose it if
  *					asked; then MS in spin_a
@@ -706,6 +714,62 @@ do_blockedkill(int dfl)
 }
 
 static int
+hold_objects(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct timespec ts = { 0, 300 * 1000000 };
+
+	(void)info;
+	(void)size;
+	(void)arg;
+	(void)nanosleep(&ts, NULL);
+	return 1;
+}
+
+static void *
+objects_holder(void *arg)
+{
+	sigset_t s;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGPROF);
+	(void)pthread_sigmask(SIG_BLOCK, &s, NULL);
+	(void)dl_iterate_phdr(hold_objects, NULL);
+	return arg;
+}
+
+static int
+do_stuckkill(void)
+{
+	struct timespec ts = { 0, 50 * 1000000 }, ts20 = { 0, 20 * 1000000 };
+	struct sigaction sa;
+	pthread_t t;
+	sigset_t s;
+
+	(void)nanosleep(&ts, NULL);
+	if (pthread_create(&t, NULL, objects_holder, NULL) != 0)
+		errx(1, "pthread_create");
+	(void)nanosleep(&ts, NULL);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = onkill;
+	sigemptyset(&s);
+	sigaddset(&s, SIGPROF);
+	if (sigaction(SIGPROF, &sa, NULL) != 0 ||
+	    pthread_sigmask(SIG_BLOCK, &s, NULL) != 0)
+		err(1, "SIGPROF");
+	if (kill(getpid(), SIGPROF) != 0)
+		err(1, "kill");
+	(void)nanosleep(&ts20, NULL);
+	printf("handled before unblocking: %d\n", killed);
+	if (pthread_sigmask(SIG_UNBLOCK, &s, NULL) != 0)
+		err(1, "SIGPROF");
+	(void)pthread_join(t, NULL);
+	fact("killed", killed);
+	fact("killed_main", killed_main);
+	printf("handled: %d\n", killed > 0);
+	return EXIT_OK;
+}
+
+static int
 do_eintr(const char *who)
 {
 	struct sleeper rs = { "read", -1, 0, 0, 0, 0 };
@@ -1003,6 +1067,8 @@ main(int argc, char *argv[])
 	else if (is(argc, argv, "blockedkill", 1, 0) &&
 	    strcmp(argv[2], "dfl") == 0)
 		r = do_blockedkill(1);
+	else if (is(argc, argv, "stuckkill", 0, 0))
+		r = do_stuckkill();
 	else if (is(argc, argv, "naps", 2, 0))
 		r = do_naps(num(argv[2]), num(argv[3]));
 	else if (is(argc, argv, "dlcalls", 2, 2))
