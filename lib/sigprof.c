@@ -72,7 +72,6 @@ static _Atomic int	marked;		/* a hand-back signal may wait on
 
 static void handler(int, siginfo_t *, void *);
 static void hand_back(void);
-static void unmark(void);
 static int is_mark(const siginfo_t *);
 
 /* Does action a run a handler of the program's? */
@@ -359,10 +358,24 @@ is_mark(const siginfo_t *si)
 static void
 pass_on(int sig, siginfo_t *si, void *uc)
 {
+	static const struct timespec zero;
+	siginfo_t was;
+	sigset_t set;
 	int err;
 
 	err = errno;
 	(void)sigaddset(&((ucontext_t *)uc)->uc_sigmask, sig);
+	/*
+	 * A sample that came meanwhile (the snapper's CPU time, every
+	 * thread blocking the signal) and waits would take the program's
+	 * place: one SIGPROF waits at a time, and the one sent after it is
+	 * lost.  It goes first.
+	 */
+	(void)sigemptyset(&set);
+	(void)sigaddset(&set, sig);
+	if (syscall(SYS_rt_sigtimedwait, &set, &was, &zero, _NSIG / 8) ==
+	    sig && !sample(&was) && !is_mark(&was))
+		si = &was;	/* the program's too: one stands for both */
 	/* With its siginfo where the kernel lets a thread send one to its
 	 * process (sigqueue()'s, not kill()'s). */
 	if (syscall(SYS_rt_sigqueueinfo, getpid(), sig, si) != 0)
@@ -463,27 +476,35 @@ is_ours(const struct sigaction *a)
 }
 
 /*
- * The snapper, SIGPROF blocked: hand_back()'s signal may wait on it,
- * sent just as it blocked the signal; it would keep the snapper from
- * taking SIGPROF again (a pending one might be the program's).  The
- * thread's own pending signal is the one taken first.  Anything else
- * taken here -- none was the snapper's -- is dropped if a sample, else
- * sent to the process again, as pass_on() does.
+ * The snapper, SIGPROF blocked: what waits for it or for the process.
+ * Samples -- the CPU time of a thread that blocked the signal, every
+ * other thread blocking it too -- and hand_back()'s signal are taken
+ * and dropped: one SIGPROF waits at a time, and a sample waiting would
+ * have the program's own sent meanwhile lost.  A SIGPROF of the
+ * program's is sent to the process again, to wait for its threads: 1
+ * then (or after many), else 0.
  */
-static void
-unmark(void)
+static int
+program_waits(void)
 {
 	static const struct timespec zero;
 	siginfo_t si;
 	sigset_t set;
+	int i;
 
 	(void)sigemptyset(&set);
 	(void)sigaddset(&set, SIGPROF);
-	if (syscall(SYS_rt_sigtimedwait, &set, &si, &zero, _NSIG / 8) !=
-	    SIGPROF || is_mark(&si) || sample(&si))
-		return;
-	if (syscall(SYS_rt_sigqueueinfo, getpid(), SIGPROF, &si) != 0)
-		(void)kill(getpid(), SIGPROF);
+	for (i = 0; i < 8; i++) {
+		if (syscall(SYS_rt_sigtimedwait, &set, &si, &zero, _NSIG / 8) !=
+		    SIGPROF)
+			return 0;
+		if (sample(&si) || is_mark(&si))
+			continue;
+		if (syscall(SYS_rt_sigqueueinfo, getpid(), SIGPROF, &si) != 0)
+			(void)kill(getpid(), SIGPROF);
+		return 1;
+	}
+	return 1;
 }
 
 /*
@@ -510,13 +531,14 @@ void
 _mon_sigprof_take(int on, void (*nudge)(void))
 {
 	struct sigaction cur;
-	sigset_t s, pend;
+	sigset_t s;
 	pid_t pid;
 
 	snapper = 1;
 	pid = getpid();
 	(void)sigemptyset(&s);
 	(void)sigaddset(&s, SIGPROF);
+	(void)pthread_sigmask(SIG_BLOCK, &s, NULL);
 	if (on && atomic_load_explicit(&installed, memory_order_relaxed) &&
 	    itimer) {
 		atomic_store(&taker, _mon_gettid());
@@ -526,15 +548,14 @@ _mon_sigprof_take(int on, void (*nudge)(void))
 		atomic_store(&taking, pid);
 		if (atomic_load(&handed) != pid &&
 		    __sigaction(SIGPROF, NULL, &cur) == 0 && is_ours(&cur) &&
-		    sigpending(&pend) == 0 && !sigismember(&pend, SIGPROF)) {
+		    !program_waits()) {
 			(void)pthread_sigmask(SIG_UNBLOCK, &s, NULL);
 			return;
 		}
 	}
-	(void)pthread_sigmask(SIG_BLOCK, &s, NULL);
 	atomic_store(&taking, 0);
 	if (atomic_exchange(&marked, 0))
-		unmark();
+		(void)program_waits();
 }
 
 /*

@@ -688,7 +688,8 @@ program_sigprof_not_on_snapper_head()
 	    "handler of the program's (which under itimer takes the signal" \
 	    "over from the snapper) it runs once, on the main thread; with" \
 	    "SIG_DFL (the snapper takes it and sends it on) the process" \
-	    "dies of it once unblocked, not before"
+	    "dies of it once unblocked, not before (under itimer it may" \
+	    "be lost to a sample waiting: libmon(7) BUGS)"
 }
 program_sigprof_not_on_snapper_body()
 {
@@ -701,6 +702,14 @@ handled: 1"
 		is "$(fact $c killed)" 1 "$c: handler runs"
 		is "$(fact $c killed_main)" 1 "$c: handler runs on main"
 		run $c.dfl PROFCLOCK=$c PROFINTERVAL=0.01 "$H" blockedkill dfl
+		# Under itimer one sample waiting as the program sends its
+		# own takes its place (libmon(7) BUGS): never before it
+		# unblocks.
+		if [ $c = itimer ] && [ "$(cat $c.dfl/status)" = 3 ]; then
+			out_is $c.dfl "unblocking
+handled: 0"
+			continue
+		fi
 		status_is $c.dfl $((128 + 27))
 		out_is $c.dfl "unblocking"
 	done
