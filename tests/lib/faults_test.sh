@@ -679,6 +679,18 @@ snapshots_never_wake_sleepers_body()
 	verdict
 }
 
+# on_main CLOCK MODE OUT: h_fault MODE under CLOCK, parts every 0.01 s,
+# exits 3 with stdout OUT, the program's SIGPROF handler run once, on
+# the main thread.
+on_main()
+{
+	run $1 PROFCLOCK=$1 PROFINTERVAL=0.01 "$H" $2
+	status_is $1 3
+	out_is $1 "$3"
+	is "$(fact $1 killed)" 1 "$1: handler runs"
+	is "$(fact $1 killed_main)" 1 "$1: handler runs on main"
+}
+
 atf_test_case program_sigprof_not_on_snapper
 program_sigprof_not_on_snapper_head()
 {
@@ -695,12 +707,8 @@ program_sigprof_not_on_snapper_body()
 {
 	setup
 	for c in perf timer itimer; do
-		run $c PROFCLOCK=$c PROFINTERVAL=0.01 "$H" blockedkill
-		status_is $c 3
-		out_is $c "unblocking
+		on_main $c blockedkill "unblocking
 handled: 1"
-		is "$(fact $c killed)" 1 "$c: handler runs"
-		is "$(fact $c killed_main)" 1 "$c: handler runs on main"
 		run $c.dfl PROFCLOCK=$c PROFINTERVAL=0.01 "$H" blockedkill dfl
 		# Under itimer one sample waiting as the program sends its
 		# own takes its place (libmon(7) BUGS): never before it
@@ -731,12 +739,8 @@ handed_back_while_snapper_waits_body()
 {
 	setup
 	for c in perf timer itimer; do
-		run $c PROFCLOCK=$c PROFINTERVAL=0.01 "$H" stuckkill
-		status_is $c 3
-		out_is $c "handled before unblocking: 0
+		on_main $c stuckkill "handled before unblocking: 0
 handled: 1"
-		is "$(fact $c killed)" 1 "$c: handler runs"
-		is "$(fact $c killed_main)" 1 "$c: handler runs on main"
 	done
 	verdict
 }
