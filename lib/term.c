@@ -351,7 +351,6 @@ snap_loop(void *unused)
 	}
 }
 
-
 /* Start the snapper, a thread of libmon's own (util.c). */
 static int
 snapper_start(void)
