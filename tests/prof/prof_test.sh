@@ -3197,8 +3197,9 @@ e2e_null_frame_ends_the_stack_head()
 	atf_set descr "h_nullframe makes system calls with rbp at a frame of" \
 	    "zeros: with every clock no stack holds a null return address" \
 	    "([unknown]+0xffffffffffffffff in the exports), and the samples" \
-	    "taken at its system calls, 90% of its time or more, are under" \
-	    "caller(), found past the zero words at the stack pointer"
+	    "taken at its system calls, 90% of its time or more (85 under" \
+	    "the signal clocks), are under caller(), found past the zero" \
+	    "words at the stack pointer"
 }
 e2e_null_frame_ends_the_stack_body()
 {
@@ -3210,11 +3211,17 @@ e2e_null_frame_ends_the_stack_body()
 		"$PROF" -F folded "$prog" >out.folded 2>err ||
 		    atf_fail "prof -F folded failed: $(cat err)"
 		atf_check -s exit:1 -o empty grep -F 'ffffffffffffffff' out.folded
-		awk '/;nullfp_syscalls(;|\ )/ { n += $NF
+		# A signal clock's sample may come as an interrupt returns to
+		# the loop's own instructions, where neither a frame nor a
+		# system call leads to the caller: 5 to 11% of 75 under
+		# itimer on Linux 6.18, which delivers the expiry there.
+		share=0.9
+		[ $c = perf ] || share=0.85
+		awk -v share=$share '/;nullfp_syscalls(;|\ )/ { n += $NF
 			if (/;caller;nullfp_syscalls(;|\ )/) c += $NF }
 		    END { printf "%d of %d samples in nullfp_syscalls under caller\n", c, n
-			exit n < 20 || c < 0.9 * n }' out.folded >verdict ||
-		    atf_fail "$c: $(cat verdict) -- $(cat out.folded)"
+			exit n < 20 || c < share * n }' out.folded >verdict ||
+		    atf_fail "$c: $(cat verdict) -- $(tr '\n' ' ' <out.folded)"
 	done
 }
 
