@@ -346,6 +346,18 @@ is_mark(const siginfo_t *si)
 }
 
 /*
+ * Send the program's SIGPROF si to the process again: with its siginfo
+ * where the kernel lets a thread send one to its process (sigqueue()'s),
+ * else by kill(), as one from this process.  Signal-safe.
+ */
+static void
+resend(int sig, siginfo_t *si)
+{
+	if (syscall(SYS_rt_sigqueueinfo, getpid(), sig, si) != 0)
+		(void)kill(getpid(), sig);
+}
+
+/*
  * A SIGPROF that is not a sample -- the program's, by kill() -- came to
  * the snapper, which takes the itimer's (_mon_sigprof_take()): it is no
  * place for the program's handler.  The snapper blocks SIGPROF (its
@@ -376,10 +388,7 @@ pass_on(int sig, siginfo_t *si, void *uc)
 	if (syscall(SYS_rt_sigtimedwait, &set, &was, &zero, _NSIG / 8) ==
 	    sig && !sample(&was) && !is_mark(&was))
 		si = &was;	/* the program's too: one stands for both */
-	/* With its siginfo where the kernel lets a thread send one to its
-	 * process (sigqueue()'s, not kill()'s). */
-	if (syscall(SYS_rt_sigqueueinfo, getpid(), sig, si) != 0)
-		(void)kill(getpid(), sig);
+	resend(sig, si);
 	errno = err;
 }
 
@@ -422,7 +431,7 @@ handler(int sig, siginfo_t *si, void *uc)
 	 * C library or the kernel -- but the program's own code there is a
 	 * handler of its own that interrupted the writer.
 	 */
-	if (__start_libmon_text != NULL && writing &&
+	if (writing && __start_libmon_text != NULL &&
 	    (!_mon_hist_covers(pc) || (pc >= (uintptr_t)__start_libmon_text &&
 	    pc < (uintptr_t)__stop_libmon_text))) {
 		pc = (uintptr_t)__start_libmon_text;
@@ -500,8 +509,7 @@ program_waits(void)
 			return 0;
 		if (sample(&si) || is_mark(&si))
 			continue;
-		if (syscall(SYS_rt_sigqueueinfo, getpid(), SIGPROF, &si) != 0)
-			(void)kill(getpid(), SIGPROF);
+		resend(SIGPROF, &si);
 		return 1;
 	}
 	return 1;

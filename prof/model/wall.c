@@ -131,6 +131,18 @@ wall_frame_name(const struct report *r, const struct profile *p,
 	return r->wnames[w->id];
 }
 
+/* Is name one of row w's names? */
+static int
+row_named(const struct row *w, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < w->nnames; k++)
+		if (strcmp(w->names[k], name) == 0)
+			return 1;
+	return 0;
+}
+
 /*
  * Is row w the start-up hook that calls libmon (gcrt1.o's, in the
  * program's text but outside libmon's)?  A walk that lost libmon's
@@ -139,12 +151,7 @@ wall_frame_name(const struct report *r, const struct profile *p,
 static int
 starts_libmon(const struct row *w)
 {
-	size_t k;
-
-	for (k = 0; k < w->nnames; k++)
-		if (strcmp(w->names[k], "__gmon_start__") == 0)
-			return 1;
-	return 0;
+	return row_named(w, "__gmon_start__");
 }
 
 /*
@@ -157,20 +164,15 @@ thread_root(const struct report *r, const struct profile *p,
     const struct wstack *s, size_t i)
 {
 	const struct row *w;
-	size_t k, id;
+	size_t id;
 
 	for (i++; i < s->depth; i++) {
 		id = wall_frame_id(r, p, &p->wframes[s->first + i]);
 		if (id == ROW_SELF)
 			return 0;
-		if ((w = row_by_id(r, id)) == NULL)
-			continue;
-		if (w->objidx == OBJ_MAIN)
-			return 0;
-		for (k = 0; k < w->nnames; k++)
-			if (strcmp(w->names[k], "start_thread") == 0)
-				return 1;
-		return 0;
+		if ((w = row_by_id(r, id)) != NULL)
+			return w->objidx != OBJ_MAIN &&
+			    row_named(w, "start_thread");
 	}
 	return 0;
 }

@@ -15,17 +15,8 @@
 #include <err.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
-/* This thread's CPU time, in seconds. */
-static double
-cpu(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
+#include "h_burn.h"
 
 int
 main(int argc, char *argv[])
@@ -51,7 +42,7 @@ main(int argc, char *argv[])
 	*(void **)&nap = dlsym(h, "lib_nap");
 	if (outer == NULL || nap == NULL)
 		errx(1, "%s: no lib_outer or lib_nap", argv[1]);
-	for (t0 = cpu(); cpu() - t0 < 0.5; )
+	for (t0 = thread_cpu(); thread_cpu() - t0 < 0.5; )
 		outer(10000000UL);
 	nap();
 	return 0;
