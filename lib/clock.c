@@ -212,9 +212,14 @@ _mon_clock_start(int classic)
 	return 0;
 }
 
-/* Stop the clock; every sample it took is in the histogram after. */
+/*
+ * Stop the clock; every sample it took is in the histogram after.  With
+ * ending, for good, the process on its way out: a signal clock leaves
+ * libmon's action in place for the samples still on their way
+ * (_mon_sigprof_linger()).
+ */
 void
-_mon_clock_stop(void)
+_mon_clock_stop(int ending)
 {
 	int err;
 
@@ -226,11 +231,17 @@ _mon_clock_stop(void)
 		break;
 	case MONX_CLK_TIMER:
 		_mon_timer_stop();
-		_mon_sigprof_restore();
+		if (ending)
+			_mon_sigprof_linger(0);
+		else
+			_mon_sigprof_restore();
 		break;
 	case MONX_CLK_ITIMER:
 		_mon_itimer_stop();
-		_mon_sigprof_restore();
+		if (ending)
+			_mon_sigprof_linger(_mon_itimer_running());
+		else
+			_mon_sigprof_restore();
 		break;
 	}
 	mode = -1;

@@ -195,6 +195,7 @@ uint32_t _mon_timer_unarmed(void) _mon_hidden;
 uint64_t _mon_timer_count(const siginfo_t *) _mon_hidden;
 int	_mon_itimer_start(uint64_t) _mon_hidden;
 void	_mon_itimer_stop(void) _mon_hidden;
+int	_mon_itimer_running(void) _mon_hidden;
 void	_mon_itimer_yield(void) _mon_hidden;
 void	_mon_itimer_pause(void) _mon_hidden;
 void	_mon_itimer_resume(void) _mon_hidden;
@@ -202,6 +203,7 @@ void	_mon_itimer_resume(void) _mon_hidden;
 /* sigprof.c */
 int	_mon_sigprof_install(int) _mon_hidden;
 void	_mon_sigprof_restore(void) _mon_hidden;
+void	_mon_sigprof_linger(int) _mon_hidden;
 int	_mon_sigprof_ours(const siginfo_t *) _mon_hidden;
 int	_mon_sigprof_clock(void) _mon_hidden;
 void	_mon_sigprof_writing(int) _mon_hidden;
@@ -224,7 +226,7 @@ size_t	_mon_wall_copy(unsigned char *, size_t) _mon_hidden;
 
 /* clock.c */
 int	_mon_clock_start(int) _mon_hidden;
-void	_mon_clock_stop(void) _mon_hidden;
+void	_mon_clock_stop(int) _mon_hidden;
 int	_mon_clock_running(void) _mon_hidden;
 void	_mon_clock_drain(void) _mon_hidden;
 void	_mon_clock_writing(int) _mon_hidden;

@@ -60,6 +60,8 @@ static struct sigaction	copy[2];	/* the action: copy[gen & 1] */
 static _Atomic unsigned long gen;
 static _Atomic pid_t	wlock;		/* the writer's process; 0: none */
 static _Atomic int	installed;	/* written under wlock */
+static _Atomic int	lingers;	/* installed, the clock stopped for
+					   good: _mon_sigprof_linger() */
 static int		itimer;		/* ITIMER_PROF samples */
 static _Atomic pid_t	taking;		/* the process whose snapper takes
 					   them: _mon_sigprof_take() */
@@ -474,7 +476,8 @@ _mon_sigprof_writing(int on)
 int
 _mon_sigprof_clock(void)
 {
-	return atomic_load_explicit(&installed, memory_order_relaxed);
+	return atomic_load_explicit(&installed, memory_order_relaxed) &&
+	    !atomic_load_explicit(&lingers, memory_order_relaxed);
 }
 
 /* Is a libmon's action? */
@@ -583,11 +586,17 @@ _mon_sigprof_install(int whole_process)
 	atomic_store(&handed, 0);
 	r = -1;
 	if (__sigaction(SIGPROF, NULL, &prog) == 0) {
-		store(&prog);
+		/* Left in place by _mon_sigprof_linger(): the program's
+		 * action is the one kept. */
+		if (installed && is_ours(&prog))
+			(void)load(&prog);
+		else
+			store(&prog);
 		ours_for(&prog, &sa);
 		r = __sigaction(SIGPROF, &sa, NULL);
 	}
 	installed = r == 0;
+	lingers = 0;
 	writer_unlock(&was);
 	return r;
 }
@@ -622,8 +631,44 @@ _mon_sigprof_restore(void)
 		(void)__sigaction(SIGPROF, &prog, NULL);
 	}
 	installed = 0;
+	lingers = 0;
 	writer_unlock(&was);
 	errno = err;
+}
+
+/*
+ * The clock has stopped for good: the process is on its way out
+ * (exit()).  A sample sent just before the stop may not have reached its
+ * thread yet: a tracer -- strace -f, a debugger -- is told of each signal
+ * before its thread takes it, and hands it on when it resumes the thread,
+ * under the action in place by then.  Put back, SIG_DFL would end the
+ * process by that late sample, the profile unwritten and the status
+ * changed.  So where the program's action is SIG_DFL, libmon's stays in
+ * place: a late sample finds no histogram and is dropped, any other
+ * SIGPROF still ends the process as SIG_DFL would, and the program reads
+ * and sets its action as while the clock ran.  Elsewhere the program's
+ * action is put back (_mon_sigprof_restore()) -- and so it is where the
+ * program's own ITIMER_PROF runs (program_timer), whose signals could
+ * not be told from late samples.  An exec hands the new image SIG_DFL
+ * as it would have anyway.
+ */
+void
+_mon_sigprof_linger(int program_timer)
+{
+	struct sigaction cur, prog;
+	sigset_t was;
+	int err, keep;
+
+	err = errno;
+	writer_lock(&was);
+	(void)load(&prog);
+	keep = installed && !program_timer && prog.sa_handler == SIG_DFL &&
+	    __sigaction(SIGPROF, NULL, &cur) == 0 && is_ours(&cur);
+	lingers = keep;
+	writer_unlock(&was);
+	errno = err;
+	if (!keep)
+		_mon_sigprof_restore();
 }
 
 /*

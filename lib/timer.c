@@ -336,6 +336,16 @@ _mon_itimer_stop(void)
 		(void)setitimer(ITIMER_PROF, &oldtimer, NULL);
 }
 
+/* Does an ITIMER_PROF run, ours stopped: the program's own? */
+int
+_mon_itimer_running(void)
+{
+	struct itimerval cur;
+
+	return getitimer(ITIMER_PROF, &cur) == 0 &&
+	    (cur.it_value.tv_sec != 0 || cur.it_value.tv_usec != 0);
+}
+
 /*
  * The program sets its own SIGPROF action while ITIMER_PROF samples:
  * its action takes over, and our timer must not fire into it.

@@ -45,6 +45,8 @@
  *				then forks 3 children that spin MS each
  *	h_never busyexit MS	3 threads spin without end; main spins MS
  *				and exits while they do
+ *	h_never busystop MS	as busyexit, but main stops the profile
+ *				with monitor(0) and spins MS more first
  *	h_never idle N		N threads wait on a condition, as a thread per
  *				connection server's do; then files are opened
  *				until one fails or 400 are, and counted
@@ -562,6 +564,22 @@ do_busyexit(void)
 	return EXIT_OK;
 }
 
+static int
+do_busystop(void)
+{
+	pthread_t t;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (pthread_create(&t, NULL, spin_forever, NULL) != 0)
+			errx(1, "pthread_create");
+	spin_a(ms);
+	monitor(NULL, NULL, NULL, 0, 0);
+	spin_a(ms);
+	printf("stopped with 3 threads busy\n");
+	return EXIT_OK;
+}
+
 static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t idle_cv = PTHREAD_COND_INITIALIZER;
 static int idle_over;
@@ -766,6 +784,8 @@ main(int argc, char *argv[])
 		r = do_stopfork();
 	else if (strcmp(m, "busyexit") == 0)
 		r = do_busyexit();
+	else if (strcmp(m, "busystop") == 0)
+		r = do_busystop();
 	else if (strcmp(m, "idle") == 0)
 		r = do_idle(num(argv[2]));
 	else if (strcmp(m, "errno") == 0)

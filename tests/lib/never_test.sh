@@ -465,6 +465,36 @@ terminated_while_writing_with_threads_body()
 	verdict
 }
 
+atf_test_case stopped_under_a_tracer
+stopped_under_a_tracer_head()
+{
+	atf_set descr "Under a tracer, as strace -f or a debugger, which" \
+	    "hands each signal on only as it resumes the thread, a sample" \
+	    "still held when monitor(0) or exit() stops the clock ends" \
+	    "nothing: the status is the program's and the profile written"
+}
+stopped_under_a_tracer_body()
+{
+	setup
+	for c in perf timer itimer; do
+		for m in busystop busyexit; do
+			d=$c.$m
+			rm -rf $d
+			mkdir $d
+			# t_tracer holds each SIGPROF 30 ms: with three threads
+			# busy, one is nearly always held as the clock stops,
+			# and busystop runs on 100 ms after.
+			( cd $d && exec env PROFCLOCK=$c "$srcdir/t_tracer" 30 \
+			    "$H" $m 100 >out 2>err )
+			grep -qx 'exit 3' $d/out || fail "$d: ended by" \
+			    "'$(grep -E '^(exit|signal) [0-9]+$' $d/out)'," \
+			    "not exit 3"
+			profiled $d
+		done
+	done
+	verdict
+}
+
 atf_test_case second_exit_waits_for_the_profile
 second_exit_waits_for_the_profile_head()
 {
@@ -648,6 +678,7 @@ atf_init_test_cases()
 	atf_add_test_case fork_after_stop_writes_nothing
 	atf_add_test_case stop_and_thread_start_race
 	atf_add_test_case terminated_while_writing_with_threads
+	atf_add_test_case stopped_under_a_tracer
 	atf_add_test_case second_exit_waits_for_the_profile
 	atf_add_test_case unsampled_threads_counted
 	atf_add_test_case idle_threads_leave_descriptors
