@@ -213,13 +213,12 @@ _mon_clock_start(int classic)
 }
 
 /*
- * Stop the clock; every sample it took is in the histogram after.  With
- * ending, for good, the process on its way out: a signal clock leaves
- * libmon's action in place for the samples still on their way
- * (_mon_sigprof_linger()).
+ * Stop the clock; every sample it took is in the histogram after, and
+ * one a tracer still holds is dropped when it comes
+ * (_mon_sigprof_done()).
  */
 void
-_mon_clock_stop(int ending)
+_mon_clock_stop(void)
 {
 	int err;
 
@@ -231,17 +230,11 @@ _mon_clock_stop(int ending)
 		break;
 	case MONX_CLK_TIMER:
 		_mon_timer_stop();
-		if (ending)
-			_mon_sigprof_linger(0);
-		else
-			_mon_sigprof_restore();
+		_mon_sigprof_done();
 		break;
 	case MONX_CLK_ITIMER:
 		_mon_itimer_stop();
-		if (ending)
-			_mon_sigprof_linger(_mon_itimer_running());
-		else
-			_mon_sigprof_restore();
+		_mon_sigprof_done();
 		break;
 	}
 	mode = -1;

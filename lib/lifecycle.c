@@ -173,10 +173,8 @@ classic_scale(size_t words, uintptr_t lo, uintptr_t hi)
 /*
  * A histogram for the samples, or none: earlier samples still on their
  * way belong to the old one.  Starts the clock if it is not running,
- * stops it with none -- for good when classic_clock is ENDING, the
- * profile's end (_mon_clock_stop()).  Caller holds proflock.
+ * stops it with none.  Caller holds proflock.
  */
-#define ENDING	2
 static int
 set_hist(WORD *buf, size_t nwords, uintptr_t off, unsigned int scale,
     int classic_clock)
@@ -184,7 +182,7 @@ set_hist(WORD *buf, size_t nwords, uintptr_t off, unsigned int scale,
 	_mon_clock_drain();
 	if (buf == NULL) {
 		_mon_hist_set(NULL, 0, 0, 0);
-		_mon_clock_stop(classic_clock == ENDING);
+		_mon_clock_stop();
 		return 0;
 	}
 	if (!paused)
@@ -404,7 +402,7 @@ _mon_life_stop(void)
 	profiling = 0;
 	paused = 0;
 	unsampled = _mon_clock_unsampled();
-	(void)set_hist(NULL, 0, 0, 0, ENDING);
+	(void)set_hist(NULL, 0, 0, 0, 0);
 	_mon_stats_stop();
 	write_profile(unsampled);
 unlock:

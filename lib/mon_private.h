@@ -203,7 +203,7 @@ void	_mon_itimer_resume(void) _mon_hidden;
 /* sigprof.c */
 int	_mon_sigprof_install(int) _mon_hidden;
 void	_mon_sigprof_restore(void) _mon_hidden;
-void	_mon_sigprof_linger(int) _mon_hidden;
+void	_mon_sigprof_done(void) _mon_hidden;
 int	_mon_sigprof_ours(const siginfo_t *) _mon_hidden;
 int	_mon_sigprof_clock(void) _mon_hidden;
 void	_mon_sigprof_writing(int) _mon_hidden;
@@ -226,7 +226,7 @@ size_t	_mon_wall_copy(unsigned char *, size_t) _mon_hidden;
 
 /* clock.c */
 int	_mon_clock_start(int) _mon_hidden;
-void	_mon_clock_stop(int) _mon_hidden;
+void	_mon_clock_stop(void) _mon_hidden;
 int	_mon_clock_running(void) _mon_hidden;
 void	_mon_clock_drain(void) _mon_hidden;
 void	_mon_clock_writing(int) _mon_hidden;

@@ -7,7 +7,9 @@
  * the program's own action is kept aside: the program reads back what
  * it set (sigaction.c), receives every SIGPROF that is not one of
  * libmon's samples -- its own ITIMER_PROF, its own timers, kill() and
- * raise() -- and finds its action in place when profiling stops.
+ * raise() -- and finds its action in place when profiling stops, but
+ * for SIG_DFL, which libmon's idle handler keeps standing for against a
+ * late sample (_mon_sigprof_done()).
  *
  * A signal passed on reaches the program's handler as the kernel would
  * have delivered it: with the mask the action asks for (the interrupted
@@ -60,8 +62,8 @@ static struct sigaction	copy[2];	/* the action: copy[gen & 1] */
 static _Atomic unsigned long gen;
 static _Atomic pid_t	wlock;		/* the writer's process; 0: none */
 static _Atomic int	installed;	/* written under wlock */
-static _Atomic int	lingers;	/* installed, the clock stopped for
-					   good: _mon_sigprof_linger() */
+static _Atomic int	idle;		/* installed but no clock runs:
+					   _mon_sigprof_done() */
 static int		itimer;		/* ITIMER_PROF samples */
 static _Atomic pid_t	taking;		/* the process whose snapper takes
 					   them: _mon_sigprof_take() */
@@ -149,13 +151,20 @@ ours_for(const struct sigaction *prog, struct sigaction *sa)
 		sa->sa_flags &= ~SA_RESTART;
 }
 
-/* Is si one of libmon's samples? */
+/*
+ * Is si one of libmon's samples?  A per-thread timer's carries its slot
+ * (timer.c); ITIMER_PROF's come from the kernel -- and, once libmon's
+ * timer has stopped (idle), only while no ITIMER_PROF of the program's
+ * own runs, whose signals look the same.
+ */
 static int
 sample(const siginfo_t *si)
 {
-	if (itimer)		/* ITIMER_PROF signals come from the kernel */
-		return si->si_code == SI_KERNEL;
-	return _mon_timer_ours(si);
+	if (_mon_timer_ours(si))
+		return 1;
+	return itimer && si->si_code == SI_KERNEL &&
+	    !(atomic_load_explicit(&idle, memory_order_relaxed) &&
+	    _mon_itimer_running());
 }
 
 /*
@@ -477,7 +486,7 @@ int
 _mon_sigprof_clock(void)
 {
 	return atomic_load_explicit(&installed, memory_order_relaxed) &&
-	    !atomic_load_explicit(&lingers, memory_order_relaxed);
+	    !atomic_load_explicit(&idle, memory_order_relaxed);
 }
 
 /* Is a libmon's action? */
@@ -550,8 +559,7 @@ _mon_sigprof_take(int on, void (*nudge)(void))
 	(void)sigemptyset(&s);
 	(void)sigaddset(&s, SIGPROF);
 	(void)pthread_sigmask(SIG_BLOCK, &s, NULL);
-	if (on && atomic_load_explicit(&installed, memory_order_relaxed) &&
-	    itimer) {
+	if (on && _mon_sigprof_clock() && itimer) {
 		atomic_store(&taker, _mon_gettid());
 		/* Told first, then looked: hand_back() sees one or the
 		 * other. */
@@ -586,9 +594,9 @@ _mon_sigprof_install(int whole_process)
 	atomic_store(&handed, 0);
 	r = -1;
 	if (__sigaction(SIGPROF, NULL, &prog) == 0) {
-		/* Left in place by _mon_sigprof_linger(): the program's
+		/* Left in place by _mon_sigprof_done(): the program's
 		 * action is the one kept. */
-		if (installed && is_ours(&prog))
+		if (idle && is_ours(&prog))
 			(void)load(&prog);
 		else
 			store(&prog);
@@ -596,7 +604,7 @@ _mon_sigprof_install(int whole_process)
 		r = __sigaction(SIGPROF, &sa, NULL);
 	}
 	installed = r == 0;
-	lingers = 0;
+	idle = 0;
 	writer_unlock(&was);
 	return r;
 }
@@ -608,7 +616,9 @@ _mon_sigprof_install(int whole_process)
  * A sample signalled just before its clock went may still be pending in
  * some thread; under the action put back (SIG_DFL, most often) it would
  * kill the program.  Ignoring SIGPROF for a moment discards every
- * pending one: no clock of ours is left to raise another.
+ * pending one: no clock of ours is left to raise another.  (One a
+ * tracer holds is not pending, and not discarded: _mon_sigprof_done()
+ * says what comes of it.)
  */
 void
 _mon_sigprof_restore(void)
@@ -631,29 +641,29 @@ _mon_sigprof_restore(void)
 		(void)__sigaction(SIGPROF, &prog, NULL);
 	}
 	installed = 0;
-	lingers = 0;
+	idle = 0;
 	writer_unlock(&was);
 	errno = err;
 }
 
 /*
- * The clock has stopped for good: the process is on its way out
- * (exit()).  A sample sent just before the stop may not have reached its
- * thread yet: a tracer -- strace -f, a debugger -- is told of each signal
- * before its thread takes it, and hands it on when it resumes the thread,
- * under the action in place by then.  Put back, SIG_DFL would end the
- * process by that late sample, the profile unwritten and the status
- * changed.  So where the program's action is SIG_DFL, libmon's stays in
- * place: a late sample finds no histogram and is dropped, any other
- * SIGPROF still ends the process as SIG_DFL would, and the program reads
- * and sets its action as while the clock ran.  Elsewhere the program's
- * action is put back (_mon_sigprof_restore()) -- and so it is where the
- * program's own ITIMER_PROF runs (program_timer), whose signals could
- * not be told from late samples.  An exec hands the new image SIG_DFL
- * as it would have anyway.
+ * The clock has stopped (the profile ended: monitor(0), exit(), profil()
+ * turned off), its timers gone and nothing of it pending.  Yet a sample
+ * may still come: a tracer -- strace -f, a debugger -- takes each signal
+ * off its thread before the thread acts on it, and hands it back only
+ * as it lets the thread run on, under the action in place by then.
+ * Under SIG_DFL put back, that late sample would end the process.  So
+ * where the program's action is SIG_DFL, libmon's stays (idle), for as
+ * long as the process runs or until profiling starts again: it drops a
+ * late sample, ends the process on any other SIGPROF as SIG_DFL does,
+ * and the program reads back its own action; an action the program sets
+ * replaces it (_mon_sigprof_adopt()), and an exec, which drops handlers,
+ * finds no sample of libmon's pending (_mon_sigprof_discard()).  A
+ * handler or SIG_IGN of the program's is put back at once: a late
+ * sample reaching it is one more of the signals it takes.
  */
 void
-_mon_sigprof_linger(int program_timer)
+_mon_sigprof_done(void)
 {
 	struct sigaction cur, prog;
 	sigset_t was;
@@ -662,9 +672,9 @@ _mon_sigprof_linger(int program_timer)
 	err = errno;
 	writer_lock(&was);
 	(void)load(&prog);
-	keep = installed && !program_timer && prog.sa_handler == SIG_DFL &&
+	keep = installed && prog.sa_handler == SIG_DFL &&
 	    __sigaction(SIGPROF, NULL, &cur) == 0 && is_ours(&cur);
-	lingers = keep;
+	idle = keep;
 	writer_unlock(&was);
 	errno = err;
 	if (!keep)
@@ -798,6 +808,34 @@ adopt_itimer(const struct sigaction *act, struct sigaction *oact)
 }
 
 /*
+ * No clock runs, libmon's action left in place (_mon_sigprof_done()):
+ * an action the program sets replaces it, and libmon's part is over.
+ * Caller holds wlock.
+ */
+static int
+adopt_idle(const struct sigaction *act, struct sigaction *oact)
+{
+	struct sigaction old;
+
+	if (act == NULL) {
+		if (oact != NULL)
+			(void)load(oact);
+		return 0;
+	}
+	drain();
+	if (__sigaction(SIGPROF, act, &old) != 0)
+		return -1;
+	if (oact != NULL) {
+		if (is_ours(&old))
+			(void)load(&old);
+		*oact = old;
+	}
+	installed = 0;
+	idle = 0;
+	return 0;
+}
+
+/*
  * While a per-thread clock samples, the action is kept aside for
  * chaining and put in place at stop, and libmon's takes the flags that
  * go with it.  Caller holds wlock.
@@ -832,6 +870,8 @@ _mon_sigprof_adopt(const struct sigaction *act, struct sigaction *oact)
 	writer_lock(&was);
 	if (!installed)
 		r = __sigaction(SIGPROF, act, oact);
+	else if (idle)
+		r = adopt_idle(act, oact);
 	else if (itimer)
 		r = adopt_itimer(act, oact);
 	else

@@ -336,7 +336,11 @@ _mon_itimer_stop(void)
 		(void)setitimer(ITIMER_PROF, &oldtimer, NULL);
 }
 
-/* Does an ITIMER_PROF run, ours stopped: the program's own? */
+/*
+ * Does an ITIMER_PROF run?  Once ours has stopped (_mon_itimer_stop(),
+ * which puts back a timer the program had set before), it is the
+ * program's own.  Signal-safe.
+ */
 int
 _mon_itimer_running(void)
 {

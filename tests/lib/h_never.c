@@ -45,8 +45,9 @@
  *				then forks 3 children that spin MS each
  *	h_never busyexit MS	3 threads spin without end; main spins MS
  *				and exits while they do
- *	h_never busystop MS	as busyexit, but main stops the profile
- *				with monitor(0) and spins MS more first
+ *	h_never busystop MS	as busyexit, but main spins MS, stops the
+ *				profile with monitor(0), spins MS more,
+ *				and exits while the threads still spin
  *	h_never idle N		N threads wait on a condition, as a thread per
  *				connection server's do; then files are opened
  *				until one fails or 400 are, and counted

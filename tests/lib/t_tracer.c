@@ -9,9 +9,13 @@
  * hands it on as it resumes the thread -- under the action in place by
  * then, not the one in place when the signal was sent.  A tracer that
  * is slow to resume makes that gap wide: here each SIGPROF is held MS
- * milliseconds; every other signal goes on at once.  How PROGRAM ended
- * goes to stdout, "exit N" or "signal N", and the tracer exits 0; 2 if
- * it could not trace.
+ * milliseconds; every other signal goes on at once.  A signal handed
+ * on unchanged keeps its siginfo, so the program can still tell what
+ * sent it.  How PROGRAM ended goes to stdout, "exit N" or "signal N",
+ * and how many SIGPROFs were held to stderr, "held N"; the tracer exits
+ * 0, or 2 if it could not trace (ptrace refused: Yama, seccomp, or a
+ * tracer of its own).  It knows only the stops of a program that does
+ * not stop itself: a SIGSTOP the program sent would be lost.
  */
 #define _GNU_SOURCE
 #include <sys/ptrace.h>
@@ -35,6 +39,7 @@ struct held {
 
 static struct held held[MAXHELD];
 static int nheld;
+static long nsigprof;		/* held in all */
 
 static int
 passed(const struct timespec *t)
@@ -48,12 +53,12 @@ passed(const struct timespec *t)
 
 /* Resume the held threads whose time is up, with their SIGPROF. */
 static void
-release(int all)
+release(void)
 {
 	int i;
 
 	for (i = 0; i < nheld; )
-		if (all || passed(&held[i].until)) {
+		if (passed(&held[i].until)) {
 			(void)ptrace(PTRACE_CONT, held[i].tid, NULL,
 			    (void *)(long)SIGPROF);
 			held[i] = held[--nheld];
@@ -66,6 +71,7 @@ hold(pid_t tid, long ms)
 {
 	struct timespec *t;
 
+	nsigprof++;
 	if (nheld == MAXHELD) {
 		(void)ptrace(PTRACE_CONT, tid, NULL, (void *)(long)SIGPROF);
 		return;
@@ -83,10 +89,12 @@ main(int argc, char **argv)
 {
 	struct timespec ms1 = { 0, 1000000 };
 	pid_t child, tid;
+	char *end;
 	long ms;
 	int st, sig;
 
-	if (argc < 3 || (ms = strtol(argv[1], NULL, 10)) < 0)
+	if (argc < 3 || (ms = strtol(argv[1], &end, 10)) < 0 || *end != '\0' ||
+	    end == argv[1])
 		errx(2, "usage: t_tracer MS PROGRAM [ARG ...]");
 	if ((child = fork()) < 0)
 		err(2, "fork");
@@ -105,8 +113,9 @@ main(int argc, char **argv)
 		err(2, "PTRACE_SETOPTIONS");
 	(void)ptrace(PTRACE_CONT, child, NULL, NULL);
 	for (;;) {
-		release(0);
-		tid = waitpid(-1, &st, __WALL | WNOHANG);
+		release();
+		/* Nothing held: nothing to do but wait. */
+		tid = waitpid(-1, &st, __WALL | (nheld > 0 ? WNOHANG : 0));
 		if (tid < 0) {
 			if (errno == EINTR)
 				continue;
@@ -116,21 +125,19 @@ main(int argc, char **argv)
 			(void)nanosleep(&ms1, NULL);
 			continue;
 		}
-		if (tid == child && WIFEXITED(st)) {
-			release(1);
-			printf("exit %d\n", WEXITSTATUS(st));
-			return 0;
-		}
-		if (tid == child && WIFSIGNALED(st)) {
-			release(1);
-			printf("signal %d\n", WTERMSIG(st));
+		if (tid == child && (WIFEXITED(st) || WIFSIGNALED(st))) {
+			if (WIFEXITED(st))
+				printf("exit %d\n", WEXITSTATUS(st));
+			else
+				printf("signal %d\n", WTERMSIG(st));
+			fprintf(stderr, "held %ld\n", nsigprof);
 			return 0;
 		}
 		if (!WIFSTOPPED(st))
 			continue;	/* a thread that ended */
 		sig = WSTOPSIG(st);
 		/* Events (clone, exec) and a new thread's first stop. */
-		if ((st >> 16) != 0 || sig == SIGSTOP || sig == SIGTRAP) {
+		if ((st >> 16) != 0 || sig == SIGSTOP) {
 			(void)ptrace(PTRACE_CONT, tid, NULL, NULL);
 			continue;
 		}
