@@ -105,9 +105,16 @@ struct wthr {
 	uint32_t	 flags;		/* MONX_WT_* */
 	int		 fstat, fsys;	/* open descriptors, or -1 */
 	uint32_t	 idle;		/* periods in a row it did not run */
+	uint32_t	 told;		/* gone as it told its end (ended()) */
 	uint64_t	 unseen;	/* periods counted to ent without a
 					   look, since the last */
-	uint64_t	 from;		/* ticks counted for it up to */
+	uint64_t	 from;		/* ticks counted for it up to; gone,
+					   past them by the periods ended()
+					   counted of the round it ended in */
+	uint64_t	 taken;		/* of the round it is first looked at,
+					   the periods an earlier entry of
+					   its tid counted */
+	uint64_t	 endcpu;	/* told: its CPU time at its end */
 	uint32_t	 fresh;		/* adopted, not looked at yet */
 	uint32_t	 born;		/* its start, BORNSHIFT units; 0: unknown */
 	uint64_t	 cpu0, cpu;	/* CPU clock: first and last read */
@@ -255,17 +262,33 @@ grow(void)
 
 /*
  * Thread tid, born before (old: its CPU time so far is not the run's),
- * at born (monotonic ns >> BORNSHIFT, wrapping; 0 if not known).
+ * at born (monotonic ns >> BORNSHIFT, wrapping; 0 if not known), told
+ * of by pthread_create() or, listed, found in /proc/self/task.  A
+ * thread that told its end is listed there until it is gone, in its
+ * last words (libmon's, the C library's, thread-specific data
+ * destructors): it is not taken for a new thread of its tid, whose
+ * CPU clock would start again below where the thread's ended.  A new
+ * thread of the tid of one that ended in this round counts only the
+ * periods of it that the other did not: the counts of a tid stay
+ * within the periods of the rounds, each of its keys within ticks.
  */
 static void
-adopt(pid_t tid, int old, uint32_t born)
+adopt(pid_t tid, int old, uint32_t born, int listed)
 {
 	struct wthr *t;
+	uint64_t taken, cpu;
 
 	if (tid <= 0 || tid == atomic_load(&sampler.tid) || _mon_own(tid))
 		return;
-	if ((t = find(tid)) != NULL && !(t->flags & MONX_WT_GONE))
-		return;
+	taken = 0;
+	if ((t = find(tid)) != NULL) {
+		if (!(t->flags & MONX_WT_GONE))
+			return;
+		if (listed && t->told && cpu_of(tid, &cpu) == 0 &&
+		    cpu >= t->endcpu)
+			return;
+		taken = t->from > ticks ? t->from - ticks : 0;
+	}
 	if (grow() != 0)
 		return;
 	t = &thr[nthr];
@@ -275,6 +298,7 @@ adopt(pid_t tid, int old, uint32_t born)
 	t->fresh = 1;
 	t->born = born;
 	t->from = ticks;
+	t->taken = taken;
 	skips[nthr] = 0;
 	if (old && cpu_of(tid, &t->cpu0) != 0)
 		return;
@@ -300,7 +324,7 @@ scan(int old)
 			for (tid = 0, c = d->name; *c >= '0' && *c <= '9'; c++)
 				tid = tid * 10 + (*c - '0');
 			if (*c == '\0' && tid > 0)
-				adopt(tid, old, 0);
+				adopt(tid, old, 0, 1);
 		}
 }
 
@@ -764,7 +788,9 @@ periods(uint32_t a, uint64_t b, uint64_t n)
 /*
  * The periods a thread new since the last round, which was not there
  * all along the n the round stands for, has lived: from its start,
- * where known, to the nearest; at least one.
+ * where known, to the nearest; at least one -- but for those an earlier
+ * thread of its tid, which ended in the round, was counted: none left,
+ * none.
  */
 static uint64_t
 first_periods(struct wthr *t, uint64_t n)
@@ -772,10 +798,12 @@ first_periods(struct wthr *t, uint64_t n)
 	uint64_t m;
 
 	t->fresh = 0;
-	if (t->born == 0)
-		return 1;
-	m = periods(t->born, roundns, n);
-	return m < 1 ? 1 : m;
+	m = t->born == 0 ? 1 : periods(t->born, roundns, n);
+	if (m < 1)
+		m = 1;
+	if (t->taken >= n)
+		return 0;
+	return m < n - t->taken ? m : n - t->taken;
 }
 
 /*
@@ -830,7 +858,8 @@ look(struct wthr *t, uint64_t n)
 	t->cpu = cpu;
 	t->idle = 0;
 	settle(t);
-	t->ent = add(&k, n);
+	/* None of the round's periods left for it: its key at the next. */
+	t->ent = n > 0 ? add(&k, n) : 0;
 }
 
 /*
@@ -867,6 +896,12 @@ ended(uint64_t n)
 			t->unseen += p;
 			ran_unseen(t, cpu - t->cpu, 0);
 		}
+		/* Counted p periods into the round, which a new thread of
+		 * its tid does not count again; the scans that still list it
+		 * in its last words pass it over (adopt()). */
+		t->from = ticks + p;
+		t->told = 1;
+		t->endcpu = cpu;
 		gone(t);
 	}
 }
@@ -882,7 +917,7 @@ adopt_new(void)
 		if (atomic_load_explicit(&newq[i], memory_order_relaxed) != 0 &&
 		    (v = atomic_exchange(&newq[i], 0)) != 0) {
 			atomic_fetch_sub(&nnew, 1);
-			adopt((pid_t)(v >> 32), 0, (uint32_t)v);
+			adopt((pid_t)(v >> 32), 0, (uint32_t)v, 0);
 		}
 }
 

@@ -38,6 +38,13 @@
  *					0.05 s, and ends: threads that wake
  *					and end before they are looked at
  *					again, at four phases of the look
+ *	  h_wall linger			lingerer(): nap() 0.5 s, then ends
+ *					into its thread-specific data's
+ *					destructor, linger_dtor(), which
+ *					sleeps 1.5 s in nanosleep: a thread
+ *					that told libmon its end and is still
+ *					there, listed in /proc/self/task,
+ *					across the sampler's next listing
  *
  * What the program does and every return value it sees go to stdout,
  * the same with and without profiling (a system call cut short by a
@@ -50,7 +57,8 @@
  * it is due to wake, to the end of pulse_work() (running, or ready to
  * run on a busy machine), and "time idlers", the idle threads' lives
  * summed.  sleeper adds "time doze" and "time toil", each summed over
- * its calls.
+ * its calls.  linger adds "time lingerer", the thread's life to the end
+ * of its start routine, and "time linger_dtor", the destructor's.
  */
 #define _GNU_SOURCE		/* pthread_setname_np */
 #include <errno.h>
@@ -398,6 +406,34 @@ libcspin(void *unused)
 	return NULL;
 }
 
+static pthread_key_t	 lingerkey;
+static struct timespec	 lingerfor = { 1, 500000000 };
+
+/* After the thread's start routine, and libmon's end of it. */
+static __attribute__((noinline)) void
+linger_dtor(void *unused)
+{
+	double t0 = now();
+
+	(void)unused;
+	printf("linger nanosleep %d\n", nanosleep(&lingerfor, NULL));
+	report("linger_dtor", t0);
+}
+
+static void *
+lingerer(void *unused)
+{
+	double t0 = now();
+
+	(void)unused;
+	if (pthread_setspecific(lingerkey, &lingerkey) != 0)
+		return NULL;
+	nap();
+	report("lingerer", t0);
+	lived(t0);
+	return NULL;
+}
+
 static int
 many(void *(*fn)(void *), int n)
 {
@@ -488,10 +524,18 @@ main(int argc, char **argv)
 			    (void *)(intptr_t)(100 * i)) != 0;
 		for (i = 0; i < 4; i++)
 			r |= pthread_join(t[i], NULL) != 0;
+	} else if (strcmp(argv[1], "linger") == 0) {
+		pthread_t t;
+
+		napfor.tv_sec = 0;
+		napfor.tv_nsec = 500000000;
+		r = pthread_key_create(&lingerkey, linger_dtor) != 0 ||
+		    pthread_create(&t, NULL, lingerer, NULL) != 0 ||
+		    pthread_join(t, NULL) != 0;
 	} else {
 		fprintf(stderr, "usage: h_wall [parts | mixed | idle n secs | "
 		    "busy n secs | libcspin n secs | pulse n secs | sleeper |\n"
-		    "    wakeexit]\n");
+		    "    wakeexit | linger]\n");
 		return 2;
 	}
 	lived(t0);

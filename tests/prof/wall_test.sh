@@ -403,6 +403,42 @@ waker_ends_counted_body()
 	toil_doze wakeexit 4
 }
 
+atf_test_case ended_thread_not_taken_again
+ended_thread_not_taken_again_head()
+{
+	atf_set descr "A thread that naps 0.5 s, tells libmon its end and" \
+	    "then sleeps 1.5 s in its thread-specific data destructor is" \
+	    "one thread of the two, counted for its nap alone: the" \
+	    "sampler's listing of /proc/self/task, which still shows it," \
+	    "does not take it for a new thread (which counted it twice:" \
+	    "the destructor's time, and a period of the round it ended" \
+	    "in, so that a key could exceed the run's ticks and prof" \
+	    "refuse the file)"
+	atf_set timeout 60
+}
+ended_thread_not_taken_again_body()
+{
+	setup_wall
+	PROFMODE=wall "$H" linger >out 2>err || atf_fail "h_wall failed"
+	atf_check -o save:wall.txt "$PROF" -w "$H" mon.out
+	# The nap's row within 2 periods of the thread's measured life.
+	awk -v err=err '
+	BEGIN {
+		while ((getline l < err) > 0) {
+			split(l, f, " ")
+			if (f[1] == "time")
+				t[f[2]] = f[3]
+		}
+	}
+	NR == 1 { threads = $5 }
+	NR > 2 && $5 == "nap" { nap = $2 }
+	/linger_dtor/ { dtor = 1 }
+	END {
+		d = nap - t["lingerer"]
+		exit !(threads == 2 && !dtor && d <= 0.02 && d >= -0.02)
+	}' wall.txt || atf_fail "$(cat wall.txt err)"
+}
+
 atf_test_case totals_within_lives
 totals_within_lives_head()
 {
@@ -1066,6 +1102,7 @@ atf_init_test_cases()
 	atf_add_test_case pulse_not_aliased
 	atf_add_test_case sleeper_wakes_counted
 	atf_add_test_case waker_ends_counted
+	atf_add_test_case ended_thread_not_taken_again
 	atf_add_test_case totals_within_lives
 	atf_add_test_case libc_leaf_in_thread
 	atf_add_test_case idle_threads_left_out
