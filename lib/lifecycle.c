@@ -531,11 +531,14 @@ _mon_life_exec_before(void)
 {
 	if (owner == 0 || getpid() == owner)
 		_mon_clock_exec_before();
+	/* Any process: SIG_IGN, kept aside, must reach the new image. */
+	_mon_sigprof_exec(1);
 }
 
 void
 _mon_life_exec_failed(void)
 {
+	_mon_sigprof_exec(0);
 	if (owner == 0 || getpid() == owner)
 		_mon_clock_exec_failed();
 }

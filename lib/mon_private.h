@@ -209,6 +209,7 @@ int	_mon_sigprof_clock(void) _mon_hidden;
 void	_mon_sigprof_writing(int) _mon_hidden;
 void	_mon_sigprof_take(int, void (*)(void)) _mon_hidden;
 void	_mon_sigprof_discard(void) _mon_hidden;
+void	_mon_sigprof_exec(int) _mon_hidden;
 int	_mon_sigprof_adopt(const struct sigaction *, struct sigaction *)
 	    _mon_hidden;
 

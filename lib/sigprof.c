@@ -734,6 +734,44 @@ _mon_sigprof_discard(void)
 }
 
 /*
+ * Around an exec, in any process (a fork or vfork() child too): the
+ * kernel hands the new image SIG_IGN as it is, but makes a handler
+ * SIG_DFL.  Where libmon's handler stands with SIG_IGN the program's
+ * action, kept aside (adopt_timer()), SIG_IGN goes in place before the
+ * exec (before 1) -- a sample meanwhile is ignored as the program asked
+ * -- and libmon's comes back if it fails (before 0).  No lock, nothing
+ * written but swapped, tagged with the process: a vfork() child shares
+ * its parent's memory.
+ */
+static _Atomic pid_t	swapped;	/* SIG_IGN put in place for an exec */
+
+void
+_mon_sigprof_exec(int before)
+{
+	struct sigaction cur, prog, sa;
+	int err;
+
+	if (!atomic_load_explicit(&installed, memory_order_relaxed))
+		return;
+	err = errno;
+	(void)load(&prog);
+	if (before) {
+		if (prog.sa_handler == SIG_IGN &&
+		    __sigaction(SIGPROF, NULL, &cur) == 0 && is_ours(&cur) &&
+		    __sigaction(SIGPROF, &prog, NULL) == 0)
+			atomic_store(&swapped, getpid());
+	} else if (atomic_load(&swapped) == getpid()) {
+		atomic_store(&swapped, 0);
+		if (__sigaction(SIGPROF, NULL, &cur) == 0 &&
+		    cur.sa_handler == SIG_IGN) {
+			ours_for(&prog, &sa);
+			(void)__sigaction(SIGPROF, &sa, NULL);
+		}
+	}
+	errno = err;
+}
+
+/*
  * The program's action is to take libmon's place: the snapper is to let
  * SIGPROF in no more (_mon_sigprof_take()), so that no signal of the
  * program's comes to it.  A SIGPROF sent to it has libmon's handler

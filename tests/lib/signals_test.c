@@ -1124,6 +1124,257 @@ ATF_TC_BODY(execveat_busy_program_completes, tc)
 	    WTERMSIG(c.status) == SIGPROF ? " (SIGPROF)" : "");
 }
 
+enum { LATE_DFL, LATE_SIGWAIT, LATE_ARM_FIRST };
+
+/*
+ * The profile ended by monitor(0) with the program's action SIG_DFL --
+ * libmon's lingers (_mon_sigprof_linger()) -- the program arms an
+ * ITIMER_PROF of its own, as it would without libmon:
+ *	LATE_DFL	and leaves SIG_DFL: it must die of its first signal;
+ *	LATE_SIGWAIT	with SIGPROF blocked, and waits for it: it must
+ *			get it, from the kernel;
+ *	LATE_ARM_FIRST	at libmon's own period (1 ms), and only then sets
+ *			its handler: the handler must run.
+ */
+static int
+child_late_itimer(void *arg)
+{
+	struct sig *s = arg;
+	struct itimerval it;
+	struct timespec to = { 5, 0 };
+	siginfo_t si;
+	sigset_t set;
+
+	unsetenv("PROFHZ");
+	if (start(s) != 0)
+		return 100;
+	burn_for(burn_a, 30 * MS);
+	stop(s);
+	memset(&it, 0, sizeof(it));
+	it.it_interval.tv_usec = s->raises == LATE_ARM_FIRST ? 1000 : 5000;
+	it.it_value = it.it_interval;
+	sigemptyset(&set);
+	sigaddset(&set, SIGPROF);
+	if (s->raises == LATE_SIGWAIT)
+		(void)sigprocmask(SIG_BLOCK, &set, NULL);
+	if (setitimer(ITIMER_PROF, &it, NULL) != 0)
+		return 101;
+	switch (s->raises) {
+	case LATE_DFL:
+		burn_for(burn_a, 2000 * MS);
+		return EXIT_CODE;	/* lived on: wrong */
+	case LATE_SIGWAIT:
+		burn_for(burn_a, 20 * MS);
+		if (sigtimedwait(&set, &si, &to) != SIGPROF)
+			return 102;
+		return si.si_code == SI_KERNEL ? EXIT_CODE : 103;
+	default:
+		s->flags = SA_RESTART;
+		if (set_action(s) != 0)
+			return 104;
+		burn_for(burn_a, 100 * MS);
+		return EXIT_CODE;
+	}
+}
+
+static struct sig *
+late_itimer(const char *clock, int what, struct child *c)
+{
+	struct sig *s;
+
+	s = newsig(clock, -1);
+	s->raises = what;
+	run_child(child_late_itimer, s, c);
+	ATF_REQUIRE_MSG(s->started, "%s: the clock did not start", clock);
+	return s;
+}
+
+ATF_TC(stopped_program_itimer_sig_dfl);
+ATF_TC_HEAD(stopped_program_itimer_sig_dfl, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "After monitor(0), SIGPROF's action "
+	    "SIG_DFL, an ITIMER_PROF the program arms ends it by SIGPROF, "
+	    "as without libmon: libmon's lingering handler does not take "
+	    "its signals for late samples");
+}
+ATF_TC_BODY(stopped_program_itimer_sig_dfl, tc)
+{
+	static const char *const cl[] = { "timer", "itimer" };
+	struct child c;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		(void)late_itimer(cl[i], LATE_DFL, &c);
+		ATF_CHECK_MSG(WIFSIGNALED(c.status) &&
+		    WTERMSIG(c.status) == SIGPROF, "%s: status %#x, not "
+		    "SIGPROF", cl[i], c.status);
+	}
+}
+
+ATF_TC(stopped_program_itimer_sigwait);
+ATF_TC_HEAD(stopped_program_itimer_sigwait, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "After monitor(0), SIGPROF's action "
+	    "SIG_DFL, sigtimedwait() returns the SIGPROF of an ITIMER_PROF "
+	    "the program arms: it is not passed over as a late sample");
+}
+ATF_TC_BODY(stopped_program_itimer_sigwait, tc)
+{
+	static const char *const cl[] = { "timer", "itimer" };
+	struct child c;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		(void)late_itimer(cl[i], LATE_SIGWAIT, &c);
+		ATF_CHECK_MSG(WIFEXITED(c.status) &&
+		    WEXITSTATUS(c.status) == EXIT_CODE, "%s: status %#x "
+		    "(102: no SIGPROF waited for)", cl[i], c.status);
+	}
+}
+
+ATF_TC(stopped_program_itimer_then_action);
+ATF_TC_HEAD(stopped_program_itimer_then_action, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "After monitor(0), an ITIMER_PROF the "
+	    "program arms at libmon's period, then its handler, is not taken "
+	    "for libmon's timer and stopped: the handler runs");
+}
+ATF_TC_BODY(stopped_program_itimer_then_action, tc)
+{
+	static const char *const cl[] = { "timer", "itimer" };
+	struct child c;
+	struct sig *s;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		s = late_itimer(cl[i], LATE_ARM_FIRST, &c);
+		ATF_CHECK_MSG(WIFEXITED(c.status) &&
+		    WEXITSTATUS(c.status) == EXIT_CODE, "%s: status %#x",
+		    cl[i], c.status);
+		ATF_CHECK_MSG(s->calls > 0, "%s: the program's handler ran "
+		    "%d times", cl[i], s->calls);
+	}
+}
+
+/*
+ * After monitor(0), the program's action SIG_DFL, it sets SIG_IGN: the
+ * kernel's action must be SIG_IGN, the one an exec, posix_spawn() or
+ * system() hands on (a handler of libmon's would go as SIG_DFL); read
+ * back SIG_IGN; and SIG_DFL set again with a SIGPROF raised ends it.
+ */
+static int
+child_ignore_after_stop(void *arg)
+{
+	struct sig *s = arg;
+	struct sigaction sa;
+
+	if (start(s) != 0)
+		return 100;
+	burn_for(burn_a, 30 * MS);
+	stop(s);
+	if (signal(SIGPROF, SIG_IGN) == SIG_ERR)
+		return 101;
+	s->adopted = kernel_handler(SIGPROF) == (void *)SIG_IGN;
+	if (sigaction(SIGPROF, NULL, &sa) != 0)
+		return 102;
+	s->read_back = sa.sa_handler == SIG_IGN;
+	(void)raise(SIGPROF);
+	(void)signal(SIGPROF, SIG_DFL);
+	(void)raise(SIGPROF);
+	return EXIT_CODE;
+}
+
+ATF_TC(stopped_program_ignores);
+ATF_TC_HEAD(stopped_program_ignores, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "After monitor(0), SIG_IGN the "
+	    "program sets for SIGPROF is the kernel's action, as an exec "
+	    "hands it on, and reads back; SIG_DFL set again then dies of "
+	    "a SIGPROF it raises");
+}
+ATF_TC_BODY(stopped_program_ignores, tc)
+{
+	static const char *const cl[] = { "timer", "itimer" };
+	struct child c;
+	struct sig *s;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		s = newsig(cl[i], -1);
+		run_child(child_ignore_after_stop, s, &c);
+		ATF_REQUIRE_MSG(s->started, "%s: the clock did not start",
+		    cl[i]);
+		ATF_CHECK_MSG(s->adopted, "%s: SIG_IGN is not the kernel's "
+		    "action: an exec would hand on SIG_DFL", cl[i]);
+		ATF_CHECK_MSG(s->read_back, "%s: SIG_IGN does not read back",
+		    cl[i]);
+		ATF_CHECK_MSG(WIFSIGNALED(c.status) &&
+		    WTERMSIG(c.status) == SIGPROF, "%s: status %#x, not "
+		    "SIGPROF", cl[i], c.status);
+	}
+}
+
+/*
+ * The program ignores SIGPROF while the clock runs, or inherited SIG_IGN
+ * (s->raises 1: set before the start), then execs: first a path that
+ * fails, after which libmon's handler must be back in place where it was
+ * (s->read_back), then t_exec ignored, which must find SIG_IGN.
+ */
+static int
+child_exec_ignored(void *arg)
+{
+	struct sig *s = arg;
+	void *before;
+
+	if (s->raises && signal(SIGPROF, SIG_IGN) == SIG_ERR)
+		return 100;
+	if (start(s) != 0)
+		return 101;
+	if (!s->raises && signal(SIGPROF, SIG_IGN) == SIG_ERR)
+		return 102;
+	burn_for(burn_a, 20 * MS);
+	before = kernel_handler(SIGPROF);
+	(void)execl("/nonexistent/t_exec", "t_exec", "ignored", (char *)NULL);
+	s->read_back = kernel_handler(SIGPROF) == before;
+	(void)execl(s->prog, "t_exec", "ignored", (char *)NULL);
+	return 103;
+}
+
+ATF_TC(exec_hands_on_sig_ign);
+ATF_TC_HEAD(exec_hands_on_sig_ign, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "SIG_IGN for SIGPROF, set while "
+	    "the clock runs or inherited before it started, reaches a "
+	    "program exec'd as without libmon -- not SIG_DFL, what the kernel "
+	    "makes of libmon's handler -- and a failed exec leaves the "
+	    "action in place as it was");
+}
+ATF_TC_BODY(exec_hands_on_sig_ign, tc)
+{
+	static const char *const with[] = { "timer", "itimer", "profil" };
+	struct child c;
+	struct sig *s;
+	size_t i;
+	int inherited;
+
+	for (inherited = 0; inherited < 2; inherited++)
+		for (i = 0; i < sizeof(with) / sizeof(with[0]); i++) {
+			s = newsig(with[i], -1);
+			s->raises = inherited;
+			helper(tc, "t_exec", s->prog, sizeof(s->prog));
+			run_child(child_exec_ignored, s, &c);
+			ATF_REQUIRE_MSG(s->started, "%s: the clock did not "
+			    "start", with[i]);
+			ATF_CHECK_MSG(WIFEXITED(c.status) &&
+			    WEXITSTATUS(c.status) == 0, "%s%s: t_exec "
+			    "ignored: status %#x (exit 1: SIG_DFL)", with[i],
+			    inherited ? ", inherited" : "", c.status);
+			ATF_CHECK_MSG(s->read_back, "%s%s: the action changed "
+			    "across a failed exec", with[i],
+			    inherited ? ", inherited" : "");
+		}
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, action_mask_as_asked);
@@ -1144,5 +1395,10 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, execle_environment_reaches_program);
 	ATF_TP_ADD_TC(tp, execl_5000_arguments);
 	ATF_TP_ADD_TC(tp, execveat_busy_program_completes);
+	ATF_TP_ADD_TC(tp, stopped_program_itimer_sig_dfl);
+	ATF_TP_ADD_TC(tp, stopped_program_itimer_sigwait);
+	ATF_TP_ADD_TC(tp, stopped_program_itimer_then_action);
+	ATF_TP_ADD_TC(tp, stopped_program_ignores);
+	ATF_TP_ADD_TC(tp, exec_hands_on_sig_ign);
 	return atf_no_error();
 }

@@ -10,6 +10,8 @@
  *	t_exec env NAME VALUE	exit 0 if NAME is VALUE in environ, else 1
  *	t_exec args N ...	exit 0 if N arguments "a0000" .. follow,
  *				and no more; else 1
+ *	t_exec ignored		exit 0 if SIGPROF's action is SIG_IGN, 1
+ *				if SIG_DFL, else 2
  */
 #include <signal.h>
 #include <stdio.h>
@@ -79,9 +81,17 @@ main(int argc, char *argv[])
 	if (argc == 4 && strcmp(argv[1], "env") == 0)
 		return (v = getenv(argv[2])) != NULL &&
 		    strcmp(v, argv[3]) == 0 ? 0 : 1;
+	if (argc == 2 && strcmp(argv[1], "ignored") == 0) {
+		struct sigaction sa;
+
+		if (sigaction(SIGPROF, NULL, &sa) != 0)
+			return 2;
+		return sa.sa_handler == SIG_IGN ? 0 :
+		    sa.sa_handler == SIG_DFL ? 1 : 2;
+	}
 	if (argc >= 3 && strcmp(argv[1], "args") == 0)
 		return args(atoi(argv[2]), argv + 3);
 	fprintf(stderr, "usage: t_exec burn|count MS | env NAME VALUE | "
-	    "args N a0000 ...\n");
+	    "args N a0000 ... | ignored\n");
 	return 2;
 }
