@@ -48,6 +48,8 @@
  *	h_never busystop MS	as busyexit, but main spins MS, stops the
  *				profile with monitor(0), spins MS more,
  *				and exits while the threads still spin
+ *	h_never busyprofil MS	as busystop, but main runs profil() for
+ *				the MS after monitor(0), then stops it
  *	h_never idle N		N threads wait on a condition, as a thread per
  *				connection server's do; then files are opened
  *				until one fails or 400 are, and counted
@@ -581,6 +583,26 @@ do_busystop(void)
 	return EXIT_OK;
 }
 
+static int
+do_busyprofil(void)
+{
+	static unsigned short pbuf[4096];
+	pthread_t t;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (pthread_create(&t, NULL, spin_forever, NULL) != 0)
+			errx(1, "pthread_create");
+	spin_a(ms);
+	monitor(NULL, NULL, NULL, 0, 0);
+	if (profil(pbuf, sizeof(pbuf), (uintptr_t)spin_a, 0x10000) != 0)
+		err(1, "profil");
+	spin_a(ms);
+	(void)profil(pbuf, 0, 0, 0);
+	printf("profil after the stop with 3 threads busy\n");
+	return EXIT_OK;
+}
+
 static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t idle_cv = PTHREAD_COND_INITIALIZER;
 static int idle_over;
@@ -787,6 +809,8 @@ main(int argc, char *argv[])
 		r = do_busyexit();
 	else if (strcmp(m, "busystop") == 0)
 		r = do_busystop();
+	else if (strcmp(m, "busyprofil") == 0)
+		r = do_busyprofil();
 	else if (strcmp(m, "idle") == 0)
 		r = do_idle(num(argv[2]));
 	else if (strcmp(m, "errno") == 0)

@@ -505,6 +505,34 @@ stopped_under_a_tracer_body()
 	verdict
 }
 
+atf_test_case profil_after_stop_under_a_tracer
+profil_after_stop_under_a_tracer_head()
+{
+	atf_set descr "Under a tracer that holds each SIGPROF, profil()" \
+	    "started right after monitor(0) does not take a sample of the" \
+	    "stopped clock, held till then, for the program's own SIGPROF:" \
+	    "the status is the program's"
+}
+profil_after_stop_under_a_tracer_body()
+{
+	setup
+	for c in timer itimer; do
+		d=$c.busyprofil
+		rm -rf $d
+		mkdir $d
+		( cd $d && exec env PROFCLOCK=$c "$srcdir/t_tracer" 30 \
+		    "$H" busyprofil 100 >out 2>err )
+		if [ $? = 2 ]; then
+			atf_skip "no ptrace here: $(head -n 1 $d/err)"
+		fi
+		grep -qx 'exit 3' $d/out || fail "$d: ended by" \
+		    "'$(grep -E '^(exit|signal) [0-9]+$' $d/out)'," \
+		    "not exit 3"
+		profiled $d
+	done
+	verdict
+}
+
 atf_test_case second_exit_waits_for_the_profile
 second_exit_waits_for_the_profile_head()
 {
@@ -689,6 +717,7 @@ atf_init_test_cases()
 	atf_add_test_case stop_and_thread_start_race
 	atf_add_test_case terminated_while_writing_with_threads
 	atf_add_test_case stopped_under_a_tracer
+	atf_add_test_case profil_after_stop_under_a_tracer
 	atf_add_test_case second_exit_waits_for_the_profile
 	atf_add_test_case unsampled_threads_counted
 	atf_add_test_case idle_threads_leave_descriptors
