@@ -818,6 +818,26 @@ hand_back(void)
 }
 
 /*
+ * The program's action act in place of the kernel's; what was there
+ * into oact -- the program's own, where libmon's stood for it.  0 or
+ * -1.  Caller holds wlock.
+ */
+static int
+replace(const struct sigaction *act, struct sigaction *oact)
+{
+	struct sigaction old;
+
+	if (__sigaction(SIGPROF, act, &old) != 0)
+		return -1;
+	if (oact != NULL) {
+		if (is_ours(&old))
+			(void)load(&old);
+		*oact = old;
+	}
+	return 0;
+}
+
+/*
  * With ITIMER_PROF: an action the program sets takes the place of
  * libmon's, and the timer yields to it, with no sample of its left
  * pending for the action (SIG_DFL would end the program); what the
@@ -835,14 +855,7 @@ adopt_itimer(const struct sigaction *act, struct sigaction *oact)
 		drain();
 		hand_back();
 	}
-	if (__sigaction(SIGPROF, act, &old) != 0)
-		return -1;
-	if (oact != NULL) {
-		if (is_ours(&old))
-			(void)load(&old);
-		*oact = old;
-	}
-	return 0;
+	return replace(act, oact);
 }
 
 /*
@@ -853,21 +866,14 @@ adopt_itimer(const struct sigaction *act, struct sigaction *oact)
 static int
 adopt_idle(const struct sigaction *act, struct sigaction *oact)
 {
-	struct sigaction old;
-
 	if (act == NULL) {
 		if (oact != NULL)
 			(void)load(oact);
 		return 0;
 	}
 	drain();
-	if (__sigaction(SIGPROF, act, &old) != 0)
+	if (replace(act, oact) != 0)
 		return -1;
-	if (oact != NULL) {
-		if (is_ours(&old))
-			(void)load(&old);
-		*oact = old;
-	}
 	installed = 0;
 	idle = 0;
 	return 0;

@@ -552,8 +552,9 @@ spin_forever(void *arg)
 	return NULL;
 }
 
-static int
-do_busyexit(void)
+/* Three threads that spin without end, then main spins ms. */
+static void
+busy3(void)
 {
 	pthread_t t;
 	int i;
@@ -562,6 +563,12 @@ do_busyexit(void)
 		if (pthread_create(&t, NULL, spin_forever, NULL) != 0)
 			errx(1, "pthread_create");
 	spin_a(ms);
+}
+
+static int
+do_busyexit(void)
+{
+	busy3();
 	fact("pid", (long long)getpid());
 	printf("exit with 3 threads busy\n");
 	return EXIT_OK;
@@ -570,13 +577,7 @@ do_busyexit(void)
 static int
 do_busystop(void)
 {
-	pthread_t t;
-	int i;
-
-	for (i = 0; i < 3; i++)
-		if (pthread_create(&t, NULL, spin_forever, NULL) != 0)
-			errx(1, "pthread_create");
-	spin_a(ms);
+	busy3();
 	monitor(NULL, NULL, NULL, 0, 0);
 	spin_a(ms);
 	printf("stopped with 3 threads busy\n");
@@ -587,13 +588,8 @@ static int
 do_busyprofil(void)
 {
 	static unsigned short pbuf[4096];
-	pthread_t t;
-	int i;
 
-	for (i = 0; i < 3; i++)
-		if (pthread_create(&t, NULL, spin_forever, NULL) != 0)
-			errx(1, "pthread_create");
-	spin_a(ms);
+	busy3();
 	monitor(NULL, NULL, NULL, 0, 0);
 	if (profil(pbuf, sizeof(pbuf), (uintptr_t)spin_a, 0x10000) != 0)
 		err(1, "profil");
