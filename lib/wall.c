@@ -53,7 +53,8 @@
  *    threads created otherwise, when the kernel's count of the
  *    process's threads (/proc/self/stat, read every RESCAN ns) less
  *    those known alive has changed.  A thread whose clock is
- *    gone has ended.
+ *    gone has ended; one that told its end is not counted again while
+ *    a listing still finds it in its last words (adopt()).
  *  - Its stat and syscall files are opened once and read with pread()
  *    while the thread is active; an idle one's are closed, and at most
  *    MAXFDS are open at once (the others opened for a read).
@@ -105,16 +106,23 @@ struct wthr {
 	uint32_t	 flags;		/* MONX_WT_* */
 	int		 fstat, fsys;	/* open descriptors, or -1 */
 	uint32_t	 idle;		/* periods in a row it did not run */
-	uint32_t	 told;		/* gone as it told its end (ended()) */
+	uint32_t	 endtold;	/* gone as it told its end through
+					   endq (ended()), not as its clock
+					   vanished */
 	uint64_t	 unseen;	/* periods counted to ent without a
 					   look, since the last */
-	uint64_t	 from;		/* ticks counted for it up to; gone,
-					   past them by the periods ended()
-					   counted of the round it ended in */
-	uint64_t	 taken;		/* of the round it is first looked at,
-					   the periods an earlier entry of
-					   its tid counted */
-	uint64_t	 endcpu;	/* told: its CPU time at its end */
+	uint64_t	 from;		/* ticks counted for it up to; as
+					   ended() lets it go, from - ticks
+					   are the periods of that round it
+					   counted, which adopt() reads in
+					   the same round */
+	uint64_t	 precounted;	/* set by adopt(): the periods of
+					   this round a previous entry of
+					   its tid, ended in it, counted;
+					   first_periods() gives at most
+					   n - precounted */
+	uint64_t	 toldcpu;	/* endtold: its CPU time as it told
+					   its end (it may run on a while) */
 	uint32_t	 fresh;		/* adopted, not looked at yet */
 	uint32_t	 born;		/* its start, BORNSHIFT units; 0: unknown */
 	uint64_t	 cpu0, cpu;	/* CPU clock: first and last read */
@@ -263,31 +271,37 @@ grow(void)
 /*
  * Thread tid, born before (old: its CPU time so far is not the run's),
  * at born (monotonic ns >> BORNSHIFT, wrapping; 0 if not known), told
- * of by pthread_create() or, listed, found in /proc/self/task.  A
+ * of by pthread_create() or, fromscan, found in /proc/self/task.  A
  * thread that told its end is listed there until it is gone, in its
- * last words (libmon's, the C library's, thread-specific data
- * destructors): it is not taken for a new thread of its tid, whose
- * CPU clock would start again below where the thread's ended.  A new
- * thread of the tid of one that ended in this round counts only the
- * periods of it that the other did not: the counts of a tid stay
- * within the periods of the rounds, each of its keys within ticks.
+ * last words (libmon's, the C library's, thread-specific data and
+ * thread_local destructors): the scan must not adopt it again, or its
+ * tid would count more periods than the round has and a key could
+ * pass ticks, which prof refuses.  It is told from a new thread that
+ * reused the tid by its CPU clock, which a new thread starts again
+ * from 0: at or past where the ended one told its end (or gone by the
+ * time it is read), it is the same thread.  A new thread that has
+ * already run longer than the ended one did is taken for it, and
+ * missed -- a tid reused within the run, by a thread pthread_create()
+ * did not tell of.  A new thread of the tid of one that ended in this
+ * round counts only the periods of it that the other did not
+ * (precounted): the counts of a tid stay within the rounds' periods.
  */
 static void
-adopt(pid_t tid, int old, uint32_t born, int listed)
+adopt(pid_t tid, int old, uint32_t born, int fromscan)
 {
 	struct wthr *t;
-	uint64_t taken, cpu;
+	uint64_t precounted, cpu;
 
 	if (tid <= 0 || tid == atomic_load(&sampler.tid) || _mon_own(tid))
 		return;
-	taken = 0;
+	precounted = 0;
 	if ((t = find(tid)) != NULL) {
 		if (!(t->flags & MONX_WT_GONE))
 			return;
-		if (listed && t->told && cpu_of(tid, &cpu) == 0 &&
-		    cpu >= t->endcpu)
+		if (fromscan && t->endtold && (cpu_of(tid, &cpu) != 0 ||
+		    cpu >= t->toldcpu))
 			return;
-		taken = t->from > ticks ? t->from - ticks : 0;
+		precounted = t->from > ticks ? t->from - ticks : 0;
 	}
 	if (grow() != 0)
 		return;
@@ -298,7 +312,7 @@ adopt(pid_t tid, int old, uint32_t born, int listed)
 	t->fresh = 1;
 	t->born = born;
 	t->from = ticks;
-	t->taken = taken;
+	t->precounted = precounted;
 	skips[nthr] = 0;
 	if (old && cpu_of(tid, &t->cpu0) != 0)
 		return;
@@ -788,9 +802,9 @@ periods(uint32_t a, uint64_t b, uint64_t n)
 /*
  * The periods a thread new since the last round, which was not there
  * all along the n the round stands for, has lived: from its start,
- * where known, to the nearest; at least one -- but for those an earlier
- * thread of its tid, which ended in the round, was counted: none left,
- * none.
+ * where known, to the nearest; at least one, at most n - precounted:
+ * the periods of the round that a previous entry of its tid, ended in
+ * it, did not count -- 0 when that one counted them all.
  */
 static uint64_t
 first_periods(struct wthr *t, uint64_t n)
@@ -801,9 +815,9 @@ first_periods(struct wthr *t, uint64_t n)
 	m = t->born == 0 ? 1 : periods(t->born, roundns, n);
 	if (m < 1)
 		m = 1;
-	if (t->taken >= n)
+	if (t->precounted >= n)
 		return 0;
-	return m < n - t->taken ? m : n - t->taken;
+	return m < n - t->precounted ? m : n - t->precounted;
 }
 
 /*
@@ -858,7 +872,8 @@ look(struct wthr *t, uint64_t n)
 	t->cpu = cpu;
 	t->idle = 0;
 	settle(t);
-	/* None of the round's periods left for it: its key at the next. */
+	/* None of the round's periods left for it: its key at the next
+	 * (a key counted 0 times is one prof refuses). */
 	t->ent = n > 0 ? add(&k, n) : 0;
 }
 
@@ -900,8 +915,8 @@ ended(uint64_t n)
 		 * its tid does not count again; the scans that still list it
 		 * in its last words pass it over (adopt()). */
 		t->from = ticks + p;
-		t->told = 1;
-		t->endcpu = cpu;
+		t->endtold = 1;
+		t->toldcpu = cpu;
 		gone(t);
 	}
 }

@@ -426,8 +426,10 @@ lingerer(void *unused)
 	double t0 = now();
 
 	(void)unused;
-	if (pthread_setspecific(lingerkey, &lingerkey) != 0)
+	if (pthread_setspecific(lingerkey, &lingerkey) != 0) {
+		printf("pthread_setspecific failed\n");
 		return NULL;
+	}
 	nap();
 	report("lingerer", t0);
 	lived(t0);

@@ -408,20 +408,24 @@ ended_thread_not_taken_again_head()
 {
 	atf_set descr "A thread that naps 0.5 s, tells libmon its end and" \
 	    "then sleeps 1.5 s in its thread-specific data destructor is" \
-	    "one thread of the two, counted for its nap alone: the" \
-	    "sampler's listing of /proc/self/task, which still shows it," \
-	    "does not take it for a new thread (which counted it twice:" \
-	    "the destructor's time, and a period of the round it ended" \
-	    "in, so that a key could exceed the run's ticks and prof" \
-	    "refuse the file)"
+	    "one of the report's two threads, its nap row within 4" \
+	    "periods of its measured life, with no row for the destructor:" \
+	    "the sampler's listing of /proc/self/task, which still shows" \
+	    "it, does not adopt it again"
 	atf_set timeout 60
 }
 ended_thread_not_taken_again_body()
 {
 	setup_wall
+	# The listing comes every RESCAN (1 s, lib/wall.c) while the
+	# kernel's count of threads differs from those known alive: the
+	# destructor's 1.5 s hold one.  Adopted again, the thread showed
+	# as a third thread with a linger_dtor row, and its tid was
+	# counted a period more than the round had: a key could pass the
+	# run's ticks, and prof refused the file.
 	PROFMODE=wall "$H" linger >out 2>err || atf_fail "h_wall failed"
+	atf_check -o inline:"nanosleep 0\nlinger nanosleep 0\n" cat out
 	atf_check -o save:wall.txt "$PROF" -w "$H" mon.out
-	# The nap's row within 2 periods of the thread's measured life.
 	awk -v err=err '
 	BEGIN {
 		while ((getline l < err) > 0) {
@@ -435,7 +439,11 @@ ended_thread_not_taken_again_body()
 	/linger_dtor/ { dtor = 1 }
 	END {
 		d = nap - t["lingerer"]
-		exit !(threads == 2 && !dtor && d <= 0.02 && d >= -0.02)
+		printf "threads %s, nap %s s, lingerer %s s, destructor " \
+		    "%s s, its row %s\n", threads, nap, t["lingerer"],
+		    t["linger_dtor"], dtor ? "shown" : "none"
+		exit !(threads == 2 && !dtor && nap > 0.4 &&
+		    t["linger_dtor"] >= 1.4 && d <= 0.04 && d >= -0.04)
 	}' wall.txt || atf_fail "$(cat wall.txt err)"
 }
 
