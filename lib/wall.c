@@ -123,6 +123,8 @@ struct wthr {
 					   n - precounted */
 	uint64_t	 toldcpu;	/* endtold: its CPU time as it told
 					   its end (it may run on a while) */
+	uint32_t	 toldat;	/* endtold: when it told its end,
+					   BORNSHIFT units, wrapping */
 	uint32_t	 fresh;		/* adopted, not looked at yet */
 	uint32_t	 born;		/* its start, BORNSHIFT units; 0: unknown */
 	uint64_t	 cpu0, cpu;	/* CPU clock: first and last read */
@@ -300,6 +302,16 @@ adopt(pid_t tid, int old, uint32_t born, int fromscan)
 			return;
 		if (fromscan && t->endtold && (cpu_of(tid, &cpu) != 0 ||
 		    cpu >= t->toldcpu))
+			return;
+		/*
+		 * pthread_create() tells of a thread born at or before the
+		 * end of the tid's last one: the same thread, adopted by a
+		 * scan that ran between its start and the round that read
+		 * its start from newq, and ended since.  A thread that
+		 * reuses the tid starts after the other has gone.
+		 */
+		if (!fromscan && t->endtold && born != 0 &&
+		    (int32_t)(born - t->toldat) <= 0)
 			return;
 		precounted = t->from > ticks ? t->from - ticks : 0;
 	}
@@ -917,6 +929,7 @@ ended(uint64_t n)
 		t->from = ticks + p;
 		t->endtold = 1;
 		t->toldcpu = cpu;
+		t->toldat = (uint32_t)v;
 		gone(t);
 	}
 }

@@ -45,6 +45,10 @@
  *					that told libmon its end and is still
  *					there, listed in /proc/self/task,
  *					across the sampler's next listing
+ *	  h_wall churn n		n threads, eight at a time, each
+ *					naps 1 ms and ends: threads that
+ *					start and end between two rounds,
+ *					some while a task listing runs
  *
  * What the program does and every return value it sees go to stdout,
  * the same with and without profiling (a system call cut short by a
@@ -436,6 +440,14 @@ lingerer(void *unused)
 	return NULL;
 }
 
+static void *
+churner(void *unused)
+{
+	(void)unused;
+	nap();
+	return NULL;
+}
+
 static int
 many(void *(*fn)(void *), int n)
 {
@@ -534,10 +546,24 @@ main(int argc, char **argv)
 		r = pthread_key_create(&lingerkey, linger_dtor) != 0 ||
 		    pthread_create(&t, NULL, lingerer, NULL) != 0 ||
 		    pthread_join(t, NULL) != 0;
+	} else if (strcmp(argv[1], "churn") == 0 && argc == 3) {
+		pthread_t t[8];
+		int n = atoi(argv[2]), i, j;
+
+		napfor.tv_sec = 0;
+		napfor.tv_nsec = 1000000;
+		r = 0;
+		for (i = 0; i < n; i += 8) {
+			for (j = 0; j < 8; j++)
+				r |= pthread_create(&t[j], NULL, churner,
+				    NULL) != 0;
+			for (j = 0; j < 8; j++)
+				r |= pthread_join(t[j], NULL) != 0;
+		}
 	} else {
 		fprintf(stderr, "usage: h_wall [parts | mixed | idle n secs | "
 		    "busy n secs | libcspin n secs | pulse n secs | sleeper |\n"
-		    "    wakeexit | linger]\n");
+		    "    wakeexit | linger | churn n]\n");
 		return 2;
 	}
 	lived(t0);
