@@ -170,6 +170,7 @@ static _Atomic uint64_t	 endq[NEWQ];	/* tid << 32 | end: threads
 					   ended, to be let go */
 static _Atomic uint64_t	 endcpu[NEWQ];	/* and their CPU time, ns */
 #define FILLING		UINT64_MAX	/* an endq slot being filled */
+#define ZOMBIE		1		/* observe(): ended, still listed */
 static unsigned char	 dents[32768];	/* under walllock */
 static pid_t		 selfpid;	/* this process, since the start */
 static int		 statfd = -1, loadfd = -1;	/* /proc/self/stat,
@@ -739,7 +740,10 @@ add(const struct wkey *k, uint64_t n)
 
 /*
  * Thread t, which ran since it was last looked at: where it is now, its
- * sample's key, into k; 0, or -1 when it has ended.
+ * sample's key, into k; 0, -1 when it has ended, or ZOMBIE when it has
+ * ended but is still listed, its CPU clock still read: a main thread
+ * that called pthread_exit() while others run on stays a zombie until
+ * the process ends.
  */
 static int
 observe(struct wthr *t, struct wkey *k)
@@ -749,7 +753,8 @@ observe(struct wthr *t, struct wkey *k)
 
 	if (readtask(t, &t->fstat, "stat", buf, sizeof(buf)) < 0)
 		return -1;
-	st = parse_stat(t, buf);
+	if ((st = parse_stat(t, buf)) == 'Z' || st == 'X')
+		return ZOMBIE;
 	memset(&k->s, 0, sizeof(k->s));
 	k->s.tid = (uint32_t)t->tid;
 	k->s.sysno = -1;
@@ -847,6 +852,7 @@ look(struct wthr *t, uint64_t n)
 	struct wkey k;
 	uint64_t cpu, skip;
 	uint32_t cap;
+	int z;
 
 	if (cpu_of(t->tid, &cpu) != 0) {
 		/* Ended unseen since it was last counted, when is not
@@ -872,7 +878,20 @@ look(struct wthr *t, uint64_t n)
 			closefds(t);
 		return;
 	}
-	if (observe(t, &k) != 0) {
+	if ((z = observe(t, &k)) != 0) {
+		/* A zombie is listed, its clock where it ended, until the
+		 * process ends: the scans pass it over as a thread that
+		 * told its end (adopt()). */
+		if (z == ZOMBIE) {
+			/* Ended unseen since it was last looked at, when
+			 * is not known: half of that time, as above. */
+			skip = t->unseen / 2 < t->pend ? t->unseen / 2 :
+			    t->pend;
+			t->pend -= skip;
+			t->endtold = 1;
+			t->toldcpu = cpu;
+			t->toldat = (uint32_t)(roundns >> BORNSHIFT);
+		}
 		gone(t);
 		return;
 	}

@@ -45,6 +45,10 @@
  *					that told libmon its end and is still
  *					there, listed in /proc/self/task,
  *					across the sampler's next listing
+ *	  h_wall mainexit		outliver() sleeps 1.5 s in nanosleep;
+ *					main naps 0.5 s and calls
+ *					pthread_exit(): a zombie main thread,
+ *					listed until the process ends
  *	  h_wall churn n		n threads, eight at a time, each
  *					naps 1 ms and ends: threads that
  *					start and end between two rounds,
@@ -63,6 +67,8 @@
  * summed.  sleeper adds "time doze" and "time toil", each summed over
  * its calls.  linger adds "time lingerer", the thread's life to the end
  * of its start routine, and "time linger_dtor", the destructor's.
+ * mainexit: "time main", main's life to its pthread_exit(), and "time
+ * outliver".
  */
 #define _GNU_SOURCE		/* pthread_setname_np */
 #include <errno.h>
@@ -440,6 +446,19 @@ lingerer(void *unused)
 	return NULL;
 }
 
+static struct timespec	 outlivefor = { 1, 500000000 };
+
+static void *
+outliver(void *unused)
+{
+	double t0 = now();
+
+	(void)unused;
+	printf("outliver nanosleep %d\n", nanosleep(&outlivefor, NULL));
+	report("outliver", t0);
+	return NULL;
+}
+
 static void *
 churner(void *unused)
 {
@@ -546,6 +565,17 @@ main(int argc, char **argv)
 		r = pthread_key_create(&lingerkey, linger_dtor) != 0 ||
 		    pthread_create(&t, NULL, lingerer, NULL) != 0 ||
 		    pthread_join(t, NULL) != 0;
+	} else if (strcmp(argv[1], "mainexit") == 0) {
+		pthread_t t;
+
+		napfor.tv_sec = 0;
+		napfor.tv_nsec = 500000000;
+		if (pthread_create(&t, NULL, outliver, NULL) != 0)
+			return 1;
+		nap();
+		report("main", t0);
+		fflush(stdout);
+		pthread_exit(NULL);
 	} else if (strcmp(argv[1], "churn") == 0 && argc == 3) {
 		pthread_t t[8];
 		int n = atoi(argv[2]), i, j;
@@ -563,7 +593,7 @@ main(int argc, char **argv)
 	} else {
 		fprintf(stderr, "usage: h_wall [parts | mixed | idle n secs | "
 		    "busy n secs | libcspin n secs | pulse n secs | sleeper |\n"
-		    "    wakeexit | linger | churn n]\n");
+		    "    wakeexit | linger | mainexit | churn n]\n");
 		return 2;
 	}
 	lived(t0);

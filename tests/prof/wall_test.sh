@@ -447,6 +447,49 @@ ended_thread_not_taken_again_body()
 	}' wall.txt || atf_fail "$(cat wall.txt err)"
 }
 
+atf_test_case main_pthread_exit
+main_pthread_exit_head()
+{
+	atf_set descr "A main thread that naps 0.5 s and calls" \
+	    "pthread_exit() while another thread sleeps 1.5 s is counted" \
+	    "for its nap alone, not as a zombie to the end of the run"
+	atf_set timeout 60
+}
+main_pthread_exit_body()
+{
+	setup_wall
+	# The main thread stays listed, a zombie, its CPU clock readable,
+	# until the process ends.  Before, it was counted to the end of
+	# the run in an "[unknown]+0x0 [no system call]" row (0.87 s of
+	# 1.5 s), the run's wall total 3.0 thread-seconds of 2.0 lived.
+	for env in PROFMODE=wall "PROFMODE=wall PROFCLOCK=timer"; do
+		env $env "$H" mainexit >out 2>err || atf_fail "h_wall failed"
+		atf_check -o inline:"nanosleep 0\noutliver nanosleep 0\n" \
+		    cat out
+		atf_check -o save:wall.txt "$PROF" -w "$H" mon.out
+		awk -v err=err '
+		BEGIN {
+			while ((getline l < err) > 0) {
+				split(l, f, " ")
+				if (f[1] == "time")
+					t[f[2]] = f[3]
+			}
+		}
+		NR == 1 { threads = $5; total = $3 }
+		NR > 2 && $5 == "nap" { nap = $2 }
+		/unknown/ { unk = 1 }
+		END {
+			d = nap - t["main"]
+			e = total - t["main"] - t["outliver"]
+			printf "threads %s, total %s, nap %s s, main %s s, " \
+			    "outliver %s s, unknown row %s\n", threads, total,
+			    nap, t["main"], t["outliver"], unk ? "shown" : "none"
+			exit !(threads == 2 && !unk && d <= 0.04 &&
+			    d >= -0.04 && e <= 0.06 && e >= -0.06)
+		}' wall.txt || atf_fail "$env: $(cat wall.txt err)"
+	done
+}
+
 atf_test_case churned_threads_counted_once
 churned_threads_counted_once_head()
 {
@@ -1147,6 +1190,7 @@ atf_init_test_cases()
 	atf_add_test_case sleeper_wakes_counted
 	atf_add_test_case waker_ends_counted
 	atf_add_test_case ended_thread_not_taken_again
+	atf_add_test_case main_pthread_exit
 	atf_add_test_case churned_threads_counted_once
 	atf_add_test_case totals_within_lives
 	atf_add_test_case libc_leaf_in_thread
