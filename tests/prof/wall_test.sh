@@ -10,6 +10,17 @@
 
 # --- helpers -----------------------------------------------------------
 
+# An awk prelude: times(file) reads h_wall's "time NAME SECONDS" lines
+# in file into t[NAME], summed where NAME comes more than once.
+TIMES='
+function times(file,    l, f) {
+	while ((getline l < file) > 0) {
+		split(l, f, " ")
+		if (f[1] == "time")
+			t[f[2]] += f[3]
+	}
+}'
+
 setup_wall()
 {
 	srcdir=$(atf_get_srcdir)
@@ -50,13 +61,9 @@ run_parts()
 # named.
 judge()
 {
-	awk -v err=prof.err '
+	awk -v err=prof.err "$TIMES"'
 	BEGIN {
-		while ((getline l < err) > 0) {
-			split(l, f, " ")
-			if (f[1] == "time")
-				t[f[2]] = f[3]
-		}
+		times(err)
 		want["burn"] = "run"; want["nap"] = "nanosleep"
 		want["wait_pipe"] = "[read]"; want["wait_lock"] = "futex"
 	}
@@ -221,13 +228,9 @@ optimized_waits_in_callers_body()
 	H=$srcdir/h_wall_o2
 	[ -x "$H" ] || atf_fail "not built: $H"
 	run_parts
-	awk -v err=prof.err '
+	awk -v err=prof.err "$TIMES"'
 	BEGIN {
-		while ((getline l < err) > 0) {
-			split(l, f, " ")
-			if (f[1] == "time")
-				t[f[2]] = f[3]
-		}
+		times(err)
 		n = split("main parts run_burn run_nap run_pipe run_lock" \
 		    " burn nap wait_pipe wait_lock writer holder now lived" \
 		    " report", f, " ")
@@ -289,13 +292,9 @@ pulse_not_aliased_body()
 	setup_wall
 	pulse_run 20 4
 	# Its stacks, running and waiting: every one goes through pulser.
-	awk -v err=prof.err '
+	awk -v err=prof.err "$TIMES"'
 	BEGIN {
-		while ((getline l < err) > 0) {
-			split(l, f, " ")
-			if (f[1] == "time")
-				t[f[2]] = f[3]
-		}
+		times(err)
 	}
 	/;pulser(;| )/ { all += $NF; if (!/\[waiting: /) run += $NF }
 	# Running with no CPU sample yet to give its stack: under the timer
@@ -340,13 +339,9 @@ toil_doze()
 		    atf_fail "$c: h_wall $mode failed: $(cat prof.err)"
 		atf_check -o inline:"$want\n" cat prof.out
 		atf_check -o save:wall.txt -e ignore "$PROF" -w "$H" mon.out
-		awk -v err=prof.err -v c=$c '
+		awk -v err=prof.err -v c=$c "$TIMES"'
 		BEGIN {
-			while ((getline l < err) > 0) {
-				split(l, f, " ")
-				if (f[1] == "time")
-					t[f[2]] += f[3]
-			}
+			times(err)
 		}
 		NR > 2 { run[$5] = $3; wait[$5] = $4 }
 		# Running anywhere else: under the timer clock a thread that
@@ -426,13 +421,9 @@ ended_thread_not_taken_again_body()
 	PROFMODE=wall "$H" linger >out 2>err || atf_fail "h_wall failed"
 	atf_check -o inline:"nanosleep 0\nlinger nanosleep 0\n" cat out
 	atf_check -o save:wall.txt "$PROF" -w "$H" mon.out
-	awk -v err=err '
+	awk -v err=err "$TIMES"'
 	BEGIN {
-		while ((getline l < err) > 0) {
-			split(l, f, " ")
-			if (f[1] == "time")
-				t[f[2]] = f[3]
-		}
+		times(err)
 	}
 	NR == 1 { threads = $5 }
 	NR > 2 && $5 == "nap" { nap = $2 }
@@ -467,13 +458,9 @@ main_pthread_exit_body()
 		atf_check -o inline:"nanosleep 0\noutliver nanosleep 0\n" \
 		    cat out
 		atf_check -o save:wall.txt "$PROF" -w "$H" mon.out
-		awk -v err=err '
+		awk -v err=err "$TIMES"'
 		BEGIN {
-			while ((getline l < err) > 0) {
-				split(l, f, " ")
-				if (f[1] == "time")
-					t[f[2]] = f[3]
-			}
+			times(err)
 		}
 		NR == 1 { threads = $5; total = $3 }
 		NR > 2 && $5 == "nap" { nap = $2 }
@@ -541,13 +528,9 @@ totals_within_lives_body()
 {
 	setup_wall
 	pulse_run 1000 2
-	awk -v err=prof.err '
+	awk -v err=prof.err "$TIMES"'
 	BEGIN {
-		while ((getline l < err) > 0) {
-			split(l, f, " ")
-			if (f[1] == "time")
-				t[f[2]] = f[3]
-		}
+		times(err)
 	}
 	/;pulser(;| )/ { pulser += $NF / 100; next }
 	/;idler(;| )/ { idle += $NF / 100; next }
@@ -610,13 +593,9 @@ libc_leaf_in_thread_body()
 		atf_check -o match:'^2 threads$' cat out
 		"$PROF" -w "$H" mon.out >rep.$how 2>/dev/null ||
 		    atf_fail "prof -w failed ($how)"
-		awk -v err=err -v how=$how '
+		awk -v err=err -v how=$how "$TIMES"'
 		BEGIN {
-			while ((getline l < err) > 0) {
-				split(l, f, " ")
-				if (f[1] == "time")
-					t[f[2]] = f[3]
-			}
+			times(err)
 		}
 		END { if (NR == 0) exit 1 }
 		NR == 1 {
