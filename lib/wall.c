@@ -739,6 +739,19 @@ add(const struct wkey *k, uint64_t n)
 }
 
 /*
+ * Thread t has ended, with cpu ns of CPU time, at (BORNSHIFT units),
+ * though it may still be listed: the scans and a start told late pass
+ * it over (adopt()).
+ */
+static void
+told_end(struct wthr *t, uint64_t cpu, uint32_t at)
+{
+	t->endtold = 1;
+	t->toldcpu = cpu;
+	t->toldat = at;
+}
+
+/*
  * Thread t, which ran since it was last looked at: where it is now, its
  * sample's key, into k; 0, -1 when it has ended, or ZOMBIE when it has
  * ended but is still listed, its CPU clock still read: a main thread
@@ -888,9 +901,7 @@ look(struct wthr *t, uint64_t n)
 			skip = t->unseen / 2 < t->pend ? t->unseen / 2 :
 			    t->pend;
 			t->pend -= skip;
-			t->endtold = 1;
-			t->toldcpu = cpu;
-			t->toldat = (uint32_t)(roundns >> BORNSHIFT);
+			told_end(t, cpu, (uint32_t)(roundns >> BORNSHIFT));
 		}
 		gone(t);
 		return;
@@ -946,9 +957,7 @@ ended(uint64_t n)
 		 * its tid does not count again; the scans that still list it
 		 * in its last words pass it over (adopt()). */
 		t->from = ticks + p;
-		t->endtold = 1;
-		t->toldcpu = cpu;
-		t->toldat = (uint32_t)v;
+		told_end(t, cpu, (uint32_t)v);
 		gone(t);
 	}
 }

@@ -465,6 +465,31 @@ terminated_while_writing_with_threads_body()
 	verdict
 }
 
+# traced CLOCK MODE: h_never MODE 100 under PROFCLOCK=CLOCK, run by
+# t_tracer holding each SIGPROF 30 ms, in directory CLOCK.MODE: it must
+# end with h_never's own status, 3, with its profile written, and under
+# a clock that signals the tracer must have held some SIGPROF.  Skips
+# where ptrace is refused.
+traced()
+{
+	local d n
+
+	d=$1.$2
+	rm -rf $d
+	mkdir $d
+	( cd $d && exec env PROFCLOCK=$1 "$srcdir/t_tracer" 30 \
+	    "$H" $2 100 >out 2>err )
+	if [ $? = 2 ]; then
+		atf_skip "no ptrace here: $(head -n 1 $d/err)"
+	fi
+	grep -qx 'exit 3' $d/out || fail "$d: ended by" \
+	    "'$(grep -E '^(exit|signal) [0-9]+$' $d/out)', not exit 3"
+	n=$(awk '$1 == "held" { print $2 }' $d/err)
+	[ $1 = perf ] || [ "${n:-0}" -gt 0 ] ||
+	    fail "$d: no SIGPROF held: the case tried nothing"
+	profiled $d
+}
+
 atf_test_case stopped_under_a_tracer
 stopped_under_a_tracer_head()
 {
@@ -478,29 +503,13 @@ stopped_under_a_tracer_body()
 {
 	setup
 	for c in perf timer itimer; do
-		for m in busystop busyexit; do
-			d=$c.$m
-			rm -rf $d
-			mkdir $d
-			# t_tracer holds each SIGPROF 30 ms: with three threads
-			# busy, one is nearly always held as monitor(0) stops
-			# the clock, and busystop's main spins 100 ms after it,
-			# time for the held sample to come (before the fix:
-			# killed 10 times in 10); busyexit's exit() ends the
-			# process sooner (4 in 24).  Status 3 is h_never's own.
-			( cd $d && exec env PROFCLOCK=$c "$srcdir/t_tracer" 30 \
-			    "$H" $m 100 >out 2>err )
-			if [ $? = 2 ]; then
-				atf_skip "no ptrace here: $(head -n 1 $d/err)"
-			fi
-			grep -qx 'exit 3' $d/out || fail "$d: ended by" \
-			    "'$(grep -E '^(exit|signal) [0-9]+$' $d/out)'," \
-			    "not exit 3"
-			n=$(awk '$1 == "held" { print $2 }' $d/err)
-			[ $c = perf ] || [ "${n:-0}" -gt 0 ] ||
-			    fail "$d: no SIGPROF held: the case tried nothing"
-			profiled $d
-		done
+		# t_tracer holds each SIGPROF 30 ms: with three threads busy,
+		# one is nearly always held as monitor(0) stops the clock, and
+		# busystop's main spins 100 ms after it, time for the held
+		# sample to come (before the fix: killed 10 times in 10);
+		# busyexit's exit() ends the process sooner (4 in 24).
+		traced $c busystop
+		traced $c busyexit
 	done
 	verdict
 }
@@ -516,20 +525,8 @@ profil_after_stop_under_a_tracer_head()
 profil_after_stop_under_a_tracer_body()
 {
 	setup
-	for c in timer itimer; do
-		d=$c.busyprofil
-		rm -rf $d
-		mkdir $d
-		( cd $d && exec env PROFCLOCK=$c "$srcdir/t_tracer" 30 \
-		    "$H" busyprofil 100 >out 2>err )
-		if [ $? = 2 ]; then
-			atf_skip "no ptrace here: $(head -n 1 $d/err)"
-		fi
-		grep -qx 'exit 3' $d/out || fail "$d: ended by" \
-		    "'$(grep -E '^(exit|signal) [0-9]+$' $d/out)'," \
-		    "not exit 3"
-		profiled $d
-	done
+	traced timer busyprofil
+	traced itimer busyprofil
 	verdict
 }
 
