@@ -3,7 +3,19 @@
  * is checked before it reaches malloc, and running out of memory ends
  * the program with one line instead of returning NULL to callers that
  * would have to check it everywhere.
+ *
+ * A block of BIGBLOCK bytes or more is advised to the kernel for
+ * transparent huge pages (where it gives them on request, the default
+ * of most distributions).  prof's big arrays -- the profile read whole,
+ * the cells, the entries of a million functions -- are filled once from
+ * end to end, and on 4 KiB pages each page is a fault: 140,000 of them
+ * reading a profile of a million arcs, a third of prof's CPU time and
+ * more under a hypervisor.  A huge page is one fault for 512 and fewer
+ * TLB misses as the arrays are walked.  The blocks are filled whole, so
+ * the resident size hardly changes.
  */
+#include <sys/mman.h>
+
 #include <err.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -14,6 +26,56 @@
 
 #include "util/util.h"
 
+#define BIGBLOCK	((size_t)1 << 21)	/* a huge page's size */
+#define SMALLPAGE	((uintptr_t)4096)
+
+/* Ask for huge pages under the n bytes at p, if there are enough. */
+static void *
+huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t from, to;
+
+	if (n < BIGBLOCK)
+		return p;
+	from = ((uintptr_t)p + SMALLPAGE - 1) & ~(SMALLPAGE - 1);
+	to = ((uintptr_t)p + n) & ~(SMALLPAGE - 1);
+	(void)madvise((void *)from, to - from, MADV_HUGEPAGE);
+#else
+	(void)n;
+#endif
+	return p;
+}
+
+/*
+ * realloc(p, n) for a block of huge pages: advised before the copy, not
+ * after it, so that the copy does not fault in the new block 4 KiB at a
+ * time (glibc's realloc copies a block of the heap that cannot grow in
+ * place, and the tail of an mremap()ed one is unadvised).
+ */
+static void *
+big_realloc(void *p, size_t n)
+{
+	void *q;
+	size_t had;
+
+#ifdef __GLIBC__
+	had = malloc_usable_size(p);
+#else
+	had = 0;
+#endif
+	if (had == 0 || had >= n) {
+		if ((q = realloc(p, n)) == NULL)
+			err(1, NULL);
+		return huge(q, n);
+	}
+	if ((q = malloc(n)) == NULL)
+		err(1, NULL);
+	memcpy(huge(q, n), p, had);
+	free(p);
+	return q;
+}
+
 void *
 xmalloc(size_t n)
 {
@@ -21,7 +83,7 @@ xmalloc(size_t n)
 
 	if ((p = malloc(n == 0 ? 1 : n)) == NULL)
 		err(1, NULL);
-	return p;
+	return huge(p, n);
 }
 
 void *
@@ -33,7 +95,7 @@ xcalloc(size_t n, size_t size)
 		n = size = 1;
 	if ((p = calloc(n, size)) == NULL)
 		err(1, NULL);
-	return p;
+	return huge(p, n * size);
 }
 
 /* realloc(p, n * size), refusing a product that does not fit. */
@@ -44,9 +106,11 @@ xreallocarray(void *p, size_t n, size_t size)
 
 	if (__builtin_mul_overflow(n, size, &bytes))
 		errx(1, "out of memory: %zu * %zu bytes", n, size);
+	if (bytes >= BIGBLOCK && p != NULL)
+		return big_realloc(p, bytes);
 	if ((p = realloc(p, bytes == 0 ? 1 : bytes)) == NULL)
 		err(1, NULL);
-	return p;
+	return huge(p, bytes);
 }
 
 /*
