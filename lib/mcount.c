@@ -336,7 +336,7 @@ arr_new(uint32_t id, size_t n, struct arr *prev)
 	maplen = sizeof(*a) + arr_words(n) * sizeof(uint64_t);
 	if ((a = _mon_map(maplen)) == NULL)
 		return NULL;
-	if ((p = _mon_map(PAGE + n * sizeof(struct cell))) == NULL) {
+	if ((p = _mon_map_dense(PAGE + n * sizeof(struct cell))) == NULL) {
 		_mon_unmap(a, maplen);
 		return NULL;
 	}
