@@ -1,15 +1,19 @@
 # Row 12: thread start and end -- THREADS threads created and joined one
 # after the other; microseconds per thread (us_each is row 11's), also
-# on the empty hook (bench/floor.S, build hookp).
+# on the empty hook (bench/floor.S, build hookp), with libmon's timer
+# clock (mont), and unprofiled under the perf clock's events alone
+# (threads.c -DFLOOR): what the kernel costs a thread for them.
 
 THREADS=20000		# threads created and joined
 
-job thrs threads "base mon pg hookp" "$THREADS"
+job thrs threads "base mon pg hookp mont floor" "$THREADS"
+jobenv thrs mont PROFCLOCK=timer
 noreport thrs
 
 build_threads() {
 	build3 threads bench/threads.c
 	build threads hookp bench/threads.c
+	build threads floor bench/threads.c
 }
 on_build build_threads
 on_run thrs us_each
@@ -25,10 +29,20 @@ END {
 	row(12, "  the same, -p on the empty hook (bench/floor.S)", "-",
 	    cell("thrs", "hookp", "us", "%.1f"), "-",
 	    ratio("thrs", "hookp", "us"), "-", "-")
+	row(12, "  the same, libmon PROFCLOCK=timer", "-",
+	    cell("thrs", "mont", "us", "%.1f"), "-",
+	    ratio("thrs", "mont", "us"), "-", "-")
+	row(12, "  the same, no profiler: the perf clock's events alone" \
+	    " (threads.c -DFLOOR)", "-",
+	    cell("thrs", "floor", "us", "%.1f"), "-",
+	    ratio("thrs", "floor", "us"), "-", "-")
 	goal(verdict("row 12, thread created and joined, libmon <= 1.2x",
 	    "thrs", "mon", "us", 1.2))
 	note("12. `threads`: threads created and joined one after the other,")
 	note("   each calling one function; the wall-clock time of one.  The")
-	note("   floor is built as row 11's.")
+	note("   empty hook is built as row 11's.  The events-alone build")
+	note("   opens, unprofiled, the per-CPU inherited task-clocks and rings")
+	note("   libmon's perf clock opens, and reads nothing: the kernel's")
+	note("   part of a thread's cost under that clock.")
 }
 AWK
