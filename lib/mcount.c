@@ -219,19 +219,27 @@ static _Atomic uint64_t uncounted;	/* calls with no slot to go to */
 static _Atomic uint32_t counters;	/* threads that counted calls */
 static _Atomic uint32_t gen = 1;	/* profiles started */
 static _Atomic size_t idcells = CELLS0;	/* an id's largest array yet */
+static uintptr_t textlo, texthi;	/* the program's text */
 
-/* dl_iterate_phdr: the size of the program's text, the first object's. */
+/* dl_iterate_phdr: the program's text, the first object's. */
 static int
 program_text(struct dl_phdr_info *info, size_t size, void *arg)
 {
-	size_t *text = arg;
+	uintptr_t lo, hi;
 	int i;
 
 	(void)size;
+	(void)arg;
 	for (i = 0; i < info->dlpi_phnum; i++)
 		if (info->dlpi_phdr[i].p_type == PT_LOAD &&
-		    (info->dlpi_phdr[i].p_flags & PF_X))
-			*text += info->dlpi_phdr[i].p_memsz;
+		    (info->dlpi_phdr[i].p_flags & PF_X)) {
+			lo = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+			hi = lo + info->dlpi_phdr[i].p_memsz;
+			if (textlo == 0 || lo < textlo)
+				textlo = lo;
+			if (hi > texthi)
+				texthi = hi;
+		}
 	return 1;
 }
 
@@ -253,8 +261,8 @@ init_ids(void)
 	if (idoff != -1)
 		return;
 	idoff = -2;
-	text = 0;
-	(void)dl_iterate_phdr(program_text, &text);
+	(void)dl_iterate_phdr(program_text, NULL);
+	text = texthi - textlo;
 	for (n = CELLS0; n < IDCELLS0 && n << GRAIN < text; n <<= 1)
 		;
 	atomic_store(&idcells, n);
@@ -324,6 +332,27 @@ arr_words(size_t n)
 	return (n * sizeof(struct cell) + SPAN - 1) / SPAN;
 }
 
+/*
+ * Huge pages (_mon_dense()) for an array of n cells whose every stretch
+ * the program's calls will fill: one that replaces an array that spilled
+ * many arcs (prev), or one the program's text has more home cells than
+ * (8 MiB of text or more: the homes wrap around it).  An array sized to
+ * the text stays on small pages: its cells are used where the text has
+ * call sites, and its other cells, found by hashing, anywhere, and on
+ * huge pages each stretch of 2 MiB one of those touched would be
+ * resident whole.  (Row 24 of the bench, 32 threads calling 100,000
+ * functions from 0.8 MB of call sites in 5.3 MiB of text: a median of
+ * 10 runs, 46 MB peak RSS on small pages, 58 MB with the whole array on
+ * huge pages, 55 MB with only its home cells; 0.71, 0.54 and 0.59 s of
+ * CPU.)
+ */
+static void
+dense(struct cell *c, size_t n, const struct arr *prev)
+{
+	if (prev != NULL || (texthi - textlo) >> GRAIN >= n)
+		_mon_dense(c, n * sizeof(*c));
+}
+
 /* A new array of n cells for id's table, after prev; NULL without memory. */
 static struct arr *
 arr_new(uint32_t id, size_t n, struct arr *prev)
@@ -336,11 +365,12 @@ arr_new(uint32_t id, size_t n, struct arr *prev)
 	maplen = sizeof(*a) + arr_words(n) * sizeof(uint64_t);
 	if ((a = _mon_map(maplen)) == NULL)
 		return NULL;
-	if ((p = _mon_map_dense(PAGE + n * sizeof(struct cell))) == NULL) {
+	if ((p = _mon_map(PAGE + n * sizeof(struct cell))) == NULL) {
 		_mon_unmap(a, maplen);
 		return NULL;
 	}
 	a->cells = (struct cell *)(p + PAGE);
+	dense(a->cells, n, prev);
 	/* A fork child empties every table: its cells come to it zero. */
 	_mon_wipe_on_fork(a->cells, n * sizeof(struct cell));
 	h = (struct head *)a->cells - 1;

@@ -479,6 +479,7 @@ long	_mon_env_number(const char *, long, long, long, const char *)
 	    _mon_hidden;
 void	*_mon_map(size_t) _mon_hidden;
 void	*_mon_map_dense(size_t) _mon_hidden;
+void	_mon_dense(void *, size_t) _mon_hidden;
 void	_mon_unmap(void *, size_t) _mon_hidden;
 void	_mon_rezero(void *, size_t) _mon_hidden;
 void	_mon_wipe_on_fork(void *, size_t) _mon_hidden;

@@ -44,30 +44,45 @@ _mon_map(size_t len)
 }
 
 /*
- * _mon_map()'s memory for an array that will be filled from end to end,
- * or nearly: the count tables of a big program, the writer's list of
- * its arcs and their sort's scratch.  Where it spans huge pages the
- * kernel is asked for them (transparent huge pages, where it gives them
- * on request, as most distributions' kernels do): a fault each 2 MiB
- * instead of each 4 KiB, which was most of the cost of a first call of
- * a million functions under a hypervisor, and of writing their arcs.
- * Async-signal-safe.
+ * Ask the kernel for huge pages under the whole pages of the len bytes
+ * at p, mapped memory that will be filled from end to end, or nearly
+ * (transparent huge pages, where the kernel gives them on request, as
+ * most distributions' do): a page fault each 2 MiB instead of each
+ * 4 KiB as it is filled -- the count tables of a big program, the
+ * writer's list of their arcs and its sort's scratch.  A fault costs
+ * microseconds under some hypervisors.  Memory sparsely used is better
+ * left on small pages: each stretch of 2 MiB it touches would be
+ * resident whole.  Async-signal-safe; errno is kept.
  */
+void
+_mon_dense(void *p, size_t len)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t a, b, pg;
+	int err;
+
+	if (p == NULL || len < HUGEPAGE)
+		return;
+	pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	a = ((uintptr_t)p + pg - 1) & ~(pg - 1);
+	b = ((uintptr_t)p + len) & ~(pg - 1);
+	err = errno;
+	(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+	errno = err;
+#else
+	(void)p;
+	(void)len;
+#endif
+}
+
+/* _mon_map()'s memory, to be filled densely (_mon_dense()). */
 void *
 _mon_map_dense(size_t len)
 {
 	void *p;
-	int err;
 
-	if ((p = _mon_map(len)) == NULL || len < HUGEPAGE)
-		return p;
-#ifdef MADV_HUGEPAGE
-	err = errno;
-	(void)madvise(p, len, MADV_HUGEPAGE);
-	errno = err;
-#else
-	(void)err;
-#endif
+	if ((p = _mon_map(len)) != NULL)
+		_mon_dense(p, len);
 	return p;
 }
 
