@@ -33,7 +33,7 @@ sum_grow(struct sum *s)
 	size_t i, cap;
 
 	cap = (size_t)1 << s->bits;
-	if ((ns.h = _mon_map_dense(2 * cap * sizeof(*ns.h))) == NULL)
+	if ((ns.h = _mon_map_dense(2 * cap * sizeof(*ns.h), 0)) == NULL)
 		return 0;
 	ns.bits = s->bits + 1;
 	ns.n = 0;
@@ -120,11 +120,11 @@ merge_final(size_t *np, size_t *maplenp)
 		return NULL;
 	l.cap += l.cap / 64 + 64;
 	len = l.cap * sizeof(*l.a);
-	if ((l.a = _mon_map_dense(len)) == NULL)
+	if ((l.a = _mon_map_dense(len, 0)) == NULL)
 		return NULL;
 	l.n = 0;
 	_mon_cells_each(list_cell, &l, 1);
-	scratch = _mon_map_dense(l.n * sizeof(*l.a));
+	scratch = _mon_map_dense(l.n * sizeof(*l.a), 0);
 	_mon_arcs_sort(l.a, l.n, scratch);
 	_mon_unmap(scratch, l.n * sizeof(*l.a));
 	for (i = k = 0; i < l.n; i++)
@@ -166,7 +166,7 @@ _mon_arcs_merge(size_t *np, size_t *maplenp, int final)
 		return NULL;
 	for (s.bits = 6; ((size_t)3 << s.bits) / 4 < most + most / 4; s.bits++)
 		;
-	if ((s.h = _mon_map_dense(sizeof(*s.h) << s.bits)) == NULL)
+	if ((s.h = _mon_map_dense(sizeof(*s.h) << s.bits, 0)) == NULL)
 		return NULL;
 	s.n = 0;
 	_mon_cells_each(sum_cell, &s, 0);

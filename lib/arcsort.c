@@ -144,7 +144,7 @@ _mon_arcs_sort(struct monx_arc *a, size_t n, struct monx_arc *scratch)
 		return;
 	mapped = NULL;
 	if (scratch == NULL &&
-	    (scratch = mapped = _mon_map_dense(n * sizeof(*a))) == NULL) {
+	    (scratch = mapped = _mon_map_dense(n * sizeof(*a), 0)) == NULL) {
 		heap_sort(a, n);
 		return;
 	}

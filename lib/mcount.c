@@ -109,6 +109,8 @@
 #define MAXID		1024		/* tables */
 #define PAGE		4096		/* of cells, a bit of the touched map */
 #define SPAN		(64 * PAGE)	/* of cells, a touched map's word */
+#define GIVE		8		/* words given back at once: 2 MiB,
+					   a huge page of a dense array */
 #define RETRIES		4		/* of the fast path for one call */
 
 /* struct rseq (linux/rseq.h): the fields the fast path uses. */
@@ -221,7 +223,11 @@ static _Atomic uint32_t gen = 1;	/* profiles started */
 static _Atomic size_t idcells = CELLS0;	/* an id's largest array yet */
 static uintptr_t textlo, texthi;	/* the program's text */
 
-/* dl_iterate_phdr: the program's text, the first object's. */
+/*
+ * dl_iterate_phdr: the program's text, the first object's: from the
+ * lowest executable segment's start to the highest's end, gaps and all,
+ * since a home cell is found from a call site's address.
+ */
 static int
 program_text(struct dl_phdr_info *info, size_t size, void *arg)
 {
@@ -247,7 +253,7 @@ program_text(struct dl_phdr_info *info, size_t size, void *arg)
  * How tables are told apart: by the rseq area's concurrency id or CPU
  * (idoff), if the C library registered the area for every thread and
  * the ids fit, else by thread.  And how large an id's first array is: a
- * home cell for each call site of the program's text, up to IDCELLS0.
+ * home cell for each 8 bytes of the program's text, up to IDCELLS0.
  * Called before counting starts.
  */
 static void
@@ -333,44 +339,35 @@ arr_words(size_t n)
 }
 
 /*
- * Huge pages (_mon_dense()) for an array of n cells whose every stretch
- * the program's calls will fill: one that replaces an array that spilled
- * many arcs (prev), or one the program's text has more home cells than
- * (8 MiB of text or more: the homes wrap around it).  An array sized to
- * the text stays on small pages: its cells are used where the text has
- * call sites, and its other cells, found by hashing, anywhere, and on
- * huge pages each stretch of 2 MiB one of those touched would be
- * resident whole.  (Row 24 of the bench, 32 threads calling 100,000
- * functions from 0.8 MB of call sites in 5.3 MiB of text: a median of
- * 10 runs, 46 MB peak RSS on small pages, 58 MB with the whole array on
- * huge pages, 55 MB with only its home cells; 0.71, 0.54 and 0.59 s of
- * CPU.)
+ * A new array of n cells for id's table, after prev; NULL without
+ * memory.  dense: the program's calls will use every stretch of it --
+ * it replaces an array that spilled many arcs, or the text has more
+ * home cells than it -- so it goes on huge pages (_mon_map_dense()),
+ * its cells starting one.  Other arrays stay on small pages: their
+ * cells are used where the text has call sites, and their other cells,
+ * found by hashing, anywhere, and each stretch of 2 MiB one of those
+ * touched would be resident whole.  (Row 24 of the bench, 32 threads
+ * calling 100,000 functions from 0.8 MB of call sites in 5.3 MiB of
+ * text, a median of 10 runs: 46 MB peak RSS and 0.71 s of CPU on small
+ * pages, as here; 58 MB and 0.54 s with the whole array on huge pages.)
  */
-static void
-dense(struct cell *c, size_t n, const struct arr *prev)
-{
-	if (prev != NULL || (texthi - textlo) >> GRAIN >= n)
-		_mon_dense(c, n * sizeof(*c));
-}
-
-/* A new array of n cells for id's table, after prev; NULL without memory. */
 static struct arr *
-arr_new(uint32_t id, size_t n, struct arr *prev)
+arr_new(uint32_t id, size_t n, struct arr *prev, int dense)
 {
 	struct head *h;
 	struct arr *a;
-	size_t maplen;
+	size_t maplen, len;
 	char *p;
 
 	maplen = sizeof(*a) + arr_words(n) * sizeof(uint64_t);
 	if ((a = _mon_map(maplen)) == NULL)
 		return NULL;
-	if ((p = _mon_map(PAGE + n * sizeof(struct cell))) == NULL) {
+	len = PAGE + n * sizeof(struct cell);
+	if ((p = dense ? _mon_map_dense(len, PAGE) : _mon_map(len)) == NULL) {
 		_mon_unmap(a, maplen);
 		return NULL;
 	}
 	a->cells = (struct cell *)(p + PAGE);
-	dense(a->cells, n, prev);
 	/* A fork child empties every table: its cells come to it zero. */
 	_mon_wipe_on_fork(a->cells, n * sizeof(struct cell));
 	h = (struct head *)a->cells - 1;
@@ -396,13 +393,16 @@ table(uint32_t id)
 {
 	struct tbl *t, *want;
 	struct arr *a;
+	size_t n;
 
 	if ((t = atomic_load(&tbls[id])) != NULL)
 		return t;
 	if ((t = _mon_map(sizeof(*t))) == NULL)
 		return NULL;
 	/* The ids' threads run the same code: as large as the largest. */
-	if ((a = arr_new(id, atomic_load(&idcells), NULL)) == NULL) {
+	n = atomic_load(&idcells);
+	if ((a = arr_new(id, n, NULL, (texthi - textlo) >> GRAIN > n)) ==
+	    NULL) {
 		_mon_unmap(t, sizeof(*t));
 		return NULL;
 	}
@@ -461,7 +461,7 @@ own_table(pid_t tid)
 	}
 	if ((t = _mon_map(sizeof(*t))) == NULL)
 		return NULL;
-	if ((a = arr_new(UINT32_MAX, OWNCELLS, NULL)) == NULL) {
+	if ((a = arr_new(UINT32_MAX, OWNCELLS, NULL, 0)) == NULL) {
 		_mon_unmap(t, sizeof(*t));
 		return NULL;
 	}
@@ -548,17 +548,19 @@ grow(struct tbl *t, uint32_t id)
 {
 	struct arr *a, *na;
 	size_t keys, spills, n;
+	int many;
 
 	spills = atomic_fetch_add(&t->spills, 1) + 1;
 	if (spills % 1024 != 0)
 		return;
 	a = atomic_load(&t->arr);
 	keys = _mon_tab_keys(&spill);
-	if (a->ncells >= CELLSMAX || (spills < 2 * a->ncells &&
-	    keys - atomic_load(&t->spilled) < a->ncells / 16))
+	many = keys - atomic_load(&t->spilled) >= a->ncells / 16;
+	if (a->ncells >= CELLSMAX || (spills < 2 * a->ncells && !many))
 		return;
 	n = a->ncells * 4 < CELLSMAX ? a->ncells * 4 : CELLSMAX;
-	if ((na = arr_new(id, n, a)) == NULL)
+	/* Grown for many arcs, not for a few hot ones: dense. */
+	if ((na = arr_new(id, n, a, many)) == NULL)
 		return;
 	if (!atomic_compare_exchange_strong(&t->arr, &a, na)) {
 		arr_free(na);
@@ -1044,8 +1046,10 @@ _mon_cells_all(void)
  * grows as the tables shrink and writing at exit does not raise the
  * peak; a call counted after its cell was read is lost as it would be
  * anyway, and one counted after its page went is counted afresh (its
- * cell claimed again) for no profile.  Uses nothing but reads and
- * madvise: a polite termination runs it in a signal handler.
+ * cell claimed again) for no profile.  Pages go back GIVE words' worth
+ * at a time, so that a huge page of a dense array goes whole, not split
+ * in eight.  Uses nothing but reads and madvise: a polite termination
+ * runs it in a signal handler.
  */
 void
 _mon_cells_each(void (*fn)(void *, uintptr_t, uintptr_t, uint64_t),
@@ -1056,13 +1060,14 @@ _mon_cells_each(void (*fn)(void *, uintptr_t, uintptr_t, uint64_t),
 	struct tbl *t;
 	struct arr *a;
 	struct cell *c;
-	uint64_t bits, read;
+	uint64_t bits, read, any;
 	unsigned int k;
-	size_t wi, i, n;
+	size_t wi, i, n, give, words;
 
 	while ((t = walk(&w)) != NULL)
 		for (a = atomic_load(&t->arr); a != NULL; a = a->prev)
-			for (wi = 0; wi < arr_words(a->ncells); wi++) {
+			for (wi = give = any = 0,
+			    words = arr_words(a->ncells); wi < words; wi++) {
 				read = atomic_load(&a->touched[wi]);
 				for (bits = read; bits != 0; bits &= bits - 1) {
 					c = (struct cell *)((char *)a->cells +
@@ -1075,12 +1080,23 @@ _mon_cells_each(void (*fn)(void *, uintptr_t, uintptr_t, uint64_t),
 						    c[i].self,
 						    (uint64_t)c[i].count);
 				}
-				if (!drop || read == 0)
+				if (!drop)
 					continue;
-				atomic_fetch_and(&a->touched[wi], ~read);
-				n = a->ncells * sizeof(struct cell) - wi * SPAN;
-				_mon_rezero((char *)a->cells + wi * SPAN,
-				    n < SPAN ? n : SPAN);
+				if (read != 0)
+					atomic_fetch_and(&a->touched[wi], ~read);
+				any |= read;
+				if ((wi + 1) % GIVE != 0 && wi + 1 < words)
+					continue;
+				if (any != 0) {
+					n = a->ncells * sizeof(struct cell) -
+					    give * SPAN;
+					if (n > (wi + 1 - give) * SPAN)
+						n = (wi + 1 - give) * SPAN;
+					_mon_rezero((char *)a->cells +
+					    give * SPAN, n);
+				}
+				give = wi + 1;
+				any = 0;
 			}
 	for (k = 0; k < _MON_TABMAX; k++) {
 		sl = _mon_tab_hash(&spill, k, &n);

@@ -478,8 +478,7 @@ void	_mon_warn(const char *, const char *, int) _mon_hidden;
 long	_mon_env_number(const char *, long, long, long, const char *)
 	    _mon_hidden;
 void	*_mon_map(size_t) _mon_hidden;
-void	*_mon_map_dense(size_t) _mon_hidden;
-void	_mon_dense(void *, size_t) _mon_hidden;
+void	*_mon_map_dense(size_t, size_t) _mon_hidden;
 void	_mon_unmap(void *, size_t) _mon_hidden;
 void	_mon_rezero(void *, size_t) _mon_hidden;
 void	_mon_wipe_on_fork(void *, size_t) _mon_hidden;

@@ -44,46 +44,45 @@ _mon_map(size_t len)
 }
 
 /*
- * Ask the kernel for huge pages under the whole pages of the len bytes
- * at p, mapped memory that will be filled from end to end, or nearly
- * (transparent huge pages, where the kernel gives them on request, as
- * most distributions' do): a page fault each 2 MiB instead of each
- * 4 KiB as it is filled -- the count tables of a big program, the
- * writer's list of their arcs and its sort's scratch.  A fault costs
- * microseconds under some hypervisors.  Memory sparsely used is better
- * left on small pages: each stretch of 2 MiB it touches would be
- * resident whole.  Async-signal-safe; errno is kept.
+ * _mon_map()'s memory of len bytes for an array that will be filled
+ * from end to end, or nearly -- a count array that grew for many arcs
+ * or that a big program's text fills, the arcs the writer and a
+ * snapshot sum and the scratch of their sort -- placed so that byte off
+ * (a multiple of the page size) starts a huge page, and the kernel
+ * asked for huge pages under it (transparent huge pages, when
+ * /sys/kernel/mm/transparent_hugepage/enabled is madvise or always): a
+ * page fault each 2 MiB instead of each 4 KiB as it is filled, and a
+ * fault costs microseconds under some hypervisors.  Memory used here
+ * and there is better left to _mon_map(): each stretch of 2 MiB it
+ * touches would be resident whole.  With the kernel's default defrag
+ * setting, a fault with no huge page free may wait while the kernel
+ * compacts memory.  NULL without memory; freed by _mon_unmap(p, len).
+ * Async-signal-safe; errno is kept.
  */
-void
-_mon_dense(void *p, size_t len)
+void *
+_mon_map_dense(size_t len, size_t off)
 {
-#ifdef MADV_HUGEPAGE
-	uintptr_t a, b, pg;
+	uintptr_t raw, p, end, top, pg;
 	int err;
 
-	if (p == NULL || len < HUGEPAGE)
-		return;
-	pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-	a = ((uintptr_t)p + pg - 1) & ~(pg - 1);
-	b = ((uintptr_t)p + len) & ~(pg - 1);
+	if (len < HUGEPAGE)
+		return _mon_map(len);
+	if ((raw = (uintptr_t)_mon_map(len + HUGEPAGE)) == 0)
+		return NULL;
 	err = errno;
-	(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
-	errno = err;
-#else
-	(void)p;
-	(void)len;
+	pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	p = ((raw + off + HUGEPAGE - 1) & ~(HUGEPAGE - 1)) - off;
+	end = (p + len + pg - 1) & ~(pg - 1);
+	top = (raw + len + HUGEPAGE + pg - 1) & ~(pg - 1);
+	if (p > raw)
+		(void)munmap((void *)raw, p - raw);
+	if (top > end)
+		(void)munmap((void *)end, top - end);
+#ifdef MADV_HUGEPAGE
+	(void)madvise((void *)p, len, MADV_HUGEPAGE);
 #endif
-}
-
-/* _mon_map()'s memory, to be filled densely (_mon_dense()). */
-void *
-_mon_map_dense(size_t len)
-{
-	void *p;
-
-	if ((p = _mon_map(len)) != NULL)
-		_mon_dense(p, len);
-	return p;
+	errno = err;
+	return (void *)p;
 }
 
 /* Clock c now, in ns; 0 if it cannot be read.  Async-signal-safe. */

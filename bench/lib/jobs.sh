@@ -133,8 +133,8 @@ rotate() {
 	echo "$@"
 }
 
-# The build a job's VAR runs: sys's and short's mont is the mon build
-# under another clock, burn1's monns and monitorns its mon and monitor
+# The build a job's VAR runs: sys's, short's and thrs's mont is the mon
+# build under another clock, burn1's monns and monitorns its mon and monitor
 # builds recording no stacks, fine*'s monparts the mon build in parts,
 # row 29's monw and monwt the mon build in wall mode (under the default
 # clock, under the timer clock).

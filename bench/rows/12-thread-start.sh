@@ -1,8 +1,9 @@
 # Row 12: thread start and end -- THREADS threads created and joined one
 # after the other; microseconds per thread (us_each is row 11's), also
 # on the empty hook (bench/floor.S, build hookp), with libmon's timer
-# clock (mont), and unprofiled under the perf clock's events alone
-# (threads.c -DFLOOR): what the kernel costs a thread for them.
+# clock (mont), and unprofiled under perf events like libmon's perf
+# clock's whose rings nobody reads (threads.c -DFLOOR): what the kernel
+# costs a thread for such events.
 
 THREADS=20000		# threads created and joined
 
@@ -32,17 +33,18 @@ END {
 	row(12, "  the same, libmon PROFCLOCK=timer", "-",
 	    cell("thrs", "mont", "us", "%.1f"), "-",
 	    ratio("thrs", "mont", "us"), "-", "-")
-	row(12, "  the same, no profiler: the perf clock's events alone" \
-	    " (threads.c -DFLOOR)", "-",
+	row(12, "  the same, no profiler: perf events like libmon's perf" \
+	    " clock's, rings never read (threads.c -DFLOOR)", "-",
 	    cell("thrs", "floor", "us", "%.1f"), "-",
 	    ratio("thrs", "floor", "us"), "-", "-")
 	goal(verdict("row 12, thread created and joined, libmon <= 1.2x",
 	    "thrs", "mon", "us", 1.2))
 	note("12. `threads`: threads created and joined one after the other,")
 	note("   each calling one function; the wall-clock time of one.  The")
-	note("   empty hook is built as row 11's.  The events-alone build")
-	note("   opens, unprofiled, the per-CPU inherited task-clocks and rings")
-	note("   libmon's perf clock opens, and reads nothing: the kernel's")
-	note("   part of a thread's cost under that clock.")
+	note("   empty hook is built as row 11's.  The events build opens,")
+	note("   unprofiled, per-CPU inherited task-clocks and rings as libmon's")
+	note("   perf clock does, and never reads them (once full, the kernel")
+	note("   counts the samples it cannot write): the kernel's part of a")
+	note("   thread's cost under such a clock.")
 }
 AWK

@@ -4,43 +4,59 @@
  * the program with one line instead of returning NULL to callers that
  * would have to check it everywhere.
  *
- * A block of BIGBLOCK bytes or more is advised to the kernel for
- * transparent huge pages (where it gives them on request, the default
- * of most distributions).  prof's big arrays -- the profile read whole,
- * the cells, the entries of a million functions -- are filled once from
- * end to end, and on 4 KiB pages each page is a fault: 140,000 of them
- * reading a profile of a million arcs, a third of prof's CPU time and
- * more under a hypervisor.  A huge page is one fault for 512 and fewer
- * TLB misses as the arrays are walked.  The blocks are filled whole, so
- * the resident size hardly changes.
+ * The memory under a block of BIGBLOCK bytes or more is advised to the
+ * kernel for transparent huge pages (which it gives when
+ * /sys/kernel/mm/transparent_hugepage/enabled says madvise, the default
+ * of most distributions, or always).  prof's big arrays -- the profile
+ * read whole, the cells, the entries of a million functions -- are
+ * filled once from end to end, and on 4 KiB pages each page is a fault:
+ * 140,000 of them reading a profile of a million arcs, a third of
+ * prof's CPU time and more under a hypervisor.  A huge page is one
+ * fault for 512 and fewer TLB misses as the arrays are walked.  The
+ * blocks are filled whole, so the resident size hardly changes.  The
+ * advice stays with the addresses after free(): glibc may put smaller
+ * blocks there later, on huge pages too.
  */
 #include <sys/mman.h>
 
 #include <err.h>
+#include <errno.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/util.h"
 
 #define BIGBLOCK	((size_t)1 << 21)	/* a huge page's size */
-#define SMALLPAGE	((uintptr_t)4096)
 
-/* Ask for huge pages under the n bytes at p, if there are enough. */
+/*
+ * Ask for huge pages under the whole pages of the n bytes at p, if
+ * there are enough; p.  errno is kept: a kernel without transparent
+ * huge pages refuses the advice, and callers such as the exports
+ * report errno from before an allocation.
+ */
 static void *
 huge(void *p, size_t n)
 {
 #ifdef MADV_HUGEPAGE
+	static uintptr_t pg;
 	uintptr_t from, to;
+	int e;
 
 	if (n < BIGBLOCK)
 		return p;
-	from = ((uintptr_t)p + SMALLPAGE - 1) & ~(SMALLPAGE - 1);
-	to = ((uintptr_t)p + n) & ~(SMALLPAGE - 1);
-	(void)madvise((void *)from, to - from, MADV_HUGEPAGE);
+	if (pg == 0)
+		pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	from = ((uintptr_t)p + pg - 1) & ~(pg - 1);
+	to = ((uintptr_t)p + n) & ~(pg - 1);
+	e = errno;
+	if (to > from)
+		(void)madvise((void *)from, to - from, MADV_HUGEPAGE);
+	errno = e;
 #else
 	(void)n;
 #endif
@@ -48,10 +64,14 @@ huge(void *p, size_t n)
 }
 
 /*
- * realloc(p, n) for a block of huge pages: advised before the copy, not
- * after it, so that the copy does not fault in the new block 4 KiB at a
- * time (glibc's realloc copies a block of the heap that cannot grow in
- * place, and the tail of an mremap()ed one is unadvised).
+ * realloc(p, n) for a block of huge pages, growing: a new block advised
+ * before the copy, so that the copy does not fault it in 4 KiB at a
+ * time.  glibc's realloc would copy into unadvised memory: a block of
+ * the heap that cannot grow in place is copied, and so is a block of
+ * its own mapping once huge() has split that mapping, which mremap()
+ * then refuses to grow.  The old and new blocks are resident together
+ * for the copy, as they would be in realloc.  (Without glibc's
+ * malloc_usable_size(), realloc as ever, advised after.)
  */
 static void *
 big_realloc(void *p, size_t n)
