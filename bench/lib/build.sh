@@ -47,13 +47,13 @@ build() {
 	*mc)	pre="-specs=$SPECS -pg -mno-fentry" post="" ;;
 	esac
 	need=$post
+	why=""
 	case $bv in
 	monp|monpg|monfe|monmc) need="$SPECS $LIBMON" ;;
 	hookcy)	need="" ;;
 	hook*)	need=$SPECS ;;
 	uftcy)	command -v uftrace >/dev/null 2>&1 || why="no uftrace" ;;
 	esac
-	why=""
 	for f in $need; do
 		[ -f "$f" ] || why="no $f"
 	done
