@@ -482,7 +482,9 @@ cg_kind(const char *key)
 {
 	if (strcmp(key, "ob") == 0 || strcmp(key, "cob") == 0)
 		return 1;
-	if (strcmp(key, "fl") == 0 || strcmp(key, "cfl") == 0)
+	/* fi= and fe=: lines inlined from another file, and back. */
+	if (strcmp(key, "fl") == 0 || strcmp(key, "cfl") == 0 ||
+	    strcmp(key, "fi") == 0 || strcmp(key, "fe") == 0)
 		return 2;
 	if (strcmp(key, "fn") == 0 || strcmp(key, "cfn") == 0)
 		return 3;
