@@ -282,8 +282,10 @@ diff_across_builds_body()
 	atf_check -e empty -o save:diff "$PROF" -d base.out "$other" new.out
 	atf_check -o match:'^ +\+[0-9.]+ +\+[0-9.]+ +[0-9.]+ +[0-9.]+ +\+8  leaf_b$' \
 	    sed -n 2p diff
-	# The functions of both, none twice: matched by name.
-	awk 'NR > 1 && NF >= 5 && $1 ~ /^[-+][0-9]/ { print $NF }' diff |
+	# The functions of both, none twice: matched by name.  A name is
+	# all that follows the figures: a library's row is "f (libc.so.6)".
+	awk 'NR > 1 && NF >= 5 && $1 ~ /^[-+][0-9]/ {
+	    sub(/^ *([-+]?[0-9.]+ +)+/, ""); print }' diff |
 	    sort | uniq -d >twice
 	atf_check -o empty cat twice
 	atf_check -o match:' work$' cat diff
