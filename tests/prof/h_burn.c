@@ -55,19 +55,6 @@ burn20(void)
 	BURN(units);
 }
 
-/*
- * A macro, not a function: the timing adds no counted function, and
- * its clock reads go to the vDSO, outside the program's rows.
- */
-#define TIMED(fn, k) do {						\
-	struct timespec a_, b_;						\
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a_);			\
-	fn();								\
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b_);			\
-	spent[k] += (double)(b_.tv_sec - a_.tv_sec) +			\
-	    (double)(b_.tv_nsec - a_.tv_nsec) / 1e9;			\
-} while (0)
-
 static void
 write_truth(const char *path)
 {
@@ -97,11 +84,11 @@ mixed_round(void)
 	}
 	for (i = 0; i < 10; i++) {
 		if (order[i] == 0)
-			TIMED(burn50, 0);
+			TIMED(burn50(), spent[0]);
 		else if (order[i] == 1)
-			TIMED(burn30, 1);
+			TIMED(burn30(), spent[1]);
 		else
-			TIMED(burn20, 2);
+			TIMED(burn20(), spent[2]);
 	}
 }
 
@@ -130,11 +117,11 @@ main(int argc, char *argv[])
 			continue;
 		}
 		for (i = 0; i < 5 && (only == 0 || only == 50); i++)
-			TIMED(burn50, 0);
+			TIMED(burn50(), spent[0]);
 		for (i = 0; i < 3 && (only == 0 || only == 30); i++)
-			TIMED(burn30, 1);
+			TIMED(burn30(), spent[1]);
 		for (i = 0; i < 2 && (only == 0 || only == 20); i++)
-			TIMED(burn20, 2);
+			TIMED(burn20(), spent[2]);
 	}
 	if (truth != NULL)
 		write_truth(truth);

@@ -29,16 +29,6 @@
 static unsigned long units = 600000;
 static double spent[4];		/* work@via_a, leaf_a, work@via_b, leaf_b */
 
-/* As h_burn's: the timing adds no counted function. */
-#define TIMED(fn, k) do {						\
-	struct timespec a_, b_;						\
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a_);			\
-	fn();								\
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b_);			\
-	spent[k] += (double)(b_.tv_sec - a_.tv_sec) +			\
-	    (double)(b_.tv_nsec - a_.tv_nsec) / 1e9;			\
-} while (0)
-
 #ifdef OTHER_BUILD
 /* Another build: a function more moves the others, for prof -d. */
 void
@@ -70,9 +60,9 @@ leaf_b(void)
 void
 via_a(void)
 {
-	TIMED(work, 0);
-	TIMED(work, 0);
-	TIMED(leaf_a, 1);
+	TIMED(work(), spent[0]);
+	TIMED(work(), spent[0]);
+	TIMED(leaf_a(), spent[1]);
 }
 
 void
@@ -80,10 +70,10 @@ via_b(long slow)
 {
 	long i;
 
-	TIMED(work, 2);
-	TIMED(work, 2);
+	TIMED(work(), spent[2]);
+	TIMED(work(), spent[2]);
 	for (i = 0; i < slow; i++)
-		TIMED(leaf_b, 3);
+		TIMED(leaf_b(), spent[3]);
 }
 
 static void

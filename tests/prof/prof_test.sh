@@ -2735,58 +2735,81 @@ e2e_statics_fold_within_their_file_head()
 	    "-l a static folds into the global before it only within its" \
 	    "own source file, and its calls count for no one: a program's" \
 	    "first static keeps its own row instead of going to the" \
-	    "start-up code that gcc -O2 places between it and main"
+	    "start-up code that gcc -O2 places between it and main.  Each" \
+	    "row's share of the three functions' time is within 10 points" \
+	    "of the share their calls took on the thread's CPU clock"
 }
 # statics_rows report: "name calls %time" of every row that has calls.
 statics_rows()
 {
 	awk 'NR > 1 && NF >= 6 { print $6, $4, $1 }' "$1"
 }
+# statics_check truth rows names...: each row named is one call and its
+# share of the named rows' time within 10 points of the truth's share.
+# A name "anchor+trail" is the anchor row held to both truths' sum; a
+# name "-trail" is a row that must not be there.
+statics_check()
+{
+	truth=$1 rows=$2
+	shift 2
+	awk -v names="$*" '
+	    FILENAME == ARGV[1] { t[$1] = $2; next }
+	    { calls[$1] = $2; pct[$1] = $3 }
+	    END {
+		n = split(names, name, " ")
+		for (i = 1; i <= n; i++) {
+			if (name[i] ~ /^-/) {
+				f = substr(name[i], 2)
+				if (f in calls) {
+					print f " has a row"
+					bad = 1
+				}
+				continue
+			}
+			m = split(name[i], part, "+")
+			row[i] = part[1]
+			for (j = 1; j <= m; j++)
+				want[i] += t[part[j]]
+			wsum += want[i]
+			psum += pct[row[i]]
+			if (calls[row[i]] != 1) {
+				print row[i] ": " calls[row[i]] " calls, not 1"
+				bad = 1
+			}
+		}
+		if (psum <= 0 || wsum <= 0) {
+			print "no time in the rows or the truth"
+			exit 1
+		}
+		for (i = 1; i <= n; i++) {
+			if (!(i in row))
+				continue
+			got = 100 * pct[row[i]] / psum
+			share = 100 * want[i] / wsum
+			if (got < share - 10 || got > share + 10) {
+				printf "%s: %.1f%% of the time, truth %.1f%%\n",
+				    name[i], got, share
+				bad = 1
+			}
+		}
+		exit bad
+	    }' "$truth" "$rows"
+}
 e2e_statics_fold_within_their_file_body()
 {
 	setup_prof
 	h="$(atf_get_srcdir)/h_statics"
-	atf_check "$h"
+	"$h" >truth || atf_fail "h_statics failed"
 	"$PROF" "$h" >report 2>err || atf_fail "prof failed: $(cat err)"
 	statics_rows report >rows
-	awk '
-	    { calls[$1] = $2; pct[$1] = $3 }
-	    END {
-		if (calls["lead"] != 1 || calls["anchor"] != 1 ||
-		    calls["trail"] != 1 || calls["main"] != 1) {
-			print "calls: lead " calls["lead"] ", anchor " \
-			    calls["anchor"] ", trail " calls["trail"]
-			bad = 1
-		}
-		if (pct["lead"] < 50 || pct["lead"] > 70 ||
-		    pct["anchor"] < 12 || pct["anchor"] > 28 ||
-		    pct["trail"] < 12 || pct["trail"] > 28) {
-			print "time: lead " pct["lead"] "%, anchor " \
-			    pct["anchor"] "%, trail " pct["trail"] \
-			    "%, not 60, 20 and 20"
-			bad = 1
-		}
-		exit bad
-	    }' rows >verdict || atf_fail "$(cat verdict) -- report: $(cat report)"
+	statics_check truth rows lead anchor trail main >verdict ||
+	    atf_fail "$(cat verdict) -- truth: $(cat truth) -- report:" \
+	    "$(cat report)"
 	"$PROF" -l "$h" >report 2>err || atf_fail "prof -l failed: $(cat err)"
 	statics_rows report >rows
-	awk '
-	    { calls[$1] = $2; pct[$1] = $3 }
-	    END {
-		if (calls["lead"] != 1 || calls["anchor"] != 1 ||
-		    calls["main"] != 1 || ("trail" in calls)) {
-			print "calls: lead " calls["lead"] ", anchor " \
-			    calls["anchor"] " (not trail), main " calls["main"]
-			bad = 1
-		}
-		if (pct["lead"] < 50 || pct["lead"] > 70 ||
-		    pct["anchor"] < 30 || pct["anchor"] > 50) {
-			print "time: lead " pct["lead"] "%, anchor " \
-			    pct["anchor"] "%, not 60 and 40"
-			bad = 1
-		}
-		exit bad
-	    }' rows >verdict || atf_fail "$(cat verdict) -- report: $(cat report)"
+	statics_check truth rows lead anchor+trail -trail main >verdict ||
+	    atf_fail "-l: $(cat verdict) -- truth: $(cat truth) --" \
+	    "report: $(cat report)"
 	if grep -q _dl_relocate_static_pie report; then
 		atf_fail "start-up code took a static: $(cat report)"
 	fi
@@ -2796,22 +2819,23 @@ atf_test_case e2e_statics_same_name_apart
 e2e_statics_same_name_apart_head()
 {
 	atf_set descr "Static functions of one name in two source files are" \
-	    "two rows, each carrying its file's name: 60/40 within 10" \
-	    "points, one call each"
+	    "two rows, each carrying its file's name, one call each and" \
+	    "each row's share within 10 points of its calls' share on the" \
+	    "thread's CPU clock"
 }
 e2e_statics_same_name_apart_body()
 {
 	setup_prof
 	h="$(atf_get_srcdir)/h_clash"
-	atf_check "$h"
+	"$h" >truth || atf_fail "h_clash failed"
 	"$PROF" "$h" >report 2>err || atf_fail "prof failed: $(cat err)"
-	awk '$NF == "[clash_a.c]" { a = $1; ca = $4 }
-	    $NF == "[clash_b.c]" { b = $1; cb = $4 }
-	    END {
-		if (ca != 1 || cb != 1 || a < 50 || a > 70 || b < 30 ||
-		    b > 50)
-			exit 1
-	    }' report || atf_fail "helper rows: $(cat report)"
+	awk '$NF == "[clash_a.c]" || $NF == "[clash_b.c]" {
+		f = substr($NF, 2, length($NF) - 2)
+		print f, $4, $1
+	    }' report >rows
+	statics_check truth rows clash_a.c clash_b.c >verdict ||
+	    atf_fail "$(cat verdict) -- truth: $(cat truth) -- report:" \
+	    "$(cat report)"
 }
 
 atf_test_case e2e_libmon_never_a_row

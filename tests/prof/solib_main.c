@@ -54,20 +54,6 @@ main_burn(unsigned long units)
 	((x) = (x) * 6364136223846793005ULL + 1442695040888963407ULL,	\
 	(units) / 8 * (1 + (unsigned long)((x) >> 33) % 15))
 
-/*
- * A macro, not a function: the timing adds no counted function, and
- * its clock reads take a microsecond or less against calls of 0.25 to
- * 4 ms.
- */
-#define TIMED(fn, k, n) do {						\
-	struct timespec a_, b_;						\
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a_);			\
-	fn(n);								\
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b_);			\
-	spent[k] += (double)(b_.tv_sec - a_.tv_sec) +			\
-	    (double)(b_.tv_nsec - a_.tv_nsec) / 1e9;			\
-} while (0)
-
 /* The library's thread beside main_burn()'s calls on main's. */
 static int
 threaded(unsigned long units)
@@ -80,7 +66,7 @@ threaded(unsigned long units)
 	    (void *)(uintptr_t)(300 * units)) != 0)
 		return 1;
 	for (round = 0; round < 100; round++)
-		TIMED(main_burn, 1, NEXT_SIZE(x, units));
+		TIMED(main_burn(NEXT_SIZE(x, units)), spent[1]);
 	if (pthread_join(t, NULL) != 0)
 		return 1;
 	printf("thread %.1f main %.1f\n", 100 * lib_thread_cpu /
@@ -104,10 +90,10 @@ main(int argc, char *argv[])
 	for (round = 0; round < 100; round++) {
 		for (i = 0; i < 3; i++) {
 			n = NEXT_SIZE(x, units);
-			TIMED(lib_burn, 0, n);
+			TIMED(lib_burn(n), spent[0]);
 		}
 		n = NEXT_SIZE(x, units);
-		TIMED(main_burn, 1, n);
+		TIMED(main_burn(n), spent[1]);
 	}
 	all = spent[0] + spent[1];
 	printf("lib %.1f main %.1f\n", 100 * spent[0] / all,
