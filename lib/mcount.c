@@ -19,75 +19,91 @@
  *    dozen instructions a call.  A thread gives it back as it ends, for
  *    the next new thread.
  *
- * 2. The table of the thread's id.  Where the C library has registered
+ * 2. The counts of the thread's id.  Where the C library has registered
  *    an rseq area for its threads (rseq(2): glibc 2.35 and later), the
  *    id is the kernel's concurrency id of the thread (mm_cid, Linux 6.3
  *    and later: unique among the process's threads running at once,
- *    below the number of CPUs it may use), else its CPU.  The fast path
- *    reads the id, checks that the cells it keeps belong to that id's
- *    table, finds the arc's cell and increments it, all as one
- *    restartable sequence: a thread that is preempted, migrated or
- *    signalled before the increment is sent back to the sequence's
- *    start by the kernel, so whoever counts into a table is the only
- *    thread running with its id.  The tables number at most the CPUs
- *    however many threads come and go: count memory grows with the arcs
- *    the program makes, not with threads x arcs.  Without rseq each
- *    thread has an id, and a table, of its own.
+ *    below the number of CPUs it may use), else its CPU.  Arcs are
+ *    numbered, once for the process, and each id has an array of
+ *    counts by arc number.  The fast path reads the id, checks that the
+ *    counts it keeps are that id's, finds the arc's number in the index
+ *    and increments its count, all as one restartable sequence: a
+ *    thread that is preempted, migrated or signalled before the
+ *    increment is sent back to the sequence's start by the kernel, so
+ *    whoever counts into an id's array is the only thread running with
+ *    that id.  The arrays number at most the CPUs however many threads
+ *    come and go, and each costs 8 bytes an arc: count memory grows with
+ *    the arcs the program makes, not with threads x arcs.  Without rseq
+ *    each thread has an id, and counts, of its own.
  *
  * 3. The spill, an open hash for the process (table.c) counted with
- *    atomic adds: the arcs whose cells are taken by others, and every
- *    call that misses its own table of a thread that has no id to count
+ *    atomic adds: the arcs the index has no slot for, and every call
+ *    that misses its own table of a thread that has no id to count
  *    under (spillid: a vfork child, running on its parent's thread; a
- *    thread rseq did not register; a thread that got no table).
+ *    thread rseq did not register; a thread that got no counts).
  *
  *	_mon_tls (per thread)
- *	+-----+------+----+----+-------+
- *	| own | mask | rs | id | cells |
- *	+-----+------+----+----+-------+
- *	   |           |    |      |      an id's array
- *	   v           |    v      +--> +----+------+ +------+------+--
- *	  the thread's |  its id        | id | mask | | cell | cell |
- *	  own cells    v  (in rs)       +----+------+ +------+------+--
- *		   the rseq area, whose (the 16 bytes before the cells)
+ *	+-----+------+----+----+--------+
+ *	| own | mask | rs | id | counts |
+ *	+-----+------+----+----+--------+
+ *	   |           |    |      |      an id's counts, by arc number
+ *	   v           |    v      +--> +----+------+ +---+---+---+--
+ *	  the thread's |  its id        | id | pad  | | 0 | 1 | 2 |
+ *	  own cells    v  (in rs)       +----+------+ +---+---+---+--
+ *		   the rseq area, whose (the 16 bytes before the counts)
  *		   rseq_cs the fast path sets
  *
  * While a profiler has an enter hook (profiler.c), _mon_counting is 2
  * and mcount_entry.S gives each call to _mon_count_hooked() before
  * counting it as ever (settle() says how the value is kept right).
  *
- * A table's cells are an array of 2^k, found from the call site's low
- * bits, so that the fast path costs a shift, a mask and an add before
- * the two compares of the arc:
+ * A thread's own table is an array of 2^k cells found from the call
+ * site's low bits, so that the fast path costs a shift, a mask and an
+ * add before the two compares of the arc:
  *
  *	home cell	cells[(frompc >> 3) % 2^k]
- *	other cell	cells[((frompc ^ selfpc >> 2) >> 3) % 2^k]
  *
  *	cell		+------+------+-------+-----+
  *			| from | self | count | pad |	32 bytes
  *			+------+------+-------+-----+
  *
- * Calls are 5 bytes or more apart, and 8 or more in most code (the call
- * and an argument's move), so most call sites of a stretch of 2^(k+3)
- * bytes of text -- any text: the program's, a library's -- have a home
- * cell of their own.  A call site whose home another took, or a call
- * through a pointer to a second callee (an interpreter's dispatch, a
- * virtual call), takes its other cell, which the fast path tries next
- * in an id's table (a thread's own table has home cells only).  The slow
- * path here claims a missing arc's cell, with compare-and-swap, and
- * sends the fast path back to count it.  An id's first array has a home
- * cell for every 8 bytes of the program's text; when it spills many
- * arcs it gets one four times larger, and the old one keeps the counts
- * it has.  Arrays are mapped, and the kernel gives them pages only where
- * cells are used; a map of touched pages tells the writer where to
- * look.
+ * The ids share one index, an array of 2^j slots found the same way,
+ * each 4 bytes holding an arc's number (0: free), and one array of
+ * arcs by number, written once as the arc is numbered:
  *
- * A thread starts with the id noid and the array nocell, which holds no
- * arc and no id's: its first call comes here, and the thread is set up.
- * Nothing here calls malloc; memory comes from mmap.  At stop, arcs.c
- * sums the arcs of all tables and the spill (_mon_cells_each).
+ *	home slot	slots[(frompc >> 3) % 2^j]
+ *	other slot	slots[((frompc ^ selfpc >> 2) >> 3) % 2^j]
+ *
+ *	_mon_arcv[n]	+------+------+
+ *			| from | self |	16 bytes, [0] no arc
+ *			+------+------+
+ *
+ * Calls are 5 bytes or more apart, and 8 or more in most code (the call
+ * and an argument's move), so most call sites of a stretch of 2^(j+3)
+ * bytes of text -- any text: the program's, a library's -- have a home
+ * slot of their own.  A call site whose home another took, or a call
+ * through a pointer to a second callee (an interpreter's dispatch, a
+ * virtual call), takes its other slot, which the fast path tries next.
+ * The slow path here numbers a missing arc and claims a slot for it,
+ * with compare-and-swap, and sends the fast path back to count it.  The
+ * index has a slot for every 8 bytes of the program's text; when many
+ * arcs find both slots taken it is replaced by one four times larger,
+ * into which the arcs are put again under the numbers they had, so that
+ * no count moves.  Arrays are mapped and reserved, and the kernel gives
+ * them pages only where they are used: the counts and the arcs fill
+ * from the start, in the order arcs are first called; the index where
+ * the text has call sites.  A thread's own array keeps a map of the
+ * pages it touched, for the writer.
+ *
+ * A thread starts with the id noid and the counts of nocell, which are
+ * no id's, and its own table is nocell, which holds no arc: its first
+ * call comes here, and the thread is set up.  Nothing here calls
+ * malloc; memory comes from mmap.  At stop, arcs.c sums the arcs of all
+ * tables and the spill (_mon_cells_each).
  */
 #define _GNU_SOURCE	/* dl_iterate_phdr */
 #include <sys/auxv.h>
+#include <sys/mman.h>
 
 #include <dlfcn.h>
 #include <cpuid.h>
@@ -97,20 +113,25 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "mon_private.h"
 
-#define GRAIN		3		/* log2 bytes of text per home cell */
+#define GRAIN		3		/* log2 bytes of text per slot, cell */
 #define OWNCELLS	((size_t)1 << 12)	/* a thread's own table */
-#define CELLS0		((size_t)1 << 14)	/* an id's first array: least */
-#define IDCELLS0	((size_t)1 << 20)	/* and at most */
-#define CELLSMAX	((size_t)1 << 24)	/* 512 MiB: no larger */
-#define MAXID		1024		/* tables */
+#define SLOTS0		((size_t)1 << 14)	/* the first index: least */
+#define SLOTS0MAX	((size_t)1 << 24)	/* and most: 128 MiB of text */
+#define SLOTSMAX	((size_t)1 << 26)	/* 256 MiB: no larger */
+#define DENSE		((size_t)1 << 20)	/* slots of 8 MiB of text */
+#define ARCS0		((size_t)1 << 21)	/* arc numbers: least */
+#define ARCSMAX		((size_t)1 << 24)	/* and most */
+#define MAXID		1024		/* ids */
 #define PAGE		4096		/* of cells, a bit of the touched map */
 #define SPAN		(64 * PAGE)	/* of cells, a touched map's word */
 #define GIVE		8		/* words given back at once: 2 MiB,
 					   a huge page of a dense array */
+#define CHUNK		((size_t)2 << 20)	/* of counts, read at once */
 #define RETRIES		4		/* of the fast path for one call */
 
 /* struct rseq (linux/rseq.h): the fields the fast path uses. */
@@ -122,7 +143,7 @@
 #define AT_RSEQ_FEATURE_SIZE 27
 #endif
 
-/* An arc's cell; mcount_entry.S reads it at these offsets. */
+/* An arc's cell in a thread's own table; mcount_entry.S reads it so. */
 struct cell {
 	_Atomic uintptr_t	 from;		/* 0: call site; 0 if free */
 	uintptr_t		 self;		/* 8: callee, set after from */
@@ -134,11 +155,10 @@ _Static_assert(OWNCELLS * sizeof(struct cell) % PAGE == 0,
     "every array is whole pages");
 
 /*
- * An array of cells; a table's earlier ones keep their counts.  The
- * cells are mapped a page after base, the mask in the word before them.
+ * A thread's own array of cells.  The cells are mapped a page after
+ * base, the mask in the word before them.
  */
 struct arr {
-	struct arr		*prev;
 	struct cell		*cells;
 	_Atomic size_t		 nused;		/* cells claimed */
 	size_t			 ncells;	/* a power of 2 */
@@ -146,23 +166,46 @@ struct arr {
 	_Atomic uint64_t	 touched[];	/* a bit a page of cells */
 };
 
-/* A table: a thread's own, or an id's. */
+/* A thread's own table. */
 struct tbl {
-	_Atomic(struct arr *)	 arr;		/* the one counted into */
+	struct arr		*arr;
 	_Atomic pid_t		 owner;		/* the thread, 0 if free */
 	struct tbl		*next;		/* the next thread's own */
-	_Atomic size_t		 spilled;	/* spill keys when arr came */
-	_Atomic size_t		 spills;	/* calls spilled since */
 };
 
 /*
- * What mcount_entry.S reads before an array's first cell: the id of the
- * table it belongs to, and its mask.
+ * What mcount_entry.S reads before an id's counts: the id, to check
+ * that the counts the thread keeps are its id's.  (And before a
+ * thread's own cells, no id's.)
  */
 struct head {
 	uint32_t		 id;		/* -16 */
 	uint32_t		 pad;
-	size_t			 mask;		/* -8: (ncells - 1) * 32 */
+	size_t			 mask;		/* -8: own cells' (ncells - 1) * 32 */
+};
+
+/* An id's counts, by arc number, the head before them. */
+struct idt {
+	_Atomic uint64_t	*counts;
+	_Atomic pid_t		 owner;		/* without rseq: the thread */
+};
+
+/* An arc, by number: mcount_entry.S compares these. */
+struct arcd {
+	_Atomic uintptr_t	 from;		/* 0 */
+	_Atomic uintptr_t	 self;		/* 8 */
+};
+_Static_assert(sizeof(struct arcd) == 16, "mcount_entry.S: arc size");
+
+/*
+ * An index of 2^j slots, each the number of the arc there (0: free),
+ * mapped a page after base, the mask (2^j - 1) in the word before them.
+ * One that was replaced is kept: threads may still read it.
+ */
+struct index {
+	struct index		*prev;
+	_Atomic uint32_t	*slots;
+	size_t			 nslots;
 };
 
 /* The array of no table: one cell that holds no arc, and no id's. */
@@ -173,7 +216,31 @@ static struct {
 _Static_assert(offsetof(__typeof__(nocell), cell) == sizeof(struct head),
     "the head is just before the cell");
 
-static struct tbl *_Atomic tbls[MAXID];	/* the ids' tables */
+/* The index before there is one: one free slot, and its mask. */
+static struct {
+	size_t			 mask;
+	_Atomic uint32_t	 slot[2];
+} noindex = { 0, { 0, 0 } };
+static struct arcd noarc[1];
+
+/*
+ * What mcount_entry.S reads of the index: its slots (the mask the word
+ * before them) and the arcs by number.  _mon_arcv is set once, before
+ * the first index; _mon_index changes as the index grows.
+ */
+_Atomic uint32_t *_Atomic _mon_index _mon_hidden = noindex.slot;
+struct arcd *_mon_arcv _mon_hidden = noarc;
+
+static struct index *_Atomic ix;	/* the index, once made */
+static _Atomic size_t narcs = 1;	/* the next arc's number */
+static size_t arcscap;			/* numbers < arcscap */
+static size_t slots0;			/* the first index's slots */
+static int dense;			/* for a big program's text */
+static _Atomic int growing;		/* the index, by a thread */
+static _Atomic size_t ixspilled;	/* spill keys when ix came */
+static _Atomic size_t ixspills;		/* calls spilled since */
+
+static struct idt *_Atomic ids[MAXID];	/* the ids' counts */
 static _Atomic(struct tbl *) owns;	/* the threads' own tables */
 static _Atomic size_t nfree;		/* of them, given back */
 static _Atomic(struct tbl *) probe;	/* where own_table() asks on */
@@ -181,9 +248,9 @@ static _Atomic(struct tbl *) probe;	/* where own_table() asks on */
 /*
  * Where the calling thread counts, read by mcount_entry.S: its own
  * table's cells and mask; the rseq area whose rseq_cs the fast path
- * sets and where the thread's id is; and the cells of an id's table,
- * which the fast path uses only while that id is the thread's -- one
- * word, so that a signal handler that changes it leaves it whole.
+ * sets and where the thread's id is; and the counts of an id, which the
+ * fast path uses only while that id is the thread's -- one word, so
+ * that a signal handler that changes it leaves it whole.
  */
 static uint64_t norseq[RSEQ_AREA / 8];	/* rs of a thread not set up */
 static const uint32_t noid = MAXID;	/* not set up yet */
@@ -193,7 +260,7 @@ __thread struct {
 	_Atomic size_t		 mask;		/* 8 */
 	void			*rs;		/* 16 */
 	const uint32_t		*id;		/* 24 */
-	struct cell *_Atomic	 cells;		/* 32 */
+	void *_Atomic		 counts;	/* 32 */
 } _mon_tls _mon_hidden __attribute__((tls_model("initial-exec"))) =
     { &nocell.cell, 0, norseq, &noid, &nocell.cell };
 
@@ -220,7 +287,6 @@ static struct _mon_tab spill = { .bits0 = 12, .nhash = 11 };
 static _Atomic uint64_t uncounted;	/* calls with no slot to go to */
 static _Atomic uint32_t counters;	/* threads that counted calls */
 static _Atomic uint32_t gen = 1;	/* profiles started */
-static _Atomic size_t idcells = CELLS0;	/* an id's largest array yet */
 static uintptr_t textlo, texthi;	/* the program's text */
 
 /*
@@ -252,8 +318,9 @@ program_text(struct dl_phdr_info *info, size_t size, void *arg)
 /*
  * How tables are told apart: by the rseq area's concurrency id or CPU
  * (idoff), if the C library registered the area for every thread and
- * the ids fit, else by thread.  And how large an id's first array is: a
- * home cell for each 8 bytes of the program's text, up to IDCELLS0.
+ * the ids fit, else by thread.  And how large the first index is: a
+ * slot for each 8 bytes of the program's text, from SLOTS0 to
+ * SLOTS0MAX; with room for four arcs a slot, from ARCS0 to ARCSMAX.
  * Called before counting starts.
  */
 static void
@@ -261,7 +328,7 @@ init_ids(void)
 {
 	const ptrdiff_t *off;
 	const unsigned int *size;
-	size_t text, n;
+	size_t text;
 	long ncpu;
 
 	if (idoff != -1)
@@ -269,9 +336,15 @@ init_ids(void)
 	idoff = -2;
 	(void)dl_iterate_phdr(program_text, NULL);
 	text = texthi - textlo;
-	for (n = CELLS0; n < IDCELLS0 && n << GRAIN < text; n <<= 1)
+	for (slots0 = SLOTS0; slots0 < SLOTS0MAX && slots0 << GRAIN < text;
+	    slots0 <<= 1)
 		;
-	atomic_store(&idcells, n);
+	arcscap = 4 * slots0;
+	if (arcscap < ARCS0)
+		arcscap = ARCS0;
+	if (arcscap > ARCSMAX)
+		arcscap = ARCSMAX;
+	dense = slots0 > DENSE;
 	off = dlsym(RTLD_DEFAULT, "__rseq_offset");
 	size = dlsym(RTLD_DEFAULT, "__rseq_size");
 	ncpu = sysconf(_SC_NPROCESSORS_CONF);
@@ -298,32 +371,6 @@ rseq_area(void)
 	return cpu < MAXID ? rs : NULL;	/* (uint32_t)-1, -2: not registered */
 }
 
-/*
- * Every table, one after another: the threads' own, then the ids';
- * walk(&w) from w = WALK gives the next, or NULL after the last.
- */
-struct walk {
-	struct tbl		*t;
-	uint32_t		 id;
-	int			 ids;		/* on to the ids' */
-};
-#define WALK	((struct walk){ NULL, 0, 0 })
-
-static struct tbl *
-walk(struct walk *w)
-{
-	if (!w->ids) {
-		w->t = w->t == NULL ? atomic_load(&owns) : w->t->next;
-		if (w->t != NULL)
-			return w->t;
-		w->ids = 1;
-	}
-	while (w->id < MAXID)
-		if ((w->t = atomic_load(&tbls[w->id++])) != NULL)
-			return w->t;
-	return NULL;
-}
-
 /* Has thread t of this process exited?  Async-signal-safe. */
 static int
 exited(pid_t t)
@@ -338,81 +385,131 @@ arr_words(size_t n)
 	return (n * sizeof(struct cell) + SPAN - 1) / SPAN;
 }
 
-/*
- * A new array of n cells for id's table, after prev; NULL without
- * memory.  dense: the program's calls will use every stretch of it --
- * it replaces an array that spilled many arcs, or the text has more
- * home cells than it -- so it goes on huge pages (_mon_map_dense()),
- * its cells starting one.  Other arrays stay on small pages: their
- * cells are used where the text has call sites, and their other cells,
- * found by hashing, anywhere, and each stretch of 2 MiB one of those
- * touched would be resident whole.  (Row 24 of the bench, 32 threads
- * calling 100,000 functions from 0.8 MB of call sites in 5.3 MiB of
- * text, a median of 10 runs: 46 MB peak RSS and 0.71 s of CPU on small
- * pages, as here; 58 MB and 0.54 s with the whole array on huge pages.)
- */
+/* A thread's own array of OWNCELLS cells; NULL without memory. */
 static struct arr *
-arr_new(uint32_t id, size_t n, struct arr *prev, int dense)
+arr_new(void)
 {
 	struct head *h;
 	struct arr *a;
-	size_t maplen, len;
+	size_t maplen;
 	char *p;
 
-	maplen = sizeof(*a) + arr_words(n) * sizeof(uint64_t);
+	maplen = sizeof(*a) + arr_words(OWNCELLS) * sizeof(uint64_t);
 	if ((a = _mon_map(maplen)) == NULL)
 		return NULL;
-	len = PAGE + n * sizeof(struct cell);
-	if ((p = dense ? _mon_map_dense(len, PAGE) : _mon_map(len)) == NULL) {
+	if ((p = _mon_map(PAGE + OWNCELLS * sizeof(struct cell))) == NULL) {
 		_mon_unmap(a, maplen);
 		return NULL;
 	}
 	a->cells = (struct cell *)(p + PAGE);
 	/* A fork child empties every table: its cells come to it zero. */
-	_mon_wipe_on_fork(a->cells, n * sizeof(struct cell));
+	_mon_wipe_on_fork(a->cells, OWNCELLS * sizeof(struct cell));
 	h = (struct head *)a->cells - 1;
-	h->id = id;
-	h->mask = (n - 1) * sizeof(struct cell);
-	a->prev = prev;
-	a->ncells = n;
+	h->id = UINT32_MAX;
+	h->mask = (OWNCELLS - 1) * sizeof(struct cell);
+	a->ncells = OWNCELLS;
 	a->maplen = maplen;
 	return a;
 }
 
-static void
-arr_free(struct arr *a)
+/*
+ * Memory for len bytes after a page for a head, the part after the head
+ * on huge pages if big (_mon_map_dense()): the counts and the arcs of a
+ * big program fill it from the start, its index everywhere.  Returns
+ * the byte after the page, or NULL.
+ */
+static char *
+map_headed(size_t len, int big)
 {
-	_mon_unmap((char *)a->cells - PAGE,
-	    PAGE + a->ncells * sizeof(struct cell));
-	_mon_unmap(a, a->maplen);
+	char *p;
+
+	p = big ? _mon_map_dense(PAGE + len, PAGE) : _mon_map(PAGE + len);
+	return p == NULL ? NULL : p + PAGE;
 }
 
-/* The table of id, made now if need be; NULL without memory. */
-static struct tbl *
+/* An index of n slots, after prev; NULL without memory. */
+static struct index *
+index_new(size_t n, struct index *prev, int big)
+{
+	struct index *x;
+	char *p;
+
+	if ((x = _mon_map(sizeof(*x))) == NULL)
+		return NULL;
+	if ((p = map_headed(n * sizeof(uint32_t), big)) == NULL) {
+		_mon_unmap(x, sizeof(*x));
+		return NULL;
+	}
+	((size_t *)p)[-1] = n - 1;
+	x->slots = (_Atomic uint32_t *)p;
+	x->nslots = n;
+	x->prev = prev;
+	return x;
+}
+
+/*
+ * The arcs' array and the first index, made by the first thread that
+ * counts in an id; 0 without memory.  The arcs come first: a number in
+ * an index is always one of them.
+ */
+static int
+index_init(void)
+{
+	struct index *x, *want;
+	char *p;
+
+	if (atomic_load(&ix) != NULL)
+		return 1;
+	if (__atomic_load_n(&_mon_arcv, __ATOMIC_ACQUIRE) == noarc) {
+		if ((p = map_headed(arcscap * sizeof(struct arcd), dense)) ==
+		    NULL)
+			return 0;
+		if (!__atomic_compare_exchange_n(&_mon_arcv, &(struct arcd *){
+		    noarc }, (struct arcd *)p, 0, __ATOMIC_RELEASE,
+		    __ATOMIC_RELAXED))
+			_mon_unmap(p - PAGE, PAGE + arcscap *
+			    sizeof(struct arcd));
+	}
+	if ((x = index_new(slots0, NULL, dense)) == NULL)
+		return 0;
+	want = NULL;
+	if (!atomic_compare_exchange_strong(&ix, &want, x)) {
+		_mon_unmap((char *)x->slots - PAGE,
+		    PAGE + x->nslots * sizeof(uint32_t));
+		_mon_unmap(x, sizeof(*x));
+		return 1;
+	}
+	atomic_store_explicit(&_mon_index, x->slots, memory_order_release);
+	atomic_store(&ixspilled, _mon_tab_keys(&spill));
+	return 1;
+}
+
+/* The counts of id, made now if need be; NULL without memory. */
+static struct idt *
 table(uint32_t id)
 {
-	struct tbl *t, *want;
-	struct arr *a;
-	size_t n;
+	struct idt *t, *want;
+	struct head *h;
+	char *p;
 
-	if ((t = atomic_load(&tbls[id])) != NULL)
+	if ((t = atomic_load(&ids[id])) != NULL)
 		return t;
-	if ((t = _mon_map(sizeof(*t))) == NULL)
+	if (!index_init() || (t = _mon_map(sizeof(*t))) == NULL)
 		return NULL;
-	/* The ids' threads run the same code: as large as the largest. */
-	n = atomic_load(&idcells);
-	if ((a = arr_new(id, n, NULL, (texthi - textlo) >> GRAIN > n)) ==
-	    NULL) {
+	if ((p = map_headed(arcscap * sizeof(uint64_t), dense)) == NULL) {
 		_mon_unmap(t, sizeof(*t));
 		return NULL;
 	}
-	atomic_store(&t->arr, a);
-	atomic_store(&t->spilled, _mon_tab_keys(&spill));
+	/* A fork child empties every table: its counts come to it zero. */
+	_mon_wipe_on_fork(p, arcscap * sizeof(uint64_t));
+	h = (struct head *)p - 1;
+	h->id = id;
+	atomic_store(&t->counts, (_Atomic uint64_t *)p);
 	want = NULL;
-	if (!atomic_compare_exchange_strong(&tbls[id], &want, t)) {
-		arr_free(a);		/* another thread's came first */
+	if (!atomic_compare_exchange_strong(&ids[id], &want, t)) {
+		_mon_unmap(p - PAGE, PAGE + arcscap * sizeof(uint64_t));
 		_mon_unmap(t, sizeof(*t));
-		return want;
+		return want;	/* another thread's came first */
 	}
 	return t;
 }
@@ -436,7 +533,6 @@ static struct tbl *
 own_table(pid_t tid)
 {
 	struct tbl *t;
-	struct arr *a;
 	pid_t o;
 	int i;
 
@@ -461,11 +557,10 @@ own_table(pid_t tid)
 	}
 	if ((t = _mon_map(sizeof(*t))) == NULL)
 		return NULL;
-	if ((a = arr_new(UINT32_MAX, OWNCELLS, NULL, 0)) == NULL) {
+	if ((t->arr = arr_new()) == NULL) {
 		_mon_unmap(t, sizeof(*t));
 		return NULL;
 	}
-	atomic_store(&t->arr, a);
 	atomic_store(&t->owner, tid);
 	t->next = atomic_load(&owns);
 	while (!atomic_compare_exchange_weak(&owns, &t->next, t))
@@ -474,21 +569,19 @@ own_table(pid_t tid)
 }
 
 /*
- * Without rseq: the id of a table for the calling thread, tid, alone: one
- * left by a thread that has exited, or a new one; MAXID if there is none.
+ * Without rseq: an id for the calling thread, tid, alone: one left by a
+ * thread that has exited, or a new one; MAXID if there is none.
  */
 static uint32_t
 own_id(pid_t tid)
 {
-	struct tbl *t;
+	struct idt *t;
 	uint32_t id;
 	pid_t o;
 
 	for (id = 0; id < MAXID; id++) {
-		if ((t = atomic_load(&tbls[id])) == NULL) {
-			if ((t = table(id)) == NULL)
-				return MAXID;
-		}
+		if ((t = table(id)) == NULL)
+			return MAXID;
 		o = atomic_load(&t->owner);
 		if (exited(o) &&
 		    atomic_compare_exchange_strong(&t->owner, &o, tid))
@@ -498,14 +591,13 @@ own_id(pid_t tid)
 }
 
 /*
- * Set the calling thread up to count: by its rseq area, or with a table
+ * Set the calling thread up to count: by its rseq area, or with an id
  * of its own; else it counts in the spill.  Counted among the threads
  * that count.
  */
 static void
 setup(void)
 {
-	struct arr *a;
 	char *rs;
 	pid_t tid;
 	uint32_t id;
@@ -519,10 +611,9 @@ setup(void)
 	tid = _mon_gettid();
 	if ((me.own = own_table(tid)) != NULL) {
 		/* The mask last: the cells first are read with the old one. */
-		a = atomic_load(&me.own->arr);
-		atomic_store(&_mon_tls.own, a->cells);
+		atomic_store(&_mon_tls.own, me.own->arr->cells);
 		atomic_store(&_mon_tls.mask,
-		    (a->ncells - 1) * sizeof(struct cell));
+		    (OWNCELLS - 1) * sizeof(struct cell));
 	}
 	if ((rs = rseq_area()) != NULL) {
 		_mon_tls.rs = rs;
@@ -535,43 +626,6 @@ setup(void)
 		_mon_tls.id = &_mon_spillid;
 	me.state = SET;
 	errno = err;
-}
-
-/*
- * Table t spills: if its array is too small for the text its threads
- * run -- many arcs spilled, or a few called often -- give it one four
- * times larger, up to CELLSMAX.  The old array keeps its counts for the
- * writer.  Of two threads that grow it at once the first wins.
- */
-static void
-grow(struct tbl *t, uint32_t id)
-{
-	struct arr *a, *na;
-	size_t keys, spills, n;
-	int many;
-
-	spills = atomic_fetch_add(&t->spills, 1) + 1;
-	if (spills % 1024 != 0)
-		return;
-	a = atomic_load(&t->arr);
-	keys = _mon_tab_keys(&spill);
-	many = keys - atomic_load(&t->spilled) >= a->ncells / 16;
-	if (a->ncells >= CELLSMAX || (spills < 2 * a->ncells && !many))
-		return;
-	n = a->ncells * 4 < CELLSMAX ? a->ncells * 4 : CELLSMAX;
-	/* Grown for many arcs, not for a few hot ones: dense. */
-	if ((na = arr_new(id, n, a, many)) == NULL)
-		return;
-	if (!atomic_compare_exchange_strong(&t->arr, &a, na)) {
-		arr_free(na);
-		return;
-	}
-	atomic_store(&t->spilled, keys);
-	atomic_store(&t->spills, 0);
-	n = atomic_load(&idcells);
-	while (n < na->ncells &&
-	    !atomic_compare_exchange_weak(&idcells, &n, na->ncells))
-		;
 }
 
 /* Does cell c count the arc from -> self? */
@@ -620,27 +674,140 @@ claim(struct arr *a, struct cell *c, uintptr_t from, uintptr_t self)
 	return 1;
 }
 
+/* Has the thread's own table t a cell for from -> self, claimed now? */
+static int
+own_cell(struct tbl *t, uintptr_t from, uintptr_t self)
+{
+	struct cell *home;
+
+	home = &t->arr->cells[(from >> GRAIN) & (OWNCELLS - 1)];
+	return holds(home, from, self) || claim(t->arr, home, from, self);
+}
+
+/* Is arc n (0: none) the arc from -> self? */
+static inline int
+is_arc(uint32_t n, uintptr_t from, uintptr_t self)
+{
+	return n != 0 && atomic_load_explicit(&_mon_arcv[n].from,
+	    memory_order_relaxed) == from && atomic_load_explicit(
+	    &_mon_arcv[n].self, memory_order_relaxed) == self;
+}
+
 /*
- * Is there a cell for the arc from -> self (from not 0) in t, claimed
- * now if need be?  0 if its cells hold other arcs: its home cell, and
- * if two, its other cell too.
+ * Take slot s of x for the arc from -> self: 1 if it is the arc's now.
+ * *np is the number the arc was given, 0 if none yet: it is numbered
+ * here, once, before its slot is taken, so that a number in a slot is
+ * always an arc.  A number whose slots were both taken meanwhile is
+ * never counted.
  */
 static int
-direct(struct tbl *t, uintptr_t from, uintptr_t self, int two)
+take(struct index *x, size_t s, uintptr_t from, uintptr_t self,
+    uint32_t *np)
 {
-	struct arr *a;
-	struct cell *home, *other;
-	size_t m;
+	uint32_t want;
+	size_t n;
 
-	a = atomic_load(&t->arr);
-	m = a->ncells - 1;
-	home = &a->cells[(from >> GRAIN) & m];
-	other = &a->cells[((from ^ self >> 2) >> GRAIN) & m];
-	if (!two)
-		return holds(home, from, self) ||
-		    claim(a, home, from, self);
-	return holds(home, from, self) || holds(other, from, self) ||
-	    claim(a, home, from, self) || claim(a, other, from, self);
+	if (atomic_load_explicit(&x->slots[s], memory_order_relaxed) != 0)
+		return 0;
+	if (*np == 0) {
+		n = atomic_load_explicit(&narcs, memory_order_relaxed);
+		do
+			if (n >= arcscap)
+				return 0;
+		while (!atomic_compare_exchange_weak_explicit(&narcs, &n,
+		    n + 1, memory_order_relaxed, memory_order_relaxed));
+		atomic_store_explicit(&_mon_arcv[n].from, from,
+		    memory_order_relaxed);
+		atomic_store_explicit(&_mon_arcv[n].self, self,
+		    memory_order_relaxed);
+		*np = (uint32_t)n;
+	}
+	want = 0;
+	return atomic_compare_exchange_strong_explicit(&x->slots[s], &want,
+	    *np, memory_order_release, memory_order_relaxed);
+}
+
+/* The home and the other slot of the arc from -> self in x. */
+#define HOME(x, from)		(((from) >> GRAIN) & ((x)->nslots - 1))
+#define OTHER(x, from, self)	\
+	((((from) ^ (self) >> 2) >> GRAIN) & ((x)->nslots - 1))
+
+/*
+ * Has the index a slot for the arc from -> self, numbered and claimed
+ * now if need be?  0 if both its slots hold other arcs, or the numbers
+ * are all given.
+ */
+static int
+indexed(uintptr_t from, uintptr_t self)
+{
+	struct index *x;
+	size_t h, o;
+	uint32_t n;
+
+	x = atomic_load(&ix);
+	h = HOME(x, from);
+	o = OTHER(x, from, self);
+	if (is_arc(atomic_load_explicit(&x->slots[h], memory_order_acquire),
+	    from, self) || is_arc(atomic_load_explicit(&x->slots[o],
+	    memory_order_acquire), from, self))
+		return 1;
+	n = 0;
+	return take(x, h, from, self, &n) || take(x, o, from, self, &n);
+}
+
+/*
+ * The index spills: if it is too small for the text the program runs
+ * -- many arcs spilled, or a few called often -- replace it with one
+ * four times larger, up to SLOTSMAX, holding every arc numbered so far
+ * under its number (the home slot, else the other, else none: it is
+ * numbered again when next called).  An arc numbered in the old index
+ * while this one was filled may be numbered again in it too; the
+ * writer sums an arc wherever it is counted.  Of two threads that grow
+ * it at once the first does it and the other goes on.
+ */
+static void
+grow(void)
+{
+	struct index *x, *nx;
+	size_t keys, spills, n, i, s;
+	uintptr_t from, self;
+	int many;
+
+	spills = atomic_fetch_add(&ixspills, 1) + 1;
+	if (spills % 1024 != 0)
+		return;
+	x = atomic_load(&ix);
+	keys = _mon_tab_keys(&spill);
+	many = keys - atomic_load(&ixspilled) >= x->nslots / 16;
+	if (x->nslots >= SLOTSMAX || (spills < 2 * x->nslots && !many) ||
+	    atomic_exchange(&growing, 1))
+		return;
+	/* Grown for many arcs, not for a few hot ones: dense. */
+	if ((nx = index_new(x->nslots * 4, x, many)) != NULL) {
+		n = atomic_load(&narcs);
+		for (i = 1; i < n && i < arcscap; i++) {
+			from = atomic_load_explicit(&_mon_arcv[i].from,
+			    memory_order_relaxed);
+			self = atomic_load_explicit(&_mon_arcv[i].self,
+			    memory_order_relaxed);
+			if (from == 0)
+				continue;	/* being numbered */
+			s = HOME(nx, from);
+			if (atomic_load_explicit(&nx->slots[s],
+			    memory_order_relaxed) != 0)
+				s = OTHER(nx, from, self);
+			if (atomic_load_explicit(&nx->slots[s],
+			    memory_order_relaxed) == 0)
+				atomic_store_explicit(&nx->slots[s],
+				    (uint32_t)i, memory_order_relaxed);
+		}
+		atomic_store(&ix, nx);
+		atomic_store_explicit(&_mon_index, nx->slots,
+		    memory_order_release);
+		atomic_store(&ixspilled, keys);
+		atomic_store(&ixspills, 0);
+	}
+	atomic_store(&growing, 0);
 }
 
 /*
@@ -678,26 +845,26 @@ spill_one(uintptr_t from, uintptr_t self)
 }
 
 /*
- * mcount's slow path: the arc from -> self is in neither of the cells
- * the fast path looked at, in the thread's own table and in the table
- * of the id it read.  up is the word above from on __fentry__'s stack
+ * mcount's slow path: the arc from -> self is neither in the home cell
+ * of the thread's own table nor in the index slots the fast path looked
+ * at, or the thread's counts are not its id's.  up is the word above from on __fentry__'s stack
  * (0 from mcount): the call site when gcc pushed r10 before the call,
  * whose arc the fast path never finds.  Returns 1 to have the fast path
- * count the call -- its cell is there now, or the thread has just been
- * set up -- or 0 if the call is counted (or lost) here.  Called from
+ * count the call -- its cell or slot is there now, or the thread has
+ * just been set up -- or 0 if the call is counted (or lost) here.  Called from
  * x86_64/mcount_entry.S with every argument register saved; may run in
  * signal context, so it only uses mmap and raw system calls, and leaves
  * errno as it found it.
  *
  * A new arc takes its home cell in the thread's own table if that is
- * free, else a cell in its id's table.
+ * free, else a number and a slot in the index.
  */
 int
 _mon_count(uintptr_t self, uintptr_t from, uintptr_t up)
 {
-	struct tbl *t;
+	struct idt *t;
 	uint32_t id, g;
-	int err;
+	int err, ok;
 
 	if (!_mon_counting)
 		return 0;
@@ -730,7 +897,7 @@ _mon_count(uintptr_t self, uintptr_t from, uintptr_t up)
 			me.self = self;
 			me.n = 0;
 		}
-		if (me.own != NULL && direct(me.own, from, self, 0))
+		if (me.own != NULL && own_cell(me.own, from, self))
 			return 1;
 	}
 	if (from == 0 || me.state != SET || _mon_tls.id == &_mon_spillid)
@@ -741,15 +908,16 @@ _mon_count(uintptr_t self, uintptr_t from, uintptr_t up)
 	errno = err;
 	if (t == NULL)
 		goto spill;
-	/* The thread counts into its id's newest array from now on. */
-	atomic_store(&_mon_tls.cells, atomic_load(&t->arr)->cells);
-	if (direct(t, from, self, 1))
-		return 1;
-	spill_one(from, self);
+	/* The thread counts into its id's counts from now on. */
+	atomic_store(&_mon_tls.counts, (void *)t->counts);
 	err = errno;
-	grow(t, id);
+	ok = indexed(from, self);
+	if (!ok) {
+		spill_one(from, self);
+		grow();
+	}
 	errno = err;
-	return 0;
+	return ok;
 spill:
 	me.from = me.n = 0;
 	spill_one(from, self);
@@ -878,15 +1046,17 @@ _mon_cells_thread_end(void)
 /*
  * Count the call from -> self from C, as mcount would, for tests.  C
  * cannot run the fast path's restartable sequence, so the count is an
- * atomic add, which is exact only while no other thread counts into the
- * same table: the caller must be the only thread counting.
+ * atomic add, which is exact only while no other thread counts with the
+ * same id: the caller must be the only thread counting.
  */
 void
 _mon_count_test(uintptr_t self, uintptr_t from)
 {
+	_Atomic uint32_t *slots;
+	_Atomic uint64_t *counts;
 	struct cell *c;
-	struct head *h;
-	size_t byte;
+	size_t byte, mask;
+	uint32_t n;
 
 	while (_mon_count(self, from, 0)) {
 		byte = (from << (5 - GRAIN)) & atomic_load(&_mon_tls.mask);
@@ -895,51 +1065,79 @@ _mon_count_test(uintptr_t self, uintptr_t from)
 			atomic_fetch_add((_Atomic long *)&c->count, 1);
 			return;
 		}
-		c = atomic_load(&_mon_tls.cells);
-		h = (struct head *)c - 1;
-		if (h->id != *_mon_tls.id)
+		counts = atomic_load(&_mon_tls.counts);
+		if (((struct head *)counts - 1)->id != *_mon_tls.id)
 			continue;
-		byte = (from << (5 - GRAIN)) & h->mask;
-		if (!holds((struct cell *)((char *)c + byte), from, self))
-			byte = ((from ^ self >> 2) << (5 - GRAIN)) & h->mask;
-		if (holds((struct cell *)((char *)c + byte), from, self)) {
-			atomic_fetch_add(
-			    (_Atomic long *)&((struct cell *)((char *)c +
-			    byte))->count, 1);
+		slots = atomic_load(&_mon_index);
+		mask = ((size_t *)slots)[-1];
+		n = atomic_load(&slots[(from >> GRAIN) & mask]);
+		if (!is_arc(n, from, self))
+			n = atomic_load(&slots[((from ^ self >> 2) >> GRAIN) &
+			    mask]);
+		if (is_arc(n, from, self)) {
+			atomic_fetch_add(&counts[n], 1);
 			return;
 		}
 	}
 }
 
 /*
- * Zero every count and every place: the pages go back to the kernel, so
- * that a fork child that only execs copies none of them.  Counting is
- * off, or only the calling thread exists (a fork child).
+ * Give back the pages of a thread's own array a, as far as its touched
+ * map words [lo, hi) say it used them, and clear those words; GIVE
+ * words at a time, so that a huge page goes whole.
+ */
+static void
+arr_give(struct arr *a, size_t lo, size_t hi)
+{
+	size_t i, n, end;
+	uint64_t any;
+
+	for (; lo < hi; lo = end) {
+		end = lo + GIVE - lo % GIVE < hi ? lo + GIVE - lo % GIVE : hi;
+		for (any = 0, i = lo; i < end; i++)
+			any |= atomic_exchange(&a->touched[i], 0);
+		if (any == 0)
+			continue;
+		n = a->ncells * sizeof(struct cell) - lo * SPAN;
+		if (n > (end - lo) * SPAN)
+			n = (end - lo) * SPAN;
+		_mon_rezero((char *)a->cells + lo * SPAN, n);
+	}
+}
+
+/* The bytes of an id's counts that hold numbered arcs' counts. */
+static size_t
+counts_used(void)
+{
+	size_t n;
+
+	n = atomic_load(&narcs);
+	return (n < arcscap ? n : arcscap) * sizeof(uint64_t);
+}
+
+/*
+ * Zero every count: the pages go back to the kernel, so that a fork
+ * child that only execs copies none of them.  The arcs keep their
+ * numbers and slots.  Counting is off, or only the calling thread
+ * exists (a fork child).
  */
 void
 _mon_cells_reset(void)
 {
-	struct walk w = WALK;
 	struct tbl *t;
-	struct arr *a;
-	size_t i, n;
+	struct idt *d;
+	uint32_t id;
 
 	init_ids();
-	while ((t = walk(&w)) != NULL) {
-		for (a = atomic_load(&t->arr); a != NULL; a = a->prev)
-			for (i = 0; i < arr_words(a->ncells); i++) {
-				if (atomic_load(&a->touched[i]) == 0)
-					continue;
-				n = a->ncells * sizeof(struct cell) - i * SPAN;
-				_mon_rezero((char *)a->cells + i * SPAN,
-				    n < SPAN ? n : SPAN);
-				atomic_store(&a->touched[i], 0);
-			}
-		atomic_store(&t->spilled, 0);
-		atomic_store(&t->spills, 0);
-		for (a = atomic_load(&t->arr); a != NULL; a = a->prev)
-			atomic_store(&a->nused, 0);
+	for (t = atomic_load(&owns); t != NULL; t = t->next) {
+		arr_give(t->arr, 0, arr_words(t->arr->ncells));
+		atomic_store(&t->arr->nused, 0);
 	}
+	for (id = 0; id < MAXID; id++)
+		if ((d = atomic_load(&ids[id])) != NULL)
+			_mon_rezero((void *)d->counts, counts_used());
+	atomic_store(&ixspills, 0);
+	atomic_store(&ixspilled, 0);
 	_mon_tab_reset(&spill);
 	atomic_store(&uncounted, 0);
 	/* Each thread counts itself again at its next slow call. */
@@ -949,13 +1147,14 @@ _mon_cells_reset(void)
 
 /*
  * In a fork child only this thread exists: the parent's counts go, and
- * this thread keeps its own table, and without rseq its id's, under its
+ * this thread keeps its own table, and without rseq its id, under its
  * new thread id.  (With rseq the child's ids are its own.)
  */
 void
 _mon_cells_fork(void)
 {
 	struct tbl *t;
+	struct idt *d;
 	pid_t tid;
 
 	_mon_cells_reset();
@@ -969,8 +1168,8 @@ _mon_cells_fork(void)
 		}
 	if (me.own != NULL)
 		atomic_store(&me.own->owner, tid);
-	if (_mon_tls.id == &me.id && (t = atomic_load(&tbls[me.id])) != NULL)
-		atomic_store(&t->owner, tid);
+	if (_mon_tls.id == &me.id && (d = atomic_load(&ids[me.id])) != NULL)
+		atomic_store(&d->owner, tid);
 }
 
 /* Calls counted nowhere: no table, no place in the spill, no memory. */
@@ -991,113 +1190,150 @@ _mon_cells_threads(void)
 uint32_t
 _mon_cells_tables(void)
 {
-	struct walk w = WALK;
-	uint32_t n;
+	struct tbl *t;
+	uint32_t n, id;
 
-	for (n = 0; walk(&w) != NULL; n++)
-		;
+	n = 0;
+	for (t = atomic_load(&owns); t != NULL; t = t->next)
+		n++;
+	for (id = 0; id < MAXID; id++)
+		if (atomic_load(&ids[id]) != NULL)
+			n++;
 	return n;
 }
 
 /*
- * About the arcs there are, for sizing what sums them: the cells claimed
- * in the newest array of the table that holds most, and the spill's
- * keys.  Not all of them when threads ran on several ids.
+ * About the arcs there are, for sizing what sums them: the arcs
+ * numbered, or the cells claimed in the thread's own table that holds
+ * most, whichever is more, and the spill's keys.
  */
 size_t
 _mon_cells_most(void)
 {
-	struct walk w = WALK;
 	struct tbl *t;
 	size_t most, n;
 
-	most = 0;
-	while ((t = walk(&w)) != NULL)
-		if ((n = atomic_load(&atomic_load(&t->arr)->nused)) > most)
+	most = counts_used() / sizeof(uint64_t);
+	for (t = atomic_load(&owns); t != NULL; t = t->next)
+		if ((n = atomic_load(&t->arr->nused)) > most)
 			most = n;
 	return most + _mon_tab_keys(&spill);
 }
 
 /*
- * The cells claimed in every array of every table, and the spill's keys:
- * what _mon_cells_each can give, as of now.
+ * The places _mon_cells_each can give, as of now: the cells claimed in
+ * every own table, every id's count of every arc numbered, and the
+ * spill's keys.
  */
 size_t
 _mon_cells_all(void)
 {
-	struct walk w = WALK;
 	struct tbl *t;
-	struct arr *a;
 	size_t n;
+	uint32_t id;
 
 	n = _mon_tab_keys(&spill);
-	while ((t = walk(&w)) != NULL)
-		for (a = atomic_load(&t->arr); a != NULL; a = a->prev)
-			n += atomic_load(&a->nused);
+	for (t = atomic_load(&owns); t != NULL; t = t->next)
+		n += atomic_load(&t->arr->nused);
+	for (id = 0; id < MAXID; id++)
+		if (atomic_load(&ids[id]) != NULL)
+			n += counts_used() / sizeof(uint64_t);
 	return n;
 }
 
 /*
+ * Call fn(arg, from, self, n) for the counts of id's array d: those of
+ * the arcs numbered, n not 0.  Pages the kernel never gave the array
+ * (mincore) are not read, which would map them; if drop, each CHUNK
+ * goes back once read.
+ */
+static void
+counts_each(struct idt *d, void (*fn)(void *, uintptr_t, uintptr_t,
+    uint64_t), void *arg, int drop)
+{
+	unsigned char in[CHUNK / PAGE];
+	_Atomic uint64_t *c;
+	size_t used, off, len, p, i, end;
+	uint64_t k;
+	int err;
+
+	used = counts_used();
+	c = d->counts;
+	for (off = 0; off < used; off += CHUNK) {
+		len = used - off < CHUNK ? used - off : CHUNK;
+		err = errno;
+		if (mincore((char *)c + off, len, in) != 0)
+			memset(in, 1, sizeof(in));
+		errno = err;
+		for (p = 0; p * PAGE < len; p++) {
+			if ((in[p] & 1) == 0)
+				continue;
+			i = (off + p * PAGE) / sizeof(uint64_t);
+			end = (off + (p + 1) * PAGE) / sizeof(uint64_t);
+			if (end > used / sizeof(uint64_t))
+				end = used / sizeof(uint64_t);
+			for (; i < end; i++)
+				if ((k = atomic_load_explicit(&c[i],
+				    memory_order_relaxed)) != 0 && i > 0)
+					fn(arg, atomic_load_explicit(
+					    &_mon_arcv[i].from,
+					    memory_order_relaxed),
+					    atomic_load_explicit(
+					    &_mon_arcv[i].self,
+					    memory_order_relaxed), k);
+		}
+		if (drop)
+			_mon_rezero((char *)c + off, len);
+	}
+}
+
+/*
  * Call fn(arg, from, self, n) for every place that counts an arc, n its
- * calls: each table's cells, then the spill's slots.  The same arc comes
- * from several places; places with no calls may come too.  Threads may
- * count on meanwhile.  If drop, the profile is being stopped: each run
- * of pages goes back to the kernel once read, so that the caller's sum
- * grows as the tables shrink and writing at exit does not raise the
- * peak; a call counted after its cell was read is lost as it would be
- * anyway, and one counted after its page went is counted afresh (its
- * cell claimed again) for no profile.  Pages go back GIVE words' worth
- * at a time, so that a huge page of a dense array goes whole, not split
- * in eight.  Uses nothing but reads and madvise: a polite termination
- * runs it in a signal handler.
+ * calls: each thread's own table's cells, each id's counts, then the
+ * spill's slots.  The same arc comes from several places; places with
+ * no calls may come too.  Threads may count on meanwhile.  If drop, the
+ * profile is being stopped: each run of pages goes back to the kernel
+ * once read, so that the caller's sum grows as the tables shrink and
+ * writing at exit does not raise the peak; a call counted after its
+ * count was read is lost as it would be anyway, and one counted after
+ * its page went is counted afresh for no profile.  Uses nothing but
+ * reads, mincore and madvise: a polite termination runs it in a signal
+ * handler.
  */
 void
 _mon_cells_each(void (*fn)(void *, uintptr_t, uintptr_t, uint64_t),
     void *arg, int drop)
 {
-	struct walk w = WALK;
 	struct _mon_slot *sl;
 	struct tbl *t;
+	struct idt *d;
 	struct arr *a;
 	struct cell *c;
-	uint64_t bits, read, any;
+	uint64_t bits;
 	unsigned int k;
-	size_t wi, i, n, give, words;
+	uint32_t id;
+	size_t wi, i, n, words;
 
-	while ((t = walk(&w)) != NULL)
-		for (a = atomic_load(&t->arr); a != NULL; a = a->prev)
-			for (wi = give = any = 0,
-			    words = arr_words(a->ncells); wi < words; wi++) {
-				read = atomic_load(&a->touched[wi]);
-				for (bits = read; bits != 0; bits &= bits - 1) {
-					c = (struct cell *)((char *)a->cells +
-					    wi * SPAN +
-					    (size_t)__builtin_ctzll(bits) *
-					    PAGE);
-					for (i = 0; i < PAGE / sizeof(*c); i++)
-						fn(arg,
-						    atomic_load(&c[i].from),
-						    c[i].self,
-						    (uint64_t)c[i].count);
-				}
-				if (!drop)
-					continue;
-				if (read != 0)
-					atomic_fetch_and(&a->touched[wi], ~read);
-				any |= read;
-				if ((wi + 1) % GIVE != 0 && wi + 1 < words)
-					continue;
-				if (any != 0) {
-					n = a->ncells * sizeof(struct cell) -
-					    give * SPAN;
-					if (n > (wi + 1 - give) * SPAN)
-						n = (wi + 1 - give) * SPAN;
-					_mon_rezero((char *)a->cells +
-					    give * SPAN, n);
-				}
-				give = wi + 1;
-				any = 0;
+	for (t = atomic_load(&owns); t != NULL; t = t->next) {
+		a = t->arr;
+		words = arr_words(a->ncells);
+		for (wi = 0; wi < words; wi++) {
+			bits = atomic_load(&a->touched[wi]);
+			for (; bits != 0; bits &= bits - 1) {
+				c = (struct cell *)((char *)a->cells +
+				    wi * SPAN + (size_t)__builtin_ctzll(bits) *
+				    PAGE);
+				for (i = 0; i < PAGE / sizeof(*c); i++)
+					fn(arg, atomic_load(&c[i].from),
+					    c[i].self, (uint64_t)c[i].count);
 			}
+		}
+		if (drop)
+			arr_give(a, 0, words);
+	}
+	for (id = 0; id < MAXID; id++)
+		if ((d = atomic_load(&ids[id])) != NULL)
+			counts_each(d, fn, arg, drop);
 	for (k = 0; k < _MON_TABMAX; k++) {
 		sl = _mon_tab_hash(&spill, k, &n);
 		for (i = 0; sl != NULL && i < n; i++)

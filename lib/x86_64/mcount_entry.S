@@ -25,19 +25,22 @@
  *    32 bytes; if it holds this arc (frompc at 0, selfpc at 8), one
  *    incq of its count at 16 and done: a dozen instructions.
  *
- * 2. The table of the thread's id, whose cells the thread keeps at 32
- *    and whose id it reads through the pointer at 24 (into its rseq
- *    area): the arc's home cell, then its other cell, at
- *    4 (frompc ^ selfpc >> 2) & mask, in a restartable sequence that
- *    checks that those cells are still the id's and ends with the incq
- *    (below).
+ * 2. The counts of the thread's id, which the thread keeps at 32 and
+ *    whose id it reads through the pointer at 24 (into its rseq area):
+ *    the arc's number is in the index's (_mon_index) home slot,
+ *    (frompc >> 3) & mask, or its other slot,
+ *    ((frompc ^ selfpc >> 2) >> 3) & mask, where the arc of that number
+ *    (_mon_arcv, 16 bytes each) is frompc and selfpc; its count is the
+ *    number's 8 bytes in the counts.  All in a restartable sequence
+ *    that checks that the counts are still the id's and ends with the
+ *    incq (below).
  *
  * Anything else -- no table yet (nocell, which holds no arc), a thread
- * that moved to another id, both cells holding other arcs in both
- * tables -- goes to _mon_count(selfpc, frompc, up) in mcount.c, with
- * every general register the entry must keep preserved and the stack
- * aligned; if it says so (it has found or made the arc's cell, or set
- * the thread up), the fast path starts over.  The C side is built with
+ * that moved to another id, the cell and both slots holding other arcs
+ * -- goes to _mon_count(selfpc, frompc, up) in mcount.c, with every
+ * general register the entry must keep preserved and the stack
+ * aligned; if it says so (it has found or made the arc's cell or slot,
+ * or set the thread up), the fast path starts over.  The C side is built with
  * -mgeneral-regs-only, so vector registers survive.  One macro, COUNT,
  * makes both entries; CALLC is its way into C.
  *
@@ -52,7 +55,8 @@
 #define RSEQ_SIG	0x53053053	/* glibc's: before an abort handler */
 #define RSEQ_CS		8		/* struct rseq's rseq_cs (mcount.c) */
 #define SHIFT		2		/* 32-byte cells, 8 bytes of text a
-					   cell: mcount.c's GRAIN */
+					   cell */
+#define GRAIN		3		/* 8 bytes of text a slot: mcount.c's */
 
 /*
  * Save (to) or restore (from) the vector registers that may hold the
@@ -229,39 +233,47 @@
 	movq	-8(%rsp), %r10
 	.endif
 	ret
-5:	movq	%fs:_mon_tls@tpoff+16, %r11	/* 2: the id's table */
+5:	movq	%fs:_mon_tls@tpoff+16, %r11	/* 2: the id's counts */
 	leaq	\name\()_cs(%rip), %r10
 \name\()_start:
 	movq	%r10, RSEQ_CS(%r11)		/* the sequence under way */
 	movq	%fs:_mon_tls@tpoff+24, %r11
-	movq	%fs:_mon_tls@tpoff+32, %r10	/* the cells kept */
+	movq	%fs:_mon_tls@tpoff+32, %r10	/* the counts kept */
 	movl	(%r11), %r11d			/* the thread's id */
 	cmpl	-16(%r10), %r11d		/* is theirs */
 	jne	4f
-	movq	\frompc, %r11			/* the home cell */
-	shlq	$SHIFT, %r11
-	andq	-8(%r10), %r11			/* the mask, before the cells */
-	addq	%r10, %r11
+	movq	\frompc, %r11			/* the home slot */
+	shrq	$GRAIN, %r11
+	movq	_mon_index(%rip), %r10
+	andq	-8(%r10), %r11			/* the mask, before the slots */
+	movl	(%r10,%r11,4), %r11d		/* the arc's number */
+	shlq	$4, %r11
+	addq	_mon_arcv(%rip), %r11		/* the arc */
 	movq	\frompc, %r10
 	cmpq	(%r11), %r10
 	jne	2f
 	movq	\selfpc, %r10
 	cmpq	8(%r11), %r10
 	je	3f
-2:	movq	\selfpc, %r11			/* the other cell */
+2:	movq	\selfpc, %r11			/* the other slot */
 	shrq	$2, %r11
 	xorq	\frompc, %r11
-	shlq	$SHIFT, %r11
-	movq	%fs:_mon_tls@tpoff+32, %r10
+	shrq	$GRAIN, %r11
+	movq	_mon_index(%rip), %r10
 	andq	-8(%r10), %r11
-	addq	%r10, %r11
+	movl	(%r10,%r11,4), %r11d
+	shlq	$4, %r11
+	addq	_mon_arcv(%rip), %r11
 	movq	\frompc, %r10
 	cmpq	(%r11), %r10
 	jne	4f
 	movq	\selfpc, %r10
 	cmpq	8(%r11), %r10
 	jne	4f
-3:	incq	16(%r11)			/* count++: the commit */
+3:	subq	_mon_arcv(%rip), %r11		/* 16 x the number */
+	shrq	$1, %r11
+	addq	%fs:_mon_tls@tpoff+32, %r11	/* its count */
+	incq	(%r11)				/* count++: the commit */
 \name\()_end:
 	.if \keep
 	movq	-8(%rsp), %r10
