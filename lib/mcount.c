@@ -198,8 +198,7 @@ struct arcd {
 _Static_assert(sizeof(struct arcd) == 16, "mcount_entry.S: arc size");
 
 /*
- * An index of 2^j slots, each the number of the arc there (0: free),
- * mapped a page after base, the mask (2^j - 1) in the word before them.
+ * An index of 2^j slots, each the number of the arc there (0: free).
  * One that was replaced is kept: threads may still read it.
  */
 struct index {
@@ -216,19 +215,22 @@ static struct {
 _Static_assert(offsetof(__typeof__(nocell), cell) == sizeof(struct head),
     "the head is just before the cell");
 
-/* The index before there is one: one free slot, and its mask. */
-static struct {
-	size_t			 mask;
-	_Atomic uint32_t	 slot[2];
-} noindex = { 0, { 0, 0 } };
+/* The index before there is one: one free slot. */
+static _Atomic uint32_t noslot[1];
 static struct arcd noarc[1];
 
 /*
- * What mcount_entry.S reads of the index: its slots (the mask the word
- * before them) and the arcs by number.  _mon_arcv is set once, before
- * the first index; _mon_index changes as the index grows.
+ * What mcount_entry.S reads of the index: its mask (slots - 1), then
+ * its slots, in that order; a new index stores its slots first, then
+ * its mask, so that the fast path never uses a mask larger than the
+ * slots it reads (x86_64 keeps loads in order, and stores).  The two
+ * share a cache line, and neither waits on the other.  And the arcs by
+ * number, _mon_arcv, set once, before the first index.
  */
-_Atomic uint32_t *_Atomic _mon_index _mon_hidden = noindex.slot;
+struct {
+	_Atomic size_t		 mask;		/* 0 */
+	_Atomic uint32_t *_Atomic slots;	/* 8 */
+} _mon_ix _mon_hidden = { 0, noslot };
 struct arcd *_mon_arcv _mon_hidden = noarc;
 
 static struct index *_Atomic ix;	/* the index, once made */
@@ -413,18 +415,14 @@ arr_new(void)
 }
 
 /*
- * Memory for len bytes after a page for a head, the part after the head
- * on huge pages if big (_mon_map_dense()): the counts and the arcs of a
- * big program fill it from the start, its index everywhere.  Returns
- * the byte after the page, or NULL.
+ * Memory for len bytes, byte off starting a huge page if big
+ * (_mon_map_dense()): a big program fills its counts and its arcs from
+ * the start, and its index everywhere.  NULL without memory.
  */
 static char *
-map_headed(size_t len, int big)
+map_big(size_t len, size_t off, int big)
 {
-	char *p;
-
-	p = big ? _mon_map_dense(PAGE + len, PAGE) : _mon_map(PAGE + len);
-	return p == NULL ? NULL : p + PAGE;
+	return big ? _mon_map_dense(len, off) : _mon_map(len);
 }
 
 /* An index of n slots, after prev; NULL without memory. */
@@ -436,15 +434,22 @@ index_new(size_t n, struct index *prev, int big)
 
 	if ((x = _mon_map(sizeof(*x))) == NULL)
 		return NULL;
-	if ((p = map_headed(n * sizeof(uint32_t), big)) == NULL) {
+	if ((p = map_big(n * sizeof(uint32_t), 0, big)) == NULL) {
 		_mon_unmap(x, sizeof(*x));
 		return NULL;
 	}
-	((size_t *)p)[-1] = n - 1;
 	x->slots = (_Atomic uint32_t *)p;
 	x->nslots = n;
 	x->prev = prev;
 	return x;
+}
+
+/* Index x is the one the fast path reads from now on: slots, then mask. */
+static void
+publish(struct index *x)
+{
+	atomic_store(&_mon_ix.slots, x->slots);
+	atomic_store(&_mon_ix.mask, x->nslots - 1);
 }
 
 /*
@@ -461,25 +466,23 @@ index_init(void)
 	if (atomic_load(&ix) != NULL)
 		return 1;
 	if (__atomic_load_n(&_mon_arcv, __ATOMIC_ACQUIRE) == noarc) {
-		if ((p = map_headed(arcscap * sizeof(struct arcd), dense)) ==
+		if ((p = map_big(arcscap * sizeof(struct arcd), 0, dense)) ==
 		    NULL)
 			return 0;
 		if (!__atomic_compare_exchange_n(&_mon_arcv, &(struct arcd *){
 		    noarc }, (struct arcd *)p, 0, __ATOMIC_RELEASE,
 		    __ATOMIC_RELAXED))
-			_mon_unmap(p - PAGE, PAGE + arcscap *
-			    sizeof(struct arcd));
+			_mon_unmap(p, arcscap * sizeof(struct arcd));
 	}
 	if ((x = index_new(slots0, NULL, dense)) == NULL)
 		return 0;
 	want = NULL;
 	if (!atomic_compare_exchange_strong(&ix, &want, x)) {
-		_mon_unmap((char *)x->slots - PAGE,
-		    PAGE + x->nslots * sizeof(uint32_t));
+		_mon_unmap((void *)x->slots, x->nslots * sizeof(uint32_t));
 		_mon_unmap(x, sizeof(*x));
 		return 1;
 	}
-	atomic_store_explicit(&_mon_index, x->slots, memory_order_release);
+	publish(x);
 	atomic_store(&ixspilled, _mon_tab_keys(&spill));
 	return 1;
 }
@@ -496,10 +499,13 @@ table(uint32_t id)
 		return t;
 	if (!index_init() || (t = _mon_map(sizeof(*t))) == NULL)
 		return NULL;
-	if ((p = map_headed(arcscap * sizeof(uint64_t), dense)) == NULL) {
+	/* The head in a page before the counts. */
+	if ((p = map_big(PAGE + arcscap * sizeof(uint64_t), PAGE, dense)) ==
+	    NULL) {
 		_mon_unmap(t, sizeof(*t));
 		return NULL;
 	}
+	p += PAGE;
 	/* A fork child empties every table: its counts come to it zero. */
 	_mon_wipe_on_fork(p, arcscap * sizeof(uint64_t));
 	h = (struct head *)p - 1;
@@ -802,8 +808,7 @@ grow(void)
 				    (uint32_t)i, memory_order_relaxed);
 		}
 		atomic_store(&ix, nx);
-		atomic_store_explicit(&_mon_index, nx->slots,
-		    memory_order_release);
+		publish(nx);
 		atomic_store(&ixspilled, keys);
 		atomic_store(&ixspills, 0);
 	}
@@ -1068,8 +1073,8 @@ _mon_count_test(uintptr_t self, uintptr_t from)
 		counts = atomic_load(&_mon_tls.counts);
 		if (((struct head *)counts - 1)->id != *_mon_tls.id)
 			continue;
-		slots = atomic_load(&_mon_index);
-		mask = ((size_t *)slots)[-1];
+		mask = atomic_load(&_mon_ix.mask);
+		slots = atomic_load(&_mon_ix.slots);
 		n = atomic_load(&slots[(from >> GRAIN) & mask]);
 		if (!is_arc(n, from, self))
 			n = atomic_load(&slots[((from ^ self >> 2) >> GRAIN) &

@@ -27,7 +27,7 @@
  *
  * 2. The counts of the thread's id, which the thread keeps at 32 and
  *    whose id it reads through the pointer at 24 (into its rseq area):
- *    the arc's number is in the index's (_mon_index) home slot,
+ *    the arc's number is in the index's (_mon_ix) home slot,
  *    (frompc >> 3) & mask, or its other slot,
  *    ((frompc ^ selfpc >> 2) >> 3) & mask, where the arc of that number
  *    (_mon_arcv, 16 bytes each) is frompc and selfpc; its count is the
@@ -244,8 +244,8 @@
 	jne	4f
 	movq	\frompc, %r11			/* the home slot */
 	shrq	$GRAIN, %r11
-	movq	_mon_index(%rip), %r10
-	andq	-8(%r10), %r11			/* the mask, before the slots */
+	andq	_mon_ix(%rip), %r11		/* the mask, then */
+	movq	_mon_ix+8(%rip), %r10		/* the slots */
 	movl	(%r10,%r11,4), %r11d		/* the arc's number */
 	shlq	$4, %r11
 	addq	_mon_arcv(%rip), %r11		/* the arc */
@@ -259,8 +259,8 @@
 	shrq	$2, %r11
 	xorq	\frompc, %r11
 	shrq	$GRAIN, %r11
-	movq	_mon_index(%rip), %r10
-	andq	-8(%r10), %r11
+	andq	_mon_ix(%rip), %r11
+	movq	_mon_ix+8(%rip), %r10
 	movl	(%r10,%r11,4), %r11d
 	shlq	$4, %r11
 	addq	_mon_arcv(%rip), %r11
