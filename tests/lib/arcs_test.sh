@@ -5,8 +5,9 @@
 # each, and from four call sites that call all of them through a table
 # of pointers), while short threads come and go, the count tables grow
 # under them, the clock's signals interrupt them (the timer clock, under
-# t_noperf) and, in one case, a handler of the program's own calls the
-# same functions through the same call sites.  Issue #25: the tables
+# t_noperf), with restartable sequences on and off, and, in one case, a
+# handler of the program's own calls the same functions through the
+# same call sites.  Issue #25: the tables
 # are to be rewritten, and what a rewrite could lose is what this runs.
 #
 # h_arcs (tests/lib/arcs.c, its functions written by mkarcs) writes the
@@ -139,12 +140,16 @@ signals()
 }
 
 # arcs ARGS...: h_arcs ARGS under the default clock (in directory
-# "default") and where perf_event_open is refused (in "timer"), each
-# process writing its own profile.
+# "default"), where perf_event_open is refused (in "timer") and with
+# the C library's restartable sequences off, so that each thread counts
+# under an id of its own (in "norseq"), each process writing its own
+# profile.
 arcs()
 {
 	run default PROFDIR=. PROFHZ=10000 "$H" "$@"
 	run timer PROFDIR=. PROFHZ=10000 "$NOPERF" "$H" "$@"
+	run norseq GLIBC_TUNABLES=glibc.pthread.rseq=0 PROFDIR=. \
+	    PROFHZ=10000 "$H" "$@"
 }
 
 atf_test_case threads_arcs_exact
@@ -161,6 +166,7 @@ threads_arcs_exact_body()
 	arcs 48 400 6
 	judge default
 	judge timer 2
+	judge norseq
 	verdict
 }
 
@@ -178,8 +184,10 @@ signal_handler_arcs_exact_body()
 	arcs -s 48 400 6
 	judge default
 	judge timer 2
+	judge norseq
 	signals default 1000
 	signals timer 1000
+	signals norseq 1000
 	verdict
 }
 
@@ -198,6 +206,7 @@ vfork_child_first_arcs_exact_body()
 	arcs -v 48 400 2
 	judge default
 	judge timer 2
+	judge norseq
 	verdict
 }
 
@@ -215,6 +224,7 @@ fork_child_arcs_exact_body()
 	arcs -f 48 400 4
 	judge default
 	judge timer 2
+	judge norseq
 	verdict
 }
 
