@@ -70,10 +70,10 @@ build() {
 	for bj in $JOBS; do
 		[ "$(job_prog "$bj")" = "$bp" ] || continue
 		rec "$bj $bv na $why"
-		[ "$bv" = mon ] || continue
 		for bw in $(job_vars "$bj"); do
-			case $bw in
-			mont|monw|monwt) rec "$bj $bw na $why" ;;
+			case $bv:$bw in
+			mon:mont|mon:monw|mon:monwt|monpg:montpg)
+				rec "$bj $bw na $why" ;;
 			esac
 		done
 	done
