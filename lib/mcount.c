@@ -294,7 +294,7 @@ static uintptr_t textlo, texthi;	/* the program's text */
 /*
  * dl_iterate_phdr: the program's text, the first object's: from the
  * lowest executable segment's start to the highest's end, gaps and all,
- * since a home cell is found from a call site's address.
+ * since a home slot is found from a call site's address.
  */
 static int
 program_text(struct dl_phdr_info *info, size_t size, void *arg)
@@ -1163,6 +1163,8 @@ _mon_cells_fork(void)
 	pid_t tid;
 
 	_mon_cells_reset();
+	/* A thread that was growing the index is not here to finish. */
+	atomic_store(&growing, 0);
 	tid = _mon_gettid();
 	/* The other threads' own tables are free: their threads are not. */
 	atomic_store(&nfree, 0);
