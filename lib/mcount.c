@@ -103,7 +103,6 @@
  */
 #define _GNU_SOURCE	/* dl_iterate_phdr */
 #include <sys/auxv.h>
-#include <sys/mman.h>
 
 #include <dlfcn.h>
 #include <cpuid.h>
@@ -113,7 +112,6 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "mon_private.h"
@@ -122,15 +120,12 @@
 #define OWNCELLS	((size_t)1 << 12)	/* a thread's own table */
 #define SLOTS0		((size_t)1 << 14)	/* the first index: least */
 #define SLOTS0MAX	((size_t)1 << 24)	/* and most: 128 MiB of text */
-#define SLOTSMAX	((size_t)1 << 26)	/* 256 MiB: no larger */
+#define SLOTSMAX	((size_t)1 << 26)	/* no index larger: 256 MiB */
 #define DENSE		((size_t)1 << 20)	/* slots of 8 MiB of text */
 #define ARCS0		((size_t)1 << 21)	/* arc numbers: least */
 #define ARCSMAX		((size_t)1 << 24)	/* and most */
 #define MAXID		1024		/* ids */
 #define PAGE		4096		/* of cells, a bit of the touched map */
-#define SPAN		(64 * PAGE)	/* of cells, a touched map's word */
-#define GIVE		8		/* words given back at once: 2 MiB,
-					   a huge page of a dense array */
 #define CHUNK		((size_t)2 << 20)	/* of counts, read at once */
 #define RETRIES		4		/* of the fast path for one call */
 
@@ -151,40 +146,30 @@ struct cell {
 	long			 pad;
 };
 _Static_assert(sizeof(struct cell) == 32, "mcount_entry.S: cell size");
-_Static_assert(OWNCELLS * sizeof(struct cell) % PAGE == 0,
-    "every array is whole pages");
+_Static_assert(OWNCELLS * sizeof(struct cell) % PAGE == 0 &&
+    OWNCELLS * sizeof(struct cell) / PAGE <= 64,
+    "a thread's own cells are whole pages, a bit of touched each");
 
-/*
- * A thread's own array of cells.  The cells are mapped a page after
- * base, the mask in the word before them.
- */
-struct arr {
-	struct cell		*cells;
-	_Atomic size_t		 nused;		/* cells claimed */
-	size_t			 ncells;	/* a power of 2 */
-	size_t			 maplen;	/* of this and touched[] */
-	_Atomic uint64_t	 touched[];	/* a bit a page of cells */
-};
-
-/* A thread's own table. */
+/* A thread's own table: its cells, and the pages of them it used. */
 struct tbl {
-	struct arr		*arr;
+	struct cell		*cells;		/* OWNCELLS */
+	_Atomic size_t		 nused;		/* cells claimed */
+	_Atomic uint64_t	 touched;	/* a bit a page of cells */
 	_Atomic pid_t		 owner;		/* the thread, 0 if free */
 	struct tbl		*next;		/* the next thread's own */
 };
 
 /*
  * What mcount_entry.S reads before an id's counts: the id, to check
- * that the counts the thread keeps are its id's.  (And before a
- * thread's own cells, no id's.)
+ * that the counts the thread keeps are its id's.
  */
 struct head {
 	uint32_t		 id;		/* -16 */
 	uint32_t		 pad;
-	size_t			 mask;		/* -8: own cells' (ncells - 1) * 32 */
+	size_t			 pad2;
 };
 
-/* An id's counts, by arc number, the head before them. */
+/* An id's counts, by arc number, the head before them: its table. */
 struct idt {
 	_Atomic uint64_t	*counts;
 	_Atomic pid_t		 owner;		/* without rseq: the thread */
@@ -199,15 +184,17 @@ _Static_assert(sizeof(struct arcd) == 16, "mcount_entry.S: arc size");
 
 /*
  * An index of 2^j slots, each the number of the arc there (0: free).
- * One that was replaced is kept: threads may still read it.
+ * One that was replaced stays mapped: threads may still read it.
  */
 struct index {
-	struct index		*prev;
 	_Atomic uint32_t	*slots;
 	size_t			 nslots;
 };
 
-/* The array of no table: one cell that holds no arc, and no id's. */
+/*
+ * The cells of no table, and the counts of no id: one cell that holds
+ * no arc, after a head that names no id.
+ */
 static struct {
 	struct head		 head;
 	struct cell		 cell;
@@ -230,7 +217,7 @@ static struct arcd noarc[1];
 struct {
 	_Atomic size_t		 mask;		/* 0 */
 	_Atomic uint32_t *_Atomic slots;	/* 8 */
-} _mon_ix _mon_hidden = { 0, noslot };
+} _mon_ix _mon_hidden __attribute__((aligned(16))) = { 0, noslot };
 struct arcd *_mon_arcv _mon_hidden = noarc;
 
 static struct index *_Atomic ix;	/* the index, once made */
@@ -294,7 +281,7 @@ static uintptr_t textlo, texthi;	/* the program's text */
 /*
  * dl_iterate_phdr: the program's text, the first object's: from the
  * lowest executable segment's start to the highest's end, gaps and all,
- * since a home slot is found from a call site's address.
+ * for the size of the index.
  */
 static int
 program_text(struct dl_phdr_info *info, size_t size, void *arg)
@@ -318,7 +305,7 @@ program_text(struct dl_phdr_info *info, size_t size, void *arg)
 }
 
 /*
- * How tables are told apart: by the rseq area's concurrency id or CPU
+ * How ids are told apart: by the rseq area's concurrency id or CPU
  * (idoff), if the C library registered the area for every thread and
  * the ids fit, else by thread.  And how large the first index is: a
  * slot for each 8 bytes of the program's text, from SLOTS0 to
@@ -380,38 +367,21 @@ exited(pid_t t)
 	return t == 0 || !_mon_alive(t);
 }
 
-/* The words of the touched map of an array of n cells. */
-static size_t
-arr_words(size_t n)
+/* A thread's own table, its cells mapped; NULL without memory. */
+static struct tbl *
+tbl_new(void)
 {
-	return (n * sizeof(struct cell) + SPAN - 1) / SPAN;
-}
+	struct tbl *t;
 
-/* A thread's own array of OWNCELLS cells; NULL without memory. */
-static struct arr *
-arr_new(void)
-{
-	struct head *h;
-	struct arr *a;
-	size_t maplen;
-	char *p;
-
-	maplen = sizeof(*a) + arr_words(OWNCELLS) * sizeof(uint64_t);
-	if ((a = _mon_map(maplen)) == NULL)
+	if ((t = _mon_map(sizeof(*t))) == NULL)
 		return NULL;
-	if ((p = _mon_map(PAGE + OWNCELLS * sizeof(struct cell))) == NULL) {
-		_mon_unmap(a, maplen);
+	if ((t->cells = _mon_map(OWNCELLS * sizeof(struct cell))) == NULL) {
+		_mon_unmap(t, sizeof(*t));
 		return NULL;
 	}
-	a->cells = (struct cell *)(p + PAGE);
 	/* A fork child empties every table: its cells come to it zero. */
-	_mon_wipe_on_fork(a->cells, OWNCELLS * sizeof(struct cell));
-	h = (struct head *)a->cells - 1;
-	h->id = UINT32_MAX;
-	h->mask = (OWNCELLS - 1) * sizeof(struct cell);
-	a->ncells = OWNCELLS;
-	a->maplen = maplen;
-	return a;
+	_mon_wipe_on_fork(t->cells, OWNCELLS * sizeof(struct cell));
+	return t;
 }
 
 /*
@@ -425,9 +395,9 @@ map_big(size_t len, size_t off, int big)
 	return big ? _mon_map_dense(len, off) : _mon_map(len);
 }
 
-/* An index of n slots, after prev; NULL without memory. */
+/* An index of n slots; NULL without memory. */
 static struct index *
-index_new(size_t n, struct index *prev, int big)
+index_new(size_t n, int big)
 {
 	struct index *x;
 	char *p;
@@ -440,7 +410,6 @@ index_new(size_t n, struct index *prev, int big)
 	}
 	x->slots = (_Atomic uint32_t *)p;
 	x->nslots = n;
-	x->prev = prev;
 	return x;
 }
 
@@ -474,7 +443,7 @@ index_init(void)
 		    __ATOMIC_RELAXED))
 			_mon_unmap(p, arcscap * sizeof(struct arcd));
 	}
-	if ((x = index_new(slots0, NULL, dense)) == NULL)
+	if ((x = index_new(slots0, dense)) == NULL)
 		return 0;
 	want = NULL;
 	if (!atomic_compare_exchange_strong(&ix, &want, x)) {
@@ -506,7 +475,7 @@ table(uint32_t id)
 		return NULL;
 	}
 	p += PAGE;
-	/* A fork child empties every table: its counts come to it zero. */
+	/* A fork child empties every id's counts: they come to it zero. */
 	_mon_wipe_on_fork(p, arcscap * sizeof(uint64_t));
 	h = (struct head *)p - 1;
 	h->id = id;
@@ -561,12 +530,8 @@ own_table(pid_t tid)
 		    atomic_compare_exchange_strong(&t->owner, &o, tid))
 			return t;
 	}
-	if ((t = _mon_map(sizeof(*t))) == NULL)
+	if ((t = tbl_new()) == NULL)
 		return NULL;
-	if ((t->arr = arr_new()) == NULL) {
-		_mon_unmap(t, sizeof(*t));
-		return NULL;
-	}
 	atomic_store(&t->owner, tid);
 	t->next = atomic_load(&owns);
 	while (!atomic_compare_exchange_weak(&owns, &t->next, t))
@@ -617,7 +582,7 @@ setup(void)
 	tid = _mon_gettid();
 	if ((me.own = own_table(tid)) != NULL) {
 		/* The mask last: the cells first are read with the old one. */
-		atomic_store(&_mon_tls.own, me.own->arr->cells);
+		atomic_store(&_mon_tls.own, me.own->cells);
 		atomic_store(&_mon_tls.mask,
 		    (OWNCELLS - 1) * sizeof(struct cell));
 	}
@@ -643,12 +608,12 @@ holds(struct cell *c, uintptr_t from, uintptr_t self)
 }
 
 /*
- * Claim c of array a for the arc from -> self; 1 if c now counts it.  A
- * call that comes between the two stores finds self unset and comes
- * here.
+ * Claim c of own table t for the arc from -> self; 1 if c now counts
+ * it.  A call that comes between the two stores finds self unset and
+ * comes here.
  */
 static int
-claim(struct arr *a, struct cell *c, uintptr_t from, uintptr_t self)
+claim(struct tbl *t, struct cell *c, uintptr_t from, uintptr_t self)
 {
 	uintptr_t want;
 	size_t pg;
@@ -671,12 +636,12 @@ claim(struct arr *a, struct cell *c, uintptr_t from, uintptr_t self)
 	atomic_signal_fence(memory_order_seq_cst);
 	c->self = self;
 	/* Shared words: written only when they change. */
-	pg = (size_t)(c - a->cells) * sizeof(*c) / PAGE;
-	if ((atomic_load_explicit(&a->touched[pg / 64], memory_order_relaxed) &
-	    (uint64_t)1 << pg % 64) == 0)
-		atomic_fetch_or_explicit(&a->touched[pg / 64],
-		    (uint64_t)1 << pg % 64, memory_order_relaxed);
-	atomic_fetch_add_explicit(&a->nused, 1, memory_order_relaxed);
+	pg = (size_t)(c - t->cells) * sizeof(*c) / PAGE;
+	if ((atomic_load_explicit(&t->touched, memory_order_relaxed) &
+	    (uint64_t)1 << pg) == 0)
+		atomic_fetch_or_explicit(&t->touched, (uint64_t)1 << pg,
+		    memory_order_relaxed);
+	atomic_fetch_add_explicit(&t->nused, 1, memory_order_relaxed);
 	return 1;
 }
 
@@ -686,8 +651,8 @@ own_cell(struct tbl *t, uintptr_t from, uintptr_t self)
 {
 	struct cell *home;
 
-	home = &t->arr->cells[(from >> GRAIN) & (OWNCELLS - 1)];
-	return holds(home, from, self) || claim(t->arr, home, from, self);
+	home = &t->cells[(from >> GRAIN) & (OWNCELLS - 1)];
+	return holds(home, from, self) || claim(t, home, from, self);
 }
 
 /* Is arc n (0: none) the arc from -> self? */
@@ -703,8 +668,8 @@ is_arc(uint32_t n, uintptr_t from, uintptr_t self)
  * Take slot s of x for the arc from -> self: 1 if it is the arc's now.
  * *np is the number the arc was given, 0 if none yet: it is numbered
  * here, once, before its slot is taken, so that a number in a slot is
- * always an arc.  A number whose slots were both taken meanwhile is
- * never counted.
+ * always an arc.  A number whose slots were both taken meanwhile is in
+ * no slot (until the index grows and takes every arc again): wasted.
  */
 static int
 take(struct index *x, size_t s, uintptr_t from, uintptr_t self,
@@ -733,10 +698,9 @@ take(struct index *x, size_t s, uintptr_t from, uintptr_t self,
 	    *np, memory_order_release, memory_order_relaxed);
 }
 
-/* The home and the other slot of the arc from -> self in x. */
-#define HOME(x, from)		(((from) >> GRAIN) & ((x)->nslots - 1))
-#define OTHER(x, from, self)	\
-	((((from) ^ (self) >> 2) >> GRAIN) & ((x)->nslots - 1))
+/* The home and the other slot of the arc from -> self, by the mask. */
+#define HOME(from, mask)	(((from) >> GRAIN) & (mask))
+#define OTHER(from, self, mask)	((((from) ^ (self) >> 2) >> GRAIN) & (mask))
 
 /*
  * Has the index a slot for the arc from -> self, numbered and claimed
@@ -751,8 +715,8 @@ indexed(uintptr_t from, uintptr_t self)
 	uint32_t n;
 
 	x = atomic_load(&ix);
-	h = HOME(x, from);
-	o = OTHER(x, from, self);
+	h = HOME(from, x->nslots - 1);
+	o = OTHER(from, self, x->nslots - 1);
 	if (is_arc(atomic_load_explicit(&x->slots[h], memory_order_acquire),
 	    from, self) || is_arc(atomic_load_explicit(&x->slots[o],
 	    memory_order_acquire), from, self))
@@ -763,19 +727,20 @@ indexed(uintptr_t from, uintptr_t self)
 
 /*
  * The index spills: if it is too small for the text the program runs
- * -- many arcs spilled, or a few called often -- replace it with one
- * four times larger, up to SLOTSMAX, holding every arc numbered so far
- * under its number (the home slot, else the other, else none: it is
- * numbered again when next called).  An arc numbered in the old index
- * while this one was filled may be numbered again in it too; the
- * writer sums an arc wherever it is counted.  Of two threads that grow
- * it at once the first does it and the other goes on.
+ * -- many arcs spilled, or a few called often -- and numbers are left
+ * to give, replace it with one four times larger, up to SLOTSMAX,
+ * holding every arc numbered so far under its number (the home slot,
+ * else the other, else none: it is numbered again when next called).
+ * An arc numbered in the old index while this one was filled may be
+ * numbered again in it too; the writer sums an arc wherever it is
+ * counted.  Of two threads that grow it at once the first does it and
+ * the other goes on.
  */
 static void
 grow(void)
 {
 	struct index *x, *nx;
-	size_t keys, spills, n, i, s;
+	size_t keys, spills, n, m, i, s;
 	uintptr_t from, self;
 	int many;
 
@@ -785,23 +750,25 @@ grow(void)
 	x = atomic_load(&ix);
 	keys = _mon_tab_keys(&spill);
 	many = keys - atomic_load(&ixspilled) >= x->nslots / 16;
-	if (x->nslots >= SLOTSMAX || (spills < 2 * x->nslots && !many) ||
+	n = atomic_load(&narcs);
+	if (x->nslots >= SLOTSMAX || n >= arcscap ||
+	    (spills < 2 * x->nslots && !many) ||
 	    atomic_exchange(&growing, 1))
 		return;
 	/* Grown for many arcs, not for a few hot ones: dense. */
-	if ((nx = index_new(x->nslots * 4, x, many)) != NULL) {
-		n = atomic_load(&narcs);
-		for (i = 1; i < n && i < arcscap; i++) {
+	m = x->nslots * 4 < SLOTSMAX ? x->nslots * 4 : SLOTSMAX;
+	if ((nx = index_new(m, dense || many)) != NULL) {
+		for (i = 1; i < n; i++) {
 			from = atomic_load_explicit(&_mon_arcv[i].from,
 			    memory_order_relaxed);
 			self = atomic_load_explicit(&_mon_arcv[i].self,
 			    memory_order_relaxed);
-			if (from == 0)
+			if (from == 0 || self == 0)
 				continue;	/* being numbered */
-			s = HOME(nx, from);
+			s = HOME(from, m - 1);
 			if (atomic_load_explicit(&nx->slots[s],
 			    memory_order_relaxed) != 0)
-				s = OTHER(nx, from, self);
+				s = OTHER(from, self, m - 1);
 			if (atomic_load_explicit(&nx->slots[s],
 			    memory_order_relaxed) == 0)
 				atomic_store_explicit(&nx->slots[s],
@@ -1075,10 +1042,9 @@ _mon_count_test(uintptr_t self, uintptr_t from)
 			continue;
 		mask = atomic_load(&_mon_ix.mask);
 		slots = atomic_load(&_mon_ix.slots);
-		n = atomic_load(&slots[(from >> GRAIN) & mask]);
+		n = atomic_load(&slots[HOME(from, mask)]);
 		if (!is_arc(n, from, self))
-			n = atomic_load(&slots[((from ^ self >> 2) >> GRAIN) &
-			    mask]);
+			n = atomic_load(&slots[OTHER(from, self, mask)]);
 		if (is_arc(n, from, self)) {
 			atomic_fetch_add(&counts[n], 1);
 			return;
@@ -1086,38 +1052,22 @@ _mon_count_test(uintptr_t self, uintptr_t from)
 	}
 }
 
-/*
- * Give back the pages of a thread's own array a, as far as its touched
- * map words [lo, hi) say it used them, and clear those words; GIVE
- * words at a time, so that a huge page goes whole.
- */
+/* Give back the pages of own table t's cells, if it used any. */
 static void
-arr_give(struct arr *a, size_t lo, size_t hi)
+tbl_give(struct tbl *t)
 {
-	size_t i, n, end;
-	uint64_t any;
-
-	for (; lo < hi; lo = end) {
-		end = lo + GIVE - lo % GIVE < hi ? lo + GIVE - lo % GIVE : hi;
-		for (any = 0, i = lo; i < end; i++)
-			any |= atomic_exchange(&a->touched[i], 0);
-		if (any == 0)
-			continue;
-		n = a->ncells * sizeof(struct cell) - lo * SPAN;
-		if (n > (end - lo) * SPAN)
-			n = (end - lo) * SPAN;
-		_mon_rezero((char *)a->cells + lo * SPAN, n);
-	}
+	if (atomic_exchange(&t->touched, 0) != 0)
+		_mon_rezero(t->cells, OWNCELLS * sizeof(struct cell));
 }
 
-/* The bytes of an id's counts that hold numbered arcs' counts. */
+/* The arcs numbered so far, arc 0 (none) among them. */
 static size_t
-counts_used(void)
+numbered(void)
 {
 	size_t n;
 
 	n = atomic_load(&narcs);
-	return (n < arcscap ? n : arcscap) * sizeof(uint64_t);
+	return n < arcscap ? n : arcscap;
 }
 
 /*
@@ -1135,12 +1085,13 @@ _mon_cells_reset(void)
 
 	init_ids();
 	for (t = atomic_load(&owns); t != NULL; t = t->next) {
-		arr_give(t->arr, 0, arr_words(t->arr->ncells));
-		atomic_store(&t->arr->nused, 0);
+		tbl_give(t);
+		atomic_store(&t->nused, 0);
 	}
 	for (id = 0; id < MAXID; id++)
 		if ((d = atomic_load(&ids[id])) != NULL)
-			_mon_rezero((void *)d->counts, counts_used());
+			_mon_rezero((void *)d->counts,
+			    numbered() * sizeof(uint64_t));
 	atomic_store(&ixspills, 0);
 	atomic_store(&ixspilled, 0);
 	_mon_tab_reset(&spill);
@@ -1163,8 +1114,13 @@ _mon_cells_fork(void)
 	pid_t tid;
 
 	_mon_cells_reset();
-	/* A thread that was growing the index is not here to finish. */
+	/*
+	 * A thread that was growing the index is not here to finish, and
+	 * may have left the fast path reading the one before.
+	 */
 	atomic_store(&growing, 0);
+	if (atomic_load(&ix) != NULL)
+		publish(atomic_load(&ix));
 	tid = _mon_gettid();
 	/* The other threads' own tables are free: their threads are not. */
 	atomic_store(&nfree, 0);
@@ -1220,9 +1176,9 @@ _mon_cells_most(void)
 	struct tbl *t;
 	size_t most, n;
 
-	most = counts_used() / sizeof(uint64_t);
+	most = numbered();
 	for (t = atomic_load(&owns); t != NULL; t = t->next)
-		if ((n = atomic_load(&t->arr->nused)) > most)
+		if ((n = atomic_load(&t->nused)) > most)
 			most = n;
 	return most + _mon_tab_keys(&spill);
 }
@@ -1241,56 +1197,40 @@ _mon_cells_all(void)
 
 	n = _mon_tab_keys(&spill);
 	for (t = atomic_load(&owns); t != NULL; t = t->next)
-		n += atomic_load(&t->arr->nused);
+		n += atomic_load(&t->nused);
 	for (id = 0; id < MAXID; id++)
 		if (atomic_load(&ids[id]) != NULL)
-			n += counts_used() / sizeof(uint64_t);
+			n += numbered();
 	return n;
 }
 
 /*
- * Call fn(arg, from, self, n) for the counts of id's array d: those of
- * the arcs numbered, n not 0.  Pages the kernel never gave the array
- * (mincore) are not read, which would map them; if drop, each CHUNK
- * goes back once read.
+ * Call fn(arg, from, self, n) for the counts of id's table d: those of
+ * the arcs numbered, n not 0.  If drop, each CHUNK goes back once read.
+ * (The pages never counted into are read too, as the kernel's zero
+ * page: which of them are resident says nothing of a page swapped out.)
  */
 static void
 counts_each(struct idt *d, void (*fn)(void *, uintptr_t, uintptr_t,
     uint64_t), void *arg, int drop)
 {
-	unsigned char in[CHUNK / PAGE];
 	_Atomic uint64_t *c;
-	size_t used, off, len, p, i, end;
+	size_t n, lo, hi, i;
 	uint64_t k;
-	int err;
 
-	used = counts_used();
+	n = numbered();
 	c = d->counts;
-	for (off = 0; off < used; off += CHUNK) {
-		len = used - off < CHUNK ? used - off : CHUNK;
-		err = errno;
-		if (mincore((char *)c + off, len, in) != 0)
-			memset(in, 1, sizeof(in));
-		errno = err;
-		for (p = 0; p * PAGE < len; p++) {
-			if ((in[p] & 1) == 0)
-				continue;
-			i = (off + p * PAGE) / sizeof(uint64_t);
-			end = (off + (p + 1) * PAGE) / sizeof(uint64_t);
-			if (end > used / sizeof(uint64_t))
-				end = used / sizeof(uint64_t);
-			for (; i < end; i++)
-				if ((k = atomic_load_explicit(&c[i],
-				    memory_order_relaxed)) != 0 && i > 0)
-					fn(arg, atomic_load_explicit(
-					    &_mon_arcv[i].from,
-					    memory_order_relaxed),
-					    atomic_load_explicit(
-					    &_mon_arcv[i].self,
-					    memory_order_relaxed), k);
-		}
+	for (lo = 0; lo < n; lo = hi) {
+		hi = lo + CHUNK / sizeof(*c) < n ? lo + CHUNK / sizeof(*c) : n;
+		for (i = lo == 0 ? 1 : lo; i < hi; i++)
+			if ((k = atomic_load_explicit(&c[i],
+			    memory_order_relaxed)) != 0)
+				fn(arg, atomic_load_explicit(&_mon_arcv[i].from,
+				    memory_order_relaxed), atomic_load_explicit(
+				    &_mon_arcv[i].self, memory_order_relaxed),
+				    k);
 		if (drop)
-			_mon_rezero((char *)c + off, len);
+			_mon_rezero((void *)(c + lo), (hi - lo) * sizeof(*c));
 	}
 }
 
@@ -1304,7 +1244,7 @@ counts_each(struct idt *d, void (*fn)(void *, uintptr_t, uintptr_t,
  * writing at exit does not raise the peak; a call counted after its
  * count was read is lost as it would be anyway, and one counted after
  * its page went is counted afresh for no profile.  Uses nothing but
- * reads, mincore and madvise: a polite termination runs it in a signal
+ * reads and madvise: a polite termination runs it in a signal
  * handler.
  */
 void
@@ -1314,29 +1254,23 @@ _mon_cells_each(void (*fn)(void *, uintptr_t, uintptr_t, uint64_t),
 	struct _mon_slot *sl;
 	struct tbl *t;
 	struct idt *d;
-	struct arr *a;
 	struct cell *c;
 	uint64_t bits;
 	unsigned int k;
 	uint32_t id;
-	size_t wi, i, n, words;
+	size_t i, n;
 
 	for (t = atomic_load(&owns); t != NULL; t = t->next) {
-		a = t->arr;
-		words = arr_words(a->ncells);
-		for (wi = 0; wi < words; wi++) {
-			bits = atomic_load(&a->touched[wi]);
-			for (; bits != 0; bits &= bits - 1) {
-				c = (struct cell *)((char *)a->cells +
-				    wi * SPAN + (size_t)__builtin_ctzll(bits) *
-				    PAGE);
-				for (i = 0; i < PAGE / sizeof(*c); i++)
-					fn(arg, atomic_load(&c[i].from),
-					    c[i].self, (uint64_t)c[i].count);
-			}
+		bits = atomic_load(&t->touched);
+		for (; bits != 0; bits &= bits - 1) {
+			c = (struct cell *)((char *)t->cells +
+			    (size_t)__builtin_ctzll(bits) * PAGE);
+			for (i = 0; i < PAGE / sizeof(*c); i++)
+				fn(arg, atomic_load(&c[i].from), c[i].self,
+				    (uint64_t)c[i].count);
 		}
 		if (drop)
-			arr_give(a, 0, words);
+			tbl_give(t);
 	}
 	for (id = 0; id < MAXID; id++)
 		if ((d = atomic_load(&ids[id])) != NULL)

@@ -15,9 +15,9 @@
  * free in mcount, r10 and r11 in __fentry__.
  *
  * Two tables, tried in turn (mcount.c says why): the thread's own, and
- * the table of the thread's id (its rseq concurrency id or CPU, or
- * without rseq an id of its own).  In r10 and r11 (mcount keeps r10 in
- * the red zone):
+ * its id's counts by arc number (the id its rseq concurrency id or CPU,
+ * or without rseq an id of its own).  In r10 and r11 (mcount keeps r10
+ * in the red zone):
  *
  * 1. The thread's own table (_mon_tls at 0 and 8, thread-local,
  *    local-exec: libmon is in the program): the arc's home cell only,
@@ -233,7 +233,7 @@
 	movq	-8(%rsp), %r10
 	.endif
 	ret
-5:	movq	%fs:_mon_tls@tpoff+16, %r11	/* 2: the id's counts */
+5:	movq	%fs:_mon_tls@tpoff+16, %r11	/* 2: the id's: the rseq area */
 	leaq	\name\()_cs(%rip), %r10
 \name\()_start:
 	movq	%r10, RSEQ_CS(%r11)		/* the sequence under way */
