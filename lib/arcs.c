@@ -92,6 +92,7 @@ sum_cell(void *arg, uintptr_t from, uintptr_t self, uint64_t n)
 struct list {
 	struct monx_arc		*a;
 	size_t			 n, cap;
+	uint64_t		 lost;		/* calls with no room left */
 };
 
 /* _mon_cells_each's callback: list n calls from -> self in arg. */
@@ -100,8 +101,12 @@ list_cell(void *arg, uintptr_t from, uintptr_t self, uint64_t n)
 {
 	struct list *l = arg;
 
-	if (from == 0 || self == 0 || n == 0 || l->n == l->cap)
+	if (from == 0 || self == 0 || n == 0)
 		return;
+	if (l->n == l->cap) {
+		l->lost += n;
+		return;
+	}
 	l->a[l->n].frompc = from;
 	l->a[l->n].selfpc = self;
 	l->a[l->n].count = n;
@@ -123,7 +128,9 @@ merge_final(size_t *np, size_t *maplenp)
 	if ((l.a = _mon_map_dense(len, 0)) == NULL)
 		return NULL;
 	l.n = 0;
+	l.lost = 0;
 	_mon_cells_each(list_cell, &l, 1);
+	_mon_cells_lose(l.lost);
 	scratch = _mon_map_dense(l.n * sizeof(*l.a), 0);
 	_mon_arcs_sort(l.a, l.n, scratch);
 	_mon_unmap(scratch, l.n * sizeof(*l.a));
@@ -138,30 +145,25 @@ merge_final(size_t *np, size_t *maplenp)
 	return l.a;
 }
 
+/* _mon_cells_each's callback: n more calls in the sum arg, lost. */
+static void
+lose_cell(void *arg, uintptr_t from, uintptr_t self, uint64_t n)
+{
+	(void)from;
+	(void)self;
+	*(uint64_t *)arg += n;
+}
+
 /*
- * Sum the arcs of every table into one array sorted by callee, then call
- * site, arcs with no calls left out.  Returns mmap'd memory holding *np
- * arcs, which the caller gives back with _mon_unmap(p, *maplenp); or
- * NULL with both 0 when there is nothing or no memory.
- *
- * A snapshot sums into the hash, which holds at least 4/3 of the arcs;
- * the sort uses the rest of it for scratch when that holds as many arcs
- * again, else maps its own.  If final, the profile is stopping, and the
- * tables give their pages back as they are read: the cells are listed,
- * sorted and their neighbours summed, so that writing at exit does not
- * raise the peak (a hash's pages would all be touched at once, before
- * the tables had given back much).  Uses mmap only: a polite
- * termination runs it in a signal handler.
+ * A snapshot's merge: the arcs summed into a hash sized by the table
+ * that holds most, and sorted there.  See below.
  */
-struct monx_arc *
-_mon_arcs_merge(size_t *np, size_t *maplenp, int final)
+static struct monx_arc *
+merge_sum(size_t *np, size_t *maplenp)
 {
 	struct sum s;
 	size_t most, cap, i, k;
 
-	*np = *maplenp = 0;
-	if (final)
-		return merge_final(np, maplenp);
 	if ((most = _mon_cells_most()) == 0)
 		return NULL;
 	for (s.bits = 6; ((size_t)3 << s.bits) / 4 < most + most / 4; s.bits++)
@@ -178,6 +180,41 @@ _mon_arcs_merge(size_t *np, size_t *maplenp, int final)
 	*np = k;
 	*maplenp = cap * sizeof(*s.h);
 	return s.h;
+}
+
+/*
+ * Sum the arcs of every table into one array sorted by callee, then call
+ * site, arcs with no calls left out.  Returns mmap'd memory holding *np
+ * arcs, which the caller gives back with _mon_unmap(p, *maplenp); or
+ * NULL with both 0 when there is nothing or no memory.
+ *
+ * A snapshot sums into the hash, which holds at least 4/3 of the arcs;
+ * the sort uses the rest of it for scratch when that holds as many arcs
+ * again, else maps its own.  If final, the profile is stopping, and the
+ * tables give their pages back as they are read: the cells are listed,
+ * sorted and their neighbours summed, so that writing at exit does not
+ * raise the peak (a hash's pages would all be touched at once, before
+ * the tables had given back much); without memory for the list, the
+ * hash, and without memory for either, the calls are told lost
+ * (_mon_cells_lose()), never left out unsaid.  Uses mmap only: a polite
+ * termination runs it in a signal handler.
+ */
+struct monx_arc *
+_mon_arcs_merge(size_t *np, size_t *maplenp, int final)
+{
+	struct monx_arc *a;
+	uint64_t lost;
+
+	*np = *maplenp = 0;
+	if (!final)
+		return merge_sum(np, maplenp);
+	if ((a = merge_final(np, maplenp)) != NULL ||
+	    (a = merge_sum(np, maplenp)) != NULL)
+		return a;
+	lost = 0;
+	_mon_cells_each(lose_cell, &lost, 1);
+	_mon_cells_lose(lost);
+	return NULL;
 }
 
 /*

@@ -103,15 +103,18 @@
  */
 #define _GNU_SOURCE	/* dl_iterate_phdr */
 #include <sys/auxv.h>
+#include <sys/mman.h>
 
 #include <dlfcn.h>
 #include <cpuid.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "mon_private.h"
@@ -1142,6 +1145,13 @@ _mon_cells_lost(void)
 	return atomic_load(&uncounted);
 }
 
+/* n calls counted that the profile cannot hold: the writer's. */
+void
+_mon_cells_lose(uint64_t n)
+{
+	atomic_fetch_add_explicit(&uncounted, n, memory_order_relaxed);
+}
+
 /* Threads that counted calls in this profile. */
 uint32_t
 _mon_cells_threads(void)
@@ -1176,59 +1186,160 @@ _mon_cells_most(void)
 	struct tbl *t;
 	size_t most, n;
 
-	most = numbered();
+	most = numbered() - 1;
 	for (t = atomic_load(&owns); t != NULL; t = t->next)
 		if ((n = atomic_load(&t->nused)) > most)
 			most = n;
 	return most + _mon_tab_keys(&spill);
 }
 
+#define PM_PRESENT	((uint64_t)1 << 63)	/* /proc/self/pagemap: */
+#define PM_SWAPPED	((uint64_t)1 << 62)	/* a page's bits */
+#define PM_BATCH	64			/* entries read at once */
+
 /*
- * The places _mon_cells_each can give, as of now: the cells claimed in
- * every own table, every id's count of every arc numbered, and the
+ * Which pages of an id's counts [p, p + len), len at most CHUNK, hold
+ * counts: in[i] & 1 for those in memory (mincore()) or swapped out.
+ * mincore() says a swapped page is not in memory, as it says of a page
+ * never touched, whose counts are all 0; /proc/self/pagemap tells the
+ * two apart (*fd, opened at the first need: -2 before, -1 if it cannot
+ * be).  Where neither can say, a page is taken as holding counts:
+ * reading it maps at most the kernel's zero page.  Keeps errno;
+ * async-signal-safe.
+ */
+static void
+pages_used(const char *p, size_t len, unsigned char *in, int *fd)
+{
+	uint64_t pm[PM_BATCH];
+	size_t n, i, j, b;
+	ssize_t r;
+	int err;
+
+	n = (len + PAGE - 1) / PAGE;
+	err = errno;
+	if (mincore((void *)p, len, in) != 0) {
+		memset(in, 1, n);
+		errno = err;
+		return;
+	}
+	for (i = 0; i < n; i += PM_BATCH) {
+		b = n - i < PM_BATCH ? n - i : PM_BATCH;
+		for (j = 0; j < b && (in[i + j] & 1) != 0; j++)
+			;
+		if (j == b)
+			continue;	/* every page in memory */
+		if (*fd == -2)
+			*fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+		r = *fd < 0 ? -1 : pread(*fd, pm, b * sizeof(pm[0]),
+		    (off_t)(((uintptr_t)p / PAGE + i) * sizeof(pm[0])));
+		for (j = 0; j < b; j++)
+			if (r != (ssize_t)(b * sizeof(pm[0])) ||
+			    (pm[j] & (PM_PRESENT | PM_SWAPPED)) != 0)
+				in[i + j] |= 1;
+	}
+	errno = err;
+}
+
+/* Close pages_used()'s descriptor, if it opened one. */
+static void
+pages_done(int fd)
+{
+	int err;
+
+	if (fd >= 0) {
+		err = errno;
+		(void)close(fd);
+		errno = err;
+	}
+}
+
+/*
+ * The counts of id's table d that may not be 0: those of the arcs
+ * numbered, on the pages that hold counts.  fd as for pages_used().
+ */
+static size_t
+counts_used(struct idt *d, int *fd)
+{
+	unsigned char in[CHUNK / PAGE];
+	size_t n, lo, hi, k, used;
+
+	n = numbered();
+	used = 0;
+	for (lo = 0; lo < n; lo = hi) {
+		hi = lo + CHUNK / sizeof(uint64_t) < n ?
+		    lo + CHUNK / sizeof(uint64_t) : n;
+		pages_used((const char *)(d->counts + lo),
+		    (hi - lo) * sizeof(uint64_t), in, fd);
+		for (k = 0; k * PAGE < (hi - lo) * sizeof(uint64_t); k++)
+			if ((in[k] & 1) != 0)
+				used += PAGE / sizeof(uint64_t);
+	}
+	return used < n ? used : n;
+}
+
+/*
+ * The places _mon_cells_each can give, as of now, or more: the cells
+ * claimed in every own table, every id's counts on the pages that hold
+ * them (the arcs numbered, in a run of pages an id counted in), and the
  * spill's keys.
  */
 size_t
 _mon_cells_all(void)
 {
 	struct tbl *t;
+	struct idt *d;
 	size_t n;
 	uint32_t id;
+	int fd;
 
 	n = _mon_tab_keys(&spill);
 	for (t = atomic_load(&owns); t != NULL; t = t->next)
 		n += atomic_load(&t->nused);
+	fd = -2;
 	for (id = 0; id < MAXID; id++)
-		if (atomic_load(&ids[id]) != NULL)
-			n += numbered();
+		if ((d = atomic_load(&ids[id])) != NULL)
+			n += counts_used(d, &fd);
+	pages_done(fd);
 	return n;
 }
 
 /*
  * Call fn(arg, from, self, n) for the counts of id's table d: those of
- * the arcs numbered, n not 0.  If drop, each CHUNK goes back once read.
- * (The pages never counted into are read too, as the kernel's zero
- * page: which of them are resident says nothing of a page swapped out.)
+ * the arcs numbered, n not 0, on the pages that hold counts
+ * (pages_used(), fd its).  If drop, each CHUNK goes back once read.
  */
 static void
 counts_each(struct idt *d, void (*fn)(void *, uintptr_t, uintptr_t,
-    uint64_t), void *arg, int drop)
+    uint64_t), void *arg, int drop, int *fd)
 {
+	unsigned char in[CHUNK / PAGE];
 	_Atomic uint64_t *c;
-	size_t n, lo, hi, i;
+	size_t n, lo, hi, i, end;
 	uint64_t k;
 
 	n = numbered();
 	c = d->counts;
 	for (lo = 0; lo < n; lo = hi) {
 		hi = lo + CHUNK / sizeof(*c) < n ? lo + CHUNK / sizeof(*c) : n;
-		for (i = lo == 0 ? 1 : lo; i < hi; i++)
-			if ((k = atomic_load_explicit(&c[i],
-			    memory_order_relaxed)) != 0)
-				fn(arg, atomic_load_explicit(&_mon_arcv[i].from,
-				    memory_order_relaxed), atomic_load_explicit(
-				    &_mon_arcv[i].self, memory_order_relaxed),
-				    k);
+		pages_used((const char *)(c + lo), (hi - lo) * sizeof(*c), in,
+		    fd);
+		for (i = lo; i < hi; i = end) {
+			end = (i / (PAGE / sizeof(*c)) + 1) *
+			    (PAGE / sizeof(*c));
+			if (end > hi)
+				end = hi;
+			if ((in[(i - lo) * sizeof(*c) / PAGE] & 1) == 0)
+				continue;
+			for (; i < end; i++)
+				if (i > 0 && (k = atomic_load_explicit(&c[i],
+				    memory_order_relaxed)) != 0)
+					fn(arg, atomic_load_explicit(
+					    &_mon_arcv[i].from,
+					    memory_order_relaxed),
+					    atomic_load_explicit(
+					    &_mon_arcv[i].self,
+					    memory_order_relaxed), k);
+		}
 		if (drop)
 			_mon_rezero((void *)(c + lo), (hi - lo) * sizeof(*c));
 	}
@@ -1244,8 +1355,8 @@ counts_each(struct idt *d, void (*fn)(void *, uintptr_t, uintptr_t,
  * writing at exit does not raise the peak; a call counted after its
  * count was read is lost as it would be anyway, and one counted after
  * its page went is counted afresh for no profile.  Uses nothing but
- * reads and madvise: a polite termination runs it in a signal
- * handler.
+ * reads, mincore, madvise, and open, pread and close of the pagemap: a
+ * polite termination runs it in a signal handler.
  */
 void
 _mon_cells_each(void (*fn)(void *, uintptr_t, uintptr_t, uint64_t),
@@ -1259,6 +1370,7 @@ _mon_cells_each(void (*fn)(void *, uintptr_t, uintptr_t, uint64_t),
 	unsigned int k;
 	uint32_t id;
 	size_t i, n;
+	int fd;
 
 	for (t = atomic_load(&owns); t != NULL; t = t->next) {
 		bits = atomic_load(&t->touched);
@@ -1272,9 +1384,11 @@ _mon_cells_each(void (*fn)(void *, uintptr_t, uintptr_t, uint64_t),
 		if (drop)
 			tbl_give(t);
 	}
+	fd = -2;
 	for (id = 0; id < MAXID; id++)
 		if ((d = atomic_load(&ids[id])) != NULL)
-			counts_each(d, fn, arg, drop);
+			counts_each(d, fn, arg, drop, &fd);
+	pages_done(fd);
 	for (k = 0; k < _MON_TABMAX; k++) {
 		sl = _mon_tab_hash(&spill, k, &n);
 		for (i = 0; sl != NULL && i < n; i++)

@@ -285,6 +285,7 @@ void	_mon_cells_thread_end(void) _mon_hidden;
 void	_mon_cells_reset(void) _mon_hidden;
 void	_mon_cells_fork(void) _mon_hidden;
 uint64_t _mon_cells_lost(void) _mon_hidden;
+void	_mon_cells_lose(uint64_t) _mon_hidden;
 size_t	_mon_cells_most(void) _mon_hidden;
 size_t	_mon_cells_all(void) _mon_hidden;
 void	_mon_cells_each(void (*)(void *, uintptr_t, uintptr_t, uint64_t),

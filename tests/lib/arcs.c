@@ -4,7 +4,7 @@
  * arcs_test can hold the profile to every one of them.  Its functions
  * (f, g, d) are written by mkarcs into arcs.gen.c (see there).
  *
- * usage: h_arcs [-f] [-s] [-v] L S R
+ * usage: h_arcs [-f] [-s] [-v] [-m MB] L S R
  *
  *	L long threads, started together, go R rounds each over every
  *	arc: longrun -> gi (one call site, NG callees), gi -> its leaves
@@ -29,6 +29,10 @@
  *		anything: the child calls g0 from vfirst, which is not
  *		instrumented, and exits; its calls are the parent's,
  *		whose memory it ran in.
+ *	-m MB	once every thread has ended, write MB MiB of memory of
+ *		main's own, twice over: in a memory cgroup of less, with
+ *		swap, the kernel swaps out pages of libmon's counts
+ *		before the profile is written at exit.
  *
  * Each process writes the arcs it made to exp.PID, "CALLER CALLEE
  * COUNT" a line (arcs of no calls left out), and "pid P signals N" to
@@ -301,11 +305,17 @@ main(int argc, char *argv[])
 {
 	struct sigaction sa;
 	long l, s, r;
+	size_t mb, i;
+	char *big;
 	int c, fk;
 
 	fk = 0;
-	while ((c = getopt(argc, argv, "fsv")) != -1)
+	mb = 0;
+	while ((c = getopt(argc, argv, "fm:sv")) != -1)
 		switch (c) {
+		case 'm':
+			mb = (size_t)atol(optarg);
+			break;
 		case 'f':
 			fk = 1;
 			break;
@@ -333,8 +343,17 @@ main(int argc, char *argv[])
 		err(1, "sigaction");
 	run(l, s, r, fk ? s / WAVE / 2 * WAVE : -1);
 	expect(l, s, r, atomic_load(&nsig));
+	if (mb > 0) {
+		if ((big = malloc(mb << 20)) == NULL)
+			err(1, "malloc");
+		for (c = 1; c <= 2; c++)
+			for (i = 0; i < mb << 20; i += 4096)
+				big[i] = (char)c;
+		sink += big[mb << 19];
+		free(big);
+	}
 	return 0;
 usage:
-	fprintf(stderr, "usage: h_arcs [-f] [-s] [-v] L S R\n");
+	fprintf(stderr, "usage: h_arcs [-f] [-s] [-v] [-m MB] L S R\n");
 	return 2;
 }

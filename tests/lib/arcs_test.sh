@@ -228,10 +228,48 @@ fork_child_arcs_exact_body()
 	verdict
 }
 
+atf_test_case swapped_counts_exact
+swapped_counts_exact_head()
+{
+	atf_set descr "4 threads make 20,000 distinct arcs each, then the" \
+	    "program, in a memory cgroup of 32 MiB with swap, writes 200" \
+	    "MiB: the kernel swaps out pages of the counts, which mincore()" \
+	    "calls not in memory, and every arc still has exactly its" \
+	    "calls, with restartable sequences on and off"
+	atf_set require.user root
+}
+swapped_counts_exact_body()
+{
+	local cg m
+
+	setup
+	awk 'NR > 1 { n++ } END { exit !n }' /proc/swaps ||
+	    atf_skip "no swap"
+	# A memory cgroup (version 1) under this process's own.
+	m=$(awk -F: '$2 == "memory" { print $3; exit }' /proc/self/cgroup)
+	cg=/sys/fs/cgroup/memory$m/arcs_test.$$
+	[ -n "$m" ] && mkdir "$cg" 2>/dev/null ||
+	    atf_skip "no memory cgroup (version 1) to make"
+	if ! echo 32M >"$cg/memory.limit_in_bytes"; then
+		rmdir "$cg"
+		atf_skip "no memory limit"
+	fi
+	for d in default norseq; do
+		[ $d = default ] && t= || t=glibc.pthread.rseq=0
+		run $d GLIBC_TUNABLES=$t PROFDIR=. sh -c \
+		    'echo $$ >"$0/cgroup.procs" && shift && exec "$@"' \
+		    "$cg" - "$H" -m 200 4 0 2
+		judge $d
+	done
+	rmdir "$cg"
+	verdict
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case threads_arcs_exact
 	atf_add_test_case signal_handler_arcs_exact
 	atf_add_test_case vfork_child_first_arcs_exact
 	atf_add_test_case fork_child_arcs_exact
+	atf_add_test_case swapped_counts_exact
 }
