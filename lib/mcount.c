@@ -125,7 +125,7 @@
 #define SLOTS0MAX	((size_t)1 << 24)	/* and most: 128 MiB of text */
 #define SLOTSMAX	((size_t)1 << 26)	/* no index larger: 256 MiB */
 #define DENSE		((size_t)1 << 20)	/* slots of 8 MiB of text */
-#define ARCS0		((size_t)1 << 21)	/* arc numbers: least */
+#define ARCS0		((size_t)1 << 16)	/* arc numbers: least */
 #define ARCSMAX		((size_t)1 << 24)	/* and most */
 #define MAXID		1024		/* ids */
 #define PAGE		4096		/* of cells, a bit of the touched map */
@@ -312,7 +312,7 @@ program_text(struct dl_phdr_info *info, size_t size, void *arg)
  * (idoff), if the C library registered the area for every thread and
  * the ids fit, else by thread.  And how large the first index is: a
  * slot for each 8 bytes of the program's text, from SLOTS0 to
- * SLOTS0MAX; with room for four arcs a slot, from ARCS0 to ARCSMAX.
+ * SLOTS0MAX; with room for two arcs a slot, from ARCS0 to ARCSMAX.
  * Called before counting starts.
  */
 static void
@@ -331,7 +331,7 @@ init_ids(void)
 	for (slots0 = SLOTS0; slots0 < SLOTS0MAX && slots0 << GRAIN < text;
 	    slots0 <<= 1)
 		;
-	arcscap = 4 * slots0;
+	arcscap = 2 * slots0;
 	if (arcscap < ARCS0)
 		arcscap = ARCS0;
 	if (arcscap > ARCSMAX)

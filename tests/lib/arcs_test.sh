@@ -265,6 +265,68 @@ swapped_counts_exact_body()
 	verdict
 }
 
+# told DIR: DIR's process, if it ran to its end and wrote a profile,
+# has every call it made either on its arc or told lost (run.cells_lost
+# equal to the calls missing), and none in excess; 1 if it was judged.
+told()
+{
+	local e pid f lost
+
+	[ "$(cat $1/status)" = 0 ] || return 1
+	for e in $1/exp.*; do
+		[ -f "$e" ] || return 1
+		pid=${e##*.}
+		f=$1/$pid.h_arcs
+		[ -f "$f" ] || return 1
+		if ! "$DUMP" $f >$1/dump.$pid 2>$1/dumperr; then
+			fail "$1: $pid: $(cat $1/dumperr)"
+			continue
+		fi
+		compare $1/dump.$pid $e >$1/wrong.$pid
+		lost=$(tail -n 1 $1/wrong.$pid | awk '{ print $4 }')
+		[ "$lost" = "$(field $1/dump.$pid run.cells_lost)" ] ||
+		    fail "$1: $pid: $lost calls missing, run.cells_lost" \
+		    "$(field $1/dump.$pid run.cells_lost)"
+		awk -F'[:,] ' '$2 ~ / calls$/ {
+			split($2, g, " ")
+			split($3, w, " ")
+			if (g[1] + 0 > w[2] + 0)
+				print
+		    }' $1/wrong.$pid >$1/excess.$pid
+		[ -s $1/excess.$pid ] &&
+		    fail "$1: $pid: calls in excess: $(head -n 3 $1/excess.$pid)"
+	done
+	return 0
+}
+
+atf_test_case address_limit_told
+address_limit_told_head()
+{
+	atf_set descr "Under ulimit -v of 90 to 140 MB, where libmon's" \
+	    "tables, the writer's list or the program's own threads run" \
+	    "short of address space, with restartable sequences on and" \
+	    "off: every profile written holds each call on its arc or" \
+	    "tells it lost in run.cells_lost, and invents none"
+}
+address_limit_told_body()
+{
+	local t v n
+
+	setup
+	for t in on off; do
+		n=0
+		for v in 90000 95000 100000 105000 110000 120000 140000; do
+			run $t.$v sh -c "ulimit -v $v &&
+			    GLIBC_TUNABLES=glibc.pthread.rseq=\$1 PROFDIR=. \
+			    exec \"\$0\" 8 0 3" "$H" $([ $t = on ] && echo 1 ||
+			    echo 0)
+			told $t.$v && n=$((n + 1))
+		done
+		[ $n -gt 0 ] || fail "rseq $t: no run wrote a profile"
+	done
+	verdict
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case threads_arcs_exact
@@ -272,4 +334,5 @@ atf_init_test_cases()
 	atf_add_test_case vfork_child_first_arcs_exact
 	atf_add_test_case fork_child_arcs_exact
 	atf_add_test_case swapped_counts_exact
+	atf_add_test_case address_limit_told
 }
