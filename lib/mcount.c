@@ -482,7 +482,7 @@ table(uint32_t id)
 	_mon_wipe_on_fork(p, arcscap * sizeof(uint64_t));
 	h = (struct head *)p - 1;
 	h->id = id;
-	atomic_store(&t->counts, (_Atomic uint64_t *)p);
+	t->counts = (_Atomic uint64_t *)p;	/* published by the CAS below */
 	want = NULL;
 	if (!atomic_compare_exchange_strong(&ids[id], &want, t)) {
 		_mon_unmap(p - PAGE, PAGE + arcscap * sizeof(uint64_t));
