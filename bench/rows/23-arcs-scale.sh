@@ -131,34 +131,13 @@ END {
 	}
 	for (s23 = 1; s23 <= 2; s23++) {
 		sh = s23 == 1 ? "sites" : "fan"
-		s = "PASS"
-		for (k23 = 1; k23 <= nz23; k23++) {
-			j = sh z23[k23]
-			if (!has(j, "mon", "ns") || !has(j, "hook", "ns")) {
-				s = "n/a"
-				break
-			}
-			x = med(j, "mon", "ns") / med(j, "hook", "ns")
-			if (x > 1.5)
-				s = "MISS"
-			worst23[s23] = x > worst23[s23] ? x : worst23[s23]
-		}
-		if (s != "n/a")
-			s = sprintf("%s (worst %.2fx)", s, worst23[s23])
+		x = worst23(sh, "mon")
+		s = x == "" ? "n/a" : sprintf("%s (worst %.2fx)",
+		    x > 1.5 ? "MISS" : "PASS", x)
 		goal("row 23, no cliff, " sh ": libmon <= 1.5x the empty hook" \
 		    " a call, 1k to 1M arcs: " s)
-		s = "n/a"
-		for (k23 = 1; k23 <= nz23; k23++) {
-			j = sh z23[k23]
-			if (!has(j, "mont", "ns") || !has(j, "hook", "ns")) {
-				s = "n/a"
-				break
-			}
-			x = med(j, "mont", "ns") / med(j, "hook", "ns")
-			if (k23 == 1 || x > y)
-				y = x
-			s = sprintf("worst %.2fx", y)
-		}
+		x = worst23(sh, "mont")
+		s = x == "" ? "n/a" : sprintf("worst %.2fx", x)
 		goal("row 23, " sh ", libmon under PROFCLOCK=timer (its" \
 		    " clock's cost apart, not a target): " s)
 	}
@@ -185,6 +164,20 @@ END {
 	note("   libmon's calls counted (prof's overhead line) must equal")
 	note("   the calls made in every run (at 1M, every run of the first")
 	note("   three rounds, in which row 26 times prof).")
+}
+
+# Build v's worst ratio over the empty hook a call, of shape sh's sizes;
+# "" if a size has no figure.
+function worst23(sh, v,    k, j, x, w) {
+	for (k = 1; k <= nz23; k++) {
+		j = sh z23[k]
+		if (!has(j, v, "ns") || !has(j, "hook", "ns"))
+			return ""
+		x = med(j, v, "ns") / med(j, "hook", "ns")
+		if (k == 1 || x > w)
+			w = x
+	}
+	return w
 }
 
 # The job of glibc's figures at size z of shape sh, or "" if none.
