@@ -822,14 +822,14 @@ spill_one(uintptr_t from, uintptr_t self)
 /*
  * mcount's slow path: the arc from -> self is neither in the home cell
  * of the thread's own table nor in the index slots the fast path looked
- * at, or the thread's counts are not its id's.  up is the word above from on __fentry__'s stack
- * (0 from mcount): the call site when gcc pushed r10 before the call,
- * whose arc the fast path never finds.  Returns 1 to have the fast path
- * count the call -- its cell or slot is there now, or the thread has
- * just been set up -- or 0 if the call is counted (or lost) here.  Called from
- * x86_64/mcount_entry.S with every argument register saved; may run in
- * signal context, so it only uses mmap and raw system calls, and leaves
- * errno as it found it.
+ * at, or the thread's counts are not its id's.  up is the word above
+ * from on __fentry__'s stack (0 from mcount): the call site when gcc
+ * pushed r10 before the call, whose arc the fast path never finds.
+ * Returns 1 to have the fast path count the call -- its cell or slot is
+ * there now, or the thread has just been set up -- or 0 if the call is
+ * counted (or lost) here.  Called from x86_64/mcount_entry.S with
+ * every argument register saved; may run in signal context, so it only
+ * uses mmap and raw system calls, and leaves errno as it found it.
  *
  * A new arc takes its home cell in the thread's own table if that is
  * free, else a number and a slot in the index.

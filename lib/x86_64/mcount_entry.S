@@ -40,8 +40,8 @@
  * -- goes to _mon_count(selfpc, frompc, up) in mcount.c, with every
  * general register the entry must keep preserved and the stack
  * aligned; if it says so (it has found or made the arc's cell or slot,
- * or set the thread up), the fast path starts over.  The C side is built with
- * -mgeneral-regs-only, so vector registers survive.  One macro, COUNT,
+ * or set the thread up), the fast path starts over.  The C side is
+ * built with -mgeneral-regs-only, so vector registers survive.  One macro, COUNT,
  * makes both entries; CALLC is its way into C.
  *
  * _mon_counting is 1 while counting: one compare and the fast path.  0
