@@ -186,15 +186,6 @@ struct arcd {
 _Static_assert(sizeof(struct arcd) == 16, "mcount_entry.S: arc size");
 
 /*
- * An index of 2^j slots, each the number of the arc there (0: free).
- * One that was replaced stays mapped: threads may still read it.
- */
-struct index {
-	_Atomic uint32_t	*slots;
-	size_t			 nslots;
-};
-
-/*
  * The cells of no table, and the counts of no id: one cell that holds
  * no arc, after a head that names no id.
  */
@@ -210,12 +201,17 @@ static _Atomic uint32_t noslot[1];
 static struct arcd noarc[1];
 
 /*
- * What mcount_entry.S reads of the index: its mask (slots - 1), then
- * its slots, in that order; a new index stores its slots first, then
- * its mask, so that the fast path never uses a mask larger than the
- * slots it reads (x86_64 keeps loads in order, and stores).  The two
- * share a cache line, and neither waits on the other.  And the arcs by
- * number, _mon_arcv, set once, before the first index.
+ * The index: 2^j slots, each the number of the arc there (0: free).
+ * This is its only record, and what mcount_entry.S reads: its mask
+ * (slots - 1), then its slots, in that order, as index_now() does.  A
+ * new index stores its slots first, then its mask (publish()), so that
+ * no reader uses a mask larger than the slots it reads (x86_64 keeps
+ * loads in order, and stores).  A reader that sees the new slots under
+ * the old mask finds no arc where it looks, and numbers the arc again
+ * in the slow way: the writer sums an arc wherever it is counted.  The
+ * two share a cache line, and neither waits on the other.  An index
+ * that was replaced stays mapped: threads may still read it.  And the
+ * arcs by number, _mon_arcv, set once, before the first index.
  */
 struct {
 	_Atomic size_t		 mask;		/* 0 */
@@ -223,13 +219,12 @@ struct {
 } _mon_ix _mon_hidden __attribute__((aligned(16))) = { 0, noslot };
 struct arcd *_mon_arcv _mon_hidden = noarc;
 
-static struct index *_Atomic ix;	/* the index, once made */
 static _Atomic size_t narcs = 1;	/* the next arc's number */
 static size_t arcscap;			/* numbers < arcscap */
 static size_t slots0;			/* the first index's slots */
 static int dense;			/* for a big program's text */
 static _Atomic int growing;		/* the index, by a thread */
-static _Atomic size_t ixspilled;	/* spill keys when ix came */
+static _Atomic size_t ixspilled;	/* spill keys when the index came */
 static _Atomic size_t ixspills;		/* calls spilled since */
 
 static struct idt *_Atomic ids[MAXID];	/* the ids' counts */
@@ -398,30 +393,27 @@ map_big(size_t len, size_t off, int big)
 	return big ? _mon_map_dense(len, off) : _mon_map(len);
 }
 
-/* An index of n slots; NULL without memory. */
-static struct index *
+/* The slots of an index of n; NULL without memory. */
+static _Atomic uint32_t *
 index_new(size_t n, int big)
 {
-	struct index *x;
-	char *p;
-
-	if ((x = _mon_map(sizeof(*x))) == NULL)
-		return NULL;
-	if ((p = map_big(n * sizeof(uint32_t), 0, big)) == NULL) {
-		_mon_unmap(x, sizeof(*x));
-		return NULL;
-	}
-	x->slots = (_Atomic uint32_t *)p;
-	x->nslots = n;
-	return x;
+	return (_Atomic uint32_t *)map_big(n * sizeof(uint32_t), 0, big);
 }
 
-/* Index x is the one the fast path reads from now on: slots, then mask. */
-static void
-publish(struct index *x)
+/* The index's slots, its mask in *mask: the mask first. */
+static _Atomic uint32_t *
+index_now(size_t *mask)
 {
-	atomic_store(&_mon_ix.slots, x->slots);
-	atomic_store(&_mon_ix.mask, x->nslots - 1);
+	*mask = atomic_load(&_mon_ix.mask);
+	return atomic_load(&_mon_ix.slots);
+}
+
+/* The n slots from now on: slots, then mask. */
+static void
+publish(_Atomic uint32_t *slots, size_t n)
+{
+	atomic_store(&_mon_ix.slots, slots);
+	atomic_store(&_mon_ix.mask, n - 1);
 }
 
 /*
@@ -432,10 +424,10 @@ publish(struct index *x)
 static int
 index_init(void)
 {
-	struct index *x, *want;
+	_Atomic uint32_t *x, *want;
 	char *p;
 
-	if (atomic_load(&ix) != NULL)
+	if (atomic_load(&_mon_ix.slots) != noslot)
 		return 1;
 	if (__atomic_load_n(&_mon_arcv, __ATOMIC_ACQUIRE) == noarc) {
 		if ((p = map_big(arcscap * sizeof(struct arcd), 0, dense)) ==
@@ -448,13 +440,13 @@ index_init(void)
 	}
 	if ((x = index_new(slots0, dense)) == NULL)
 		return 0;
-	want = NULL;
-	if (!atomic_compare_exchange_strong(&ix, &want, x)) {
-		_mon_unmap((void *)x->slots, x->nslots * sizeof(uint32_t));
-		_mon_unmap(x, sizeof(*x));
+	/* The first: slots from noslot, once, then the mask. */
+	want = noslot;
+	if (!atomic_compare_exchange_strong(&_mon_ix.slots, &want, x)) {
+		_mon_unmap((void *)x, slots0 * sizeof(uint32_t));
 		return 1;
 	}
-	publish(x);
+	atomic_store(&_mon_ix.mask, slots0 - 1);
 	atomic_store(&ixspilled, _mon_tab_keys(&spill));
 	return 1;
 }
@@ -658,6 +650,16 @@ own_cell(struct tbl *t, uintptr_t from, uintptr_t self)
 	return holds(home, from, self) || claim(t, home, from, self);
 }
 
+/*
+ * The arcs numbered so far, arc 0 (none) among them: never more than
+ * arcscap, which take() does not number past.
+ */
+static size_t
+numbered(void)
+{
+	return atomic_load(&narcs);
+}
+
 /* Is arc n (0: none) the arc from -> self? */
 static inline int
 is_arc(uint32_t n, uintptr_t from, uintptr_t self)
@@ -675,13 +677,13 @@ is_arc(uint32_t n, uintptr_t from, uintptr_t self)
  * no slot (until the index grows and takes every arc again): wasted.
  */
 static int
-take(struct index *x, size_t s, uintptr_t from, uintptr_t self,
+take(_Atomic uint32_t *x, size_t s, uintptr_t from, uintptr_t self,
     uint32_t *np)
 {
 	uint32_t want;
 	size_t n;
 
-	if (atomic_load_explicit(&x->slots[s], memory_order_relaxed) != 0)
+	if (atomic_load_explicit(&x[s], memory_order_relaxed) != 0)
 		return 0;
 	if (*np == 0) {
 		n = atomic_load_explicit(&narcs, memory_order_relaxed);
@@ -697,7 +699,7 @@ take(struct index *x, size_t s, uintptr_t from, uintptr_t self,
 		*np = (uint32_t)n;
 	}
 	want = 0;
-	return atomic_compare_exchange_strong_explicit(&x->slots[s], &want,
+	return atomic_compare_exchange_strong_explicit(&x[s], &want,
 	    *np, memory_order_release, memory_order_relaxed);
 }
 
@@ -713,15 +715,15 @@ take(struct index *x, size_t s, uintptr_t from, uintptr_t self,
 static int
 indexed(uintptr_t from, uintptr_t self)
 {
-	struct index *x;
-	size_t h, o;
+	_Atomic uint32_t *x;
+	size_t h, o, mask;
 	uint32_t n;
 
-	x = atomic_load(&ix);
-	h = HOME(from, x->nslots - 1);
-	o = OTHER(from, self, x->nslots - 1);
-	if (is_arc(atomic_load_explicit(&x->slots[h], memory_order_acquire),
-	    from, self) || is_arc(atomic_load_explicit(&x->slots[o],
+	x = index_now(&mask);
+	h = HOME(from, mask);
+	o = OTHER(from, self, mask);
+	if (is_arc(atomic_load_explicit(&x[h], memory_order_acquire),
+	    from, self) || is_arc(atomic_load_explicit(&x[o],
 	    memory_order_acquire), from, self))
 		return 1;
 	n = 0;
@@ -742,24 +744,29 @@ indexed(uintptr_t from, uintptr_t self)
 static void
 grow(void)
 {
-	struct index *x, *nx;
-	size_t keys, spills, n, m, i, s;
+	_Atomic uint32_t *nx;
+	size_t keys, spills, n, m, i, s, mask;
 	uintptr_t from, self;
 	int many;
 
 	spills = atomic_fetch_add(&ixspills, 1) + 1;
 	if (spills % 1024 != 0)
 		return;
-	x = atomic_load(&ix);
+	(void)index_now(&mask);
 	keys = _mon_tab_keys(&spill);
-	many = keys - atomic_load(&ixspilled) >= x->nslots / 16;
-	n = atomic_load(&narcs);
-	if (x->nslots >= SLOTSMAX || n >= arcscap ||
-	    (spills < 2 * x->nslots && !many) ||
+	many = keys - atomic_load(&ixspilled) >= (mask + 1) / 16;
+	n = numbered();
+	if (mask + 1 >= SLOTSMAX || n >= arcscap ||
+	    (spills < 2 * (mask + 1) && !many) ||
 	    atomic_exchange(&growing, 1))
 		return;
+	/* Grown meanwhile by another thread: this one's spills are old. */
+	if (atomic_load(&_mon_ix.mask) != mask) {
+		atomic_store(&growing, 0);
+		return;
+	}
 	/* Grown for many arcs, not for a few hot ones: dense. */
-	m = x->nslots * 4 < SLOTSMAX ? x->nslots * 4 : SLOTSMAX;
+	m = (mask + 1) * 4 < SLOTSMAX ? (mask + 1) * 4 : SLOTSMAX;
 	if ((nx = index_new(m, dense || many)) != NULL) {
 		for (i = 1; i < n; i++) {
 			from = atomic_load_explicit(&_mon_arcv[i].from,
@@ -769,16 +776,15 @@ grow(void)
 			if (from == 0 || self == 0)
 				continue;	/* being numbered */
 			s = HOME(from, m - 1);
-			if (atomic_load_explicit(&nx->slots[s],
+			if (atomic_load_explicit(&nx[s],
 			    memory_order_relaxed) != 0)
 				s = OTHER(from, self, m - 1);
-			if (atomic_load_explicit(&nx->slots[s],
+			if (atomic_load_explicit(&nx[s],
 			    memory_order_relaxed) == 0)
-				atomic_store_explicit(&nx->slots[s],
-				    (uint32_t)i, memory_order_relaxed);
+				atomic_store_explicit(&nx[s], (uint32_t)i,
+				    memory_order_relaxed);
 		}
-		atomic_store(&ix, nx);
-		publish(nx);
+		publish(nx, m);
 		atomic_store(&ixspilled, keys);
 		atomic_store(&ixspills, 0);
 	}
@@ -1043,8 +1049,7 @@ _mon_count_test(uintptr_t self, uintptr_t from)
 		counts = atomic_load(&_mon_tls.counts);
 		if (((struct head *)counts - 1)->id != *_mon_tls.id)
 			continue;
-		mask = atomic_load(&_mon_ix.mask);
-		slots = atomic_load(&_mon_ix.slots);
+		slots = index_now(&mask);
 		n = atomic_load(&slots[HOME(from, mask)]);
 		if (!is_arc(n, from, self))
 			n = atomic_load(&slots[OTHER(from, self, mask)]);
@@ -1063,15 +1068,6 @@ tbl_give(struct tbl *t)
 		_mon_rezero(t->cells, OWNCELLS * sizeof(struct cell));
 }
 
-/* The arcs numbered so far, arc 0 (none) among them. */
-static size_t
-numbered(void)
-{
-	size_t n;
-
-	n = atomic_load(&narcs);
-	return n < arcscap ? n : arcscap;
-}
 
 /*
  * Zero every count: the pages go back to the kernel, so that a fork
@@ -1118,12 +1114,12 @@ _mon_cells_fork(void)
 
 	_mon_cells_reset();
 	/*
-	 * A thread that was growing the index is not here to finish, and
-	 * may have left the fast path reading the one before.
+	 * A thread that was growing the index is not here to finish.  If
+	 * it had stored the new slots and not yet the mask, the old mask
+	 * over the new slots finds no arc, which is numbered again, until
+	 * the index grows again: counts are summed wherever they are.
 	 */
 	atomic_store(&growing, 0);
-	if (atomic_load(&ix) != NULL)
-		publish(atomic_load(&ix));
 	tid = _mon_gettid();
 	/* The other threads' own tables are free: their threads are not. */
 	atomic_store(&nfree, 0);
@@ -1254,27 +1250,50 @@ pages_done(int fd)
 }
 
 /*
- * The counts of id's table d that may not be 0: those of the arcs
- * numbered, on the pages that hold counts.  fd as for pages_used().
+ * Call fn(arg, from, self, n) for the counts of id's table d: those of
+ * the arcs numbered, n not 0, on the pages that hold counts
+ * (pages_used(), fd its); with fn NULL, only count them.  If drop, each
+ * CHUNK goes back once read.  Gives the counts on those pages, 0 or
+ * not: as many as fn could be called for.
  */
 static size_t
-counts_used(struct idt *d, int *fd)
+counts_each(struct idt *d, void (*fn)(void *, uintptr_t, uintptr_t,
+    uint64_t), void *arg, int drop, int *fd)
 {
 	unsigned char in[CHUNK / PAGE];
-	size_t n, lo, hi, k, used;
+	_Atomic uint64_t *c;
+	size_t n, lo, hi, i, end, used;
+	uint64_t k;
 
 	n = numbered();
+	c = d->counts;
 	used = 0;
 	for (lo = 0; lo < n; lo = hi) {
-		hi = lo + CHUNK / sizeof(uint64_t) < n ?
-		    lo + CHUNK / sizeof(uint64_t) : n;
-		pages_used((const char *)(d->counts + lo),
-		    (hi - lo) * sizeof(uint64_t), in, fd);
-		for (k = 0; k * PAGE < (hi - lo) * sizeof(uint64_t); k++)
-			if ((in[k] & 1) != 0)
-				used += PAGE / sizeof(uint64_t);
+		hi = lo + CHUNK / sizeof(*c) < n ? lo + CHUNK / sizeof(*c) : n;
+		pages_used((const char *)(c + lo), (hi - lo) * sizeof(*c), in,
+		    fd);
+		for (i = lo; i < hi; i = end) {
+			end = (i / (PAGE / sizeof(*c)) + 1) *
+			    (PAGE / sizeof(*c));
+			if (end > hi)
+				end = hi;
+			if ((in[(i - lo) * sizeof(*c) / PAGE] & 1) == 0)
+				continue;
+			used += end - i;
+			for (; fn != NULL && i < end; i++)
+				if (i > 0 && (k = atomic_load_explicit(&c[i],
+				    memory_order_relaxed)) != 0)
+					fn(arg, atomic_load_explicit(
+					    &_mon_arcv[i].from,
+					    memory_order_relaxed),
+					    atomic_load_explicit(
+					    &_mon_arcv[i].self,
+					    memory_order_relaxed), k);
+		}
+		if (drop)
+			_mon_rezero((void *)(c + lo), (hi - lo) * sizeof(*c));
 	}
-	return used < n ? used : n;
+	return used;
 }
 
 /*
@@ -1298,52 +1317,11 @@ _mon_cells_all(void)
 	fd = -2;
 	for (id = 0; id < MAXID; id++)
 		if ((d = atomic_load(&ids[id])) != NULL)
-			n += counts_used(d, &fd);
+			n += counts_each(d, NULL, NULL, 0, &fd);
 	pages_done(fd);
 	return n;
 }
 
-/*
- * Call fn(arg, from, self, n) for the counts of id's table d: those of
- * the arcs numbered, n not 0, on the pages that hold counts
- * (pages_used(), fd its).  If drop, each CHUNK goes back once read.
- */
-static void
-counts_each(struct idt *d, void (*fn)(void *, uintptr_t, uintptr_t,
-    uint64_t), void *arg, int drop, int *fd)
-{
-	unsigned char in[CHUNK / PAGE];
-	_Atomic uint64_t *c;
-	size_t n, lo, hi, i, end;
-	uint64_t k;
-
-	n = numbered();
-	c = d->counts;
-	for (lo = 0; lo < n; lo = hi) {
-		hi = lo + CHUNK / sizeof(*c) < n ? lo + CHUNK / sizeof(*c) : n;
-		pages_used((const char *)(c + lo), (hi - lo) * sizeof(*c), in,
-		    fd);
-		for (i = lo; i < hi; i = end) {
-			end = (i / (PAGE / sizeof(*c)) + 1) *
-			    (PAGE / sizeof(*c));
-			if (end > hi)
-				end = hi;
-			if ((in[(i - lo) * sizeof(*c) / PAGE] & 1) == 0)
-				continue;
-			for (; i < end; i++)
-				if (i > 0 && (k = atomic_load_explicit(&c[i],
-				    memory_order_relaxed)) != 0)
-					fn(arg, atomic_load_explicit(
-					    &_mon_arcv[i].from,
-					    memory_order_relaxed),
-					    atomic_load_explicit(
-					    &_mon_arcv[i].self,
-					    memory_order_relaxed), k);
-		}
-		if (drop)
-			_mon_rezero((void *)(c + lo), (hi - lo) * sizeof(*c));
-	}
-}
 
 /*
  * Call fn(arg, from, self, n) for every place that counts an arc, n its
@@ -1387,7 +1365,7 @@ _mon_cells_each(void (*fn)(void *, uintptr_t, uintptr_t, uint64_t),
 	fd = -2;
 	for (id = 0; id < MAXID; id++)
 		if ((d = atomic_load(&ids[id])) != NULL)
-			counts_each(d, fn, arg, drop, &fd);
+			(void)counts_each(d, fn, arg, drop, &fd);
 	pages_done(fd);
 	for (k = 0; k < _MON_TABMAX; k++) {
 		sl = _mon_tab_hash(&spill, k, &n);
