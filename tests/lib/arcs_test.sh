@@ -88,41 +88,55 @@ compare()
 	}' - "$2" "$1"
 }
 
-# judge DIR [CLOCK]: every process of DIR's run wrote exp.PID and
-# PID.h_arcs, and each profile has exactly the calls expected of
+# profiles DIR CHECK [ARG]: for each process of DIR's run (exp.PID, the
+# calls it made along each arc), its profile PID.h_arcs dumped
+# (dump.PID) and compared with them (wrong.PID, whose last line is
+# "wrong N lost M"), then CHECK DIR PID ARG says if that will do; 1 if a
+# process left no profile.
+profiles()
+{
+	local e pid
+
+	for e in $1/exp.*; do
+		[ -f "$e" ] || return 1
+		pid=${e##*.}
+		[ -f $1/$pid.h_arcs ] || return 1
+		if ! "$DUMP" $1/$pid.h_arcs >$1/dump.$pid 2>$1/dumperr; then
+			fail "$1: $pid: $(cat $1/dumperr)"
+			continue
+		fi
+		compare $1/dump.$pid $e >$1/wrong.$pid
+		$2 $1 $pid "$3"
+	done
+	return 0
+}
+
+# exact DIR PID [CLOCK]: PID's profile has exactly the calls expected of
 # every arc, none uncounted; with CLOCK, sampled by that clock.
+exact()
+{
+	[ -z "$3" ] || [ "$(field $1/dump.$2 run.clock)" = "$3" ] ||
+	    fail "$1: $2: clock $(field $1/dump.$2 run.clock), not $3"
+	[ "$(field $1/dump.$2 run.cells_lost)" = 0 ] ||
+	    fail "$1: $2: $(field $1/dump.$2 run.cells_lost) calls uncounted"
+	tail -n 1 $1/wrong.$2 | grep -q '^wrong 0 ' ||
+	    fail "$1: $2: $(tail -n 1 $1/wrong.$2) of" \
+	    "$(awk 'END { print NR }' $1/exp.$2) arcs:" \
+	    "$(sed '$d' $1/wrong.$2 | sort | head -n 3)"
+}
+
+# judge DIR [CLOCK]: DIR's run ended well, every process of it wrote
+# exp.PID and PID.h_arcs, and each profile is exact.
 judge()
 {
-	local e pid f n
-
 	if [ "$(cat $1/status)" != 0 ]; then
 		fail "$1: status $(cat $1/status): $(cat $1/err)"
 		return
 	fi
-	n=0
-	for e in $1/exp.*; do
-		pid=${e##*.}
-		f=$1/$pid.h_arcs
-		n=$((n + 1))
-		if ! "$DUMP" $f >$1/dump.$pid 2>$1/dumperr; then
-			fail "$1: $pid: $(cat $1/dumperr)"
-			continue
-		fi
-		[ -z "$2" ] || [ "$(field $1/dump.$pid run.clock)" = "$2" ] ||
-		    fail "$1: $pid: clock $(field $1/dump.$pid run.clock)," \
-		    "not $2"
-		[ "$(field $1/dump.$pid run.cells_lost)" = 0 ] ||
-		    fail "$1: $pid: $(field $1/dump.$pid run.cells_lost)" \
-		    "calls uncounted"
-		compare $1/dump.$pid $e >$1/wrong.$pid
-		tail -n 1 $1/wrong.$pid | grep -q '^wrong 0 ' ||
-		    fail "$1: $pid: $(tail -n 1 $1/wrong.$pid) of" \
-		    "$(awk 'END { print NR }' $e) arcs:" \
-		    "$(sed '$d' $1/wrong.$pid | sort | head -n 3)"
-	done
-	[ "$(ls $1 | grep -c '\.h_arcs$')" -eq $n ] ||
-	    fail "$1: $(ls $1 | grep -c '\.h_arcs$') profiles for $n" \
-	    "processes"
+	profiles $1 exact "$2" || fail "$1: a process wrote no profile"
+	[ "$(ls $1 | grep -c '\.h_arcs$')" -eq "$(ls $1 | grep -c '^exp\.')" ] ||
+	    fail "$1: $(ls $1 | grep -c '\.h_arcs$') profiles for" \
+	    "$(ls $1 | grep -c '^exp\.') processes"
 }
 
 field()
@@ -265,40 +279,34 @@ swapped_counts_exact_body()
 	verdict
 }
 
+# lostok DIR PID: PID's profile has every call along the arcs judged
+# either on its arc or told lost (run.cells_lost at least the calls
+# missing: it counts those of the program's other arcs too), and none in
+# excess.
+lostok()
+{
+	local lost
+
+	lost=$(tail -n 1 $1/wrong.$2 | awk '{ print $4 }')
+	[ "$lost" -le "$(field $1/dump.$2 run.cells_lost)" ] ||
+	    fail "$1: $2: $lost calls missing, run.cells_lost" \
+	    "$(field $1/dump.$2 run.cells_lost)"
+	awk -F'[:,] ' '$2 ~ / calls$/ {
+		split($2, g, " ")
+		split($3, w, " ")
+		if (g[1] + 0 > w[2] + 0)
+			print
+	    }' $1/wrong.$2 >$1/excess.$2
+	[ -s $1/excess.$2 ] &&
+	    fail "$1: $2: calls in excess: $(head -n 3 $1/excess.$2)"
+	return 0
+}
+
 # told DIR: DIR's process, if it ran to its end and wrote a profile,
-# has every call it made along the arcs judged either on its arc or told
-# lost (run.cells_lost at least the calls missing: it counts those of
-# the program's other arcs too), and none in excess; 1 if it was
-# judged.
+# passes lostok; 1 if it was not judged.
 told()
 {
-	local e pid f lost
-
-	[ "$(cat $1/status)" = 0 ] || return 1
-	for e in $1/exp.*; do
-		[ -f "$e" ] || return 1
-		pid=${e##*.}
-		f=$1/$pid.h_arcs
-		[ -f "$f" ] || return 1
-		if ! "$DUMP" $f >$1/dump.$pid 2>$1/dumperr; then
-			fail "$1: $pid: $(cat $1/dumperr)"
-			continue
-		fi
-		compare $1/dump.$pid $e >$1/wrong.$pid
-		lost=$(tail -n 1 $1/wrong.$pid | awk '{ print $4 }')
-		[ "$lost" -le "$(field $1/dump.$pid run.cells_lost)" ] ||
-		    fail "$1: $pid: $lost calls missing, run.cells_lost" \
-		    "$(field $1/dump.$pid run.cells_lost)"
-		awk -F'[:,] ' '$2 ~ / calls$/ {
-			split($2, g, " ")
-			split($3, w, " ")
-			if (g[1] + 0 > w[2] + 0)
-				print
-		    }' $1/wrong.$pid >$1/excess.$pid
-		[ -s $1/excess.$pid ] &&
-		    fail "$1: $pid: calls in excess: $(head -n 3 $1/excess.$pid)"
-	done
-	return 0
+	[ "$(cat $1/status)" = 0 ] && profiles $1 lostok
 }
 
 atf_test_case address_limit_told

@@ -2669,6 +2669,61 @@ EOF
 
 # --- end to end --------------------------------------------------------
 
+# shares TRUTH ROWS BAND NAME...: ROWS holds "name pct calls"; each
+# NAME's row has its calls (NAME:CALLS, 1 where not given) and a share
+# of the named rows' time within BAND points of the share TRUTH ("name
+# seconds", each part timed on its thread's CPU clock) gives it.  NAME
+# "a+b" is a's row held to a's and b's truths together; "-b" is a row
+# that must not be there.  Says what is wrong, and is false, if so.
+shares()
+{
+	awk -v band="$3" -v names="$(shift 3; echo "$*")" '
+	    FILENAME == ARGV[1] { t[$1] = $2; next }
+	    { pct[$1] = $2; calls[$1] = $3 }
+	    END {
+		n = split(names, name, " ")
+		for (i = 1; i <= n; i++) {
+			if (name[i] ~ /^-/) {
+				f = substr(name[i], 2)
+				if (f in calls) {
+					print f " has a row"
+					bad = 1
+				}
+				continue
+			}
+			ncalls = split(name[i], nc, ":") > 1 ? nc[2] : 1
+			m = split(nc[1], part, "+")
+			row[i] = part[1]
+			for (j = 1; j <= m; j++)
+				want[i] += t[part[j]]
+			wsum += want[i]
+			psum += pct[row[i]]
+			if (calls[row[i]] != ncalls) {
+				print row[i] ": " calls[row[i]] " calls, not " \
+				    ncalls
+				bad = 1
+			}
+		}
+		if (psum <= 0 || wsum <= 0) {
+			print "no time in the rows or the truth"
+			exit 1
+		}
+		for (i = 1; i <= n; i++) {
+			if (!(i in row))
+				continue
+			got = 100 * pct[row[i]] / psum
+			share = 100 * want[i] / wsum
+			if ((got - share)^2 > band^2) {
+				printf "%s: %.1f%% of the named rows, truth" \
+				    " %.1f%% (+-%.1f)\n", row[i], got, share,
+				    band
+				bad = 1
+			}
+		}
+		exit bad
+	    }' "$1" "$2"
+}
+
 # burn_rows prog: rows "name pct calls" of prog's burn functions.
 burn_rows()
 {
@@ -2693,38 +2748,18 @@ check_burn()
 	[ -s err ] && atf_fail "prof warned: $(cat err)"
 	"$PROF" -s "$1" >/dev/null 2>stats || atf_fail "prof -s failed"
 	burn_rows "$1" >rows
-	awk '
-	    FILENAME == "stats" && /^clock: timer_create/ {
+	band=$(awk '/^clock: timer_create/ {
 		# ..., ASKED Hz asked, MEASURED Hz measured over ...
 		lost = 100 * (1 - $(NF - 7) / $(NF - 10))
 	    }
-	    FILENAME == "stats" { next }
-	    FILENAME == "truth" { t[$1] = $2; tsum += $2; next }
-	    { pct[$1] = $2; calls[$1] = $3; sum += $2 }
-	    END {
-		band = 5 + (lost > 0 ? lost : 0)
-		split("burn50 5 burn30 3 burn20 2", w, " ")
-		for (i = 1; i <= 6; i += 2) {
-			n = w[i]
-			if (calls[n] != w[i + 1]) {
-				printf "%s: %s calls, not %d; ", n, calls[n],
-				    w[i + 1]
-				bad = 1
-			}
-			share = sum > 0 ? 100 * pct[n] / sum : 0
-			want = tsum > 0 ? 100 * t[n] / tsum : 0
-			if ((share - want)^2 > band^2) {
-				printf "%s: %.1f%% of the three, not %.1f" \
-				    " (+-%.1f); ", n, share, want, band
-				bad = 1
-			}
-		}
+	    END { print 5 + (lost > 0 ? lost : 0) }' stats)
+	{ shares truth rows $band burn50:5 burn30:3 burn20:2 &&
+	    awk '{ sum += $2 } END {
 		if (sum < 85) {
-			printf "the three have only %s%% of the samples; ", sum
-			bad = 1
+			printf "the three have only %s%% of the samples\n", sum
+			exit 1
 		}
-		exit bad
-	    }' stats truth rows >verdict ||
+	    }' rows; } >verdict ||
 	    atf_fail "$(cat verdict)report: $(tr '\n' ' ' <report)"
 }
 
@@ -2739,61 +2774,10 @@ e2e_statics_fold_within_their_file_head()
 	    "row's share of the three functions' time is within 10 points" \
 	    "of the share their calls took on the thread's CPU clock"
 }
-# statics_rows report: "name calls %time" of every row that has calls.
+# statics_rows report: "name pct calls" of every row that has calls.
 statics_rows()
 {
-	awk 'NR > 1 && NF >= 6 { print $6, $4, $1 }' "$1"
-}
-# statics_check truth rows names...: each row named is one call and its
-# share of the named rows' time within 10 points of the truth's share.
-# A name "anchor+trail" is the anchor row held to both truths' sum; a
-# name "-trail" is a row that must not be there.
-statics_check()
-{
-	truth=$1 rows=$2
-	shift 2
-	awk -v names="$*" '
-	    FILENAME == ARGV[1] { t[$1] = $2; next }
-	    { calls[$1] = $2; pct[$1] = $3 }
-	    END {
-		n = split(names, name, " ")
-		for (i = 1; i <= n; i++) {
-			if (name[i] ~ /^-/) {
-				f = substr(name[i], 2)
-				if (f in calls) {
-					print f " has a row"
-					bad = 1
-				}
-				continue
-			}
-			m = split(name[i], part, "+")
-			row[i] = part[1]
-			for (j = 1; j <= m; j++)
-				want[i] += t[part[j]]
-			wsum += want[i]
-			psum += pct[row[i]]
-			if (calls[row[i]] != 1) {
-				print row[i] ": " calls[row[i]] " calls, not 1"
-				bad = 1
-			}
-		}
-		if (psum <= 0 || wsum <= 0) {
-			print "no time in the rows or the truth"
-			exit 1
-		}
-		for (i = 1; i <= n; i++) {
-			if (!(i in row))
-				continue
-			got = 100 * pct[row[i]] / psum
-			share = 100 * want[i] / wsum
-			if (got < share - 10 || got > share + 10) {
-				printf "%s: %.1f%% of the time, truth %.1f%%\n",
-				    name[i], got, share
-				bad = 1
-			}
-		}
-		exit bad
-	    }' "$truth" "$rows"
+	awk 'NR > 1 && NF >= 6 { print $6, $1, $4 }' "$1"
 }
 e2e_statics_fold_within_their_file_body()
 {
@@ -2802,12 +2786,12 @@ e2e_statics_fold_within_their_file_body()
 	"$h" >truth || atf_fail "h_statics failed"
 	"$PROF" "$h" >report 2>err || atf_fail "prof failed: $(cat err)"
 	statics_rows report >rows
-	statics_check truth rows lead anchor trail main >verdict ||
+	shares truth rows 10 lead anchor trail main >verdict ||
 	    atf_fail "$(cat verdict) -- truth: $(cat truth) -- report:" \
 	    "$(cat report)"
 	"$PROF" -l "$h" >report 2>err || atf_fail "prof -l failed: $(cat err)"
 	statics_rows report >rows
-	statics_check truth rows lead anchor+trail -trail main >verdict ||
+	shares truth rows 10 lead anchor+trail -trail main >verdict ||
 	    atf_fail "-l: $(cat verdict) -- truth: $(cat truth) --" \
 	    "report: $(cat report)"
 	if grep -q _dl_relocate_static_pie report; then
@@ -2831,9 +2815,9 @@ e2e_statics_same_name_apart_body()
 	"$PROF" "$h" >report 2>err || atf_fail "prof failed: $(cat err)"
 	awk '$NF == "[clash_a.c]" || $NF == "[clash_b.c]" {
 		f = substr($NF, 2, length($NF) - 2)
-		print f, $4, $1
+		print f, $1, $4
 	    }' report >rows
-	statics_check truth rows clash_a.c clash_b.c >verdict ||
+	shares truth rows 10 clash_a.c clash_b.c >verdict ||
 	    atf_fail "$(cat verdict) -- truth: $(cat truth) -- report:" \
 	    "$(cat report)"
 }
