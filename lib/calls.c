@@ -100,6 +100,8 @@
 #define FNKEY		(~(uintptr_t)0)	/* caller key of a function entry */
 #define ENT_OFF		1u		/* not timed (for a filter to set) */
 #define ENT_HOOK	2u		/* a profiler hooks it (profiler.c) */
+#define ENT_INNER	4u		/* a context of an arc that a context
+					   above it on its stack has too */
 #define NOGEN		UINT32_MAX	/* a thread in no profile */
 #define SLOWKEEP	128		/* slowest calls a thread keeps, and
 					   a file holds */
@@ -117,28 +119,36 @@
 #define NOASAN		__attribute__((no_sanitize_address))
 
 /*
- * An arc's entry counts its calls and times; a function's only its
- * frames open and its inclusive time, which recursion keeps from being
- * the sum of its arcs'.  The rest of a function's -- calls, self time,
- * shortest, longest, unwound -- is its arcs' summed by the writer: two
- * fewer counts to keep a call.
+ * A calling context's entry -- a callee called with one stack of
+ * functions above it, its parent context (up) the caller's -- counts
+ * its calls and times; a function's only its frames open and its
+ * inclusive time, which recursion keeps from being the sum of its
+ * contexts'.  A stack holds a context once, so that a context's every
+ * call adds its inclusive time.  The rest of a function's -- calls,
+ * self time, shortest, longest, unwound -- and every arc's are its
+ * contexts' summed by the writer, an arc's inclusive time from the
+ * outermost context of each stack that holds it (ctx_outer()): fewer
+ * counts to keep a call.
  */
 struct ent {
 	uintptr_t	 a;		/* the callee */
-	uintptr_t	 b;		/* its caller, 0 for none; FNKEY */
-	struct ent	*fe;		/* an arc's: the callee's entry */
+	uintptr_t	 b;		/* a context's: up's name (monx_ctx()),
+					   0 at a thread's root; FNKEY */
+	struct ent	*fe;		/* a context's: the callee's entry */
+	struct ent	*up;		/* a context's: its parent, or NULL */
 	uint64_t	 calls;
-	uint64_t	 incl;		/* ticks, outermost frames only */
+	uint64_t	 incl;		/* ticks; a function's, outermost
+					   frames only */
 	uint64_t	 self;
 	uint64_t	 min, max;	/* of a whole call; min ~0: none */
-	uint32_t	 active;	/* its frames open */
+	uint32_t	 active;	/* a function's: its frames open */
 	uint32_t	 unwound;	/* its calls an unwind closed */
 	uint32_t	 flags;		/* a function's: ENT_OFF */
 	uint32_t	 raoff;		/* a function's: its return address
 					   from the enter hook's frame, 0:
 					   not known */
-	struct ent	*out;		/* a function's: the arc of its
-					   latest callee, in any frame */
+	struct ent	*out;		/* a context's: the context of its
+					   latest callee */
 	const struct _mon_pfn *pf;	/* a function's: the profilers'
 					   decision, NULL for none */
 };
@@ -374,9 +384,26 @@ hook_sync(struct thr *t)
 	}
 }
 
-/* A new entry (a, b), or NULL without memory. */
+/*
+ * Is an arc caller -> a, caller being up's callee, made in a context
+ * above up or in up itself?  (Recursion: the arc's inclusive time is
+ * then counted in that outermost context's.)  Decided once, as a
+ * context is made: its stack does not change.
+ */
+static COLD int
+ctx_inner(const struct ent *up, uintptr_t a)
+{
+	const struct ent *m;
+
+	for (m = up; m != NULL; m = m->up)
+		if (m->a == a && (m->up != NULL ? m->up->a : 0) == up->a)
+			return 1;
+	return 0;
+}
+
+/* A new entry (a, b), a context's parent up; NULL without memory. */
 static COLD struct ent *
-ent_new(struct thr *t, uintptr_t a, uintptr_t b)
+ent_new(struct thr *t, uintptr_t a, uintptr_t b, struct ent *up)
 {
 	struct chunk *c;
 	struct ent *e;
@@ -398,7 +425,10 @@ ent_new(struct thr *t, uintptr_t a, uintptr_t b)
 	memset(e, 0, sizeof(*e));
 	e->a = a;
 	e->b = b;
+	e->up = up;
 	e->min = UINT64_MAX;
+	if (up != NULL && ctx_inner(up, a))
+		e->flags |= ENT_INNER;
 	/*
 	 * A function's entry is made once per thread and profile: where a
 	 * filter is to decide once per function (PROFCALLS, a profiler's),
@@ -433,9 +463,10 @@ ent_get(struct thr *t, uintptr_t a, uintptr_t b)
 	return NULL;
 }
 
-/* The entry (a, b), made now if need be; NULL without memory. */
+/* The entry (a, b), made now if need be (up as ent_new()'s); NULL
+   without memory. */
 static inline NOINST struct ent *
-ent_find(struct thr *t, uintptr_t a, uintptr_t b)
+ent_find(struct thr *t, uintptr_t a, uintptr_t b, struct ent *up)
 {
 	struct ent *e;
 	size_t k;
@@ -445,19 +476,23 @@ ent_find(struct thr *t, uintptr_t a, uintptr_t b)
 		    k = (k + 1) & t->hmask)
 			if (e->a == a && e->b == b)
 				return e;
-	return ent_new(t, a, b);
+	return ent_new(t, a, b, up);
 }
 
-/* The arc caller -> fn, with its function's entry; NULL without memory. */
+/*
+ * The context of fn called in context up (NULL: at the thread's root),
+ * with its function's entry; NULL without memory.
+ */
 static NOINST struct ent *
-arc_find(struct thr *t, uintptr_t caller, uintptr_t fn)
+ctx_find(struct thr *t, struct ent *up, uintptr_t fn)
 {
 	struct ent *ae, *fe;
 
-	if ((ae = ent_find(t, fn, caller)) == NULL)
+	if ((ae = ent_find(t, fn, up != NULL ? monx_ctx(up->b, up->a) : 0,
+	    up)) == NULL)
 		return NULL;
 	if (ae->fe == NULL) {
-		if ((fe = ent_find(t, fn, FNKEY)) == NULL)
+		if ((fe = ent_find(t, fn, FNKEY, NULL)) == NULL)
 			return NULL;
 		ae->fe = fe;
 	}
@@ -546,10 +581,9 @@ close_top(struct thr *t, uint64_t now, int unwound)
 	fe = f->fe;
 	ae = f->ae;
 	ae->self += self;
+	ae->incl += el;
 	if (--fe->active == 0)
 		fe->incl += el;
-	if (--ae->active == 0)
-		ae->incl += el;
 	if (__builtin_expect(unwound, 0)) {
 		ae->unwound++;
 		t->lost.unwound++;
@@ -674,14 +708,13 @@ rebase(struct thr *t, uint32_t g)
 	d = atomic_load(&t->depth);
 	for (i = 0; i < d; i++) {
 		f = &t->frames[i];
-		f->ae = arc_find(t, i > 0 ? f[-1].fn : 0, f->fn);
+		f->ae = ctx_find(t, i > 0 ? f[-1].ae : NULL, f->fn);
 		if (f->ae == NULL) {
 			d = i;		/* no memory: the rest are dropped */
 			break;
 		}
 		f->fe = f->ae->fe;
 		f->fe->active++;
-		f->ae->active++;
 		/* Its leave is still to be given, whatever the profile. */
 		if (t->hooks != NULL && t->hooks[i].pf != NULL &&
 		    t->hooks[i].tag == f->t0)
@@ -771,7 +804,6 @@ push(struct thr *t, uint32_t d, uintptr_t fn, uintptr_t site, uintptr_t ra,
 	fe = ae->fe;
 	fe->active++;
 	ae->calls++;
-	ae->active++;
 	f = &t->frames[d];
 	f->fn = fn;
 	f->site = site;
@@ -779,7 +811,8 @@ push(struct thr *t, uint32_t d, uintptr_t fn, uintptr_t site, uintptr_t ra,
 	f->child = 0;
 	f->fe = fe;
 	f->ae = ae;
-	f->last = fe->out;	/* a new frame calls what the last did */
+	f->last = ae->out;	/* a frame calls what the last one of its
+				   context did */
 	f->t0 = clock();
 	atomic_store_explicit(&t->depth, d + 1, memory_order_release);
 }
@@ -890,13 +923,13 @@ enter_slow(uintptr_t fn, uintptr_t site, uintptr_t cfa)
 	p = d > 0 ? &t->frames[d - 1] : NULL;
 	ae = p != NULL ? p->last : t->rootlast;
 	if (ae == NULL || ae->a != fn) {
-		if ((ae = arc_find(t, p != NULL ? p->fn : 0, fn)) == NULL) {
+		if ((ae = ctx_find(t, p != NULL ? p->ae : NULL, fn)) == NULL) {
 			t->lost.nomem++;
 			t->over++;
 			goto out;
 		}
 		if (p != NULL)
-			p->last = p->fe->out = ae;
+			p->last = p->ae->out = ae;
 		else
 			t->rootlast = ae;
 	}
@@ -1145,7 +1178,7 @@ static NOINST void
 ent_timed(const struct ent *e, struct monx_timed *m)
 {
 	memset(m, 0, sizeof(*m));
-	m->kind = e->b == FNKEY ? MONX_TM_FUNC : MONX_TM_ARC;
+	m->kind = e->b == FNKEY ? MONX_TM_FUNC : MONX_TM_CTX;
 	m->callee = e->a;
 	m->caller = e->b == FNKEY ? 0 : e->b;
 	m->calls = e->calls;
@@ -1156,7 +1189,7 @@ ent_timed(const struct ent *e, struct monx_timed *m)
 	m->unwound = e->unwound;
 }
 
-/* An entry of a function not timed (PROFCALLS), or an arc to one. */
+/* An entry of a function not timed (PROFCALLS), or a context of one. */
 static inline NOINST int
 ent_off(const struct ent *e)
 {
@@ -1166,25 +1199,33 @@ ent_off(const struct ent *e)
 }
 
 /*
- * Every entry of t into s; -1 without memory.  A function's counts are
- * its arcs' but for its inclusive time, its own.
+ * Every entry of t into s; -1 without memory.  A context's counts go
+ * to it, to its arc (its inclusive time only where it is the arc's
+ * outermost) and to its function, whose inclusive time is its own.
  */
 static NOINST int
 fold_entries(struct thr *t, struct sumtab *s)
 {
 	struct monx_timed m;
 	struct chunk *c;
+	struct ent *e;
 	uint32_t i, n;
 
 	for (c = t->chunks; c != NULL; c = c->next) {
 		n = atomic_load_explicit(&c->n, memory_order_acquire);
-		if (n > CHUNK || sum_reserve(s, 2 * (size_t)n) != 0)
+		if (n > CHUNK || sum_reserve(s, 3 * (size_t)n) != 0)
 			return -1;
 		for (i = 0; i < n; i++) {
-			if (ent_off(&c->e[i]))
+			e = &c->e[i];
+			if (ent_off(e))
 				continue;
-			ent_timed(&c->e[i], &m);
-			if (m.kind == MONX_TM_ARC) {
+			ent_timed(e, &m);
+			if (m.kind == MONX_TM_CTX) {
+				sum_add(s, &m);
+				m.kind = MONX_TM_ARC;
+				m.caller = e->up != NULL ? e->up->a : 0;
+				if ((e->flags & ENT_INNER) != 0)
+					m.incl = 0;
 				sum_add(s, &m);
 				m.kind = MONX_TM_FUNC;
 				m.caller = 0;
@@ -1424,18 +1465,19 @@ _mon_calls_fork(void)
 /*
  * The frames open on t's stack into s, as calls with their time so
  * far; a function (or arc) open more than once adds its inclusive time
- * once, from its outermost frame.  mark tells t's frames from others'.
+ * once, from its outermost frame, and a context, open once, adds it.
+ * mark tells t's frames from others'.
  */
 static NOINST void
 fold_open(struct thr *t, struct sumtab *s, uint64_t now, uint64_t mark)
 {
 	struct frame *f;
-	struct sum *e[2];
+	struct sum *e[3];
 	uint64_t el, inner, self;
 	uint32_t d, i, k;
 
 	d = atomic_load_explicit(&t->depth, memory_order_acquire);
-	if (d > DEPTH || sum_reserve(s, 2 * (size_t)d) != 0)
+	if (d > DEPTH || sum_reserve(s, 3 * (size_t)d) != 0)
 		return;
 	for (i = 0; i < d; i++) {
 		f = &t->frames[i];
@@ -1446,7 +1488,9 @@ fold_open(struct thr *t, struct sumtab *s, uint64_t now, uint64_t mark)
 		self = el > f->child + inner ? el - f->child - inner : 0;
 		e[0] = sum_at(s, f->fn, 0, MONX_TM_FUNC);
 		e[1] = sum_at(s, f->fn, i > 0 ? f[-1].fn : 0, MONX_TM_ARC);
-		for (k = 0; k < 2; k++) {
+		e[2] = sum_at(s, f->fn, f->ae != NULL ? f->ae->b : 0,
+		    MONX_TM_CTX);
+		for (k = 0; k < 3; k++) {
 			e[k]->m.open++;
 			e[k]->m.self += self;
 			if (e[k]->mark != mark) {

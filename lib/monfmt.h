@@ -243,6 +243,30 @@ struct monx_clocks {
 
 #define MONX_TM_FUNC	1		/* a function: caller 0 */
 #define MONX_TM_ARC	2		/* an arc caller -> callee */
+#define MONX_TM_CTX	3		/* a calling context: caller is the
+					   context it was called in, by
+					   monx_ctx(), 0 at a thread's root */
+
+/*
+ * A calling context: the callee called with the stack of functions its
+ * parent context names above it.  Each names itself by a hash of its
+ * parent's name and its callee's address, never 0; a file's contexts
+ * form a tree by their parents' names.  The writer and the reader
+ * compute the same.
+ */
+static inline uint64_t
+monx_ctx(uint64_t parent, uint64_t callee)
+{
+	uint64_t h;
+
+	h = parent * 0x9e3779b97f4a7c15ULL ^ callee;
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 29;
+	h *= 0x94d049bb133111ebULL;
+	h ^= h >> 32;
+	return h != 0 && h != ~(uint64_t)0 ? h : 1;
+}
 
 /*
  * One function, or one arc, of the timed calls; addresses are run-time
@@ -256,6 +280,11 @@ struct monx_clocks {
  * recursive call's time is in its outermost caller's once.  self is
  * incl less the callees' time, every frame's.  min and max are the
  * shortest and longest whole call (0 if none was whole).  Ticks.
+ * A context (MONX_TM_CTX) is the calls of its callee made with one
+ * stack above it; a stack holds a context once, so that its incl is
+ * every one of its calls' time.  Its functions' and arcs' figures are
+ * the sums of their contexts', the arcs' incl counted in the outermost
+ * context of each stack that holds the arc.
  */
 struct monx_timed {
 	uint32_t	kind;		/* MONX_TM_* */

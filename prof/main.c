@@ -46,6 +46,8 @@ usage(void)
 	    "[prog [mdata ...] [source ...]]\n"
 	    "       prof -w [-hqrsN] [-F folded | svg | pprof] [-m mdata] "
 	    "[prog [mdata ...]]\n"
+	    "       prof -M [-Cs] -F folded | svg | pprof [-m mdata] "
+	    "[prog [mdata ...]]\n"
 	    "       prof -T [-Ch] [-m mdata] [prog [mdata ...]]\n");
 	exit(1);
 }
@@ -222,7 +224,7 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 	memset(o, 0, sizeof(*o));
 	opterr = 0;
 	while ((c = getopt(argc, argv,
-	    "acntoxglzhsm:VCpuqieF:If:d:D:LAS:wrTN")) != -1) {
+	    "acntoxglzhsm:VCpuqieF:If:d:D:LAS:wrTNM")) != -1) {
 		seen[(unsigned char)c] = 1;
 		switch (c) {
 		case 'a': case 'c': case 'n': case 't':
@@ -310,6 +312,9 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 		case 'N':
 			o->bythread = 1;
 			break;
+		case 'M':
+			o->measured = 1;
+			break;
 		default:
 			usage();
 		}
@@ -321,6 +326,15 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 	    o->format != NULL || o->diffbase != NULL || o->focus != NULL))
 		errx(1, "-T: the list of slow calls is a report of its own; "
 		    "not with -w, -L, -A, -q, -F, -d or -f");
+	if (o->measured && (o->format == NULL ||
+	    (strcmp(o->format, "folded") != 0 && strcmp(o->format, "svg") !=
+	    0 && strcmp(o->format, "pprof") != 0)))
+		errx(1, "-M: lays out the calls timed one by one, for -F "
+		    "folded, svg or pprof only");
+	if (o->measured && (o->wall || o->lines != 0 ||
+	    o->diffbase != NULL || o->focus != NULL))
+		errx(1, "-M: the measured stacks are by function, of the "
+		    "whole run; not with -w, -L, -A, -d or -f");
 	if (o->diffbase != NULL)
 		diff_ignores(o);
 	lines_check(o);
@@ -628,6 +642,10 @@ main(int argc, char *argv[])
 		warnx("no call counts captured");
 
 	attribute(&r, &p, &st, &o);
+	if (o.measured && r.ntctx == 0)
+		errx(1, "%s: no calls timed one by one with their stacks "
+		    "(build with -finstrument-functions and link with a libmon "
+		    "that keeps their contexts)", p.first);
 	if (r.histsum > 0 && r.histattr == 0 && !r.stripped)
 		warnx("warning: no sample of %s falls in a function of %s",
 		    p.first, shown);

@@ -57,6 +57,8 @@ struct opts {
 	int		 ranonly;	/* -r: threads that ran, with -w */
 	int		 slow;		/* -T: PROFSLOW's slow calls */
 	int		 bythread;	/* -N: -w's rows by thread name */
+	int		 measured;	/* -M: -F's stacks are the calls
+					   timed one by one */
 };
 
 #endif /* !_PROF_H */

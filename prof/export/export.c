@@ -67,7 +67,9 @@ export_write(const char *name, struct report *r, const struct profile *p,
 	int rv;
 
 	/* pprof holds the wall samples beside the CPU ones. */
-	if (o->wall && strcmp(name, "pprof") != 0)
+	if (o->measured && strcmp(name, "pprof") != 0)
+		xset_make_measured(&x, r, p, o, prog);
+	else if (o->wall && strcmp(name, "pprof") != 0)
 		xset_make_wall(&x, r, p, o, prog);
 	else
 		xset_make(&x, r, p, o, prog);

@@ -7,8 +7,10 @@
  * its own and then copied in with its length.  What goes in:
  *
  *	sample_type	samples/count, cpu/nanoseconds, calls/count,
- *			and wall/nanoseconds where the files have wall
- *			samples (PROFMODE=wall)
+ *			wall/nanoseconds where the files have wall
+ *			samples (PROFMODE=wall), and measured/nanoseconds
+ *			where they have calls timed one by one with their
+ *			stacks (-finstrument-functions)
  *	sample		a stack: locations leaf first, its samples and
  *			their nanoseconds, 0 calls
  *			a counted arc: [callee, caller], 0 samples, 0 ns,
@@ -16,6 +18,8 @@
  *			a wall stack (wallset.c): 0 samples, ns and
  *			calls, its thread-nanoseconds of wall time; its
  *			frames locations and functions of their own
+ *			a measured stack (ctxset.c): its calls' self
+ *			time, wall nanoseconds measured call by call
  *	location	one a frame: its function and line, its
  *			object's mapping, and an address in it; and
  *			one a source line of a frame's function
@@ -35,7 +39,7 @@
  *	duration_nanos	files give them (monx_run.start_ns, wall_ns)
  *	comment		what calls/count is; libmon's overhead, which no
  *			sample holds (stacks.c)
- *	default_sample_type	cpu; wall with -w
+ *	default_sample_type	cpu; wall with -w, measured with -M
  *
  * so that "pprof -top" shows the time and "pprof -sample_index=calls
  * -top" the exact calls of each function (flat) and, in the graph
@@ -94,6 +98,7 @@ struct enc {
 	struct xlines	 xl;		/* and its frames' time by line */
 	uint64_t	 idoff;		/* -d: the base's ids and objects */
 	const struct xset *wx;		/* the wall samples, or NULL */
+	const struct xset *mx;		/* the measured stacks, or NULL */
 	uint64_t	 walloff;	/* their ids after the CPU ones */
 	uint64_t	 objoff;	/* come after the new profile's, */
 	int		 neg;		/* and its values are negative, */
@@ -167,11 +172,12 @@ value_type(struct enc *e, unsigned field, const char *type,
 
 /*
  * A sample of locs (location ids, leaf first) and three values, and
- * the wall time where the profile has it.
+ * the wall time (v3) and the measured time (v4) where the profile has
+ * them.
  */
 static void
 sample(struct enc *e, const uint64_t *locs, size_t n, uint64_t v0,
-    uint64_t v1, uint64_t v2, uint64_t v3)
+    uint64_t v1, uint64_t v2, uint64_t v3, uint64_t v4)
 {
 	size_t i;
 
@@ -188,6 +194,8 @@ sample(struct enc *e, const uint64_t *locs, size_t n, uint64_t v0,
 	pb_varint(&e->packed, v2);
 	if (e->wx != NULL)
 		pb_varint(&e->packed, v3);
+	if (e->mx != NULL)
+		pb_varint(&e->packed, v4);
 	pb_msg(&e->sub, 2, &e->packed);
 	if (e->neg) {
 		pb_uint(&e->packed, 1, (uint64_t)e->base[0]);
@@ -227,7 +235,7 @@ by_line(struct enc *e, const struct xstack *s, uint64_t *locs, double ns,
 		if (n == 0 && v == 0)
 			continue;
 		locs[0] = LINE_LOC(e, k);
-		sample(e, locs, s->depth, n, v, 0, 0);
+		sample(e, locs, s->depth, n, v, 0, 0, 0);
 	}
 	return 1;
 }
@@ -253,7 +261,7 @@ stack_samples(struct enc *e)
 			    e->idoff;
 		if (!by_line(e, s, locs, ns, &cum))
 			sample(e, locs, s->depth, s->count,
-			    xset_round(s->samples * ns, &cum), 0, 0);
+			    xset_round(s->samples * ns, &cum), 0, 0, 0);
 	}
 	free(locs);
 }
@@ -287,13 +295,13 @@ call_samples(struct enc *e)
 				v = e->xl.sites[k].calls < left ?
 				    e->xl.sites[k].calls : left;
 				locs[1] = LINE_LOC(e, e->xl.sites[k].line);
-				sample(e, locs, 2, 0, 0, v, 0);
+				sample(e, locs, 2, 0, 0, v, 0, 0);
 				left -= v;
 			}
 		if (left > 0) {
 			locs[1] = (c->from == ROW_NONE ? X_UNKNOWN(e->x) :
 			    c->from) + 1 + e->idoff;
-			sample(e, locs, 2, 0, 0, left, 0);
+			sample(e, locs, 2, 0, 0, left, 0, 0);
 		}
 	}
 }
@@ -530,7 +538,36 @@ wall_samples(struct enc *e)
 			    e->walloff);
 		}
 		sample(e, locs, s->depth, 0, 0, 0,
-		    xset_round(s->samples * ns, &cum));
+		    xset_round(s->samples * ns, &cum), 0);
+	}
+	free(locs);
+}
+
+/*
+ * The measured stacks, leaf first, with their self time in wall
+ * nanoseconds.  Their frames are rows, or X_UNKNOWN: the CPU stacks'
+ * locations and functions of those ids.
+ */
+static void
+measured_samples(struct enc *e)
+{
+	const struct xset *mx = e->mx;
+	const struct xstack *s;
+	uint64_t *locs;
+	size_t i, j, maxd = 1;
+
+	for (i = 0; i < mx->nstacks; i++)
+		if (mx->stacks[i].depth > maxd)
+			maxd = mx->stacks[i].depth;
+	locs = xcalloc(maxd, sizeof(*locs));
+	for (i = 0; i < mx->nstacks; i++) {
+		s = &mx->stacks[i];
+		if (s->count == 0)
+			continue;
+		for (j = 0; j < s->depth; j++)
+			locs[j] = mx->ids[s->first + s->depth - 1 - j] + 1 +
+			    e->idoff;
+		sample(e, locs, s->depth, 0, 0, 0, 0, s->count);
 	}
 	free(locs);
 }
@@ -673,6 +710,8 @@ profiles(struct enc *e, const struct xset *x, const struct xset *base)
 		wall_samples(e);
 		wall_frames(e);
 	}
+	if (e->mx != NULL)
+		measured_samples(e);
 	mappings(e);
 	xlines_free(&e->xl);
 	srcline_free(&e->src);
@@ -692,9 +731,9 @@ write_pprof(const struct xset *x, const struct xset *base, FILE *fp,
     const char **why)
 {
 	const struct monx_run *run = &x->p->sum;
-	struct xset wx;
+	struct xset wx, mx;
 	struct enc e;
-	int64_t cpu, wall;
+	int64_t cpu, wall, measured;
 	char *o;
 	int rc;
 
@@ -705,6 +744,11 @@ write_pprof(const struct xset *x, const struct xset *base, FILE *fp,
 		xset_make_wall(&wx, x->r, x->p, x->o, x->prog);
 		e.wx = &wx;
 	}
+	/* And the measured stacks, where there are some; not in a -d. */
+	if (base == NULL && x->r->ntctx > 0) {
+		xset_make_measured(&mx, x->r, x->p, x->o, x->prog);
+		e.mx = &mx;
+	}
 	str(&e, "");
 	value_type(&e, 1, "samples", "count");
 	cpu = e.nstrs;
@@ -713,6 +757,9 @@ write_pprof(const struct xset *x, const struct xset *base, FILE *fp,
 	wall = e.nstrs;
 	if (e.wx != NULL)
 		value_type(&e, 1, "wall", "nanoseconds");
+	measured = e.nstrs;
+	if (e.mx != NULL)
+		value_type(&e, 1, "measured", "nanoseconds");
 	profiles(&e, x, base);
 	/* The run's wall-clock span; files that do not give it: none. */
 	if (x->p->anyrun && run->start_ns != 0) {
@@ -732,10 +779,17 @@ write_pprof(const struct xset *x, const struct xset *base, FILE *fp,
 		    "samples are every thread's wall time, running or "
 		    "waiting (PROFMODE=wall); a waiting stack ends in a frame "
 		    "naming its system call"));
-	pb_uint(&e.out, 14, e.wx != NULL && x->o->wall ? wall : cpu);
+	if (e.mx != NULL)
+		pb_uint(&e.out, 13, str(&e, "libmon prof: measured/nanoseconds "
+		    "samples are the wall time of the calls timed one by one "
+		    "(-finstrument-functions), each calling context's own"));
+	pb_uint(&e.out, 14, e.mx != NULL && x->o->measured ? measured :
+	    e.wx != NULL && x->o->wall ? wall : cpu);
 	rc = put(&e, fp, why);
 	if (e.wx != NULL)
 		xset_free(&wx);
+	if (e.mx != NULL)
+		xset_free(&mx);
 	free(e.out.p);
 	free(e.sub.p);
 	free(e.packed.p);

@@ -111,8 +111,8 @@ xset_labels(struct xset *x)
 }
 
 /* A stack of depth frames, their ids to be filled in by the caller. */
-static size_t *
-add_stack(struct xset *x, size_t depth, double samples)
+size_t *
+xset_add_stack(struct xset *x, size_t depth, double samples)
 {
 	struct xstack *s = &x->stacks[x->nstacks++];
 
@@ -142,7 +142,7 @@ sampled_stacks(struct xset *x)
 		s = &g->stacks[i];
 		if (s->depth == 0 || s->samples <= 0)
 			continue;
-		id = add_stack(x, s->depth + (s->cut || s->shortend),
+		id = xset_add_stack(x, s->depth + (s->cut || s->shortend),
 		    s->scaled);
 		if (s->cut)
 			*id++ = X_CUT(x);
@@ -173,9 +173,9 @@ nostack_stacks(struct xset *x)
 			continue;
 		w = xset_row(x, id);
 		if (w == NULL || w->kernel || x->flat)
-			*add_stack(x, 1, v) = id;
+			*xset_add_stack(x, 1, v) = id;
 		else {
-			leaf = add_stack(x, 2, v);
+			leaf = xset_add_stack(x, 2, v);
 			leaf[0] = X_NOSTACK(x);
 			leaf[1] = id;
 		}
@@ -206,8 +206,8 @@ cmp_stack(const void *a, const void *b)
 }
 
 /* Stacks of the same frames made one; then their whole counts. */
-static void
-merge_stacks(struct xset *x)
+void
+xset_merge(struct xset *x)
 {
 	double cum = 0;
 	size_t i, k;
@@ -248,7 +248,7 @@ xset_make(struct xset *x, struct report *r, const struct profile *p,
 	x->flat = !(r->g.sampled && r->g.nstacks > 0);
 	sampled_stacks(x);
 	nostack_stacks(x);
-	merge_stacks(x);
+	xset_merge(x);
 }
 
 void
@@ -281,7 +281,11 @@ xset_title(const struct xset *x)
 
 	if ((fp = open_memstream(&s, &len)) == NULL)
 		return xstrdup(x->prog);
-	if (x->wall) {
+	if (x->measured)
+		fprintf(fp, "%s: %.2f s of wall time in the calls timed one "
+		    "by one (-finstrument-functions), every call measured",
+		    x->prog, xset_seconds(x, x->samples));
+	else if (x->wall) {
 		fprintf(fp, "%s: %.2f thread-seconds of wall time, running "
 		    "and waiting", x->prog, xset_seconds(x, x->samples));
 		if (x->wallself > 0)

@@ -218,9 +218,14 @@ frame(struct svg *g, size_t id, size_t caller, size_t d, uint64_t from,
 	y = TOP + (double)(g->maxdepth - d) * FRAME_H;
 	fputs("<g class=\"f\"><desc>", g->fp);
 	put_xml(g->fp, name, SIZE_MAX);
-	fprintf(g->fp, "&#10;%.3f s, %.2f%%, %" PRIu64 " sample%s",
-	    xset_seconds(g->x, (double)n), 100.0 * (double)n /
-	    (double)g->x->count, n, n == 1 ? "" : "s");
+	if (g->x->measured)
+		fprintf(g->fp, "&#10;%.6f s, %.2f%%, measured",
+		    xset_seconds(g->x, (double)n), 100.0 * (double)n /
+		    (double)g->x->count);
+	else
+		fprintf(g->fp, "&#10;%.3f s, %.2f%%, %" PRIu64 " sample%s",
+		    xset_seconds(g->x, (double)n), 100.0 * (double)n /
+		    (double)g->x->count, n, n == 1 ? "" : "s");
 	if (id != SIZE_MAX)
 		put_calls(g, caller, id);
 	fprintf(g->fp, "</desc><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" "
@@ -426,12 +431,19 @@ head(const struct svg *g, double height)
 	    "<text class=\"h\" x=\"%.0f\" y=\"22\" text-anchor=\"middle\">",
 	    SVG_W, height, SVG_W, height, SVG_W / 2);
 	put_xml(g->fp, title, SIZE_MAX);
-	fprintf(g->fp, "</text>\n<text class=\"s\" x=\"%.0f\" y=\"42\" "
-	    "text-anchor=\"middle\">%" PRIu64 " samples%s; a box as wide as "
-	    "its samples, on its caller; hover for figures, click to zoom, "
-	    "Esc to go back</text>\n", SVG_W / 2, g->x->count, g->x->flat ?
-	    " (no stacks in the files: a box a function, self time)" :
-	    ", the report's");
+	if (g->x->measured)
+		fprintf(g->fp, "</text>\n<text class=\"s\" x=\"%.0f\" "
+		    "y=\"42\" text-anchor=\"middle\">every call timed; a box "
+		    "as wide as its calls' wall time, on its caller; hover for "
+		    "figures, click to zoom, Esc to go back</text>\n",
+		    SVG_W / 2);
+	else
+		fprintf(g->fp, "</text>\n<text class=\"s\" x=\"%.0f\" "
+		    "y=\"42\" text-anchor=\"middle\">%" PRIu64 " samples%s; "
+		    "a box as wide as its samples, on its caller; hover for "
+		    "figures, click to zoom, Esc to go back</text>\n",
+		    SVG_W / 2, g->x->count, g->x->flat ? " (no stacks in the "
+		    "files: a box a function, self time)" : ", the report's");
 	free(title);
 }
 

@@ -5,6 +5,8 @@
  *	export.c	the formats by name, and the order of steps
  *	stacks.c	the stacks every writer reads, the frames'
  *			labels, the run's description
+ *	wallset.c	the same of -w's wall samples
+ *	ctxset.c	the same of -M's calls timed one by one
  *	folded.c	folded stacks (flamegraph.pl, inferno, speedscope)
  *	svg.c		a flame graph drawn by prof itself
  *	pprof.c		profile.proto, with a protobuf encoder
@@ -57,6 +59,9 @@ struct xset {
 	double			 samples;
 	int			 flat;	/* no stacks: a frame a function */
 	int			 wall;	/* -w: wall samples (wallset.c) */
+	int			 measured; /* -M: the calls timed one by
+					   one, a count a nanosecond
+					   (ctxset.c) */
 	double			 period; /* seconds a count stands for;
 					   0: the report's */
 	size_t			*objs;	/* -w: the object of each label
@@ -84,6 +89,14 @@ double		 xset_seconds(const struct xset *, double);
 char		*xset_title(const struct xset *);
 char		*xset_overhead(const struct xset *);
 uint64_t	 xset_round(double, double *);
+
+size_t		*xset_add_stack(struct xset *, size_t, double);
+void		 xset_merge(struct xset *);
+
+/* ctxset.c */
+void		 xset_make_measured(struct xset *, struct report *,
+		    const struct profile *, const struct opts *,
+		    const char *);
 
 /* wallset.c */
 void		 xset_make_wall(struct xset *, struct report *,

@@ -321,7 +321,7 @@ attribute_timed(struct attr *a)
 
 	for (i = 0; i < a->p->ntimed; i++) {
 		pt = &a->p->timed[i];
-		if (pt->arc || (t = otab(a, pt->obj)) == NULL ||
+		if (pt->arc || pt->ctx || (t = otab(a, pt->obj)) == NULL ||
 		    (k = lookup(t, pt->addr)) == SIZE_MAX ||
 		    t->st.funcs[k].folded ||
 		    (n = t->st.funcs[k].entry) == SIZE_MAX || n == t->selfent)
@@ -407,6 +407,8 @@ timed_rows(struct attr *a)
 	a->r->tcalls = xcalloc(a->p->ntimed, sizeof(*a->r->tcalls));
 	for (i = 0; i < a->p->ntimed; i++) {
 		pt = &a->p->timed[i];
+		if (pt->ctx)
+			continue;
 		c = &a->r->tcalls[n];
 		memset(c, 0, sizeof(*c));
 		if ((c->to = timed_row(a, pt->obj, pt->addr)) == ROW_NONE)
@@ -427,6 +429,65 @@ timed_rows(struct attr *a)
 	}
 	a->r->ntcalls = sortsum(a->r->tcalls, n, sizeof(*a->r->tcalls),
 	    cmp_tcall, add_tcall);
+}
+
+/*
+ * The calling contexts of the calls timed one by one, as rows
+ * (r->tctx), each after its parent.  A context whose parents' chain
+ * comes back to itself (a file that says so) is left out, with what
+ * it called.
+ */
+#define CTX_TODO	SIZE_MAX	/* at[]: not placed yet */
+#define CTX_WALK	(SIZE_MAX - 1)	/* on the chain being placed */
+#define CTX_NONE	(SIZE_MAX - 2)	/* left out */
+
+static void
+timed_contexts(struct attr *a)
+{
+	const struct ptimed *pt;
+	struct tctx *c;
+	size_t *at, *chain, i, j, n, len, top;
+
+	for (i = n = 0; i < a->p->ntimed; i++)
+		n += a->p->timed[i].ctx != 0;
+	if (n == 0)
+		return;
+	at = xcalloc(a->p->ntimed, sizeof(*at));
+	chain = xcalloc(n, sizeof(*chain));
+	for (i = 0; i < a->p->ntimed; i++)
+		at[i] = CTX_TODO;
+	a->r->tctx = xcalloc(n, sizeof(*a->r->tctx));
+	for (i = 0; i < a->p->ntimed; i++) {
+		if (!a->p->timed[i].ctx || at[i] != CTX_TODO)
+			continue;
+		/* Up to a root or a context placed, then down, placing. */
+		len = 0;
+		for (j = i; j != SIZE_MAX && at[j] == CTX_TODO;
+		    j = a->p->timed[j].up) {
+			at[j] = CTX_WALK;
+			chain[len++] = j;
+		}
+		top = j == SIZE_MAX ? SIZE_MAX : at[j];
+		if (top == CTX_WALK || top == CTX_NONE) {
+			while (len > 0)
+				at[chain[--len]] = CTX_NONE;
+			continue;
+		}
+		while (len > 0) {
+			j = chain[--len];
+			pt = &a->p->timed[j];
+			at[j] = a->r->ntctx;
+			c = &a->r->tctx[a->r->ntctx++];
+			c->row = timed_row(a, pt->obj, pt->addr);
+			c->up = top;
+			c->calls = pt->calls;
+			c->incl = pt->incl;
+			c->self = pt->self;
+			top = at[j];
+		}
+	}
+	free(chain);
+	free(at);
 }
 
 /* --- the call graph's places, as rows ------------------------------ */
@@ -1099,6 +1160,7 @@ attribute(struct report *r, struct profile *p, struct symtab *st,
 		profile_drop_arcs(p);
 	entry_rows(&a, &cap);
 	timed_rows(&a);
+	timed_contexts(&a);
 	note_uses(&a);
 	drop_entries(&a);
 	raw_rows(&a, &cap);
@@ -1167,6 +1229,7 @@ report_free(struct report *r)
 	}
 	free(tabs);
 	free(r->tcalls);
+	free(r->tctx);
 	free(r->rows);
 	free(r->uses);
 	free(r->byid);

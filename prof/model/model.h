@@ -161,6 +161,20 @@ struct tcall {
 };
 
 /*
+ * A calling context of the calls timed one by one: the calls of row
+ * row (ROW_NONE: of no function a row stands for) with the stack of
+ * its parent, up (an index in the report's tctx; SIZE_MAX at a
+ * thread's root) above it.  Seconds of wall time.
+ */
+struct tctx {
+	size_t		 row;
+	size_t		 up;
+	uint64_t	 calls;
+	double		 incl;		/* every call's */
+	double		 self;
+};
+
+/*
  * The report: rows and the totals they are measured against.  Samples
  * are weighted ones (struct profile), but for the counts -s prints.
  */
@@ -184,6 +198,9 @@ struct report {
 	size_t		 ntimed;	/* rows with measured calls */
 	struct tcall	*tcalls;	/* by arc, from, to: functions first */
 	size_t		 ntcalls;
+	struct tctx	*tctx;		/* the contexts, a parent before its
+					   children */
+	size_t		 ntctx;
 	double		 wall;		/* the run's wall time, seconds; 0:
 					   unknown */
 	size_t		 cellscalled;	/* cells (by place) with calls */

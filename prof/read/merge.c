@@ -412,18 +412,37 @@ merge_arcs(struct profile *p, struct mfile *f)
 	}
 }
 
+/* A context's name and its index in the profile's timed. */
+struct ctxname {
+	uint64_t	 name;
+	size_t		 at;
+};
+
+static int
+cmp_ctxname(const void *x, const void *y)
+{
+	const struct ctxname *a = x, *b = y;
+
+	return a->name < b->name ? -1 : a->name > b->name;
+}
+
 /*
- * The file's timed functions and arcs, placed at their entries, in
- * seconds by its CLOCKS pairs.
+ * The file's timed functions, arcs and calling contexts, placed at
+ * their entries, in seconds by its CLOCKS pairs.  A context names its
+ * parent by the parent's name, which is found among the file's: one
+ * whose parent is not there (a record the writer cut) is taken for a
+ * root.
  */
 static void
 merge_timed(struct profile *p, const struct mfile *f)
 {
 	struct monx_timed m;
+	struct ctxname *names, key, *hit;
+	uint64_t *parent;
 	struct place pl;
 	struct ptimed *t;
+	size_t i, first, nctx;
 	double s;
-	size_t i;
 
 	if (!f->hasclocks)
 		return;
@@ -438,9 +457,14 @@ merge_timed(struct profile *p, const struct mfile *f)
 	    (double)(f->clocks.tick1 - f->clocks.tick0) / 1e9;
 	p->timed = xgrow(p->timed, &p->timedcap, p->ntimed, f->ntimed,
 	    sizeof(*p->timed));
+	names = xcalloc(f->ntimed + 1, sizeof(*names));
+	parent = xcalloc(f->ntimed + 1, sizeof(*parent));
+	first = p->ntimed;
+	nctx = 0;
 	for (i = 0; i < f->ntimed; i++) {
 		memcpy(&m, f->timed + i * sizeof(m), sizeof(m));
-		if (m.kind != MONX_TM_FUNC && m.kind != MONX_TM_ARC)
+		if (m.kind != MONX_TM_FUNC && m.kind != MONX_TM_ARC &&
+		    m.kind != MONX_TM_CTX)
 			continue;
 		t = &p->timed[p->ntimed++];
 		memset(t, 0, sizeof(*t));
@@ -448,11 +472,18 @@ merge_timed(struct profile *p, const struct mfile *f)
 		t->obj = pl.obj;
 		t->addr = pl.addr;
 		t->arc = m.kind == MONX_TM_ARC;
+		t->ctx = m.kind == MONX_TM_CTX;
+		t->up = SIZE_MAX;
 		t->cobj = OBJ_NONE;
 		if (t->arc && m.caller != 0) {
 			(void)place(f, m.caller, &pl);
 			t->cobj = pl.obj;
 			t->caddr = pl.addr;
+		}
+		if (t->ctx) {
+			names[nctx].name = monx_ctx(m.caller, m.callee);
+			names[nctx++].at = p->ntimed - 1;
+			parent[p->ntimed - 1 - first] = m.caller;
 		}
 		t->calls = m.calls;
 		t->open = m.open;
@@ -461,6 +492,16 @@ merge_timed(struct profile *p, const struct mfile *f)
 		t->min = (double)m.min * s;
 		t->max = (double)m.max * s;
 	}
+	qsort(names, nctx, sizeof(*names), cmp_ctxname);
+	for (i = first; i < p->ntimed; i++) {
+		if (!p->timed[i].ctx || (key.name = parent[i - first]) == 0)
+			continue;
+		if ((hit = bsearch(&key, names, nctx, sizeof(*names),
+		    cmp_ctxname)) != NULL && hit->at != i)
+			p->timed[i].up = hit->at;
+	}
+	free(names);
+	free(parent);
 }
 
 /*

@@ -121,6 +121,12 @@ struct ptimed {
 	size_t		 obj;
 	uint64_t	 addr;
 	int		 arc;		/* an arc: its caller below */
+	int		 ctx;		/* a calling context: the calls of
+					   the function with one stack above
+					   it, that of its parent, up */
+	size_t		 up;		/* a context's parent, an index in
+					   the profile's timed; SIZE_MAX at a
+					   thread's root */
 	size_t		 cobj;		/* the caller's entry; OBJ_NONE and */
 	uint64_t	 caddr;		/* 0: where the thread's timed
 					   calls start */

@@ -494,6 +494,79 @@ prof_graph_measured_body()
 	verdict
 }
 
+atf_test_case contexts_measured
+contexts_measured_head()
+{
+	atf_set descr "prof -M -F folded lays out each calling context of" \
+	    "the calls timed one by one: leafwork's time along each of its" \
+	    "two stacks, and a recursion's, within 2% of the wall time" \
+	    "h_cyg measured around those calls; the recursion 4 deep is 4" \
+	    "nested frames; go tool pprof's measured samples give leafwork" \
+	    "both stacks' time; -M without -F, with -w, or of a profile" \
+	    "with no contexts is one line and status 1"
+}
+# subtree DIR STACK: the nanoseconds of DIR's folded lines whose stack
+# runs through the frames STACK (";" between them), and their callees.
+subtree()
+{
+	awk -v s=";$2;" '{
+		st = $0
+		sub(/ [0-9]+$/, "", st)
+		if (index(";" st ";", s) > 0)
+			t += $NF
+	    } END { print t + 0 }' "$1/folded"
+}
+contexts_measured_body()
+{
+	local st got wall go
+
+	setup
+	run cx "$srcdir/h_cyg" contexts
+	ran cx || { verdict; return; }
+	(cd cx && "$PROF" -M -F folded "$srcdir/h_cyg" mon.out >folded \
+	    2>err) || { fail "prof -M -F folded: $(cat cx/err)"; verdict; return; }
+	for st in "via_x;leafwork" "middle;leafwork" "contexts;recur"; do
+		wall=$(awk -v s="$st" '$1 == "ctxwall" && $2 == s { print $3 }' \
+		    cx/out)
+		got=$(subtree cx "$st")
+		holds "$got >= 0.98 * $wall && $got <= 1.02 * $wall" \
+		    "$st: $got ns in its stacks, its wall time $wall ns"
+	done
+	grep -q ';recur;recur;recur;recur[; ]' cx/folded &&
+	    ! grep -q ';recur;recur;recur;recur;recur[; ]' cx/folded ||
+	    fail "recur 4 deep is not 4 frames: $(grep recur cx/folded)"
+	# pprof's own sum: leafwork's cumulative measured time, both stacks.
+	go=$(command -v go || true)
+	if [ -n "$go" ] && (cd cx && "$PROF" -F pprof "$srcdir/h_cyg" \
+	    mon.out >p.pb.gz 2>err); then
+		wall=$(awk '$1 == "ctxwall" && $2 ~ /leafwork$/ { t += $3 }
+		    END { print t }' cx/out)
+		got=$(HOME=$PWD GOCACHE=$PWD/gocache "$go" tool pprof \
+		    -sample_index=measured -top -nodefraction=0 -unit=ns \
+		    cx/p.pb.gz 2>cx/goerr | awk '$NF == "leafwork" {
+			v = $4; sub(/ns$/, "", v); print v }')
+		holds "${got:-0} >= 0.98 * $wall && ${got:-0} <= 1.02 * $wall" \
+		    "go tool pprof: leafwork's measured cum ${got:-none} ns," \
+		    "its wall time $wall ns $(head -n 2 cx/goerr)"
+	fi
+	(cd cx && "$PROF" -M "$srcdir/h_cyg" mon.out >out2 2>err2)
+	[ $? = 1 ] && [ "$(wc -l <cx/err2)" = 1 ] ||
+	    fail "-M without -F: $(cat cx/err2)"
+	(cd cx && "$PROF" -M -w -F folded "$srcdir/h_cyg" mon.out >out2 \
+	    2>err2)
+	[ $? = 1 ] && [ "$(wc -l <cx/err2)" = 1 ] ||
+	    fail "-M with -w: $(cat cx/err2)"
+	run np "$srcdir/h_arcs" 1 0 1
+	if [ -s np/mon.out ]; then
+		(cd np && "$PROF" -M -F folded "$srcdir/h_arcs" mon.out \
+		    >out2 2>err2)
+		[ $? = 1 ] && grep -q 'no calls timed one by one' np/err2 &&
+		    [ "$(wc -l <np/err2)" = 1 ] ||
+		    fail "-M of a -p profile: $(cat np/err2)"
+	fi
+	verdict
+}
+
 atf_test_case callgrind_measured
 callgrind_measured_head()
 {
@@ -629,6 +702,7 @@ atf_init_test_cases()
 {
 	atf_add_test_case cxx_unwinds
 	atf_add_test_case callgrind_measured
+	atf_add_test_case contexts_measured
 	atf_add_test_case parts_timed
 	atf_add_test_case prof_graph_measured
 	atf_add_test_case parts_timed_noperf

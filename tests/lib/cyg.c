@@ -12,9 +12,12 @@
  *	handled N		signal: handler calls made
  *	errno kept		parts: the hooks of a function's first
  *				call (a new entry) left errno as it was
+ *	ctxwall NAME NS		contexts: the wall time of the calls of
+ *				a function along one stack, measured
+ *				around them
  *
  * Usage: h_cyg parts | fib N | longjmp | threads | fork | exit | signal |
- *	deep | voids
+ *	deep | voids | contexts
  */
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -149,6 +152,56 @@ fibs(int n)
 	timed(fibtop, 0);
 	fn("fib", (void (*)(void))fib);
 	report("fib", 0, fibcalls(n));
+}
+
+/*
+ * One function, leafwork, called along two stacks (via_x's twice, 30 ms
+ * each; middle's under via_y once, 50 ms), each measured around its
+ * calls there; and a recursion four deep, 10 ms in each frame.
+ */
+static uint64_t ctxwall[3];
+static NOINLINE void leafwork(uint64_t d) { spin(d); }
+static NOINLINE void
+via_x(void)
+{
+	uint64_t t;
+
+	t = now();
+	leafwork(30 * MS);
+	ctxwall[0] += now() - t;
+}
+static NOINLINE void
+middle(void)
+{
+	uint64_t t;
+
+	t = now();
+	leafwork(50 * MS);
+	ctxwall[1] += now() - t;
+}
+static NOINLINE void via_y(void) { middle(); }
+static NOINLINE void
+recur(int n)
+{
+	spin(10 * MS);
+	if (n > 1)
+		recur(n - 1);
+}
+
+static NOINLINE void
+contexts(void)
+{
+	uint64_t t;
+
+	via_x();
+	via_y();
+	via_x();
+	t = now();
+	recur(4);
+	ctxwall[2] += now() - t;
+	printf("ctxwall via_x;leafwork %" PRIu64 "\n", ctxwall[0]);
+	printf("ctxwall middle;leafwork %" PRIu64 "\n", ctxwall[1]);
+	printf("ctxwall contexts;recur %" PRIu64 "\n", ctxwall[2]);
 }
 
 static jmp_buf jb;
@@ -365,6 +418,8 @@ main(int argc, char *argv[])
 		deeps();
 	else if (strcmp(argv[1], "voids") == 0)
 		voids();
+	else if (strcmp(argv[1], "contexts") == 0)
+		contexts();
 	else
 		return 2;
 	fn("main", (void (*)(void))main);

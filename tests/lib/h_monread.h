@@ -260,7 +260,8 @@ mon_parse_ext(struct mon_file *m, const unsigned char *ext, size_t n,
 			memcpy(m->timed, ext + off, r.len);
 			for (i = 0; i < m->ntimed; i++)
 				if ((m->timed[i].kind != MONX_TM_FUNC &&
-				    m->timed[i].kind != MONX_TM_ARC) ||
+				    m->timed[i].kind != MONX_TM_ARC &&
+				    m->timed[i].kind != MONX_TM_CTX) ||
 				    m->timed[i].callee == 0 ||
 				    m->timed[i].min > m->timed[i].max)
 					return mon_fail(why, whylen,

@@ -14,8 +14,10 @@
  *	stack COUNT FLAGS 0xPC,0xPC...	one per stack, innermost pc first
  *	clocks.FIELD VALUE		one line per field of CLOCKS
  *	timed KIND 0xCALLER 0xCALLEE CALLS INCL SELF MIN MAX OPEN UNWOUND
- *					one per TIMED entry (KIND func or
- *					arc), the times in ns
+ *					one per TIMED entry (KIND func, arc
+ *					or ctx), the times in ns; a ctx's
+ *					CALLER is its parent's name, and
+ *					its own name follows UNWOUND
  *
  * A file that is not exactly what the runtime writes (see h_monread.h)
  * is an error: one line on stderr and exit status 1.
@@ -121,10 +123,14 @@ timed(const struct mon_file *m)
 	for (i = 0; i < m->ntimed; i++) {
 		t = &m->timed[i];
 		printf("timed %s %#" PRIx64 " %#" PRIx64 " %" PRIu64
-		    " %.0f %.0f %.0f %.0f %" PRIu32 " %" PRIu64 "\n",
-		    t->kind == MONX_TM_FUNC ? "func" : "arc", t->caller,
+		    " %.0f %.0f %.0f %.0f %" PRIu32 " %" PRIu64,
+		    t->kind == MONX_TM_FUNC ? "func" :
+		    t->kind == MONX_TM_ARC ? "arc" : "ctx", t->caller,
 		    t->callee, t->calls, t->incl * f, t->self * f,
 		    t->min * f, t->max * f, t->open, t->unwound);
+		if (t->kind == MONX_TM_CTX)
+			printf(" %#" PRIx64, monx_ctx(t->caller, t->callee));
+		putchar('\n');
 	}
 }
 
