@@ -14,25 +14,29 @@
  *	  |                         fn, site, ra, t0, child, fe, ae, last
  *	  +--hash--> [ent *] open addressing, owner-only, load <= 1/2
  *	  +--chunks--> [ent ent ent ... CHUNK] -> [ent ...] -> ...
- *	                function entries (fn, FNKEY) and arc entries
- *	                (callee, caller): calls, inclusive, self, min, max
+ *	                function entries (fn, FNKEY) and calling contexts
+ *	                (callee, its parent context's name): calls,
+ *	                inclusive, self, min, max
  *
- * Entries never move once made, so frames and arcs point at them; the
- * hash that finds them is the owner's alone and is remade larger, the
- * old one unmapped, as it fills.  A frame remembers the arc of its
- * latest callee (last), and an arc its callee's function entry (fe): a
- * call made again from the same caller finds both entries with one
- * compare.  A new frame starts with the arc its function's frames
- * called last (out), so that the first call of each (fib's of fib, a
- * loop's of its body) needs no look-up either.
+ * Entries never move once made, so frames and contexts point at them;
+ * the hash that finds them is the owner's alone and is remade larger,
+ * the old one unmapped, as it fills.  A frame remembers the context of
+ * its latest callee (last), and a context its callee's function entry
+ * (fe) and its parent (up): a call made again from the same caller
+ * finds both entries with one compare.  A new frame starts with the
+ * context its own context's frames called last (out), so that the
+ * first call of each (a loop's of its body) needs no look-up either.
+ * The writer sums the contexts into functions and arcs, and writes
+ * them too, each named by its stack (monx_ctx()), so that threads'
+ * contexts of one stack add up.
  *
  * Time: the TSC where the CPU's is invariant, else CLOCK_MONOTONIC
  * through the vDSO -- wall time either way.  A call's inclusive time is
  * from its enter to its exit; its self time is that less its callees'
  * inclusive times.  A function on the stack more than once (recursion)
  * adds its inclusive time only as its outermost frame closes, and an
- * arc likewise; self time is added by every frame.  The calls are
- * counted at enter.
+ * arc likewise, by its outermost context; self time is added by every
+ * frame.  The calls are counted at enter.
  *
  * Frames that an unwind skipped (longjmp, an exception, swapcontext)
  * are found by where their return addresses lie (ra): a live caller's
@@ -102,6 +106,10 @@
 #define ENT_HOOK	2u		/* a profiler hooks it (profiler.c) */
 #define ENT_INNER	4u		/* a context of an arc that a context
 					   above it on its stack has too */
+#define ENT_OVER	8u		/* a context made past CTXMAX: its
+					   stack not known, the calls of its
+					   function from its caller */
+#define CTXMAX		(1u << 16)	/* contexts a thread makes, at most */
 #define NOGEN		UINT32_MAX	/* a thread in no profile */
 #define SLOWKEEP	128		/* slowest calls a thread keeps, and
 					   a file holds */
@@ -127,8 +135,11 @@
  * call adds its inclusive time.  The rest of a function's -- calls,
  * self time, shortest, longest, unwound -- and every arc's are its
  * contexts' summed by the writer, an arc's inclusive time from the
- * outermost context of each stack that holds it (ctx_outer()): fewer
- * counts to keep a call.
+ * outermost context of each stack that holds it (ENT_INNER, decided as
+ * a context is made): fewer counts to keep a call.  A context made past
+ * CTXMAX (ENT_OVER) stands for its function's calls from one caller
+ * along any stack not seen before, as an arc did: it is counted in its
+ * inclusive time by its outermost frame (active).
  */
 struct ent {
 	uintptr_t	 a;		/* the callee */
@@ -136,12 +147,14 @@ struct ent {
 					   0 at a thread's root; FNKEY */
 	struct ent	*fe;		/* a context's: the callee's entry */
 	struct ent	*up;		/* a context's: its parent, or NULL */
+	uintptr_t	 caller;	/* a context's: up's callee, or 0 */
 	uint64_t	 calls;
 	uint64_t	 incl;		/* ticks; a function's, outermost
 					   frames only */
 	uint64_t	 self;
 	uint64_t	 min, max;	/* of a whole call; min ~0: none */
-	uint32_t	 active;	/* a function's: its frames open */
+	uint32_t	 active;	/* its frames open: a context's 1 at
+					   most, but for one ENT_OVER */
 	uint32_t	 unwound;	/* its calls an unwind closed */
 	uint32_t	 flags;		/* a function's: ENT_OFF */
 	uint32_t	 raoff;		/* a function's: its return address
@@ -219,6 +232,7 @@ struct thr {
 	struct ent		**hash;
 	size_t			 hmask;		/* slots - 1 */
 	size_t			 nent;
+	size_t			 nctx;		/* of them contexts */
 	struct chunk		*chunks;	/* the first */
 	struct chunk		*fill;		/* the one entries go to */
 	struct lost		 lost;
@@ -427,8 +441,12 @@ ent_new(struct thr *t, uintptr_t a, uintptr_t b, struct ent *up)
 	e->b = b;
 	e->up = up;
 	e->min = UINT64_MAX;
-	if (up != NULL && ctx_inner(up, a))
-		e->flags |= ENT_INNER;
+	if (b != FNKEY) {
+		t->nctx++;
+		e->caller = up != NULL ? up->a : 0;
+		if (up != NULL && ctx_inner(up, a))
+			e->flags |= ENT_INNER;
+	}
 	/*
 	 * A function's entry is made once per thread and profile: where a
 	 * filter is to decide once per function (PROFCALLS, a profiler's),
@@ -481,15 +499,29 @@ ent_find(struct thr *t, uintptr_t a, uintptr_t b, struct ent *up)
 
 /*
  * The context of fn called in context up (NULL: at the thread's root),
- * with its function's entry; NULL without memory.
+ * with its function's entry; NULL without memory.  A thread that has
+ * made CTXMAX contexts makes no more: a call along a new stack goes to
+ * the one context of its function and caller past the limit (ENT_OVER),
+ * whose stack is not known, so that its calls and times are kept.
  */
 static NOINST struct ent *
 ctx_find(struct thr *t, struct ent *up, uintptr_t fn)
 {
 	struct ent *ae, *fe;
+	uintptr_t b, caller;
 
-	if ((ae = ent_find(t, fn, up != NULL ? monx_ctx(up->b, up->a) : 0,
-	    up)) == NULL)
+	b = up != NULL ? monx_ctx(up->b, up->a) : 0;
+	if ((ae = ent_get(t, fn, b)) == NULL && t->nctx >= CTXMAX) {
+		/* Keyed by its caller, in a key no context name has. */
+		caller = up != NULL ? up->a : 0;
+		if ((ae = ent_find(t, fn, caller ^ MONX_CTX_OVER, NULL)) ==
+		    NULL)
+			return NULL;
+		if ((ae->flags & ENT_OVER) == 0) {
+			ae->flags |= ENT_OVER;
+			ae->caller = caller;
+		}
+	} else if (ae == NULL && (ae = ent_new(t, fn, b, up)) == NULL)
 		return NULL;
 	if (ae->fe == NULL) {
 		if ((fe = ent_find(t, fn, FNKEY, NULL)) == NULL)
@@ -581,9 +613,10 @@ close_top(struct thr *t, uint64_t now, int unwound)
 	fe = f->fe;
 	ae = f->ae;
 	ae->self += self;
-	ae->incl += el;
 	if (--fe->active == 0)
 		fe->incl += el;
+	if (--ae->active == 0)
+		ae->incl += el;
 	if (__builtin_expect(unwound, 0)) {
 		ae->unwound++;
 		t->lost.unwound++;
@@ -650,6 +683,7 @@ thr_clear(struct thr *t)
 	if (t->hash != NULL)
 		_mon_rezero(t->hash, (t->hmask + 1) * sizeof(*t->hash));
 	t->nent = 0;
+	t->nctx = 0;
 	t->rootlast = NULL;
 	memset(&t->lost, 0, sizeof(t->lost));
 	if (t->slow != NULL)
@@ -715,6 +749,7 @@ rebase(struct thr *t, uint32_t g)
 		}
 		f->fe = f->ae->fe;
 		f->fe->active++;
+		f->ae->active++;
 		/* Its leave is still to be given, whatever the profile. */
 		if (t->hooks != NULL && t->hooks[i].pf != NULL &&
 		    t->hooks[i].tag == f->t0)
@@ -804,6 +839,7 @@ push(struct thr *t, uint32_t d, uintptr_t fn, uintptr_t site, uintptr_t ra,
 	fe = ae->fe;
 	fe->active++;
 	ae->calls++;
+	ae->active++;
 	f = &t->frames[d];
 	f->fn = fn;
 	f->site = site;
@@ -1221,9 +1257,11 @@ fold_entries(struct thr *t, struct sumtab *s)
 				continue;
 			ent_timed(e, &m);
 			if (m.kind == MONX_TM_CTX) {
+				if ((e->flags & ENT_OVER) != 0)
+					m.caller = MONX_CTX_OVER;
 				sum_add(s, &m);
 				m.kind = MONX_TM_ARC;
-				m.caller = e->up != NULL ? e->up->a : 0;
+				m.caller = e->caller;
 				if ((e->flags & ENT_INNER) != 0)
 					m.incl = 0;
 				sum_add(s, &m);
@@ -1488,7 +1526,8 @@ fold_open(struct thr *t, struct sumtab *s, uint64_t now, uint64_t mark)
 		self = el > f->child + inner ? el - f->child - inner : 0;
 		e[0] = sum_at(s, f->fn, 0, MONX_TM_FUNC);
 		e[1] = sum_at(s, f->fn, i > 0 ? f[-1].fn : 0, MONX_TM_ARC);
-		e[2] = sum_at(s, f->fn, f->ae != NULL ? f->ae->b : 0,
+		e[2] = sum_at(s, f->fn, f->ae == NULL ? 0 :
+		    (f->ae->flags & ENT_OVER) != 0 ? MONX_CTX_OVER : f->ae->b,
 		    MONX_TM_CTX);
 		for (k = 0; k < 3; k++) {
 			e[k]->m.open++;
@@ -1608,7 +1647,7 @@ _mon_calls_collect(unsigned char **p, size_t *len, size_t *maplen)
 	struct lost l;
 	struct thr *t;
 	uint64_t now, mark;
-	size_t cap, i, scap;
+	size_t cap, i, n, scap;
 	uint32_t g;
 
 	if (usetsc < 0 || lastgen == 0)
@@ -1624,7 +1663,18 @@ _mon_calls_collect(unsigned char **p, size_t *len, size_t *maplen)
 	l = proclost;
 	ck.threads = nthreads;
 	clock_pair(&now, &ck.ns1);
-	if (sum_reserve(&s, proc.n) != 0)
+	/*
+	 * Room at once for the process's and a key for each thread's
+	 * entry (its arcs and functions mostly shared): grown a chunk at
+	 * a time, a big table would be remade and faulted in again and
+	 * again.
+	 */
+	n = proc.n;
+	for (t = atomic_load(&thrs); t != NULL; t = t->next)
+		if (atomic_load(&t->owner) != 0 &&
+		    atomic_load_explicit(&t->gen, memory_order_acquire) == g)
+			n += t->nent;
+	if (sum_reserve(&s, n) != 0)
 		goto out;
 	for (i = 0; proc.mask != 0 && i <= proc.mask; i++)
 		if (proc.s[i].m.callee != 0)

@@ -245,14 +245,18 @@ struct monx_clocks {
 #define MONX_TM_ARC	2		/* an arc caller -> callee */
 #define MONX_TM_CTX	3		/* a calling context: caller is the
 					   context it was called in, by
-					   monx_ctx(), 0 at a thread's root */
+					   monx_ctx(), 0 at a thread's root,
+					   MONX_CTX_OVER where not known */
+#define MONX_CTX_OVER	1		/* made when its thread had
+					   CTXMAX contexts: its stack is
+					   lost, its function and caller kept */
 
 /*
  * A calling context: the callee called with the stack of functions its
  * parent context names above it.  Each names itself by a hash of its
- * parent's name and its callee's address, never 0; a file's contexts
- * form a tree by their parents' names.  The writer and the reader
- * compute the same.
+ * parent's name and its callee's address, never 0 or MONX_CTX_OVER; a
+ * file's contexts form a tree by their parents' names.  The writer and
+ * the reader compute the same.
  */
 static inline uint64_t
 monx_ctx(uint64_t parent, uint64_t callee)
@@ -265,7 +269,7 @@ monx_ctx(uint64_t parent, uint64_t callee)
 	h ^= h >> 29;
 	h *= 0x94d049bb133111ebULL;
 	h ^= h >> 32;
-	return h != 0 && h != ~(uint64_t)0 ? h : 1;
+	return h > MONX_CTX_OVER && h != ~(uint64_t)0 ? h : MONX_CTX_OVER + 1;
 }
 
 /*

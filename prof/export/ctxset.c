@@ -11,7 +11,9 @@
  * is then the time of its calls with what they called, measured, and a
  * function on a stack twice (recursion) is counted once in it, as in
  * the report's measured figures.  A function no row stands for is
- * "[unknown]".  Only the calls timed are in the set: the time of code
+ * "[unknown]".  A context made after its thread had made as many as
+ * libmon keeps, whose stack is not known, is rooted at "[cut at the
+ * stack limit]".  Only the calls timed are in the set: the time of code
  * not built with -finstrument-functions is its caller's self time, as
  * the report has it.
  */
@@ -47,12 +49,18 @@ xset_make_measured(struct xset *x, struct report *r,
 		c = &r->tctx[i];
 		if (c->self <= 0)
 			continue;
-		for (depth = 0, j = i; j != SIZE_MAX; j = r->tctx[j].up)
+		for (depth = 0, j = i; j != SIZE_MAX; j = r->tctx[j].up) {
 			depth++;
+			if (r->tctx[j].up == SIZE_MAX && r->tctx[j].lost)
+				depth++;
+		}
 		id = xset_add_stack(x, depth, c->self / x->period);
-		for (j = i; j != SIZE_MAX; j = r->tctx[j].up)
+		for (j = i; j != SIZE_MAX; j = r->tctx[j].up) {
 			id[--depth] = r->tctx[j].row == ROW_NONE ?
 			    X_UNKNOWN(x) : r->tctx[j].row;
+			if (r->tctx[j].up == SIZE_MAX && r->tctx[j].lost)
+				id[--depth] = X_CUT(x);
+		}
 	}
 	xset_merge(x);
 }

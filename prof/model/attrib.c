@@ -480,6 +480,7 @@ timed_contexts(struct attr *a)
 			c = &a->r->tctx[a->r->ntctx++];
 			c->row = timed_row(a, pt->obj, pt->addr);
 			c->up = top;
+			c->lost = pt->lost;
 			c->calls = pt->calls;
 			c->incl = pt->incl;
 			c->self = pt->self;

@@ -164,11 +164,13 @@ struct tcall {
  * A calling context of the calls timed one by one: the calls of row
  * row (ROW_NONE: of no function a row stands for) with the stack of
  * its parent, up (an index in the report's tctx; SIZE_MAX at a
- * thread's root) above it.  Seconds of wall time.
+ * thread's root, or where the stack was not kept: lost) above it.
+ * Seconds of wall time.
  */
 struct tctx {
 	size_t		 row;
 	size_t		 up;
+	int		 lost;		/* a root whose stack was not kept */
 	uint64_t	 calls;
 	double		 incl;		/* every call's */
 	double		 self;

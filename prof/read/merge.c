@@ -431,7 +431,7 @@ cmp_ctxname(const void *x, const void *y)
  * their entries, in seconds by its CLOCKS pairs.  A context names its
  * parent by the parent's name, which is found among the file's: one
  * whose parent is not there (a record the writer cut) is taken for a
- * root.
+ * root, and one whose stack the writer did not keep is marked lost.
  */
 static void
 merge_timed(struct profile *p, const struct mfile *f)
@@ -496,6 +496,10 @@ merge_timed(struct profile *p, const struct mfile *f)
 	for (i = first; i < p->ntimed; i++) {
 		if (!p->timed[i].ctx || (key.name = parent[i - first]) == 0)
 			continue;
+		if (key.name == MONX_CTX_OVER) {
+			p->timed[i].lost = 1;
+			continue;
+		}
 		if ((hit = bsearch(&key, names, nctx, sizeof(*names),
 		    cmp_ctxname)) != NULL && hit->at != i)
 			p->timed[i].up = hit->at;

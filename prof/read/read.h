@@ -127,6 +127,8 @@ struct ptimed {
 	size_t		 up;		/* a context's parent, an index in
 					   the profile's timed; SIZE_MAX at a
 					   thread's root */
+	int		 lost;		/* a context whose stack was not kept
+					   (MONX_CTX_OVER) */
 	size_t		 cobj;		/* the caller's entry; OBJ_NONE and */
 	uint64_t	 caddr;		/* 0: where the thread's timed
 					   calls start */

@@ -567,6 +567,43 @@ contexts_measured_body()
 	verdict
 }
 
+atf_test_case contexts_bounded
+contexts_bounded_head()
+{
+	atf_set descr "A tree of calls 19 deep, each of its 1,048,575 calls" \
+	    "along a stack of its own: the file holds at most 65,536 of a" \
+	    "thread's contexts, those past them rooted at [cut at the stack" \
+	    "limit] in prof -M's stacks; the calls stay exact and the top" \
+	    "call's time within 2% of its wall time, and the stacks' time" \
+	    "adds up to main's measured time"
+}
+contexts_bounded_body()
+{
+	local n main total
+
+	setup
+	run wd "$srcdir/h_cyg" wide 19
+	ran wd || { verdict; return; }
+	near wd wltop
+	for f in wl wr; do
+		[ "$(fact wd "func $f" 1)" = "$(said wd calls $f)" ] ||
+		    fail "$f: $(fact wd "func $f" 1) calls, made" \
+		    "$(said wd calls $f)"
+	done
+	n=$(awk '$1 == "timed" && $2 == "ctx"' wd/dump | wc -l)
+	[ "$n" -gt 1000 ] && [ "$n" -le 65600 ] ||
+	    fail "$n contexts in the file, not 1,000 to 65,536 and a few"
+	(cd wd && "$PROF" -M -F folded "$srcdir/h_cyg" mon.out >folded \
+	    2>err) || { fail "prof -M: $(cat wd/err)"; verdict; return; }
+	grep -q '^\[cut at the stack limit\];wl ' wd/folded ||
+	    fail "no stack of wl past the limit: $(head -n 3 wd/folded)"
+	main=$(fact wd "func main" 2)
+	total=$(awk '{ t += $NF } END { print t + 0 }' wd/folded)
+	holds "$total >= 0.999 * $main && $total <= 1.001 * $main" \
+	    "the stacks' $total ns, main's measured $main ns"
+	verdict
+}
+
 atf_test_case callgrind_measured
 callgrind_measured_head()
 {
@@ -703,6 +740,7 @@ atf_init_test_cases()
 	atf_add_test_case cxx_unwinds
 	atf_add_test_case callgrind_measured
 	atf_add_test_case contexts_measured
+	atf_add_test_case contexts_bounded
 	atf_add_test_case parts_timed
 	atf_add_test_case prof_graph_measured
 	atf_add_test_case parts_timed_noperf

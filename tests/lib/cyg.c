@@ -17,7 +17,7 @@
  *				around them
  *
  * Usage: h_cyg parts | fib N | longjmp | threads | fork | exit | signal |
- *	deep | voids | contexts
+ *	deep | voids | contexts | wide D
  */
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -202,6 +202,46 @@ contexts(void)
 	printf("ctxwall via_x;leafwork %" PRIu64 "\n", ctxwall[0]);
 	printf("ctxwall middle;leafwork %" PRIu64 "\n", ctxwall[1]);
 	printf("ctxwall contexts;recur %" PRIu64 "\n", ctxwall[2]);
+}
+
+/*
+ * A binary tree of calls D deep, each of wl and wr calling both: every
+ * call made along a stack of its own, 2^(D+1) - 1 of them, wl's 2^D and
+ * wr's 2^D - 1.
+ */
+static NOINLINE void wr(int);
+static NOINLINE void
+wl(int d)
+{
+	if (d > 0) {
+		wl(d - 1);
+		wr(d - 1);
+	}
+}
+static NOINLINE void
+wr(int d)
+{
+	if (d > 0) {
+		wl(d - 1);
+		wr(d - 1);
+	}
+}
+static NOINLINE void
+wltop(void)
+{
+	wl(fibn);
+}
+
+static void
+wide(int d)
+{
+	fibn = d;
+	timed(wltop, 0);
+	fn("wltop", wltop);
+	fn("wl", (void (*)(void))wl);
+	fn("wr", (void (*)(void))wr);
+	report("wltop", 0, 1);
+	printf("calls wl %lu\ncalls wr %lu\n", 1UL << d, (1UL << d) - 1);
 }
 
 static jmp_buf jb;
@@ -420,6 +460,8 @@ main(int argc, char *argv[])
 		voids();
 	else if (strcmp(argv[1], "contexts") == 0)
 		contexts();
+	else if (strcmp(argv[1], "wide") == 0)
+		wide(argc > 2 ? atoi(argv[2]) : 19);
 	else
 		return 2;
 	fn("main", (void (*)(void))main);
