@@ -144,10 +144,11 @@
 struct ent {
 	uintptr_t	 a;		/* the callee */
 	uintptr_t	 b;		/* a context's: up's name (monx_ctx()),
-					   0 at a thread's root; FNKEY */
+					   0 at a thread's root; one past
+					   CTXMAX, its caller ^
+					   MONX_CTX_OVER; a function's FNKEY */
 	struct ent	*fe;		/* a context's: the callee's entry */
 	struct ent	*up;		/* a context's: its parent, or NULL */
-	uintptr_t	 caller;	/* a context's: up's callee, or 0 */
 	uint64_t	 calls;
 	uint64_t	 incl;		/* ticks; a function's, outermost
 					   frames only */
@@ -156,7 +157,8 @@ struct ent {
 	uint32_t	 active;	/* its frames open: a context's 1 at
 					   most, but for one ENT_OVER */
 	uint32_t	 unwound;	/* its calls an unwind closed */
-	uint32_t	 flags;		/* a function's: ENT_OFF */
+	uint32_t	 flags;		/* a function's ENT_OFF, ENT_HOOK; a
+					   context's ENT_INNER, ENT_OVER */
 	uint32_t	 raoff;		/* a function's: its return address
 					   from the enter hook's frame, 0:
 					   not known */
@@ -399,6 +401,25 @@ hook_sync(struct thr *t)
 }
 
 /*
+ * Context e's caller: its parent's callee, or the one its key holds
+ * past the limit; 0 at a thread's root.
+ */
+static inline NOINST uintptr_t
+ctx_caller(const struct ent *e)
+{
+	if ((e->flags & ENT_OVER) != 0)
+		return e->b ^ MONX_CTX_OVER;
+	return e->up != NULL ? e->up->a : 0;
+}
+
+/* Context e's parent's name, as the file has it. */
+static inline NOINST uint64_t
+ctx_parent(const struct ent *e)
+{
+	return (e->flags & ENT_OVER) != 0 ? MONX_CTX_OVER : e->b;
+}
+
+/*
  * Is an arc caller -> a, caller being up's callee, made in a context
  * above up or in up itself?  (Recursion: the arc's inclusive time is
  * then counted in that outermost context's.)  Decided once, as a
@@ -410,14 +431,19 @@ ctx_inner(const struct ent *up, uintptr_t a)
 	const struct ent *m;
 
 	for (m = up; m != NULL; m = m->up)
-		if (m->a == a && (m->up != NULL ? m->up->a : 0) == up->a)
+		if (m->a == a && ctx_caller(m) == up->a)
 			return 1;
 	return 0;
 }
 
-/* A new entry (a, b), a context's parent up; NULL without memory. */
+/*
+ * A new entry (a, b); a context's parent up, function entry fe and
+ * flags, all set before the entry is published to the writer.  NULL
+ * without memory.
+ */
 static COLD struct ent *
-ent_new(struct thr *t, uintptr_t a, uintptr_t b, struct ent *up)
+ent_new(struct thr *t, uintptr_t a, uintptr_t b, struct ent *up,
+    struct ent *fe, uint32_t flags)
 {
 	struct chunk *c;
 	struct ent *e;
@@ -440,10 +466,11 @@ ent_new(struct thr *t, uintptr_t a, uintptr_t b, struct ent *up)
 	e->a = a;
 	e->b = b;
 	e->up = up;
+	e->fe = fe;
+	e->flags = flags;
 	e->min = UINT64_MAX;
 	if (b != FNKEY) {
 		t->nctx++;
-		e->caller = up != NULL ? up->a : 0;
 		if (up != NULL && ctx_inner(up, a))
 			e->flags |= ENT_INNER;
 	}
@@ -481,20 +508,15 @@ ent_get(struct thr *t, uintptr_t a, uintptr_t b)
 	return NULL;
 }
 
-/* The entry (a, b), made now if need be (up as ent_new()'s); NULL
-   without memory. */
+/* Function a's entry, made now if need be; NULL without memory. */
 static inline NOINST struct ent *
-ent_find(struct thr *t, uintptr_t a, uintptr_t b, struct ent *up)
+fn_find(struct thr *t, uintptr_t a)
 {
 	struct ent *e;
-	size_t k;
 
-	if (t->hash != NULL)
-		for (k = slot(a, b, t->hmask); (e = t->hash[k]) != NULL;
-		    k = (k + 1) & t->hmask)
-			if (e->a == a && e->b == b)
-				return e;
-	return ent_new(t, a, b, up);
+	if ((e = ent_get(t, a, FNKEY)) != NULL)
+		return e;
+	return ent_new(t, a, FNKEY, NULL, NULL, 0);
 }
 
 /*
@@ -508,27 +530,23 @@ static NOINST struct ent *
 ctx_find(struct thr *t, struct ent *up, uintptr_t fn)
 {
 	struct ent *ae, *fe;
-	uintptr_t b, caller;
+	uintptr_t b, over;
 
 	b = up != NULL ? monx_ctx(up->b, up->a) : 0;
-	if ((ae = ent_get(t, fn, b)) == NULL && t->nctx >= CTXMAX) {
-		/* Keyed by its caller, in a key no context name has. */
-		caller = up != NULL ? up->a : 0;
-		if ((ae = ent_find(t, fn, caller ^ MONX_CTX_OVER, NULL)) ==
-		    NULL)
-			return NULL;
-		if ((ae->flags & ENT_OVER) == 0) {
-			ae->flags |= ENT_OVER;
-			ae->caller = caller;
-		}
-	} else if (ae == NULL && (ae = ent_new(t, fn, b, up)) == NULL)
+	if ((ae = ent_get(t, fn, b)) != NULL)
+		return ae;
+	if ((fe = fn_find(t, fn)) == NULL)
 		return NULL;
-	if (ae->fe == NULL) {
-		if ((fe = ent_find(t, fn, FNKEY, NULL)) == NULL)
-			return NULL;
-		ae->fe = fe;
-	}
-	return ae;
+	if (t->nctx < CTXMAX)
+		return ent_new(t, fn, b, up, fe, 0);
+	/*
+	 * Keyed by its caller, which a context's name, a hash, is as
+	 * likely to be as any other number.
+	 */
+	over = (up != NULL ? up->a : 0) ^ MONX_CTX_OVER;
+	if ((ae = ent_get(t, fn, over)) != NULL)
+		return ae;
+	return ent_new(t, fn, over, NULL, fe, ENT_OVER);
 }
 
 /*
@@ -1216,7 +1234,7 @@ ent_timed(const struct ent *e, struct monx_timed *m)
 	memset(m, 0, sizeof(*m));
 	m->kind = e->b == FNKEY ? MONX_TM_FUNC : MONX_TM_CTX;
 	m->callee = e->a;
-	m->caller = e->b == FNKEY ? 0 : e->b;
+	m->caller = e->b == FNKEY ? 0 : ctx_parent(e);
 	m->calls = e->calls;
 	m->incl = e->incl;
 	m->self = e->self;
@@ -1232,6 +1250,18 @@ ent_off(const struct ent *e)
 	const struct ent *fe = e->b == FNKEY ? e : e->fe;
 
 	return fe != NULL && (fe->flags & ENT_OFF) != 0;
+}
+
+/* The entries t has made, as another thread may count them. */
+static NOINST size_t
+thr_entries(struct thr *t)
+{
+	struct chunk *c;
+	size_t n;
+
+	for (n = 0, c = t->chunks; c != NULL; c = c->next)
+		n += atomic_load_explicit(&c->n, memory_order_acquire);
+	return n;
 }
 
 /*
@@ -1257,11 +1287,9 @@ fold_entries(struct thr *t, struct sumtab *s)
 				continue;
 			ent_timed(e, &m);
 			if (m.kind == MONX_TM_CTX) {
-				if ((e->flags & ENT_OVER) != 0)
-					m.caller = MONX_CTX_OVER;
 				sum_add(s, &m);
 				m.kind = MONX_TM_ARC;
-				m.caller = e->caller;
+				m.caller = ctx_caller(e);
 				if ((e->flags & ENT_INNER) != 0)
 					m.incl = 0;
 				sum_add(s, &m);
@@ -1519,16 +1547,14 @@ fold_open(struct thr *t, struct sumtab *s, uint64_t now, uint64_t mark)
 		return;
 	for (i = 0; i < d; i++) {
 		f = &t->frames[i];
-		if (f->fn == 0)
+		if (f->fn == 0 || f->ae == NULL)
 			continue;
 		el = now > f->t0 ? now - f->t0 : 0;
 		inner = i + 1 < d && now > f[1].t0 ? now - f[1].t0 : 0;
 		self = el > f->child + inner ? el - f->child - inner : 0;
 		e[0] = sum_at(s, f->fn, 0, MONX_TM_FUNC);
 		e[1] = sum_at(s, f->fn, i > 0 ? f[-1].fn : 0, MONX_TM_ARC);
-		e[2] = sum_at(s, f->fn, f->ae == NULL ? 0 :
-		    (f->ae->flags & ENT_OVER) != 0 ? MONX_CTX_OVER : f->ae->b,
-		    MONX_TM_CTX);
+		e[2] = sum_at(s, f->fn, ctx_parent(f->ae), MONX_TM_CTX);
 		for (k = 0; k < 3; k++) {
 			e[k]->m.open++;
 			e[k]->m.self += self;
@@ -1540,32 +1566,45 @@ fold_open(struct thr *t, struct sumtab *s, uint64_t now, uint64_t mark)
 	}
 }
 
-/* The CLOCKS and TIMED records, into p (cap bytes); their length. */
+/*
+ * The CLOCKS and TIMED records, into p (cap bytes); their length.  The
+ * functions go first, then the arcs, then the contexts, so that a
+ * table too big for a record keeps what the report and the call graph
+ * need; the contexts left out are counted in CLOCKS.
+ */
 static NOINST size_t
 records(unsigned char *p, size_t cap, const struct sumtab *s,
     const struct monx_clocks *ck)
 {
+	static const uint32_t order[] = { MONX_TM_FUNC, MONX_TM_ARC,
+	    MONX_TM_CTX };
+	struct monx_clocks c;
 	struct monx_rec r;
 	struct monx_timed *m;
-	size_t len, i, n;
+	size_t len, i, n, k;
 
-	r.type = MONX_R_CLOCKS;
-	r.len = sizeof(*ck);
-	memcpy(p, &r, sizeof(r));
-	memcpy(p + sizeof(r), ck, sizeof(*ck));
-	len = sizeof(r) + sizeof(*ck);
+	c = *ck;
+	len = sizeof(r) + sizeof(c);
 	n = 0;
 	m = (struct monx_timed *)(p + len + sizeof(r));
-	for (i = 0; s->mask != 0 && i <= s->mask; i++) {
-		if (s->s[i].m.callee == 0)
-			continue;
-		if (len + sizeof(r) + (n + 1) * sizeof(*m) > cap)
-			break;
-		m[n] = s->s[i].m;
-		if (m[n].min == UINT64_MAX)
-			m[n].min = 0;
-		n++;
-	}
+	for (k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+		for (i = 0; s->mask != 0 && i <= s->mask; i++) {
+			if (s->s[i].m.callee == 0 || s->s[i].m.kind != order[k])
+				continue;
+			if (len + sizeof(r) + (n + 1) * sizeof(*m) > cap) {
+				if (order[k] == MONX_TM_CTX)
+					c.ctxcut++;
+				continue;
+			}
+			m[n] = s->s[i].m;
+			if (m[n].min == UINT64_MAX)
+				m[n].min = 0;
+			n++;
+		}
+	r.type = MONX_R_CLOCKS;
+	r.len = sizeof(c);
+	memcpy(p, &r, sizeof(r));
+	memcpy(p + sizeof(r), &c, sizeof(c));
 	if (n == 0)
 		return len;
 	r.type = MONX_R_TIMED;
@@ -1664,17 +1703,18 @@ _mon_calls_collect(unsigned char **p, size_t *len, size_t *maplen)
 	ck.threads = nthreads;
 	clock_pair(&now, &ck.ns1);
 	/*
-	 * Room at once for the process's and a key for each thread's
-	 * entry (its arcs and functions mostly shared): grown a chunk at
-	 * a time, a big table would be remade and faulted in again and
-	 * again.
+	 * Room at once for the process's keys and the most entries a
+	 * thread has (threads mostly share their functions, arcs and
+	 * contexts): grown a chunk at a time, a big table would be remade
+	 * and faulted in again and again.
 	 */
-	n = proc.n;
+	n = 0;
 	for (t = atomic_load(&thrs); t != NULL; t = t->next)
 		if (atomic_load(&t->owner) != 0 &&
-		    atomic_load_explicit(&t->gen, memory_order_acquire) == g)
-			n += t->nent;
-	if (sum_reserve(&s, n) != 0)
+		    atomic_load_explicit(&t->gen, memory_order_acquire) == g &&
+		    thr_entries(t) > n)
+			n = thr_entries(t);
+	if (sum_reserve(&s, proc.n + n) != 0)
 		goto out;
 	for (i = 0; proc.mask != 0 && i <= proc.mask; i++)
 		if (proc.s[i].m.callee != 0)

@@ -238,7 +238,8 @@ struct monx_clocks {
 	uint64_t	deep;		/* calls beyond depth: not timed */
 	uint64_t	nomem;		/* calls not timed: no memory */
 	uint32_t	threads;	/* threads that timed calls */
-	uint32_t	pad;
+	uint32_t	ctxcut;		/* contexts not in TIMED: no room
+					   (0 before libmon kept them) */
 };
 
 #define MONX_TM_FUNC	1		/* a function: caller 0 */

@@ -46,9 +46,9 @@ usage(void)
 	    "[prog [mdata ...] [source ...]]\n"
 	    "       prof -w [-hqrsN] [-F folded | svg | pprof] [-m mdata] "
 	    "[prog [mdata ...]]\n"
+	    "       prof -T [-Ch] [-m mdata] [prog [mdata ...]]\n"
 	    "       prof -M [-Cs] -F folded | svg | pprof [-m mdata] "
-	    "[prog [mdata ...]]\n"
-	    "       prof -T [-Ch] [-m mdata] [prog [mdata ...]]\n");
+	    "[prog [mdata ...]]\n");
 	exit(1);
 }
 
@@ -155,6 +155,14 @@ wall_ignores(struct opts *o, const unsigned char *seen)
 	o->incl = o->estimate = 0;
 }
 
+/* Is format one that lays out stacks alone: folded, svg or pprof? */
+static int
+stack_format(const char *format)
+{
+	return strcmp(format, "folded") == 0 || strcmp(format, "svg") == 0 ||
+	    strcmp(format, "pprof") == 0;
+}
+
 /* -w's checks: what goes with it, and what -r and -N need. */
 static void
 wall_check(struct opts *o, const unsigned char *seen)
@@ -168,8 +176,7 @@ wall_check(struct opts *o, const unsigned char *seen)
 	if (!o->wall)
 		return;
 	if (o->diffbase != NULL || o->focus != NULL ||
-	    (o->format != NULL && strcmp(o->format, "folded") != 0 &&
-	    strcmp(o->format, "svg") != 0 && strcmp(o->format, "pprof") != 0))
+	    (o->format != NULL && !stack_format(o->format)))
 		errx(1, "-w: the wall-time report goes with -q and -F folded, "
 		    "svg or pprof, and none of -d, -f or another -F yet");
 	if (o->lines != 0)
@@ -326,9 +333,7 @@ parse_options(int argc, char *argv[], struct opts *o, const char ***files,
 	    o->format != NULL || o->diffbase != NULL || o->focus != NULL))
 		errx(1, "-T: the list of slow calls is a report of its own; "
 		    "not with -w, -L, -A, -q, -F, -d or -f");
-	if (o->measured && (o->format == NULL ||
-	    (strcmp(o->format, "folded") != 0 && strcmp(o->format, "svg") !=
-	    0 && strcmp(o->format, "pprof") != 0)))
+	if (o->measured && (o->format == NULL || !stack_format(o->format)))
 		errx(1, "-M: lays out the calls timed one by one, for -F "
 		    "folded, svg or pprof only");
 	if (o->measured && (o->wall || o->lines != 0 ||
@@ -637,15 +642,15 @@ main(int argc, char *argv[])
 		errx(1, "%s: %s", shown, why);
 	heap_trim();
 	profile_check_id(&p, shown, &st);
+	if (o.measured && !profile_has_contexts(&p))
+		errx(1, "%s: no calls timed one by one with their stacks "
+		    "(build with -finstrument-functions and link with a libmon "
+		    "that keeps their contexts)", p.first);
 	/* Calls timed one by one are counted too. */
 	if (p.usedcells == 0 && p.ntimed == 0 && !o.wall && !o.slow)
 		warnx("no call counts captured");
 
 	attribute(&r, &p, &st, &o);
-	if (o.measured && r.ntctx == 0)
-		errx(1, "%s: no calls timed one by one with their stacks "
-		    "(build with -finstrument-functions and link with a libmon "
-		    "that keeps their contexts)", p.first);
 	if (r.histsum > 0 && r.histattr == 0 && !r.stripped)
 		warnx("warning: no sample of %s falls in a function of %s",
 		    p.first, shown);

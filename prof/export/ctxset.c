@@ -10,13 +10,17 @@
  * inclusive time, which a flame graph draws as the width of its frame,
  * is then the time of its calls with what they called, measured, and a
  * function on a stack twice (recursion) is counted once in it, as in
- * the report's measured figures.  A function no row stands for is
- * "[unknown]".  A context made after its thread had made as many as
- * libmon keeps, whose stack is not known, is rooted at "[cut at the
- * stack limit]".  Only the calls timed are in the set: the time of code
+ * the report's measured figures.  The counts add up to the time of the
+ * threads' outermost timed calls, summed.  A function no row stands for is
+ * "[unknown]".  A context whose stack libmon did not keep -- made after
+ * its thread had made as many as libmon keeps, or whose parent the
+ * file left out for want of room -- is rooted at X_LOST, "[stack not
+ * kept: contexts over the limit]".  Only the calls timed are in the
+ * set: the time of code
  * not built with -finstrument-functions is its caller's self time, as
  * the report has it.
  */
+#include <err.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,13 +31,20 @@
 #include "read/read.h"
 #include "util/util.h"
 
+/*
+ * Frames the set holds at most: a forged file's chains of contexts, or
+ * a real one's of thousands of deep contexts, would give a stack of
+ * ids for each with no bound but memory.
+ */
+#define FRAMESMAX	((size_t)1 << 26)
+
 /* The set of prof -M's exports: see the head of the file. */
 void
 xset_make_measured(struct xset *x, struct report *r,
     const struct profile *p, const struct opts *o, const char *prog)
 {
 	const struct tctx *c;
-	size_t i, j, depth, *id;
+	size_t i, j, depth, *id, left;
 
 	memset(x, 0, sizeof(*x));
 	x->r = r;
@@ -42,25 +53,30 @@ xset_make_measured(struct xset *x, struct report *r,
 	x->prog = prog;
 	x->measured = 1;
 	x->period = 1e-9;
-	report_sort(r, o);
+	if (r->byid == NULL)
+		report_sort(r, o);
 	xset_labels(x);
 	x->stacks = xcalloc(r->ntctx + 1, sizeof(*x->stacks));
+	left = 0;
 	for (i = 0; i < r->ntctx; i++) {
 		c = &r->tctx[i];
 		if (c->self <= 0)
 			continue;
-		for (depth = 0, j = i; j != SIZE_MAX; j = r->tctx[j].up) {
-			depth++;
-			if (r->tctx[j].up == SIZE_MAX && r->tctx[j].lost)
-				depth++;
+		depth = c->depth + (c->lost != 0);	/* under X_LOST */
+		if (x->nids + depth > FRAMESMAX) {
+			left++;
+			continue;
 		}
 		id = xset_add_stack(x, depth, c->self / x->period);
 		for (j = i; j != SIZE_MAX; j = r->tctx[j].up) {
 			id[--depth] = r->tctx[j].row == ROW_NONE ?
 			    X_UNKNOWN(x) : r->tctx[j].row;
 			if (r->tctx[j].up == SIZE_MAX && r->tctx[j].lost)
-				id[--depth] = X_CUT(x);
+				id[--depth] = X_LOST(x);
 		}
 	}
+	if (left > 0)
+		warnx("warning: %s: %zu measured stacks left out, past %zu "
+		    "frames in all", p->first, left, (size_t)FRAMESMAX);
 	xset_merge(x);
 }

@@ -524,7 +524,7 @@ wall_samples(struct enc *e)
 	const struct xstack *s;
 	uint64_t *locs;
 	double ns = wx->period * 1e9, cum = 0;
-	size_t i, j, id, maxd = 1, first = wx->r->nrows + 4;
+	size_t i, j, id, maxd = 1, first = wx->r->nrows + X_FIXED;
 
 	for (i = 0; i < wx->nstacks; i++)
 		if (wx->stacks[i].depth > maxd)
@@ -583,7 +583,7 @@ wall_frames(struct enc *e)
 	size_t id, first, obj;
 	int64_t name;
 
-	first = wx->r->nrows + 4;
+	first = wx->r->nrows + X_FIXED;
 	for (id = first; id < wx->nlabels; id++) {
 		obj = xset_object(wx, id);
 		name = str(e, wx->labels[id]);
@@ -649,12 +649,12 @@ mappings(struct enc *e)
 			top[obj] = e->xl.lines[i].addr + 1;
 	}
 	/* The wall frames' too, which may be of functions no row has. */
-	for (i = e->wx != NULL ? x->r->nrows + 4 : 0; e->wx != NULL &&
+	for (i = e->wx != NULL ? x->r->nrows + X_FIXED : 0; e->wx != NULL &&
 	    i < e->wx->nlabels; i++) {
 		obj = xset_object(e->wx, i);
-		if (obj < x->p->nobjs && e->wx->addrs[i - x->r->nrows - 4] >=
+		if (obj < x->p->nobjs && e->wx->addrs[i - x->r->nrows - X_FIXED] >=
 		    top[obj])
-			top[obj] = e->wx->addrs[i - x->r->nrows - 4] + 1;
+			top[obj] = e->wx->addrs[i - x->r->nrows - X_FIXED] + 1;
 	}
 	for (i = 0; i < x->p->nobjs; i++) {
 		o = &x->p->objs[i];

@@ -60,9 +60,9 @@ xset_object(const struct xset *x, size_t id)
 {
 	const struct row *w = xset_row(x, id);
 
-	if (w == NULL && x->objs != NULL && id >= x->r->nrows + 4 &&
+	if (w == NULL && x->objs != NULL && id >= x->r->nrows + X_FIXED &&
 	    id < x->nlabels)
-		return x->objs[id - x->r->nrows - 4];
+		return x->objs[id - x->r->nrows - X_FIXED];
 	return w == NULL ? OBJ_NONE : w->objidx;
 }
 
@@ -94,13 +94,13 @@ xset_round(double v, double *cum)
 	return whole(*cum) - before;
 }
 
-/* The labels of the rows and of the four frames no row stands for. */
+/* The labels of the rows and of the X_FIXED frames no row stands for. */
 void
 xset_labels(struct xset *x)
 {
 	size_t i;
 
-	x->nlabels = x->r->nrows + 4;
+	x->nlabels = x->r->nrows + X_FIXED;
 	x->labels = xcalloc(x->nlabels, sizeof(*x->labels));
 	for (i = 0; i < x->r->nrows; i++)
 		x->labels[i] = row_name(x->r->byid[i], ROWNAME_ALL);
@@ -108,6 +108,8 @@ xset_labels(struct xset *x)
 	x->labels[X_NOSTACK(x)] = xstrdup("[no stack]");
 	x->labels[X_CUT(x)] = xstrdup("[cut at the stack limit]");
 	x->labels[X_SHORT(x)] = xstrdup("[stack ends short: callers unknown]");
+	x->labels[X_LOST(x)] = xstrdup("[stack not kept: contexts over the "
+	    "limit]");
 }
 
 /* A stack of depth frames, their ids to be filled in by the caller. */

@@ -20,7 +20,7 @@
  * -r leaves out the threads that never ran, as in the report.
  *
  * The labels of the set's own frames come after the report's rows'
- * ids and the four of xset.h, so that no frame is taken for a row.
+ * ids and the X_FIXED of xset.h, so that no frame is taken for a row.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +32,7 @@
 #include "read/read.h"
 #include "util/util.h"
 
-#define FIRST(x)	((x)->r->nrows + 4)
+#define FIRST(x)	((x)->r->nrows + X_FIXED)
 
 /* Label name's id, added with its object and entry if new. */
 static size_t

@@ -15,13 +15,15 @@
  *	gzip.c		gzip: deflate blocks of their own or fixed codes, CRC-32
  *	srcline.c	a frame's source file and line, by the line table
  *
- * Frames are row ids of the report, and four more: X_UNKNOWN for a
+ * Frames are row ids of the report, and five more: X_UNKNOWN for a
  * frame no row stands for (and the samples the report gives no
  * function), X_NOSTACK, the root of a function's samples that kept no
  * stack, X_CUT, the root of a stack whose outer frames were lost at the
  * stack limit (else its outermost kept frame looks a root), and
  * X_SHORT, the root of one whose walk stopped short of a thread's start
- * at a frame it could not follow (code without frame pointers).  The
+ * at a frame it could not follow (code without frame pointers), and
+ * X_LOST, the root of a measured stack whose stack libmon did not keep
+ * (ctxset.c).  The
  * stacks add up to the report's total and each function's innermost
  * samples to its row's (stacks.c); libmon's own time is in none of
  * them, as in none of the report's rows.
@@ -53,7 +55,7 @@ struct xset {
 	size_t			 nstacks;
 	size_t			*ids;
 	size_t			 nids, idcap;
-	char			**labels; /* by id, nrows + 4 of them */
+	char			**labels; /* by id, nrows + X_FIXED of them */
 	size_t			 nlabels;
 	uint64_t		 count;	/* of all the stacks */
 	double			 samples;
@@ -65,7 +67,7 @@ struct xset {
 	double			 period; /* seconds a count stands for;
 					   0: the report's */
 	size_t			*objs;	/* -w: the object of each label
-					   from nrows + 4 on, */
+					   from nrows + X_FIXED on, */
 	uint64_t		*addrs;	/* and its function's entry */
 	double			 wallself; /* -w: thread-seconds of
 					   libmon's own, in no stack */
@@ -75,6 +77,8 @@ struct xset {
 #define X_NOSTACK(x)	((x)->r->nrows + 1)
 #define X_CUT(x)	((x)->r->nrows + 2)
 #define X_SHORT(x)	((x)->r->nrows + 3)
+#define X_LOST(x)	((x)->r->nrows + 4)
+#define X_FIXED		5	/* frames no row stands for, after the rows */
 
 /* stacks.c */
 void		 xset_make(struct xset *, struct report *,

@@ -434,19 +434,21 @@ timed_rows(struct attr *a)
 /*
  * The calling contexts of the calls timed one by one, as rows
  * (r->tctx), each after its parent.  A context whose parents' chain
- * comes back to itself (a file that says so) is left out, with what
- * it called.
+ * comes back to itself, or runs deeper than CTX_DEEPEST (a file that
+ * says so: the hooks keep 4096 frames), is left out, with what it
+ * called.
  */
 #define CTX_TODO	SIZE_MAX	/* at[]: not placed yet */
 #define CTX_WALK	(SIZE_MAX - 1)	/* on the chain being placed */
 #define CTX_NONE	(SIZE_MAX - 2)	/* left out */
+#define CTX_DEEPEST	8192		/* frames a context's stack has */
 
 static void
 timed_contexts(struct attr *a)
 {
 	const struct ptimed *pt;
 	struct tctx *c;
-	size_t *at, *chain, i, j, n, len, top;
+	size_t *at, *chain, i, j, n, len, top, depth;
 
 	for (i = n = 0; i < a->p->ntimed; i++)
 		n += a->p->timed[i].ctx != 0;
@@ -473,14 +475,23 @@ timed_contexts(struct attr *a)
 				at[chain[--len]] = CTX_NONE;
 			continue;
 		}
+		depth = top == SIZE_MAX ? 0 : a->r->tctx[top].depth;
 		while (len > 0) {
 			j = chain[--len];
+			if (++depth > CTX_DEEPEST) {
+				at[j] = CTX_NONE;
+				while (len > 0)
+					at[chain[--len]] = CTX_NONE;
+				break;
+			}
 			pt = &a->p->timed[j];
 			at[j] = a->r->ntctx;
 			c = &a->r->tctx[a->r->ntctx++];
 			c->row = timed_row(a, pt->obj, pt->addr);
+			c->depth = depth;
 			c->up = top;
-			c->lost = pt->lost;
+			c->lost = top == SIZE_MAX ? pt->lost :
+			    a->r->tctx[top].lost;
 			c->calls = pt->calls;
 			c->incl = pt->incl;
 			c->self = pt->self;

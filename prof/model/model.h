@@ -170,7 +170,8 @@ struct tcall {
 struct tctx {
 	size_t		 row;
 	size_t		 up;
-	int		 lost;		/* a root whose stack was not kept */
+	size_t		 depth;		/* its stack's frames, its own too */
+	int		 lost;		/* its root's stack was not kept */
 	uint64_t	 calls;
 	double		 incl;		/* every call's */
 	double		 self;

@@ -635,6 +635,10 @@ stats_timed(const struct report *r, const struct profile *p)
 	    "signal handlers, %" PRIu64 " calls too deep and %" PRIu64
 	    " without memory not timed\n", r->ntimed, c->threads, c->unwound,
 	    c->unmatched, c->missed, c->deep, c->nomem);
+	if (r->ntctx > 0 || c->ctxcut > 0)
+		fprintf(stderr, "contexts: %zu stacks of calls timed; %" PRIu32
+		    " left out of the files for want of room\n", r->ntctx,
+		    c->ctxcut);
 }
 
 /*

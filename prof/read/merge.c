@@ -429,9 +429,9 @@ cmp_ctxname(const void *x, const void *y)
 /*
  * The file's timed functions, arcs and calling contexts, placed at
  * their entries, in seconds by its CLOCKS pairs.  A context names its
- * parent by the parent's name, which is found among the file's: one
- * whose parent is not there (a record the writer cut) is taken for a
- * root, and one whose stack the writer did not keep is marked lost.
+ * parent by the parent's name, which is found among the file's; one
+ * whose parent is not there (the writer had no room for it) or whose
+ * stack the writer did not keep (MONX_CTX_OVER) is marked lost.
  */
 static void
 merge_timed(struct profile *p, const struct mfile *f)
@@ -453,6 +453,7 @@ merge_timed(struct profile *p, const struct mfile *f)
 	p->tclocks.deep += f->clocks.deep;
 	p->tclocks.nomem += f->clocks.nomem;
 	p->tclocks.threads += f->clocks.threads;
+	p->tclocks.ctxcut += f->clocks.ctxcut;
 	s = (double)(f->clocks.ns1 - f->clocks.ns0) /
 	    (double)(f->clocks.tick1 - f->clocks.tick0) / 1e9;
 	p->timed = xgrow(p->timed, &p->timedcap, p->ntimed, f->ntimed,
@@ -503,6 +504,8 @@ merge_timed(struct profile *p, const struct mfile *f)
 		if ((hit = bsearch(&key, names, nctx, sizeof(*names),
 		    cmp_ctxname)) != NULL && hit->at != i)
 			p->timed[i].up = hit->at;
+		else
+			p->timed[i].lost = 1;
 	}
 	free(names);
 	free(parent);
@@ -972,6 +975,18 @@ add_pstack(void *into, const void *from)
 
 	addsat(&x->count, y->count);
 	x->samples += y->samples;
+}
+
+/* Has the profile calling contexts of calls timed one by one? */
+int
+profile_has_contexts(const struct profile *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->ntimed; i++)
+		if (p->timed[i].ctx)
+			return 1;
+	return 0;
 }
 
 /* After the last file: cells and samples summed by place. */

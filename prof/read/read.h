@@ -369,6 +369,7 @@ int	profile_read(struct profile *, const char *, const char **);
 int	profile_add(struct profile *, const char *, unsigned char *, size_t,
 	    const char **);
 void	profile_finish(struct profile *);
+int	profile_has_contexts(const struct profile *);
 void	profile_sum_stacks(struct profile *);
 void	profile_free(struct profile *);
 void	profile_drop_cells(struct profile *);

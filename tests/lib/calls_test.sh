@@ -595,7 +595,8 @@ contexts_bounded_body()
 	    fail "$n contexts in the file, not 1,000 to 65,536 and a few"
 	(cd wd && "$PROF" -M -F folded "$srcdir/h_cyg" mon.out >folded \
 	    2>err) || { fail "prof -M: $(cat wd/err)"; verdict; return; }
-	grep -q '^\[cut at the stack limit\];wl ' wd/folded ||
+	grep -q '^\[stack not kept: contexts over the limit\];wl ' \
+	    wd/folded ||
 	    fail "no stack of wl past the limit: $(head -n 3 wd/folded)"
 	main=$(fact wd "func main" 2)
 	total=$(awk '{ t += $NF } END { print t + 0 }' wd/folded)

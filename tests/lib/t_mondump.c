@@ -108,6 +108,7 @@ clocks(const struct monx_clocks *c)
 	printf("clocks.unmatched %" PRIu64 "\n", c->unmatched);
 	printf("clocks.deep %" PRIu64 "\n", c->deep);
 	printf("clocks.nomem %" PRIu64 "\n", c->nomem);
+	printf("clocks.ctxcut %" PRIu32 "\n", c->ctxcut);
 }
 
 /* The timed entries, their ticks in ns by the CLOCKS pairs. */

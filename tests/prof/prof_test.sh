@@ -1212,6 +1212,7 @@ bad_option_prints_usage_body()
 	usage=$usage'       prof -A [-Cp] [-f regex] [-S dir] [-m mdata] [prog [mdata ...] [source ...]]\n'
 	usage=$usage'       prof -w [-hqrsN] [-F folded | svg | pprof] [-m mdata] [prog [mdata ...]]\n'
 	usage=$usage'       prof -T [-Ch] [-m mdata] [prog [mdata ...]]\n'
+	usage=$usage'       prof -M [-Cs] -F folded | svg | pprof [-m mdata] [prog [mdata ...]]\n'
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" -Q
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" --help
 	atf_check -s exit:1 -o empty -e inline:"$usage" "$PROF" -m
