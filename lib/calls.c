@@ -75,9 +75,10 @@
  *
  * Knobs, read once at the first start: PROFCALLS (callspec.c) decides
  * per function, as its entry is made, whether it is timed; one that is
- * not has ENT_OFF and no frame, its hooks return after finding it on
- * the caller's last arc (or, having called others, in the hash), and its
- * time is its caller's, as an inlined function's.  PROFDEPTH lowers the
+ * not has ENT_OFF and no frame, its hooks return after finding it as
+ * the caller's last context (or, having called others, in the hash),
+ * and its time is its caller's, as an inlined function's; its contexts
+ * count towards CTXMAX all the same.  PROFDEPTH lowers the
  * depth beyond which calls are only counted (deep).  PROFSLOW keeps
  * each thread's slowest whole calls over a threshold, with the
  * functions on its stack, in a set of its own (struct slowset, made at
@@ -180,8 +181,8 @@ struct frame {
 	uintptr_t	 ra;		/* where fn's return address lies */
 	uint64_t	 t0;		/* the start's tick: carried over it */
 	uint64_t	 child;		/* ticks in its callees */
-	struct ent	*fe, *ae;	/* its function's and its arc's */
-	struct ent	*last;		/* the arc of its latest callee */
+	struct ent	*fe, *ae;	/* its function's and its context's */
+	struct ent	*last;		/* the context of its latest callee */
 };
 
 /* A frame's enter given to profilers: their decision, for its leave. */
@@ -229,7 +230,8 @@ struct thr {
 	uint32_t		 over;		/* calls open and untimed above */
 	struct frame		*frames;
 	struct hook		*hooks;		/* DEPTH, made at the first */
-	struct ent		*rootlast;	/* arc of the last call at depth 0 */
+	struct ent		*rootlast;	/* context of the last call at
+						   depth 0 */
 	struct slowset		*slow;		/* PROFSLOW's, made at the first */
 	struct ent		**hash;
 	size_t			 hmask;		/* slots - 1 */
@@ -1002,7 +1004,7 @@ out:
 
 /*
  * fn is called from site.  The fast way: the thread set up, the TSC,
- * the call made again from the caller on top (its last arc), its
+ * the call made again from the caller on top (its last context), its
  * return address where it was the last time, no frame to close.  No
  * lock, no call, nothing shared written.
  */

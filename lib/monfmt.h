@@ -248,16 +248,16 @@ struct monx_clocks {
 					   context it was called in, by
 					   monx_ctx(), 0 at a thread's root,
 					   MONX_CTX_OVER where not known */
-#define MONX_CTX_OVER	1		/* made when its thread had
-					   CTXMAX contexts: its stack is
-					   lost, its function and caller kept */
+#define MONX_CTX_OVER	1		/* made when its thread had 65,536
+					   contexts: its stack is lost, its
+					   function and caller kept */
 
 /*
  * A calling context: the callee called with the stack of functions its
  * parent context names above it.  Each names itself by a hash of its
- * parent's name and its callee's address, never 0 or MONX_CTX_OVER; a
- * file's contexts form a tree by their parents' names.  The writer and
- * the reader compute the same.
+ * parent's name and its callee's address, never 0, MONX_CTX_OVER or ~0
+ * (the writer's key of a function); a file's contexts form a tree by
+ * their parents' names.  The writer and the reader compute the same.
  */
 static inline uint64_t
 monx_ctx(uint64_t parent, uint64_t callee)
@@ -274,9 +274,9 @@ monx_ctx(uint64_t parent, uint64_t callee)
 }
 
 /*
- * One function, or one arc, of the timed calls; addresses are run-time
- * function entries (an arc's caller 0: the first timed call of its
- * thread's stack).  calls counts the calls made (entered), open the
+ * One function, one arc or one calling context of the timed calls;
+ * addresses are run-time function entries (an arc's caller 0: the first
+ * timed call of its thread's stack).  calls counts the calls made (entered), open the
  * calls still running at the write -- counted with their time so far;
  * one made before the profile started (in a fork child, the caller of
  * fork()) is open but not among the calls -- and unwound those closed

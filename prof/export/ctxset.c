@@ -46,16 +46,9 @@ xset_make_measured(struct xset *x, struct report *r,
 	const struct tctx *c;
 	size_t i, j, depth, *id, left;
 
-	memset(x, 0, sizeof(*x));
-	x->r = r;
-	x->p = p;
-	x->o = o;
-	x->prog = prog;
+	xset_begin(x, r, p, o, prog);
 	x->measured = 1;
 	x->period = 1e-9;
-	if (r->byid == NULL)
-		report_sort(r, o);
-	xset_labels(x);
 	x->stacks = xcalloc(r->ntctx + 1, sizeof(*x->stacks));
 	left = 0;
 	for (i = 0; i < r->ntctx; i++) {

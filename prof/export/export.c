@@ -66,7 +66,11 @@ export_write(const char *name, struct report *r, const struct profile *p,
 	struct xset x;
 	int rv;
 
-	/* pprof holds the wall samples beside the CPU ones. */
+	/*
+	 * pprof holds the wall samples and the measured stacks beside the
+	 * CPU ones; the other formats lay out one set: -w's, -M's or the
+	 * CPU samples'.
+	 */
 	if (o->measured && strcmp(name, "pprof") != 0)
 		xset_make_measured(&x, r, p, o, prog);
 	else if (o->wall && strcmp(name, "pprof") != 0)

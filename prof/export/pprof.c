@@ -512,65 +512,39 @@ frames(struct enc *e)
 }
 
 /*
- * The wall stacks, leaf first, with their thread-nanoseconds.  A frame
- * of a row, or one of the four no row stands for, is the CPU stacks'
- * location and function of that id (frames()): a function is one
- * function of the profile whichever the sample type.
+ * The stacks of set xs (the wall ones, or the measured ones), leaf
+ * first, each a sample of its nanoseconds as the value after the CPU
+ * ones that is the set's (v3: wall, v4: measured).  A frame of a row,
+ * or one of the X_FIXED no row stands for, is the CPU stacks' location
+ * and function of that id (frames()), so that a function is one
+ * function of the profile whichever the sample type; the wall set's
+ * own frames come after them (wall_frames()).
  */
 static void
-wall_samples(struct enc *e)
+set_samples(struct enc *e, const struct xset *xs, int v4)
 {
-	const struct xset *wx = e->wx;
 	const struct xstack *s;
-	uint64_t *locs;
-	double ns = wx->period * 1e9, cum = 0;
-	size_t i, j, id, maxd = 1, first = wx->r->nrows + X_FIXED;
+	uint64_t *locs, ns;
+	double cum = 0;
+	size_t i, j, id, maxd = 1, first = xs->r->nrows + X_FIXED;
 
-	for (i = 0; i < wx->nstacks; i++)
-		if (wx->stacks[i].depth > maxd)
-			maxd = wx->stacks[i].depth;
+	for (i = 0; i < xs->nstacks; i++)
+		if (xs->stacks[i].depth > maxd)
+			maxd = xs->stacks[i].depth;
 	locs = xcalloc(maxd, sizeof(*locs));
-	for (i = 0; i < wx->nstacks; i++) {
-		s = &wx->stacks[i];
+	for (i = 0; i < xs->nstacks; i++) {
+		s = &xs->stacks[i];
+		ns = xset_round(s->samples * xs->period * 1e9, &cum);
 		for (j = 0; j < s->depth; j++) {
-			id = wx->ids[s->first + s->depth - 1 - j];
+			id = xs->ids[s->first + s->depth - 1 - j];
 			locs[j] = id + 1 + (id < first ? e->idoff :
 			    e->walloff);
 		}
-		sample(e, locs, s->depth, 0, 0, 0,
-		    xset_round(s->samples * ns, &cum), 0);
+		sample(e, locs, s->depth, 0, 0, 0, v4 ? 0 : ns, v4 ? ns : 0);
 	}
 	free(locs);
 }
 
-/*
- * The measured stacks, leaf first, with their self time in wall
- * nanoseconds.  Their frames are rows, or X_UNKNOWN: the CPU stacks'
- * locations and functions of those ids.
- */
-static void
-measured_samples(struct enc *e)
-{
-	const struct xset *mx = e->mx;
-	const struct xstack *s;
-	uint64_t *locs;
-	size_t i, j, maxd = 1;
-
-	for (i = 0; i < mx->nstacks; i++)
-		if (mx->stacks[i].depth > maxd)
-			maxd = mx->stacks[i].depth;
-	locs = xcalloc(maxd, sizeof(*locs));
-	for (i = 0; i < mx->nstacks; i++) {
-		s = &mx->stacks[i];
-		if (s->count == 0)
-			continue;
-		for (j = 0; j < s->depth; j++)
-			locs[j] = mx->ids[s->first + s->depth - 1 - j] + 1 +
-			    e->idoff;
-		sample(e, locs, s->depth, 0, 0, 0, 0, s->count);
-	}
-	free(locs);
-}
 
 /*
  * The wall stacks' own frames, a location and a function each: marker
@@ -707,11 +681,11 @@ profiles(struct enc *e, const struct xset *x, const struct xset *base)
 	frames(e);
 	if (e->wx != NULL) {
 		e->walloff = x->nlabels;
-		wall_samples(e);
+		set_samples(e, e->wx, 0);
 		wall_frames(e);
 	}
 	if (e->mx != NULL)
-		measured_samples(e);
+		set_samples(e, e->mx, 1);
 	mappings(e);
 	xlines_free(&e->xl);
 	srcline_free(&e->src);

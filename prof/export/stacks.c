@@ -95,7 +95,7 @@ xset_round(double v, double *cum)
 }
 
 /* The labels of the rows and of the X_FIXED frames no row stands for. */
-void
+static void
 xset_labels(struct xset *x)
 {
 	size_t i;
@@ -232,11 +232,12 @@ xset_merge(struct xset *x)
 }
 
 /*
- * The stacks of report r, whose profile is p, sorted and named as o
- * says (-C demangles); prog is the program's name to show.
+ * A set of report r's, whose profile is p, with no stacks yet: its rows
+ * sorted and named as o says (-C demangles) unless they are already,
+ * and labelled; prog is the program's name to show.
  */
 void
-xset_make(struct xset *x, struct report *r, const struct profile *p,
+xset_begin(struct xset *x, struct report *r, const struct profile *p,
     const struct opts *o, const char *prog)
 {
 	memset(x, 0, sizeof(*x));
@@ -244,8 +245,18 @@ xset_make(struct xset *x, struct report *r, const struct profile *p,
 	x->p = p;
 	x->o = o;
 	x->prog = prog;
-	report_sort(r, o);
+	if (r->byid == NULL)
+		report_sort(r, o);
 	xset_labels(x);
+}
+
+/* The stacks of report r, its CPU samples': see xset_begin(). */
+void
+xset_make(struct xset *x, struct report *r, const struct profile *p,
+    const struct opts *o, const char *prog)
+{
+	report_sort(r, o);
+	xset_begin(x, r, p, o, prog);
 	x->stacks = xcalloc(r->g.nstacks + r->nrows + 2, sizeof(*x->stacks));
 	x->flat = !(r->g.sampled && r->g.nstacks > 0);
 	sampled_stacks(x);

@@ -431,19 +431,17 @@ head(const struct svg *g, double height)
 	    "<text class=\"h\" x=\"%.0f\" y=\"22\" text-anchor=\"middle\">",
 	    SVG_W, height, SVG_W, height, SVG_W / 2);
 	put_xml(g->fp, title, SIZE_MAX);
+	fprintf(g->fp, "</text>\n<text class=\"s\" x=\"%.0f\" y=\"42\" "
+	    "text-anchor=\"middle\">", SVG_W / 2);
 	if (g->x->measured)
-		fprintf(g->fp, "</text>\n<text class=\"s\" x=\"%.0f\" "
-		    "y=\"42\" text-anchor=\"middle\">every call timed; a box "
-		    "as wide as its calls' wall time, on its caller; hover for "
-		    "figures, click to zoom, Esc to go back</text>\n",
-		    SVG_W / 2);
+		fputs("every call timed; a box as wide as its calls' wall "
+		    "time", g->fp);
 	else
-		fprintf(g->fp, "</text>\n<text class=\"s\" x=\"%.0f\" "
-		    "y=\"42\" text-anchor=\"middle\">%" PRIu64 " samples%s; "
-		    "a box as wide as its samples, on its caller; hover for "
-		    "figures, click to zoom, Esc to go back</text>\n",
-		    SVG_W / 2, g->x->count, g->x->flat ? " (no stacks in the "
+		fprintf(g->fp, "%" PRIu64 " samples%s; a box as wide as its "
+		    "samples", g->x->count, g->x->flat ? " (no stacks in the "
 		    "files: a box a function, self time)" : ", the report's");
+	fputs(", on its caller; hover for figures, click to zoom, Esc to go "
+	    "back</text>\n", g->fp);
 	free(title);
 }
 

@@ -143,16 +143,9 @@ xset_make_wall(struct xset *x, struct report *r, const struct profile *p,
 	unsigned char *called;
 	size_t i, cap;
 
-	memset(x, 0, sizeof(*x));
-	x->r = r;
-	x->p = p;
-	x->o = o;
-	x->prog = prog;
+	xset_begin(x, r, p, o, prog);
 	x->wall = 1;
 	x->period = p->wallhz > 0 ? 1 / p->wallhz : 0.01;
-	if (r->byid == NULL)
-		report_sort(r, o);
-	xset_labels(x);
 	cap = x->nlabels;
 	called = wall_called(r, p);
 	x->stacks = xcalloc(p->nwstacks + 1, sizeof(*x->stacks));

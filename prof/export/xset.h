@@ -23,10 +23,11 @@
  * X_SHORT, the root of one whose walk stopped short of a thread's start
  * at a frame it could not follow (code without frame pointers), and
  * X_LOST, the root of a measured stack whose stack libmon did not keep
- * (ctxset.c).  The
- * stacks add up to the report's total and each function's innermost
- * samples to its row's (stacks.c); libmon's own time is in none of
- * them, as in none of the report's rows.
+ * (ctxset.c).  The CPU
+ * samples' stacks add up to the report's total and each function's
+ * innermost samples to its row's (stacks.c); libmon's own time is in
+ * none of them, as in none of the report's rows.  -w's (wallset.c)
+ * count wall samples, -M's (ctxset.c) measured nanoseconds.
  */
 #ifndef _XSET_H
 #define _XSET_H
@@ -41,7 +42,7 @@
 struct xstack {
 	size_t		 first;
 	size_t		 depth;
-	uint64_t	 count;		/* whole samples */
+	uint64_t	 count;		/* whole samples, or nanoseconds (-M) */
 	double		 samples;	/* weighted, as the report's */
 };
 
@@ -81,11 +82,13 @@ struct xset {
 #define X_FIXED		5	/* frames no row stands for, after the rows */
 
 /* stacks.c */
+void		 xset_begin(struct xset *, struct report *,
+		    const struct profile *, const struct opts *,
+		    const char *);
 void		 xset_make(struct xset *, struct report *,
 		    const struct profile *, const struct opts *,
 		    const char *);
 void		 xset_free(struct xset *);
-void		 xset_labels(struct xset *);
 const struct row *xset_row(const struct xset *, size_t);
 size_t		 xset_object(const struct xset *, size_t);
 char		*xset_objname(const struct xset *, size_t);

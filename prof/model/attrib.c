@@ -441,7 +441,9 @@ timed_rows(struct attr *a)
 #define CTX_TODO	SIZE_MAX	/* at[]: not placed yet */
 #define CTX_WALK	(SIZE_MAX - 1)	/* on the chain being placed */
 #define CTX_NONE	(SIZE_MAX - 2)	/* left out */
-#define CTX_DEEPEST	8192		/* frames a context's stack has */
+#define CTX_DEEPEST	8192		/* frames a context's stack has: the
+					   hooks keep 4096, a file may say
+					   more */
 
 static void
 timed_contexts(struct attr *a)
@@ -492,8 +494,6 @@ timed_contexts(struct attr *a)
 			c->up = top;
 			c->lost = top == SIZE_MAX ? pt->lost :
 			    a->r->tctx[top].lost;
-			c->calls = pt->calls;
-			c->incl = pt->incl;
 			c->self = pt->self;
 			top = at[j];
 		}

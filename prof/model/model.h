@@ -172,9 +172,7 @@ struct tctx {
 	size_t		 up;
 	size_t		 depth;		/* its stack's frames, its own too */
 	int		 lost;		/* its root's stack was not kept */
-	uint64_t	 calls;
-	double		 incl;		/* every call's */
-	double		 self;
+	double		 self;		/* its calls' self time */
 };
 
 /*

@@ -126,7 +126,7 @@ struct ptimed {
 					   it, that of its parent, up */
 	size_t		 up;		/* a context's parent, an index in
 					   the profile's timed; SIZE_MAX at a
-					   thread's root */
+					   thread's root, or where lost */
 	int		 lost;		/* a context whose stack was not kept
 					   (MONX_CTX_OVER) */
 	size_t		 cobj;		/* the caller's entry; OBJ_NONE and */

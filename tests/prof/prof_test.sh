@@ -2716,7 +2716,7 @@ shares()
 			share = 100 * want[i] / wsum
 			if ((got - share)^2 > band^2) {
 				printf "%s: %.1f%% of the named rows, truth" \
-				    " %.1f%% (+-%.1f)\n", row[i], got, share,
+				    " %.1f%% (+-%.1f)\n", name[i], got, share,
 				    band
 				bad = 1
 			}
@@ -2754,14 +2754,16 @@ check_burn()
 		lost = 100 * (1 - $(NF - 7) / $(NF - 10))
 	    }
 	    END { print 5 + (lost > 0 ? lost : 0) }' stats)
-	{ shares truth rows $band burn50:5 burn30:3 burn20:2 &&
-	    awk '{ sum += $2 } END {
+	ok=1
+	shares truth rows $band burn50:5 burn30:3 burn20:2 >verdict || ok=0
+	awk '{ sum += $2 } END {
 		if (sum < 85) {
 			printf "the three have only %s%% of the samples\n", sum
 			exit 1
 		}
-	    }' rows; } >verdict ||
-	    atf_fail "$(cat verdict)report: $(tr '\n' ' ' <report)"
+	    }' rows >>verdict || ok=0
+	[ $ok = 1 ] ||
+	    atf_fail "$(tr '\n' ';' <verdict) report: $(tr '\n' ' ' <report)"
 }
 
 atf_test_case e2e_statics_fold_within_their_file
