@@ -1068,7 +1068,6 @@ tbl_give(struct tbl *t)
 		_mon_rezero(t->cells, OWNCELLS * sizeof(struct cell));
 }
 
-
 /*
  * Zero every count: the pages go back to the kernel, so that a fork
  * child that only execs copies none of them.  The arcs keep their
@@ -1117,9 +1116,15 @@ _mon_cells_fork(void)
 	 * A thread that was growing the index is not here to finish.  If
 	 * it had stored the new slots and not yet the mask, the old mask
 	 * over the new slots finds no arc, which is numbered again, until
-	 * the index grows again: counts are summed wherever they are.
+	 * the index grows again (or, with the numbers all given, every
+	 * call spills): counts are summed wherever they are.  One that was
+	 * making the first index is finished here: a mask of 0 over slots
+	 * of its own can only be that.
 	 */
 	atomic_store(&growing, 0);
+	if (atomic_load(&_mon_ix.slots) != noslot &&
+	    atomic_load(&_mon_ix.mask) == 0)
+		atomic_store(&_mon_ix.mask, slots0 - 1);
 	tid = _mon_gettid();
 	/* The other threads' own tables are free: their threads are not. */
 	atomic_store(&nfree, 0);
@@ -1321,7 +1326,6 @@ _mon_cells_all(void)
 	pages_done(fd);
 	return n;
 }
-
 
 /*
  * Call fn(arg, from, self, n) for every place that counts an arc, n its
