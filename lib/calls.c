@@ -111,6 +111,7 @@
 					   stack not known, the calls of its
 					   function from its caller */
 #define CTXMAX		(1u << 16)	/* contexts a thread makes, at most */
+#define SUMCTXMAX	(2 * CTXMAX)	/* and the process's sums hold */
 #define NOGEN		UINT32_MAX	/* a thread in no profile */
 #define SLOWKEEP	128		/* slowest calls a thread keeps, and
 					   a file holds */
@@ -251,6 +252,7 @@ struct sumtab {
 	struct sum		*s;
 	size_t			 mask;		/* slots - 1, or 0 without */
 	size_t			 n;
+	size_t			 nctx;		/* of them contexts */
 };
 
 static struct thr	 none = { .gen = NOGEN };	/* not set up */
@@ -1177,6 +1179,7 @@ sum_reserve(struct sumtab *s, size_t n)
 		return -1;
 	ns.mask = len - 1;
 	ns.n = s->n;
+	ns.nctx = s->nctx;
 	for (i = 0; s->mask != 0 && i <= s->mask; i++) {
 		if (s->s[i].m.callee == 0)
 			continue;
@@ -1191,24 +1194,39 @@ sum_reserve(struct sumtab *s, size_t n)
 	return 0;
 }
 
-/* The sum of key (callee, caller, kind), new if need be; room reserved. */
+/*
+ * The sum of key (callee, caller, kind), new if need be; room reserved.
+ * A context new to a table that holds SUMCTXMAX is summed as one past
+ * the limit instead (MONX_CTX_OVER), its stack lost: threads whose
+ * stacks differ, one after the other, would otherwise grow the
+ * process's sums, and the file, without end.
+ */
 static NOINST struct sum *
 sum_at(struct sumtab *s, uint64_t callee, uint64_t caller, uint32_t kind)
 {
 	struct sum *e;
 	size_t k;
 
-	for (k = slot(callee, caller, s->mask); s->s[k].m.callee != 0;
-	    k = (k + 1) & s->mask)
-		if (s->s[k].m.callee == callee && s->s[k].m.caller == caller &&
-		    s->s[k].m.kind == kind)
-			return &s->s[k];
+	for (;;) {
+		for (k = slot(callee, caller, s->mask); s->s[k].m.callee != 0;
+		    k = (k + 1) & s->mask)
+			if (s->s[k].m.callee == callee &&
+			    s->s[k].m.caller == caller &&
+			    s->s[k].m.kind == kind)
+				return &s->s[k];
+		if (kind != MONX_TM_CTX || s->nctx < SUMCTXMAX ||
+		    caller == MONX_CTX_OVER)
+			break;
+		caller = MONX_CTX_OVER;
+	}
 	e = &s->s[k];
 	e->m.kind = kind;
 	e->m.callee = callee;
 	e->m.caller = caller;
 	e->m.min = UINT64_MAX;
 	s->n++;
+	if (kind == MONX_TM_CTX)
+		s->nctx++;
 	return e;
 }
 

@@ -605,6 +605,32 @@ contexts_bounded_body()
 	verdict
 }
 
+atf_test_case contexts_bounded_threads
+contexts_bounded_threads_head()
+{
+	atf_set descr "Four threads one after the other, each a tree of" \
+	    "calls 16 deep under a root of its own (524,284 stacks in all):" \
+	    "the process sums at most 131,072 contexts, and the file holds" \
+	    "no more; the calls stay exact"
+}
+contexts_bounded_threads_body()
+{
+	local n f
+
+	setup
+	run wt "$srcdir/h_cyg" widethreads
+	ran wt || { verdict; return; }
+	for f in wl wr; do
+		[ "$(fact wt "func $f" 1)" = "$(said wt calls $f)" ] ||
+		    fail "$f: $(fact wt "func $f" 1) calls, made" \
+		    "$(said wt calls $f)"
+	done
+	n=$(awk '$1 == "timed" && $2 == "ctx"' wt/dump | wc -l)
+	[ "$n" -gt 65536 ] && [ "$n" -le 131200 ] ||
+	    fail "$n contexts in the file, not 65,536 to 131,072 and a few"
+	verdict
+}
+
 atf_test_case callgrind_measured
 callgrind_measured_head()
 {
@@ -742,6 +768,7 @@ atf_init_test_cases()
 	atf_add_test_case callgrind_measured
 	atf_add_test_case contexts_measured
 	atf_add_test_case contexts_bounded
+	atf_add_test_case contexts_bounded_threads
 	atf_add_test_case parts_timed
 	atf_add_test_case prof_graph_measured
 	atf_add_test_case parts_timed_noperf

@@ -17,7 +17,7 @@
  *				around them
  *
  * Usage: h_cyg parts | fib N | longjmp | threads | fork | exit | signal |
- *	deep | voids | contexts | wide D
+ *	deep | voids | contexts | wide D | widethreads
  */
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -244,6 +244,37 @@ wide(int d)
 	printf("calls wl %lu\ncalls wr %lu\n", 1UL << d, (1UL << d) - 1);
 }
 
+/* Four threads one after the other, each a tree 16 deep of its own. */
+static NOINLINE void wroot0(void) { wl(16); }
+static NOINLINE void wroot1(void) { wl(16); }
+static NOINLINE void wroot2(void) { wl(16); }
+static NOINLINE void wroot3(void) { wl(16); }
+static void (*const wroots[])(void) = { wroot0, wroot1, wroot2, wroot3 };
+
+static void *
+wthread(void *arg)
+{
+	wroots[(intptr_t)arg]();
+	return NULL;
+}
+
+static void
+widethreads(void)
+{
+	pthread_t t;
+	intptr_t i;
+
+	for (i = 0; i < 4; i++) {
+		if (pthread_create(&t, NULL, wthread, (void *)i) != 0)
+			exit(1);
+		pthread_join(t, NULL);
+	}
+	fn("wl", (void (*)(void))wl);
+	fn("wr", (void (*)(void))wr);
+	printf("calls wl %lu\ncalls wr %lu\n", 4UL << 16,
+	    4 * ((1UL << 16) - 1));
+}
+
 static jmp_buf jb;
 static NOINLINE void deep3(void) { spin(MS / 10); longjmp(jb, 1); }
 static NOINLINE void deep2(void) { deep3(); }
@@ -462,6 +493,8 @@ main(int argc, char *argv[])
 		contexts();
 	else if (strcmp(argv[1], "wide") == 0)
 		wide(argc > 2 ? atoi(argv[2]) : 19);
+	else if (strcmp(argv[1], "widethreads") == 0)
+		widethreads();
 	else
 		return 2;
 	fn("main", (void (*)(void))main);
