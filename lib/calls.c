@@ -616,6 +616,25 @@ slow_keep(struct thr *t, uint32_t d, uint64_t el)
 }
 
 /*
+ * Is context ae, one past the limit on frame d, inside a frame of a
+ * context of its arc made before the limit?  That context counts the
+ * arc's inclusive time, as the outermost.  (A context made before the
+ * limit is never inside one made after it.)
+ */
+static COLD int
+over_inner(const struct thr *t, uint32_t d, const struct ent *ae)
+{
+	uintptr_t caller = ctx_caller(ae);
+	uint32_t i;
+
+	for (i = 0; i < d; i++)
+		if (t->frames[i].fn == ae->a &&
+		    (i > 0 ? t->frames[i - 1].fn : 0) == caller)
+			return 1;
+	return 0;
+}
+
+/*
  * Close the top frame at now: its time to its entries and its caller's
  * children.  A frame an unwind skipped, or one carried over the start,
  * was not a whole call: no shortest or longest.
@@ -637,7 +656,8 @@ close_top(struct thr *t, uint64_t now, int unwound)
 	ae->self += self;
 	if (--fe->active == 0)
 		fe->incl += el;
-	if (--ae->active == 0)
+	if (--ae->active == 0 && ((ae->flags & ENT_OVER) == 0 ||
+	    !over_inner(t, d, ae)))
 		ae->incl += el;
 	if (__builtin_expect(unwound, 0)) {
 		ae->unwound++;

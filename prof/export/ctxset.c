@@ -36,7 +36,7 @@
  * a real one's of thousands of deep contexts, would give a stack of
  * ids for each with no bound but memory.
  */
-#define FRAMESMAX	((size_t)1 << 26)
+#define FRAMESMAX	((size_t)1 << 24)
 
 /* The set of prof -M's exports: see the head of the file. */
 void

@@ -718,8 +718,12 @@ write_pprof(const struct xset *x, const struct xset *base, FILE *fp,
 		xset_make_wall(&wx, x->r, x->p, x->o, x->prog);
 		e.wx = &wx;
 	}
-	/* And the measured stacks, where there are some; not in a -d. */
-	if (base == NULL && x->r->ntctx > 0) {
+	/*
+	 * And the measured stacks, where there are some; not in a -d, nor
+	 * under -f, whose rows are the focus's (the contexts' are the
+	 * whole report's).
+	 */
+	if (base == NULL && x->r->ntctx > 0 && x->o->focus == NULL) {
 		xset_make_measured(&mx, x->r, x->p, x->o, x->prog);
 		e.mx = &mx;
 	}

@@ -598,6 +598,11 @@ contexts_bounded_body()
 	grep -q '^\[stack not kept: contexts over the limit\];wl ' \
 	    wd/folded ||
 	    fail "no stack of wl past the limit: $(head -n 3 wd/folded)"
+	# The recursion's pair, counted by its outermost context whether
+	# made before the limit or after: never more than wl's own time.
+	holds "$(fact wd "arc wl wl" 2) <= $(fact wd "func wl" 2)" \
+	    "wl -> wl $(fact wd "arc wl wl" 2) ns, more than wl's" \
+	    "$(fact wd "func wl" 2) ns"
 	main=$(fact wd "func main" 2)
 	total=$(awk '{ t += $NF } END { print t + 0 }' wd/folded)
 	holds "$total >= 0.999 * $main && $total <= 1.001 * $main" \
