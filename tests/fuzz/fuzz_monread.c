@@ -8,7 +8,8 @@
  * attribute, print the report or the call graph, gprof's estimate and
  * the -s statistics, and -T's slow calls when it has them.  The options follow the input's length
  * (regress_test.sh picks them alike), so that every sort and -g, -z,
- * -x, -p, -q, -i and -e run too, and -F in each format but gmon.  Without -p the objects the
+ * -x, -p, -q, -i and -e run too, and -F in each format but gmon, with
+ * -M for the stack formats.  Without -p the objects the
  * file names are looked up for symbols, as prof does.
  *
  * Replay a crash with prof itself, say for a length of 37 bytes:
@@ -67,6 +68,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.estimate = size & 512;
 	if (size & 1024)	/* gmon writes files: not here */
 		o.format = formats[size >> 11 & 3];
+	/* -M: the stack formats lay out the calling contexts. */
+	o.measured = (size & 8192) && o.format != NULL &&
+	    strcmp(o.format, "callgrind") != 0;
 	o.stats = 1;
 	if (profile_add(&p, "in", copy(data, size), size, &why) == 0 &&
 	    profile_add(&p, "in", copy(data, size), size, &why) == 0) {

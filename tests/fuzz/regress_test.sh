@@ -83,6 +83,8 @@ harness_opts()
 	[ $((size & 512)) -ne 0 ] && printf ' -e'
 	[ $((size & 1024)) -ne 0 ] && printf ' -F %s' \
 	    $(echo folded svg pprof callgrind | cut -d' ' -f$(((size >> 11 & 3) + 1)))
+	[ $((size & 1024)) -ne 0 ] && [ $((size >> 11 & 3)) -ne 3 ] &&
+	    [ $((size & 8192)) -ne 0 ] && printf ' -M'
 	echo
 }
 
@@ -123,6 +125,9 @@ mdata_inputs_end_cleanly_body()
 		judge "$f" -T -C "$PROG" "$f" "$f"
 		for fmt in folded svg pprof callgrind gmon; do
 			judge "$f" -F $fmt "$PROG" "$f"
+		done
+		for fmt in folded svg pprof; do
+			judge "$f" -M -F $fmt "$PROG" "$f" "$f"
 		done
 	done
 	verdict
