@@ -577,22 +577,31 @@ contexts_bounded_head()
 	    "call's time within 2% of its wall time, and the stacks' time" \
 	    "adds up to main's measured time"
 }
+# tree_kept DIR LO HI: h_cyg's tree of calls in DIR has wl's and wr's
+# calls exact, and more than LO contexts in its file, at most HI.
+tree_kept()
+{
+	local f n
+
+	for f in wl wr; do
+		[ "$(fact $1 "func $f" 1)" = "$(said $1 calls $f)" ] ||
+		    fail "$1: $f: $(fact $1 "func $f" 1) calls, made" \
+		    "$(said $1 calls $f)"
+	done
+	n=$(awk '$1 == "timed" && $2 == "ctx"' $1/dump | wc -l)
+	[ "$n" -gt $2 ] && [ "$n" -le $3 ] ||
+	    fail "$1: $n contexts in the file, not more than $2 and at" \
+	    "most $3"
+}
 contexts_bounded_body()
 {
-	local n main total
+	local main total
 
 	setup
 	run wd "$srcdir/h_cyg" wide 19
 	ran wd || { verdict; return; }
 	near wd wltop
-	for f in wl wr; do
-		[ "$(fact wd "func $f" 1)" = "$(said wd calls $f)" ] ||
-		    fail "$f: $(fact wd "func $f" 1) calls, made" \
-		    "$(said wd calls $f)"
-	done
-	n=$(awk '$1 == "timed" && $2 == "ctx"' wd/dump | wc -l)
-	[ "$n" -gt 1000 ] && [ "$n" -le 65600 ] ||
-	    fail "$n contexts in the file, not 1,000 to 65,536 and a few"
+	tree_kept wd 1000 65600
 	(cd wd && "$PROF" -M -F folded "$srcdir/h_cyg" mon.out >folded \
 	    2>err) || { fail "prof -M: $(cat wd/err)"; verdict; return; }
 	grep -q '^\[stack not kept: contexts over the limit\];wl ' \
@@ -620,19 +629,10 @@ contexts_bounded_threads_head()
 }
 contexts_bounded_threads_body()
 {
-	local n f
-
 	setup
 	run wt "$srcdir/h_cyg" widethreads
 	ran wt || { verdict; return; }
-	for f in wl wr; do
-		[ "$(fact wt "func $f" 1)" = "$(said wt calls $f)" ] ||
-		    fail "$f: $(fact wt "func $f" 1) calls, made" \
-		    "$(said wt calls $f)"
-	done
-	n=$(awk '$1 == "timed" && $2 == "ctx"' wt/dump | wc -l)
-	[ "$n" -gt 65536 ] && [ "$n" -le 131200 ] ||
-	    fail "$n contexts in the file, not 65,536 to 131,072 and a few"
+	tree_kept wt 65536 131200
 	verdict
 }
 
