@@ -168,12 +168,16 @@ sample_ns(int m)
 	return tick;
 }
 
-/* MONX_RUN_KERNEL where the perf clock samples kernel mode too. */
+/*
+ * MONX_RUN_KERNEL where the perf clock samples kernel mode too, and how
+ * fine its kernel's period was (MONX_RUN_COARSE, MONX_RUN_REFINED).
+ */
 static uint32_t
 runflags(void)
 {
-	return mode == MONX_CLK_PERF && _mon_ring_kernel() ?
-	    MONX_RUN_KERNEL : 0;
+	if (mode != MONX_CLK_PERF)
+		return 0;
+	return (_mon_ring_kernel() ? MONX_RUN_KERNEL : 0) | _mon_ring_rate();
 }
 
 /*
@@ -354,6 +358,8 @@ _mon_clock_thread_end(void)
 		_mon_wall_thread_end(_mon_gettid());
 	if (mode == MONX_CLK_TIMER)
 		_mon_timer_thread_end();
+	else if (mode == MONX_CLK_PERF)
+		_mon_ring_thread_end();
 }
 
 /*

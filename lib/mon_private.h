@@ -176,10 +176,12 @@ void	_mon_ring_fork_prepare(void) _mon_hidden;
 void	_mon_ring_fork_parent(void) _mon_hidden;
 int	_mon_ring_fork_child(void) _mon_hidden;
 void	_mon_ring_thread_create(void) _mon_hidden;
+void	_mon_ring_thread_end(void) _mon_hidden;
 void	_mon_ring_exec_before(void) _mon_hidden;
 void	_mon_ring_exec_failed(void) _mon_hidden;
 uint32_t _mon_ring_unsampled(void) _mon_hidden;
 int	_mon_ring_kernel(void) _mon_hidden;
+uint32_t _mon_ring_rate(void) _mon_hidden;
 void	_mon_ring_writing(int) _mon_hidden;
 
 /* timer.c */
@@ -502,6 +504,7 @@ struct _mon_worker {
 	pthread_cond_t	 cv;		/* on CLOCK_MONOTONIC */
 	_Atomic pid_t	 tid;		/* 0 until it runs */
 	int		 quit;		/* under lock */
+	int		 kick;		/* under lock: wake before the time */
 };
 int	_mon_worker_start(struct _mon_worker *, size_t, void *(*)(void *),
 	    int) _mon_hidden;
@@ -509,6 +512,7 @@ void	_mon_worker_begin(struct _mon_worker *) _mon_hidden;
 int	_mon_worker_sleep(struct _mon_worker *, const struct timespec *)
 	    _mon_hidden;
 _Noreturn void _mon_worker_end(void) _mon_hidden;
+void	_mon_worker_kick(struct _mon_worker *) _mon_hidden;
 void	_mon_worker_stop(struct _mon_worker *) _mon_hidden;
 uint64_t _mon_random(uint64_t *) _mon_hidden;
 

@@ -120,8 +120,16 @@ struct monx_run {
  * stand for all the CPU time, user and system; user_ns and sys_ns then
  * only describe.  Without it the perf clock sampled user mode only and
  * the system time is in no sample.
+ *
+ * MONX_RUN_COARSE: the perf clock's kernel sampled at the period itself
+ * from the start (the program had one thread), not several times a
+ * period; with MONX_RUN_REFINED too, it sampled finely from the first
+ * pthread_create() after a short thread ended.  Neither: finely
+ * throughout, as every perf clock did before these flags.
  */
 #define MONX_RUN_KERNEL	1
+#define MONX_RUN_COARSE	2
+#define MONX_RUN_REFINED 4
 
 /* What a RUN record holds at least: version 1's first writers ended it here. */
 #define MONX_RUN_MINLEN	offsetof(struct monx_run, dropped)

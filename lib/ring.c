@@ -71,6 +71,24 @@
  * CPU has no place there: that time goes unsampled, and prof shows it
  * apart.
  *
+ * Fine samples cost: each is a timer interrupt, a microsecond or two on
+ * most machines, tens of them on some virtual ones.  They are for short
+ * threads, so the clock starts coarse (thin 1: the kernel samples at the
+ * period itself) unless the program already has threads, or the wall
+ * sampler, which takes running threads' stacks from these samples, runs.
+ * A coarse clock loses little: a thread's events count on across its
+ * switches, and the end of each period is told when it ends, so that
+ * only what a thread ran on a CPU where it never reached a period goes
+ * unsampled.  A thread that ends having run fewer than SHORT periods
+ * says that threads here are short (_mon_ring_thread_end()), and the
+ * next pthread_create() makes the clock fine before the new thread can
+ * inherit anything (refine()): every ring is drained and unmapped, which
+ * ends its events, and each of the program's threads gets events at the
+ * fine period, which the threads made from then on inherit.  What the
+ * starting thread ran since its last coarse sample is lost there, less
+ * than a period on each CPU, as is the end of its run: no count is told
+ * for a thread that made the events.
+ *
  * The drainer is created before the events are opened, so it inherits
  * none and its own few microseconds a drain are never in the profile.
  * Drains are serialised by one mutex: by the drainer, before the
@@ -103,6 +121,7 @@
 #define KERNELPC	UINT64_MAX	/* a last sample's place: in the kernel */
 #define NSYSPC		64	/* pcs a drain remembers at_syscall() of */
 #define ARMWAIT		FINE	/* ns a fork child's drainer lets it exec in */
+#define SHORT		8	/* periods of CPU: a thread that ran fewer */
 
 struct ring {
 	struct perf_event_mmap_page *m;
@@ -122,9 +141,13 @@ static _Atomic pid_t	writer_tid;	/* writes the profile: _mon_ring_writing() */
 static struct ring	*rings;		/* nring of cap, from mmap */
 static size_t		 nring, cap, capbytes;
 static size_t		 pagesz, ringlen;
-static uint64_t		 period, drain_ns;
+static uint64_t		 period;
+static _Atomic uint64_t	 drain_ns;	/* the drainer's sleep */
 static uint64_t		 fine;		/* the kernel's period, period / thin */
 static uint32_t		 thin;		/* its samples a period */
+static _Atomic int	 coarse;	/* thin 1: the kernel samples at period */
+static _Atomic int	 wantfine;	/* a short thread ended: refine() */
+static _Atomic uint32_t	 rate;		/* MONX_RUN_COARSE, _REFINED */
 static struct seen	*seen;		/* NSEEN a ring, as rings */
 static size_t		 seenbytes;
 static uint64_t		 rng;		/* drainer's; under drainlock */
@@ -144,13 +167,18 @@ static pid_t		 childtid;	/* its thread, whose they are */
 static uint64_t		 syspc[NSYSPC];	/* pc << 1 | at a syscall; under
 					   drainlock, emptied each drain */
 
-/* Sizes of the rings and their draining, for the period asked. */
+/*
+ * The kernel's period -- fine (at most FINE ns) or the period itself --
+ * and the sizes of the rings and their draining for it.
+ */
 static void
-size_rings(void)
+set_rate(int fineness)
 {
-	uint64_t want, samples;
+	uint64_t want, samples, ns;
 	size_t n;
 
+	thin = fineness && period > FINE ? (uint32_t)(period / FINE) : 1;
+	fine = period / thin;
 	pagesz = (size_t)sysconf(_SC_PAGESIZE);
 	want = 1000000000u / fine / RINGSECS *
 	    (chains ? RECLEN + STACKLEN + USTACK : RECLEN);
@@ -158,9 +186,9 @@ size_rings(void)
 		continue;
 	ringlen = (n + 1) * pagesz;
 	samples = n * pagesz / (chains ? STACKWORST + USTACK : RECLEN);
-	drain_ns = samples / DRAINS * fine;
-	if (drain_ns > 250000000u)
-		drain_ns = 250000000u;
+	ns = samples / DRAINS * fine;
+	atomic_store_explicit(&drain_ns, ns < 250000000u ? ns : 250000000u,
+	    memory_order_relaxed);
 }
 
 /*
@@ -617,7 +645,8 @@ after(uint64_t ns)
 /*
  * In a fork child the first wait is ARMWAIT, after which the child's
  * events are opened (arm_pending()) unless an exec or a new thread came
- * first; then one drain_ns after another.
+ * first; then one drain_ns after another, or sooner when kicked (the
+ * clock made fine fills its rings faster).
  */
 static void *
 drain_loop(void *unused)
@@ -629,8 +658,9 @@ drain_loop(void *unused)
 	(void)unused;
 	_mon_worker_begin(&drainer);
 	first = atomic_load(&childarm) == ARM_PENDING;
-	wait = first ? ARMWAIT : drain_ns;
 	for (;;) {
+		wait = first ? ARMWAIT :
+		    atomic_load_explicit(&drain_ns, memory_order_relaxed);
 		t = after(wait);
 		if (!_mon_worker_sleep(&drainer, &t))
 			break;
@@ -638,7 +668,6 @@ drain_loop(void *unused)
 			pthread_mutex_lock(&drainlock);
 			arm_pending();
 			pthread_mutex_unlock(&drainlock);
-			wait = drain_ns;
 			first = 0;
 		}
 		/* Objects dlopen'd since: known to the stack walks. */
@@ -677,6 +706,71 @@ arm_other(pid_t t, void *unused)
 }
 
 /*
+ * A thread is about to be created after a short one ended: make the
+ * clock fine.  Every ring is drained and unmapped, which ends its events
+ * and those the threads made since inherited from them; then the
+ * creating thread and every other one of the program's get events at
+ * the fine period, which the threads made from now on inherit.  If the
+ * creating thread cannot have them, it takes coarse ones again, for the
+ * rest of the run.  A fork child whose events are still to be opened
+ * only changes the period.  A thread another makes without waiting on
+ * drainlock (it asked before the short one ended) while this runs may
+ * be created between its creator's events ending and the scan of the
+ * threads, and then has none: as for a thread made while the clock
+ * starts.  Caller holds drainlock.
+ */
+static void
+refine(void)
+{
+	size_t i, len, had;
+
+	if (!atomic_load(&coarse) || rings == NULL) {
+		atomic_store(&wantfine, 0);
+		return;		/* fine already, or stopped */
+	}
+	atomic_store(&coarse, 0);
+	atomic_fetch_or(&rate, MONX_RUN_REFINED);
+	had = nring;
+	len = ringlen;
+	for (i = 0; i < nring; i++)
+		drain_ring(i);
+	for (i = 0; i < nring; i++)
+		(void)munmap(rings[i].m, len);
+	nring = 0;
+	_mon_rezero(seen, seenbytes);
+	lostfine = 0;
+	set_rate(1);
+	if (had > 0) {
+		if (arm_thread(_mon_gettid()) != 0) {
+			set_rate(0);
+			if (arm_thread(_mon_gettid()) != 0)
+				unsampled++;
+		}
+		(void)_mon_threads(arm_other, NULL);
+		_mon_worker_kick(&drainer);
+	}
+	/* Last: a thread made meanwhile waits on drainlock till now. */
+	atomic_store(&wantfine, 0);
+}
+
+/* The CPUs there may be. */
+static int
+ncpu_conf(void)
+{
+	long n;
+
+	return (n = sysconf(_SC_NPROCESSORS_CONF)) < 1 ? 1 : (int)n;
+}
+
+/* Count a thread of the program's other than the caller. */
+static void
+count_other(pid_t t, void *n)
+{
+	(void)t;
+	(*(size_t *)n)++;
+}
+
+/*
  * Start the perf clock at period ns for the calling thread, the threads
  * it will create and those that exist; 0, or -1 with nothing left
  * behind (the caller then falls back to a clock that signals).
@@ -684,21 +778,24 @@ arm_other(pid_t t, void *unused)
 int
 _mon_ring_start(uint64_t ns)
 {
-	size_t len;
+	size_t len, others;
 
 	period = ns;
-	thin = period > FINE ? (uint32_t)(period / FINE) : 1;
-	fine = period / thin;
+	others = 0;
+	len = (size_t)ncpu_conf() * (_mon_threads(count_other, &others) + 8) *
+	    sizeof(struct ring);
+	atomic_store(&coarse, others == 0 &&
+	    !atomic_load_explicit(&_mon_wall_on, memory_order_relaxed));
+	atomic_store(&wantfine, 0);
+	rate = atomic_load(&coarse) ? MONX_RUN_COARSE : 0;
 	rng = _mon_cputime() ^ ((uint64_t)_mon_gettid() << 32) ^
 	    0x9e3779b97f4a7c15ULL;
 	lostfine = 0;
 	chains = _mon_stack_limit > 0;
-	size_rings();
-	if ((ncpu = (int)sysconf(_SC_NPROCESSORS_CONF)) < 1)
-		ncpu = 1;
+	set_rate(!atomic_load(&coarse));
+	ncpu = ncpu_conf();
 	unsampled = 0;
 	nring = 0;
-	len = (size_t)ncpu * (_mon_threads(NULL, NULL) + 8) * sizeof(struct ring);
 	if ((rings = _mon_map(len)) == NULL)
 		return -1;
 	capbytes = len;
@@ -711,7 +808,7 @@ _mon_ring_start(uint64_t ns)
 	if (arm_first() != 0) {
 		/* A kernel that walks no user stacks may still sample. */
 		chains = 0;
-		size_rings();
+		set_rate(!atomic_load(&coarse));
 		if (!_mon_stack_limit || arm_first() != 0) {
 			_mon_worker_stop(&drainer);
 			goto fail;
@@ -742,6 +839,8 @@ _mon_ring_stop(void)
 		return;
 	/* A fork child that stops before its events are opened needs none. */
 	atomic_store(&childarm, ARM_DONE);
+	atomic_store(&coarse, 0);
+	atomic_store(&wantfine, 0);
 	_mon_worker_stop(&drainer);
 	pthread_mutex_lock(&drainlock);
 	for (i = 0; i < nring; i++) {
@@ -790,6 +889,12 @@ _mon_ring_fork_child(void)
 	_mon_rezero(seen, seenbytes);
 	childtid = _mon_gettid();
 	rng ^= (uint64_t)childtid << 17;
+	/* One thread again: coarse, until a short one ends. */
+	atomic_store(&coarse, 1);
+	atomic_store(&wantfine, 0);
+	rate = MONX_RUN_COARSE;
+	set_rate(0);
+	lostfine = 0;
 	atomic_store(&childarm, ARM_PENDING);
 	if (start_drainer(0) != 0) {
 		atomic_store(&childarm, ARM_DONE);
@@ -803,18 +908,40 @@ _mon_ring_fork_child(void)
 }
 
 /*
- * A thread is about to be created: a fork child's events are opened
- * first, if the drainer has not yet, so that the new thread inherits
- * them.  A load and nothing else when they are open.
+ * A thread is about to be created: the clock is made fine if a short
+ * thread asked, and a fork child's events are opened, if the drainer
+ * has not yet, so that the new thread inherits them.  Two loads and
+ * nothing else when neither is to do.
  */
 void
 _mon_ring_thread_create(void)
 {
-	if (atomic_load(&childarm) != ARM_PENDING)
+	if (atomic_load(&childarm) != ARM_PENDING && !atomic_load(&wantfine))
 		return;
 	pthread_mutex_lock(&drainlock);
+	if (atomic_load(&wantfine))
+		refine();
 	arm_pending();
 	pthread_mutex_unlock(&drainlock);
+}
+
+/*
+ * A thread made by pthread_create() ends.  Under a coarse clock, one
+ * that ran fewer than SHORT periods asks for a fine one.  Its CPU time is
+ * a system call, and only asked until one asks.
+ */
+void
+_mon_ring_thread_end(void)
+{
+	struct timespec ts;
+
+	if (!atomic_load_explicit(&coarse, memory_order_relaxed) ||
+	    atomic_load_explicit(&wantfine, memory_order_relaxed) ||
+	    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return;
+	if ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec <
+	    SHORT * period)
+		atomic_store(&wantfine, 1);
 }
 
 /*
@@ -837,8 +964,11 @@ _mon_ring_exec_failed(void)
 	int want;
 
 	want = ARM_DROPPED;
-	if (atomic_compare_exchange_strong(&childarm, &want, ARM_PENDING))
-		_mon_ring_thread_create();
+	if (atomic_compare_exchange_strong(&childarm, &want, ARM_PENDING)) {
+		pthread_mutex_lock(&drainlock);
+		arm_pending();
+		pthread_mutex_unlock(&drainlock);
+	}
 }
 
 /* Does the clock sample kernel mode too (arm_first())? */
@@ -846,6 +976,13 @@ int
 _mon_ring_kernel(void)
 {
 	return rings != NULL && kernel;
+}
+
+/* How fine the kernel's period was: MONX_RUN_COARSE, MONX_RUN_REFINED. */
+uint32_t
+_mon_ring_rate(void)
+{
+	return rate;
 }
 
 /* Threads that existed at start and could get no ring. */

@@ -490,7 +490,7 @@ _mon_worker_start(struct _mon_worker *w, size_t stack, void *(*fn)(void *),
 	pthread_cond_init(&w->cv, &ca);
 	pthread_condattr_destroy(&ca);
 	pthread_mutex_init(&w->lock, NULL);
-	w->quit = 0;
+	w->quit = w->kick = 0;
 	atomic_store(&w->tid, 0);
 	pthread_mutex_lock(&w->lock);
 	r = _mon_thread_start(&w->th, stack, fn, NULL);
@@ -515,19 +515,33 @@ _mon_worker_begin(struct _mon_worker *w)
 	pthread_mutex_unlock(&w->lock);
 }
 
-/* In the worker: sleep until the CLOCK_MONOTONIC time at; 0 once stopped. */
+/*
+ * In the worker: sleep until the CLOCK_MONOTONIC time at, or until
+ * kicked; 0 once stopped.
+ */
 int
 _mon_worker_sleep(struct _mon_worker *w, const struct timespec *at)
 {
 	int go;
 
 	pthread_mutex_lock(&w->lock);
-	while (!w->quit &&
+	while (!w->quit && !w->kick &&
 	    pthread_cond_timedwait(&w->cv, &w->lock, at) != ETIMEDOUT)
 		continue;
+	w->kick = 0;
 	go = !w->quit;
 	pthread_mutex_unlock(&w->lock);
 	return go;
+}
+
+/* Wake the worker now, as if its time had come. */
+void
+_mon_worker_kick(struct _mon_worker *w)
+{
+	pthread_mutex_lock(&w->lock);
+	w->kick = 1;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->lock);
 }
 
 /* The worker's last words. */

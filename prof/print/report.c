@@ -376,12 +376,25 @@ stats_classic(const struct report *r, const struct profile *p)
 	fprintf(stderr, "%#" PRIx64 " scale factor\n", scale);
 }
 
-/* The sampling clock: what was asked, what it delivered. */
+/*
+ * The sampling clock: what was asked, what it delivered; for a perf
+ * clock that said so, whether its kernel sampled at the period or
+ * finer (libmon(7): threads shorter than a sampling period).
+ */
 static void
 stats_clock(const struct profile *p)
 {
+	uint32_t f = p->anyrun ? p->sum.flags : 0;
+
 	fputs("clock: ", stderr);
 	profile_put_clock(stderr, p);
+	if (f & MONX_RUN_REFINED)
+		fputs("; the kernel sampled at the period, then every "
+		    "250 us at most from the first thread made after a "
+		    "short one ended", stderr);
+	else if (f & MONX_RUN_COARSE)
+		fputs("; the kernel sampled at the period: no thread was "
+		    "made after a short one ended", stderr);
 	fputc('\n', stderr);
 }
 

@@ -146,6 +146,52 @@ short_threads_timer_body()
 	short timer 2 timer 25
 }
 
+# rate DIR: the bits of DIR's mon.out that say how fine the perf clock's
+# kernel sampled: 2 coarse from the start (MONX_RUN_COARSE), 4 made fine
+# after a short thread (MONX_RUN_REFINED); 0 fine throughout.
+rate()
+{
+	"$DUMP" "$1/mon.out" | awk '$1 == "run.flags" { print int($2 / 2) % 4 * 2 }'
+}
+
+# said DIR TEXT: prof -s on DIR's mon.out says TEXT about the clock.
+said()
+{
+	( cd $1 && "$PROF" -s "$H" mon.out 2>&1 >/dev/null ) |
+	    grep '^clock: ' | grep -q "$2" || fail "prof -s: no \"$2\""
+}
+
+atf_test_case coarse_perf
+coarse_perf_head()
+{
+	atf_set descr "under the perf clock a program whose threads are" \
+	    "long is sampled at the period, not 4 times a period, each" \
+	    "thread's time its own; the first thread made after a short" \
+	    "one ended makes the clock fine for the rest"
+}
+coarse_perf_body()
+{
+	setup
+	# 8 threads of 50 ms one after another: none shorter than 8 periods.
+	run d PROFCLOCK=perf "$H" 8 50000 100
+	[ "$(cat d/status)" = 0 ] || atf_fail "h_shortthr: $(cat d/err)"
+	clock_is d mon.out 1 perf
+	[ "$(rate d)" = 2 ] || fail "long threads: flags $(rate d), not 2 (coarse)"
+	said d "the kernel sampled at the period: no thread"
+	near $(incl d task mon.out) $(truth d task) 6 \
+	    "task with its callees, 8 threads of 50 ms"
+	near $(incl d mainwork mon.out) $(truth d mainwork) 10 \
+	    "mainwork with its callees, coarse"
+	# 200 threads of 0.5 ms: the first ends short, the second makes the
+	# clock fine, and the threads' time is theirs as in short_threads_perf.
+	run e PROFCLOCK=perf "$H" 200 500 100
+	[ "$(cat e/status)" = 0 ] || atf_fail "h_shortthr: $(cat e/err)"
+	[ "$(rate e)" = 6 ] || fail "short threads: flags $(rate e), not 6 (refined)"
+	said e "then every 250 us at most"
+	near $(secs e task mon.out) $(truth e task) 15 "task, 200 threads of 0.5 ms"
+	verdict
+}
+
 # parts CLOCK N NAME PCT: 1 s of CPU in mainwork, the only thread,
 # written in parts every 0.01 s (within PCT per cent) and every 0.1 s
 # (8); the parts merged give it -- all the rows' seconds, for its time
@@ -217,6 +263,7 @@ atf_init_test_cases()
 {
 	atf_add_test_case short_threads_perf
 	atf_add_test_case short_threads_timer
+	atf_add_test_case coarse_perf
 	atf_add_test_case parts_fine_perf
 	atf_add_test_case parts_fine_timer
 	atf_add_test_case parts_fine_itimer
