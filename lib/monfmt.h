@@ -124,12 +124,15 @@ struct monx_run {
  * MONX_RUN_COARSE: the perf clock's kernel sampled at the period itself
  * from the start (the program had one thread), not several times a
  * period; with MONX_RUN_REFINED too, it sampled finely from the first
- * pthread_create() after a short thread ended.  Neither: finely
- * throughout, as every perf clock did before these flags.
+ * pthread_create() after a thread's time went unsampled; with
+ * MONX_RUN_CROWDED instead, it was to, but too many threads were alive
+ * then, and it stayed coarse.  None of them: finely throughout, as every
+ * perf clock did before these flags.  Merged files' flags are or'ed.
  */
 #define MONX_RUN_KERNEL	1
 #define MONX_RUN_COARSE	2
 #define MONX_RUN_REFINED 4
+#define MONX_RUN_CROWDED 8
 
 /* What a RUN record holds at least: version 1's first writers ended it here. */
 #define MONX_RUN_MINLEN	offsetof(struct monx_run, dropped)

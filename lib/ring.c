@@ -74,25 +74,27 @@
  * Fine samples cost: each is a timer interrupt, a microsecond or two on
  * most machines, tens of them on some virtual ones.  They are for short
  * threads, so the clock starts coarse (thin 1: the kernel samples at the
- * period itself) unless the program already has threads, or the wall
- * sampler, which takes running threads' stacks from these samples, runs.
- * A coarse clock loses little: a thread's events count on across its
- * switches, and the end of each period is told when it ends, so that
- * only what a thread ran on a CPU where it never reached a period goes
- * unsampled.  A thread that ends having run fewer than SHORT periods
- * says that threads here are short (_mon_ring_thread_end()), and the
- * next pthread_create() makes the clock fine before the new thread can
- * inherit anything (refine()): every ring is drained and unmapped, which
- * ends its events, and each of the program's threads gets events at the
- * fine period, which the threads made from then on inherit.  What the
- * starting thread ran since its last coarse sample is lost there, less
- * than a period on each CPU, as is the end of its run: no count is told
+ * period itself) unless the program already has threads, the period is
+ * FINE or less, or the wall sampler runs (it takes running threads'
+ * stacks from these samples).  A coarse clock loses little: a thread's
+ * events count on across its switches, and the rest of its last period
+ * on a CPU is told when it ends, so that only what a thread ran on a CPU
+ * where it never reached a period goes unsampled.  A thread made by
+ * pthread_create() that ends having run fewer than SHORT periods
+ * (_mon_ring_thread_end()) says threads here are short, and the next
+ * pthread_create() makes the clock fine before the new thread can
+ * inherit anything (refine()).  A long thread spread thin over many
+ * CPUs, or a short one made by other means than pthread_create(),
+ * loses its time on a CPU where it never reached a period without
+ * asking.  The starting thread's last coarse period is lost there, as
+ * is the end of its run under either clock: the kernel tells no count
  * for a thread that made the events.
  *
  * The drainer is created before the events are opened, so it inherits
  * none and its own few microseconds a drain are never in the profile.
  * Drains are serialised by one mutex: by the drainer, before the
- * histogram changes, and at stop.  None runs in signal context.
+ * histogram changes, at stop, and in refine() on the thread that makes
+ * a thread.  None runs in signal context.
  */
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -121,7 +123,8 @@
 #define KERNELPC	UINT64_MAX	/* a last sample's place: in the kernel */
 #define NSYSPC		64	/* pcs a drain remembers at_syscall() of */
 #define ARMWAIT		FINE	/* ns a fork child's drainer lets it exec in */
-#define SHORT		8	/* periods of CPU: a thread that ran fewer */
+#define SHORT		8	/* periods of CPU: fewer is a short thread */
+#define REFINEMAX	8	/* other threads alive, at most, to refine() */
 
 struct ring {
 	struct perf_event_mmap_page *m;
@@ -145,8 +148,8 @@ static uint64_t		 period;
 static _Atomic uint64_t	 drain_ns;	/* the drainer's sleep */
 static uint64_t		 fine;		/* the kernel's period, period / thin */
 static uint32_t		 thin;		/* its samples a period */
-static _Atomic int	 coarse;	/* thin 1: the kernel samples at period */
-static _Atomic int	 wantfine;	/* a short thread ended: refine() */
+static _Atomic int	 coarse;	/* thin 1: sampled at the period */
+static _Atomic int	 wantfine;	/* WANT_* */
 static _Atomic uint32_t	 rate;		/* MONX_RUN_COARSE, _REFINED */
 static struct seen	*seen;		/* NSEEN a ring, as rings */
 static size_t		 seenbytes;
@@ -155,9 +158,14 @@ static uint64_t		 lostfine;	/* fine samples the kernel dropped */
 static int		 chains;	/* samples carry call chains */
 static int		 kernel;	/* kernel mode is sampled too */
 static int		 ncpu;
-static uint32_t		 unsampled;	/* threads that got no ring */
+static uint32_t		 unsampled;	/* threads that got no events */
 static _Atomic int	 childarm;	/* a fork child's events: ARM_* */
 static pid_t		 childtid;	/* its thread, whose they are */
+
+/* Whether to make a coarse clock fine (wantfine). */
+#define WANT_NONE	0	/* no thread was short yet */
+#define WANT_ASKED	1	/* one was: refine() at the next creation */
+#define WANT_DONE	2	/* refined, or it could not be */
 
 /* A fork child's events (childarm). */
 #define ARM_DONE	0	/* opened, tried, or none to open */
@@ -705,52 +713,73 @@ arm_other(pid_t t, void *unused)
 		unsampled++;
 }
 
+/* Count a thread of the program's other than the caller. */
+static void
+count_other(pid_t t, void *n)
+{
+	(void)t;
+	(*(size_t *)n)++;
+}
+
 /*
  * A thread is about to be created after a short one ended: make the
- * clock fine.  Every ring is drained and unmapped, which ends its events
+ * clock fine.  Each ring is drained and unmapped, which ends its events
  * and those the threads made since inherited from them; then the
- * creating thread and every other one of the program's get events at
- * the fine period, which the threads made from now on inherit.  If the
- * creating thread cannot have them, it takes coarse ones again, for the
- * rest of the run.  A fork child whose events are still to be opened
- * only changes the period.  A thread another makes without waiting on
- * drainlock (it asked before the short one ended) while this runs may
- * be created between its creator's events ending and the scan of the
- * threads, and then has none: as for a thread made while the clock
- * starts.  Caller holds drainlock.
+ * creating thread and every other one of the program's get events of
+ * their own at the fine period, which the threads made from now on
+ * inherit.  What each of them ran since its last sample on a CPU is
+ * lost there (half a period in expectation), and so is a thread another
+ * makes meanwhile without waiting on drainlock (it read wantfine before
+ * it was set) if it is born between its creator's events ending and the
+ * scan of the threads, as one made while the clock starts may be.
+ *
+ * Every live thread then needs rings of its own, which the locked
+ * memory of a user without privilege does not stretch to for many: with
+ * more than REFINEMAX other threads alive the clock stays coarse for
+ * the rest of the run (MONX_RUN_CROWDED).  If the creating thread cannot
+ * have fine events it takes coarse ones again, likewise for good.  A
+ * fork child whose events are still to be opened only changes the
+ * period.  Caller holds drainlock.
  */
 static void
 refine(void)
 {
-	size_t i, len, had;
+	size_t i, others;
 
 	if (!atomic_load(&coarse) || rings == NULL) {
-		atomic_store(&wantfine, 0);
+		atomic_store(&wantfine, WANT_DONE);
 		return;		/* fine already, or stopped */
 	}
-	atomic_store(&coarse, 0);
-	atomic_fetch_or(&rate, MONX_RUN_REFINED);
-	had = nring;
-	len = ringlen;
-	for (i = 0; i < nring; i++)
+	others = 0;
+	(void)_mon_threads(count_other, &others);
+	if (nring > 0 && (others > REFINEMAX ||
+	    (others + 1) * (size_t)ncpu > cap)) {
+		atomic_fetch_or(&rate, MONX_RUN_CROWDED);
+		atomic_store(&wantfine, WANT_DONE);
+		return;
+	}
+	for (i = 0; i < nring; i++) {
 		drain_ring(i);
-	for (i = 0; i < nring; i++)
-		(void)munmap(rings[i].m, len);
-	nring = 0;
+		(void)munmap(rings[i].m, ringlen);
+	}
 	_mon_rezero(seen, seenbytes);
 	lostfine = 0;
 	set_rate(1);
-	if (had > 0) {
-		if (arm_thread(_mon_gettid()) != 0) {
+	if (nring > 0) {
+		nring = 0;
+		if (arm(_mon_gettid(), 1) != 0) {
 			set_rate(0);
-			if (arm_thread(_mon_gettid()) != 0)
+			if (arm(_mon_gettid(), 1) != 0)
 				unsampled++;
 		}
 		(void)_mon_threads(arm_other, NULL);
 		_mon_worker_kick(&drainer);
 	}
+	if (thin > 1 || nring == 0)
+		atomic_fetch_or(&rate, MONX_RUN_REFINED);
+	atomic_store(&coarse, thin == 1 && nring > 0);
 	/* Last: a thread made meanwhile waits on drainlock till now. */
-	atomic_store(&wantfine, 0);
+	atomic_store(&wantfine, WANT_DONE);
 }
 
 /* The CPUs there may be. */
@@ -760,14 +789,6 @@ ncpu_conf(void)
 	long n;
 
 	return (n = sysconf(_SC_NPROCESSORS_CONF)) < 1 ? 1 : (int)n;
-}
-
-/* Count a thread of the program's other than the caller. */
-static void
-count_other(pid_t t, void *n)
-{
-	(void)t;
-	(*(size_t *)n)++;
 }
 
 /*
@@ -784,10 +805,10 @@ _mon_ring_start(uint64_t ns)
 	others = 0;
 	len = (size_t)ncpu_conf() * (_mon_threads(count_other, &others) + 8) *
 	    sizeof(struct ring);
-	atomic_store(&coarse, others == 0 &&
+	atomic_store(&coarse, others == 0 && period > FINE &&
 	    !atomic_load_explicit(&_mon_wall_on, memory_order_relaxed));
-	atomic_store(&wantfine, 0);
-	rate = atomic_load(&coarse) ? MONX_RUN_COARSE : 0;
+	atomic_store(&wantfine, WANT_NONE);
+	atomic_store(&rate, atomic_load(&coarse) ? MONX_RUN_COARSE : 0);
 	rng = _mon_cputime() ^ ((uint64_t)_mon_gettid() << 32) ^
 	    0x9e3779b97f4a7c15ULL;
 	lostfine = 0;
@@ -840,7 +861,7 @@ _mon_ring_stop(void)
 	/* A fork child that stops before its events are opened needs none. */
 	atomic_store(&childarm, ARM_DONE);
 	atomic_store(&coarse, 0);
-	atomic_store(&wantfine, 0);
+	atomic_store(&wantfine, WANT_DONE);
 	_mon_worker_stop(&drainer);
 	pthread_mutex_lock(&drainlock);
 	for (i = 0; i < nring; i++) {
@@ -890,10 +911,11 @@ _mon_ring_fork_child(void)
 	childtid = _mon_gettid();
 	rng ^= (uint64_t)childtid << 17;
 	/* One thread again: coarse, until a short one ends. */
-	atomic_store(&coarse, 1);
-	atomic_store(&wantfine, 0);
-	rate = MONX_RUN_COARSE;
-	set_rate(0);
+	atomic_store(&coarse, period > FINE &&
+	    !atomic_load_explicit(&_mon_wall_on, memory_order_relaxed));
+	atomic_store(&wantfine, WANT_NONE);
+	atomic_store(&rate, atomic_load(&coarse) ? MONX_RUN_COARSE : 0);
+	set_rate(!atomic_load(&coarse));
 	lostfine = 0;
 	atomic_store(&childarm, ARM_PENDING);
 	if (start_drainer(0) != 0) {
@@ -916,10 +938,11 @@ _mon_ring_fork_child(void)
 void
 _mon_ring_thread_create(void)
 {
-	if (atomic_load(&childarm) != ARM_PENDING && !atomic_load(&wantfine))
+	if (atomic_load(&childarm) != ARM_PENDING &&
+	    atomic_load(&wantfine) != WANT_ASKED)
 		return;
 	pthread_mutex_lock(&drainlock);
-	if (atomic_load(&wantfine))
+	if (atomic_load(&wantfine) == WANT_ASKED)
 		refine();
 	arm_pending();
 	pthread_mutex_unlock(&drainlock);
@@ -927,8 +950,9 @@ _mon_ring_thread_create(void)
 
 /*
  * A thread made by pthread_create() ends.  Under a coarse clock, one
- * that ran fewer than SHORT periods asks for a fine one.  Its CPU time is
- * a system call, and only asked until one asks.
+ * that ran fewer than SHORT periods is short: the next thread made makes
+ * the clock fine.  Reading its CPU time costs a clock_gettime(), only
+ * while the clock is coarse and no thread has asked.
  */
 void
 _mon_ring_thread_end(void)
@@ -936,12 +960,12 @@ _mon_ring_thread_end(void)
 	struct timespec ts;
 
 	if (!atomic_load_explicit(&coarse, memory_order_relaxed) ||
-	    atomic_load_explicit(&wantfine, memory_order_relaxed) ||
-	    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+	    atomic_load_explicit(&wantfine, memory_order_relaxed) !=
+	    WANT_NONE || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
 		return;
 	if ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec <
 	    SHORT * period)
-		atomic_store(&wantfine, 1);
+		atomic_store(&wantfine, WANT_ASKED);
 }
 
 /*
@@ -985,7 +1009,7 @@ _mon_ring_rate(void)
 	return rate;
 }
 
-/* Threads that existed at start and could get no ring. */
+/* Threads that could get no events of their own: at start, or refine(). */
 uint32_t
 _mon_ring_unsampled(void)
 {

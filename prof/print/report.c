@@ -389,12 +389,14 @@ stats_clock(const struct profile *p)
 	fputs("clock: ", stderr);
 	profile_put_clock(stderr, p);
 	if (f & MONX_RUN_REFINED)
-		fputs("; the kernel sampled at the period, then every "
-		    "250 us at most from the first thread made after a "
-		    "short one ended", stderr);
+		fputs("; the kernel sampled at the period, then finer from "
+		    "the first thread made after a short one", stderr);
+	else if (f & MONX_RUN_CROWDED)
+		fputs("; the kernel sampled at the period throughout: too "
+		    "many threads were alive to sample finer after a short "
+		    "one", stderr);
 	else if (f & MONX_RUN_COARSE)
-		fputs("; the kernel sampled at the period: no thread was "
-		    "made after a short one ended", stderr);
+		fputs("; the kernel sampled at the period throughout", stderr);
 	fputc('\n', stderr);
 }
 

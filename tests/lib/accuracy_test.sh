@@ -146,12 +146,14 @@ short_threads_timer_body()
 	short timer 2 timer 25
 }
 
-# rate DIR: the bits of DIR's mon.out that say how fine the perf clock's
-# kernel sampled: 2 coarse from the start (MONX_RUN_COARSE), 4 made fine
-# after a short thread (MONX_RUN_REFINED); 0 fine throughout.
+# rate DIR: how finely the perf clock's kernel sampled for DIR's
+# mon.out, its run.flags' bits: 2 coarse from the start (at the period,
+# MONX_RUN_COARSE), 4 made fine after a short thread (MONX_RUN_REFINED),
+# 8 kept coarse, too many threads alive (MONX_RUN_CROWDED); 0 fine.
 rate()
 {
-	"$DUMP" "$1/mon.out" | awk '$1 == "run.flags" { print int($2 / 2) % 4 * 2 }'
+	"$DUMP" "$1/mon.out" |
+	    awk '$1 == "run.flags" { print int($2 / 2) % 8 * 2 }'
 }
 
 # said DIR TEXT: prof -s on DIR's mon.out says TEXT about the clock.
@@ -165,9 +167,9 @@ atf_test_case coarse_perf
 coarse_perf_head()
 {
 	atf_set descr "under the perf clock a program whose threads are" \
-	    "long is sampled at the period, not 4 times a period, each" \
-	    "thread's time its own; the first thread made after a short" \
-	    "one ended makes the clock fine for the rest"
+	    "long is sampled at the period, not finer, each thread's time" \
+	    "its own; the first thread made after a short one ended makes" \
+	    "the clock fine for the rest"
 }
 coarse_perf_body()
 {
@@ -176,19 +178,24 @@ coarse_perf_body()
 	run d PROFCLOCK=perf "$H" 8 50000 100
 	[ "$(cat d/status)" = 0 ] || atf_fail "h_shortthr: $(cat d/err)"
 	clock_is d mon.out 1 perf
-	[ "$(rate d)" = 2 ] || fail "long threads: flags $(rate d), not 2 (coarse)"
-	said d "the kernel sampled at the period: no thread"
+	[ "$(rate d)" = 2 ] ||
+	    fail "long threads: flags $(rate d), not 2 (coarse)"
+	said d "the kernel sampled at the period throughout"
 	near $(incl d task mon.out) $(truth d task) 6 \
 	    "task with its callees, 8 threads of 50 ms"
 	near $(incl d mainwork mon.out) $(truth d mainwork) 10 \
 	    "mainwork with its callees, coarse"
-	# 200 threads of 0.5 ms: the first ends short, the second makes the
-	# clock fine, and the threads' time is theirs as in short_threads_perf.
-	run e PROFCLOCK=perf "$H" 200 500 100
+	# 20 threads of 0.5 ms: the first ends short and the second makes
+	# the clock fine (short_threads_perf holds 1000 such to their time).
+	run e PROFCLOCK=perf "$H" 20 500 100
 	[ "$(cat e/status)" = 0 ] || atf_fail "h_shortthr: $(cat e/err)"
-	[ "$(rate e)" = 6 ] || fail "short threads: flags $(rate e), not 6 (refined)"
-	said e "then every 250 us at most"
-	near $(secs e task mon.out) $(truth e task) 15 "task, 200 threads of 0.5 ms"
+	[ "$(rate e)" = 6 ] ||
+	    fail "short threads: flags $(rate e), not 6 (refined)"
+	said e "then finer from the first thread made after a short one"
+	# Asked for 4000 Hz, the period is the fine one: fine from the start.
+	run f PROFCLOCK=perf PROFHZ=4000 "$H" 8 50000 100
+	[ "$(cat f/status)" = 0 ] || atf_fail "h_shortthr: $(cat f/err)"
+	[ "$(rate f)" = 0 ] || fail "4000 Hz: flags $(rate f), not 0 (fine)"
 	verdict
 }
 
