@@ -275,9 +275,10 @@ _mon_clock_drain(void)
 void
 _mon_clock_writing(int on)
 {
-	if (mode == MONX_CLK_PERF)
+	if (mode == MONX_CLK_PERF) {
 		_mon_ring_writing(on);
-	else if (mode == MONX_CLK_TIMER || mode == MONX_CLK_ITIMER)
+		_mon_stats.runflags = runflags();
+	} else if (mode == MONX_CLK_TIMER || mode == MONX_CLK_ITIMER)
 		_mon_sigprof_writing(on);
 }
 
@@ -334,12 +335,22 @@ _mon_clock_fork_child(void)
 	}
 }
 
-/* A thread is about to be created by the calling one. */
-void
+/*
+ * A thread is about to be created by the calling one; 1 if the perf
+ * clock holds it until the thread is made.
+ */
+int
 _mon_clock_thread_create(void)
 {
-	if (mode == MONX_CLK_PERF)
-		_mon_ring_thread_create();
+	return mode == MONX_CLK_PERF ? _mon_ring_thread_create() : 0;
+}
+
+/* The thread is made, or could not be: held, what the above returned. */
+void
+_mon_clock_thread_made(int held)
+{
+	if (held)
+		_mon_ring_thread_made();
 }
 
 void

@@ -544,13 +544,20 @@ _mon_life_exec_failed(void)
 }
 
 /*
- * The calling thread is about to create one with pthread_create.  No
- * lock: the clock's own check is a load.
+ * The calling thread is about to create one with pthread_create, and
+ * has (_mon_life_thread_made()), with what this returned.  No lock of
+ * the profile's: the clock's own checks are loads.
  */
-void
+int
 _mon_life_thread_create(void)
 {
-	_mon_clock_thread_create();
+	return _mon_clock_thread_create();
+}
+
+void
+_mon_life_thread_made(int held)
+{
+	_mon_clock_thread_made(held);
 }
 
 /* A thread created with pthread_create starts, or ends. */

@@ -126,7 +126,7 @@ struct monx_run {
  * period; with MONX_RUN_REFINED too, it sampled finely from the first
  * pthread_create() after a thread's time went unsampled; with
  * MONX_RUN_CROWDED instead, it was to, but too many threads were alive
- * then, and it stayed coarse.  None of them: finely throughout, as every
+ * then, or one could not have finer events, and it stayed coarse.  None of them: finely throughout, as every
  * perf clock did before these flags.  Merged files' flags are or'ed.
  */
 #define MONX_RUN_KERNEL	1

@@ -79,16 +79,17 @@
  * stacks from these samples).  A coarse clock loses little: a thread's
  * events count on across its switches, and the rest of its last period
  * on a CPU is told when it ends, so that only what a thread ran on a CPU
- * where it never reached a period goes unsampled.  A thread made by
- * pthread_create() that ends having run fewer than SHORT periods
- * (_mon_ring_thread_end()) says threads here are short, and the next
+ * where it never reached a period goes unsampled.  A thread that ends
+ * having run fewer than SHORT periods says threads here are short: as
+ * it ends, if pthread_create() made it (_mon_ring_thread_end()), or
+ * when the drainer reads its counts (short_ends()).  Then the next
  * pthread_create() makes the clock fine before the new thread can
- * inherit anything (refine()).  A long thread spread thin over many
- * CPUs, or a short one made by other means than pthread_create(),
- * loses its time on a CPU where it never reached a period without
- * asking.  The starting thread's last coarse period is lost there, as
- * is the end of its run under either clock: the kernel tells no count
- * for a thread that made the events.
+ * inherit anything, or the drainer does if none comes first
+ * (refine()).  A long thread spread thin over many CPUs loses its time
+ * on a CPU where it never reached a period without asking.  The
+ * starting thread's last coarse period is lost there, as is the end of
+ * its run under either clock: the kernel tells no count for a thread
+ * that made the events.
  *
  * The drainer is created before the events are opened, so it inherits
  * none and its own few microseconds a drain are never in the profile.
@@ -100,9 +101,11 @@
 #include <sys/syscall.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -125,6 +128,8 @@
 #define ARMWAIT		FINE	/* ns a fork child's drainer lets it exec in */
 #define SHORT		8	/* periods of CPU: fewer is a short thread */
 #define REFINEMAX	8	/* other threads alive, at most, to refine() */
+#define NENDS		64	/* threads' ends a drain adds up */
+#define COARSEDRAIN	20000000	/* ns between drains at most, coarse */
 
 struct ring {
 	struct perf_event_mmap_page *m;
@@ -139,6 +144,7 @@ struct seen {
 };
 
 static pthread_mutex_t	drainlock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_rwlock_t	makelock = PTHREAD_RWLOCK_INITIALIZER;
 static struct _mon_worker drainer;
 static _Atomic pid_t	writer_tid;	/* writes the profile: _mon_ring_writing() */
 static struct ring	*rings;		/* nring of cap, from mmap */
@@ -150,7 +156,9 @@ static uint64_t		 fine;		/* the kernel's period, period / thin */
 static uint32_t		 thin;		/* its samples a period */
 static _Atomic int	 coarse;	/* thin 1: sampled at the period */
 static _Atomic int	 wantfine;	/* WANT_* */
-static _Atomic uint32_t	 rate;		/* MONX_RUN_COARSE, _REFINED */
+static _Atomic uint32_t	 rate;		/* MONX_RUN_COARSE, _REFINED, ... */
+static struct { pid_t tid; uint64_t ns; } ends[NENDS];	/* a drain's */
+static size_t		 nends;
 static struct seen	*seen;		/* NSEEN a ring, as rings */
 static size_t		 seenbytes;
 static uint64_t		 rng;		/* drainer's; under drainlock */
@@ -161,6 +169,8 @@ static int		 ncpu;
 static uint32_t		 unsampled;	/* threads that got no events */
 static _Atomic int	 childarm;	/* a fork child's events: ARM_* */
 static pid_t		 childtid;	/* its thread, whose they are */
+
+static void	refine(void);
 
 /* Whether to make a coarse clock fine (wantfine). */
 #define WANT_NONE	0	/* no thread was short yet */
@@ -195,8 +205,12 @@ set_rate(int fineness)
 	ringlen = (n + 1) * pagesz;
 	samples = n * pagesz / (chains ? STACKWORST + USTACK : RECLEN);
 	ns = samples / DRAINS * fine;
-	atomic_store_explicit(&drain_ns, ns < 250000000u ? ns : 250000000u,
-	    memory_order_relaxed);
+	if (ns > 250000000u)
+		ns = 250000000u;
+	/* Coarse, the drains are what sees short threads end. */
+	if (!fineness && ns > COARSEDRAIN)
+		ns = COARSEDRAIN;
+	atomic_store_explicit(&drain_ns, ns, memory_order_relaxed);
 }
 
 /*
@@ -532,6 +546,49 @@ thin_keep(size_t k, pid_t tid, uint64_t pc)
 }
 
 /*
+ * Under a coarse clock, thread tid ended having run ns on a CPU: add it
+ * up with its other CPUs', whose counts the kernel writes as it ends,
+ * and that one drain nearly always reads together (short(), after).
+ */
+static void
+ended(pid_t tid, uint64_t ns)
+{
+	size_t i;
+
+	for (i = 0; i < nends && ends[i].tid != tid; i++)
+		continue;
+	if (i == nends) {
+		if (nends == NENDS)
+			return;
+		ends[nends].tid = tid;
+		ends[nends++].ns = 0;
+	}
+	ends[i].ns += ns;
+}
+
+/*
+ * Did a thread that this drain saw end run fewer than SHORT periods?  A
+ * thread made other than by pthread_create() (the C library's, a
+ * clone()) asks for a fine clock so, as those made by it ask as they end
+ * (_mon_ring_thread_end()).  Caller holds drainlock.
+ */
+static void
+short_ends(void)
+{
+	size_t i;
+	int want;
+
+	for (i = 0; i < nends; i++)
+		if (ends[i].ns < SHORT * period) {
+			want = WANT_NONE;
+			(void)atomic_compare_exchange_strong(&wantfine, &want,
+			    WANT_ASKED);
+			break;
+		}
+	nends = 0;
+}
+
+/*
  * Thread tid ended, having run count ns on ring k's CPU.  What it ran
  * after its last fine sample is kept as a sample with the chance of its
  * share of a period, at that sample's place (no stack; in the kernel,
@@ -544,6 +601,8 @@ thread_ends(size_t k, pid_t tid, uint64_t count)
 	struct seen *s;
 	uint64_t rest;
 
+	if (atomic_load_explicit(&coarse, memory_order_relaxed))
+		ended(tid, count);
 	s = seen_slot(k, tid);
 	if (s->tid != tid)
 		return;		/* forgotten for another: unsampled */
@@ -634,6 +693,7 @@ _mon_ring_drain(void)
 	pthread_mutex_lock(&drainlock);
 	for (i = 0; i < nring; i++)
 		drain_ring(i);
+	short_ends();
 	pthread_mutex_unlock(&drainlock);
 }
 
@@ -682,6 +742,14 @@ drain_loop(void *unused)
 		if (chains)
 			_mon_texts_update();
 		_mon_ring_drain();
+		/* A short thread ended and none has been made since. */
+		if (atomic_load(&wantfine) == WANT_ASKED) {
+			pthread_rwlock_wrlock(&makelock);
+			pthread_mutex_lock(&drainlock);
+			refine();
+			pthread_mutex_unlock(&drainlock);
+			pthread_rwlock_unlock(&makelock);
+		}
 		/* Its CPU time is libmon's, not the program's. */
 		_mon_stats_own(_MON_OWN_DRAINER, atomic_load(&drainer.tid));
 	}
@@ -722,62 +790,113 @@ count_other(pid_t t, void *n)
 }
 
 /*
- * A thread is about to be created after a short one ended: make the
- * clock fine.  Each ring is drained and unmapped, which ends its events
- * and those the threads made since inherited from them; then the
- * creating thread and every other one of the program's get events of
- * their own at the fine period, which the threads made from now on
- * inherit.  What each of them ran since its last sample on a CPU is
- * lost there (half a period in expectation), and so is a thread another
- * makes meanwhile without waiting on drainlock (it read wantfine before
- * it was set) if it is born between its creator's events ending and the
- * scan of the threads, as one made while the clock starts may be.
+ * Did thread t end, or is it ending (the leader of a process whose main
+ * thread called pthread_exit() stays listed as a zombie)?
+ */
+static int
+gone(pid_t t)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	if (!_mon_alive(t))
+		return 1;
+	(void)snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)t);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	(void)close(fd);
+	if (n <= 0)
+		return 1;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p != NULL && (p[2] == 'Z' || p[2] == 'X');
+}
+
+/* Give thread t, one of the program's, fine events; *failed if it cannot. */
+static void
+arm_fine(pid_t t, void *failed)
+{
+	if (t != atomic_load(&drainer.tid) && arm(t, 1) != 0 && !gone(t))
+		*(int *)failed = 1;
+}
+
+/*
+ * A short thread ended: make the clock fine, by the next thread that
+ * makes one (before the new one can inherit anything) or the drainer,
+ * whichever comes first.  The coarse rings are drained; the calling
+ * thread, if it is the program's, and every other one of the program's
+ * get events of their own at the fine period, which the threads made
+ * from then on inherit; then the coarse rings are unmapped unread, which
+ * ends their events and those inherited from them.  Samples taken by
+ * both in between are the fine ones' alone.  What each thread alive ran
+ * since its last coarse sample on a CPU is lost (half a period in
+ * expectation), and so is a thread made meanwhile by one not yet given
+ * fine events, if the scan of the threads missed it: libmon's own
+ * pthread_create() waits on drainlock while the clock is to be made
+ * fine, but a thread another makes (the C library's for SIGEV_THREAD
+ * timers, a clone()) may be born then, as one made while the clock
+ * starts may.
  *
- * Every live thread then needs rings of its own, which the locked
- * memory of a user without privilege does not stretch to for many: with
- * more than REFINEMAX other threads alive the clock stays coarse for
- * the rest of the run (MONX_RUN_CROWDED).  If the creating thread cannot
- * have fine events it takes coarse ones again, likewise for good.  A
- * fork child whose events are still to be opened only changes the
- * period.  Caller holds drainlock.
+ * Every live thread needs rings of its own, which the locked memory of
+ * a user without privilege does not stretch to for many: with more than
+ * REFINEMAX other threads alive, or where one of them cannot have its
+ * rings (locked memory, descriptors), the fine rings are given up and
+ * the clock stays coarse for the rest of the run (MONX_RUN_CROWDED),
+ * losing nothing more.  A fork child whose events are still to be opened
+ * only changes the period.  Caller holds drainlock.
  */
 static void
 refine(void)
 {
-	size_t i, others;
+	size_t i, old, oldlen, others;
+	pid_t me;
+	int failed;
 
-	if (!atomic_load(&coarse) || rings == NULL) {
-		atomic_store(&wantfine, WANT_DONE);
-		return;		/* fine already, or stopped */
+	if (!atomic_load(&coarse) || rings == NULL)
+		goto done;	/* fine already, or stopped */
+	if (nring == 0) {
+		set_rate(1);
+		atomic_fetch_or(&rate, MONX_RUN_REFINED);
+		atomic_store(&coarse, 0);
+		goto done;
 	}
 	others = 0;
 	(void)_mon_threads(count_other, &others);
-	if (nring > 0 && (others > REFINEMAX ||
-	    (others + 1) * (size_t)ncpu > cap)) {
-		atomic_fetch_or(&rate, MONX_RUN_CROWDED);
-		atomic_store(&wantfine, WANT_DONE);
-		return;
-	}
-	for (i = 0; i < nring; i++) {
+	old = nring;
+	if (others > REFINEMAX || old + (others + 1) * (size_t)ncpu > cap)
+		goto crowded;
+	for (i = 0; i < old; i++)
 		drain_ring(i);
-		(void)munmap(rings[i].m, ringlen);
+	oldlen = ringlen;
+	set_rate(1);
+	me = _mon_gettid();
+	failed = 0;
+	if (me != atomic_load(&drainer.tid) && arm(me, 1) != 0)
+		failed = 1;
+	if (!failed)
+		(void)_mon_threads(arm_fine, &failed);
+	if (failed) {
+		while (nring > old)
+			(void)munmap(rings[--nring].m, ringlen);
+		set_rate(0);
+		goto crowded;
 	}
+	for (i = 0; i < old; i++)
+		(void)munmap(rings[i].m, oldlen);
+	memmove(rings, rings + old, (nring - old) * sizeof(*rings));
+	nring -= old;
 	_mon_rezero(seen, seenbytes);
 	lostfine = 0;
-	set_rate(1);
-	if (nring > 0) {
-		nring = 0;
-		if (arm(_mon_gettid(), 1) != 0) {
-			set_rate(0);
-			if (arm(_mon_gettid(), 1) != 0)
-				unsampled++;
-		}
-		(void)_mon_threads(arm_other, NULL);
+	atomic_fetch_or(&rate, MONX_RUN_REFINED);
+	atomic_store(&coarse, 0);
+	if (me != atomic_load(&drainer.tid))
 		_mon_worker_kick(&drainer);
-	}
-	if (thin > 1 || nring == 0)
-		atomic_fetch_or(&rate, MONX_RUN_REFINED);
-	atomic_store(&coarse, thin == 1 && nring > 0);
+	goto done;
+crowded:
+	atomic_fetch_or(&rate, MONX_RUN_CROWDED);
+done:
 	/* Last: a thread made meanwhile waits on drainlock till now. */
 	atomic_store(&wantfine, WANT_DONE);
 }
@@ -809,6 +928,7 @@ _mon_ring_start(uint64_t ns)
 	    !atomic_load_explicit(&_mon_wall_on, memory_order_relaxed));
 	atomic_store(&wantfine, WANT_NONE);
 	atomic_store(&rate, atomic_load(&coarse) ? MONX_RUN_COARSE : 0);
+	nends = 0;
 	rng = _mon_cputime() ^ ((uint64_t)_mon_gettid() << 32) ^
 	    0x9e3779b97f4a7c15ULL;
 	lostfine = 0;
@@ -878,12 +998,14 @@ _mon_ring_stop(void)
 }
 
 /*
- * The process that armed the clock forks.  prepare holds drainlock so
- * that the child's copy of the table is not mid-drain; parent lets go.
+ * The process that armed the clock forks.  prepare holds makelock and
+ * drainlock so that the child's copy of the table is not mid-drain nor
+ * mid-refine(); parent lets go.
  */
 void
 _mon_ring_fork_prepare(void)
 {
+	pthread_rwlock_wrlock(&makelock);
 	pthread_mutex_lock(&drainlock);
 }
 
@@ -891,6 +1013,7 @@ void
 _mon_ring_fork_parent(void)
 {
 	pthread_mutex_unlock(&drainlock);
+	pthread_rwlock_unlock(&makelock);
 }
 
 /*
@@ -902,6 +1025,7 @@ int
 _mon_ring_fork_child(void)
 {
 	pthread_mutex_init(&drainlock, NULL);
+	pthread_rwlock_init(&makelock, NULL);
 	nring = 0;
 	if (rings == NULL)
 		return -1;
@@ -915,6 +1039,7 @@ _mon_ring_fork_child(void)
 	    !atomic_load_explicit(&_mon_wall_on, memory_order_relaxed));
 	atomic_store(&wantfine, WANT_NONE);
 	atomic_store(&rate, atomic_load(&coarse) ? MONX_RUN_COARSE : 0);
+	nends = 0;
 	set_rate(!atomic_load(&coarse));
 	lostfine = 0;
 	atomic_store(&childarm, ARM_PENDING);
@@ -932,20 +1057,36 @@ _mon_ring_fork_child(void)
 /*
  * A thread is about to be created: the clock is made fine if a short
  * thread asked, and a fork child's events are opened, if the drainer
- * has not yet, so that the new thread inherits them.  Two loads and
- * nothing else when neither is to do.
+ * has not yet, so that the new thread inherits them.  Makers hold
+ * makelock to read until the thread is made (_mon_ring_thread_made()),
+ * so that refine() by the drainer, which holds it to write, finds every
+ * thread one of them made.  A read lock and two loads when there is
+ * nothing to do; 1, for the lock held.
  */
-void
+int
 _mon_ring_thread_create(void)
 {
+	pthread_rwlock_rdlock(&makelock);
 	if (atomic_load(&childarm) != ARM_PENDING &&
 	    atomic_load(&wantfine) != WANT_ASKED)
-		return;
+		return 1;
+	pthread_rwlock_unlock(&makelock);
+	pthread_rwlock_wrlock(&makelock);
 	pthread_mutex_lock(&drainlock);
 	if (atomic_load(&wantfine) == WANT_ASKED)
 		refine();
 	arm_pending();
 	pthread_mutex_unlock(&drainlock);
+	pthread_rwlock_unlock(&makelock);
+	pthread_rwlock_rdlock(&makelock);
+	return 1;
+}
+
+/* The thread _mon_ring_thread_create() was called for is made, or not. */
+void
+_mon_ring_thread_made(void)
+{
+	pthread_rwlock_unlock(&makelock);
 }
 
 /*

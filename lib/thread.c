@@ -90,7 +90,7 @@ pthread_create(pthread_t *t, const pthread_attr_t *attr,
 {
 	static createfn real;
 	struct start *s;
-	int r;
+	int r, held;
 
 	if (real == NULL &&
 	    (real = (createfn)_mon_libc("pthread_create")) == NULL)
@@ -100,9 +100,10 @@ pthread_create(pthread_t *t, const pthread_attr_t *attr,
 	s->fn = fn;
 	s->arg = arg;
 	/* The clock the new thread is to inherit is there first. */
-	_mon_life_thread_create();
+	held = _mon_life_thread_create();
 	if ((r = real(t, attr, trampoline, s)) != 0)
 		give(s);
+	_mon_life_thread_made(held);
 	return r;
 }
 

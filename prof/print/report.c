@@ -389,12 +389,12 @@ stats_clock(const struct profile *p)
 	fputs("clock: ", stderr);
 	profile_put_clock(stderr, p);
 	if (f & MONX_RUN_REFINED)
-		fputs("; the kernel sampled at the period, then finer from "
-		    "the first thread made after a short one", stderr);
+		fputs("; the kernel sampled at the period, then finer once "
+		    "a thread had ended short", stderr);
 	else if (f & MONX_RUN_CROWDED)
-		fputs("; the kernel sampled at the period throughout: too "
-		    "many threads were alive to sample finer after a short "
-		    "one", stderr);
+		fputs("; the kernel sampled at the period throughout: after "
+		    "a short thread, too many were alive to sample finer, "
+		    "or one could not be", stderr);
 	else if (f & MONX_RUN_COARSE)
 		fputs("; the kernel sampled at the period throughout", stderr);
 	fputc('\n', stderr);

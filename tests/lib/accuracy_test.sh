@@ -191,7 +191,7 @@ coarse_perf_body()
 	[ "$(cat e/status)" = 0 ] || atf_fail "h_shortthr: $(cat e/err)"
 	[ "$(rate e)" = 6 ] ||
 	    fail "short threads: flags $(rate e), not 6 (refined)"
-	said e "then finer from the first thread made after a short one"
+	said e "then finer once a thread had ended short"
 	# Asked for 4000 Hz, the period is the fine one: fine from the start.
 	run f PROFCLOCK=perf PROFHZ=4000 "$H" 8 50000 100
 	[ "$(cat f/status)" = 0 ] || atf_fail "h_shortthr: $(cat f/err)"
