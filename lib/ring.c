@@ -105,7 +105,6 @@
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -796,13 +795,18 @@ count_other(pid_t t, void *n)
 static int
 gone(pid_t t)
 {
+	static const char dir[] = "/proc/self/task/";
 	char path[64], buf[256], *p;
 	ssize_t n;
+	size_t k;
 	int fd;
 
 	if (!_mon_alive(t))
 		return 1;
-	(void)snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)t);
+	memcpy(path, dir, sizeof(dir) - 1);
+	k = sizeof(dir) - 1 + _mon_digits(path + sizeof(dir) - 1, (uint64_t)t,
+	    10);
+	memcpy(path + k, "/stat", sizeof("/stat"));
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return 1;
 	n = read(fd, buf, sizeof(buf) - 1);

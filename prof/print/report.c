@@ -388,16 +388,17 @@ stats_clock(const struct profile *p)
 
 	fputs("clock: ", stderr);
 	profile_put_clock(stderr, p);
-	if (f & MONX_RUN_REFINED)
-		fputs("; the kernel sampled at the period, then finer once "
-		    "a thread had ended short", stderr);
-	else if (f & MONX_RUN_CROWDED)
-		fputs("; the kernel sampled at the period throughout: after "
-		    "a short thread, too many were alive to sample finer, "
-		    "or one could not be", stderr);
-	else if (f & MONX_RUN_COARSE)
-		fputs("; the kernel sampled at the period throughout", stderr);
 	fputc('\n', stderr);
+	if (f & MONX_RUN_REFINED)
+		fputs("clock rate: the kernel sampled at the period, then "
+		    "finer once a thread had ended short\n", stderr);
+	else if (f & MONX_RUN_CROWDED)
+		fputs("clock rate: the kernel sampled at the period "
+		    "throughout; after a short thread, too many were alive "
+		    "to sample finer, or one could not be\n", stderr);
+	else if (f & MONX_RUN_COARSE)
+		fputs("clock rate: the kernel sampled at the period "
+		    "throughout\n", stderr);
 }
 
 /* Seconds, and the samples no function took; per file rate if need be. */

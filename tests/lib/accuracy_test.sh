@@ -156,11 +156,11 @@ rate()
 	    awk '$1 == "run.flags" { print int($2 / 2) % 8 * 2 }'
 }
 
-# said DIR TEXT: prof -s on DIR's mon.out says TEXT about the clock.
+# said DIR TEXT: prof -s on DIR's mon.out says TEXT about the clock's rate.
 said()
 {
 	( cd $1 && "$PROF" -s "$H" mon.out 2>&1 >/dev/null ) |
-	    grep '^clock: ' | grep -q "$2" || fail "prof -s: no \"$2\""
+	    grep '^clock rate: ' | grep -q "$2" || fail "prof -s: no \"$2\""
 }
 
 atf_test_case coarse_perf
@@ -196,6 +196,32 @@ coarse_perf_body()
 	run f PROFCLOCK=perf PROFHZ=4000 "$H" 8 50000 100
 	[ "$(cat f/status)" = 0 ] || atf_fail "h_shortthr: $(cat f/err)"
 	[ "$(rate f)" = 0 ] || fail "4000 Hz: flags $(rate f), not 0 (fine)"
+	verdict
+}
+
+atf_test_case crowded_perf
+crowded_perf_head()
+{
+	atf_set descr "a thread that ends short with more than 8 others" \
+	    "alive leaves the perf clock at the period: every thread" \
+	    "still sampled, none left without events"
+}
+crowded_perf_body()
+{
+	local s
+
+	setup
+	run c PROFCLOCK=perf "$srcdir/h_fault" crowd 12
+	[ "$(cat c/status)" = 3 ] || atf_fail "h_fault crowd: $(cat c/err)"
+	clock_is c mon.out 1 perf
+	[ "$(rate c)" = 10 ] ||
+	    fail "12 alive: flags $(rate c), not 10 (coarse, crowded)"
+	said c "too many were alive to sample finer"
+	[ "$("$DUMP" c/mon.out | awk '$1 == "run.unsampled" { print $2 }')" \
+	    = 0 ] || fail "threads left without events"
+	s=$( ( cd c && "$PROF" -i "$srcdir/h_fault" mon.out 2>/dev/null ) |
+	    awk '$NF == "spin_a" { s = $5 } END { print s + 0 }')
+	near $s 0.48 10 "spin_a with its callees, 12 threads of 40 ms"
 	verdict
 }
 
@@ -271,6 +297,7 @@ atf_init_test_cases()
 	atf_add_test_case short_threads_perf
 	atf_add_test_case short_threads_timer
 	atf_add_test_case coarse_perf
+	atf_add_test_case crowded_perf
 	atf_add_test_case parts_fine_perf
 	atf_add_test_case parts_fine_timer
 	atf_add_test_case parts_fine_itimer

@@ -16,6 +16,8 @@
  *					ITIMER_PROF at HZ, then MS in spin_a
  *	h_fault threads N ALIVE CALLS	N threads, at most ALIVE at a time,
  *					each calling leaf() CALLS times
+ *	h_fault crowd N			N threads alive as a short one ends,
+ *					then 40 ms in spin_a() each
  *	h_fault unseen N CALLS		N threads libmon does not see start
  *					or end (the C library's own, for
  *					SIGEV_THREAD timer expirations), one
@@ -343,6 +345,53 @@ do_threads(unsigned long n, unsigned long alive, long calls)
 	for (i = n > alive ? n - alive : 0; i < n; i++)
 		pthread_join(t[i], NULL);
 	printf("threads %lu, leaf %ld\n", n, (long)n * calls);
+	return EXIT_OK;
+}
+
+/* --- crowd: a short thread ends with many others alive --------------- */
+
+static pthread_barrier_t crowd_go;
+
+static void *
+crowd_worker(void *unused)
+{
+	(void)unused;
+	pthread_barrier_wait(&crowd_go);
+	spin_a(40 * MS);
+	return NULL;
+}
+
+static void *
+crowd_short(void *unused)
+{
+	(void)unused;
+	return NULL;
+}
+
+/*
+ * n threads alive, waiting; one that ends at once, short, then another
+ * made (the perf clock would be made fine there, were there not so many
+ * alive); then the n spin 40 ms of CPU each in spin_a().
+ */
+static int
+do_crowd(unsigned long n)
+{
+	pthread_t t[MAXTHREADS], s;
+	unsigned long i;
+
+	if (n > MAXTHREADS)
+		errx(2, "at most %d threads", MAXTHREADS);
+	pthread_barrier_init(&crowd_go, NULL, (unsigned)n + 1);
+	for (i = 0; i < n; i++)
+		start(&t[i], crowd_worker, NULL);
+	start(&s, crowd_short, NULL);
+	pthread_join(s, NULL);
+	start(&s, crowd_short, NULL);
+	pthread_join(s, NULL);
+	pthread_barrier_wait(&crowd_go);
+	for (i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	printf("crowd %lu\n", n);
 	return EXIT_OK;
 }
 
@@ -1043,6 +1092,8 @@ main(int argc, char *argv[])
 		r = do_ownitimer(num(argv[2]));
 	else if (is(argc, argv, "threads", 3, 0))
 		r = do_threads(num(argv[2]), num(argv[3]), (long)num(argv[4]));
+	else if (is(argc, argv, "crowd", 1, 0))
+		r = do_crowd(num(argv[2]));
 	else if (is(argc, argv, "unseen", 2, 0))
 		r = do_unseen(num(argv[2]), (long)num(argv[3]));
 	else if (is(argc, argv, "fork", 1, 0))
