@@ -12,9 +12,15 @@
  * wait:
  *
  *	forkexec 812.3 us checksum ...
+ *
+ * With -DFLOOR (no profiler) each child first starts one thread that
+ * waits, as a sampling profiler whose samples a thread of its own reads
+ * (libmon's perf clock) starts in a child it must sample: what the
+ * kernel costs a fork+exec for that thread alone, which the exec ends.
  */
 #include <sys/wait.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -36,6 +42,16 @@ now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+#if defined(FLOOR)
+static void *
+waits(void *unused)
+{
+	(void)unused;
+	for (;;)
+		pause();
+}
+#endif
+
 __attribute__((noinline)) static int
 spawn(void)
 {
@@ -45,6 +61,12 @@ spawn(void)
 	if ((pid = fork()) == -1)
 		return -1;
 	if (pid == 0) {
+#if defined(FLOOR)
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, waits, NULL) != 0)
+			_exit(126);
+#endif
 		execl("/bin/true", "true", (char *)NULL);
 		_exit(127);
 	}
