@@ -313,6 +313,14 @@ _mon_clock_fork_parent(void)
 	_mon_wall_fork_parent();
 }
 
+/* The child's locks, before anything of its own may take them. */
+void
+_mon_clock_fork_locks(void)
+{
+	if (mode == MONX_CLK_PERF)
+		_mon_ring_fork_locks();
+}
+
 /* The child's one thread gets a clock of the same kind; ITIMER_PROF too. */
 void
 _mon_clock_fork_child(void)

@@ -499,6 +499,7 @@ fork_child(void)
 {
 	pthread_mutex_init(&proflock, NULL);
 	taking = 0;
+	_mon_clock_fork_locks();
 	_mon_gone_fork();
 	_mon_texts_fork();
 	if (profiling) {

@@ -126,7 +126,7 @@
 #define NSYSPC		64	/* pcs a drain remembers at_syscall() of */
 #define ARMWAIT		FINE	/* ns a fork child's drainer lets it exec in */
 #define SHORT		8	/* periods of CPU: fewer is a short thread */
-#define REFINEMAX	8	/* other threads alive, at most, to refine() */
+#define REFINERINGS	256	/* rings refine() may open, at most */
 #define NENDS		64	/* threads' ends a drain adds up */
 #define COARSEDRAIN	20000000	/* ns between drains at most, coarse */
 
@@ -144,6 +144,10 @@ struct seen {
 
 static pthread_mutex_t	drainlock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_rwlock_t	makelock = PTHREAD_RWLOCK_INITIALIZER;
+/* This thread holds makelock (or is about to), making a thread or forking. */
+static __thread int	making __attribute__((tls_model("initial-exec")));
+static __thread int	makecancel __attribute__((tls_model("initial-exec")));
+static __thread int	forkheld __attribute__((tls_model("initial-exec")));
 static struct _mon_worker drainer;
 static _Atomic pid_t	writer_tid;	/* writes the profile: _mon_ring_writing() */
 static struct ring	*rings;		/* nring of cap, from mmap */
@@ -789,6 +793,41 @@ count_other(pid_t t, void *n)
 }
 
 /*
+ * Room in the table of rings (and their threads' offsets) for n more;
+ * 0, or -1 with the tables as they were.  Caller holds drainlock.
+ */
+static int
+room(size_t n)
+{
+	struct ring *r;
+	struct seen *z;
+	size_t ncap, rb, zb;
+
+	if (nring + n <= cap)
+		return 0;
+	ncap = nring + n + 8 * (size_t)ncpu;
+	rb = ncap * sizeof(*r);
+	zb = ncap * NSEEN * sizeof(*z);
+	if ((r = _mon_map(rb)) == NULL)
+		return -1;
+	if ((z = _mon_map(zb)) == NULL) {
+		_mon_unmap(r, rb);
+		return -1;
+	}
+	_mon_wipe_on_fork(z, zb);
+	memcpy(r, rings, nring * sizeof(*r));
+	memcpy(z, seen, nring * NSEEN * sizeof(*z));
+	_mon_unmap(rings, capbytes);
+	_mon_unmap(seen, seenbytes);
+	rings = r;
+	seen = z;
+	cap = ncap;
+	capbytes = rb;
+	seenbytes = zb;
+	return 0;
+}
+
+/*
  * Did thread t end, or is it ending (the leader of a process whose main
  * thread called pthread_exit() stays listed as a zombie)?
  */
@@ -844,11 +883,11 @@ arm_fine(pid_t t, void *failed)
  * starts may.
  *
  * Every live thread needs rings of its own, which the locked memory of
- * a user without privilege does not stretch to for many: with more than
- * REFINEMAX other threads alive, or where one of them cannot have its
- * rings (locked memory, descriptors), the fine rings are given up and
- * the clock stays coarse for the rest of the run (MONX_RUN_CROWDED),
- * losing nothing more.  A fork child whose events are still to be opened
+ * a user without privilege does not stretch to for many: where the live
+ * threads would need more than REFINERINGS rings, or one of them cannot
+ * have its own (locked memory, descriptors), the fine rings are given
+ * up and the clock stays coarse for the rest of the run
+ * (MONX_RUN_CROWDED), losing nothing more.  A fork child whose events are still to be opened
  * only changes the period.  Caller holds drainlock.
  */
 static void
@@ -869,7 +908,8 @@ refine(void)
 	others = 0;
 	(void)_mon_threads(count_other, &others);
 	old = nring;
-	if (others > REFINEMAX || old + (others + 1) * (size_t)ncpu > cap)
+	if ((others + 1) * (size_t)ncpu > REFINERINGS ||
+	    room((others + 1) * (size_t)ncpu) != 0)
 		goto crowded;
 	for (i = 0; i < old; i++)
 		drain_ring(i);
@@ -1009,6 +1049,10 @@ _mon_ring_stop(void)
 void
 _mon_ring_fork_prepare(void)
 {
+	/* A fork from a handler, within this thread's own: as it is. */
+	if ((forkheld = !making) == 0)
+		return;
+	making = 1;
 	pthread_rwlock_wrlock(&makelock);
 	pthread_mutex_lock(&drainlock);
 }
@@ -1016,8 +1060,23 @@ _mon_ring_fork_prepare(void)
 void
 _mon_ring_fork_parent(void)
 {
+	if (!forkheld)
+		return;
 	pthread_mutex_unlock(&drainlock);
 	pthread_rwlock_unlock(&makelock);
+	making = 0;
+}
+
+/*
+ * The child's locks, first of all its fork handling: its snapper, which
+ * starts before its clock, may drain at once.
+ */
+void
+_mon_ring_fork_locks(void)
+{
+	pthread_mutex_init(&drainlock, NULL);
+	pthread_rwlock_init(&makelock, NULL);
+	making = 0;
 }
 
 /*
@@ -1028,8 +1087,6 @@ _mon_ring_fork_parent(void)
 int
 _mon_ring_fork_child(void)
 {
-	pthread_mutex_init(&drainlock, NULL);
-	pthread_rwlock_init(&makelock, NULL);
 	nring = 0;
 	if (rings == NULL)
 		return -1;
@@ -1064,12 +1121,20 @@ _mon_ring_fork_child(void)
  * has not yet, so that the new thread inherits them.  Makers hold
  * makelock to read until the thread is made (_mon_ring_thread_made()),
  * so that refine() by the drainer, which holds it to write, finds every
- * thread one of them made.  A read lock and two loads when there is
- * nothing to do; 1, for the lock held.
+ * thread one of them made; they cannot be cancelled meanwhile (a close()
+ * in arm() is a cancellation point, and the locks would stay held).  A
+ * signal handler that makes a thread while its thread is in here, or an
+ * atfork handler while fork holds the locks, does nothing (making).  A
+ * read lock and two loads when there is nothing to do; 1 if the lock is
+ * held, 0 if not.
  */
 int
 _mon_ring_thread_create(void)
 {
+	if (making)
+		return 0;	/* in a handler, within this thread's own */
+	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &makecancel);
+	making = 1;
 	pthread_rwlock_rdlock(&makelock);
 	if (atomic_load(&childarm) != ARM_PENDING &&
 	    atomic_load(&wantfine) != WANT_ASKED)
@@ -1091,6 +1156,8 @@ void
 _mon_ring_thread_made(void)
 {
 	pthread_rwlock_unlock(&makelock);
+	making = 0;
+	(void)pthread_setcancelstate(makecancel, NULL);
 }
 
 /*

@@ -199,29 +199,45 @@ coarse_perf_body()
 	verdict
 }
 
+# crowd DIR N MS FLAGS: N threads alive as a short one ends, then MS ms
+# of CPU each in spin_a(): the run's rate flags FLAGS, no thread left
+# without events, and spin_a's seconds with its callees within 10% of
+# N * MS.
+crowd()
+{
+	local s
+
+	run $1 PROFCLOCK=perf "$srcdir/h_fault" crowd $2 $3
+	[ "$(cat $1/status)" = 3 ] || atf_fail "h_fault crowd: $(cat $1/err)"
+	clock_is $1 mon.out 1 perf
+	[ "$(rate $1)" = $4 ] || fail "$2 alive: flags $(rate $1), not $4"
+	[ "$("$DUMP" $1/mon.out | awk '$1 == "run.unsampled" { print $2 }')" \
+	    = 0 ] || fail "$2 alive: threads left without events"
+	s=$( ( cd $1 && "$PROF" -i "$srcdir/h_fault" mon.out 2>/dev/null ) |
+	    awk '$NF == "spin_a" { s = $5 } END { print s + 0 }')
+	near $s $(awk -v n=$2 -v m=$3 'BEGIN { print n * m / 1000 }') 10 \
+	    "spin_a with its callees, $2 threads of $3 ms"
+}
+
 atf_test_case crowded_perf
 crowded_perf_head()
 {
-	atf_set descr "a thread that ends short with more than 8 others" \
-	    "alive leaves the perf clock at the period: every thread" \
+	atf_set descr "a thread that ends short with 12 others alive makes" \
+	    "the perf clock fine for all; with more than its 256 rings'" \
+	    "worth alive, the clock stays at the period: every thread" \
 	    "still sampled, none left without events"
 }
 crowded_perf_body()
 {
-	local s
+	local n
 
 	setup
-	run c PROFCLOCK=perf "$srcdir/h_fault" crowd 12
-	[ "$(cat c/status)" = 3 ] || atf_fail "h_fault crowd: $(cat c/err)"
-	clock_is c mon.out 1 perf
-	[ "$(rate c)" = 10 ] ||
-	    fail "12 alive: flags $(rate c), not 10 (coarse, crowded)"
-	said c "too many were alive to sample finer"
-	[ "$("$DUMP" c/mon.out | awk '$1 == "run.unsampled" { print $2 }')" \
-	    = 0 ] || fail "threads left without events"
-	s=$( ( cd c && "$PROF" -i "$srcdir/h_fault" mon.out 2>/dev/null ) |
-	    awk '$NF == "spin_a" { s = $5 } END { print s + 0 }')
-	near $s 0.48 10 "spin_a with its callees, 12 threads of 40 ms"
+	crowd c 12 40 6
+	said c "then finer once a thread had ended short"
+	# Enough threads that each having a ring per CPU is over 256.
+	n=$(( 256 / $(getconf _NPROCESSORS_CONF) + 2 ))
+	crowd d $n 3 10
+	said d "too many were alive to sample finer"
 	verdict
 }
 

@@ -16,8 +16,8 @@
  *					ITIMER_PROF at HZ, then MS in spin_a
  *	h_fault threads N ALIVE CALLS	N threads, at most ALIVE at a time,
  *					each calling leaf() CALLS times
- *	h_fault crowd N			N threads alive as a short one ends,
- *					then 40 ms in spin_a() each
+ *	h_fault crowd N MS		N threads alive as a short one ends,
+ *					then MS ms in spin_a() each
  *	h_fault unseen N CALLS		N threads libmon does not see start
  *					or end (the C library's own, for
  *					SIGEV_THREAD timer expirations), one
@@ -357,7 +357,7 @@ crowd_worker(void *unused)
 {
 	(void)unused;
 	pthread_barrier_wait(&crowd_go);
-	spin_a(40 * MS);
+	spin_a(ms);
 	return NULL;
 }
 
@@ -370,8 +370,8 @@ crowd_short(void *unused)
 
 /*
  * n threads alive, waiting; one that ends at once, short, then another
- * made (the perf clock would be made fine there, were there not so many
- * alive); then the n spin 40 ms of CPU each in spin_a().
+ * made (the perf clock is made fine there, unless too many are alive);
+ * then the n spin ms of CPU each in spin_a().
  */
 static int
 do_crowd(unsigned long n)
@@ -1092,7 +1092,7 @@ main(int argc, char *argv[])
 		r = do_ownitimer(num(argv[2]));
 	else if (is(argc, argv, "threads", 3, 0))
 		r = do_threads(num(argv[2]), num(argv[3]), (long)num(argv[4]));
-	else if (is(argc, argv, "crowd", 1, 0))
+	else if (is(argc, argv, "crowd", 2, 2))
 		r = do_crowd(num(argv[2]));
 	else if (is(argc, argv, "unseen", 2, 0))
 		r = do_unseen(num(argv[2]), (long)num(argv[3]));
