@@ -173,7 +173,7 @@ static uint32_t		 unsampled;	/* threads that got no events */
 static _Atomic int	 childarm;	/* a fork child's events: ARM_* */
 static pid_t		 childtid;	/* its thread, whose they are */
 
-static void	refine(void);
+static void	settle(void);
 
 /* Whether to make a coarse clock fine (wantfine). */
 #define WANT_NONE	0	/* no thread was short yet */
@@ -551,7 +551,7 @@ thin_keep(size_t k, pid_t tid, uint64_t pc)
 /*
  * Under a coarse clock, thread tid ended having run ns on a CPU: add it
  * up with its other CPUs', whose counts the kernel writes as it ends,
- * and that one drain nearly always reads together (short(), after).
+ * and that one drain nearly always reads together (short_ends()).
  */
 static void
 ended(pid_t tid, uint64_t ns)
@@ -746,13 +746,8 @@ drain_loop(void *unused)
 			_mon_texts_update();
 		_mon_ring_drain();
 		/* A short thread ended and none has been made since. */
-		if (atomic_load(&wantfine) == WANT_ASKED) {
-			pthread_rwlock_wrlock(&makelock);
-			pthread_mutex_lock(&drainlock);
-			refine();
-			pthread_mutex_unlock(&drainlock);
-			pthread_rwlock_unlock(&makelock);
-		}
+		if (atomic_load(&wantfine) == WANT_ASKED)
+			settle();
 		/* Its CPU time is libmon's, not the program's. */
 		_mon_stats_own(_MON_OWN_DRAINER, atomic_load(&drainer.tid));
 	}
@@ -887,8 +882,9 @@ arm_fine(pid_t t, void *failed)
  * threads would need more than REFINERINGS rings, or one of them cannot
  * have its own (locked memory, descriptors), the fine rings are given
  * up and the clock stays coarse for the rest of the run
- * (MONX_RUN_CROWDED), losing nothing more.  A fork child whose events are still to be opened
- * only changes the period.  Caller holds drainlock.
+ * (MONX_RUN_CROWDED), losing nothing more.  A fork child whose events
+ * are still to be opened only changes the period.  Caller holds
+ * drainlock.
  */
 static void
 refine(void)
@@ -945,6 +941,42 @@ done:
 	atomic_store(&wantfine, WANT_DONE);
 }
 
+/*
+ * Make the clock fine if a short thread asked, and open a fork child's
+ * events if they are still to be opened: by a thread about to make one,
+ * or by the drainer.  makelock is held to write, so that no thread
+ * libmon's pthread_create() is making is missed.
+ */
+static void
+settle(void)
+{
+	pthread_rwlock_wrlock(&makelock);
+	pthread_mutex_lock(&drainlock);
+	if (atomic_load(&wantfine) == WANT_ASKED)
+		refine();
+	arm_pending();
+	pthread_mutex_unlock(&drainlock);
+	pthread_rwlock_unlock(&makelock);
+}
+
+/*
+ * How the kernel's period starts, for a process whose one thread is the
+ * calling one save others: coarse if none, the period is over FINE and
+ * the wall sampler (which takes running threads' stacks from these
+ * samples) is off.
+ */
+static void
+start_rate(size_t others)
+{
+	atomic_store(&coarse, others == 0 && period > FINE &&
+	    !atomic_load_explicit(&_mon_wall_on, memory_order_relaxed));
+	atomic_store(&wantfine, WANT_NONE);
+	atomic_store(&rate, atomic_load(&coarse) ? MONX_RUN_COARSE : 0);
+	nends = 0;
+	lostfine = 0;
+	set_rate(!atomic_load(&coarse));
+}
+
 /* The CPUs there may be. */
 static int
 ncpu_conf(void)
@@ -968,16 +1000,10 @@ _mon_ring_start(uint64_t ns)
 	others = 0;
 	len = (size_t)ncpu_conf() * (_mon_threads(count_other, &others) + 8) *
 	    sizeof(struct ring);
-	atomic_store(&coarse, others == 0 && period > FINE &&
-	    !atomic_load_explicit(&_mon_wall_on, memory_order_relaxed));
-	atomic_store(&wantfine, WANT_NONE);
-	atomic_store(&rate, atomic_load(&coarse) ? MONX_RUN_COARSE : 0);
-	nends = 0;
 	rng = _mon_cputime() ^ ((uint64_t)_mon_gettid() << 32) ^
 	    0x9e3779b97f4a7c15ULL;
-	lostfine = 0;
 	chains = _mon_stack_limit > 0;
-	set_rate(!atomic_load(&coarse));
+	start_rate(others);
 	ncpu = ncpu_conf();
 	unsampled = 0;
 	nring = 0;
@@ -1096,13 +1122,7 @@ _mon_ring_fork_child(void)
 	childtid = _mon_gettid();
 	rng ^= (uint64_t)childtid << 17;
 	/* One thread again: coarse, until a short one ends. */
-	atomic_store(&coarse, period > FINE &&
-	    !atomic_load_explicit(&_mon_wall_on, memory_order_relaxed));
-	atomic_store(&wantfine, WANT_NONE);
-	atomic_store(&rate, atomic_load(&coarse) ? MONX_RUN_COARSE : 0);
-	nends = 0;
-	set_rate(!atomic_load(&coarse));
-	lostfine = 0;
+	start_rate(0);
 	atomic_store(&childarm, ARM_PENDING);
 	if (start_drainer(0) != 0) {
 		atomic_store(&childarm, ARM_DONE);
@@ -1152,13 +1172,7 @@ _mon_ring_thread_create(void)
 	    atomic_load(&wantfine) != WANT_ASKED)
 		return 1;
 	pthread_rwlock_unlock(&makelock);
-	pthread_rwlock_wrlock(&makelock);
-	pthread_mutex_lock(&drainlock);
-	if (atomic_load(&wantfine) == WANT_ASKED)
-		refine();
-	arm_pending();
-	pthread_mutex_unlock(&drainlock);
-	pthread_rwlock_unlock(&makelock);
+	settle();
 	pthread_rwlock_rdlock(&makelock);
 	return 1;
 }
