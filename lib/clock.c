@@ -170,11 +170,15 @@ sample_ns(int m)
 
 /*
  * MONX_RUN_KERNEL where the perf clock samples kernel mode too, and how
- * fine its kernel's period was (MONX_RUN_COARSE, MONX_RUN_REFINED).
+ * fine its kernel's period was (MONX_RUN_COARSE, MONX_RUN_REFINED); for
+ * the timer clock, whether a stopped timer was armed again
+ * (MONX_RUN_REVIVED).
  */
 static uint32_t
 runflags(void)
 {
+	if (mode == MONX_CLK_TIMER)
+		return _mon_timer_revived() != 0 ? MONX_RUN_REVIVED : 0;
 	if (mode != MONX_CLK_PERF)
 		return 0;
 	return (_mon_ring_kernel() ? MONX_RUN_KERNEL : 0) | _mon_ring_rate();
@@ -235,6 +239,7 @@ _mon_clock_stop(void)
 	case MONX_CLK_TIMER:
 		_mon_timer_stop();
 		_mon_sigprof_done();
+		_mon_stats.runflags = runflags();
 		break;
 	case MONX_CLK_ITIMER:
 		_mon_itimer_stop();
@@ -278,8 +283,10 @@ _mon_clock_writing(int on)
 	if (mode == MONX_CLK_PERF) {
 		_mon_ring_writing(on);
 		_mon_stats.runflags = runflags();
-	} else if (mode == MONX_CLK_TIMER || mode == MONX_CLK_ITIMER)
+	} else if (mode == MONX_CLK_TIMER || mode == MONX_CLK_ITIMER) {
 		_mon_sigprof_writing(on);
+		_mon_stats.runflags = runflags();
+	}
 }
 
 /* Threads the clock could not sample. */
@@ -393,7 +400,7 @@ _mon_clock_exec_before(void)
 	if (mode == MONX_CLK_ITIMER)
 		_mon_itimer_pause();
 	else if (mode == MONX_CLK_TIMER)
-		_mon_timer_thread_end();
+		_mon_timer_exec_before();
 	else if (mode == MONX_CLK_PERF)
 		_mon_ring_exec_before();
 	_mon_sigprof_discard();
@@ -405,7 +412,7 @@ _mon_clock_exec_failed(void)
 	if (mode == MONX_CLK_ITIMER)
 		_mon_itimer_resume();
 	else if (mode == MONX_CLK_TIMER)
-		_mon_timer_thread_start();
+		_mon_timer_exec_failed();
 	else if (mode == MONX_CLK_PERF)
 		_mon_ring_exec_failed();
 }

@@ -192,10 +192,13 @@ void	_mon_timer_stop(void) _mon_hidden;
 int	_mon_timer_ours(const siginfo_t *) _mon_hidden;
 void	_mon_timer_thread_start(void) _mon_hidden;
 void	_mon_timer_thread_end(void) _mon_hidden;
+void	_mon_timer_exec_before(void) _mon_hidden;
+void	_mon_timer_exec_failed(void) _mon_hidden;
 void	_mon_timer_fork_prepare(void) _mon_hidden;
 void	_mon_timer_fork_parent(void) _mon_hidden;
 void	_mon_timer_fork_child(void) _mon_hidden;
 uint32_t _mon_timer_unarmed(void) _mon_hidden;
+uint32_t _mon_timer_revived(void) _mon_hidden;
 uint64_t _mon_timer_count(const siginfo_t *) _mon_hidden;
 int	_mon_itimer_start(uint64_t) _mon_hidden;
 void	_mon_itimer_stop(void) _mon_hidden;
@@ -345,6 +348,7 @@ uint32_t _mon_prof_enter(const struct _mon_pfn *, uintptr_t, uintptr_t)
 void	_mon_prof_call(const struct _mon_pfn *, uint32_t, uintptr_t, uintptr_t,
 	    int) _mon_hidden;
 void	_mon_prof_thread(int) _mon_hidden;
+int	_mon_prof_any(void) _mon_hidden;
 void	_mon_prof_sample(pid_t, const uintptr_t *, uint32_t) _mon_hidden;
 void	_mon_prof_shutdown(void) _mon_hidden;
 void	_mon_prof_fork(void) _mon_hidden;

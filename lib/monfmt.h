@@ -126,13 +126,18 @@ struct monx_run {
  * period; with MONX_RUN_REFINED too, it sampled finely from the first
  * pthread_create() after a thread's time went unsampled; with
  * MONX_RUN_CROWDED instead, it was to, but too many threads were alive
- * then, or one could not have finer events, and it stayed coarse.  None of them: finely throughout, as every
- * perf clock did before these flags.  Merged files' flags are or'ed.
+ * then, or one could not have finer events, and it stayed coarse.  None
+ * of them: finely throughout, as every perf clock did before these
+ * flags.  MONX_RUN_REVIVED: the timer clock found a thread's timer
+ * stopped, its signal lost by the kernel, and armed it again; the
+ * periods it had missed went to its next sample.  Merged files' flags
+ * are or'ed.
  */
 #define MONX_RUN_KERNEL	1
 #define MONX_RUN_COARSE	2
 #define MONX_RUN_REFINED 4
 #define MONX_RUN_CROWDED 8
+#define MONX_RUN_REVIVED 16
 
 /* What a RUN record holds at least: version 1's first writers ended it here. */
 #define MONX_RUN_MINLEN	offsetof(struct monx_run, dropped)

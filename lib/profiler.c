@@ -649,9 +649,17 @@ _mon_prof_thread(int start)
 		DELIVER(tend, cb, (DATA, tid));
 }
 
+/* Is any handle registered?  Signal-safe. */
+int
+_mon_prof_any(void)
+{
+	return atomic_load(&nhandles) != 0;
+}
+
 /*
  * A sample: its thread and stack, pcs[0] the pc.  From the perf
- * clock's drainer thread (ring.c), never a signal handler.
+ * clock's drainer thread (ring.c), never a signal handler nor a
+ * program thread: a drain made on one queues them for the drainer.
  */
 void
 _mon_prof_sample(pid_t tid, const uintptr_t *pcs, uint32_t depth)

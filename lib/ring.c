@@ -129,6 +129,7 @@
 #define REFINERINGS	256	/* rings refine() may open, at most */
 #define NENDS		64	/* threads' ends a drain adds up */
 #define COARSEDRAIN	20000000	/* ns between drains at most, coarse */
+#define PENDWORDS	32768	/* samples drained off the drainer, queued */
 
 struct ring {
 	struct perf_event_mmap_page *m;
@@ -148,6 +149,8 @@ static pthread_rwlock_t	makelock = PTHREAD_RWLOCK_INITIALIZER;
 static __thread int	making __attribute__((tls_model("initial-exec")));
 static __thread int	makecancel __attribute__((tls_model("initial-exec")));
 static __thread int	forkheld __attribute__((tls_model("initial-exec")));
+/* This thread is the drainer: it alone gives samples to the handles. */
+static __thread int	indrainer __attribute__((tls_model("initial-exec")));
 static struct _mon_worker drainer;
 static _Atomic pid_t	writer_tid;	/* writes the profile: _mon_ring_writing() */
 static struct ring	*rings;		/* nring of cap, from mmap */
@@ -185,6 +188,14 @@ static void	settle(void);
 #define ARM_PENDING	1	/* to be opened: by the drainer, or
 				   before a thread is created */
 #define ARM_DROPPED	2	/* given up by an exec */
+/*
+ * Samples another thread drained (refine() by a maker, a drain as the
+ * histogram changes, a snapshot), for the drainer to give the handles
+ * (mon_profiler(3c): never in the program's threads): tid, depth, then
+ * the pcs, each.  Under drainlock; past PENDWORDS they are not given.
+ */
+static uintptr_t	 pend[PENDWORDS];
+static size_t		 npend;
 static uint64_t		 syspc[NSYSPC];	/* pc << 1 | at a syscall; under
 					   drainlock, emptied each drain */
 
@@ -345,6 +356,37 @@ arm_pending(void)
 		unsampled++;
 }
 
+/*
+ * Give a sample to the handles: now on the drainer, else queued for it.
+ * Caller holds drainlock.
+ */
+static void
+give(pid_t tid, const uintptr_t *pcs, uint32_t depth)
+{
+	if (indrainer) {
+		_mon_prof_sample(tid, pcs, depth);
+		return;
+	}
+	if (!_mon_prof_any() || npend + 2 + depth > PENDWORDS)
+		return;
+	pend[npend++] = (uintptr_t)tid;
+	pend[npend++] = depth;
+	memcpy(pend + npend, pcs, depth * sizeof(*pcs));
+	npend += depth;
+}
+
+/* The drainer gives the samples others queued.  Caller holds drainlock. */
+static void
+give_pending(void)
+{
+	size_t i;
+
+	for (i = 0; i < npend; i += 2 + pend[i + 1])
+		_mon_prof_sample((pid_t)pend[i], pend + i + 2,
+		    (uint32_t)pend[i + 1]);
+	npend = 0;
+}
+
 /* The next 8 bytes of a ring's data, which may wrap. */
 static uint64_t
 ring_u64(const unsigned char *data, uint64_t size, uint64_t at)
@@ -447,7 +489,7 @@ sample(const unsigned char *data, uint64_t size, uint64_t tail,
 		return;
 	if (!chains) {
 		if (!inkernel)
-			_mon_prof_sample(tid, pcs, 1);
+			give(tid, pcs, 1);
 		return;
 	}
 	nr = len >= 32 ? ring_u64(data, size, tail + 24) : 0;
@@ -474,7 +516,7 @@ sample(const unsigned char *data, uint64_t size, uint64_t tail,
 	}
 	if (depth == 0)
 		depth = 1;	/* no chain: the pc alone */
-	_mon_prof_sample(tid, pcs, depth);
+	give(tid, pcs, depth);
 	flags = depth >= _mon_stack_limit ? MONX_STK_CUT : 0;
 	if (inkernel)
 		flags |= MONX_STK_KERNEL;
@@ -694,6 +736,8 @@ _mon_ring_drain(void)
 	size_t i;
 
 	pthread_mutex_lock(&drainlock);
+	if (indrainer)
+		give_pending();
 	for (i = 0; i < nring; i++)
 		drain_ring(i);
 	short_ends();
@@ -728,6 +772,7 @@ drain_loop(void *unused)
 
 	(void)unused;
 	_mon_worker_begin(&drainer);
+	indrainer = 1;
 	first = atomic_load(&childarm) == ARM_PENDING;
 	for (;;) {
 		wait = first ? ARMWAIT :
@@ -1059,6 +1104,7 @@ _mon_ring_stop(void)
 		(void)munmap(rings[i].m, ringlen);
 	}
 	nring = 0;
+	npend = 0;	/* no drainer left to give them */
 	pthread_mutex_unlock(&drainlock);
 	_mon_unmap(seen, seenbytes);
 	seen = NULL;
@@ -1114,6 +1160,7 @@ int
 _mon_ring_fork_child(void)
 {
 	nring = 0;
+	npend = 0;	/* the parent's threads' */
 	if (rings == NULL)
 		return -1;
 	unsampled = 0;

@@ -15,6 +15,8 @@
  *		does not choose, so a thread of any length gets in
  *		expectation what it ran; after the first, the expirations
  *		count what it ran since the last, as exactly as before.
+ *		A timer the kernel stopped (a lost signal) is found and
+ *		armed again by sweeps (revive()).
  *  itimer	setitimer(ITIMER_PROF): all threads' CPU time, the signal to
  *		whichever thread runs; capped at the kernel tick.  profil()
  *		called by the program itself always uses this one, as the
@@ -34,7 +36,9 @@
 #include <sys/time.h>
 
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,21 +47,32 @@
 
 #define MAXTHREADS	4096
 #define NHASH		1024	/* chains of slots by thread id */
+#define SWEEPEVERY	16	/* a thread's periods between its sweeps */
+#define SWEEPSLOTS	8	/* slots a sweep looks at */
+#define TICKGUESS	10000000	/* ns, a tick when the kernel's is unknown */
 
-/* Links are slot numbers plus one: 0 ends a chain. */
+/*
+ * Links are slot numbers plus one: 0 ends a chain.  hold: 0 free to
+ * look at, 1 a sweep looks at it, 2 armlock's holder changes it.
+ */
 struct tslot {
-	pid_t		tid;
+	pid_t		tid;		/* 0: no timer */
 	timer_t		timer;
+	clockid_t	clk;		/* its thread's CPU-time clock */
 	volatile sig_atomic_t fresh;	/* its first signal is to come */
 	unsigned int	next;		/* in its chain or the free list */
 	uint64_t	rnd;		/* its handler's random numbers */
+	uint64_t	base;		/* the thread's CPU time when armed */
+	_Atomic uint64_t counted;	/* periods its signals stood for */
+	_Atomic uint64_t debt;		/* periods its next signal owes */
+	_Atomic int	hold;
 };
 
 static pthread_mutex_t	armlock = PTHREAD_MUTEX_INITIALIZER;
 static struct tslot	tslots[MAXTHREADS];
 static unsigned int	heads[NHASH];	/* the chains; under armlock */
 static unsigned int	freed;		/* slots given back */
-static unsigned int	used;		/* slots ever taken: the rest are new */
+static _Atomic unsigned int used;	/* slots ever taken: the rest are new */
 static int		timers_on;	/* under armlock */
 static uint64_t		period;
 static uint64_t		tick;		/* the kernel's, ns; 0: unknown */
@@ -66,6 +81,78 @@ static uint32_t		unarmed;	/* threads that got no timer */
 static struct itimerval	oldtimer, ourtimer;
 static int		paused;		/* exec: 1 ours stopped, -1 not ours */
 static int		yielded;	/* ours gave way to the program's */
+static _Atomic int	sweeping;	/* a handler sweeps */
+static _Atomic unsigned int cursor;	/* the next slot a sweep looks at */
+static _Atomic uint32_t	revived;	/* timers re-armed by sweeps */
+static timer_t		sweeptimer;	/* on the process's CPU clock */
+static int		sweeping_on;	/* sweeptimer exists; armlock */
+static const char	sweeptag;	/* its signals' value */
+
+/* Slot s is armlock's holder's to change, once no sweep looks at it. */
+static void
+claim(struct tslot *s)
+{
+	int z;
+
+	for (z = 0; !atomic_compare_exchange_weak(&s->hold, &z, 2); z = 0)
+		sched_yield();
+}
+
+static void
+release(struct tslot *s)
+{
+	atomic_store(&s->hold, 0);
+}
+
+/* Thread CPU time of clock clk in ns; 0 if unreadable. */
+static uint64_t
+cpu_of(clockid_t clk)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clk, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The sweeps' own timer: every SWEEPEVERY periods of the process's CPU
+ * time a SIGPROF to whichever thread runs, so that a thread whose timer
+ * stopped is found even when no other thread takes samples.  Without
+ * it, sweeps come from the threads' signals alone.  armlock.
+ */
+static void
+sweep_start(void)
+{
+	struct itimerspec its;
+	struct sigevent ev;
+	uint64_t ns;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.sigev_notify = SIGEV_SIGNAL;
+	ev.sigev_signo = SIGPROF;
+	ev.sigev_value.sival_ptr = (void *)&sweeptag;
+	if (sweeping_on ||
+	    timer_create(CLOCK_PROCESS_CPUTIME_ID, &ev, &sweeptimer) != 0)
+		return;
+	ns = period * SWEEPEVERY;
+	its.it_interval.tv_sec = ns / 1000000000u;
+	its.it_interval.tv_nsec = ns % 1000000000u;
+	its.it_value = its.it_interval;
+	if (timer_settime(sweeptimer, 0, &its, NULL) != 0) {
+		timer_delete(sweeptimer);
+		return;
+	}
+	sweeping_on = 1;
+}
+
+static void
+sweep_stop(void)
+{
+	if (sweeping_on)
+		timer_delete(sweeptimer);
+	sweeping_on = 0;
+}
 
 static int
 open_timer(pid_t tid, struct tslot *s)
@@ -91,6 +178,10 @@ open_timer(pid_t tid, struct tslot *s)
 	rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
 	s->rnd = rng | 1;
 	s->fresh = 1;
+	s->clk = clk;
+	s->base = cpu_of(clk);
+	atomic_store(&s->counted, 0);
+	atomic_store(&s->debt, 0);
 	if (timer_settime(s->timer, 0, &its, NULL) != 0) {
 		timer_delete(s->timer);
 		return -1;
@@ -114,7 +205,10 @@ disarm(pid_t tid)
 
 	for (p = head(tid); (i = *p) != 0; p = &tslots[i - 1].next)
 		if (tslots[i - 1].tid == tid) {
+			claim(&tslots[i - 1]);
 			timer_delete(tslots[i - 1].timer);
+			tslots[i - 1].tid = 0;
+			release(&tslots[i - 1]);
 			*p = tslots[i - 1].next;
 			tslots[i - 1].next = freed;
 			freed = i;
@@ -131,7 +225,13 @@ arm(pid_t tid)
 	disarm(tid);
 	if ((i = freed) == 0 && used < MAXTHREADS)
 		i = used + 1;
-	if (i == 0 || open_timer(tid, &tslots[i - 1]) != 0) {
+	if (i != 0) {
+		claim(&tslots[i - 1]);
+		if (open_timer(tid, &tslots[i - 1]) != 0)
+			tslots[i - 1].tid = 0;
+		release(&tslots[i - 1]);
+	}
+	if (i == 0 || tslots[i - 1].tid == 0) {
 		if (_mon_alive(tid))
 			unarmed++;
 		return -1;
@@ -160,8 +260,12 @@ disarm_all(void)
 	unsigned int h, i;
 
 	for (h = 0; h < NHASH; h++)
-		for (i = heads[h]; i != 0; i = tslots[i - 1].next)
+		for (i = heads[h]; i != 0; i = tslots[i - 1].next) {
+			claim(&tslots[i - 1]);
 			timer_delete(tslots[i - 1].timer);
+			tslots[i - 1].tid = 0;
+			release(&tslots[i - 1]);
+		}
 	forget();
 }
 
@@ -174,7 +278,8 @@ _mon_timer_ours(const siginfo_t *si)
 	if (si->si_code != SI_TIMER)
 		return 0;
 	tag = si->si_value.sival_ptr;
-	return tag >= tslots && tag < tslots + MAXTHREADS;
+	return (tag >= tslots && tag < tslots + MAXTHREADS) ||
+	    si->si_value.sival_ptr == (void *)&sweeptag;
 }
 
 static void
@@ -195,6 +300,7 @@ _mon_timer_start(uint64_t ns)
 	tick = _mon_tick_ns();
 	rng ^= _mon_cputime() ^ (uint64_t)getpid() << 20;
 	unarmed = 0;
+	atomic_store(&revived, 0);
 	me = _mon_gettid();
 	if (arm(me) != 0) {
 		unarmed = 0;
@@ -203,6 +309,7 @@ _mon_timer_start(uint64_t ns)
 	}
 	timers_on = 1;
 	(void)_mon_threads(arm_other, NULL);
+	sweep_start();
 	pthread_mutex_unlock(&armlock);
 	return 0;
 }
@@ -212,6 +319,7 @@ _mon_timer_stop(void)
 {
 	pthread_mutex_lock(&armlock);
 	timers_on = 0;
+	sweep_stop();
 	disarm_all();
 	pthread_mutex_unlock(&armlock);
 }
@@ -238,6 +346,30 @@ _mon_timer_thread_end(void)
 	pthread_mutex_unlock(&armlock);
 }
 
+/*
+ * Around an exec: the calling thread's timer goes, and the sweeps' --
+ * a signal of theirs pending for the process would outlive the image.
+ */
+void
+_mon_timer_exec_before(void)
+{
+	_mon_timer_thread_end();
+	pthread_mutex_lock(&armlock);
+	sweep_stop();
+	pthread_mutex_unlock(&armlock);
+}
+
+/* The exec failed: both come back, unless the clock stopped since. */
+void
+_mon_timer_exec_failed(void)
+{
+	_mon_timer_thread_start();
+	pthread_mutex_lock(&armlock);
+	if (timers_on)
+		sweep_start();
+	pthread_mutex_unlock(&armlock);
+}
+
 void
 _mon_timer_fork_prepare(void)
 {
@@ -257,11 +389,22 @@ _mon_timer_fork_parent(void)
 void
 _mon_timer_fork_child(void)
 {
+	unsigned int i;
+
 	pthread_mutex_init(&armlock, NULL);
+	/* The parent's sweeps, if one was caught by the fork, are not here. */
+	for (i = 0; i < used; i++) {
+		tslots[i].tid = 0;
+		atomic_store(&tslots[i].hold, 0);
+	}
+	atomic_store(&sweeping, 0);
 	forget();
 	unarmed = 0;
-	if (timers_on)
+	sweeping_on = 0;
+	if (timers_on) {
 		(void)arm(_mon_gettid());
+		sweep_start();
+	}
 }
 
 uint32_t
@@ -271,31 +414,106 @@ _mon_timer_unarmed(void)
 }
 
 /*
+ * A timer that stopped: on some kernels (seen on 6.18, with several
+ * threads that read their CPU clocks often) a thread timer's signal is
+ * lost once in a while; the timer waits for it to be taken and never
+ * fires again, and its thread goes unsampled to its end.
+ * timer_gettime() then says it expires in 1 ns, for ever, while the
+ * thread runs on.  A sweep looks at SWEEPSLOTS slots: one whose timer
+ * says so while its thread's CPU clock is more than two ticks' worth
+ * of periods past what its signals stood for is armed again, and the
+ * periods it missed are owed to its next signal -- carried to where
+ * the thread is sampled again, as a blocked signal's are.  Our handler
+ * sweeps on a thread whose samples pass a multiple of SWEEPEVERY
+ * periods, and on the sweeps' own timer's signal (sweep_start()), which
+ * finds a thread that runs alone.  Signal context.
+ */
+static void
+revive(struct tslot *s)
+{
+	struct itimerspec its;
+	uint64_t cpu, due, had, slack;
+	int z;
+
+	z = 0;
+	if (!atomic_compare_exchange_strong(&s->hold, &z, 1))
+		return;
+	if (s->tid == 0 || timer_gettime(s->timer, &its) != 0 ||
+	    its.it_value.tv_sec != 0 || its.it_value.tv_nsec > 1 ||
+	    (cpu = cpu_of(s->clk)) < s->base)
+		goto out;
+	due = (cpu - s->base) / period;
+	had = atomic_load(&s->counted) + atomic_load(&s->debt);
+	slack = 2 * ((tick != 0 ? tick : TICKGUESS) / period + 1);
+	if (due <= had + slack)
+		goto out;
+	atomic_fetch_add(&s->debt, due - had);
+	s->fresh = 0;
+	its.it_interval.tv_sec = period / 1000000000u;
+	its.it_interval.tv_nsec = period % 1000000000u;
+	its.it_value.tv_sec = 0;
+	its.it_value.tv_nsec = 1000;
+	if (timer_settime(s->timer, 0, &its, NULL) == 0)
+		atomic_fetch_add(&revived, 1);
+out:
+	atomic_store(&s->hold, 0);
+}
+
+static void
+sweep(void)
+{
+	unsigned int k, n;
+
+	if (atomic_exchange(&sweeping, 1))
+		return;
+	n = used;
+	for (k = 0; k < SWEEPSLOTS && k < n; k++)
+		revive(&tslots[atomic_fetch_add(&cursor, 1) % n]);
+	atomic_store(&sweeping, 0);
+}
+
+/* Timers that sweeps found stopped and armed again. */
+uint32_t
+_mon_timer_revived(void)
+{
+	return atomic_load(&revived);
+}
+
+/*
  * The periods one of our signals si stands for, on the thread its slot
  * is for.  The first a thread gets stands for a tick -- a whole number
  * of periods and, at random, one more for the fraction -- not for what
  * the thread ran before it: a tick falls anywhere in a thread's CPU
  * time, so the first is met with the chance of a thread's CPU time in
  * ticks, and the signals after it count what the thread ran since the
- * first, up to its last tick.  The rest count their expirations.  May
- * be 0.  Signal context.
+ * first, up to its last tick.  The rest count their expirations, and
+ * what a sweep found the thread owed.  May be 0.  Signal context.
  */
 uint64_t
 _mon_timer_count(const siginfo_t *si)
 {
 	struct tslot *s = si->si_value.sival_ptr;
-	uint64_t n;
+	uint64_t n, had;
 
-	if (!s->fresh || tick == 0) {
-		if (si->si_overrun <= 0)
-			return 1;
-		_mon_stats_overrun((uint64_t)si->si_overrun);
-		return 1 + (uint64_t)si->si_overrun;
+	if (si->si_value.sival_ptr == (void *)&sweeptag) {
+		sweep();
+		return 0;
 	}
-	s->fresh = 0;
-	n = tick / period;
-	if ((_mon_random(&s->rnd) >> 11) % period < tick % period)
-		n++;
+	if (!s->fresh || tick == 0) {
+		n = 1 + atomic_exchange(&s->debt, 0);
+		if (si->si_overrun > 0) {
+			_mon_stats_overrun((uint64_t)si->si_overrun);
+			n += (uint64_t)si->si_overrun;
+		}
+	} else {
+		s->fresh = 0;
+		n = tick / period;
+		if ((_mon_random(&s->rnd) >> 11) % period < tick % period)
+			n++;
+	}
+	had = atomic_fetch_add(&s->counted, n);
+	if ((had + n) / SWEEPEVERY != had / SWEEPEVERY)
+		sweep();
 	return n;
 }
 

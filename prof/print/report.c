@@ -379,7 +379,8 @@ stats_classic(const struct report *r, const struct profile *p)
 /*
  * The sampling clock: what was asked, what it delivered; for a perf
  * clock that said so, whether its kernel sampled at the period or
- * finer (libmon(7): threads shorter than a sampling period).
+ * finer (libmon(7): threads shorter than a sampling period); for a
+ * timer clock, whether a thread's timer had to be armed again.
  */
 static void
 stats_clock(const struct profile *p)
@@ -399,6 +400,10 @@ stats_clock(const struct profile *p)
 	else if (f & MONX_RUN_COARSE)
 		fputs("clock rate: the kernel sampled at the period "
 		    "throughout\n", stderr);
+	if (f & MONX_RUN_REVIVED)
+		fputs("clock revived: the kernel lost a thread timer's "
+		    "signal and stopped it; armed again, its missed periods "
+		    "went to its next sample\n", stderr);
 }
 
 /* Seconds, and the samples no function took; per file rate if need be. */
