@@ -389,6 +389,20 @@ _mon_clock_thread_end(void)
 }
 
 /*
+ * The main thread calls pthread_exit(): it stays listed, a zombie, to
+ * the end of the process, where the wall sampler would find it ended
+ * only when it next looked, up to many periods after a long sleep, and
+ * had to guess when.  The sampling clocks need no word of it: the
+ * zombie runs nothing.
+ */
+void
+_mon_clock_main_exit(void)
+{
+	if (atomic_load_explicit(&_mon_wall_on, memory_order_relaxed))
+		_mon_wall_thread_end(_mon_gettid());
+}
+
+/*
  * Before an exec: ITIMER_PROF would outlive the image, and a SIGPROF of
  * ours still pending would be handed to it.  perf events end at exec by
  * themselves (remove_on_exec), per-thread timers with the image; a fork
@@ -400,7 +414,7 @@ _mon_clock_exec_before(void)
 	if (mode == MONX_CLK_ITIMER)
 		_mon_itimer_pause();
 	else if (mode == MONX_CLK_TIMER)
-		_mon_timer_exec_before();
+		_mon_timer_thread_end();
 	else if (mode == MONX_CLK_PERF)
 		_mon_ring_exec_before();
 	_mon_sigprof_discard();
@@ -412,7 +426,7 @@ _mon_clock_exec_failed(void)
 	if (mode == MONX_CLK_ITIMER)
 		_mon_itimer_resume();
 	else if (mode == MONX_CLK_TIMER)
-		_mon_timer_exec_failed();
+		_mon_timer_thread_start();
 	else if (mode == MONX_CLK_PERF)
 		_mon_ring_exec_failed();
 }

@@ -584,6 +584,13 @@ _mon_life_thread_end(void)
 	_mon_cells_thread_end();
 }
 
+/* The main thread calls pthread_exit() (thread.c). */
+void
+_mon_life_main_exit(void)
+{
+	_mon_clock_main_exit();
+}
+
 /*
  * A snapshot: the part of the profile since the last, written now while
  * the program runs on (the snapper, or monsnapshot()).  0, or -1 with

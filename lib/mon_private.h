@@ -192,8 +192,6 @@ void	_mon_timer_stop(void) _mon_hidden;
 int	_mon_timer_ours(const siginfo_t *) _mon_hidden;
 void	_mon_timer_thread_start(void) _mon_hidden;
 void	_mon_timer_thread_end(void) _mon_hidden;
-void	_mon_timer_exec_before(void) _mon_hidden;
-void	_mon_timer_exec_failed(void) _mon_hidden;
 void	_mon_timer_fork_prepare(void) _mon_hidden;
 void	_mon_timer_fork_parent(void) _mon_hidden;
 void	_mon_timer_fork_child(void) _mon_hidden;
@@ -247,6 +245,7 @@ void	_mon_clock_thread_made(int) _mon_hidden;
 void	_mon_clock_fork_locks(void) _mon_hidden;
 void	_mon_clock_thread_start(void) _mon_hidden;
 void	_mon_clock_thread_end(void) _mon_hidden;
+void	_mon_clock_main_exit(void) _mon_hidden;
 void	_mon_clock_exec_before(void) _mon_hidden;
 void	_mon_clock_exec_failed(void) _mon_hidden;
 
@@ -259,6 +258,7 @@ int	_mon_life_snapshot(void) _mon_hidden;
 
 void	_mon_life_exit_wait(void) _mon_hidden;
 int	_mon_life_profil(WORD *, size_t, uintptr_t, unsigned int) _mon_hidden;
+void	_mon_life_main_exit(void) _mon_hidden;
 void	_mon_life_exec_before(void) _mon_hidden;
 void	_mon_life_exec_failed(void) _mon_hidden;
 int	_mon_life_thread_create(void) _mon_hidden;

@@ -6,7 +6,7 @@
  * libmon; it wraps the start routine and calls libc's own
  * pthread_create.  The wrapper is given back by the new thread before
  * the start routine runs, and a cleanup handler covers pthread_exit()
- * and cancellation.
+ * and cancellation.  pthread_exit() itself tells the main thread's end.
  *
  * The wrapper never comes from malloc: a thread's first call into
  * malloc, free() included, gives it an arena of its own (64 MiB of
@@ -18,11 +18,13 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "mon_private.h"
 
 typedef int (*createfn)(pthread_t *, const pthread_attr_t *,
     void *(*)(void *), void *);
+typedef void (*exitfn)(void *);
 
 #define NSLOT	256
 
@@ -105,6 +107,26 @@ pthread_create(pthread_t *t, const pthread_attr_t *attr,
 		give(s);
 	_mon_life_thread_made(held);
 	return r;
+}
+
+/*
+ * pthread_exit() from the main thread, which pthread_create() did not
+ * make: it stays listed, a zombie, until the process ends, so its end
+ * is told here (_mon_life_main_exit()).  Any other thread's is told by
+ * trampoline()'s cleanup handler.
+ */
+_mon_public void
+pthread_exit(void *ret)
+{
+	static exitfn real;
+
+	if (real == NULL)
+		real = (exitfn)_mon_libc("pthread_exit");
+	if (_mon_gettid() == getpid())
+		_mon_life_main_exit();
+	if (real != NULL)
+		real(ret);
+	abort();	/* the C library has no pthread_exit() */
 }
 
 /* Referenced from lifecycle.c so that this file is always linked in. */

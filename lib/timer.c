@@ -15,8 +15,8 @@
  *		does not choose, so a thread of any length gets in
  *		expectation what it ran; after the first, the expirations
  *		count what it ran since the last, as exactly as before.
- *		A timer the kernel stopped (a lost signal) is found and
- *		armed again by sweeps (revive()).
+ *		A timer the kernel stopped is found and armed again by
+ *		the other threads' handlers (revive()).
  *  itimer	setitimer(ITIMER_PROF): all threads' CPU time, the signal to
  *		whichever thread runs; capped at the kernel tick.  profil()
  *		called by the program itself always uses this one, as the
@@ -84,9 +84,6 @@ static int		yielded;	/* ours gave way to the program's */
 static _Atomic int	sweeping;	/* a handler sweeps */
 static _Atomic unsigned int cursor;	/* the next slot a sweep looks at */
 static _Atomic uint32_t	revived;	/* timers re-armed by sweeps */
-static timer_t		sweeptimer;	/* on the process's CPU clock */
-static int		sweeping_on;	/* sweeptimer exists; armlock */
-static const char	sweeptag;	/* its signals' value */
 
 /* Slot s is armlock's holder's to change, once no sweep looks at it. */
 static void
@@ -113,45 +110,6 @@ cpu_of(clockid_t clk)
 	if (clock_gettime(clk, &ts) != 0)
 		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/*
- * The sweeps' own timer: every SWEEPEVERY periods of the process's CPU
- * time a SIGPROF to whichever thread runs, so that a thread whose timer
- * stopped is found even when no other thread takes samples.  Without
- * it, sweeps come from the threads' signals alone.  armlock.
- */
-static void
-sweep_start(void)
-{
-	struct itimerspec its;
-	struct sigevent ev;
-	uint64_t ns;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.sigev_notify = SIGEV_SIGNAL;
-	ev.sigev_signo = SIGPROF;
-	ev.sigev_value.sival_ptr = (void *)&sweeptag;
-	if (sweeping_on ||
-	    timer_create(CLOCK_PROCESS_CPUTIME_ID, &ev, &sweeptimer) != 0)
-		return;
-	ns = period * SWEEPEVERY;
-	its.it_interval.tv_sec = ns / 1000000000u;
-	its.it_interval.tv_nsec = ns % 1000000000u;
-	its.it_value = its.it_interval;
-	if (timer_settime(sweeptimer, 0, &its, NULL) != 0) {
-		timer_delete(sweeptimer);
-		return;
-	}
-	sweeping_on = 1;
-}
-
-static void
-sweep_stop(void)
-{
-	if (sweeping_on)
-		timer_delete(sweeptimer);
-	sweeping_on = 0;
 }
 
 static int
@@ -278,8 +236,7 @@ _mon_timer_ours(const siginfo_t *si)
 	if (si->si_code != SI_TIMER)
 		return 0;
 	tag = si->si_value.sival_ptr;
-	return (tag >= tslots && tag < tslots + MAXTHREADS) ||
-	    si->si_value.sival_ptr == (void *)&sweeptag;
+	return tag >= tslots && tag < tslots + MAXTHREADS;
 }
 
 static void
@@ -309,7 +266,6 @@ _mon_timer_start(uint64_t ns)
 	}
 	timers_on = 1;
 	(void)_mon_threads(arm_other, NULL);
-	sweep_start();
 	pthread_mutex_unlock(&armlock);
 	return 0;
 }
@@ -319,7 +275,6 @@ _mon_timer_stop(void)
 {
 	pthread_mutex_lock(&armlock);
 	timers_on = 0;
-	sweep_stop();
 	disarm_all();
 	pthread_mutex_unlock(&armlock);
 }
@@ -343,30 +298,6 @@ _mon_timer_thread_end(void)
 	me = _mon_gettid();
 	pthread_mutex_lock(&armlock);
 	disarm(me);
-	pthread_mutex_unlock(&armlock);
-}
-
-/*
- * Around an exec: the calling thread's timer goes, and the sweeps' --
- * a signal of theirs pending for the process would outlive the image.
- */
-void
-_mon_timer_exec_before(void)
-{
-	_mon_timer_thread_end();
-	pthread_mutex_lock(&armlock);
-	sweep_stop();
-	pthread_mutex_unlock(&armlock);
-}
-
-/* The exec failed: both come back, unless the clock stopped since. */
-void
-_mon_timer_exec_failed(void)
-{
-	_mon_timer_thread_start();
-	pthread_mutex_lock(&armlock);
-	if (timers_on)
-		sweep_start();
 	pthread_mutex_unlock(&armlock);
 }
 
@@ -400,11 +331,8 @@ _mon_timer_fork_child(void)
 	atomic_store(&sweeping, 0);
 	forget();
 	unarmed = 0;
-	sweeping_on = 0;
-	if (timers_on) {
+	if (timers_on)
 		(void)arm(_mon_gettid());
-		sweep_start();
-	}
 }
 
 uint32_t
@@ -414,19 +342,20 @@ _mon_timer_unarmed(void)
 }
 
 /*
- * A timer that stopped: on some kernels (seen on 6.18, with several
- * threads that read their CPU clocks often) a thread timer's signal is
- * lost once in a while; the timer waits for it to be taken and never
- * fires again, and its thread goes unsampled to its end.
- * timer_gettime() then says it expires in 1 ns, for ever, while the
- * thread runs on.  A sweep looks at SWEEPSLOTS slots: one whose timer
- * says so while its thread's CPU clock is more than two ticks' worth
- * of periods past what its signals stood for is armed again, and the
- * periods it missed are owed to its next signal -- carried to where
- * the thread is sampled again, as a blocked signal's are.  Our handler
- * sweeps on a thread whose samples pass a multiple of SWEEPEVERY
- * periods, and on the sweeps' own timer's signal (sweep_start()), which
- * finds a thread that runs alone.  Signal context.
+ * A thread whose timers stopped: on some kernels (seen on 6.18, with
+ * several threads that read their CPU clocks often) a thread's CPU
+ * timers all stop firing once in a while -- a second timer on the same
+ * thread stops with the first -- and the thread goes unsampled to its
+ * end, while timer_gettime() says its timer expires in 1 ns, for ever.
+ * Arming the timer again, from another thread, starts it again.  So a
+ * thread whose samples pass a multiple of SWEEPEVERY periods sweeps
+ * SWEEPSLOTS slots, in turn: one whose timer says so while its
+ * thread's CPU clock is more than two ticks' worth of periods past
+ * what its signals stood for is armed again, and the periods it missed
+ * are owed to its next signal -- carried to where the thread is
+ * sampled again, as a blocked signal's are.  A thread that runs alone
+ * has no other to find it: the rest of its time goes unsampled, and
+ * prof says how much.  Signal context.
  */
 static void
 revive(struct tslot *s)
@@ -495,10 +424,6 @@ _mon_timer_count(const siginfo_t *si)
 	struct tslot *s = si->si_value.sival_ptr;
 	uint64_t n, had;
 
-	if (si->si_value.sival_ptr == (void *)&sweeptag) {
-		sweep();
-		return 0;
-	}
 	if (!s->fresh || tick == 0) {
 		n = 1 + atomic_exchange(&s->debt, 0);
 		if (si->si_overrun > 0) {
