@@ -787,14 +787,20 @@ itimer_signals_a_sleeping_thread_body()
 
 # lib_share DIR ROW: the h_fault "dl" run in DIR spent 3 parts in the
 # plain library's ROW to 1 in spin_a: ROW gets 70-80% of their time,
-# together at least 90% of all, and no calls (its code is not counted).
+# together at least 90% of all but the rows shown apart, and no calls
+# (its code is not counted).
 lib_share()
 {
-	local lib prog
+	local lib prog apart
 
 	lib=$(pct $1 "$2")
 	prog=$(pct $1 spin_a)
-	holds "$lib + $prog >= 90 &&
+	# Of the user-mode time: the system time shown apart (its share
+	# grows on a loaded machine) and time no sample stood for are not.
+	apart=$(awk -v a="$(pct $1 "[kernel: system calls and faults]")" \
+	    -v b="$(pct $1 "[unsampled: CPU time no sample stood for]")" \
+	    'BEGIN { print a + b }')
+	holds "$lib + $prog >= 0.9 * (100 - $apart) &&
 	    100 * $lib / ($lib + $prog) >= 70 &&
 	    100 * $lib / ($lib + $prog) <= 80" \
 	    "$2 $lib%, spin_a $prog%: $(cat $1/rows)"
