@@ -465,8 +465,12 @@ _mon_thread_start(pthread_t *t, size_t stack, void *(*fn)(void *), void *arg)
 void
 _mon_thread_exit(void)
 {
-	if (nthreads() == NULL)
-		pthread_exit(NULL);
+	void (*real)(void *);
+
+	/* The C library's own: libmon's tells the main thread's end. */
+	if (nthreads() == NULL &&
+	    (real = (void (*)(void *))_mon_libc("pthread_exit")) != NULL)
+		real(NULL);
 	for (;;)
 		(void)syscall(SYS_exit, 0);
 }

@@ -1193,7 +1193,9 @@ seconds_match_thread_clocks_head()
 	    "gets the seconds its thread spent in it by its own CPU clock," \
 	    "whatever the clock: within 5% and a sample's worth, and" \
 	    "with itimer, which splits time among threads that compete for" \
-	    "the CPUs only roughly, within 4 standard deviations more"
+	    "the CPUs only roughly, within 4 standard deviations more;" \
+	    "a timer the kernel stopped, which libmon armed again, is in" \
+	    "the file's flags and prof -s's statistics alike"
 }
 seconds_match_thread_clocks_body()
 {
@@ -1212,6 +1214,15 @@ seconds_match_thread_clocks_body()
 			near $c spin_$i "$t" 1
 		done
 		holds "$spun <= $cpu" "$c: threads spun $spun ns, CPU $cpu ns"
+		# A timer the kernel stopped and libmon armed again (some
+		# kernels, threads that read their CPU clocks): the file
+		# says so (MONX_RUN_REVIVED), and prof -s with it.
+		r=$(awk '$1 == "run.flags" { print int($2 / 16) % 2 }' \
+		    "$c/dump")
+		if grep -q '^clock revived: ' "$c/stats"; then s=1; else s=0; fi
+		is "$s" "${r:-0}" "$c: prof -s's 'clock revived' line"
+		[ "$(field $c run.clock)" = 2 ] ||
+		    is "${r:-0}" 0 "$c: a timer revived by another clock"
 	done
 	verdict
 }

@@ -14,7 +14,14 @@
 #include <stdint.h>
 #include <time.h>
 
-#define SPIN_CHUNK	50000UL		/* LCG rounds between clock reads */
+/*
+ * LCG rounds between clock reads: SPIN_LONG while SPIN_LEFT ns or more
+ * are left, so that the reads' system time -- a few percent of the
+ * run on a loaded virtual machine with SPIN_CHUNK -- stays small.
+ */
+#define SPIN_CHUNK	50000UL
+#define SPIN_LONG	500000UL
+#define SPIN_LEFT	5000000ULL
 #define MS		1000000ULL
 
 static volatile unsigned long spin_sink;
@@ -27,12 +34,15 @@ static volatile unsigned long spin_sink;
 })
 
 #define SPIN(ns) do {							\
-	uint64_t t0_ = SPIN_NOW(THREAD);				\
-	unsigned long i_, x_ = spin_sink;				\
-	while (SPIN_NOW(THREAD) - t0_ < (uint64_t)(ns))			\
-		for (i_ = 0; i_ < SPIN_CHUNK; i_++)			\
+	uint64_t t0_ = SPIN_NOW(THREAD), d_;				\
+	unsigned long i_, n_, x_ = spin_sink;				\
+	while ((d_ = SPIN_NOW(THREAD) - t0_) < (uint64_t)(ns)) {	\
+		n_ = (uint64_t)(ns) - d_ >= SPIN_LEFT ? SPIN_LONG :	\
+		    SPIN_CHUNK;						\
+		for (i_ = 0; i_ < n_; i_++)				\
 			x_ = x_ * 6364136223846793005UL +		\
 			    1442695040888963407UL;			\
+	}								\
 	spin_sink = x_;							\
 } while (0)
 
