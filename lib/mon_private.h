@@ -198,6 +198,7 @@ void	_mon_timer_fork_child(void) _mon_hidden;
 uint32_t _mon_timer_unarmed(void) _mon_hidden;
 uint32_t _mon_timer_revived(void) _mon_hidden;
 uint64_t _mon_timer_count(const siginfo_t *) _mon_hidden;
+void	_mon_timer_dropped(const siginfo_t *) _mon_hidden;
 int	_mon_itimer_start(uint64_t) _mon_hidden;
 void	_mon_itimer_stop(void) _mon_hidden;
 int	_mon_itimer_running(void) _mon_hidden;

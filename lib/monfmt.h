@@ -129,8 +129,8 @@ struct monx_run {
  * then, or one could not have finer events, and it stayed coarse.  None
  * of them: finely throughout, as every perf clock did before these
  * flags.  MONX_RUN_REVIVED: the timer clock found a thread's timer
- * stopped, its signal lost by the kernel, and armed it again; the
- * periods it had missed went to its next sample.  Merged files' flags
+ * stopped while the thread ran (some kernels stop them), and armed it
+ * again; the periods it had missed went to its next sample.  Merged files' flags
  * are or'ed.
  */
 #define MONX_RUN_KERNEL	1

@@ -145,7 +145,7 @@ static __thread struct {
 	int			 busy;		/* in pg_call() */
 	struct pgslot		 s[PGSLOTS];
 } pg __attribute__((tls_model("initial-exec")));
-static pid_t			 shutpid;	/* the process shut down */
+static _Atomic pid_t		 shutpid;	/* the process shut down */
 static int			 loaded;	/* modules looked for */
 
 _Atomic int _mon_prof_libs;		/* a library callback is set */
@@ -666,7 +666,9 @@ _mon_prof_sample(pid_t tid, const uintptr_t *pcs, uint32_t depth)
 {
 	mon_profiler_sample_fn cb;
 
-	if (atomic_load(&nhandles) == 0)
+	/* None after the process's shutdown was told. */
+	if (atomic_load(&nhandles) == 0 ||
+	    (shutpid != 0 && shutpid == getpid()))
 		return;
 	DELIVER(sample, cb, (DATA, tid, (const void *const *)pcs,
 	    (size_t)depth));

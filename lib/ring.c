@@ -796,6 +796,10 @@ drain_loop(void *unused)
 		/* Its CPU time is libmon's, not the program's. */
 		_mon_stats_own(_MON_OWN_DRAINER, atomic_load(&drainer.tid));
 	}
+	/* Stopped: what program threads drained goes to the handles. */
+	pthread_mutex_lock(&drainlock);
+	give_pending();
+	pthread_mutex_unlock(&drainlock);
 	_mon_worker_end();
 }
 
@@ -1104,7 +1108,7 @@ _mon_ring_stop(void)
 		(void)munmap(rings[i].m, ringlen);
 	}
 	nring = 0;
-	npend = 0;	/* no drainer left to give them */
+	npend = 0;	/* drained here: no drainer left to give them */
 	pthread_mutex_unlock(&drainlock);
 	_mon_unmap(seen, seenbytes);
 	seen = NULL;

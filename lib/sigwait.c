@@ -86,6 +86,7 @@ wait_one(const sigset_t *set, siginfo_t *info, const struct timespec *timeout)
 		r = real(set, &si, timeout != NULL ? &left : NULL);
 		if (r != SIGPROF || !_mon_sigprof_ours(&si))
 			break;
+		_mon_timer_dropped(&si);
 		if (timeout != NULL && !huge)
 			left_until(&end, &left);
 	}

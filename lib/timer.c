@@ -66,6 +66,8 @@ struct tslot {
 	_Atomic uint64_t counted;	/* periods its signals stood for */
 	_Atomic uint64_t debt;		/* periods its next signal owes */
 	_Atomic int	hold;
+	uint64_t	seencount;	/* a sweep saw it stopped, with */
+	uint64_t	seencpu;	/* counted and its CPU clock so */
 };
 
 static pthread_mutex_t	armlock = PTHREAD_MUTEX_INITIALIZER;
@@ -89,10 +91,16 @@ static _Atomic uint32_t	revived;	/* timers re-armed by sweeps */
 static void
 claim(struct tslot *s)
 {
-	int z;
+	static const struct timespec pause = { 0, 10000 };
+	int z, k;
 
-	for (z = 0; !atomic_compare_exchange_weak(&s->hold, &z, 2); z = 0)
-		sched_yield();
+	/* A real-time caller would starve the sweep it waits for. */
+	for (z = 0, k = 0; !atomic_compare_exchange_weak(&s->hold, &z, 2);
+	    z = 0, k++)
+		if (k < 64)
+			sched_yield();
+		else
+			(void)nanosleep(&pause, NULL);
 }
 
 static void
@@ -140,6 +148,7 @@ open_timer(pid_t tid, struct tslot *s)
 	s->base = cpu_of(clk);
 	atomic_store(&s->counted, 0);
 	atomic_store(&s->debt, 0);
+	s->seencpu = 0;
 	if (timer_settime(s->timer, 0, &its, NULL) != 0) {
 		timer_delete(s->timer);
 		return -1;
@@ -329,6 +338,7 @@ _mon_timer_fork_child(void)
 		atomic_store(&tslots[i].hold, 0);
 	}
 	atomic_store(&sweeping, 0);
+	atomic_store(&revived, 0);
 	forget();
 	unarmed = 0;
 	if (timers_on)
@@ -369,13 +379,33 @@ revive(struct tslot *s)
 		return;
 	if (s->tid == 0 || timer_gettime(s->timer, &its) != 0 ||
 	    its.it_value.tv_sec != 0 || its.it_value.tv_nsec > 1 ||
-	    (cpu = cpu_of(s->clk)) < s->base)
+	    (cpu = cpu_of(s->clk)) < s->base) {
+		s->seencpu = 0;
 		goto out;
+	}
+	/* debt first: paid, it leaves debt after it joins counted. */
+	had = atomic_load(&s->debt);
+	had += atomic_load(&s->counted);
 	due = (cpu - s->base) / period;
-	had = atomic_load(&s->counted) + atomic_load(&s->debt);
 	slack = 2 * ((tick != 0 ? tick : TICKGUESS) / period + 1);
-	if (due <= had + slack)
+	if (due <= had + slack) {
+		s->seencpu = 0;
 		goto out;
+	}
+	/*
+	 * A signal merely on its way says 1 ns too: stopped is seen so
+	 * twice, a tick of the thread's CPU time apart, with no signal of
+	 * its taken between.
+	 */
+	if (s->seencpu == 0 || s->seencount != had ||
+	    cpu - s->seencpu < (tick != 0 ? tick : TICKGUESS)) {
+		if (s->seencpu == 0 || s->seencount != had) {
+			s->seencpu = cpu;
+			s->seencount = had;
+		}
+		goto out;
+	}
+	s->seencpu = 0;
 	atomic_fetch_add(&s->debt, due - had);
 	s->fresh = 0;
 	its.it_interval.tv_sec = period / 1000000000u;
@@ -422,10 +452,12 @@ uint64_t
 _mon_timer_count(const siginfo_t *si)
 {
 	struct tslot *s = si->si_value.sival_ptr;
-	uint64_t n, had;
+	uint64_t n, had, debt;
 
+	debt = 0;
 	if (!s->fresh || tick == 0) {
-		n = 1 + atomic_exchange(&s->debt, 0);
+		debt = atomic_load(&s->debt);
+		n = 1 + debt;
 		if (si->si_overrun > 0) {
 			_mon_stats_overrun((uint64_t)si->si_overrun);
 			n += (uint64_t)si->si_overrun;
@@ -436,10 +468,35 @@ _mon_timer_count(const siginfo_t *si)
 		if ((_mon_random(&s->rnd) >> 11) % period < tick % period)
 			n++;
 	}
+	/* counted first, then debt: a sweep between sees too much had. */
 	had = atomic_fetch_add(&s->counted, n);
+	if (debt != 0)
+		atomic_fetch_sub(&s->debt, debt);
 	if ((had + n) / SWEEPEVERY != had / SWEEPEVERY)
 		sweep();
 	return n;
+}
+
+/*
+ * One of our signals si was taken and dropped unsampled -- by the
+ * program's sigwait() among its own (sigwait.c): what it stood for is
+ * counted as had all the same, so that no sweep takes the thread's
+ * timer for stopped.  Signal-safe.
+ */
+void
+_mon_timer_dropped(const siginfo_t *si)
+{
+	struct tslot *s = si->si_value.sival_ptr;
+	uint64_t n, debt;
+
+	if (!_mon_timer_ours(si))
+		return;
+	s->fresh = 0;
+	debt = atomic_load(&s->debt);
+	n = 1 + debt + (si->si_overrun > 0 ? (uint64_t)si->si_overrun : 0);
+	atomic_fetch_add(&s->counted, n);
+	if (debt != 0)
+		atomic_fetch_sub(&s->debt, debt);
 }
 
 /* ITIMER_PROF at period ns, the old timer kept; 0 or -1. */

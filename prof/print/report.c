@@ -401,9 +401,9 @@ stats_clock(const struct profile *p)
 		fputs("clock rate: the kernel sampled at the period "
 		    "throughout\n", stderr);
 	if (f & MONX_RUN_REVIVED)
-		fputs("clock revived: the kernel lost a thread timer's "
-		    "signal and stopped it; armed again, its missed periods "
-		    "went to its next sample\n", stderr);
+		fputs("clock revived: a thread's timer was found stopped "
+		    "while the thread ran, and armed again; the periods it "
+		    "missed went to its next sample\n", stderr);
 }
 
 /* Seconds, and the samples no function took; per file rate if need be. */
