@@ -359,12 +359,15 @@ _mon_timer_unarmed(void)
  * end, while timer_gettime() says its timer expires in 1 ns, for ever.
  * Arming the timer again, from another thread, starts it again.  So a
  * thread whose samples pass a multiple of SWEEPEVERY periods sweeps
- * SWEEPSLOTS slots, in turn: one whose timer says so while its
- * thread's CPU clock is more than two ticks' worth of periods past
- * what its signals stood for is armed again, and the periods it missed
- * are owed to its next signal -- carried to where the thread is
- * sampled again, as a blocked signal's are.  A thread that runs alone
- * has no other to find it: the rest of its time goes unsampled, and
+ * SWEEPSLOTS slots, in turn.  A slot is revived when its timer says it
+ * expires in 1 ns at two sweeps a tick of its thread's CPU time apart,
+ * with no signal of its taken between (a signal merely on its way says
+ * 1 ns too), and its thread's CPU clock is more than two ticks' worth
+ * of periods past what its signals stood for: it is armed again, and
+ * the periods it missed are owed to its next signal -- carried to where
+ * the thread is sampled again, as a blocked signal's are.  A thread
+ * whose timer stops while no other takes samples stays stopped until
+ * one does; if it ends first, the rest of its time goes unsampled, and
  * prof says how much.  Signal context.
  */
 static void
@@ -383,7 +386,12 @@ revive(struct tslot *s)
 		s->seencpu = 0;
 		goto out;
 	}
-	/* debt first: paid, it leaves debt after it joins counted. */
+	/*
+	 * debt before counted: _mon_timer_count() adds a paid debt to
+	 * counted before it takes it off debt, so that it is seen in one or
+	 * both, never in neither -- had may come out high, never low, and
+	 * no period is owed twice.
+	 */
 	had = atomic_load(&s->debt);
 	had += atomic_load(&s->counted);
 	due = (cpu - s->base) / period;
@@ -468,7 +476,7 @@ _mon_timer_count(const siginfo_t *si)
 		if ((_mon_random(&s->rnd) >> 11) % period < tick % period)
 			n++;
 	}
-	/* counted first, then debt: a sweep between sees too much had. */
+	/* counted first, then debt: see revive(). */
 	had = atomic_fetch_add(&s->counted, n);
 	if (debt != 0)
 		atomic_fetch_sub(&s->debt, debt);

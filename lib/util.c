@@ -467,7 +467,10 @@ _mon_thread_exit(void)
 {
 	void (*real)(void *);
 
-	/* The C library's own: libmon's tells the main thread's end. */
+	/*
+	 * The C library's own: libmon's (thread.c) is for the main thread,
+	 * which this is not, and util.c calls into no file above it.
+	 */
 	if (nthreads() == NULL &&
 	    (real = (void (*)(void *))_mon_libc("pthread_exit")) != NULL)
 		real(NULL);

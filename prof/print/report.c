@@ -401,9 +401,11 @@ stats_clock(const struct profile *p)
 		fputs("clock rate: the kernel sampled at the period "
 		    "throughout\n", stderr);
 	if (f & MONX_RUN_REVIVED)
-		fputs("clock revived: a thread's timer was found stopped "
-		    "while the thread ran, and armed again; the periods it "
-		    "missed went to its next sample\n", stderr);
+		fputs("clock revived: the kernel stopped a thread's timer "
+		    "(libmon(7), the timer clock); armed again, the time it "
+		    "missed went where the thread was next sampled: its "
+		    "total is right, its split among functions may not be; "
+		    "PROFCLOCK=perf has no such timers\n", stderr);
 }
 
 /* Seconds, and the samples no function took; per file rate if need be. */
