@@ -109,15 +109,14 @@ release(struct tslot *s)
 	atomic_store(&s->hold, 0);
 }
 
-/* Thread CPU time of clock clk in ns; 0 if unreadable. */
-static uint64_t
-cpu_of(clockid_t clk)
+/* Delete slot s's timer, once no sweep looks at it.  armlock. */
+static void
+close_slot(struct tslot *s)
 {
-	struct timespec ts;
-
-	if (clock_gettime(clk, &ts) != 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	claim(s);
+	timer_delete(s->timer);
+	s->tid = 0;
+	release(s);
 }
 
 static int
@@ -145,7 +144,7 @@ open_timer(pid_t tid, struct tslot *s)
 	s->rnd = rng | 1;
 	s->fresh = 1;
 	s->clk = clk;
-	s->base = cpu_of(clk);
+	s->base = _mon_clock_ns(clk);
 	atomic_store(&s->counted, 0);
 	atomic_store(&s->debt, 0);
 	s->seencpu = 0;
@@ -172,10 +171,7 @@ disarm(pid_t tid)
 
 	for (p = head(tid); (i = *p) != 0; p = &tslots[i - 1].next)
 		if (tslots[i - 1].tid == tid) {
-			claim(&tslots[i - 1]);
-			timer_delete(tslots[i - 1].timer);
-			tslots[i - 1].tid = 0;
-			release(&tslots[i - 1]);
+			close_slot(&tslots[i - 1]);
 			*p = tslots[i - 1].next;
 			tslots[i - 1].next = freed;
 			freed = i;
@@ -227,12 +223,8 @@ disarm_all(void)
 	unsigned int h, i;
 
 	for (h = 0; h < NHASH; h++)
-		for (i = heads[h]; i != 0; i = tslots[i - 1].next) {
-			claim(&tslots[i - 1]);
-			timer_delete(tslots[i - 1].timer);
-			tslots[i - 1].tid = 0;
-			release(&tslots[i - 1]);
-		}
+		for (i = heads[h]; i != 0; i = tslots[i - 1].next)
+			close_slot(&tslots[i - 1]);
 	forget();
 }
 
@@ -374,7 +366,7 @@ static void
 revive(struct tslot *s)
 {
 	struct itimerspec its;
-	uint64_t cpu, due, had, slack;
+	uint64_t cpu, due, had, tk;
 	int z;
 
 	z = 0;
@@ -382,7 +374,7 @@ revive(struct tslot *s)
 		return;
 	if (s->tid == 0 || timer_gettime(s->timer, &its) != 0 ||
 	    its.it_value.tv_sec != 0 || its.it_value.tv_nsec > 1 ||
-	    (cpu = cpu_of(s->clk)) < s->base) {
+	    (cpu = _mon_clock_ns(s->clk)) < s->base) {
 		s->seencpu = 0;
 		goto out;
 	}
@@ -395,8 +387,8 @@ revive(struct tslot *s)
 	had = atomic_load(&s->debt);
 	had += atomic_load(&s->counted);
 	due = (cpu - s->base) / period;
-	slack = 2 * ((tick != 0 ? tick : TICKGUESS) / period + 1);
-	if (due <= had + slack) {
+	tk = tick != 0 ? tick : TICKGUESS;
+	if (due <= had + 2 * (tk / period + 1)) {
 		s->seencpu = 0;
 		goto out;
 	}
@@ -405,14 +397,13 @@ revive(struct tslot *s)
 	 * twice, a tick of the thread's CPU time apart, with no signal of
 	 * its taken between.
 	 */
-	if (s->seencpu == 0 || s->seencount != had ||
-	    cpu - s->seencpu < (tick != 0 ? tick : TICKGUESS)) {
-		if (s->seencpu == 0 || s->seencount != had) {
-			s->seencpu = cpu;
-			s->seencount = had;
-		}
+	if (s->seencpu == 0 || s->seencount != had) {
+		s->seencpu = cpu;
+		s->seencount = had;
 		goto out;
 	}
+	if (cpu - s->seencpu < tk)
+		goto out;
 	s->seencpu = 0;
 	atomic_fetch_add(&s->debt, due - had);
 	s->fresh = 0;
@@ -423,7 +414,7 @@ revive(struct tslot *s)
 	if (timer_settime(s->timer, 0, &its, NULL) == 0)
 		atomic_fetch_add(&revived, 1);
 out:
-	atomic_store(&s->hold, 0);
+	release(s);
 }
 
 static void
