@@ -1202,20 +1202,8 @@ _mon_ring_fork_child(void)
 int
 _mon_ring_thread_create(void)
 {
-	int want;
-
 	if (making)
 		return 0;	/* in a handler, within this thread's own */
-	/*
-	 * Long threads under a coarse clock read up to a tenth short of
-	 * their clocks in faults_test, for want of a cause found yet: for
-	 * now the first thread made asks for the fine clock, as a short
-	 * one ending does.
-	 */
-	want = WANT_NONE;
-	if (atomic_load_explicit(&coarse, memory_order_relaxed))
-		(void)atomic_compare_exchange_strong(&wantfine, &want,
-		    WANT_ASKED);
 	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &makecancel);
 	making = 1;
 	pthread_rwlock_rdlock(&makelock);

@@ -174,13 +174,15 @@ coarse_perf_head()
 coarse_perf_body()
 {
 	setup
-	# One thread, 300 ms: coarse throughout.
-	run d PROFCLOCK=perf "$H" 0 0 300
+	# 8 threads of 50 ms one after another: none shorter than 8 periods.
+	run d PROFCLOCK=perf "$H" 8 50000 100
 	[ "$(cat d/status)" = 0 ] || atf_fail "h_shortthr: $(cat d/err)"
 	clock_is d mon.out 1 perf
 	[ "$(rate d)" = 2 ] ||
-	    fail "one thread: flags $(rate d), not 2 (coarse)"
+	    fail "long threads: flags $(rate d), not 2 (coarse)"
 	said d "the kernel sampled at the period throughout"
+	near $(incl d task mon.out) $(truth d task) 6 \
+	    "task with its callees, 8 threads of 50 ms"
 	near $(incl d mainwork mon.out) $(truth d mainwork) 10 \
 	    "mainwork with its callees, coarse"
 	# 20 threads of 0.5 ms: the first ends short and the second makes
@@ -232,10 +234,10 @@ crowded_perf_body()
 	setup
 	crowd c 12 40 6
 	said c "then finer once a thread had ended short"
-	# Enough threads that each having a ring per CPU is over 256: the
-	# first made asks, so the clock is fine before they are alive.
+	# Enough threads that each having a ring per CPU is over 256.
 	n=$(( 256 / $(getconf _NPROCESSORS_CONF) + 2 ))
-	crowd d $n 3 6
+	crowd d $n 3 10
+	said d "too many were alive to sample finer"
 	verdict
 }
 
