@@ -378,8 +378,15 @@ rooted(const struct report *r, const struct cgstack *s,
  * Where the two place a sample in different functions (two functions
  * in one bin) the stacks, which hold the exact pc, are the graph's: the
  * rows' shortfalls are scaled down to the samples the stacks truly lack,
- * the rows' samples less the stacks' own.  The stacks' count stays
- * theirs; the graph says how much no stack holds.
+ * the rows' samples less the stacks' own.  The kernel's and the
+ * unsampled rows' shortfalls are no bin's guess -- their samples were
+ * never in the histogram, so a stack ending elsewhere cannot hold them
+ * -- and are given first, whole if the lack allows; the function rows'
+ * share what is left.  Else a kernel sample that kept no stack (taken
+ * as a process exits, its user memory gone) would be spread over the
+ * functions whose bins the stacks contradict, mostly to the one that
+ * never ran.  The stacks' count stays theirs; the graph says how much
+ * no stack holds.
  */
 #define NOSTACK_MIN	0.01
 
@@ -395,12 +402,42 @@ shortfall(const struct report *r, size_t i)
 	return extra;
 }
 
+/* Give the rows (kernel's or not) their shortfalls, at most lack; what
+   was given. */
+static double
+give_shortfalls(struct report *r, int kernel, double lack)
+{
+	struct graph *g = &r->g;
+	struct node *nd;
+	double extra, want = 0, scale, given = 0;
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++)
+		if (!r->rows[i].kernel == !kernel)
+			want += shortfall(r, i);
+	if (want <= 0 || lack < 0.5)
+		return 0;
+	scale = lack < want ? lack / want : 1;
+	for (i = 0; i < r->nrows; i++) {
+		nd = &g->nodes[i];
+		if (!r->rows[i].kernel != !kernel ||
+		    (extra = shortfall(r, i) * scale) < 0.5)
+			continue;
+		nd->gself += extra;
+		nd->incl += extra;
+		nd->nostack = extra;
+		if (nd->level == SIZE_MAX)
+			nd->level = 0;
+		given += extra;
+	}
+	return given;
+}
+
 static void
 stackless_rows(struct report *r)
 {
 	struct graph *g = &r->g;
-	struct node *nd;
-	double extra, flat = 0, held = 0, short_ = 0, scale;
+	double flat = 0, held = 0;
 	size_t i;
 
 	g->stackless = 0;
@@ -409,22 +446,9 @@ stackless_rows(struct report *r)
 	for (i = 0; i < r->nrows; i++) {
 		flat += r->rows[i].samples > 0 ? r->rows[i].samples : 0;
 		held += g->nodes[i].gself;
-		short_ += shortfall(r, i);
 	}
-	if (short_ <= 0 || flat - held < 0.5)
-		return;
-	scale = flat - held < short_ ? (flat - held) / short_ : 1;
-	for (i = 0; i < r->nrows; i++) {
-		nd = &g->nodes[i];
-		if ((extra = shortfall(r, i) * scale) < 0.5)
-			continue;
-		nd->gself += extra;
-		nd->incl += extra;
-		nd->nostack = extra;
-		if (nd->level == SIZE_MAX)
-			nd->level = 0;
-		g->stackless += extra;
-	}
+	g->stackless = give_shortfalls(r, 1, flat - held);
+	g->stackless += give_shortfalls(r, 0, flat - held - g->stackless);
 }
 
 /* Self and inclusive samples of the rows; the stacks that end short. */
