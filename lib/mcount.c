@@ -14,9 +14,10 @@
  * arc, or room for it:
  *
  * 1. The thread's own table, OWNCELLS cells found from the call site
- *    alone: the first arcs the thread makes, as far as their cells are
- *    free.  It costs a thread at most 128 KiB and keeps hot code at a
- *    dozen instructions a call.  A thread gives it back as it ends, for
+ *    (or, for its other callees, from the site and the callee): the
+ *    first arcs the thread makes, as far as their cells are free.  It
+ *    costs a thread at most 128 KiB and keeps hot code at a dozen
+ *    instructions a call.  A thread gives it back as it ends, for
  *    the next new thread.
  *
  * 2. The counts of the thread's id.  Where the C library has registered
@@ -59,9 +60,12 @@
  *
  * A thread's own table is an array of 2^k cells found from the call
  * site's low bits, so that the fast path costs a shift, a mask and an
- * add before the two compares of the arc:
+ * add before the two compares of the arc; a second function called from
+ * the same site (a dispatch through a table of functions, a virtual
+ * call) takes its other cell, which the fast path tries next:
  *
  *	home cell	cells[(frompc >> 3) % 2^k]
+ *	other cell	cells[((frompc ^ selfpc >> 2) >> 3) % 2^k]
  *
  *	cell		+------+------+-------+-----+
  *			| from | self | count | pad |	32 bytes
@@ -121,6 +125,7 @@
 
 #define GRAIN		3		/* log2 bytes of text per slot, cell */
 #define OWNCELLS	((size_t)1 << 12)	/* a thread's own table */
+#define OWNAWAY		(OWNCELLS / 2)	/* arcs turned away: no other cells */
 #define SLOTS0		((size_t)1 << 14)	/* the first index: least */
 #define SLOTS0MAX	((size_t)1 << 24)	/* and most: 128 MiB of text */
 #define SLOTSMAX	((size_t)1 << 26)	/* no index larger: 256 MiB */
@@ -248,8 +253,9 @@ __thread struct {
 	void			*rs;		/* 16 */
 	const uint32_t		*id;		/* 24 */
 	void *_Atomic		 counts;	/* 32 */
+	_Atomic size_t		 omask;		/* 40: other cells' mask, or 0 */
 } _mon_tls _mon_hidden __attribute__((tls_model("initial-exec"))) =
-    { &nocell.cell, 0, norseq, &noid, &nocell.cell };
+    { &nocell.cell, 0, norseq, &noid, &nocell.cell, 0 };
 
 /* Where a thread is in its setting up (me.state). */
 #define NEW		0		/* not begun: its first call does it */
@@ -265,6 +271,7 @@ static __thread struct {
 	uint32_t		 gen;		/* the profile it counted in */
 	uintptr_t		 from, self;	/* the call sent back last */
 	unsigned int		 n;		/* times in a row */
+	unsigned int		 away;		/* arcs its own table turned away */
 } me __attribute__((tls_model("initial-exec")));
 
 volatile int _mon_counting;
@@ -576,9 +583,12 @@ setup(void)
 	err = errno;
 	tid = _mon_gettid();
 	if ((me.own = own_table(tid)) != NULL) {
-		/* The mask last: the cells first are read with the old one. */
+		/* The masks last: the cells first are read with the old. */
 		atomic_store(&_mon_tls.own, me.own->cells);
 		atomic_store(&_mon_tls.mask,
+		    (OWNCELLS - 1) * sizeof(struct cell));
+		me.away = 0;
+		atomic_store(&_mon_tls.omask,
 		    (OWNCELLS - 1) * sizeof(struct cell));
 	}
 	if ((rs = rseq_area()) != NULL) {
@@ -640,14 +650,37 @@ claim(struct tbl *t, struct cell *c, uintptr_t from, uintptr_t self)
 	return 1;
 }
 
-/* Has the thread's own table t a cell for from -> self, claimed now? */
+/* The home and the other cell of from -> self in own table t. */
+#define OWNHOME(t, from)	(&(t)->cells[((from) >> GRAIN) & (OWNCELLS - 1)])
+#define OWNOTHER(t, from, self)	\
+	(&(t)->cells[(((from) ^ (self) >> 2) >> GRAIN) & (OWNCELLS - 1)])
+
+/*
+ * Has the thread's own table t a cell for from -> self, claimed now?
+ * The home cell, or while the thread uses them (_mon_tls.omask) the
+ * other.  A thread whose table has turned OWNAWAY arcs away makes more
+ * arcs than it holds (a dispatch over thousands of functions, a big
+ * program): it stops using other cells, so that its fast path stops
+ * looking there in vain, and what they counted stays theirs.
+ */
 static int
 own_cell(struct tbl *t, uintptr_t from, uintptr_t self)
 {
-	struct cell *home;
+	struct cell *home, *other;
+	int others;
 
-	home = &t->cells[(from >> GRAIN) & (OWNCELLS - 1)];
-	return holds(home, from, self) || claim(t, home, from, self);
+	home = OWNHOME(t, from);
+	other = OWNOTHER(t, from, self);
+	others = atomic_load_explicit(&_mon_tls.omask,
+	    memory_order_relaxed) != 0;
+	if (holds(home, from, self) || (others && holds(other, from, self)))
+		return 1;
+	if (claim(t, home, from, self) ||
+	    (others && claim(t, other, from, self)))
+		return 1;
+	if (others && ++me.away >= OWNAWAY)
+		atomic_store(&_mon_tls.omask, 0);
+	return 0;
 }
 
 /*
@@ -826,7 +859,7 @@ spill_one(uintptr_t from, uintptr_t self)
 }
 
 /*
- * mcount's slow path: the arc from -> self is neither in the home cell
+ * mcount's slow path: the arc from -> self is neither in the two cells
  * of the thread's own table nor in the index slots the fast path looked
  * at, or the thread's counts are not its id's.  up is the word above
  * from on __fentry__'s stack (0 from mcount): the call site when gcc
@@ -838,7 +871,8 @@ spill_one(uintptr_t from, uintptr_t self)
  * uses mmap and raw system calls, and leaves errno as it found it.
  *
  * A new arc takes its home cell in the thread's own table if that is
- * free, else a number and a slot in the index.
+ * free, else its other cell there, else a number and a slot in the
+ * index.
  */
 int
 _mon_count(uintptr_t self, uintptr_t from, uintptr_t up)
@@ -1017,6 +1051,7 @@ _mon_cells_thread_end(void)
 
 	if ((t = me.own) == NULL)
 		return;
+	atomic_store(&_mon_tls.omask, 0);
 	atomic_store(&_mon_tls.mask, 0);
 	atomic_store(&_mon_tls.own, &nocell.cell);
 	me.own = NULL;
@@ -1040,8 +1075,15 @@ _mon_count_test(uintptr_t self, uintptr_t from)
 	uint32_t n;
 
 	while (_mon_count(self, from, 0)) {
-		byte = (from << (5 - GRAIN)) & atomic_load(&_mon_tls.mask);
+		mask = atomic_load(&_mon_tls.mask);
+		byte = (from << (5 - GRAIN)) & mask;
 		c = (struct cell *)((char *)atomic_load(&_mon_tls.own) + byte);
+		if (!holds(c, from, self) &&
+		    (mask = atomic_load(&_mon_tls.omask)) != 0) {
+			byte = ((from ^ self >> 2) << (5 - GRAIN)) & mask;
+			c = (struct cell *)((char *)atomic_load(&_mon_tls.own) +
+			    byte);
+		}
 		if (holds(c, from, self)) {
 			atomic_fetch_add((_Atomic long *)&c->count, 1);
 			return;

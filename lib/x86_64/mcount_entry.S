@@ -20,10 +20,13 @@
  * in the red zone):
  *
  * 1. The thread's own table (_mon_tls at 0 and 8, thread-local,
- *    local-exec: libmon is in the program): the arc's home cell only,
- *    at byte (4 frompc) & mask, that is cell (frompc >> 3) mod 2^k of
- *    32 bytes; if it holds this arc (frompc at 0, selfpc at 8), one
- *    incq of its count at 16 and done: a dozen instructions.
+ *    local-exec: libmon is in the program): the arc's home cell, at
+ *    byte (4 frompc) & mask, that is cell (frompc >> 3) mod 2^k of 32
+ *    bytes; if it holds this arc (frompc at 0, selfpc at 8), one incq
+ *    of its count at 16 and done: a dozen instructions.  Else its other
+ *    cell, the same from frompc ^ selfpc >> 2 (a site calling several
+ *    functions: a dispatch through a table, a virtual call) and the
+ *    mask at 40, which is 0 once the thread has stopped using them.
  *
  * 2. The counts of the thread's id, which the thread keeps at 32 and
  *    whose id it reads through the pointer at 24 (into its rseq area):
@@ -224,15 +227,30 @@
 	andq	%fs:_mon_tls@tpoff+8, %r11	/* the home cell's byte */
 	addq	%fs:_mon_tls@tpoff, %r11	/* the home cell */
 	cmpq	(%r11), %r10			/* its call site is frompc */
-	jne	5f
+	jne	6f
 	movq	\selfpc, %r10
 	cmpq	8(%r11), %r10			/* its callee is selfpc */
-	jne	5f
-	incq	16(%r11)			/* count++ */
+	jne	6f
+7:	incq	16(%r11)			/* count++ */
 	.if \keep
 	movq	-8(%rsp), %r10
 	.endif
 	ret
+6:	movq	%fs:_mon_tls@tpoff+40, %r11	/* the other cell's mask */
+	testq	%r11, %r11
+	jz	5f				/* 0: not used */
+	movq	\selfpc, %r10			/* the other cell */
+	shrq	$2, %r10
+	xorq	\frompc, %r10
+	shlq	$SHIFT, %r10
+	andq	%r10, %r11
+	addq	%fs:_mon_tls@tpoff, %r11
+	movq	\frompc, %r10
+	cmpq	(%r11), %r10
+	jne	5f
+	movq	\selfpc, %r10
+	cmpq	8(%r11), %r10
+	je	7b
 5:	movq	%fs:_mon_tls@tpoff+16, %r11	/* 2: the id's: the rseq area */
 	leaq	\name\()_cs(%rip), %r10
 \name\()_start:
