@@ -44,9 +44,9 @@
  *    thread rseq did not register; a thread that got no counts).
  *
  *	_mon_tls (per thread)
- *	+-----+------+----+----+--------+
- *	| own | mask | rs | id | counts |
- *	+-----+------+----+----+--------+
+ *	+-----+------+----+----+--------+-------+
+ *	| own | mask | rs | id | counts | omask |
+ *	+-----+------+----+----+--------+-------+
  *	   |           |    |      |      an id's counts, by arc number
  *	   v           |    v      +--> +----+------+ +---+---+---+--
  *	  the thread's |  its id        | id | pad  | | 0 | 1 | 2 |
@@ -256,6 +256,8 @@ __thread struct {
 	_Atomic size_t		 omask;		/* 40: other cells' mask, or 0 */
 } _mon_tls _mon_hidden __attribute__((tls_model("initial-exec"))) =
     { &nocell.cell, 0, norseq, &noid, &nocell.cell, 0 };
+_Static_assert(offsetof(__typeof__(_mon_tls), omask) == 40,
+    "mcount_entry.S: _mon_tls's omask");
 
 /* Where a thread is in its setting up (me.state). */
 #define NEW		0		/* not begun: its first call does it */
@@ -658,10 +660,11 @@ claim(struct tbl *t, struct cell *c, uintptr_t from, uintptr_t self)
 /*
  * Has the thread's own table t a cell for from -> self, claimed now?
  * The home cell, or while the thread uses them (_mon_tls.omask) the
- * other.  A thread whose table has turned OWNAWAY arcs away makes more
- * arcs than it holds (a dispatch over thousands of functions, a big
- * program): it stops using other cells, so that its fast path stops
- * looking there in vain, and what they counted stays theirs.
+ * other.  A thread whose table has turned OWNAWAY arcs away to the
+ * index makes more arcs than it holds (a dispatch over thousands of
+ * functions, a big program): it stops using other cells, so that its
+ * fast path stops looking there in vain, and what they counted stays
+ * theirs (turned_away()).
  */
 static int
 own_cell(struct tbl *t, uintptr_t from, uintptr_t self)
@@ -673,14 +676,35 @@ own_cell(struct tbl *t, uintptr_t from, uintptr_t self)
 	other = OWNOTHER(t, from, self);
 	others = atomic_load_explicit(&_mon_tls.omask,
 	    memory_order_relaxed) != 0;
-	if (holds(home, from, self) || (others && holds(other, from, self)))
-		return 1;
-	if (claim(t, home, from, self) ||
-	    (others && claim(t, other, from, self)))
-		return 1;
-	if (others && ++me.away >= OWNAWAY)
+	return holds(home, from, self) ||
+	    (others && holds(other, from, self)) ||
+	    claim(t, home, from, self) ||
+	    (others && claim(t, other, from, self));
+}
+
+/*
+ * The thread's own table turned the arc it was asked for away, which
+ * is now counted in the index; after OWNAWAY of them, the thread stops
+ * using other cells.
+ */
+static void
+turned_away(void)
+{
+	if (atomic_load_explicit(&_mon_tls.omask, memory_order_relaxed) !=
+	    0 && ++me.away >= OWNAWAY)
 		atomic_store(&_mon_tls.omask, 0);
-	return 0;
+}
+
+/*
+ * A new profile (a restart, a fork child's): the thread's own table
+ * was emptied, so it uses other cells again.
+ */
+static void
+own_again(void)
+{
+	me.away = 0;
+	if (me.own != NULL)
+		atomic_store(&_mon_tls.omask, atomic_load(&_mon_tls.mask));
 }
 
 /*
@@ -859,8 +883,8 @@ spill_one(uintptr_t from, uintptr_t self)
 }
 
 /*
- * mcount's slow path: the arc from -> self is neither in the two cells
- * of the thread's own table nor in the index slots the fast path looked
+ * mcount's slow path: the arc from -> self is neither in the cells of
+ * the thread's own table nor in the index slots the fast path looked
  * at, or the thread's counts are not its id's.  up is the word above
  * from on __fentry__'s stack (0 from mcount): the call site when gcc
  * pushed r10 before the call, whose arc the fast path never finds.
@@ -879,13 +903,14 @@ _mon_count(uintptr_t self, uintptr_t from, uintptr_t up)
 {
 	struct idt *t;
 	uint32_t id, g;
-	int err, ok;
+	int err, ok, moved;
 
 	if (!_mon_counting)
 		return 0;
 	if ((g = atomic_load_explicit(&gen, memory_order_relaxed)) != me.gen) {
 		me.gen = g;
 		atomic_fetch_add_explicit(&counters, 1, memory_order_relaxed);
+		own_again();
 	}
 	/*
 	 * A vfork child runs on its parent's thread: it leaves the thread
@@ -923,10 +948,17 @@ _mon_count(uintptr_t self, uintptr_t from, uintptr_t up)
 	errno = err;
 	if (t == NULL)
 		goto spill;
-	/* The thread counts into its id's counts from now on. */
-	atomic_store(&_mon_tls.counts, (void *)t->counts);
+	/*
+	 * The thread counts into its id's counts from now on.  Unless it
+	 * just came to them (moved to another id), or comes back for the
+	 * same call, its own table turned this arc away.
+	 */
+	moved = atomic_exchange(&_mon_tls.counts, (void *)t->counts) !=
+	    (void *)t->counts;
 	err = errno;
 	ok = indexed(from, self);
+	if (ok && !moved && me.n == 0)
+		turned_away();
 	if (!ok) {
 		spill_one(from, self);
 		grow();

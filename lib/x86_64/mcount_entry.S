@@ -39,7 +39,7 @@
  *    incq (below).
  *
  * Anything else -- no table yet (nocell, which holds no arc), a thread
- * that moved to another id, the cell and both slots holding other arcs
+ * that moved to another id, the cells and both slots holding other arcs
  * -- goes to _mon_count(selfpc, frompc, up) in mcount.c, with every
  * general register the entry must keep preserved and the stack
  * aligned; if it says so (it has found or made the arc's cell or slot,
