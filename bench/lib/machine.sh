@@ -27,8 +27,14 @@ machine() {
 	    "$(gprof --version 2>/dev/null | head -n 1 || echo no gprof)"
 	pv=missing
 	[ -x "$PROF" ] && pv=$($PROF -V 2>&1 | head -n 1 | sed 's/^prof: //')
-	echo "libmon: git $(git describe --always --dirty 2>/dev/null ||
-	    echo unknown); prof -V: $pv"
+	# Dirty: changed files but BENCHMARKS.md, the bench's own output.
+	if gd=$(git describe --always 2>/dev/null); then
+		git diff --quiet HEAD -- . ':(exclude)BENCHMARKS.md' ||
+		    gd="$gd-dirty"
+	else
+		gd=unknown
+	fi
+	echo "libmon: git $gd; prof -V: $pv"
 	f=$R/burn1.mon/mon.out
 	if [ -x "$PROF" ] && [ -s "$f" ]; then
 		echo "libmon's sampling clock (prof -s, burn, 1 thread):" \

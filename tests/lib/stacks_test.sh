@@ -133,7 +133,7 @@ syscall_stacks_reach_the_caller_head()
 	    "writes to /dev/null through the C library's write() (a wrapper" \
 	    "with a frame of its own but no frame pointer once a second" \
 	    "thread exists), carry write, syscaller, main: at least 70%;" \
-	    "where the perf clock sampled kernel mode (run.flags 1), its" \
+	    "where the perf clock sampled kernel mode (run.flags bit 1), its" \
 	    "samples there have stacks flagged 2, 90% of them through" \
 	    "syscaller, and every one is a stack or a stack lost"
 }
@@ -147,7 +147,9 @@ syscall_stacks_reach_the_caller_body()
 		# itimer takes some 100 samples.
 		s=$(share $c '^\[other\],syscaller,main(,|$)')
 		holds "$s >= 70" "$c: $s% of samples in write, syscaller, main"
-		[ "$(field $c run.flags)" = 1 ] || continue
+		# run.flags bit 1 (MONX_RUN_KERNEL): kernel mode sampled.
+		f=$(field $c run.flags)
+		[ $(( ${f:-0} % 2 )) = 1 ] || continue
 		k=$(field $c run.samples_kernel)
 		awk '$1 == "stack" && $3 >= 2 { t += $2
 			if ($4 ~ /^\[other\],syscaller,main(,|$)/) m += $2 }
