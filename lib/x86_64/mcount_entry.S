@@ -201,6 +201,24 @@
 .endm
 
 /*
+ * Is the arc at (%r11) -- a cell, or an arc by number -- frompc calling
+ * selfpc?  On to MISS if not; if so, on to HIT, or on after.  r10 is
+ * lost.
+ */
+.macro	ISARC frompc, selfpc, miss, hit
+	movq	\frompc, %r10
+	cmpq	(%r11), %r10
+	jne	\miss
+	movq	\selfpc, %r10
+	cmpq	8(%r11), %r10
+	.ifnb \hit
+	je	\hit
+	.else
+	jne	\miss
+	.endif
+.endm
+
+/*
  * Count one call.  NAME names the restartable sequence; FROMPC and
  * SELFPC are where frompc and selfpc are on entry; KEEP is 1 if r10
  * must be kept, which waits in the red zone, below the return address,
@@ -245,12 +263,7 @@
 	shlq	$SHIFT, %r10
 	andq	%r10, %r11
 	addq	%fs:_mon_tls@tpoff, %r11
-	movq	\frompc, %r10
-	cmpq	(%r11), %r10
-	jne	5f
-	movq	\selfpc, %r10
-	cmpq	8(%r11), %r10
-	je	7b
+	ISARC	\frompc, \selfpc, 5f, 7b
 5:	movq	%fs:_mon_tls@tpoff+16, %r11	/* 2: the id's: the rseq area */
 	leaq	\name\()_cs(%rip), %r10
 \name\()_start:
@@ -267,12 +280,7 @@
 	movl	(%r10,%r11,4), %r11d		/* the arc's number */
 	shlq	$4, %r11
 	addq	_mon_arcv(%rip), %r11		/* the arc */
-	movq	\frompc, %r10
-	cmpq	(%r11), %r10
-	jne	2f
-	movq	\selfpc, %r10
-	cmpq	8(%r11), %r10
-	je	3f
+	ISARC	\frompc, \selfpc, 2f, 3f
 2:	movq	\selfpc, %r11			/* the other slot */
 	shrq	$2, %r11
 	xorq	\frompc, %r11
@@ -282,12 +290,7 @@
 	movl	(%r10,%r11,4), %r11d
 	shlq	$4, %r11
 	addq	_mon_arcv(%rip), %r11
-	movq	\frompc, %r10
-	cmpq	(%r11), %r10
-	jne	4f
-	movq	\selfpc, %r10
-	cmpq	8(%r11), %r10
-	jne	4f
+	ISARC	\frompc, \selfpc, 4f
 3:	subq	_mon_arcv(%rip), %r11		/* 16 x the number */
 	shrq	$1, %r11
 	addq	%fs:_mon_tls@tpoff+32, %r11	/* its count */
