@@ -14,7 +14,8 @@
  * arc, or room for it:
  *
  * 1. The thread's own table, OWNCELLS cells found from the call site
- *    (or, for its other callees, from the site and the callee): the
+ *    (or, where that cell holds another arc, from the site and the
+ *    callee): the
  *    first arcs the thread makes, as far as their cells are free.  It
  *    costs a thread at most 128 KiB and keeps hot code at a dozen
  *    instructions a call.  A thread gives it back as it ends, for
@@ -60,9 +61,10 @@
  *
  * A thread's own table is an array of 2^k cells found from the call
  * site's low bits, so that the fast path costs a shift, a mask and an
- * add before the two compares of the arc; a second function called from
- * the same site (a dispatch through a table of functions, a virtual
- * call) takes its other cell, which the fast path tries next:
+ * add before the two compares of the arc.  An arc whose home cell holds
+ * another -- most often a second function called from the same site, a
+ * dispatch through a table of functions or a virtual call -- takes its
+ * other cell, which the fast path tries next:
  *
  *	home cell	cells[(frompc >> 3) % 2^k]
  *	other cell	cells[((frompc ^ selfpc >> 2) >> 3) % 2^k]

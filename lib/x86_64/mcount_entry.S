@@ -19,14 +19,15 @@
  * or without rseq an id of its own).  In r10 and r11 (mcount keeps r10
  * in the red zone):
  *
- * 1. The thread's own table (_mon_tls at 0 and 8, thread-local,
+ * 1. The thread's own table (_mon_tls at 0, 8 and 40, thread-local,
  *    local-exec: libmon is in the program): the arc's home cell, at
  *    byte (4 frompc) & mask, that is cell (frompc >> 3) mod 2^k of 32
  *    bytes; if it holds this arc (frompc at 0, selfpc at 8), one incq
  *    of its count at 16 and done: a dozen instructions.  Else its other
- *    cell, the same from frompc ^ selfpc >> 2 (a site calling several
- *    functions: a dispatch through a table, a virtual call) and the
- *    mask at 40, which is 0 once the thread has stopped using them.
+ *    cell, found the same way from frompc ^ selfpc >> 2 and the mask at
+ *    40 (the home cell of a site that calls several functions, a
+ *    dispatch through a table or a virtual call, holds only one of
+ *    them), unless that mask is 0: the thread has stopped using them.
  *
  * 2. The counts of the thread's id, which the thread keeps at 32 and
  *    whose id it reads through the pointer at 24 (into its rseq area):
@@ -44,8 +45,9 @@
  * general register the entry must keep preserved and the stack
  * aligned; if it says so (it has found or made the arc's cell or slot,
  * or set the thread up), the fast path starts over.  The C side is
- * built with -mgeneral-regs-only, so vector registers survive.  One macro, COUNT,
- * makes both entries; CALLC is its way into C.
+ * built with -mgeneral-regs-only, so vector registers survive.  One
+ * macro, COUNT, makes both entries; ISARC is its compare of a cell or
+ * an arc with the call, CALLC its way into C.
  *
  * _mon_counting is 1 while counting: one compare and the fast path.  0
  * (off) returns at once; 2 (a profiler has an enter hook) first gives
@@ -202,8 +204,8 @@
 
 /*
  * Is the arc at (%r11) -- a cell, or an arc by number -- frompc calling
- * selfpc?  On to MISS if not; if so, on to HIT, or on after.  r10 is
- * lost.
+ * selfpc?  Jumps to MISS if not; if so, jumps to HIT, or falls through
+ * when no HIT is given.  Clobbers r10.
  */
 .macro	ISARC frompc, selfpc, miss, hit
 	movq	\frompc, %r10
