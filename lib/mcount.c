@@ -45,9 +45,9 @@
  *    thread rseq did not register; a thread that got no counts).
  *
  *	_mon_tls (per thread)
- *	+-----+------+----+----+--------+-------+
- *	| own | mask | rs | id | counts | omask |
- *	+-----+------+----+----+--------+-------+
+ *	+-----+------+----+----+--------+
+ *	| own | mask | rs | id | counts |
+ *	+-----+------+----+----+--------+
  *	   |           |    |      |      an id's counts, by arc number
  *	   v           |    v      +--> +----+------+ +---+---+---+--
  *	  the thread's |  its id        | id | pad  | | 0 | 1 | 2 |
@@ -255,11 +255,16 @@ __thread struct {
 	void			*rs;		/* 16 */
 	const uint32_t		*id;		/* 24 */
 	void *_Atomic		 counts;	/* 32 */
-	_Atomic size_t		 omask;		/* 40: other cells' mask, or 0 */
 } _mon_tls _mon_hidden __attribute__((tls_model("initial-exec"))) =
-    { &nocell.cell, 0, norseq, &noid, &nocell.cell, 0 };
-_Static_assert(offsetof(__typeof__(_mon_tls), omask) == 40,
-    "mcount_entry.S: _mon_tls's omask");
+    { &nocell.cell, 0, norseq, &noid, &nocell.cell };
+
+/*
+ * The other cells' mask, for every thread: a thread's own mask, or 0
+ * once a thread has turned OWNAWAY arcs away (turned_away()).  The fast
+ * path ands it with the thread's own, 0 for a thread with no table.
+ */
+#define OWNMASK		((OWNCELLS - 1) * sizeof(struct cell))
+_Atomic size_t _mon_omask _mon_hidden = OWNMASK;
 
 /* Where a thread is in its setting up (me.state). */
 #define NEW		0		/* not begun: its first call does it */
@@ -587,13 +592,9 @@ setup(void)
 	err = errno;
 	tid = _mon_gettid();
 	if ((me.own = own_table(tid)) != NULL) {
-		/* The masks last: the cells first are read with the old. */
+		/* The mask last: the cells first are read with the old one. */
 		atomic_store(&_mon_tls.own, me.own->cells);
-		atomic_store(&_mon_tls.mask,
-		    (OWNCELLS - 1) * sizeof(struct cell));
-		me.away = 0;
-		atomic_store(&_mon_tls.omask,
-		    (OWNCELLS - 1) * sizeof(struct cell));
+		atomic_store(&_mon_tls.mask, OWNMASK);
 	}
 	if ((rs = rseq_area()) != NULL) {
 		_mon_tls.rs = rs;
@@ -661,12 +662,13 @@ claim(struct tbl *t, struct cell *c, uintptr_t from, uintptr_t self)
 
 /*
  * Has the thread's own table t a cell for from -> self, claimed now?
- * The home cell, or while the thread uses them (_mon_tls.omask) the
- * other.  A thread whose table has turned OWNAWAY arcs away to the
- * index makes more arcs than it holds (a dispatch over thousands of
- * functions, a big program): it stops using other cells, so that its
- * fast path stops looking there in vain, and what they counted stays
- * theirs (turned_away()).
+ * The home cell, or while they are used (_mon_omask) the other.  A
+ * thread whose table has turned OWNAWAY arcs away to the index makes
+ * more arcs than a table holds (a dispatch over thousands of functions,
+ * a big program): from then on no thread uses other cells, so that the
+ * fast path stops looking there in vain -- threads that call the same
+ * arcs find most of them in the index without ever being turned away --
+ * and what they counted stays theirs (turned_away()).
  */
 static int
 own_cell(struct tbl *t, uintptr_t from, uintptr_t self)
@@ -676,8 +678,7 @@ own_cell(struct tbl *t, uintptr_t from, uintptr_t self)
 
 	home = OWNHOME(t, from);
 	other = OWNOTHER(t, from, self);
-	others = atomic_load_explicit(&_mon_tls.omask,
-	    memory_order_relaxed) != 0;
+	others = atomic_load_explicit(&_mon_omask, memory_order_relaxed) != 0;
 	return holds(home, from, self) ||
 	    (others && holds(other, from, self)) ||
 	    claim(t, home, from, self) ||
@@ -686,27 +687,15 @@ own_cell(struct tbl *t, uintptr_t from, uintptr_t self)
 
 /*
  * The thread's own table turned the arc it was asked for away, which
- * is now counted in the index; after OWNAWAY of them, the thread stops
- * using other cells.
+ * is now counted in the index; after OWNAWAY of them, no thread uses
+ * other cells (until a new profile: _mon_cells_reset()).
  */
 static void
 turned_away(void)
 {
-	if (atomic_load_explicit(&_mon_tls.omask, memory_order_relaxed) !=
-	    0 && ++me.away >= OWNAWAY)
-		atomic_store(&_mon_tls.omask, 0);
-}
-
-/*
- * A new profile (a restart, a fork child's): the thread's own table
- * was emptied, so it uses other cells again.
- */
-static void
-own_again(void)
-{
-	me.away = 0;
-	if (me.own != NULL)
-		atomic_store(&_mon_tls.omask, atomic_load(&_mon_tls.mask));
+	if (atomic_load_explicit(&_mon_omask, memory_order_relaxed) != 0 &&
+	    ++me.away >= OWNAWAY)
+		atomic_store(&_mon_omask, 0);
 }
 
 /*
@@ -912,7 +901,7 @@ _mon_count(uintptr_t self, uintptr_t from, uintptr_t up)
 	if ((g = atomic_load_explicit(&gen, memory_order_relaxed)) != me.gen) {
 		me.gen = g;
 		atomic_fetch_add_explicit(&counters, 1, memory_order_relaxed);
-		own_again();
+		me.away = 0;	/* a new profile: its tables are empty */
 	}
 	/*
 	 * A vfork child runs on its parent's thread: it leaves the thread
@@ -1085,7 +1074,6 @@ _mon_cells_thread_end(void)
 
 	if ((t = me.own) == NULL)
 		return;
-	atomic_store(&_mon_tls.omask, 0);
 	atomic_store(&_mon_tls.mask, 0);
 	atomic_store(&_mon_tls.own, &nocell.cell);
 	me.own = NULL;
@@ -1113,7 +1101,7 @@ _mon_count_test(uintptr_t self, uintptr_t from)
 		byte = (from << (5 - GRAIN)) & mask;
 		c = (struct cell *)((char *)atomic_load(&_mon_tls.own) + byte);
 		if (!holds(c, from, self) &&
-		    (mask = atomic_load(&_mon_tls.omask)) != 0) {
+		    (mask &= atomic_load(&_mon_omask)) != 0) {
 			byte = ((from ^ self >> 2) << (5 - GRAIN)) & mask;
 			c = (struct cell *)((char *)atomic_load(&_mon_tls.own) +
 			    byte);
@@ -1170,6 +1158,7 @@ _mon_cells_reset(void)
 	atomic_store(&ixspilled, 0);
 	_mon_tab_reset(&spill);
 	atomic_store(&uncounted, 0);
+	atomic_store(&_mon_omask, OWNMASK);	/* other cells again */
 	/* Each thread counts itself again at its next slow call. */
 	atomic_store(&counters, 0);
 	atomic_fetch_add(&gen, 1);

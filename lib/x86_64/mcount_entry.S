@@ -19,15 +19,16 @@
  * or without rseq an id of its own).  In r10 and r11 (mcount keeps r10
  * in the red zone):
  *
- * 1. The thread's own table (_mon_tls at 0, 8 and 40, thread-local,
+ * 1. The thread's own table (_mon_tls at 0 and 8, thread-local,
  *    local-exec: libmon is in the program): the arc's home cell, at
  *    byte (4 frompc) & mask, that is cell (frompc >> 3) mod 2^k of 32
  *    bytes; if it holds this arc (frompc at 0, selfpc at 8), one incq
  *    of its count at 16 and done: a dozen instructions.  Else its other
- *    cell, found the same way from frompc ^ selfpc >> 2 and the mask at
- *    40 (the home cell of a site that calls several functions, a
- *    dispatch through a table or a virtual call, holds only one of
- *    them), unless that mask is 0: the thread has stopped using them.
+ *    cell, found the same way from frompc ^ selfpc >> 2 and both the
+ *    thread's mask and _mon_omask (the home cell of a site that calls
+ *    several functions, a dispatch through a table or a virtual call,
+ *    holds only one of them), unless _mon_omask is 0: other cells are
+ *    no longer used.
  *
  * 2. The counts of the thread's id, which the thread keeps at 32 and
  *    whose id it reads through the pointer at 24 (into its rseq area):
@@ -256,7 +257,7 @@
 	movq	-8(%rsp), %r10
 	.endif
 	ret
-6:	movq	%fs:_mon_tls@tpoff+40, %r11	/* the other cell's mask */
+6:	movq	_mon_omask(%rip), %r11		/* the other cells' mask */
 	testq	%r11, %r11
 	jz	5f				/* 0: not used */
 	movq	\selfpc, %r10			/* the other cell */
@@ -264,6 +265,7 @@
 	xorq	\frompc, %r10
 	shlq	$SHIFT, %r10
 	andq	%r10, %r11
+	andq	%fs:_mon_tls@tpoff+8, %r11	/* 0 without a table */
 	addq	%fs:_mon_tls@tpoff, %r11
 	ISARC	\frompc, \selfpc, 5f, 7b
 5:	movq	%fs:_mon_tls@tpoff+16, %r11	/* 2: the id's: the rseq area */
