@@ -541,12 +541,20 @@ self_cost(struct cg *c, size_t id, uint64_t n, uint64_t m)
 	}
 }
 
-/* A calls= line of pair p at line k of xl (SIZE_MAX: line 0). */
+/*
+ * A calls= line of pair p at line k of xl (SIZE_MAX: line 0).  Before
+ * it, at a known line, a self cost of 0 there: callgrind_annotate shows
+ * a file's lines, and so the calls made on them, only about lines that
+ * have a self cost, and a caller may have none in its own file (main,
+ * or a function whose work was all inlined from a header).
+ */
 static void
 call_line(struct cg *c, const struct cgpair *p, size_t k, uint64_t calls,
     uint64_t cost, uint64_t counted, uint64_t meas)
 {
 	set_line_file(c, p->from, k);
+	if (k < c->xl.nlines && c->xl.lines[k].line > 0)
+		put_cost(c, c->xl.lines[k].line, 0, 0, 0);
 	call_head(c, p);
 	fprintf(c->fp, "calls=%" PRIu64 " 0\n", calls);
 	put_cost(c, k < c->xl.nlines ? c->xl.lines[k].line : 0, cost,
