@@ -15,11 +15,10 @@
  *
  * 1. The thread's own table, OWNCELLS cells found from the call site
  *    (or, where that cell holds another arc, from the site and the
- *    callee): the
- *    first arcs the thread makes, as far as their cells are free.  It
- *    costs a thread at most 128 KiB and keeps hot code at a dozen
- *    instructions a call.  A thread gives it back as it ends, for
- *    the next new thread.
+ *    callee): the first arcs the thread makes, as far as their cells
+ *    are free.  It costs a thread at most 128 KiB and keeps hot code at
+ *    a dozen instructions a call.  A thread gives it back as it ends,
+ *    for the next new thread.
  *
  * 2. The counts of the thread's id.  Where the C library has registered
  *    an rseq area for its threads (rseq(2): glibc 2.35 and later), the
@@ -655,10 +654,14 @@ claim(struct tbl *t, struct cell *c, uintptr_t from, uintptr_t self)
 	return 1;
 }
 
-/* The home and the other cell of from -> self in own table t. */
-#define OWNHOME(t, from)	(&(t)->cells[((from) >> GRAIN) & (OWNCELLS - 1)])
-#define OWNOTHER(t, from, self)	\
-	(&(t)->cells[(((from) ^ (self) >> 2) >> GRAIN) & (OWNCELLS - 1)])
+/*
+ * The home and the other place of the arc from -> self by a mask: its
+ * slots in the index, its cells in a thread's own table.
+ */
+#define HOME(from, mask)	(((from) >> GRAIN) & (mask))
+#define OTHER(from, self, mask)	((((from) ^ (self) >> 2) >> GRAIN) & (mask))
+#define OWNHOME(t, from)	(&(t)->cells[HOME(from, OWNCELLS - 1)])
+#define OWNOTHER(t, from, self)	(&(t)->cells[OTHER(from, self, OWNCELLS - 1)])
 
 /*
  * Has the thread's own table t a cell for from -> self, claimed now?
@@ -750,10 +753,6 @@ take(_Atomic uint32_t *x, size_t s, uintptr_t from, uintptr_t self,
 	return atomic_compare_exchange_strong_explicit(&x[s], &want,
 	    *np, memory_order_release, memory_order_relaxed);
 }
-
-/* The home and the other slot of the arc from -> self, by the mask. */
-#define HOME(from, mask)	(((from) >> GRAIN) & (mask))
-#define OTHER(from, self, mask)	((((from) ^ (self) >> 2) >> GRAIN) & (mask))
 
 /*
  * Has the index a slot for the arc from -> self, numbered and claimed

@@ -402,8 +402,10 @@ shortfall(const struct report *r, size_t i)
 	return extra;
 }
 
-/* Give the rows (kernel's or not) their shortfalls, at most lack; what
-   was given. */
+/*
+ * Give the kernel's and the unsampled rows (kernel), or the others,
+ * their shortfalls, scaled down to lack in all; what was given.
+ */
 static double
 give_shortfalls(struct report *r, int kernel, double lack)
 {
