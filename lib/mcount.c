@@ -1092,18 +1092,19 @@ _mon_count_test(uintptr_t self, uintptr_t from)
 	_Atomic uint32_t *slots;
 	_Atomic uint64_t *counts;
 	struct cell *c;
+	char *own;
 	size_t byte, mask;
 	uint32_t n;
 
 	while (_mon_count(self, from, 0)) {
+		own = (char *)atomic_load(&_mon_tls.own);
 		mask = atomic_load(&_mon_tls.mask);
 		byte = (from << (5 - GRAIN)) & mask;
-		c = (struct cell *)((char *)atomic_load(&_mon_tls.own) + byte);
+		c = (struct cell *)(own + byte);
 		if (!holds(c, from, self) &&
 		    (mask &= atomic_load(&_mon_omask)) != 0) {
 			byte = ((from ^ self >> 2) << (5 - GRAIN)) & mask;
-			c = (struct cell *)((char *)atomic_load(&_mon_tls.own) +
-			    byte);
+			c = (struct cell *)(own + byte);
 		}
 		if (holds(c, from, self)) {
 			atomic_fetch_add((_Atomic long *)&c->count, 1);
