@@ -22,8 +22,12 @@ WARN	 = -Wall -Wextra -Werror
 CPPFLAGS_ = -std=c11 -D_DEFAULT_SOURCE -Iinclude -Ilib
 # The runtime runs inside instrumented code and signal handlers: it must
 # never be instrumented itself nor touch vector registers in mcount's path.
+# -fno-plt: its calls into libc go through GOT entries the dynamic linker
+# fills as the program starts, never through lazy binding -- which a fork
+# child would otherwise do afresh for each function its parent had not
+# called, faulting in pages of symbol tables before an exec.
 LIB_CFLAGS = $(CPPFLAGS_) $(WARN) $(CFLAGS) $(SAN) -fno-omit-frame-pointer \
-	-fno-stack-protector -fvisibility=hidden -fPIC
+	-fno-stack-protector -fvisibility=hidden -fPIC -fno-plt
 ALL_CFLAGS = $(CPPFLAGS_) $(WARN) $(CFLAGS)
 
 ifeq ($(SANITIZE),1)

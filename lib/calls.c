@@ -1555,7 +1555,7 @@ _mon_calls_fork(void)
 {
 	struct thr *t;
 
-	pthread_mutex_init(&foldlock, NULL);
+	_mon_renew_mutex(&foldlock);
 	_mon_callspec_fork();
 	for (t = atomic_load(&thrs); t != NULL; t = t->next)
 		if (t != cur) {

@@ -291,5 +291,5 @@ _mon_callspec_off(uintptr_t fn)
 void
 _mon_callspec_fork(void)
 {
-	pthread_mutex_init(&speclock, NULL);
+	_mon_renew_mutex(&speclock);
 }

@@ -274,7 +274,7 @@ _mon_gone_fork(void)
 {
 	size_t i;
 
-	pthread_mutex_init(&notelock, NULL);
+	_mon_renew_mutex(&notelock);
 	for (i = 0; i < nused; i++)
 		if (notes[i].state == PENDING)
 			notes[i].state = FREE;

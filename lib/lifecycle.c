@@ -497,7 +497,7 @@ fork_parent(void)
 static void
 fork_child(void)
 {
-	pthread_mutex_init(&proflock, NULL);
+	_mon_renew_mutex(&proflock);
 	taking = 0;
 	_mon_clock_fork_locks();
 	_mon_gone_fork();

@@ -495,6 +495,8 @@ void	*_mon_map_dense(size_t, size_t) _mon_hidden;
 void	_mon_unmap(void *, size_t) _mon_hidden;
 void	_mon_rezero(void *, size_t) _mon_hidden;
 void	_mon_wipe_on_fork(void *, size_t) _mon_hidden;
+void	_mon_renew_mutex(pthread_mutex_t *) _mon_hidden;
+void	_mon_renew_rwlock(pthread_rwlock_t *) _mon_hidden;
 size_t	_mon_digits(char *, uint64_t, unsigned int) _mon_hidden;
 size_t	_mon_perfmap_size(void) _mon_hidden;
 size_t	_mon_perfmap_record(void *, size_t) _mon_hidden;

@@ -694,8 +694,8 @@ _mon_prof_fork(void)
 {
 	mon_profiler_event_fn cb;
 
-	pthread_mutex_init(&hlock, NULL);
-	pthread_mutex_init(&fnlock, NULL);
+	_mon_renew_mutex(&hlock);
+	_mon_renew_mutex(&fnlock);
 	_mon_sym_fork();
 	if (atomic_load(&nhandles) == 0)
 		return;

@@ -1150,8 +1150,8 @@ _mon_ring_fork_parent(void)
 void
 _mon_ring_fork_locks(void)
 {
-	pthread_mutex_init(&drainlock, NULL);
-	pthread_rwlock_init(&makelock, NULL);
+	_mon_renew_mutex(&drainlock);
+	_mon_renew_rwlock(&makelock);
 	making = 0;
 }
 

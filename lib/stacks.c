@@ -159,10 +159,13 @@ _mon_stack_add(const uintptr_t *pcs, uint32_t depth, uint32_t flags,
  * sampler (wall.c), which can read a running thread's state but not its
  * registers: a word a thread, by its id hashed, the id in its high half
  * and the slot + 1 in its low.  Two threads of one hash take it from
- * each other; the loser is then running with no stack known.
+ * each other; the loser is then running with no stack known.  Mapped
+ * with the store and wiped by the kernel in a fork child, so that
+ * emptying them there copies none of their 32 KiB: each page a child
+ * copies costs a fork that execs at once microseconds.
  */
 #define LASTS	4096
-static _Atomic uint64_t	lasts[LASTS];
+static _Atomic uint64_t	*lasts;
 
 static _Atomic uint64_t *
 last_of(pid_t tid)
@@ -174,7 +177,7 @@ last_of(pid_t tid)
 void
 _mon_stack_mark(pid_t tid, uint32_t slot)
 {
-	if (slot != 0)
+	if (slot != 0 && lasts != NULL)
 		atomic_store_explicit(last_of(tid), (uint64_t)(uint32_t)tid <<
 		    32 | slot, memory_order_relaxed);
 }
@@ -190,6 +193,8 @@ _mon_stack_last(pid_t tid, uintptr_t *pcs, uint32_t max, uint32_t *flags)
 	uint64_t v;
 	uint32_t d;
 
+	if (lasts == NULL)
+		return 0;
 	v = atomic_load_explicit(last_of(tid), memory_order_relaxed);
 	if (slots == NULL || v >> 32 != (uint32_t)tid || (uint32_t)v == 0 ||
 	    (uint32_t)v > SLOTS)
@@ -223,6 +228,9 @@ _mon_stacks_reset(void)
 			_mon_wipe_on_fork(order, SLOTS * sizeof(*order));
 		}
 	}
+	if (slots != NULL && lasts == NULL &&
+	    (lasts = _mon_map(LASTS * sizeof(*lasts))) != NULL)
+		_mon_wipe_on_fork(lasts, LASTS * sizeof(*lasts));
 	if (slots != NULL) {
 		_mon_rezero(slots, SLOTS * sizeof(*slots));
 		_mon_rezero(order, SLOTS * sizeof(*order));
@@ -233,7 +241,7 @@ _mon_stacks_reset(void)
 	atomic_store(&used, 0);
 	atomic_store(&lost, 0);
 	atomic_store(&cut, 0);
-	memset(lasts, 0, sizeof(lasts));
+	_mon_rezero(lasts, LASTS * sizeof(*lasts));
 }
 
 /*

@@ -487,6 +487,6 @@ _mon_sym_forget(void)
 void
 _mon_sym_fork(void)
 {
-	pthread_mutex_init(&symlock, NULL);
+	_mon_renew_mutex(&symlock);
 	atomic_store(&symowner, 0);
 }

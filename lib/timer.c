@@ -323,7 +323,7 @@ _mon_timer_fork_child(void)
 {
 	unsigned int i;
 
-	pthread_mutex_init(&armlock, NULL);
+	_mon_renew_mutex(&armlock);
 	/* The parent's sweeps, if one was caught by the fork, are not here. */
 	for (i = 0; i < used; i++) {
 		tslots[i].tid = 0;

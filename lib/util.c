@@ -249,6 +249,33 @@ _mon_wipe_on_fork(void *p, size_t len)
 }
 
 /*
+ * A lock in a fork child, which its holder may not be in: left alone if
+ * it is as its initializer made it, else set so.  Either way it is not
+ * written when it need not be (a page the child writes is copied), and
+ * pthread_mutex_init() is not called: the parent never calls it, and in
+ * a program bound lazily, as most are, each child would bind it afresh,
+ * faulting in pages of the dynamic linker's and libc's symbol tables.
+ * Both cost a fork that execs at once microseconds.
+ */
+void
+_mon_renew_mutex(pthread_mutex_t *m)
+{
+	static const pthread_mutex_t init = PTHREAD_MUTEX_INITIALIZER;
+
+	if (memcmp(m, &init, sizeof(init)) != 0)
+		*m = init;
+}
+
+void
+_mon_renew_rwlock(pthread_rwlock_t *l)
+{
+	static const pthread_rwlock_t init = PTHREAD_RWLOCK_INITIALIZER;
+
+	if (memcmp(l, &init, sizeof(init)) != 0)
+		*l = init;
+}
+
+/*
  * Zero len bytes at p, memory that is libmon's own (from _mon_map(), or
  * a buffer libmon sized and mapped): the whole pages in it go back to
  * the kernel, which maps fresh zero pages on the next touch, so nothing

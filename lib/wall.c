@@ -1330,7 +1330,7 @@ _mon_wall_fork_parent(void)
 void
 _mon_wall_fork_child(void)
 {
-	pthread_mutex_init(&walllock, NULL);
+	_mon_renew_mutex(&walllock);
 	if (!running)
 		return;
 	/* The parent's task list and stat, not the child's. */
