@@ -14,6 +14,12 @@
  * thread made after, and reads none of their samples: what the kernel
  * does for such events as each thread is made and ends, without the
  * profiler.  Where perf_event_open() is refused, the figure is "n/a".
+ * FLOOR_PERIOD in the environment, in ns, sets their period (250000, the
+ * finest libmon asks for, unless set): one longer than the kernel's tick
+ * shows what the rest of the cost is, for the kernel arms a timer for
+ * such an event each time its thread is switched in, and programs the
+ * CPU's timer anew when that is the next to expire -- under a
+ * hypervisor, an exit from the guest each time.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -64,6 +70,7 @@ static int
 floor_arm(void)
 {
 	struct perf_event_attr a;
+	const char *per;
 	long cpu, ncpu;
 	size_t len;
 	int fd, kernel;
@@ -71,12 +78,14 @@ floor_arm(void)
 	len = (size_t)(1 + 64) * (size_t)sysconf(_SC_PAGESIZE);
 	ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	kernel = 1;
+	per = getenv("FLOOR_PERIOD");
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		memset(&a, 0, sizeof(a));
 		a.size = sizeof(a);
 		a.type = PERF_TYPE_SOFTWARE;
 		a.config = PERF_COUNT_SW_TASK_CLOCK;
-		a.sample_period = 250000;
+		a.sample_period = per != NULL ? strtoull(per, NULL, 10) :
+		    250000;
 		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 		    PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER;
 		a.sample_max_stack = 64;

@@ -138,11 +138,13 @@ rotate() {
 # builds recording no stacks, fine*'s monparts the mon build in parts,
 # row 29's monw and monwt the mon build in wall mode (under the default
 # clock, under the timer clock), row 25's montpg its monpg build under
-# the timer clock.
+# the timer clock, row 12's floortk its floor build with events of
+# another period.
 job_bin() {
 	case $2 in
 	mont|monns|monparts|monw|monwt) echo "$B/$(job_prog "$1").mon" ;;
 	montpg)	echo "$B/$(job_prog "$1").monpg" ;;
+	floortk) echo "$B/$(job_prog "$1").floor" ;;
 	monitorns) echo "$B/$(job_prog "$1").monitor" ;;
 	*)	echo "$B/$(job_prog "$1").$2" ;;
 	esac

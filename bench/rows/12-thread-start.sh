@@ -3,12 +3,15 @@
 # on the empty hook (bench/floor.S, build hookp), with libmon's timer
 # clock (mont), and unprofiled under perf events like libmon's perf
 # clock's whose rings nobody reads (threads.c -DFLOOR): what the kernel
-# costs a thread for such events.
+# costs a thread for such events; and the same with a period of 10 ms,
+# longer than the kernel's tick (floortk), which shows what part of that
+# is the timer the kernel arms for them at each switch to the thread.
 
 THREADS=20000		# threads created and joined
 
-job thrs threads "base mon pg hookp mont floor" "$THREADS"
+job thrs threads "base mon pg hookp mont floor floortk" "$THREADS"
 jobenv thrs mont PROFCLOCK=timer
+jobenv thrs floortk FLOOR_PERIOD=10000000
 noreport thrs
 
 build_threads() {
@@ -37,6 +40,10 @@ END {
 	    " clock's, rings never read (threads.c -DFLOOR)", "-",
 	    cell("thrs", "floor", "us", "%.1f"), "-",
 	    ratio("thrs", "floor", "us"), "-", "-")
+	row(12, "  the same, no profiler: those events sampling every" \
+	    " 10 ms, longer than a tick (FLOOR_PERIOD=10000000)", "-",
+	    cell("thrs", "floortk", "us", "%.1f"), "-",
+	    ratio("thrs", "floortk", "us"), "-", "-")
 	goal(verdict("row 12, thread created and joined, libmon <= 1.2x",
 	    "thrs", "mon", "us", 1.2))
 	note("12. `threads`: threads created and joined one after the other,")
@@ -45,6 +52,11 @@ END {
 	note("   unprofiled, per-CPU inherited task-clocks and rings as libmon's")
 	note("   perf clock does, and never reads them (once full, the kernel")
 	note("   counts the samples it cannot write): the kernel's part of a")
-	note("   thread's cost under such a clock.")
+	note("   thread's cost under such a clock.  The line after opens the")
+	note("   same events with a period of 10 ms: the kernel arms a timer")
+	note("   for such an event each time its thread is switched in, and")
+	note("   reprograms the CPU's timer when that one expires first (under")
+	note("   a hypervisor, an exit from the guest each time); with a period")
+	note("   longer than the tick it seldom does.")
 }
 AWK
