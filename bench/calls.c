@@ -9,6 +9,12 @@
  * drop a call: the calls made are exactly nthreads * (total/nthreads),
  * and the bench compares that with the count each profiler reports for
  * leaf.
+ *
+ * leaf() and loop() start on a 64-byte line (ALIGNED): where the link
+ * places them otherwise depends on what else is linked in -- libmon's
+ * size, how many PLT entries the program has -- and a loop that happens
+ * to straddle a line costs some CPUs 10-20% more a call (seen with the
+ * same code 0x6f0 bytes apart), which would read as the profiler's.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -20,16 +26,17 @@
 #else
 #define NOIPA	__attribute__((noinline))
 #endif
+#define ALIGNED	__attribute__((aligned(64)))
 
 static long per;
 
-NOIPA unsigned long
+NOIPA ALIGNED unsigned long
 leaf(unsigned long x)
 {
 	return x * 2654435761u + 1;
 }
 
-static void *
+static ALIGNED void *
 loop(void *arg)
 {
 	unsigned long s = (unsigned long)(uintptr_t)arg;

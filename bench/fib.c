@@ -6,11 +6,13 @@
  * Computes fib(n) (default 35) reps times (default 1) and prints the
  * sum, so the work cannot be dropped; n is read through a volatile so
  * gcc, which knows fib() is a pure function, cannot compute it once.
+ * fib() starts on a 64-byte line, wherever the link would place it
+ * otherwise (calls.c says why).
  */
 #include <stdio.h>
 #include <stdlib.h>
 
-__attribute__((noinline)) unsigned long
+__attribute__((noinline, aligned(64))) unsigned long
 fib(unsigned long n)
 {
 	return n < 2 ? n : fib(n - 1) + fib(n - 2);
