@@ -14,12 +14,14 @@
  * thread made after, and reads none of their samples: what the kernel
  * does for such events as each thread is made and ends, without the
  * profiler.  Where perf_event_open() is refused, the figure is "n/a".
- * FLOOR_PERIOD in the environment, in ns, sets their period (250000, the
- * finest libmon asks for, unless set): one longer than the kernel's tick
- * shows what the rest of the cost is, for the kernel arms a timer for
- * such an event each time its thread is switched in, and programs the
- * CPU's timer anew when that is the next to expire -- under a
- * hypervisor, an exit from the guest each time.
+ * FLOOR_PERIOD in the environment, in ns, sets their period (unless set,
+ * 250000, FINE in lib/ring.c: the period libmon's fine clock has at the
+ * default rate).  The kernel arms a timer for such an event each time
+ * its thread is switched in, and programs the CPU's timer anew when that
+ * one is the next to expire, as it is for a period shorter than the
+ * tick -- under a hypervisor, an exit from the guest each time.  A
+ * period longer than the tick (10 ms, where HZ is 250 or more) spares
+ * that, and the samples themselves.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -86,6 +88,11 @@ floor_arm(void)
 		a.config = PERF_COUNT_SW_TASK_CLOCK;
 		a.sample_period = per != NULL ? strtoull(per, NULL, 10) :
 		    250000;
+		if (a.sample_period == 0) {
+			fprintf(stderr, "threads: FLOOR_PERIOD: not a period"
+			    " in ns\n");
+			return -1;
+		}
 		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 		    PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER;
 		a.sample_max_stack = 64;

@@ -161,8 +161,8 @@ _mon_stack_add(const uintptr_t *pcs, uint32_t depth, uint32_t flags,
  * and the slot + 1 in its low.  Two threads of one hash take it from
  * each other; the loser is then running with no stack known.  Mapped
  * with the store and wiped by the kernel in a fork child, so that
- * emptying them there copies none of their 32 KiB: each page a child
- * copies costs a fork that execs at once microseconds.
+ * emptying them there writes none of their 32 KiB: each page a child
+ * writes is a page fault, paid by a fork that execs at once.
  */
 #define LASTS	4096
 static _Atomic uint64_t	*lasts;

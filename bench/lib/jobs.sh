@@ -138,8 +138,8 @@ rotate() {
 # builds recording no stacks, fine*'s monparts the mon build in parts,
 # row 29's monw and monwt the mon build in wall mode (under the default
 # clock, under the timer clock), row 25's montpg its monpg build under
-# the timer clock, row 12's floortk its floor build with events of
-# another period.
+# the timer clock, row 12's floortk its floor build with events of a
+# period of 10 ms (FLOOR_PERIOD=10000000).
 job_bin() {
 	case $2 in
 	mont|monns|monparts|monw|monwt) echo "$B/$(job_prog "$1").mon" ;;

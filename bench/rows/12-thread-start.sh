@@ -4,8 +4,9 @@
 # clock (mont), and unprofiled under perf events like libmon's perf
 # clock's whose rings nobody reads (threads.c -DFLOOR): what the kernel
 # costs a thread for such events; and the same with a period of 10 ms,
-# longer than the kernel's tick (floortk), which shows what part of that
-# is the timer the kernel arms for them at each switch to the thread.
+# longer than the kernel's tick where HZ is 250 or more (floortk): what
+# is left when the kernel need not reprogram the CPU's timer for the
+# event's each time the thread is switched in (nor take its samples).
 
 THREADS=20000		# threads created and joined
 
@@ -55,8 +56,10 @@ END {
 	note("   thread's cost under such a clock.  The line after opens the")
 	note("   same events with a period of 10 ms: the kernel arms a timer")
 	note("   for such an event each time its thread is switched in, and")
-	note("   reprograms the CPU's timer when that one expires first (under")
-	note("   a hypervisor, an exit from the guest each time); with a period")
-	note("   longer than the tick it seldom does.")
+	note("   reprograms the CPU's timer when that one expires first, as it")
+	note("   does for a period shorter than the tick (under a hypervisor,")
+	note("   an exit from the guest each time); at 10 ms, longer than the")
+	note("   tick where HZ is 250 or more, it seldom does, and the samples")
+	note("   are fewer.")
 }
 AWK
