@@ -147,6 +147,9 @@ static pthread_mutex_t	drainlock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_rwlock_t	makelock = PTHREAD_RWLOCK_INITIALIZER;
 /* This thread holds makelock (or is about to), making a thread or forking. */
 static __thread int	making __attribute__((tls_model("initial-exec")));
+/* It holds makelock to read, as a maker: set and cleared, as the lock is
+   taken and let go, with every signal blocked (_mon_ring_fork_locks()). */
+static __thread int	makeheld __attribute__((tls_model("initial-exec")));
 static __thread int	makecancel __attribute__((tls_model("initial-exec")));
 static __thread int	forkheld __attribute__((tls_model("initial-exec")));
 /* This thread is the drainer: it alone gives samples to the handles. */
@@ -1152,7 +1155,18 @@ _mon_ring_fork_locks(void)
 {
 	_mon_renew_mutex(&drainlock);
 	_mon_renew_rwlock(&makelock);
-	making = 0;
+	if (forkheld) {
+		making = 0;
+		return;
+	}
+	/*
+	 * Forked by a signal handler that interrupted this thread's own
+	 * making of a thread (fork_prepare() took nothing): the maker goes
+	 * on when the handler returns, and lets go of the read lock it
+	 * holds, if it holds one -- which it must then hold in the child.
+	 */
+	if (makeheld)
+		pthread_rwlock_rdlock(&makelock);
 }
 
 /*
@@ -1195,24 +1209,30 @@ _mon_ring_fork_child(void)
  * thread one of them made; they cannot be cancelled meanwhile (a close()
  * in arm() is a cancellation point, and the locks would stay held).  A
  * signal handler that makes a thread while its thread is in here, or an
- * atfork handler while fork holds the locks, does nothing (making).  A
- * read lock and two loads when there is nothing to do; 1 if the lock is
- * held, 0 if not.
+ * atfork handler while fork holds the locks, does nothing (making).  The
+ * lock is taken and let go with every signal blocked, so that a handler
+ * that forks finds makeheld saying whether this thread holds it, as the
+ * child must too (_mon_ring_fork_locks()).  Two loads, a read lock and
+ * two changes of the signal mask when there is nothing to do; 1 if the
+ * lock is held, 0 if not.
  */
 int
 _mon_ring_thread_create(void)
 {
+	sigset_t all, old;
+
 	if (making)
 		return 0;	/* in a handler, within this thread's own */
 	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &makecancel);
 	making = 1;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	if (atomic_load(&childarm) == ARM_PENDING ||
+	    atomic_load(&wantfine) == WANT_ASKED)
+		settle();
 	pthread_rwlock_rdlock(&makelock);
-	if (atomic_load(&childarm) != ARM_PENDING &&
-	    atomic_load(&wantfine) != WANT_ASKED)
-		return 1;
-	pthread_rwlock_unlock(&makelock);
-	settle();
-	pthread_rwlock_rdlock(&makelock);
+	makeheld = 1;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return 1;
 }
 
@@ -1220,7 +1240,13 @@ _mon_ring_thread_create(void)
 void
 _mon_ring_thread_made(void)
 {
+	sigset_t all, old;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	pthread_rwlock_unlock(&makelock);
+	makeheld = 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	making = 0;
 	(void)pthread_setcancelstate(makecancel, NULL);
 }

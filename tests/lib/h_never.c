@@ -62,6 +62,13 @@
  *	h_never churn N		N rounds: a profile started and stopped by
  *				main while another thread creates short
  *				threads without pause
+ *	h_never sigfork N	main creates and joins threads without
+ *				pause while another thread sends it SIGUSR1
+ *				every 2 ms; the handler forks, N times in
+ *				all, mostly in the midst of pthread_create;
+ *				each child returns from the handler, makes
+ *				5 threads and exits; the parent reports how
+ *				many exited with status 3 within 10 s
  */
 #define _GNU_SOURCE	/* _Fork, close_range, clearenv */
 #include <sys/resource.h>
@@ -736,6 +743,93 @@ creator(void *arg)
 	return NULL;
 }
 
+static volatile sig_atomic_t forkchild, forked;
+static pid_t forkkids[100];
+static atomic_int kicking;
+
+/* SIGUSR1: fork, where main is, which is most often pthread_create. */
+static void
+onusr1(int sig)
+{
+	pid_t p;
+
+	(void)sig;
+	if (forkchild || forked == (sig_atomic_t)(sizeof(forkkids) /
+	    sizeof(forkkids[0])))
+		return;
+	if ((p = fork()) == 0)
+		forkchild = 1;
+	else if (p > 0)
+		forkkids[forked++] = p;
+}
+
+static void *
+kicker(void *arg)
+{
+	pthread_t main_ = *(pthread_t *)arg;
+
+	while (atomic_load(&kicking)) {
+		pthread_kill(main_, SIGUSR1);
+		usleep(2000);
+	}
+	return NULL;
+}
+
+static void *
+nothing(void *arg)
+{
+	return arg;
+}
+
+static int
+do_sigfork(uint64_t n)
+{
+	struct sigaction sa;
+	pthread_t self, k, t;
+	int i, ok, st;
+	uint64_t waited;
+
+	if (n > sizeof(forkkids) / sizeof(forkkids[0]))
+		errx(2, "sigfork: at most %zu children",
+		    sizeof(forkkids) / sizeof(forkkids[0]));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = onusr1;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGUSR1, &sa, NULL);
+	fflush(stdout);
+	self = pthread_self();
+	atomic_store(&kicking, 1);
+	if (pthread_create(&k, NULL, kicker, &self) != 0)
+		errx(1, "pthread_create");
+	while (!forkchild && (uint64_t)forked < n)
+		if (pthread_create(&t, NULL, nothing, NULL) == 0)
+			pthread_join(t, NULL);
+	if (forkchild) {
+		for (i = 0; i < 5; i++)
+			if (pthread_create(&t, NULL, nothing, NULL) == 0)
+				pthread_join(t, NULL);
+		exit(EXIT_OK);
+	}
+	atomic_store(&kicking, 0);
+	pthread_join(k, NULL);
+	ok = 0;
+	waited = 0;
+	for (i = 0; i < forked; i++) {
+		while (waitpid(forkkids[i], &st, WNOHANG) == 0 &&
+		    waited < 10000) {
+			usleep(10000);
+			waited += 10;
+		}
+		if (waited >= 10000) {
+			kill(forkkids[i], SIGKILL);
+			waitpid(forkkids[i], &st, 0);
+		} else if (WIFEXITED(st) && WEXITSTATUS(st) == EXIT_OK)
+			ok++;
+	}
+	printf("%d of %d children exited 3\n", ok, forked);
+	return EXIT_OK;
+}
+
 extern char __executable_start[], etext[];
 
 static int
@@ -815,6 +909,8 @@ main(int argc, char *argv[])
 		r = do_twoexit(num(argv[2]));
 	else if (strcmp(m, "churn") == 0)
 		r = do_churn(num(argv[2]));
+	else if (strcmp(m, "sigfork") == 0)
+		r = do_sigfork(num(argv[2]));
 	else
 		errx(2, "%s: unknown mode", m);
 	if (fflush(stdout) != 0 || fclose(facts) != 0)

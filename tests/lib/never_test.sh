@@ -213,6 +213,33 @@ pthread_exit_in_a_fork_child_body()
 	verdict
 }
 
+atf_test_case fork_in_a_handler_amid_pthread_create
+fork_in_a_handler_amid_pthread_create_head()
+{
+	atf_set descr "A signal handler that forks while its thread is in" \
+	    "pthread_create(): the child returns from the handler, makes" \
+	    "threads and exits (under the perf clock a third of such" \
+	    "children hung in their next pthread_create: the maker's read" \
+	    "lock, renewed in the child, was let go once more)"
+	atf_set timeout 300
+}
+fork_in_a_handler_amid_pthread_create_body()
+{
+	setup
+	run plain PROFDIR= "$H" sigfork 40
+	grep -q '^40 of 40 children exited 3$' plain/out ||
+	    atf_fail "unprofiled: $(cat plain/out)"
+	for c in perf timer itimer; do
+		mkdir $c.d
+		run $c PROFCLOCK=$c PROFDIR=$PWD/$c.d "$H" sigfork 40
+		same $c
+		# The parent's profile and each child's.
+		[ $(ls $c.d | wc -l) -eq 41 ] ||
+		    fail "$c: $(ls $c.d | wc -l) profiles, not 41"
+	done
+	verdict
+}
+
 atf_test_case threads_get_no_arena_of_libmons
 threads_get_no_arena_of_libmons_head()
 {
@@ -703,6 +730,7 @@ atf_init_test_cases()
 	atf_add_test_case signalfd_reads_only_the_programs_signals
 	atf_add_test_case pthread_exit_from_main_ends
 	atf_add_test_case pthread_exit_in_a_fork_child
+	atf_add_test_case fork_in_a_handler_amid_pthread_create
 	atf_add_test_case threads_get_no_arena_of_libmons
 	atf_add_test_case vfork_child_exit_keeps_the_profile
 	atf_add_test_case vfork_exec_leaves_the_clock
