@@ -179,6 +179,7 @@ static uint32_t		 unsampled;	/* threads that got no events */
 static _Atomic int	 childarm;	/* a fork child's events: ARM_* */
 static pid_t		 childtid;	/* its thread, whose they are */
 
+static int	gone(pid_t);
 static void	settle(void);
 
 /* Whether to make a coarse clock fine (wantfine). */
@@ -355,7 +356,7 @@ arm_pending(void)
 
 	want = ARM_PENDING;
 	if (atomic_compare_exchange_strong(&childarm, &want, ARM_DONE) &&
-	    arm_thread(childtid) != 0 && _mon_alive(childtid))
+	    arm_thread(childtid) != 0 && !gone(childtid))
 		unsampled++;
 }
 
@@ -826,8 +827,7 @@ static void
 arm_other(pid_t t, void *unused)
 {
 	(void)unused;
-	if (t != atomic_load(&drainer.tid) && arm(t, 1) != 0 &&
-	    _mon_alive(t))
+	if (t != atomic_load(&drainer.tid) && arm(t, 1) != 0 && !gone(t))
 		unsampled++;
 }
 
@@ -876,7 +876,11 @@ room(size_t n)
 
 /*
  * Did thread t end, or is it ending (the leader of a process whose main
- * thread called pthread_exit() stays listed as a zombie)?
+ * thread called pthread_exit() stays listed as a zombie)?  Asked as its
+ * events could not be opened: ESRCH from perf_event_open() says so too,
+ * for a thread that is past the end of its events but not yet a zombie,
+ * which still takes signals and reads as running (one that pthread_join()
+ * has just seen end, say).
  */
 static int
 gone(pid_t t)
@@ -887,7 +891,7 @@ gone(pid_t t)
 	size_t k;
 	int fd;
 
-	if (!_mon_alive(t))
+	if (errno == ESRCH || !_mon_alive(t))
 		return 1;
 	memcpy(path, dir, sizeof(dir) - 1);
 	k = sizeof(dir) - 1 + _mon_digits(path + sizeof(dir) - 1, (uint64_t)t,
