@@ -145,10 +145,12 @@ struct seen {
 
 static pthread_mutex_t	drainlock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_rwlock_t	makelock = PTHREAD_RWLOCK_INITIALIZER;
-/* This thread holds makelock (or is about to), making a thread or forking. */
+/* This thread is in libmon's pthread_create() or fork handlers: a nested
+   call from a handler does nothing. */
 static __thread int	making __attribute__((tls_model("initial-exec")));
-/* It holds makelock to read, as a maker: set and cleared, as the lock is
-   taken and let go, with every signal blocked (_mon_ring_fork_locks()). */
+/* This thread holds makelock to read, as a maker (MAKE_HELD); or did when
+   a handler forked, and is the child (MAKE_RENEWED).  Changed only with
+   every signal blocked, as making is in a maker. */
 static __thread int	makeheld __attribute__((tls_model("initial-exec")));
 static __thread int	makecancel __attribute__((tls_model("initial-exec")));
 static __thread int	forkheld __attribute__((tls_model("initial-exec")));
@@ -179,13 +181,17 @@ static uint32_t		 unsampled;	/* threads that got no events */
 static _Atomic int	 childarm;	/* a fork child's events: ARM_* */
 static pid_t		 childtid;	/* its thread, whose they are */
 
-static int	gone(pid_t);
+static int	gone(pid_t, int);
 static void	settle(void);
 
 /* Whether to make a coarse clock fine (wantfine). */
 #define WANT_NONE	0	/* no thread was short yet */
 #define WANT_ASKED	1	/* one was: refine() at the next creation */
 #define WANT_DONE	2	/* refined, or it could not be */
+
+/* makeheld. */
+#define MAKE_HELD	1	/* makelock held to read */
+#define MAKE_RENEWED	2	/* held in the parent; renewed, free, here */
 
 /* A fork child's events (childarm). */
 #define ARM_DONE	0	/* opened, tried, or none to open */
@@ -356,7 +362,7 @@ arm_pending(void)
 
 	want = ARM_PENDING;
 	if (atomic_compare_exchange_strong(&childarm, &want, ARM_DONE) &&
-	    arm_thread(childtid) != 0 && !gone(childtid))
+	    arm_thread(childtid) != 0 && !gone(childtid, errno))
 		unsampled++;
 }
 
@@ -827,7 +833,8 @@ static void
 arm_other(pid_t t, void *unused)
 {
 	(void)unused;
-	if (t != atomic_load(&drainer.tid) && arm(t, 1) != 0 && !gone(t))
+	if (t != atomic_load(&drainer.tid) && arm(t, 1) != 0 &&
+	    !gone(t, errno))
 		unsampled++;
 }
 
@@ -876,14 +883,15 @@ room(size_t n)
 
 /*
  * Did thread t end, or is it ending (the leader of a process whose main
- * thread called pthread_exit() stays listed as a zombie)?  Asked as its
- * events could not be opened: ESRCH from perf_event_open() says so too,
- * for a thread that is past the end of its events but not yet a zombie,
- * which still takes signals and reads as running (one that pthread_join()
- * has just seen end, say).
+ * thread called pthread_exit() stays listed as a zombie)?  Asked when
+ * its events could not be opened, with the errno that said why: ESRCH
+ * says so too, for a thread past the end of its events but not yet a
+ * zombie, which still takes signals and reads as running (such as one
+ * pthread_join() has just seen end).  Where its state cannot be read
+ * (no descriptor left, say), it is gone only if it takes no signal.
  */
 static int
-gone(pid_t t)
+gone(pid_t t, int err)
 {
 	static const char dir[] = "/proc/self/task/";
 	char path[64], buf[256], *p;
@@ -891,18 +899,18 @@ gone(pid_t t)
 	size_t k;
 	int fd;
 
-	if (errno == ESRCH || !_mon_alive(t))
+	if (err == ESRCH || !_mon_alive(t))
 		return 1;
 	memcpy(path, dir, sizeof(dir) - 1);
 	k = sizeof(dir) - 1 + _mon_digits(path + sizeof(dir) - 1, (uint64_t)t,
 	    10);
 	memcpy(path + k, "/stat", sizeof("/stat"));
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return 1;
+		return 0;
 	n = read(fd, buf, sizeof(buf) - 1);
 	(void)close(fd);
 	if (n <= 0)
-		return 1;
+		return 0;
 	buf[n] = '\0';
 	p = strrchr(buf, ')');
 	return p != NULL && (p[2] == 'Z' || p[2] == 'X');
@@ -912,7 +920,8 @@ gone(pid_t t)
 static void
 arm_fine(pid_t t, void *failed)
 {
-	if (t != atomic_load(&drainer.tid) && arm(t, 1) != 0 && !gone(t))
+	if (t != atomic_load(&drainer.tid) && arm(t, 1) != 0 &&
+	    !gone(t, errno))
 		*(int *)failed = 1;
 }
 
@@ -1132,9 +1141,18 @@ _mon_ring_stop(void)
 void
 _mon_ring_fork_prepare(void)
 {
-	/* A fork from a handler, within this thread's own: as it is. */
-	if ((forkheld = !making) == 0)
+	/*
+	 * A fork from a handler within this thread's own making: a maker
+	 * holds makelock to read, which it may (drainlock after, the
+	 * order settle() takes them in); a fork from an atfork handler,
+	 * within this fork's own prepare, finds both held already.
+	 */
+	if (making) {
+		if ((forkheld = makeheld == MAKE_HELD ? 2 : 0) != 0)
+			pthread_mutex_lock(&drainlock);
 		return;
+	}
+	forkheld = 1;
 	making = 1;
 	pthread_rwlock_wrlock(&makelock);
 	pthread_mutex_lock(&drainlock);
@@ -1143,34 +1161,31 @@ _mon_ring_fork_prepare(void)
 void
 _mon_ring_fork_parent(void)
 {
-	if (!forkheld)
+	if (forkheld == 0)
 		return;
 	pthread_mutex_unlock(&drainlock);
+	if (forkheld == 2)
+		return;
 	pthread_rwlock_unlock(&makelock);
 	making = 0;
 }
 
 /*
  * The child's locks, first of all its fork handling: its snapper, which
- * starts before its clock, may drain at once.
+ * starts before its clock, may drain at once.  A child forked by a
+ * handler that interrupted its thread's making of a thread goes on with
+ * that making when the handler returns, making still set: the read lock
+ * it held is not held here, and it must not let it go (MAKE_RENEWED).
  */
 void
 _mon_ring_fork_locks(void)
 {
 	_mon_renew_mutex(&drainlock);
 	_mon_renew_rwlock(&makelock);
-	if (forkheld) {
+	if (forkheld == 1)
 		making = 0;
-		return;
-	}
-	/*
-	 * Forked by a signal handler that interrupted this thread's own
-	 * making of a thread (fork_prepare() took nothing): the maker goes
-	 * on when the handler returns, and lets go of the read lock it
-	 * holds, if it holds one -- which it must then hold in the child.
-	 */
-	if (makeheld)
-		pthread_rwlock_rdlock(&makelock);
+	else if (makeheld == MAKE_HELD)
+		makeheld = MAKE_RENEWED;
 }
 
 /*
@@ -1213,29 +1228,33 @@ _mon_ring_fork_child(void)
  * thread one of them made; they cannot be cancelled meanwhile (a close()
  * in arm() is a cancellation point, and the locks would stay held).  A
  * signal handler that makes a thread while its thread is in here, or an
- * atfork handler while fork holds the locks, does nothing (making).  The
- * lock is taken and let go with every signal blocked, so that a handler
- * that forks finds makeheld saying whether this thread holds it, as the
- * child must too (_mon_ring_fork_locks()).  Two loads, a read lock and
- * two changes of the signal mask when there is nothing to do; 1 if the
- * lock is held, 0 if not.
+ * atfork handler while fork holds the locks, does nothing (making).  All
+ * but the making itself runs with every signal blocked, so that a
+ * handler that forks finds making and makeheld saying what this thread
+ * holds (_mon_ring_fork_prepare(), _mon_ring_fork_locks()).  Two changes
+ * of the signal mask, a read lock and three loads when there is nothing
+ * to do (and two more changes of the mask when the thread is made); 1 if
+ * the lock is held, 0 if not.
  */
 int
 _mon_ring_thread_create(void)
 {
 	sigset_t all, old;
 
-	if (making)
-		return 0;	/* in a handler, within this thread's own */
-	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &makecancel);
-	making = 1;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
+	if (making) {
+		/* In a handler, within this thread's own. */
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		return 0;
+	}
+	making = 1;
+	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &makecancel);
 	if (atomic_load(&childarm) == ARM_PENDING ||
 	    atomic_load(&wantfine) == WANT_ASKED)
 		settle();
 	pthread_rwlock_rdlock(&makelock);
-	makeheld = 1;
+	makeheld = MAKE_HELD;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return 1;
 }
@@ -1245,14 +1264,17 @@ void
 _mon_ring_thread_made(void)
 {
 	sigset_t all, old;
+	int cs;
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	pthread_rwlock_unlock(&makelock);
+	if (makeheld == MAKE_HELD)
+		pthread_rwlock_unlock(&makelock);
 	makeheld = 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	cs = makecancel;
 	making = 0;
-	(void)pthread_setcancelstate(makecancel, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	(void)pthread_setcancelstate(cs, NULL);
 }
 
 /*

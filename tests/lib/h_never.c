@@ -743,7 +743,7 @@ creator(void *arg)
 	return NULL;
 }
 
-static volatile sig_atomic_t forkchild, forked;
+static volatile sig_atomic_t forkchild, forked, forkmax;
 static pid_t forkkids[100];
 static atomic_int kicking;
 
@@ -752,15 +752,17 @@ static void
 onusr1(int sig)
 {
 	pid_t p;
+	int e;
 
 	(void)sig;
-	if (forkchild || forked == (sig_atomic_t)(sizeof(forkkids) /
-	    sizeof(forkkids[0])))
+	if (forkchild || forked >= forkmax)
 		return;
+	e = errno;
 	if ((p = fork()) == 0)
 		forkchild = 1;
 	else if (p > 0)
 		forkkids[forked++] = p;
+	errno = e;
 }
 
 static void *
@@ -785,13 +787,15 @@ static int
 do_sigfork(uint64_t n)
 {
 	struct sigaction sa;
+	struct timespec now, end;
 	pthread_t self, k, t;
 	int i, ok, st;
-	uint64_t waited;
+	pid_t r;
 
 	if (n > sizeof(forkkids) / sizeof(forkkids[0]))
 		errx(2, "sigfork: at most %zu children",
 		    sizeof(forkkids) / sizeof(forkkids[0]));
+	forkmax = (sig_atomic_t)n;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = onusr1;
 	sa.sa_flags = SA_RESTART;
@@ -812,18 +816,23 @@ do_sigfork(uint64_t n)
 	}
 	atomic_store(&kicking, 0);
 	pthread_join(k, NULL);
+	/* Each child has until 10 s from now; one that has not ended dies. */
 	ok = 0;
-	waited = 0;
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += 10;
 	for (i = 0; i < forked; i++) {
-		while (waitpid(forkkids[i], &st, WNOHANG) == 0 &&
-		    waited < 10000) {
+		while ((r = waitpid(forkkids[i], &st, WNOHANG)) == 0) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if (now.tv_sec > end.tv_sec || (now.tv_sec ==
+			    end.tv_sec && now.tv_nsec >= end.tv_nsec))
+				break;
 			usleep(10000);
-			waited += 10;
 		}
-		if (waited >= 10000) {
+		if (r == 0) {
 			kill(forkkids[i], SIGKILL);
 			waitpid(forkkids[i], &st, 0);
-		} else if (WIFEXITED(st) && WEXITSTATUS(st) == EXIT_OK)
+		} else if (r == forkkids[i] && WIFEXITED(st) &&
+		    WEXITSTATUS(st) == EXIT_OK)
 			ok++;
 	}
 	printf("%d of %d children exited 3\n", ok, forked);
