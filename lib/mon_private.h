@@ -151,6 +151,7 @@ int	_mon_stack_syscall(uintptr_t) _mon_hidden;
 #define _MON_CALLWORDS	16		/* user stack words searched */
 uint64_t _mon_stacks_cut(void) _mon_hidden;
 int	_mon_stack_retaddr(uintptr_t) _mon_hidden;
+int	_mon_stack_leafret(uintptr_t) _mon_hidden;
 void	_mon_stats_reset(void) _mon_hidden;
 void	_mon_stats_stop(void) _mon_hidden;
 void	_mon_stats_cut(void) _mon_hidden;

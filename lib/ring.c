@@ -467,7 +467,7 @@ missed_callers(const uintptr_t *pcs, uint32_t depth, const uint64_t *w,
 	if (at_syscall(pcs[0]))
 		return _mon_stack_callers(w, n, pcs[0], depth > 1 ? pcs[1] : 0,
 		    out, _MON_CALLERS);
-	if (!_mon_in_text(w[0]) || !_mon_stack_retaddr(w[0]))
+	if (!_mon_stack_leafret(w[0]))
 		return 0;
 	out[0] = w[0];
 	return 1;

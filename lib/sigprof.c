@@ -298,8 +298,8 @@ at_sp(pid_t pid, uintptr_t pc, uintptr_t sp, uintptr_t fp, uintptr_t *pcs,
 		*depth += (uint32_t)_mon_stack_callers(w, _MON_CALLWORDS, pc,
 		    fp >= sp && _mon_peek(pid, fp, frame, sizeof(frame)) ?
 		    frame[1] : 0, pcs + *depth, _mon_stack_limit - *depth);
-	else if (_mon_peek(pid, sp, w, sizeof(w[0])) && _mon_in_text(w[0]) &&
-	    _mon_stack_retaddr(w[0]))
+	else if (_mon_peek(pid, sp, w, sizeof(w[0])) &&
+	    _mon_stack_leafret(w[0]))
 		pcs[(*depth)++] = w[0];
 }
 

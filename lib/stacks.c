@@ -30,9 +30,9 @@
  * a leaf that gcc -pg builds with the frame popped right after the call
  * to mcount, or a library leaf built without frame pointers.  There the
  * return address is the word at the stack pointer; the clocks give that
- * word, and _mon_stack_retaddr() says whether it is one -- whether a
- * call instruction ends just before it -- so that the caller is put
- * back in its place.  A sample taken in a system call (in the kernel,
+ * word, and _mon_stack_leafret() says whether it is one -- whether a
+ * call instruction ends just before it, from code not libmon's -- so
+ * that the caller is put back in its place.  A sample taken in a system call (in the kernel,
  * by the perf clock; as it returns, by a signal) stops in a wrapper,
  * which may have made a frame, without a frame pointer, of a few words,
  * and may have been called by another such wrapper:
@@ -326,6 +326,25 @@ _mon_stack_retaddr(uintptr_t w)
 	    (b[2] == 0xff && (b[3] & 0xf8) == 0x90 &&	/* ff 90+r d32 */
 	    (b[3] & 7) != 4) ||
 	    (b[1] == 0xff && b[2] == 0x94);		/* ff 94 sib d32 */
+}
+
+/*
+ * Is w, the word at the stack pointer of a sample taken outside a system
+ * call, the return address of a function with no frame of its own?  It
+ * must return from a call (_mon_stack_retaddr()), and not into libmon's
+ * own code, which calls no function of the program's that could be such
+ * a leaf, but whose call counting runs below the frame of every function
+ * the program calls: a word a frame leaves unwritten (clang's padding)
+ * can be a return address into it from the call that function counted.
+ * Async-signal-safe; errno is the caller's to keep.
+ */
+int
+_mon_stack_leafret(uintptr_t w)
+{
+	if (__start_libmon_text != NULL && w >= (uintptr_t)__start_libmon_text &&
+	    w < (uintptr_t)__stop_libmon_text)
+		return 0;
+	return _mon_in_text(w) && _mon_stack_retaddr(w);
 }
 
 /* The 8 bytes at a, as an address; 0 where they cannot be read. */
