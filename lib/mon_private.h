@@ -457,6 +457,7 @@ void	_mon_texts_refresh(void) _mon_hidden;
 int	_mon_texts_update(void) _mon_hidden;
 void	_mon_texts_fork(void) _mon_hidden;
 int	_mon_in_text(uintptr_t) _mon_hidden;
+int	_mon_in_self(uintptr_t) _mon_hidden;
 
 /* dlclose.c: an object dlclose() unloaded, as the writer records it. */
 #define _MON_MAXID	64		/* longer build-ids are not kept */

@@ -363,6 +363,15 @@ _mon_texts_update(void)
 	return refresh(1) > 0;
 }
 
+/* Is a in libmon's own code (section libmon_text)?  Async-signal-safe. */
+int
+_mon_in_self(uintptr_t a)
+{
+	return __start_libmon_text != NULL &&
+	    a >= (uintptr_t)__start_libmon_text &&
+	    a < (uintptr_t)__stop_libmon_text;
+}
+
 /* Does [a - 8, a) lie in the text of an object?  Async-signal-safe. */
 int
 _mon_in_text(uintptr_t a)

@@ -443,8 +443,7 @@ handler(int sig, siginfo_t *si, void *uc)
 	 * handler of its own that interrupted the writer.
 	 */
 	if (writing && __start_libmon_text != NULL &&
-	    (!_mon_hist_covers(pc) || (pc >= (uintptr_t)__start_libmon_text &&
-	    pc < (uintptr_t)__stop_libmon_text))) {
+	    (!_mon_hist_covers(pc) || _mon_in_self(pc))) {
 		pc = (uintptr_t)__start_libmon_text;
 		if (_mon_sample(pc, n) && _mon_stack_limit > 0)
 			_mon_stack_add(&pc, 1, 0, n);

@@ -32,12 +32,13 @@
  * return address is the word at the stack pointer; the clocks give that
  * word, and _mon_stack_leafret() says whether it is one -- whether a
  * call instruction ends just before it, from code not libmon's -- so
- * that the caller is put back in its place.  A sample taken in a system call (in the kernel,
- * by the perf clock; as it returns, by a signal) stops in a wrapper,
- * which may have made a frame, without a frame pointer, of a few words,
- * and may have been called by another such wrapper:
- * _mon_stack_callers() looks for their return addresses a little
- * further up, _MON_CALLWORDS words, and checks where each call went.
+ * that the caller is put back in its place.  A sample taken in a system
+ * call (in the kernel, by the perf clock; as it returns, by a signal)
+ * stops in a wrapper, which may have made a frame, without a frame
+ * pointer, of a few words, and may have been called by another such
+ * wrapper: _mon_stack_callers() looks for their return addresses a
+ * little further up, _MON_CALLWORDS words, and checks where each call
+ * went.
  */
 #include <stdint.h>
 #include <string.h>
@@ -341,10 +342,7 @@ _mon_stack_retaddr(uintptr_t w)
 int
 _mon_stack_leafret(uintptr_t w)
 {
-	if (__start_libmon_text != NULL && w >= (uintptr_t)__start_libmon_text &&
-	    w < (uintptr_t)__stop_libmon_text)
-		return 0;
-	return _mon_in_text(w) && _mon_stack_retaddr(w);
+	return !_mon_in_self(w) && _mon_in_text(w) && _mon_stack_retaddr(w);
 }
 
 /* The 8 bytes at a, as an address; 0 where they cannot be read. */
