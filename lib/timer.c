@@ -360,7 +360,10 @@ _mon_timer_unarmed(void)
  * the thread is sampled again, as a blocked signal's are.  A thread
  * whose timer stops while no other takes samples stays stopped until
  * one does; if it ends first, the rest of its time goes unsampled, and
- * prof says how much.  Signal context.
+ * prof says how much.  (The same kernel also delays a thread's signals,
+ * by up to hundreds of milliseconds of its CPU time, when it makes
+ * system calls often on busy CPUs, with no libmon at all; those come
+ * with their overruns and need no reviving: libmon(7).)  Signal context.
  */
 static void
 revive(struct tslot *s)
