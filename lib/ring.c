@@ -128,6 +128,7 @@
 #define SHORT		8	/* periods of CPU: fewer is a short thread */
 #define REFINERINGS	256	/* rings refine() may open, at most */
 #define NENDS		64	/* threads' ends a drain adds up */
+#define NJUDGED		64	/* ends judged by their own threads, kept */
 #define COARSEDRAIN	20000000	/* ns between drains at most, coarse */
 #define PENDWORDS	32768	/* samples drained off the drainer, queued */
 
@@ -170,6 +171,8 @@ static _Atomic int	 wantfine;	/* WANT_* */
 static _Atomic uint32_t	 rate;		/* MONX_RUN_COARSE, _REFINED, ... */
 static struct { pid_t tid; uint64_t ns; } ends[NENDS];	/* a drain's */
 static size_t		 nends;
+static _Atomic pid_t	 judged[NJUDGED];	/* the latest, in turn */
+static _Atomic uint32_t	 njudged;
 static struct seen	*seen;		/* NSEEN a ring, as rings */
 static size_t		 seenbytes;
 static uint64_t		 rng;		/* drainer's; under drainlock */
@@ -621,11 +624,28 @@ ended(pid_t tid, uint64_t ns)
 	ends[i].ns += ns;
 }
 
+/* Did thread tid judge itself as it ended (_mon_ring_thread_end())? */
+static int
+was_judged(pid_t tid)
+{
+	unsigned int i;
+
+	for (i = 0; i < NJUDGED; i++)
+		if (atomic_load_explicit(&judged[i], memory_order_relaxed) ==
+		    tid)
+			return 1;
+	return 0;
+}
+
 /*
  * Did a thread that this drain saw end run fewer than SHORT periods?  A
  * thread made other than by pthread_create() (the C library's, a
- * clone()) asks for a fine clock so, as those made by it ask as they end
- * (_mon_ring_thread_end()).  Caller holds drainlock.
+ * clone()) asks for a fine clock so; those made by it judged themselves
+ * as they ended, on their own CPU clocks (_mon_ring_thread_end()), and
+ * are passed over: a drain that reads the rings while such a thread
+ * ends can find one CPU's count before the kernel writes it and read it
+ * alone at the next drain, a few milliseconds of a long thread, or none.
+ * Caller holds drainlock.
  */
 static void
 short_ends(void)
@@ -634,7 +654,7 @@ short_ends(void)
 	int want;
 
 	for (i = 0; i < nends; i++)
-		if (ends[i].ns < SHORT * period) {
+		if (ends[i].ns < SHORT * period && !was_judged(ends[i].tid)) {
 			want = WANT_NONE;
 			(void)atomic_compare_exchange_strong(&wantfine, &want,
 			    WANT_ASKED);
@@ -1292,6 +1312,10 @@ _mon_ring_thread_end(void)
 	    atomic_load_explicit(&wantfine, memory_order_relaxed) !=
 	    WANT_NONE || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
 		return;
+	/* Its counts, when a drain reads them, say nothing more. */
+	atomic_store_explicit(&judged[atomic_fetch_add_explicit(&njudged, 1,
+	    memory_order_relaxed) % NJUDGED], _mon_gettid(),
+	    memory_order_relaxed);
 	if ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec <
 	    SHORT * period)
 		atomic_store(&wantfine, WANT_ASKED);
