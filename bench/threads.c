@@ -28,13 +28,7 @@
 #include <stdlib.h>
 #include <time.h>
 #if defined(FLOOR)
-#include <linux/perf_event.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <errno.h>
-#include <stdint.h>
-#include <string.h>
-#include <unistd.h>
+#include "floorev.h"
 #endif
 
 static double
@@ -58,76 +52,6 @@ start(void *arg)
 	return (void *)work((unsigned long)arg);
 }
 
-#if defined(FLOOR)
-/*
- * Events as lib/ring.c opens them for its default rate, 1000 Hz: on
- * each CPU a task-clock sampling every 250 us with the user call stack
- * and 128 bytes of stack, kernel mode too where this user may have it,
- * inherited by every thread made after, its samples into a ring of 64
- * data pages.  Unlike libmon's, the rings are never read: once full,
- * the kernel counts what it cannot write instead of writing it.  0, or
- * -1 with a line on stderr where perf_event_open() is refused.
- */
-static int
-floor_arm(void)
-{
-	struct perf_event_attr a;
-	const char *per;
-	long cpu, ncpu;
-	size_t len;
-	int fd, kernel;
-
-	len = (size_t)(1 + 64) * (size_t)sysconf(_SC_PAGESIZE);
-	ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	kernel = 1;
-	per = getenv("FLOOR_PERIOD");
-	for (cpu = 0; cpu < ncpu; cpu++) {
-		memset(&a, 0, sizeof(a));
-		a.size = sizeof(a);
-		a.type = PERF_TYPE_SOFTWARE;
-		a.config = PERF_COUNT_SW_TASK_CLOCK;
-		a.sample_period = per != NULL ? strtoull(per, NULL, 10) :
-		    250000;
-		if (a.sample_period == 0) {
-			fprintf(stderr, "threads: FLOOR_PERIOD: not a period"
-			    " in ns\n");
-			return -1;
-		}
-		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-		    PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER;
-		a.sample_max_stack = 64;
-		a.sample_stack_user = 128;
-		a.exclude_callchain_kernel = 1;
-		a.exclude_kernel = !kernel;
-		a.exclude_hv = 1;
-		a.inherit = a.inherit_thread = a.inherit_stat = 1;
-		a.remove_on_exec = 1;
-		a.watermark = 1;
-		a.wakeup_watermark = (uint32_t)(len - len / 65);
-		fd = (int)syscall(SYS_perf_event_open, &a, 0, (int)cpu, -1,
-		    PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0 && kernel && (errno == EACCES || errno == EPERM)) {
-			kernel = 0;	/* user mode alone, as libmon */
-			cpu--;
-			continue;
-		}
-		if (fd < 0 && errno == ENODEV)
-			continue;	/* an offline CPU */
-		if (fd < 0) {
-			perror("threads: perf_event_open");
-			return -1;
-		}
-		if (mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		    0) == MAP_FAILED) {
-			perror("threads: mmap of a ring");
-			return -1;
-		}
-		close(fd);
-	}
-	return 0;
-}
-#endif
-
 int
 main(int argc, char *argv[])
 {
@@ -140,7 +64,8 @@ main(int argc, char *argv[])
 
 	n = argc > 1 ? atol(argv[1]) : 20000;
 #if defined(FLOOR)
-	if (floor_arm() != 0)
+	/* 250 us: FINE in lib/ring.c, the fine clock's at the default rate */
+	if (floor_arm("threads", "FLOOR_PERIOD", 250000) != 0)
 		nofigure = 1;
 #endif
 	x = 1;

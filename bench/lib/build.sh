@@ -72,7 +72,7 @@ build() {
 		rec "$bj $bv na $why"
 		for bw in $(job_vars "$bj"); do
 			case $bv:$bw in
-			mon:mont|mon:monw|mon:monwt|monpg:montpg|floor:floortk)
+			mon:mont|mon:monw|mon:monwt|monpg:montpg|floor:floortk|floor:floorev)
 				rec "$bj $bw na $why" ;;
 			esac
 		done

@@ -139,12 +139,13 @@ rotate() {
 # row 29's monw and monwt the mon build in wall mode (under the default
 # clock, under the timer clock), row 25's montpg its monpg build under
 # the timer clock, row 12's floortk its floor build with events of a
-# period of 10 ms (FLOOR_PERIOD=10000000).
+# period of 10 ms (FLOOR_PERIOD=10000000), row 11's floorev its floor
+# build with the perf clock's events in the parent (FLOOR_EVENTS).
 job_bin() {
 	case $2 in
 	mont|monns|monparts|monw|monwt) echo "$B/$(job_prog "$1").mon" ;;
 	montpg)	echo "$B/$(job_prog "$1").monpg" ;;
-	floortk) echo "$B/$(job_prog "$1").floor" ;;
+	floortk|floorev) echo "$B/$(job_prog "$1").floor" ;;
 	monitorns) echo "$B/$(job_prog "$1").monitor" ;;
 	*)	echo "$B/$(job_prog "$1").$2" ;;
 	esac

@@ -47,6 +47,12 @@ END {
 	    ratio("thrs", "floortk", "us"), "-", "-")
 	goal(verdict("row 12, thread created and joined, libmon <= 1.2x",
 	    "thrs", "mon", "us", 1.2))
+	check("row 12, thread created and joined, for comparison, not" \
+	    " targets: libmon under PROFCLOCK=timer " \
+	    ratio("thrs", "mont", "us") "; no profiler, the kernel's" \
+	    " part of the default (perf) clock " \
+	    ratio("thrs", "floor", "us") ", with a 10 ms period " \
+	    ratio("thrs", "floortk", "us"))
 	note("12. `threads`: threads created and joined one after the other,")
 	note("   each calling one function; the wall-clock time of one.  The")
 	note("   empty hook is built as row 11's.  The events build opens,")
@@ -60,6 +66,10 @@ END {
 	note("   does for a period shorter than the tick (under a hypervisor,")
 	note("   an exit from the guest each time); at 10 ms, longer than the")
 	note("   tick where HZ is 250 or more, it seldom does, and the samples")
-	note("   are fewer.")
+	note("   are fewer.  The lines marked no profiler sit in libmon's")
+	note("   column but run no profiler: the events line is what libmon's")
+	note("   own line cannot go below under its default clock.  The timer")
+	note("   clock (PROFCLOCK=timer) opens no events; each thread's timer")
+	note("   is checked at the tick.")
 }
 AWK
