@@ -128,7 +128,7 @@
 #define SHORT		8	/* periods of CPU: fewer is a short thread */
 #define REFINERINGS	256	/* rings refine() may open, at most */
 #define NENDS		64	/* threads' ends a drain adds up */
-#define NJUDGED		64	/* ends judged by their own threads, kept */
+#define NJUDGED		1024	/* ends judged by their own threads, kept */
 #define COARSEDRAIN	20000000	/* ns between drains at most, coarse */
 #define PENDWORDS	32768	/* samples drained off the drainer, queued */
 
