@@ -363,7 +363,8 @@ _mon_timer_unarmed(void)
  * prof says how much.  (The same kernel also delays a thread's signals,
  * by up to hundreds of milliseconds of its CPU time, when it makes
  * system calls often on busy CPUs, with no libmon at all; those come
- * with their overruns and need no reviving: libmon(7).)  Signal context.
+ * with their overruns, though a sweep may take one for stopped and arm
+ * it again: libmon(7).)  Signal context.
  */
 static void
 revive(struct tslot *s)
